@@ -1,0 +1,88 @@
+// Package settings holds the connection settings of outboxctl, its tests and
+// its demo in one place. Every endpoint is read from an OUTBOX_* environment
+// variable whose default points at the native dev stack (make stack-up), so
+// the same binary and tests target the native stack, docker-compose.yml (same
+// ports) or a user's own cluster.
+//
+// The package does not read the process environment itself: callers pass a
+// lookup function (os.Getenv in the CLI, a map in tests).
+package settings
+
+// Default endpoints of the native stack (devstack/stack.sh) and of
+// docker-compose.yml.
+const (
+	DefaultBootstrapServers  = "127.0.0.1:19092"
+	DefaultConnectURL        = "http://127.0.0.1:18083"
+	DefaultSchemaRegistryURL = "http://127.0.0.1:18081/apis/ccompat/v7"
+	DefaultPostgresDSN       = "postgres://postgres@127.0.0.1:55432/postgres?sslmode=disable"
+	DefaultMariaDBDSN        = "root@tcp(127.0.0.1:53306)/"
+	DefaultMySQLDSN          = "root@tcp(127.0.0.1:53307)/"
+
+	// The database endpoints as Kafka Connect (Debezium) sees them. They
+	// differ from the DSNs above when Connect runs in a container.
+	DefaultConnectPostgresHost = "127.0.0.1"
+	DefaultConnectPostgresPort = "55432"
+	DefaultConnectMariaDBHost  = "127.0.0.1"
+	DefaultConnectMariaDBPort  = "53306"
+	DefaultConnectMySQLHost    = "127.0.0.1"
+	DefaultConnectMySQLPort    = "53307"
+)
+
+// Variable names, documented in the README.
+const (
+	EnvBootstrapServers    = "OUTBOX_BOOTSTRAP_SERVERS"
+	EnvConnectURL          = "OUTBOX_CONNECT_URL"
+	EnvSchemaRegistryURL   = "OUTBOX_SCHEMA_REGISTRY_URL"
+	EnvPostgresDSN         = "OUTBOX_PG_DSN"
+	EnvMariaDBDSN          = "OUTBOX_MARIADB_DSN"
+	EnvMySQLDSN            = "OUTBOX_MYSQL_DSN"
+	EnvConnectPostgresHost = "OUTBOX_CONNECT_PG_HOST"
+	EnvConnectPostgresPort = "OUTBOX_CONNECT_PG_PORT"
+	EnvConnectMariaDBHost  = "OUTBOX_CONNECT_MARIADB_HOST"
+	EnvConnectMariaDBPort  = "OUTBOX_CONNECT_MARIADB_PORT"
+	EnvConnectMySQLHost    = "OUTBOX_CONNECT_MYSQL_HOST"
+	EnvConnectMySQLPort    = "OUTBOX_CONNECT_MYSQL_PORT"
+)
+
+// Settings are the endpoints outboxctl talks to.
+type Settings struct {
+	BootstrapServers  string // Kafka bootstrap servers
+	ConnectURL        string // Kafka Connect REST API
+	SchemaRegistryURL string // Confluent-compatible Schema Registry API
+	PostgresDSN       string // PostgreSQL, as seen from this process
+	MariaDBDSN        string // MariaDB (go-sql-driver DSN), as seen from this process
+	MySQLDSN          string // MySQL (go-sql-driver DSN), as seen from this process
+
+	// Database host and port as seen from Kafka Connect.
+	ConnectPostgresHost, ConnectPostgresPort string
+	ConnectMariaDBHost, ConnectMariaDBPort   string
+	ConnectMySQLHost, ConnectMySQLPort       string
+}
+
+// Defaults returns the settings of the native stack.
+func Defaults() Settings { return FromEnv(func(string) string { return "" }) }
+
+// FromEnv reads the OUTBOX_* variables through getenv, falling back to the
+// native stack's defaults for every variable that is unset or empty.
+func FromEnv(getenv func(string) string) Settings {
+	get := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	return Settings{
+		BootstrapServers:    get(EnvBootstrapServers, DefaultBootstrapServers),
+		ConnectURL:          get(EnvConnectURL, DefaultConnectURL),
+		SchemaRegistryURL:   get(EnvSchemaRegistryURL, DefaultSchemaRegistryURL),
+		PostgresDSN:         get(EnvPostgresDSN, DefaultPostgresDSN),
+		MariaDBDSN:          get(EnvMariaDBDSN, DefaultMariaDBDSN),
+		MySQLDSN:            get(EnvMySQLDSN, DefaultMySQLDSN),
+		ConnectPostgresHost: get(EnvConnectPostgresHost, DefaultConnectPostgresHost),
+		ConnectPostgresPort: get(EnvConnectPostgresPort, DefaultConnectPostgresPort),
+		ConnectMariaDBHost:  get(EnvConnectMariaDBHost, DefaultConnectMariaDBHost),
+		ConnectMariaDBPort:  get(EnvConnectMariaDBPort, DefaultConnectMariaDBPort),
+		ConnectMySQLHost:    get(EnvConnectMySQLHost, DefaultConnectMySQLHost),
+		ConnectMySQLPort:    get(EnvConnectMySQLPort, DefaultConnectMySQLPort),
+	}
+}
