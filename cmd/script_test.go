@@ -1,0 +1,35 @@
+package cmd_test
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/outboxctl/outboxctl/cmd"
+)
+
+var updateScripts = flag.Bool("update", false, "update testscript golden output (cmp) in testdata/script")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"outboxctl": func() { os.Exit(cmd.Main()) },
+	})
+}
+
+// TestScripts runs the CLI scripts in testdata/script/*.txtar. Each script
+// runs `exec outboxctl …` and compares stdout/stderr and exit codes. Run with
+// -update to rewrite the expected output files inside the scripts.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: *updateScripts,
+		Setup: func(e *testscript.Env) error {
+			// Keep the scripts hermetic: no real endpoints unless a script
+			// sets them.
+			e.Setenv("NO_COLOR", "1")
+			return nil
+		},
+	})
+}
