@@ -1,0 +1,405 @@
+#!/usr/bin/env bash
+# The native outboxctl dev/CI stack: PostgreSQL and MariaDB from Debian,
+# Apache Kafka 4 (KRaft) and Kafka Connect with the Debezium connectors and
+# Apicurio Registry from Maven Central, all on 127.0.0.1.
+#
+#   devstack/stack.sh up       install what is missing, start what is not running, wait until healthy
+#   devstack/stack.sh down     stop every service by its own pid
+#   devstack/stack.sh status   one line per service; exit 1 if any is not healthy
+#   devstack/stack.sh logs [SERVICE]   tail the logs
+#   devstack/stack.sh clean    down, then remove data and logs (downloads stay cached)
+#
+# Everything lives in $OUTBOX_STACK_DIR (default: <repo>/.stack): lib/ and
+# plugins/ and apicurio/ (copied from the Maven cache), etc/ (generated
+# configs), data/, logs/, run/ (pid files). Maven's ~/.m2 caches downloads.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+STACK=${OUTBOX_STACK_DIR:-$REPO/.stack}
+mkdir -p "$STACK"
+STACK=$(cd "$STACK" && pwd)
+
+PG_PORT=55432
+MARIA_PORT=53306
+KAFKA_PORT=19092
+KAFKA_CTRL_PORT=19093
+CONNECT_PORT=18083
+REGISTRY_PORT=18081
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+
+# Bounded waits, in seconds.
+WAIT_DB=${OUTBOX_STACK_WAIT_DB:-30}
+WAIT_KAFKA=${OUTBOX_STACK_WAIT_KAFKA:-120}
+WAIT_CONNECT=${OUTBOX_STACK_WAIT_CONNECT:-240}
+WAIT_REGISTRY=${OUTBOX_STACK_WAIT_REGISTRY:-180}
+
+SERVICES=(postgres mariadb kafka connect registry)
+
+log() { printf '[stack %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+pidfile() { echo "$STACK/run/$1.pid"; }
+logfile() { echo "$STACK/logs/$1.log"; }
+
+pid_alive() {
+	local f; f=$(pidfile "$1")
+	[[ -s $f ]] && kill -0 "$(cat "$f")" 2>/dev/null
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+port_of() {
+	case $1 in
+	postgres) echo $PG_PORT ;; mariadb) echo $MARIA_PORT ;; kafka) echo $KAFKA_PORT ;;
+	connect) echo $CONNECT_PORT ;; registry) echo $REGISTRY_PORT ;;
+	esac
+}
+
+# healthy SERVICE: does the service really answer?
+healthy() {
+	case $1 in
+	postgres) "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p $PG_PORT -U postgres ;;
+	mariadb) mariadb-admin --protocol=tcp -h127.0.0.1 -P$MARIA_PORT -uroot status >/dev/null 2>&1 ;;
+	kafka) port_open $KAFKA_PORT && grep -q 'Kafka Server started' "$(logfile kafka)" 2>/dev/null ;;
+	connect)
+		local plugins
+		plugins=$(curl -sf --max-time 5 "http://127.0.0.1:$CONNECT_PORT/connector-plugins" 2>/dev/null) || return 1
+		[[ $plugins == *io.debezium.connector.postgresql.PostgresConnector* &&
+			$plugins == *io.debezium.connector.mariadb.MariaDbConnector* &&
+			$plugins == *io.debezium.connector.mysql.MySqlConnector* ]]
+		;;
+	registry) curl -sf --max-time 5 "http://127.0.0.1:$REGISTRY_PORT/apis/ccompat/v7/subjects" >/dev/null 2>&1 ;;
+	esac
+}
+
+# ---------------------------------------------------------------- install
+
+ensure_packages() {
+	local missing=()
+	[[ -x $PG_BIN/postgres ]] || missing+=(postgresql-15)
+	command -v mariadbd >/dev/null 2>&1 || [[ -x /usr/sbin/mariadbd ]] || missing+=(mariadb-server)
+	command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+	command -v mvn >/dev/null 2>&1 || missing+=(maven)
+	command -v curl >/dev/null 2>&1 || missing+=(curl)
+	if ((${#missing[@]})); then
+		log "installing Debian packages: ${missing[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq >"$STACK/logs/apt.log" 2>&1 || { tail -20 "$STACK/logs/apt.log" >&2; die "apt-get update failed"; }
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >>"$STACK/logs/apt.log" 2>&1 ||
+			{ tail -20 "$STACK/logs/apt.log" >&2; die "apt-get install ${missing[*]} failed"; }
+	fi
+}
+
+ensure_artifacts() {
+	local stamp want
+	want=$(sha256sum "$HERE/pom.xml" | cut -c1-16)
+	stamp="$STACK/.artifacts-$want"
+	if [[ -f $stamp && -d $STACK/lib && -d $STACK/plugins && -f $STACK/apicurio/quarkus-run.jar ]]; then
+		return 0
+	fi
+	log "fetching Kafka, Debezium and Apicurio from Maven Central (cached in ~/.m2)"
+	rm -rf "$STACK/lib" "$STACK/plugins" "$STACK/apicurio" "$STACK/.markers" "$STACK"/.artifacts-*
+	if ! mvn -B -q -s "$HERE/maven/settings.xml" -f "$HERE/pom.xml" generate-resources \
+		-Dstack.dir="$STACK" >"$STACK/logs/maven.log" 2>&1; then
+		tail -30 "$STACK/logs/maven.log" >&2
+		die "maven could not fetch the stack's artifacts (log: $STACK/logs/maven.log)"
+	fi
+	[[ -f $STACK/apicurio/quarkus-run.jar ]] || die "apicurio: quarkus-run.jar not found after unpacking"
+	touch "$stamp"
+}
+
+write_configs() {
+	mkdir -p "$STACK/etc"
+	cat >"$STACK/etc/server.properties" <<EOF
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$KAFKA_CTRL_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CTRL_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$STACK/data/kafka
+num.partitions=1
+auto.create.topics.enable=true
+delete.topic.enable=true
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+share.coordinator.state.topic.num.partitions=1
+group.initial.rebalance.delay.ms=0
+num.network.threads=2
+num.io.threads=2
+log.flush.interval.messages=100000
+EOF
+	cat >"$STACK/etc/connect-distributed.properties" <<EOF
+bootstrap.servers=127.0.0.1:$KAFKA_PORT
+group.id=outboxctl-connect
+listeners=http://127.0.0.1:$CONNECT_PORT
+rest.advertised.host.name=127.0.0.1
+rest.advertised.port=$CONNECT_PORT
+key.converter=org.apache.kafka.connect.json.JsonConverter
+value.converter=org.apache.kafka.connect.json.JsonConverter
+key.converter.schemas.enable=false
+value.converter.schemas.enable=false
+config.storage.topic=_connect-configs
+offset.storage.topic=_connect-offsets
+status.storage.topic=_connect-status
+config.storage.replication.factor=1
+offset.storage.replication.factor=1
+status.storage.replication.factor=1
+offset.storage.partitions=1
+status.storage.partitions=1
+offset.flush.interval.ms=1000
+scheduled.rebalance.max.delay.ms=0
+plugin.path=$STACK/plugins
+plugin.discovery=service_load
+config.providers=file,env
+config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider
+config.providers.env.class=org.apache.kafka.common.config.provider.EnvVarConfigProvider
+EOF
+	cat >"$STACK/etc/log4j2.properties" <<'EOF'
+status = warn
+name = outboxctl-stack
+appender.console.type = Console
+appender.console.name = STDOUT
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = [%d] %p %X{connector.context}%m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.stdout.ref = STDOUT
+logger.kafka.name = kafka
+logger.kafka.level = INFO
+logger.ak.name = org.apache.kafka
+logger.ak.level = WARN
+logger.connectruntime.name = org.apache.kafka.connect.runtime
+logger.connectruntime.level = INFO
+logger.dbz.name = io.debezium
+logger.dbz.level = INFO
+logger.reflections.name = org.reflections
+logger.reflections.level = ERROR
+EOF
+}
+
+# ---------------------------------------------------------------- start
+
+JOPTS=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true)
+
+# launch SERVICE CMD...: start CMD in its own session, record its pid.
+launch() {
+	local svc=$1; shift
+	setsid "$@" >>"$(logfile "$svc")" 2>&1 </dev/null &
+	echo $! >"$(pidfile "$svc")"
+}
+
+start_postgres() {
+	local data=$STACK/data/pg
+	if [[ ! -s $data/PG_VERSION ]]; then
+		install -d -o postgres "$STACK/data" "$data" 2>/dev/null || { mkdir -p "$data"; chown postgres "$data"; }
+		runuser -u postgres -- "$PG_BIN/initdb" -D "$data" -A trust -U postgres >>"$(logfile postgres)" 2>&1
+	fi
+	install -d -o postgres "$STACK/run/pgsock"
+	touch "$(logfile postgres)" && chown postgres "$(logfile postgres)"
+	# pg_ctl -w waits for the server; postgres writes its own pid file.
+	runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$data" -l "$(logfile postgres)" -w -t "$WAIT_DB" \
+		-o "-c wal_level=logical -c max_wal_senders=20 -c max_replication_slots=40 -c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$STACK/run/pgsock -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+		start >/dev/null
+	head -1 "$data/postmaster.pid" >"$(pidfile postgres)"
+}
+
+start_mariadb() {
+	local data=$STACK/data/mariadb
+	if [[ ! -d $data/mysql ]]; then
+		mkdir -p "$data"; chown mysql:mysql "$data"
+		mariadb-install-db --user=mysql --datadir="$data" --auth-root-authentication-method=normal \
+			--skip-test-db >>"$(logfile mariadb)" 2>&1
+	fi
+	chown mysql:mysql "$STACK/run"
+	launch mariadb /usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$data" \
+		--socket="$STACK/run/mariadb.sock" --pid-file="$STACK/run/mariadb.server.pid" \
+		--port=$MARIA_PORT --bind-address=127.0.0.1 --skip-name-resolve \
+		--server-id=1 --log-bin="$data/mysql-bin" --binlog-format=ROW --binlog-row-image=FULL \
+		--log-bin-compress=OFF --binlog-annotate-row-events=ON --expire-logs-days=1 \
+		--innodb-flush-log-at-trx-commit=2 --sync-binlog=0 --max-connections=300
+}
+
+start_kafka() {
+	mkdir -p "$STACK/data/kafka"
+	if [[ ! -f $STACK/data/kafka/meta.properties ]]; then
+		local cid
+		cid=$(java "${JOPTS[@]}" -cp "$STACK/lib/*" kafka.tools.StorageTool random-uuid 2>>"$(logfile kafka)" | tail -1)
+		java "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" -cp "$STACK/lib/*" \
+			kafka.tools.StorageTool format -t "$cid" -c "$STACK/etc/server.properties" --ignore-formatted \
+			>>"$(logfile kafka)" 2>&1 || return 1
+	fi
+	: >"$(logfile kafka)"
+	launch kafka java -Xms256m -Xmx512m "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
+		-Dkafka.logs.dir="$STACK/logs" -cp "$STACK/lib/*" kafka.Kafka "$STACK/etc/server.properties"
+}
+
+start_connect() {
+	launch connect java -Xms256m -Xmx1g "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
+		-Dkafka.logs.dir="$STACK/logs" -cp "$STACK/lib/*" \
+		org.apache.kafka.connect.cli.ConnectDistributed "$STACK/etc/connect-distributed.properties"
+}
+
+# Apicurio Registry 3.3 is compiled for Java 21; the machine's default Java is
+# 17 (which Kafka and Debezium use). Pick the newest JDK >= 21 installed.
+registry_java() {
+	local j v best="" bestv=0
+	for j in ${OUTBOX_REGISTRY_JAVA:-} /usr/lib/jvm/*/bin/java "$(command -v java)"; do
+		[[ -x $j ]] || continue
+		v=$("$j" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+		v=${v%%.*}
+		if [[ $v =~ ^[0-9]+$ ]] && ((v >= 21 && v > bestv)); then best=$j; bestv=$v; fi
+	done
+	[[ -n $best ]] || return 1
+	echo "$best"
+}
+
+start_registry() {
+	local java21
+	java21=$(registry_java) || {
+		echo "no Java >= 21 found in /usr/lib/jvm (Apicurio Registry 3.3 needs it); set OUTBOX_REGISTRY_JAVA" >>"$(logfile registry)"
+		return 1
+	}
+	launch registry "$java21" -Xms128m -Xmx512m "${JOPTS[@]}" \
+		-Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port=$REGISTRY_PORT \
+		-Dquarkus.log.level=WARN \
+		-Dapicurio.rest.deletion.group.enabled=true \
+		-Dapicurio.rest.deletion.artifact.enabled=true \
+		-Dapicurio.rest.deletion.artifact-version.enabled=true \
+		-Dapicurio.rules.global.compatibility=BACKWARD \
+		-jar "$STACK/apicurio/quarkus-run.jar"
+}
+
+# wait_healthy SERVICE SECONDS
+wait_healthy() {
+	local svc=$1 limit=$2 start=$SECONDS
+	while ! healthy "$svc"; do
+		if [[ $svc != postgres ]] && ! pid_alive "$svc"; then
+			fail_service "$svc" "exited during start-up"
+		fi
+		if ((SECONDS - start >= limit)); then
+			fail_service "$svc" "not healthy after ${limit}s"
+		fi
+		sleep 1
+	done
+	log "$svc healthy ($((SECONDS - start))s)"
+}
+
+fail_service() {
+	local svc=$1 why=$2
+	log "ERROR: $svc $why; last lines of $(logfile "$svc"):"
+	tail -n 40 "$(logfile "$svc")" >&2 || true
+	log "stopping everything this run started"
+	for s in "${STARTED[@]}"; do stop_service "$s"; done
+	exit 1
+}
+
+# start_service SERVICE: no-op when already running and healthy.
+STARTED=()
+start_service() {
+	local svc=$1 port
+	port=$(port_of "$svc")
+	if pid_alive "$svc"; then
+		return 0
+	fi
+	if port_open "$port"; then
+		die "$svc: port 127.0.0.1:$port is already taken by another process (not started by this stack: $(ss -ltnpH "sport = :$port" 2>/dev/null | awk '{print $NF}' | head -1))"
+	fi
+	log "starting $svc on 127.0.0.1:$port"
+	STARTED+=("$svc")
+	"start_$svc" || fail_service "$svc" "failed to start"
+}
+
+cmd_up() {
+	local t0=$SECONDS
+	mkdir -p "$STACK"/{logs,run,data,etc}
+	ensure_packages
+	ensure_artifacts
+	write_configs
+	start_service postgres
+	start_service mariadb
+	start_service kafka
+	wait_healthy postgres "$WAIT_DB"
+	wait_healthy mariadb "$WAIT_DB"
+	wait_healthy kafka "$WAIT_KAFKA"
+	start_service connect
+	start_service registry
+	wait_healthy registry "$WAIT_REGISTRY"
+	wait_healthy connect "$WAIT_CONNECT"
+	log "stack up in $((SECONDS - t0))s (dir: $STACK)"
+}
+
+# ---------------------------------------------------------------- stop
+
+stop_service() {
+	local svc=$1 f pid
+	f=$(pidfile "$svc")
+	[[ -s $f ]] || return 0
+	pid=$(cat "$f")
+	if kill -0 "$pid" 2>/dev/null; then
+		log "stopping $svc (pid $pid)"
+		if [[ $svc == postgres ]]; then
+			runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$STACK/data/pg" -m fast -w stop >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
+		else
+			kill "$pid" 2>/dev/null || true
+		fi
+		for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+		if kill -0 "$pid" 2>/dev/null; then
+			log "$svc did not stop in 30s, killing pid $pid"
+			kill -9 "$pid" 2>/dev/null || true
+		fi
+	fi
+	rm -f "$f"
+}
+
+cmd_down() {
+	local i
+	for ((i = ${#SERVICES[@]} - 1; i >= 0; i--)); do stop_service "${SERVICES[i]}"; done
+}
+
+cmd_status() {
+	local svc rc=0 state
+	for svc in "${SERVICES[@]}"; do
+		if pid_alive "$svc"; then
+			if healthy "$svc"; then state="healthy"; else state="running, NOT healthy"; rc=1; fi
+			printf '%-9s %-22s pid %-7s 127.0.0.1:%s\n' "$svc" "$state" "$(cat "$(pidfile "$svc")")" "$(port_of "$svc")"
+		else
+			printf '%-9s %-22s\n' "$svc" "stopped"
+			rc=1
+		fi
+	done
+	return $rc
+}
+
+cmd_logs() {
+	if (($#)); then
+		tail -n 100 "$(logfile "$1")"
+	else
+		local svc
+		for svc in "${SERVICES[@]}"; do
+			echo "==> $(logfile "$svc") <=="
+			tail -n 20 "$(logfile "$svc")" 2>/dev/null || true
+		done
+	fi
+}
+
+cmd_clean() {
+	cmd_down
+	rm -rf "$STACK/data" "$STACK/logs" "$STACK/run" "$STACK/etc"
+}
+
+case ${1:-} in
+up) cmd_up ;;
+down) cmd_down ;;
+status) cmd_status ;;
+logs) shift; cmd_logs "$@" ;;
+clean) cmd_clean ;;
+*) echo "usage: $0 up|down|status|logs [SERVICE]|clean" >&2; exit 2 ;;
+esac
