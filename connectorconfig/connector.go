@@ -1,5 +1,7 @@
 package connectorconfig
 
+import "github.com/outboxctl/outboxctl/spec"
+
 // Connector is one generated Kafka Connect connector: its name and its
 // complete configuration as Kafka Connect takes it (PUT /connectors/{name}/config).
 //
@@ -20,4 +22,23 @@ type Connector struct {
 	// Source says where the connector was declared (spec file and line), for
 	// error messages and annotations. Empty when not from a spec.
 	Source string `json:"-"`
+	// Provenance is set by Generate (added fields; the ones above are the
+	// stable hand-off contract).
+	Provenance
+}
+
+// Provenance of a generated connector: where each config key came from and
+// why it has its value. Filled by Generate; empty for connectors built by
+// hand.
+type Provenance struct {
+	// Outbox is the name of the spec outbox the connector captures.
+	Outbox string `json:"-"`
+	// Kind is the database kind (postgres, mysql, mariadb).
+	Kind string `json:"-"`
+	// Positions maps a config key to the spec position that produced it
+	// (the override, the spec field, or the outbox when defaulted).
+	Positions map[string]spec.Pos `json:"-"`
+	// Reasons explains chosen values for the keys that matter (snapshot
+	// mode, converters, skipped operations, …), keyed by config key.
+	Reasons map[string]string `json:"-"`
 }

@@ -1,0 +1,392 @@
+package connectorconfig
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// Connector classes and the Kafka Connect classes the generator uses.
+const (
+	PostgresConnectorClass = "io.debezium.connector.postgresql.PostgresConnector"
+	MySQLConnectorClass    = "io.debezium.connector.mysql.MySqlConnector"
+	MariaDBConnectorClass  = "io.debezium.connector.mariadb.MariaDbConnector"
+	EventRouterClass       = "io.debezium.transforms.outbox.EventRouter"
+	TopicNameMatchesClass  = "org.apache.kafka.connect.transforms.predicates.TopicNameMatches"
+	StringConverterClass   = "org.apache.kafka.connect.storage.StringConverter"
+	ByteArrayConverter     = "org.apache.kafka.connect.converters.ByteArrayConverter"
+	JSONConverterClass     = "org.apache.kafka.connect.json.JsonConverter"
+	BinaryDataConverter    = "io.debezium.converters.BinaryDataConverter"
+)
+
+// TransformAlias and PredicateAlias name the EventRouter transform and its
+// predicate in generated configs: the EventRouter's keys are
+// "transforms.outbox.*".
+const (
+	TransformAlias = "outbox"
+	PredicateAlias = "isOutbox"
+	// SMTPrefix is the prefix of every EventRouter option.
+	SMTPrefix = "transforms." + TransformAlias + "."
+)
+
+// Server ids of MySQL and MariaDB connectors are derived from the connector
+// name: ServerIDBase + FNV-1a(name) mod ServerIDRange, moved to the next
+// free id when two connectors of one spec would clash. The range stays clear
+// of the small ids database servers usually have.
+const (
+	ServerIDBase  = 1_000_000_000
+	ServerIDRange = 1_000_000_000
+)
+
+// Profile settings: poll.interval.ms, max.batch.size, max.queue.size.
+var profiles = map[string][3]string{
+	spec.ProfileLatency:    {"100", "512", "2048"},
+	spec.ProfileThroughput: {"1000", "8192", "32768"},
+}
+
+// Options tune Generate.
+type Options struct {
+	// Lookup resolves ${env:…} and ${file:…} secret references. When nil the
+	// references are left in the config as written (for display and local
+	// validation); deploy passes a Lookup.
+	Lookup *spec.Lookup
+	// BootstrapServers is used for schema.history.internal.kafka.bootstrap.servers
+	// when the spec sets no kafka.bootstrapServers.
+	BootstrapServers string
+}
+
+// ErrGenerate is the sentinel of Generate's errors.
+var ErrGenerate = errors.New("generate connector config")
+
+// Generate builds one Debezium 3.6 connector config, with the outbox
+// EventRouter, per outbox of s. The result is deterministic: connectors in
+// spec order, every value derived from the spec alone.
+//
+// Errors (unresolvable secrets) wrap ErrGenerate and the lookup's error; a
+// config that Debezium would reject is not an error here: Validate reports
+// it as findings.
+func Generate(s *spec.Spec, opts Options) ([]Connector, error) {
+	var out []Connector
+	var errs []error
+	for i := range s.Outboxes {
+		c, err := generateOne(s, &s.Outboxes[i], opts)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, c)
+	}
+	assignServerIDs(s, out)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}
+
+type builder struct {
+	c   *Connector
+	def spec.Pos
+}
+
+func (b *builder) set(key, value string, p spec.Pos, reason string) {
+	b.c.Config[key] = value
+	if p.IsZero() {
+		p = b.def
+	}
+	b.c.Positions[key] = p
+	if reason != "" {
+		b.c.Reasons[key] = reason
+	}
+}
+
+func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) {
+	k := &o.Connector
+	c := Connector{
+		Name:   k.Name,
+		Config: map[string]string{},
+		State:  k.State,
+		Provenance: Provenance{
+			Outbox:    o.Name,
+			Kind:      o.Database.Kind,
+			Positions: map[string]spec.Pos{},
+			Reasons:   map[string]string{},
+		},
+	}
+	def := o.Pos
+	if o.Has("connector") {
+		def = k.Pos
+	}
+	c.Source = def.String()
+	b := &builder{c: &c, def: def}
+	cn := &o.Database.Connection
+	kp := func(key string) spec.Pos {
+		if k.Has(key) {
+			return k.PosOf(key)
+		}
+		return spec.Pos{}
+	}
+
+	switch o.Database.Kind {
+	case spec.Postgres:
+		b.set("connector.class", PostgresConnectorClass, o.Database.PosOf("kind"), "")
+	case spec.MySQL:
+		b.set("connector.class", MySQLConnectorClass, o.Database.PosOf("kind"), "")
+	case spec.MariaDB:
+		b.set("connector.class", MariaDBConnectorClass, o.Database.PosOf("kind"), "")
+	}
+	b.set("tasks.max", "1", spec.Pos{}, "")
+	b.set("database.hostname", cn.Host, cn.PosOf("host"), "")
+	b.set("database.port", strconv.Itoa(cn.Port), cn.PosOf("port"), "")
+	b.set("database.user", cn.User, cn.PosOf("user"), "")
+	if cn.Password != "" {
+		b.set("database.password", cn.Password, cn.PosOf("password"), "")
+	}
+	b.set("topic.prefix", k.TopicPrefix, kp("topicPrefix"), "never change it: topic names and the offsets partition {\"server\": prefix} are derived from it")
+	b.set("table.include.list", regexp.QuoteMeta(o.Schema)+`\.`+regexp.QuoteMeta(o.Table), o.PosOf("table"), "capture only the outbox table")
+	b.set("snapshot.mode", k.Snapshot, kp("snapshot"), snapshotReason(k.Snapshot))
+	b.set("tombstones.on.delete", "false", spec.Pos{}, "deleting published outbox rows (cleanup) must not produce records; the EventRouter would drop the tombstones anyway")
+	b.set("skipped.operations", "t", spec.Pos{}, "a TRUNCATE of the outbox table reaching the EventRouter fails the task")
+	prof := profiles[k.Profile]
+	profReason := "profile " + k.Profile
+	b.set("poll.interval.ms", prof[0], kp("profile"), profReason)
+	b.set("max.batch.size", prof[1], kp("profile"), profReason)
+	b.set("max.queue.size", prof[2], kp("profile"), profReason+" (max.queue.size must exceed max.batch.size)")
+	b.set("key.converter", StringConverterClass, spec.Pos{}, "the key is the aggregate id column, a string")
+	if o.PayloadFormat == spec.FormatAvro {
+		b.set("value.converter", ByteArrayConverter, o.PosOf("payloadFormat"), "avro: the payload column holds Confluent wire-format bytes; ByteArrayConverter writes them untouched")
+	} else {
+		b.set("value.converter", StringConverterClass, o.PosOf("payloadFormat"), "json: StringConverter writes the JSON text as is (JsonConverter would double-encode it as a JSON string)")
+	}
+	b.set("topic.creation.default.partitions", "-1", spec.Pos{}, "let Connect create routed topics with the broker defaults when the worker allows topic creation")
+	b.set("topic.creation.default.replication.factor", "-1", spec.Pos{}, "")
+
+	switch o.Database.Kind {
+	case spec.Postgres:
+		b.set("database.dbname", cn.DBName, cn.PosOf("dbname"), "")
+		b.set("plugin.name", "pgoutput", spec.Pos{}, "the 3.6 default is still decoderbufs, which needs a server extension")
+		slot := k.SlotName
+		if slot == "" {
+			slot = PGIdentifier(k.Name, "")
+		}
+		pub := k.PublicationName
+		if pub == "" {
+			pub = PGIdentifier(k.Name, "_pub")
+		}
+		b.set("slot.name", slot, kp("slotName"), "slot names are cluster-wide: one per connector, [a-z0-9_], at most 63 characters")
+		b.set("publication.name", pub, kp("publicationName"), "")
+		b.set("publication.autocreate.mode", "filtered", spec.Pos{}, "filtered: the publication holds only the include-listed outbox table (all_tables needs superuser and publishes everything)")
+	default:
+		b.set("database.include.list", regexp.QuoteMeta(o.Schema), o.PosOf("schema"), "")
+		if k.ServerID > 0 {
+			b.set("database.server.id", strconv.FormatInt(k.ServerID, 10), kp("serverId"), "set in the spec; must be unique among the database's replicas and clients")
+		}
+		bs := s.Kafka.BootstrapServers
+		bsPos := s.Kafka.PosOf("bootstrapServers")
+		if bs == "" {
+			bs, bsPos = opts.BootstrapServers, spec.Pos{}
+		}
+		if bs != "" {
+			b.set("schema.history.internal.kafka.bootstrap.servers", bs, bsPos, "")
+		}
+		topic := k.SchemaHistoryTopic
+		if topic == "" {
+			topic = "schema-history." + k.TopicPrefix
+		}
+		b.set("schema.history.internal.kafka.topic", topic, kp("schemaHistoryTopic"), "a dedicated single-partition topic with infinite retention, one per connector")
+		b.set("schema.history.internal.store.only.captured.tables.ddl", "true", spec.Pos{}, "keep only the outbox table's DDL in the schema history")
+		b.set("include.schema.changes", "false", spec.Pos{}, "schema change events would pass the EventRouter and reach topic <prefix>")
+	}
+
+	// The EventRouter.
+	cols := &o.Columns
+	cp := func(key string) spec.Pos {
+		if cols.Has(key) {
+			return cols.PosOf(key)
+		}
+		return spec.Pos{}
+	}
+	b.set("transforms", TransformAlias, spec.Pos{}, "")
+	b.set(SMTPrefix+"type", EventRouterClass, spec.Pos{}, "")
+	b.set(SMTPrefix+"predicate", PredicateAlias, spec.Pos{}, "apply the EventRouter to the outbox table's change events only; heartbeats pass unchanged")
+	b.set("predicates", PredicateAlias, spec.Pos{}, "")
+	b.set("predicates."+PredicateAlias+".type", TopicNameMatchesClass, spec.Pos{}, "")
+	b.set("predicates."+PredicateAlias+".pattern", regexp.QuoteMeta(k.TopicPrefix+"."+o.Schema+"."+o.Table), spec.Pos{}, "")
+	b.set(SMTPrefix+"table.field.event.id", cols.ID, cp("id"), "")
+	b.set(SMTPrefix+"table.field.event.key", cols.AggregateID, cp("aggregateId"), "")
+	b.set(SMTPrefix+"table.field.event.payload", cols.Payload, cp("payload"), "")
+	b.set(SMTPrefix+"route.by.field", o.Routing.ByField, o.Routing.PosOf("byField"), "")
+	if o.Routing.TopicRegex != "" {
+		b.set(SMTPrefix+"route.topic.regex", o.Routing.TopicRegex, o.Routing.PosOf("topicRegex"), "")
+	}
+	b.set(SMTPrefix+"route.topic.replacement", o.Routing.TopicReplacement, o.Routing.PosOf("topicReplacement"), "")
+	b.set(SMTPrefix+"table.op.invalid.behavior", "warn", spec.Pos{}, "updates of outbox rows are logged and dropped")
+	if cols.Timestamp != "" {
+		b.set(SMTPrefix+"table.field.event.timestamp", cols.Timestamp, cp("timestamp"), "the record timestamp comes from this column (a timestamp/datetime column, not timestamptz)")
+	}
+	if cols.Tracing != "" {
+		b.set(SMTPrefix+"tracing.span.context.field", cols.Tracing, cp("tracing"), "")
+	}
+	var items []string
+	placementPos := spec.Pos{}
+	if h := o.Headers.EventTypeHeader(); h != "" {
+		items = append(items, cols.Type+":header:"+h)
+		placementPos = o.Headers.PosOf("eventType")
+	}
+	if h := o.Headers.SchemaVersionHeader(); h != "" && cols.SchemaVersionColumn() != "" {
+		items = append(items, cols.SchemaVersionColumn()+":header:"+h)
+	}
+	if h := o.Headers.TraceContext; h != "" && cols.Tracing != "" {
+		items = append(items, cols.Tracing+":header:"+h)
+	}
+	for _, p := range o.Placements {
+		items = append(items, p.Column+":"+p.Placement+":"+p.Alias)
+		if placementPos.IsZero() {
+			placementPos = p.Pos
+		}
+	}
+	if o.Has("placements") && placementPos.IsZero() {
+		placementPos = o.PosOf("placements")
+	}
+	if len(items) > 0 {
+		b.set(SMTPrefix+"table.fields.additional.placement", strings.Join(items, ","), placementPos, "the event type and schema version travel as Kafka headers")
+	}
+
+	// Overrides come last and win; an empty value removes a key.
+	keys := make([]string, 0, len(k.Overrides))
+	for key := range k.Overrides {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		v := k.Overrides[key]
+		if v == "" {
+			delete(c.Config, key)
+			delete(c.Reasons, key)
+			continue
+		}
+		b.set(key, v, k.PosOf("overrides."+key), "")
+		delete(c.Reasons, key)
+		c.Reasons[key] = "override"
+	}
+
+	for key := range c.Config {
+		if IsSensitiveKey(key) {
+			c.Sensitive = append(c.Sensitive, key)
+		}
+	}
+	sort.Strings(c.Sensitive)
+	if opts.Lookup != nil {
+		for _, key := range c.Sensitive {
+			v := c.Config[key]
+			if !strings.HasPrefix(v, "${") {
+				continue
+			}
+			r, err := opts.Lookup.Resolve(v)
+			if err != nil {
+				return Connector{}, fmt.Errorf("%w: connector %s: %s (%s): %w", ErrGenerate, c.Name, key, c.Positions[key], err)
+			}
+			c.Config[key] = r
+		}
+	}
+	return c, nil
+}
+
+func snapshotReason(mode string) string {
+	switch mode {
+	case "no_data":
+		return "no_data: stream changes from now on; a data snapshot would re-publish every row still in the outbox table (snapshot reads are routed like inserts)"
+	case "initial", "always", "when_needed", "initial_only":
+		return mode + " (asked for in the spec): existing outbox rows are re-published as events"
+	}
+	return ""
+}
+
+// IsSensitiveKey reports whether a config key holds a secret whose value
+// must be masked in output.
+func IsSensitiveKey(key string) bool {
+	k := strings.ToLower(key)
+	for _, s := range []string{"password", "secret", "sasl.jaas.config", "ssl.key", "credentials", "token"} {
+		if strings.Contains(k, s) {
+			return true
+		}
+	}
+	return false
+}
+
+var pgInvalid = regexp.MustCompile(`[^a-z0-9_]`)
+
+// PGIdentifier derives a PostgreSQL replication slot or publication name
+// from a connector name: lower case, characters outside [a-z0-9_] replaced
+// by '_', suffix appended, at most 63 characters (a long name is cut and
+// given an 8-hex-digit hash of the full name so that names stay distinct).
+func PGIdentifier(name, suffix string) string {
+	id := pgInvalid.ReplaceAllString(strings.ToLower(name), "_")
+	if id == "" {
+		id = "outbox"
+	}
+	if len(id)+len(suffix) <= 63 {
+		return id + suffix
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	tail := fmt.Sprintf("_%08x", h.Sum32()) + suffix
+	return id[:63-len(tail)] + tail
+}
+
+// DefaultServerID is the server id derived from a connector name (before
+// clash resolution).
+func DefaultServerID(name string) int64 {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return ServerIDBase + int64(h.Sum32())%ServerIDRange
+}
+
+// assignServerIDs gives every binlog connector without an explicit server
+// id its derived id, moving to the next free id on a clash with an explicit
+// id or an earlier connector (in name order), so the result does not depend
+// on spec order.
+func assignServerIDs(s *spec.Spec, cs []Connector) {
+	used := map[int64]bool{}
+	var pending []*Connector
+	for i := range cs {
+		c := &cs[i]
+		if c.Kind == spec.Postgres || c.Kind == "" {
+			continue
+		}
+		if v, ok := c.Config["database.server.id"]; ok {
+			if id, err := strconv.ParseInt(v, 10, 64); err == nil {
+				used[id] = true
+			}
+			continue
+		}
+		pending = append(pending, c)
+	}
+	sort.Slice(pending, func(i, j int) bool { return pending[i].Name < pending[j].Name })
+	for _, c := range pending {
+		id := DefaultServerID(c.Name)
+		reason := fmt.Sprintf("FNV-1a hash of the connector name into [%d, %d); must differ from every server id of the database's replicas and clients", ServerIDBase, ServerIDBase+ServerIDRange)
+		for used[id] {
+			id = ServerIDBase + (id-ServerIDBase+1)%ServerIDRange
+			reason += " (moved to the next free id: another connector of this spec hashed to the same id)"
+		}
+		used[id] = true
+		c.Config["database.server.id"] = strconv.FormatInt(id, 10)
+		if c.Positions["database.server.id"].IsZero() {
+			for i := range s.Outboxes {
+				if s.Outboxes[i].Name == c.Outbox {
+					c.Positions["database.server.id"] = s.Outboxes[i].Connector.Pos
+					if c.Positions["database.server.id"].IsZero() {
+						c.Positions["database.server.id"] = s.Outboxes[i].Pos
+					}
+				}
+			}
+		}
+		c.Reasons["database.server.id"] = reason
+	}
+}
