@@ -1,0 +1,148 @@
+package settings_test
+
+import (
+	"bufio"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/outboxctl/outboxctl/internal/settings"
+)
+
+type composeFile struct {
+	Services map[string]struct {
+		Image       string            `yaml:"image"`
+		Command     []string          `yaml:"command"`
+		Ports       []string          `yaml:"ports"`
+		Environment map[string]string `yaml:"environment"`
+		Healthcheck *struct {
+			Test []string `yaml:"test"`
+		} `yaml:"healthcheck"`
+	} `yaml:"services"`
+}
+
+// TestDockerCompose keeps docker-compose.yml in step with the native stack:
+// every service exists, publishes on 127.0.0.1 the port the OUTBOX_*
+// defaults point at, has a health check, and carries the settings Debezium
+// needs (logical WAL, ROW binlog, registry deletes and BACKWARD).
+func TestDockerCompose(t *testing.T) {
+	b, err := os.ReadFile("../../docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cf composeFile
+	if err := yaml.Unmarshal(b, &cf); err != nil {
+		t.Fatalf("docker-compose.yml: %v", err)
+	}
+	d := settings.Defaults()
+	port := func(raw string) string {
+		if strings.Contains(raw, "://") {
+			u, err := url.Parse(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u.Port()
+		}
+		return raw[strings.LastIndex(raw, ":")+1:]
+	}
+	mysqlPort := func(dsn string) string {
+		return port(strings.TrimSuffix(dsn[strings.Index(dsn, "tcp(")+4:], ")/"))
+	}
+	want := map[string]string{
+		"kafka":    port(d.BootstrapServers),
+		"connect":  port(d.ConnectURL),
+		"registry": port(d.SchemaRegistryURL),
+		"postgres": port(d.PostgresDSN),
+		"mariadb":  mysqlPort(d.MariaDBDSN),
+		"mysql":    mysqlPort(d.MySQLDSN),
+	}
+	for name, hostPort := range want {
+		svc, ok := cf.Services[name]
+		if !ok {
+			t.Errorf("service %s missing", name)
+			continue
+		}
+		if svc.Image == "" {
+			t.Errorf("service %s has no image", name)
+		}
+		found := false
+		for _, p := range svc.Ports {
+			if strings.HasPrefix(p, "127.0.0.1:"+hostPort+":") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("service %s: ports %v do not publish 127.0.0.1:%s", name, svc.Ports, hostPort)
+		}
+		if svc.Healthcheck == nil || len(svc.Healthcheck.Test) == 0 {
+			t.Errorf("service %s has no healthcheck", name)
+		}
+	}
+	cmd := func(name string) string { return strings.Join(cf.Services[name].Command, " ") }
+	for name, needles := range map[string][]string{
+		"postgres": {"wal_level=logical"},
+		"mariadb":  {"--binlog-format=ROW", "--binlog-row-image=FULL", "--server-id="},
+		"mysql":    {"--binlog-format=ROW", "--binlog-row-image=FULL", "--server-id=", "--gtid-mode=ON"},
+	} {
+		for _, n := range needles {
+			if !strings.Contains(cmd(name), n) {
+				t.Errorf("service %s: command %q lacks %s", name, cmd(name), n)
+			}
+		}
+	}
+	reg := cf.Services["registry"].Environment
+	if reg["APICURIO_RULES_GLOBAL_COMPATIBILITY"] != "BACKWARD" || reg["APICURIO_REST_DELETION_ARTIFACT_ENABLED"] != "true" {
+		t.Errorf("registry must enable deletes and a global BACKWARD rule: %v", reg)
+	}
+	if !strings.Contains(d.SchemaRegistryURL, "/apis/ccompat/v7") {
+		t.Errorf("default registry URL %s is not the ccompat API", d.SchemaRegistryURL)
+	}
+}
+
+// TestComposeEnv checks that devstack/compose.env names only real variables.
+func TestComposeEnv(t *testing.T) {
+	f, err := os.Open("../../devstack/compose.env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	known := map[string]bool{
+		settings.EnvConnectPostgresHost: true, settings.EnvConnectPostgresPort: true,
+		settings.EnvConnectMariaDBHost: true, settings.EnvConnectMariaDBPort: true,
+		settings.EnvConnectMySQLHost: true, settings.EnvConnectMySQLPort: true,
+		"OUTBOX_MYSQL_REQUIRED": true,
+	}
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, _, ok := strings.Cut(line, "=")
+		if !ok || !known[k] {
+			t.Errorf("compose.env: unknown line %q", line)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Error("compose.env sets nothing")
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	env := map[string]string{settings.EnvConnectURL: "http://connect:8083", settings.EnvPostgresDSN: ""}
+	s := settings.FromEnv(func(k string) string { return env[k] })
+	if s.ConnectURL != "http://connect:8083" {
+		t.Errorf("ConnectURL = %s", s.ConnectURL)
+	}
+	if s.PostgresDSN != settings.DefaultPostgresDSN {
+		t.Errorf("empty OUTBOX_PG_DSN must fall back to the default, got %s", s.PostgresDSN)
+	}
+	if s.BootstrapServers != settings.DefaultBootstrapServers {
+		t.Errorf("BootstrapServers = %s", s.BootstrapServers)
+	}
+}
