@@ -100,7 +100,8 @@ ensure_artifacts() {
 	fi
 	log "fetching Kafka, Debezium and Apicurio from Maven Central (cached in ~/.m2)"
 	rm -rf "$STACK/lib" "$STACK/plugins" "$STACK/apicurio" "$STACK/.markers" "$STACK"/.artifacts-*
-	if ! mvn -B -q -s "$HERE/maven/settings.xml" -f "$HERE/pom.xml" generate-resources \
+	# shellcheck disable=SC2086 # OUTBOX_MAVEN_ARGS is a list of words
+	if ! mvn -B -q -s "$HERE/maven/settings.xml" -f "$HERE/pom.xml" generate-resources ${OUTBOX_MAVEN_ARGS:-} \
 		-Dstack.dir="$STACK" >"$STACK/logs/maven.log" 2>&1; then
 		tail -30 "$STACK/logs/maven.log" >&2
 		die "maven could not fetch the stack's artifacts (log: $STACK/logs/maven.log)"
