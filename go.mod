@@ -19,7 +19,7 @@ require (
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/kr/text v0.2.0 // indirect
-	github.com/linkedin/goavro/v2 v2.14.1 // indirect
+	github.com/linkedin/goavro/v2 v2.15.0 // indirect
 	github.com/riferrei/srclient v0.7.4 // indirect
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.0 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect

@@ -1,0 +1,355 @@
+package resolve
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/outboxctl/outboxctl/schemas/avro"
+)
+
+// encFn appends the Avro JSON encoding of a base (non-logical) value.
+type encFn func(buf []byte, v any) ([]byte, error)
+
+// jsonEncoder compiles Avro JSON encoders for reader schemas. Avro's JSON
+// encoding (the one Java's JsonEncoder writes): a union is null or
+// {"<branch name>": value} with the full name for named types and the type
+// name otherwise; bytes and fixed are strings whose code points 0-255 are
+// the bytes (ISO-8859-1); logical types are written as their base type;
+// floating-point numbers as Java's Float/Double.toString, NaN and the
+// infinities as the strings "NaN", "Infinity" and "-Infinity" (Jackson's
+// default).
+type jsonEncoder struct {
+	named map[avro.Schema]*encFn
+}
+
+func newJSONEncoder(s avro.Schema) encFn {
+	e := &jsonEncoder{named: map[avro.Schema]*encFn{}}
+	return e.compile(s)
+}
+
+func typeErr(s avro.Schema, v any) error {
+	return fmt.Errorf("%w: json encoding: %T is not a %s value", ErrDecode, v, avro.TypeName(s))
+}
+
+func (e *jsonEncoder) compile(s avro.Schema) encFn {
+	if _, ok := s.(avro.NamedSchema); ok {
+		if slot, ok := e.named[s]; ok {
+			return func(buf []byte, v any) ([]byte, error) { return (*slot)(buf, v) }
+		}
+		slot := new(encFn)
+		e.named[s] = slot
+		*slot = e.compileNamed(s)
+		return *slot
+	}
+	switch t := s.(type) {
+	case *avro.Primitive:
+		return primitiveEncoder(t)
+	case *avro.Array:
+		items := e.compile(t.Items)
+		return func(buf []byte, v any) ([]byte, error) {
+			a, ok := v.([]any)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			buf = append(buf, '[')
+			for i, x := range a {
+				if i > 0 {
+					buf = append(buf, ',')
+				}
+				var err error
+				if buf, err = items(buf, x); err != nil {
+					return nil, err
+				}
+			}
+			return append(buf, ']'), nil
+		}
+	case *avro.Map:
+		values := e.compile(t.Values)
+		return func(buf []byte, v any) ([]byte, error) {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			keys := sortedKeys(m)
+			buf = append(buf, '{')
+			for i, k := range keys {
+				if i > 0 {
+					buf = append(buf, ',')
+				}
+				buf = appendString(buf, k)
+				buf = append(buf, ':')
+				var err error
+				if buf, err = values(buf, m[k]); err != nil {
+					return nil, err
+				}
+			}
+			return append(buf, '}'), nil
+		}
+	case *avro.Union:
+		branches := map[string]encFn{}
+		for _, b := range t.Branches {
+			if b.Type() == avro.TypeNull {
+				continue
+			}
+			name := avro.TypeName(b)
+			branches[name] = e.compile(b)
+		}
+		return func(buf []byte, v any) ([]byte, error) {
+			if v == nil {
+				return append(buf, "null"...), nil
+			}
+			m, ok := v.(map[string]any)
+			if !ok || len(m) != 1 {
+				return nil, typeErr(s, v)
+			}
+			for k, x := range m {
+				enc, ok := branches[k]
+				if !ok {
+					return nil, fmt.Errorf("%w: json encoding: %q is not a branch of the union", ErrDecode, k)
+				}
+				buf = append(buf, '{')
+				buf = appendString(buf, k)
+				buf = append(buf, ':')
+				var err error
+				if buf, err = enc(buf, x); err != nil {
+					return nil, err
+				}
+				buf = append(buf, '}')
+			}
+			return buf, nil
+		}
+	}
+	return func([]byte, any) ([]byte, error) {
+		return nil, fmt.Errorf("%w: json encoding of %T", ErrUnsupported, s)
+	}
+}
+
+func (e *jsonEncoder) compileNamed(s avro.Schema) encFn {
+	switch t := s.(type) {
+	case *avro.Record:
+		type field struct {
+			key  []byte // "name":
+			name string
+			enc  encFn
+		}
+		fields := make([]field, len(t.Fields))
+		for i, f := range t.Fields {
+			key := appendString(nil, f.Name)
+			if i > 0 {
+				key = append([]byte{','}, key...)
+			}
+			fields[i] = field{key: append(key, ':'), name: f.Name, enc: e.compile(f.Type)}
+		}
+		return func(buf []byte, v any) ([]byte, error) {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			buf = append(buf, '{')
+			for _, f := range fields {
+				x, ok := m[f.name]
+				if !ok {
+					return nil, fmt.Errorf("%w: json encoding: record %s lacks field %q", ErrDecode, t.FullName(), f.name)
+				}
+				buf = append(buf, f.key...)
+				var err error
+				if buf, err = f.enc(buf, x); err != nil {
+					return nil, err
+				}
+			}
+			return append(buf, '}'), nil
+		}
+	case *avro.Enum:
+		return func(buf []byte, v any) ([]byte, error) {
+			sym, ok := v.(string)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			return appendString(buf, sym), nil
+		}
+	case *avro.Fixed:
+		return func(buf []byte, v any) ([]byte, error) {
+			b, ok := v.([]byte)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			return appendLatin1(buf, b), nil
+		}
+	}
+	return func([]byte, any) ([]byte, error) {
+		return nil, fmt.Errorf("%w: json encoding of %T", ErrUnsupported, s)
+	}
+}
+
+func primitiveEncoder(p *avro.Primitive) encFn {
+	s := avro.Schema(p)
+	switch p.Kind {
+	case avro.TypeNull:
+		return func(buf []byte, v any) ([]byte, error) {
+			if v != nil {
+				return nil, typeErr(s, v)
+			}
+			return append(buf, "null"...), nil
+		}
+	case avro.TypeBoolean:
+		return func(buf []byte, v any) ([]byte, error) {
+			b, ok := v.(bool)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			return strconv.AppendBool(buf, b), nil
+		}
+	case avro.TypeInt:
+		return func(buf []byte, v any) ([]byte, error) {
+			i, ok := v.(int32)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			return strconv.AppendInt(buf, int64(i), 10), nil
+		}
+	case avro.TypeLong:
+		return func(buf []byte, v any) ([]byte, error) {
+			i, ok := v.(int64)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			return strconv.AppendInt(buf, i, 10), nil
+		}
+	case avro.TypeFloat:
+		return func(buf []byte, v any) ([]byte, error) {
+			f, ok := v.(float32)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			return appendJavaFloat(buf, float64(f), 32), nil
+		}
+	case avro.TypeDouble:
+		return func(buf []byte, v any) ([]byte, error) {
+			f, ok := v.(float64)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			return appendJavaFloat(buf, f, 64), nil
+		}
+	case avro.TypeString:
+		return func(buf []byte, v any) ([]byte, error) {
+			str, ok := v.(string)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			return appendString(buf, str), nil
+		}
+	case avro.TypeBytes:
+		return func(buf []byte, v any) ([]byte, error) {
+			b, ok := v.([]byte)
+			if !ok {
+				return nil, typeErr(s, v)
+			}
+			return appendLatin1(buf, b), nil
+		}
+	}
+	return func([]byte, any) ([]byte, error) { return nil, typeErr(s, nil) }
+}
+
+// appendJavaFloat writes f as Java's Double.toString (bits 64) or
+// Float.toString (bits 32) does: the shortest digits that round-trip, in
+// plain notation with at least one fraction digit for 1e-3 <= |f| < 1e7,
+// else as d.dddE<n>.
+func appendJavaFloat(buf []byte, f float64, bits int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(buf, `"NaN"`...)
+	case math.IsInf(f, 1):
+		return append(buf, `"Infinity"`...)
+	case math.IsInf(f, -1):
+		return append(buf, `"-Infinity"`...)
+	case f == 0:
+		if math.Signbit(f) {
+			return append(buf, "-0.0"...)
+		}
+		return append(buf, "0.0"...)
+	}
+	abs := math.Abs(f)
+	if abs >= 1e-3 && abs < 1e7 {
+		s := strconv.FormatFloat(f, 'f', -1, bits)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return append(buf, s...)
+	}
+	s := strconv.FormatFloat(f, 'e', -1, bits) // -1.2345e+07
+	mant, exp, _ := strings.Cut(s, "e")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	if exp[0] == '+' {
+		exp = exp[1:]
+	}
+	exp = strings.TrimLeft(exp, "0")
+	if strings.HasPrefix(exp, "-") {
+		exp = "-" + strings.TrimLeft(exp[1:], "0")
+	}
+	buf = append(buf, mant...)
+	buf = append(buf, 'E')
+	return append(buf, exp...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string: '"', '\\' and control
+// characters escaped, everything else as UTF-8 (invalid UTF-8 becomes
+// U+FFFD).
+func appendString(buf []byte, s string) []byte {
+	buf = append(buf, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			buf = appendASCII(buf, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		buf = utf8.AppendRune(buf, r)
+		i += size
+	}
+	return append(buf, '"')
+}
+
+// appendLatin1 writes bytes as a JSON string of the code points 0-255.
+func appendLatin1(buf []byte, b []byte) []byte {
+	buf = append(buf, '"')
+	for _, c := range b {
+		if c < utf8.RuneSelf {
+			buf = appendASCII(buf, c)
+			continue
+		}
+		buf = utf8.AppendRune(buf, rune(c))
+	}
+	return append(buf, '"')
+}
+
+func appendASCII(buf []byte, c byte) []byte {
+	switch c {
+	case '"':
+		return append(buf, '\\', '"')
+	case '\\':
+		return append(buf, '\\', '\\')
+	case '\n':
+		return append(buf, '\\', 'n')
+	case '\r':
+		return append(buf, '\\', 'r')
+	case '\t':
+		return append(buf, '\\', 't')
+	case '\b':
+		return append(buf, '\\', 'b')
+	case '\f':
+		return append(buf, '\\', 'f')
+	}
+	if c < 0x20 {
+		return append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+	}
+	return append(buf, c)
+}
