@@ -1,0 +1,220 @@
+package connect
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Client talks to one Kafka Connect REST endpoint. It is safe for concurrent
+// use.
+type Client struct {
+	base      *url.URL
+	baseStr   string
+	hc        *http.Client
+	tlsConfig *tls.Config
+	userAgent string
+	user      string
+	password  string
+	token     string
+	retry     Retry
+	sleep     func(context.Context, time.Duration) error
+}
+
+// Retry bounds the retries of requests answered with 409 while the Connect
+// group rebalances. The wait doubles from Initial up to Max between attempts.
+type Retry struct {
+	MaxAttempts int           // total attempts including the first; 1 disables retries
+	Initial     time.Duration // first wait
+	Max         time.Duration // cap of one wait
+}
+
+// DefaultRetry is the retry policy of a new Client: 6 attempts, waits of
+// 250ms, 500ms, 1s, 2s, 4s (about 8 s in all).
+var DefaultRetry = Retry{MaxAttempts: 6, Initial: 250 * time.Millisecond, Max: 4 * time.Second}
+
+// Opt configures a Client.
+type Opt func(*Client)
+
+// WithBasicAuth sends HTTP basic authentication, overriding the default of
+// no authentication.
+func WithBasicAuth(user, password string) Opt {
+	return func(c *Client) { c.user, c.password = user, password }
+}
+
+// WithBearerToken sends "Authorization: Bearer token", overriding basic auth.
+func WithBearerToken(token string) Opt { return func(c *Client) { c.token = token } }
+
+// WithTLSConfig sets the TLS configuration of the default HTTP client
+// (ignored with WithHTTPClient).
+func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.tlsConfig = cfg } }
+
+// WithHTTPClient uses hc, overriding the default client (30 s timeout).
+func WithHTTPClient(hc *http.Client) Opt { return func(c *Client) { c.hc = hc } }
+
+// WithUserAgent sets the User-Agent header, overriding "outboxctl".
+func WithUserAgent(ua string) Opt { return func(c *Client) { c.userAgent = ua } }
+
+// WithRetry sets the 409 retry policy, overriding DefaultRetry.
+func WithRetry(r Retry) Opt { return func(c *Client) { c.retry = r } }
+
+// NewClient returns a client for the Connect REST API at baseURL (for
+// example http://127.0.0.1:8083). It fails only when baseURL is not an
+// absolute http(s) URL.
+func NewClient(baseURL string, opts ...Opt) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
+	if err != nil {
+		return nil, fmt.Errorf("kafka connect url %q: %w", baseURL, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("kafka connect url %q: want http(s)://host:port", baseURL)
+	}
+	c := &Client{base: u, baseStr: u.String(), userAgent: "outboxctl", retry: DefaultRetry, sleep: sleepCtx}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.hc == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		if c.tlsConfig != nil {
+			tr.TLSClientConfig = c.tlsConfig
+		}
+		c.hc = &http.Client{Transport: tr, Timeout: 100 * time.Second} // Connect's own request timeout is 90 s
+	}
+	if c.retry.MaxAttempts < 1 {
+		c.retry.MaxAttempts = 1
+	}
+	return c, nil
+}
+
+// URL returns the base URL of the client.
+func (c *Client) URL() string { return c.baseStr }
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// retryable409 reports a 409 Connect gives while rebalancing, as opposed to a
+// real conflict ("Connector x already exists").
+func retryable409(e *APIError) bool {
+	if e.Status != http.StatusConflict {
+		return false
+	}
+	return !strings.Contains(e.Message, "already exists")
+}
+
+// do sends one request, retrying rebalance 409s, and decodes a JSON answer
+// into out (when out is non-nil and there is a body). It returns the status.
+func (c *Client) do(ctx context.Context, method, path string, query url.Values, in, out any) (int, error) {
+	var body []byte
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return 0, fmt.Errorf("%s %s: encode request: %w", method, path, err)
+		}
+		body = b
+	}
+	wait := c.retry.Initial
+	for attempt := 1; ; attempt++ {
+		status, err := c.once(ctx, method, path, query, body, out)
+		var apiErr *APIError
+		if err == nil || !errors.As(err, &apiErr) || !retryable409(apiErr) || attempt >= c.retry.MaxAttempts {
+			if apiErr != nil && retryable409(apiErr) && attempt > 1 {
+				return status, fmt.Errorf("still rebalancing after %d attempts: %w", attempt, err)
+			}
+			return status, err
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return status, err
+		}
+		wait *= 2
+		if c.retry.Max > 0 && wait > c.retry.Max {
+			wait = c.retry.Max
+		}
+	}
+}
+
+func (c *Client) once(ctx context.Context, method, path string, query url.Values, body []byte, out any) (int, error) {
+	u := c.baseStr + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, r)
+	if err != nil {
+		return 0, fmt.Errorf("%s %s: %w", method, u, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("User-Agent", c.userAgent)
+	switch {
+	case c.token != "":
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	case c.user != "" || c.password != "":
+		req.SetBasicAuth(c.user, c.password)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, fmt.Errorf("%s %s: %w", method, u, ctx.Err())
+		}
+		return 0, &UnreachableError{URL: c.baseStr, Err: err}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return resp.StatusCode, &UnreachableError{URL: c.baseStr, Err: err}
+	}
+	if resp.StatusCode >= 300 {
+		e := &APIError{Status: resp.StatusCode, ErrorCode: resp.StatusCode, Method: method, URL: u}
+		var eb struct {
+			ErrorCode int    `json:"error_code"`
+			Message   string `json:"message"`
+		}
+		if json.Unmarshal(data, &eb) == nil && (eb.Message != "" || eb.ErrorCode != 0) {
+			e.Message = eb.Message
+			if eb.ErrorCode != 0 {
+				e.ErrorCode = eb.ErrorCode
+			}
+		} else {
+			e.Message = strings.TrimSpace(string(data))
+			if len(e.Message) > 300 {
+				e.Message = e.Message[:300] + "…"
+			}
+		}
+		return resp.StatusCode, e
+	}
+	if out != nil && len(bytes.TrimSpace(data)) > 0 {
+		if err := json.Unmarshal(data, out); err != nil {
+			return resp.StatusCode, fmt.Errorf("%s %s: decode answer: %w", method, u, err)
+		}
+	}
+	return resp.StatusCode, nil
+}
+
+func connPath(name string, rest ...string) string {
+	p := "/connectors/" + url.PathEscape(name)
+	for _, r := range rest {
+		p += "/" + r
+	}
+	return p
+}

@@ -1,0 +1,164 @@
+package connect_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/connectorconfig/connect/connectfake"
+)
+
+var fastRetry = connect.WithRetry(connect.Retry{MaxAttempts: 3, Initial: time.Millisecond, Max: 2 * time.Millisecond})
+
+func newClient(t *testing.T, opts ...connect.Opt) (*connectfake.Server, *connect.Client) {
+	t.Helper()
+	f := connectfake.New(connectfake.Options{})
+	t.Cleanup(f.Close)
+	c, err := connect.NewClient(f.URL, append([]connect.Opt{fastRetry}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, c
+}
+
+var cfg = map[string]string{"connector.class": "io.debezium.connector.postgresql.PostgresConnector", "topic.prefix": "orders"}
+
+func TestCRUDAndStates(t *testing.T) {
+	ctx := context.Background()
+	f, c := newClient(t)
+	info, err := c.ServerInfo(ctx)
+	if err != nil || info.Version != "4.3.1" || !info.Capabilities().InitialState {
+		t.Fatalf("server info = %+v, %v", info, err)
+	}
+	created, in, err := c.PutConfig(ctx, "orders", cfg)
+	if err != nil || !created || in.Name != "orders" || len(in.Tasks) != 1 {
+		t.Fatalf("put = %v %+v %v", created, in, err)
+	}
+	created, _, err = c.PutConfig(ctx, "orders", cfg)
+	if err != nil || created {
+		t.Fatalf("second put created=%v err=%v", created, err)
+	}
+	got, err := c.GetConfig(ctx, "orders")
+	if err != nil || got["name"] != "orders" || got["topic.prefix"] != "orders" {
+		t.Fatalf("config = %v %v", got, err)
+	}
+	if f.Puts("orders") != 2 || f.TaskRestarts("orders") != 2 {
+		t.Fatalf("puts=%d restarts=%d: an identical PUT restarts the tasks", f.Puts("orders"), f.TaskRestarts("orders"))
+	}
+	for _, step := range []struct {
+		do   func(context.Context, string) error
+		want string
+	}{{c.Pause, connect.StatePaused}, {c.Stop, connect.StateStopped}, {c.Resume, connect.StateRunning}} {
+		if err := step.do(ctx, "orders"); err != nil {
+			t.Fatal(err)
+		}
+		st, err := c.Status(ctx, "orders")
+		if err != nil || st.Connector.State != step.want {
+			t.Fatalf("state = %+v %v, want %s", st, err, step.want)
+		}
+	}
+	if _, err := c.ResetOffsets(ctx, "orders"); !errors.Is(err, connect.ErrBadRequest) || !strings.Contains(err.Error(), "STOPPED") {
+		t.Fatalf("reset while running: %v", err)
+	}
+	_ = c.Stop(ctx, "orders")
+	o, err := c.Offsets(ctx, "orders")
+	if err != nil || len(o.Offsets) != 1 || o.Offsets[0].Partition["server"] != "orders" {
+		t.Fatalf("offsets = %+v %v", o, err)
+	}
+	if msg, err := c.ResetOffsets(ctx, "orders"); err != nil || !strings.Contains(msg, "reset successfully") {
+		t.Fatalf("reset = %q %v", msg, err)
+	}
+	exp, err := c.ListConnectorsExpanded(ctx)
+	if err != nil || exp["orders"].Status == nil || exp["orders"].Info.Config["name"] != "orders" {
+		t.Fatalf("expanded = %+v %v", exp, err)
+	}
+	if err := c.Delete(ctx, "orders"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Status(ctx, "orders")
+	var apiErr *connect.APIError
+	if !errors.Is(err, connect.ErrNotFound) || !errors.As(err, &apiErr) || apiErr.Status != 404 || apiErr.Method != "GET" || !strings.Contains(apiErr.Message, "orders") {
+		t.Fatalf("status after delete: %#v", err)
+	}
+}
+
+func TestRebalanceRetry(t *testing.T) {
+	ctx := context.Background()
+	f, c := newClient(t)
+	f.InjectConflicts(2)
+	if _, _, err := c.PutConfig(ctx, "orders", cfg); err != nil {
+		t.Fatalf("two 409s should be retried: %v", err)
+	}
+	f.InjectConflicts(5)
+	_, _, err := c.PutConfig(ctx, "orders", cfg)
+	if !errors.Is(err, connect.ErrConflict) || !strings.Contains(err.Error(), "still rebalancing after 3 attempts") {
+		t.Fatalf("err = %v", err)
+	}
+	// A real conflict is not retried.
+	f.InjectConflicts(0)
+	before := len(f.Requests())
+	_, err = c.CreateConnector(ctx, "orders", cfg, "PAUSED")
+	if !errors.Is(err, connect.ErrConflict) || len(f.Requests())-before != 1 {
+		t.Fatalf("create existing: %v after %d requests", err, len(f.Requests())-before)
+	}
+}
+
+func TestUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String()
+	l.Close()
+	c, _ := connect.NewClient(url)
+	_, err = c.ServerInfo(context.Background())
+	var ue *connect.UnreachableError
+	if !errors.Is(err, connect.ErrUnreachable) || !errors.As(err, &ue) || ue.URL != url {
+		t.Fatalf("err = %v", err)
+	}
+	if msg := err.Error(); strings.Count(msg, "\n") != 0 || !strings.Contains(msg, url) || !strings.Contains(msg, "connection refused") {
+		t.Fatalf("message %q: want one line naming %s", msg, url)
+	}
+}
+
+func TestAuthAndUserAgent(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.Header.Get("Authorization")+"|"+r.Header.Get("User-Agent"))
+		w.Write([]byte(`{"version":"3.6.0"}`))
+	}))
+	defer srv.Close()
+	c1, _ := connect.NewClient(srv.URL, connect.WithBasicAuth("u", "p"), connect.WithUserAgent("ua/1"))
+	c2, _ := connect.NewClient(srv.URL+"/", connect.WithBearerToken("tok"))
+	i, _ := c1.ServerInfo(context.Background())
+	_, _ = c2.ServerInfo(context.Background())
+	if got[0] != "Basic dTpw|ua/1" || got[1] != "Bearer tok|outboxctl" {
+		t.Fatalf("headers = %v", got)
+	}
+	if caps := i.Capabilities(); !caps.AlterOffsets || caps.InitialState {
+		t.Fatalf("3.6.0 caps = %+v", caps)
+	}
+	if _, err := connect.NewClient("127.0.0.1:8083"); err == nil {
+		t.Fatal("url without scheme accepted")
+	}
+}
+
+func TestAPIErrorBodyNotJSON(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(502)
+		w.Write([]byte("<html>bad gateway</html>"))
+	}))
+	defer srv.Close()
+	c, _ := connect.NewClient(srv.URL)
+	_, err := c.ListConnectors(context.Background())
+	var apiErr *connect.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != 502 || apiErr.Message != "<html>bad gateway</html>" || errors.Unwrap(apiErr) != nil {
+		t.Fatalf("err = %#v", err)
+	}
+}

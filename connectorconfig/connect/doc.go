@@ -1,0 +1,26 @@
+// Package connect is a client for the Kafka Connect REST API, as a deploy
+// tool uses it.
+//
+// Start with [NewClient] and the [Client] methods: [Client.ServerInfo] (the
+// worker version, to gate features), [Client.ListConnectorsExpanded] (every
+// connector with its config and status in one call), [Client.PutConfig]
+// (create-or-update), [Client.CreateConnector] (POST with an initial state,
+// Connect 3.7+), [Client.Status], the state verbs ([Client.Pause],
+// [Client.Resume], [Client.Stop], [Client.Restart]), the KIP-875 offset calls
+// and [Client.ValidateConfig].
+//
+// Errors: every non-2xx answer is an [*APIError] carrying the HTTP status and
+// Connect's error_code and message; it unwraps to [ErrNotFound] (404),
+// [ErrConflict] (409), [ErrBadRequest] (400) so that callers can write
+// errors.Is(err, connect.ErrNotFound). A connection that cannot be made is an
+// [*UnreachableError] that unwraps to [ErrUnreachable] and names the URL.
+//
+// A 409 on a write is what Connect answers while the group rebalances ("Cannot
+// complete request momentarily due to stale configuration", "no known leader
+// URL"). The client retries those with a bounded exponential backoff
+// ([WithRetry]); a 409 that is a real conflict (POST of a connector that
+// already exists) is returned at once.
+//
+// The package does not read flags or the environment and never prints: the
+// CLI builds the client from its settings.
+package connect
