@@ -42,8 +42,10 @@ bench: stack-up ## benchmarks; results go to docs/benchmarks.md by hand
 
 ## ------------------------------------------------------------------ stack
 
+# OUTBOX_STACK=external: use the services at the OUTBOX_* endpoints (docker
+# compose, your own cluster) and start nothing.
 stack-up: ## install (if missing) and start PostgreSQL, MariaDB, Kafka, Connect + Debezium, Apicurio
-	devstack/stack.sh up
+	@if [[ "$${OUTBOX_STACK:-native}" == external ]]; then echo "OUTBOX_STACK=external: using the services at the OUTBOX_* endpoints"; else devstack/stack.sh up; fi
 
 stack-down: ## stop every stack process by its pid
 	devstack/stack.sh down
