@@ -19,7 +19,7 @@ if ((rc != 0)) && ((failed == 0)); then
 fi
 if ((skipped > 0)); then
 	echo "skipped tests:"
-	grep -E -B1 '^\s*--- SKIP' "$log" | grep -vE '^(--|=== )' | sed 's/^/  /'
+	grep -E -B1 '^\s*--- SKIP' "$log" | grep -vxE -e '--' | grep -v '^=== ' | sed 's/^/  /'
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 exit $rc
