@@ -1,0 +1,318 @@
+package avro
+
+import (
+	"encoding/json"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// JavaString is the compact JSON that Avro Java's Schema.toString() writes
+// for s, which is what Confluent Schema Registry stores and compares as a
+// schema's canonical string: keys in Avro's order (type, name, namespace,
+// doc, fields/symbols/items/values/size, default, props, aliases),
+// {"type":"int"} collapsed to "int", an ascending order omitted, namespaces
+// written only where they differ from the enclosing one, and doc, aliases,
+// defaults and custom properties kept. Numbers are written as Jackson
+// writes them (1.5E10 for a double).
+func JavaString(s Schema) string {
+	var b strings.Builder
+	javaJSON(&b, s, map[string]bool{}, "")
+	return b.String()
+}
+
+func javaJSON(b *strings.Builder, s Schema, known map[string]bool, ns string) {
+	switch t := s.(type) {
+	case *Primitive:
+		if len(t.Props) == 0 {
+			jacksonString(b, string(t.Kind))
+			return
+		}
+		b.WriteString(`{"type":`)
+		jacksonString(b, string(t.Kind))
+		writeProps(b, t.Props)
+		b.WriteByte('}')
+	case *Array:
+		b.WriteString(`{"type":"array","items":`)
+		javaJSON(b, t.Items, known, ns)
+		writeProps(b, t.Props)
+		b.WriteByte('}')
+	case *Map:
+		b.WriteString(`{"type":"map","values":`)
+		javaJSON(b, t.Values, known, ns)
+		writeProps(b, t.Props)
+		b.WriteByte('}')
+	case *Union:
+		b.WriteByte('[')
+		for i, br := range t.Branches {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			javaJSON(b, br, known, ns)
+		}
+		b.WriteByte(']')
+	case NamedSchema:
+		nm := t.Names()
+		full := nm.FullName()
+		if known[full] {
+			jacksonString(b, qualified(nm.Namespace, nm.Name, ns))
+			return
+		}
+		known[full] = true
+		b.WriteString(`{"type":`)
+		switch x := t.(type) {
+		case *Record:
+			if x.IsError {
+				b.WriteString(`"error"`)
+			} else {
+				b.WriteString(`"record"`)
+			}
+		default:
+			jacksonString(b, string(t.Type()))
+		}
+		b.WriteString(`,"name":`)
+		jacksonString(b, nm.Name)
+		if nm.Namespace != "" {
+			if nm.Namespace != ns {
+				b.WriteString(`,"namespace":`)
+				jacksonString(b, nm.Namespace)
+			}
+		} else if ns != "" {
+			b.WriteString(`,"namespace":""`)
+		}
+		if nm.Doc != "" {
+			b.WriteString(`,"doc":`)
+			jacksonString(b, nm.Doc)
+		}
+		var props Props
+		switch x := t.(type) {
+		case *Record:
+			props = x.Props
+			b.WriteString(`,"fields":[`)
+			for i, f := range x.Fields {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`{"name":`)
+				jacksonString(b, f.Name)
+				b.WriteString(`,"type":`)
+				javaJSON(b, f.Type, known, nm.Namespace)
+				if f.Doc != "" {
+					b.WriteString(`,"doc":`)
+					jacksonString(b, f.Doc)
+				}
+				if f.HasDefault {
+					b.WriteString(`,"default":`)
+					jacksonValue(b, f.Default)
+				}
+				if f.Order != OrderAscending && f.Order != "" {
+					b.WriteString(`,"order":`)
+					jacksonString(b, string(f.Order))
+				}
+				if len(f.Aliases) > 0 {
+					b.WriteString(`,"aliases":[`)
+					for i, a := range f.Aliases {
+						if i > 0 {
+							b.WriteByte(',')
+						}
+						jacksonString(b, a)
+					}
+					b.WriteByte(']')
+				}
+				writeProps(b, f.Props)
+				b.WriteByte('}')
+			}
+			b.WriteByte(']')
+		case *Enum:
+			props = x.Props
+			b.WriteString(`,"symbols":[`)
+			for i, sym := range x.Symbols {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				jacksonString(b, sym)
+			}
+			b.WriteByte(']')
+			if x.HasDefault {
+				b.WriteString(`,"default":`)
+				jacksonString(b, x.Default)
+			}
+		case *Fixed:
+			props = x.Props
+			b.WriteString(`,"size":` + strconv.Itoa(x.Size))
+		}
+		writeProps(b, props)
+		if len(nm.Aliases) > 0 {
+			b.WriteString(`,"aliases":[`)
+			for i, a := range nm.Aliases {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				ans, aname := "", a
+				if j := strings.LastIndexByte(a, '.'); j >= 0 {
+					ans, aname = a[:j], a[j+1:]
+				}
+				jacksonString(b, qualified(ans, aname, nm.Namespace))
+			}
+			b.WriteByte(']')
+		}
+		b.WriteByte('}')
+	}
+}
+
+// qualified is Java's Name.getQualified(defaultSpace): the short name when
+// the namespace is the enclosing one (unless the short name is a type
+// name), else the full name.
+func qualified(space, name, defaultSpace string) string {
+	if space != "" && space == defaultSpace {
+		switch name {
+		case "null", "boolean", "int", "long", "float", "double", "bytes", "string",
+			"record", "enum", "array", "map", "union", "fixed":
+			return space + "." + name
+		}
+		return name
+	}
+	if space == "" {
+		return name
+	}
+	return space + "." + name
+}
+
+func writeProps(b *strings.Builder, ps Props) {
+	for _, p := range ps {
+		b.WriteByte(',')
+		jacksonString(b, p.Key)
+		b.WriteByte(':')
+		jacksonValue(b, p.Value)
+	}
+}
+
+// jacksonValue writes an Avro JSON value as Jackson writes a JsonNode
+// tree.
+func jacksonValue(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case string:
+		jacksonString(b, x)
+	case float64:
+		b.WriteString(javaDouble(x))
+	case json.Number:
+		s := string(x)
+		if !strings.ContainsAny(s, ".eE") {
+			// IntNode/LongNode/BigIntegerNode: the integer as written
+			// ("-0" reads as 0).
+			if s == "-0" {
+				s = "0"
+			}
+			b.WriteString(s)
+			return
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil && !math.IsInf(f, 0) {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(javaDouble(f))
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			jacksonValue(b, e)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		// Decoded maps lost their key order; sort for a stable output.
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			jacksonString(b, k)
+			b.WriteByte(':')
+			jacksonValue(b, x[k])
+		}
+		b.WriteByte('}')
+	default:
+		b.WriteString("null")
+	}
+}
+
+// javaDouble formats f as Java's Double.toString (what Jackson writes for a
+// DoubleNode).
+func javaDouble(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return `"NaN"`
+	case math.IsInf(f, 1):
+		return `"Infinity"`
+	case math.IsInf(f, -1):
+		return `"-Infinity"`
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	a := math.Abs(f)
+	if a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
+	mant, exp, _ := strings.Cut(s, "e")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
+}
+
+// jacksonString writes s as a JSON string the way Jackson does: '"', '\\'
+// and control characters escaped (\b \t \n \f \r short, others \u00XX),
+// everything else, non-ASCII included, as is.
+func jacksonString(b *strings.Builder, s string) {
+	const hex = "0123456789ABCDEF"
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			if c < 0x20 {
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&0xF])
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+}
