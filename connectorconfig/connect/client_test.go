@@ -48,8 +48,8 @@ func TestCRUDAndStates(t *testing.T) {
 	if err != nil || got["name"] != "orders" || got["topic.prefix"] != "orders" {
 		t.Fatalf("config = %v %v", got, err)
 	}
-	if f.Puts("orders") != 2 || f.TaskRestarts("orders") != 2 {
-		t.Fatalf("puts=%d restarts=%d: an identical PUT restarts the tasks", f.Puts("orders"), f.TaskRestarts("orders"))
+	if f.Puts("orders") != 2 || f.ConnectorRestarts("orders") != 2 || f.TaskRestarts("orders") != 1 {
+		t.Fatalf("puts=%d restarts=%d/%d: an identical PUT restarts the connector, not the tasks", f.Puts("orders"), f.ConnectorRestarts("orders"), f.TaskRestarts("orders"))
 	}
 	for _, step := range []struct {
 		do   func(context.Context, string) error

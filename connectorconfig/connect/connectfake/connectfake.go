@@ -6,9 +6,11 @@
 // RUNNING/PAUSED/STOPPED/FAILED, pause/resume/stop, restart with
 // includeTasks/onlyFailed, delete, offsets GET/PATCH/DELETE (STOPPED only),
 // validate and connector-plugins. Like the real worker it restarts the
-// connector's tasks on every config PUT, identical or not, and it counts the
-// PUTs and task restarts so that tests can assert that a no-op deploy wrote
-// nothing.
+// connector instance on every config PUT, identical or not (Kafka 4.3 logs
+// "Handling connector-only config update by restarting connector" and keeps
+// the tasks when their configs are unchanged), and it counts PUTs, connector
+// restarts and task restarts so that tests can assert that a no-op deploy
+// wrote nothing.
 //
 // Faults are injected with [Server.InjectConflicts] (rebalance 409s),
 // [Server.FailConnector] (a task FAILED with a trace), [Options.StartDelay]
@@ -47,8 +49,9 @@ type conn struct {
 	config       map[string]string
 	target       string // RUNNING, PAUSED, STOPPED
 	started      time.Time
-	puts         int
-	taskRestarts int
+	puts              int
+	taskRestarts      int
+	connectorRestarts int
 	offsets      []connect.Offset
 }
 
@@ -125,8 +128,21 @@ func (s *Server) Puts(name string) int {
 	return 0
 }
 
+// ConnectorRestarts returns how many times the connector instance (not its
+// tasks) was restarted: every config PUT does that, even an identical one.
+func (s *Server) ConnectorRestarts(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.conns[name]; c != nil {
+		return c.connectorRestarts
+	}
+	return 0
+}
+
 // TaskRestarts returns how many times the tasks of connector name were
-// restarted (by config PUTs, restarts and resumes from STOPPED).
+// (re)started: by config PUTs that change the config (as Connect, which skips
+// the task restart when the task configs are unchanged), restarts with
+// includeTasks and resumes from STOPPED.
 func (s *Server) TaskRestarts(name string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -152,6 +168,18 @@ func (s *Server) Writes() []string {
 		}
 	}
 	return out
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }
 
 func copyMap(m map[string]string) map[string]string {
@@ -465,14 +493,17 @@ func (s *Server) put(w http.ResponseWriter, r *http.Request) {
 		c = &conn{target: connect.StateRunning}
 		s.conns[name] = c
 	}
-	c.config = copyMap(cfg)
-	c.config["name"] = name
+	newCfg := copyMap(cfg)
+	newCfg["name"] = name
+	same := exists && equalMaps(c.config, newCfg)
+	c.config = newCfg
 	if !exists {
 		c.offsets = defaultOffsets(c.config)
 	}
 	c.puts++
-	if c.target != connect.StateStopped {
-		s.restart(c) // Connect restarts on every PUT, even an identical one
+	c.connectorRestarts++ // "Handling connector-only config update by restarting connector"
+	if c.target != connect.StateStopped && !same {
+		s.restart(c)
 	}
 	status := 200
 	if !exists {
