@@ -46,13 +46,13 @@ type Options struct {
 }
 
 type conn struct {
-	config       map[string]string
-	target       string // RUNNING, PAUSED, STOPPED
-	started      time.Time
+	config            map[string]string
+	target            string // RUNNING, PAUSED, STOPPED
+	started           time.Time
 	puts              int
 	taskRestarts      int
 	connectorRestarts int
-	offsets      []connect.Offset
+	offsets           []connect.Offset
 }
 
 // Server is the fake. Its methods are safe for concurrent use.
