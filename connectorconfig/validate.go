@@ -1,0 +1,137 @@
+package connectorconfig
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// Severity of a finding.
+type Severity string
+
+const (
+	// SeverityError: Debezium or Connect rejects the config, the task fails,
+	// or events are lost or mangled.
+	SeverityError Severity = "error"
+	// SeverityWarning: the config runs but probably not as intended.
+	SeverityWarning Severity = "warning"
+)
+
+// Finding is one problem a rule found. Findings are values, not errors.
+type Finding struct {
+	RuleID    string   `json:"rule"`
+	Severity  Severity `json:"severity"`
+	File      string   `json:"file,omitempty"`
+	Line      int      `json:"line,omitempty"`
+	Col       int      `json:"col,omitempty"`
+	Connector string   `json:"connector,omitempty"`
+	// Key is the connector config key the finding is about.
+	Key     string `json:"key,omitempty"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// Pos returns the finding's position.
+func (f Finding) Pos() spec.Pos { return spec.Pos{File: f.File, Line: f.Line, Col: f.Col} }
+
+// Rule is one validation rule: a small unit with an ID, a one-line purpose
+// and a fix hint. Every rule has a before/after fixture pair under
+// testdata/rules/<ID>/{bad,good}.yaml.
+type Rule struct {
+	ID       string
+	Severity Severity
+	// Purpose says in one line what the rule protects against.
+	Purpose string
+	// Hint says how to fix a finding.
+	Hint  string
+	check func(r *Rule, v *validation)
+}
+
+// validation is the state shared by the rules of one Validate call.
+type validation struct {
+	spec       *spec.Spec
+	connectors []Connector
+	findings   []Finding
+}
+
+func (v *validation) outbox(c *Connector) *spec.Outbox {
+	if v.spec == nil {
+		return nil
+	}
+	for i := range v.spec.Outboxes {
+		if v.spec.Outboxes[i].Name == c.Outbox {
+			return &v.spec.Outboxes[i]
+		}
+	}
+	return nil
+}
+
+// report adds a finding about key of c.
+func (v *validation) report(r *Rule, c *Connector, key, msg string) {
+	v.reportSev(r, r.Severity, c, key, msg)
+}
+
+func (v *validation) reportSev(r *Rule, sev Severity, c *Connector, key, msg string) {
+	p := c.Positions[key]
+	if p.IsZero() {
+		if src, ok := parseSource(c.Source); ok {
+			p = src
+		}
+	}
+	v.findings = append(v.findings, Finding{
+		RuleID: r.ID, Severity: sev, File: p.File, Line: p.Line, Col: p.Col,
+		Connector: c.Name, Key: key, Message: msg, Hint: r.Hint,
+	})
+}
+
+func parseSource(s string) (spec.Pos, bool) {
+	// file:line:col, where file may contain ':'.
+	parts := strings.Split(s, ":")
+	if len(parts) < 3 {
+		return spec.Pos{}, false
+	}
+	var line, col int
+	if _, err := sscanInt(parts[len(parts)-2], &line); err != nil {
+		return spec.Pos{}, false
+	}
+	if _, err := sscanInt(parts[len(parts)-1], &col); err != nil {
+		return spec.Pos{}, false
+	}
+	return spec.Pos{File: strings.Join(parts[:len(parts)-2], ":"), Line: line, Col: col}, true
+}
+
+// Validate runs every rule over the generated connectors of s (s may be nil
+// for connectors not built from a spec) and returns every finding, sorted by
+// file, line, column and rule ID.
+func Validate(s *spec.Spec, cs []Connector) []Finding {
+	v := &validation{spec: s, connectors: cs}
+	for i := range allRules {
+		r := &allRules[i]
+		r.check(r, v)
+	}
+	sort.SliceStable(v.findings, func(i, j int) bool {
+		a, b := v.findings[i], v.findings[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		if a.RuleID != b.RuleID {
+			return a.RuleID < b.RuleID
+		}
+		return a.Message < b.Message
+	})
+	return v.findings
+}
+
+// Rules returns the validation rules, in ID order.
+func Rules() []Rule {
+	out := append([]Rule(nil), allRules...)
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
