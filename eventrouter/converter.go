@@ -1,0 +1,570 @@
+package eventrouter
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// convert serializes (schema, value) with cv as the worker does for a key or
+// a value. A nil result is a Kafka null.
+func convert(cv Converter, s *Schema, v any) ([]byte, error) {
+	switch cv.Kind {
+	case JSONConverter:
+		return jsonConverterFromConnect(cv, s, v)
+	case StringConverter:
+		if v == nil {
+			return nil, nil
+		}
+		return []byte(javaToString(v)), nil
+	case ByteArrayConverter:
+		if s != nil && s.Type != Bytes {
+			return nil, &TaskError{Exception: excData, Message: "Invalid schema type for ByteArrayConverter: " + javaTypeName(s.Type)}
+		}
+		if v == nil {
+			return nil, nil
+		}
+		b, ok := v.([]byte)
+		if !ok {
+			return nil, &TaskError{Exception: excData, Message: "ByteArrayConverter is not compatible with objects of type " + strings.TrimPrefix(javaClassOf(v), "class ")}
+		}
+		return append([]byte{}, b...), nil
+	case BinaryDataConverter:
+		// Debezium's BinaryDataConverter: BYTES pass through, anything else
+		// goes to the delegate converter.
+		if s == nil || s.Type == Bytes {
+			if v == nil {
+				return nil, nil
+			}
+			if b, ok := v.([]byte); ok {
+				return append([]byte{}, b...), nil
+			}
+		}
+		if cv.Delegate == nil {
+			return nil, &TaskError{Exception: excData, Message: "A delegate converter is required for non-binary data (value.converter.delegate.converter.type)"}
+		}
+		return convert(*cv.Delegate, s, v)
+	}
+	return nil, fmt.Errorf("%w: converter %s", ErrUnsupported, cv.Kind)
+}
+
+// convertHeader serializes one header value with the header converter.
+func convertHeader(cv Converter, s *Schema, v any) ([]byte, error) {
+	switch cv.Kind {
+	case SimpleHeaderConverter:
+		if v == nil {
+			return nil, nil
+		}
+		str, err := valuesConvertToString(v, false)
+		if err != nil {
+			return nil, err
+		}
+		return []byte(str), nil
+	case JSONConverter:
+		// configured as a header converter; schemas.enable defaults to true
+		return jsonConverterFromConnect(cv, s, v)
+	}
+	return convert(cv, s, v)
+}
+
+// ---------------------------------------------------------------- JsonConverter
+
+func jsonConverterFromConnect(cv Converter, s *Schema, v any) ([]byte, error) {
+	if s == nil && v == nil {
+		return nil, nil
+	}
+	var b strings.Builder
+	if cv.SchemasEnable {
+		b.WriteString(`{"schema":`)
+		if err := writeJSONSchema(&b, cv, s); err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"payload":`)
+		if err := writeJSONValue(&b, cv, s, v, true); err != nil {
+			return nil, err
+		}
+		b.WriteByte('}')
+	} else {
+		if err := writeJSONValue(&b, cv, s, v, true); err != nil {
+			return nil, err
+		}
+	}
+	return []byte(b.String()), nil
+}
+
+// writeJSONSchema renders JsonConverter.asJsonSchema: type, then
+// fields/items/keys+values, optional, name, version, doc, parameters, default;
+// a struct field's schema object ends with "field".
+func writeJSONSchema(b *strings.Builder, cv Converter, s *Schema) error {
+	return writeJSONSchemaField(b, cv, s, "")
+}
+
+func writeJSONSchemaField(b *strings.Builder, cv Converter, s *Schema, field string) error {
+	if s == nil {
+		b.WriteString("null")
+		return nil
+	}
+	b.WriteString(`{"type":`)
+	writeJSONString(b, string(s.Type))
+	switch s.Type {
+	case StructT:
+		b.WriteString(`,"fields":[`)
+		for i, f := range s.Fields {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeJSONSchemaField(b, cv, f.Schema, f.Name); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case Array:
+		b.WriteString(`,"items":`)
+		if err := writeJSONSchema(b, cv, s.Items); err != nil {
+			return err
+		}
+	case Map:
+		b.WriteString(`,"keys":`)
+		if err := writeJSONSchema(b, cv, s.Keys); err != nil {
+			return err
+		}
+		b.WriteString(`,"values":`)
+		if err := writeJSONSchema(b, cv, s.Items); err != nil {
+			return err
+		}
+	}
+	b.WriteString(`,"optional":`)
+	b.WriteString(strconv.FormatBool(s.Optional))
+	if s.Name != "" {
+		b.WriteString(`,"name":`)
+		writeJSONString(b, s.Name)
+	}
+	if s.Version != nil {
+		b.WriteString(`,"version":`)
+		b.WriteString(strconv.Itoa(int(*s.Version)))
+	}
+	if s.Doc != "" {
+		b.WriteString(`,"doc":`)
+		writeJSONString(b, s.Doc)
+	}
+	if s.Parameters != nil {
+		b.WriteString(`,"parameters":{`)
+		for i, p := range s.Parameters {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, p.Key)
+			b.WriteByte(':')
+			writeJSONString(b, p.Value)
+		}
+		b.WriteByte('}')
+	}
+	if s.Default != nil {
+		b.WriteString(`,"default":`)
+		if err := writeJSONValue(b, cv, s, s.Default, true); err != nil {
+			return err
+		}
+	}
+	if field != "" {
+		b.WriteString(`,"field":`)
+		writeJSONString(b, field)
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// writeJSONValue renders JsonConverter.convertToJson. top distinguishes the
+// top-level null (written as "null" too: Jackson serializes a NullNode).
+func writeJSONValue(b *strings.Builder, cv Converter, s *Schema, v any, top bool) error {
+	if v == nil {
+		switch {
+		case s == nil:
+			b.WriteString("null")
+			return nil
+		case s.Default != nil && cv.ReplaceNullWithDefault:
+			return writeJSONValue(b, cv, s, s.Default, top)
+		case s.Optional:
+			b.WriteString("null")
+			return nil
+		}
+		return &TaskError{Exception: excData, Message: "Conversion error: null value for field that is required and has no default value"}
+	}
+	if s != nil && isConnectLogical(s.Name) {
+		return fmt.Errorf("%w: JsonConverter logical type %s", ErrUnsupported, s.Name)
+	}
+	t := Type("")
+	if s != nil {
+		t = s.Type
+	} else {
+		t = schemaTypeOf(v)
+		if t == "" {
+			return &TaskError{Exception: excData, Message: "Java " + javaClassOf(v) + " does not have corresponding schema type."}
+		}
+	}
+	bad := func() error {
+		ts := "unknown schema"
+		if s != nil {
+			ts = javaTypeName(s.Type)
+		}
+		return &TaskError{Exception: excData, Message: "Invalid type for " + ts + ": " + javaClassOf(v)}
+	}
+	switch t {
+	case Int8, Int16, Int32, Int64:
+		switch n := v.(type) {
+		case int8:
+			if t != Int8 {
+				return bad()
+			}
+			b.WriteString(strconv.Itoa(int(n)))
+		case int16:
+			if t != Int16 {
+				return bad()
+			}
+			b.WriteString(strconv.Itoa(int(n)))
+		case int32:
+			if t != Int32 {
+				return bad()
+			}
+			b.WriteString(strconv.Itoa(int(n)))
+		case int64:
+			if t != Int64 {
+				return bad()
+			}
+			b.WriteString(strconv.FormatInt(n, 10))
+		default:
+			return bad()
+		}
+	case Float32:
+		f, ok := v.(float32)
+		if !ok {
+			return bad()
+		}
+		b.WriteString(jacksonFloat(float64(f), 32))
+	case Float64:
+		f, ok := v.(float64)
+		if !ok {
+			return bad()
+		}
+		b.WriteString(jacksonFloat(f, 64))
+	case Boolean:
+		x, ok := v.(bool)
+		if !ok {
+			return bad()
+		}
+		b.WriteString(strconv.FormatBool(x))
+	case String:
+		x, ok := v.(string)
+		if !ok {
+			return bad()
+		}
+		writeJSONString(b, x)
+	case Bytes:
+		x, ok := v.([]byte)
+		if !ok {
+			return &TaskError{Exception: excData, Message: "Invalid type for bytes type: " + javaClassOf(v)}
+		}
+		b.WriteByte('"')
+		b.WriteString(base64.StdEncoding.EncodeToString(x))
+		b.WriteByte('"')
+	case Array:
+		l, ok := v.([]any)
+		if !ok {
+			return bad()
+		}
+		b.WriteByte('[')
+		for i, e := range l {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			var es *Schema
+			if s != nil {
+				es = s.Items
+			}
+			if err := writeJSONValue(b, cv, es, e, false); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case StructT:
+		st, ok := v.(*Struct)
+		if !ok {
+			return bad()
+		}
+		if !st.Schema.Equal(s) {
+			return &TaskError{Exception: excData, Message: "Mismatching schema."}
+		}
+		b.WriteByte('{')
+		for i, f := range s.Fields {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, f.Name)
+			b.WriteByte(':')
+			if err := writeJSONValue(b, cv, f.Schema, st.Values[i], false); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	default:
+		return fmt.Errorf("%w: schema type %s", ErrUnsupported, t)
+	}
+	return nil
+}
+
+func isConnectLogical(name string) bool {
+	switch name {
+	case "org.apache.kafka.connect.data.Decimal", "org.apache.kafka.connect.data.Date",
+		"org.apache.kafka.connect.data.Time", "org.apache.kafka.connect.data.Timestamp":
+		return true
+	}
+	return false
+}
+
+// schemaTypeOf is ConnectSchema.schemaType(value.getClass()).
+func schemaTypeOf(v any) Type {
+	switch v.(type) {
+	case int8:
+		return Int8
+	case int16:
+		return Int16
+	case int32:
+		return Int32
+	case int64:
+		return Int64
+	case float32:
+		return Float32
+	case float64:
+		return Float64
+	case bool:
+		return Boolean
+	case string:
+		return String
+	case []byte:
+		return Bytes
+	case []any:
+		return Array
+	case *Struct:
+		return StructT
+	}
+	return ""
+}
+
+// writeJSONString escapes like Jackson's default generator: '"', '\\',
+// \b \t \n \f \r, other control characters as \u00XX (upper-case hex);
+// nothing else (no HTML escaping, non-ASCII raw).
+func writeJSONString(b *strings.Builder, s string) {
+	const hex = "0123456789ABCDEF"
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"':
+			b.WriteString(`\"`)
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '\b':
+			b.WriteString(`\b`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\f':
+			b.WriteString(`\f`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < 0x20:
+			b.WriteString(`\u00`)
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&0xF])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// jacksonFloat is Java's Double.toString / Float.toString (JDK 19+:
+// shortest repr): plain notation for 1e-3 <= |x| < 1e7 with at least one
+// fractional digit, otherwise d.dddE[-]n.
+func jacksonFloat(f float64, bits int) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	return javaDoubleString(f, bits)
+}
+
+func javaDoubleString(f float64, bits int) string {
+	neg := f < 0
+	a := math.Abs(f)
+	e := strconv.FormatFloat(a, 'e', -1, bits) // d.ddde±XX
+	mant, expS, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expS)
+	digits := strings.Replace(mant, ".", "", 1)
+	var out string
+	if a >= 1e-3 && a < 1e7 {
+		// plain
+		point := exp + 1 // digits before the decimal point
+		switch {
+		case point <= 0:
+			out = "0." + strings.Repeat("0", -point) + digits
+		case point >= len(digits):
+			out = digits + strings.Repeat("0", point-len(digits)) + ".0"
+		default:
+			out = digits[:point] + "." + digits[point:]
+		}
+	} else {
+		frac := digits[1:]
+		if frac == "" {
+			frac = "0"
+		}
+		out = digits[:1] + "." + frac + "E" + strconv.Itoa(exp)
+	}
+	if neg {
+		return "-" + out
+	}
+	return out
+}
+
+// ---------------------------------------------------------------- toString
+
+// javaToString is value.toString() as StringConverter calls it.
+func javaToString(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return x
+	case int8:
+		return strconv.Itoa(int(x))
+	case int16:
+		return strconv.Itoa(int(x))
+	case int32:
+		return strconv.Itoa(int(x))
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float32:
+		return jacksonFloat(float64(x), 32)
+	case float64:
+		return jacksonFloat(x, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case []byte:
+		// Debezium delivers BYTES columns as a HeapByteBuffer.
+		return fmt.Sprintf("java.nio.HeapByteBuffer[pos=0 lim=%d cap=%d]", len(x), len(x))
+	case bigDecimal:
+		return string(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = javaToString(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case *Struct:
+		var b strings.Builder
+		b.WriteString("Struct{")
+		first := true
+		for i, val := range x.Values {
+			if val == nil {
+				continue
+			}
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			b.WriteString(x.Schema.Fields[i].Name)
+			b.WriteByte('=')
+			b.WriteString(javaToString(val))
+		}
+		b.WriteByte('}')
+		return b.String()
+	}
+	return fmt.Sprint(v)
+}
+
+// valuesConvertToString is Connect's Values.convertToString (SimpleHeaderConverter).
+func valuesConvertToString(v any, embedded bool) (string, error) {
+	var b strings.Builder
+	if err := valuesAppend(&b, v, embedded); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func valuesAppend(b *strings.Builder, v any, embedded bool) error {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case int8, int16, int32, int64, float32, float64, bool, bigDecimal:
+		b.WriteString(javaToString(x))
+	case string:
+		if embedded {
+			b.WriteByte('"')
+			b.WriteString(strings.ReplaceAll(strings.ReplaceAll(x, `\`, `\\`), `"`, `\"`))
+			b.WriteByte('"')
+		} else {
+			b.WriteString(x)
+		}
+	case []byte:
+		s := base64.StdEncoding.EncodeToString(x)
+		if embedded {
+			b.WriteString(`"` + s + `"`)
+		} else {
+			b.WriteString(s)
+		}
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := valuesAppend(b, e, true); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case *Struct:
+		b.WriteByte('{')
+		for i, f := range x.Schema.Fields {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			_ = valuesAppend(b, f.Name, true)
+			b.WriteByte(':')
+			fv, _ := x.Get(f.Name)
+			if err := valuesAppend(b, fv, true); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	default:
+		return &TaskError{Exception: excData, Message: fmt.Sprintf("Failed to serialize unexpected value type %T", v)}
+	}
+	return nil
+}
+
+// IsText reports whether b is valid UTF-8 without control characters other
+// than tab, newline and carriage return: such bytes are shown as text.
+func IsText(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for _, r := range string(b) {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,600 @@
+package eventrouter
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Op codes of Debezium change events.
+const (
+	OpCreate   = "c"
+	OpUpdate   = "u"
+	OpDelete   = "d"
+	OpRead     = "r" // snapshot
+	OpTruncate = "t"
+)
+
+// Column is one column of the row image: its Connect schema (as the
+// connector builds it, see ColumnSchema) and its value (nil for SQL NULL).
+type Column struct {
+	Name   string
+	Schema *Schema
+	Value  any
+}
+
+// InputHeader is a header already on the change record (Connect level).
+type InputHeader struct {
+	Key    string
+	Schema *Schema
+	Value  any
+	// Volatile marks a value that differs per task start (runId).
+	Volatile bool
+}
+
+// ChangeEvent is what the connector hands to the SMT for one outbox row.
+type ChangeEvent struct {
+	// Op is c, u, d, r or t.
+	Op string
+	// Table is "<schema>.<table>" (PostgreSQL) or "<database>.<table>"
+	// (MySQL, MariaDB); it names the CDC topic and the after schema.
+	Table string
+	// After is the row after the change (nil for deletes and truncates).
+	After []Column
+	// KeyColumns are the primary key columns (the CDC record key; it only
+	// shows up in the error of table.op.invalid.behavior=fatal). Default: id.
+	KeyColumns []string
+	// TsMs is the envelope ts_ms (connector processing time), the record
+	// timestamp unless table.field.event.timestamp is set. Nil: unknown.
+	TsMs *int64
+	// RunID is the __debezium.context.runId header value (a random UUID per
+	// task start). Empty: a placeholder marked Volatile.
+	RunID string
+	// Headers, when not nil, replace the headers the connector adds
+	// (by default the __debezium.context.* headers).
+	Headers []InputHeader
+	// Tombstone is the Kafka tombstone Debezium emits after a delete
+	// (tombstones.on.delete=true).
+	Tombstone bool
+	// NotEnvelope names a non-change record (heartbeat, schema change,
+	// transaction metadata, logical-decoding message): it passes the SMT.
+	NotEnvelope string
+	// ValueSchemaName overrides the after schema name (default
+	// "<topic.prefix>.<Table>.Value").
+	ValueSchemaName string
+}
+
+// Header is a serialized Kafka record header. A nil Value is a null header.
+type Header struct {
+	Key   string
+	Value []byte
+	// Volatile: the real value differs per task start (runId); Value is a
+	// placeholder.
+	Volatile bool
+}
+
+// Record is the Kafka record the task produces.
+type Record struct {
+	Topic string
+	// Partition is set only by a partition placement; nil lets the producer
+	// partition by the serialized key bytes.
+	Partition *int32
+	Key       []byte // nil: null key
+	Headers   []Header
+	Value     []byte // nil: tombstone
+	// Timestamp is the record timestamp when it is known: from
+	// table.field.event.timestamp, or ChangeEvent.TsMs. Nil: the envelope
+	// ts_ms (connector processing time), unknown to the emulator.
+	Timestamp *int64
+	// TimestampSource is "column <name>" or "envelope ts_ms".
+	TimestampSource string
+	// Connect is the record before serialization (schemas and values).
+	Connect ConnectRecord
+}
+
+// ConnectRecord is the SMT's output at the Connect data level.
+type ConnectRecord struct {
+	KeySchema, ValueSchema *Schema
+	Key, Value             any
+	Headers                []InputHeader
+}
+
+// Result is what happens to one change event.
+type Result struct {
+	// Dropped: nothing is written (delete, update, tombstone, or a failing
+	// record skipped by errors.tolerance=all). Reason says why.
+	Dropped bool
+	Reason  string
+	// PassThrough: the SMT (or its predicate) leaves the record unchanged;
+	// it goes to its CDC topic as a Debezium envelope (not emulated).
+	PassThrough bool
+	Record      *Record
+	// Logs are the WARN/ERROR lines the SMT logs for this record.
+	Logs []string
+}
+
+// Router is an EventRouter instance with its per-task state: the envelope
+// value-schema caches, keyed by payload schema (or by schema version), so a
+// sequence of events behaves like one task. Not safe for concurrent use.
+type Router struct {
+	cfg         Config
+	json        *jsonSchemaData
+	schemaCache []schemaCacheEntry
+	verCache    map[string]*Schema
+}
+
+type schemaCacheEntry struct{ payload, value *Schema }
+
+// NewRouter returns a Router for cfg (from ParseConfig).
+func NewRouter(cfg Config) *Router {
+	return &Router{cfg: cfg, json: newJSONSchemaData(&cfg), verCache: map[string]*Schema{}}
+}
+
+// Route emulates one event on a freshly started task. See Router.Route.
+func Route(cfg Config, ev ChangeEvent) (Result, error) { return NewRouter(cfg).Route(ev) }
+
+// Route runs ev through the EventRouter and the converters. An error that
+// unwraps to ErrTaskFailed (a *TaskError) means the real task fails on this
+// record; with errors.tolerance=all such records are reported as Dropped
+// instead. ErrInvalidEvent and ErrUnsupported are errors of the input or of
+// the emulator.
+func (r *Router) Route(ev ChangeEvent) (Result, error) {
+	res, err := r.route(ev)
+	var te *TaskError
+	if err != nil && errors.As(err, &te) && r.cfg.ErrorsTolerance == "all" && te.Stage != StageProducer {
+		return Result{Dropped: true, Reason: "skipped by errors.tolerance=all: " + te.Error(), Logs: res.Logs}, nil
+	}
+	return res, err
+}
+
+func (r *Router) originalTopic(ev ChangeEvent) string {
+	return r.cfg.TopicPrefix + "." + ev.Table
+}
+
+func (r *Router) route(ev ChangeEvent) (Result, error) {
+	cfg := &r.cfg
+	var res Result
+	if p := cfg.Predicate; p != nil {
+		applies := true
+		switch {
+		case p.re != nil:
+			applies = p.re.full.MatchString(r.originalTopic(ev))
+		case strings.HasSuffix(p.Type, "RecordIsTombstone"):
+			applies = ev.Tombstone
+		case strings.HasSuffix(p.Type, "HasHeaderKey"):
+			return res, fmt.Errorf("%w: HasHeaderKey predicate", ErrUnsupported)
+		}
+		if p.Negate {
+			applies = !applies
+		}
+		if !applies {
+			res.PassThrough = true
+			res.Reason = fmt.Sprintf("predicate %s does not apply to topic %s: the change event passes unchanged", p.Alias, r.originalTopic(ev))
+			return res, nil
+		}
+	}
+	if ev.Tombstone {
+		res.Dropped = true
+		res.Reason = "tombstone (null value) ignored by the EventRouter"
+		return res, nil
+	}
+	if ev.NotEnvelope != "" {
+		res.PassThrough = true
+		res.Reason = ev.NotEnvelope + " record is not a change-event envelope: passed through unchanged"
+		return res, nil
+	}
+	switch ev.Op {
+	case OpDelete:
+		res.Dropped = true
+		res.Reason = "delete event ignored by the EventRouter"
+		return res, nil
+	case OpUpdate:
+		key := r.cdcKeyString(ev)
+		switch cfg.InvalidOp {
+		case InvalidOpFatal:
+			return res, taskErr(excIllegalState, "Unexpected update message received %s, fail.", key)
+		case InvalidOpError:
+			res.Logs = append(res.Logs, "ERROR Unexpected update message received "+key+" and ignored")
+		default:
+			res.Logs = append(res.Logs, "WARN Unexpected update message received "+key+" and ignored")
+		}
+		res.Dropped = true
+		res.Reason = fmt.Sprintf("update event ignored (table.op.invalid.behavior=%s)", cfg.InvalidOp)
+		return res, nil
+	case "":
+		return res, fmt.Errorf("%w: op is empty (want c, u, d, r or t)", ErrInvalidEvent)
+	}
+	if ev.After == nil {
+		return res, dataException("Only Struct objects supported for [Read Outbox Event], found: null")
+	}
+	after, err := r.afterStruct(ev)
+	if err != nil {
+		return res, err
+	}
+	as := after.Schema
+
+	payloadField := as.Field(cfg.FieldPayload)
+	if payloadField == nil {
+		return res, taskErr(excConnect, "Unable to find payload field %s in event", cfg.FieldPayload)
+	}
+	payloadSchema := payloadField.Schema
+
+	rec := &Record{}
+	if err := r.timestamp(after, ev, rec); err != nil {
+		return res, err
+	}
+	eventID, err := after.Get(cfg.FieldEventID)
+	if err != nil {
+		return res, err
+	}
+	payload, _ := after.Get(cfg.FieldPayload)
+
+	headers := r.incomingHeaders(ev)
+	headers = append(headers, InputHeader{Key: "id", Schema: as.Field(cfg.FieldEventID).Schema, Value: eventID})
+
+	if cfg.ExpandJSON {
+		switch p := payload.(type) {
+		case string:
+			replaced, ps, pv, warn := r.expand(p)
+			if replaced {
+				payloadSchema = ps
+			}
+			if pv != nil {
+				payload = pv
+			}
+			if warn != "" {
+				res.Logs = append(res.Logs, "WARN JSON expansion failed: "+warn)
+			}
+		case nil:
+		default:
+			res.Logs = append(res.Logs, "WARN Expand JSON payload is turned on but payload is not a string in "+r.cdcKeyString(ev))
+		}
+	}
+
+	envelope := cfg.Envelope()
+	var valueSchema *Schema
+	var valueStruct *Struct
+	if envelope {
+		var ver *int32
+		verKey := ""
+		if cfg.FieldSchemaVer != "" {
+			v, err := after.getCheckType(cfg.FieldSchemaVer, Int32)
+			if err != nil {
+				return res, err
+			}
+			if v != nil {
+				x := v.(int32)
+				ver = &x
+				verKey = fmt.Sprint(x)
+			} else {
+				verKey = "null"
+			}
+		}
+		rb, err := after.getCheckType(cfg.RouteByField, String)
+		if err != nil {
+			return res, err
+		}
+		routeBy, _ := rb.(string)
+		if rb == nil {
+			routeBy = "null" // Java string concatenation of a null reference
+		}
+		if cfg.FieldSchemaVer == "" {
+			valueSchema, err = r.cachedBySchema(payloadSchema, as, routeBy)
+		} else {
+			valueSchema, err = r.cachedByVersion(verKey, ver, payloadSchema, as, routeBy)
+		}
+		if err != nil {
+			return res, err
+		}
+		valueStruct = NewStruct(valueSchema)
+		if err := valueStruct.Put("payload", payload); err != nil {
+			return res, err
+		}
+	}
+
+	var partition *int32
+	for _, f := range cfg.Additional {
+		if cfg.AdditionalMissing == "ignore" && as.Field(f.Column) == nil {
+			continue
+		}
+		switch f.Placement {
+		case PlacementEnvelope:
+			v, err := after.Get(f.Column)
+			if err != nil {
+				return res, err
+			}
+			if err := valueStruct.Put(f.Alias, v); err != nil {
+				return res, err
+			}
+		case PlacementHeader:
+			v, err := after.Get(f.Column)
+			if err != nil {
+				return res, err
+			}
+			headers = append(headers, InputHeader{Key: f.Alias, Schema: as.Field(f.Column).Schema, Value: v})
+		case PlacementPartition:
+			v, err := after.getCheckType(f.Column, Int32)
+			if err != nil {
+				return res, err
+			}
+			if v == nil {
+				partition = nil
+			} else {
+				p := v.(int32)
+				partition = &p
+			}
+		default:
+			return res, taskErr(excNPE, "unknown placement %q in table.fields.additional.placement (switch on a null AdditionalFieldPlacement)", f.Raw)
+		}
+	}
+
+	isEmpty := payload == nil || javaTrim(javaToString(payload)) == ""
+	var value any
+	var vschema *Schema
+	switch {
+	case isEmpty && cfg.TombstoneOnEmpty:
+	case !envelope:
+		value, vschema = payload, payloadSchema
+	default:
+		value, vschema = valueStruct, valueSchema
+	}
+
+	key, err := after.Get(cfg.FieldEventKey)
+	if err != nil {
+		return res, err
+	}
+	keySchema := &Schema{Type: String}
+	if f := as.Field(cfg.FieldEventKey); f != nil {
+		keySchema = f.Schema
+	}
+	rb, err := after.getCheckType(cfg.RouteByField, String)
+	if err != nil {
+		return res, err
+	}
+	if rb == nil {
+		return res, taskErr(excNPE, "route.by.field %s is null (RegexRouter matches on a null topic)", cfg.RouteByField)
+	}
+	topic, err := cfg.regex.route(rb.(string), cfg.RouteReplacement)
+	if err != nil {
+		return res, err
+	}
+
+	rec.Topic = topic
+	rec.Partition = partition
+	rec.Connect = ConnectRecord{KeySchema: keySchema, Key: key, ValueSchema: vschema, Value: value, Headers: headers}
+
+	// Worker: header converter, key converter, value converter, producer.
+	for _, h := range headers {
+		b, err := convertHeader(cfg.HeaderConverter, h.Schema, h.Value)
+		if err != nil {
+			return res, atStage(err, StageHeaderConverter)
+		}
+		rec.Headers = append(rec.Headers, Header{Key: h.Key, Value: b, Volatile: h.Volatile})
+	}
+	if rec.Key, err = convert(cfg.KeyConverter, keySchema, key); err != nil {
+		return res, atStage(err, StageKeyConverter)
+	}
+	if rec.Value, err = convert(cfg.ValueConverter, vschema, value); err != nil {
+		return res, atStage(err, StageValueConverter)
+	}
+	if rec.Timestamp != nil && *rec.Timestamp < -1 {
+		return res, &TaskError{Stage: StageProducer, Exception: excInvalidRecord, Message: fmt.Sprintf("Invalid record timestamp %d", *rec.Timestamp)}
+	}
+	if rec.Timestamp != nil && *rec.Timestamp == -1 {
+		rec.Timestamp = nil
+		rec.TimestampSource = "none (-1): set by the producer"
+	}
+	res.Record = rec
+	return res, nil
+}
+
+// afterStruct builds the after struct and checks the sample values against
+// their schemas.
+func (r *Router) afterStruct(ev ChangeEvent) (*Struct, error) {
+	name := ev.ValueSchemaName
+	if name == "" {
+		name = r.originalTopic(ev) + ".Value"
+	}
+	s := &Schema{Type: StructT, Optional: true, Name: name}
+	vals := make([]any, 0, len(ev.After))
+	for _, c := range ev.After {
+		if c.Schema == nil {
+			return nil, fmt.Errorf("%w: column %s has no schema", ErrInvalidEvent, c.Name)
+		}
+		if s.Field(c.Name) != nil {
+			return nil, fmt.Errorf("%w: duplicate column %s", ErrInvalidEvent, c.Name)
+		}
+		if err := validateValue(c.Name, c.Schema, c.Value); err != nil {
+			return nil, fmt.Errorf("%w: column %s: %v", ErrInvalidEvent, c.Name, err)
+		}
+		s.Fields = append(s.Fields, Field{Name: c.Name, Schema: c.Schema})
+		vals = append(vals, c.Value)
+	}
+	return &Struct{Schema: s, Values: vals}, nil
+}
+
+// cdcKeyString is the CDC record key's toString (Struct{id=…}).
+func (r *Router) cdcKeyString(ev ChangeEvent) string {
+	cols := ev.KeyColumns
+	if cols == nil {
+		cols = []string{"id"}
+	}
+	var parts []string
+	row := ev.After
+	for _, k := range cols {
+		for _, c := range row {
+			if c.Name == k && c.Value != nil {
+				parts = append(parts, k+"="+javaToString(c.Value))
+			}
+		}
+	}
+	return "Struct{" + strings.Join(parts, ",") + "}"
+}
+
+func (r *Router) incomingHeaders(ev ChangeEvent) []InputHeader {
+	if ev.Headers != nil {
+		return append([]InputHeader{}, ev.Headers...)
+	}
+	if !r.cfg.ExtendedHeaders {
+		return nil
+	}
+	return ContextHeaders(r.cfg, ev.RunID)
+}
+
+// PlaceholderRunID stands for the random per-task-start runId.
+const PlaceholderRunID = "00000000-0000-0000-0000-000000000000"
+
+// ContextHeaders are the __debezium.context.* headers Debezium (3.4+, with
+// extended.headers.enabled=true) puts on every change record, in order. An
+// empty runID gives PlaceholderRunID marked Volatile.
+func ContextHeaders(cfg Config, runID string) []InputHeader {
+	str := &Schema{Type: String}
+	name := string(cfg.Connector)
+	volatile := runID == ""
+	if volatile {
+		runID = PlaceholderRunID
+	}
+	return []InputHeader{
+		{Key: "__debezium.context.connectorLogicalName", Schema: str, Value: cfg.TopicPrefix},
+		{Key: "__debezium.context.taskId", Schema: str, Value: "0"},
+		{Key: "__debezium.context.connectorName", Schema: str, Value: name},
+		{Key: "__debezium.context.runId", Schema: str, Value: runID, Volatile: volatile},
+	}
+}
+
+func (r *Router) timestamp(after *Struct, ev ChangeEvent, rec *Record) error {
+	col := r.cfg.FieldTimestamp
+	envelopeTs := func() {
+		rec.TimestampSource = "envelope ts_ms"
+		if ev.TsMs != nil {
+			t := *ev.TsMs
+			rec.Timestamp = &t
+		}
+	}
+	if col == "" {
+		envelopeTs()
+		return nil
+	}
+	f := after.Schema.Field(col)
+	if f == nil {
+		return taskErr(excConnect, "Unable to find timestamp field %s in event", col)
+	}
+	v, err := after.getCheckType(col, Int64)
+	if err != nil {
+		return err
+	}
+	if v == nil {
+		envelopeTs()
+		return nil
+	}
+	t := v.(int64)
+	switch f.Schema.Name {
+	case "":
+		return taskErr(excConnect, "Unsupported field type %s (without logical schema name) for event timestamp", javaTypeName(f.Schema.Type))
+	case NameTimestamp:
+	case NameMicroTimestamp:
+		t /= 1000
+	case NameNanoTimestamp:
+		t /= 1000000
+	default:
+		return taskErr(excConnect, "Unsupported field type %s for event timestamp", f.Schema.Name)
+	}
+	rec.Timestamp = &t
+	rec.TimestampSource = "column " + col
+	return nil
+}
+
+// expand is the table.expand.json.payload step. It reports whether the
+// payload schema is replaced and by what (possibly nil: a top-level []), the
+// new value (nil: unchanged; with replaced set this is the quirk where the
+// schema is replaced but building the value failed) and the WARN text.
+func (r *Router) expand(p string) (bool, *Schema, any, string) {
+	if !strings.HasPrefix(p, "{") && !strings.HasPrefix(p, "[") {
+		if p != "" {
+			return false, nil, nil, "Unable to parse payload starting with '" + string([]rune(p)[:1]) + "'"
+		}
+		return false, nil, nil, "java.lang.StringIndexOutOfBoundsException (empty payload)"
+	}
+	n, err := parseJackson(p)
+	if err != nil {
+		return false, nil, nil, err.Error()
+	}
+	s, err := r.json.toConnectSchema(r.cfg.FieldPayload, true, n)
+	if err != nil {
+		return false, nil, nil, err.Error()
+	}
+	if s == nil {
+		// Java assigns the null schema; building the value then fails.
+		return true, nil, nil, "java.lang.NullPointerException (no schema for the payload)"
+	}
+	v, err := r.json.toConnectData(n, s)
+	if err != nil {
+		return true, s, nil, err.Error()
+	}
+	return true, s, v, ""
+}
+
+func (r *Router) cachedBySchema(payload, after *Schema, routeBy string) (*Schema, error) {
+	for _, e := range r.schemaCache {
+		if e.payload.Equal(payload) {
+			return e.value, nil
+		}
+	}
+	s, err := r.buildValueSchema(payload, after, routeBy)
+	if err != nil {
+		return nil, err
+	}
+	r.schemaCache = append(r.schemaCache, schemaCacheEntry{payload, s})
+	return s, nil
+}
+
+func (r *Router) cachedByVersion(key string, ver *int32, payload, after *Schema, routeBy string) (*Schema, error) {
+	if s, ok := r.verCache[key]; ok {
+		return s, nil
+	}
+	s, err := r.buildValueSchema(payload, after, routeBy)
+	if err != nil {
+		return nil, err
+	}
+	s.Version = ver
+	r.verCache[key] = s
+	return s, nil
+}
+
+func (r *Router) buildValueSchema(payload, after *Schema, routeBy string) (*Schema, error) {
+	name := routeBy
+	if after.Name != "" {
+		if i := strings.LastIndex(after.Name, "."); i >= 0 {
+			name = after.Name[:i+1] + routeBy + "." + after.Name[i+1:]
+		} else {
+			name = routeBy + "." + after.Name
+		}
+	}
+	if payload == nil {
+		return nil, taskErr(excSchemaBuilder, "fieldSchema for field payload cannot be null.")
+	}
+	s := &Schema{Type: StructT, Name: name}
+	s.Fields = append(s.Fields, Field{Name: "payload", Schema: payload})
+	for _, f := range r.cfg.Additional {
+		if f.Placement != PlacementEnvelope {
+			continue
+		}
+		af := after.Field(f.Column)
+		if af == nil {
+			if r.cfg.AdditionalMissing == "error" {
+				return nil, taskErr(excConnect, "Unable to find field %s in event", f.Column)
+			}
+			continue
+		}
+		if s.Field(f.Alias) != nil {
+			return nil, taskErr(excSchemaBuilder, "Cannot create field because of field name duplication %s", f.Alias)
+		}
+		s.Fields = append(s.Fields, Field{Name: f.Alias, Schema: af.Schema})
+	}
+	return s, nil
+}
+
+// javaTrim is String.trim(): strips chars <= U+0020 at both ends.
+func javaTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+}

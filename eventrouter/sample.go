@@ -1,0 +1,484 @@
+package eventrouter
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ColumnSchema returns the Connect schema a Debezium connector of kind gives
+// a column of SQL type sqlType (default settings: time.precision.mode
+// adaptive / adaptive_time_microseconds, binary.handling.mode bytes,
+// decimal handling not modelled). nullable sets Optional.
+//
+// PostgreSQL: uuid → string io.debezium.data.Uuid; json, jsonb → string
+// io.debezium.data.Json; text, varchar, char, bpchar → string; bytea →
+// bytes; int2/int4/int8 → int16/int32/int64; bool → boolean; float4/float8;
+// timestamp(0-3) → int64 io.debezium.time.Timestamp, timestamp(4-6) and
+// timestamp → MicroTimestamp; timestamptz → string ZonedTimestamp; date →
+// int32 io.debezium.time.Date.
+// MySQL / MariaDB: char, varchar, *text → string; json → string
+// io.debezium.data.Json on MySQL (on MariaDB JSON is LONGTEXT: string);
+// binary, varbinary, *blob → bytes; tinyint/smallint → int16, mediumint/int
+// → int32, bigint → int64; datetime(0-3) → Timestamp, datetime(4-6) →
+// MicroTimestamp; timestamp → ZonedTimestamp.
+func ColumnSchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, error) {
+	t, prec := parseSQLType(sqlType)
+	s := &Schema{Optional: nullable}
+	logical := func(typ Type, name string) {
+		s.Type, s.Name, s.Version = typ, name, i32(1)
+	}
+	switch kind {
+	case Postgres, "":
+		switch t {
+		case "uuid":
+			logical(String, NameUUID)
+		case "json", "jsonb":
+			logical(String, NameJSON)
+		case "text", "varchar", "character varying", "char", "character", "bpchar", "name", "citext":
+			s.Type = String
+		case "bytea":
+			s.Type = Bytes
+		case "int2", "smallint", "smallserial":
+			s.Type = Int16
+		case "int4", "int", "integer", "serial":
+			s.Type = Int32
+		case "int8", "bigint", "bigserial":
+			s.Type = Int64
+		case "bool", "boolean":
+			s.Type = Boolean
+		case "float4", "real":
+			s.Type = Float32
+		case "float8", "double precision":
+			s.Type = Float64
+		case "timestamp", "timestamp without time zone":
+			if prec >= 0 && prec <= 3 {
+				logical(Int64, NameTimestamp)
+			} else {
+				logical(Int64, NameMicroTimestamp)
+			}
+		case "timestamptz", "timestamp with time zone":
+			logical(String, NameZonedTimestamp)
+		case "date":
+			logical(Int32, NameDate)
+		default:
+			return nil, fmt.Errorf("%w: PostgreSQL column type %q", ErrUnsupported, sqlType)
+		}
+	case MySQL, MariaDB:
+		switch t {
+		case "char", "varchar", "text", "tinytext", "mediumtext", "longtext", "enum", "set":
+			s.Type = String
+		case "json":
+			if kind == MySQL {
+				logical(String, NameJSON)
+			} else {
+				s.Type = String
+			}
+		case "binary", "varbinary", "blob", "tinyblob", "mediumblob", "longblob":
+			s.Type = Bytes
+		case "tinyint", "smallint":
+			s.Type = Int16
+		case "mediumint", "int", "integer":
+			s.Type = Int32
+		case "bigint":
+			s.Type = Int64
+		case "bool", "boolean":
+			s.Type = Boolean
+		case "float":
+			s.Type = Float32
+		case "double", "real":
+			s.Type = Float64
+		case "datetime":
+			if prec <= 3 {
+				logical(Int64, NameTimestamp)
+			} else {
+				logical(Int64, NameMicroTimestamp)
+			}
+		case "timestamp":
+			logical(String, NameZonedTimestamp)
+		case "date":
+			logical(Int32, NameDate)
+		default:
+			return nil, fmt.Errorf("%w: %s column type %q", ErrUnsupported, kind, sqlType)
+		}
+	default:
+		return nil, fmt.Errorf("%w: connector %q", ErrUnsupported, kind)
+	}
+	return s, nil
+}
+
+var sqlTypeRe = regexp.MustCompile(`^\s*([a-zA-Z][a-zA-Z0-9_ ]*?)\s*(?:\(\s*(\d+)\s*(?:,\s*\d+\s*)?\))?\s*(?:unsigned)?\s*$`)
+
+// parseSQLType returns the lower-case base type and the precision/length
+// (-1 when absent).
+func parseSQLType(t string) (string, int) {
+	m := sqlTypeRe.FindStringSubmatch(strings.ToLower(t))
+	if m == nil {
+		return strings.ToLower(strings.TrimSpace(t)), -1
+	}
+	p := -1
+	if m[2] != "" {
+		p, _ = strconv.Atoi(m[2])
+	}
+	return m[1], p
+}
+
+// ColumnValue converts a sample value (JSON) into the value the connector
+// delivers for a column of sqlType with schema s:
+//   - null → NULL;
+//   - string columns: a JSON string is the column text; any other JSON value
+//     is its compact JSON text. jsonb text is normalized as PostgreSQL
+//     outputs it (NormalizeJSONB), MySQL JSON as the binlog reader renders
+//     it; PostgreSQL char(n) is blank-padded;
+//   - bytes columns: "base64:…", "hex:…" or plain text (its UTF-8 bytes); a
+//     JSON object or array is its compact JSON text;
+//   - integer, boolean and float columns: JSON numbers / booleans (or strings
+//     holding them);
+//   - Timestamp / MicroTimestamp / NanoTimestamp: "2006-01-02 15:04:05.999999"
+//     (or RFC 3339; a wall clock taken as UTC, as Debezium does) or a number
+//     in the column's unit;
+//   - Date: "2006-01-02" or days since the epoch.
+func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage) (any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var str string
+	isStr := raw[0] == '"'
+	if isStr {
+		if err := json.Unmarshal(raw, &str); err != nil {
+			return nil, err
+		}
+	}
+	base, prec := parseSQLType(sqlType)
+	switch s.Type {
+	case String:
+		text := str
+		if !isStr {
+			var b bytes.Buffer
+			if err := json.Compact(&b, raw); err != nil {
+				return nil, err
+			}
+			text = b.String()
+		}
+		switch {
+		case kind == Postgres && base == "jsonb":
+			return NormalizeJSONB(text)
+		case kind == MySQL && base == "json":
+			return NormalizeMySQLJSON(text)
+		case kind == Postgres && (base == "char" || base == "character" || base == "bpchar"):
+			n := prec
+			if n < 0 {
+				n = 1
+			}
+			if l := len([]rune(text)); l < n {
+				text += strings.Repeat(" ", n-l)
+			}
+		}
+		return text, nil
+	case Bytes:
+		if !isStr {
+			var b bytes.Buffer
+			if err := json.Compact(&b, raw); err != nil {
+				return nil, err
+			}
+			return b.Bytes(), nil
+		}
+		switch {
+		case strings.HasPrefix(str, "base64:"):
+			return base64.StdEncoding.DecodeString(strings.TrimPrefix(str, "base64:"))
+		case strings.HasPrefix(str, "hex:"):
+			return hex.DecodeString(strings.TrimPrefix(str, "hex:"))
+		}
+		return []byte(str), nil
+	case Boolean:
+		v, err := strconv.ParseBool(strings.Trim(string(raw), `"`))
+		return v, err
+	case Int16, Int32, Int64, Int8:
+		if s.Name == NameTimestamp || s.Name == NameMicroTimestamp || s.Name == NameNanoTimestamp {
+			if isStr {
+				return parseWallClock(str, s.Name)
+			}
+		}
+		if s.Name == NameDate && isStr {
+			t, err := time.Parse("2006-01-02", str)
+			if err != nil {
+				return nil, err
+			}
+			return int32(t.Unix() / 86400), nil
+		}
+		n, err := strconv.ParseInt(strings.Trim(string(raw), `"`), 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		switch s.Type {
+		case Int8:
+			return int8(n), nil
+		case Int16:
+			return int16(n), nil
+		case Int32:
+			return int32(n), nil
+		}
+		return n, nil
+	case Float32, Float64:
+		f, err := strconv.ParseFloat(strings.Trim(string(raw), `"`), 64)
+		if err != nil {
+			return nil, err
+		}
+		if s.Type == Float32 {
+			return float32(f), nil
+		}
+		return f, nil
+	}
+	return nil, fmt.Errorf("%w: sample value for %s", ErrUnsupported, s.Type)
+}
+
+func parseWallClock(v, name string) (int64, error) {
+	layouts := []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", time.RFC3339Nano, "2006-01-02"}
+	var t time.Time
+	var err error
+	for _, l := range layouts {
+		if t, err = time.ParseInLocation(l, v, time.UTC); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return 0, fmt.Errorf("timestamp %q: want 2006-01-02 15:04:05[.ffffff]", v)
+	}
+	switch name {
+	case NameTimestamp:
+		return t.UnixMilli(), nil
+	case NameMicroTimestamp:
+		return t.UnixMicro(), nil
+	}
+	return t.UnixNano(), nil
+}
+
+// SampleRow is the sample outbox row file read by `outboxctl route preview`.
+//
+//	{
+//	  "op": "c",                          // c (default), r, u, d, t
+//	  "table": "public.outboxevent",      // schema.table (PostgreSQL) or db.table
+//	  "columns": {                        // SQL types; default: inferred
+//	    "id": "uuid not null",
+//	    "payload": "jsonb",
+//	    "created_at": {"type": "timestamp(3)", "nullable": false}
+//	  },
+//	  "row": {"id": "…", "aggregatetype": "Order", "aggregateid": "1",
+//	          "type": "OrderCreated", "payload": {"id": 1}},
+//	  "tsMs": 1700000000000,              // envelope ts_ms (optional)
+//	  "runId": "…",                       // __debezium.context.runId (optional)
+//	  "primaryKey": ["id"]                // optional
+//	}
+//
+// Column types not given are inferred from the row value: a string is
+// varchar, an integer int4 (int8 when it does not fit; bigint on MySQL and
+// MariaDB), a boolean bool, an object or array jsonb (PostgreSQL) or json,
+// null text; all nullable. The column order is the order of "row".
+type SampleRow struct {
+	Op         string
+	Table      string
+	Columns    map[string]ColumnSpec
+	Row        []SampleValue
+	TsMs       *int64
+	RunID      string
+	PrimaryKey []string
+}
+
+// ColumnSpec is the SQL type of a sample column.
+type ColumnSpec struct {
+	Type     string `json:"type"`
+	Nullable *bool  `json:"nullable,omitempty"`
+	// Default is the column default Debezium puts in the schema (a JSON
+	// value of the column type); nil for none.
+	Default json.RawMessage `json:"default,omitempty"`
+}
+
+// UnmarshalJSON accepts "type [not null]" or {"type","nullable","default"}.
+func (c *ColumnSpec) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		low := strings.ToLower(strings.TrimSpace(s))
+		if strings.HasSuffix(low, " not null") {
+			f := false
+			c.Nullable = &f
+			s = strings.TrimSpace(s[:len(strings.TrimRight(s, " "))-len(" not null")])
+		}
+		c.Type = s
+		return nil
+	}
+	type plain ColumnSpec
+	var p plain
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return err
+	}
+	*c = ColumnSpec(p)
+	return nil
+}
+
+// SampleValue is one column of the sample row, in file order.
+type SampleValue struct {
+	Name  string
+	Value json.RawMessage
+}
+
+// ParseSampleRow reads a sample row file.
+func ParseSampleRow(r io.Reader) (*SampleRow, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var raw struct {
+		Op         string                `json:"op"`
+		Table      string                `json:"table"`
+		Columns    map[string]ColumnSpec `json:"columns"`
+		Row        json.RawMessage       `json:"row"`
+		TsMs       *int64                `json:"tsMs"`
+		RunID      string                `json:"runId"`
+		PrimaryKey []string              `json:"primaryKey"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("%w: sample row: %v", ErrInvalidEvent, err)
+	}
+	sr := &SampleRow{Op: raw.Op, Table: raw.Table, Columns: raw.Columns, TsMs: raw.TsMs, RunID: raw.RunID, PrimaryKey: raw.PrimaryKey}
+	if sr.Op == "" {
+		sr.Op = OpCreate
+	}
+	if len(bytes.TrimSpace(raw.Row)) == 0 || string(bytes.TrimSpace(raw.Row)) == "null" {
+		if sr.Op == OpCreate || sr.Op == OpRead || sr.Op == OpUpdate {
+			return nil, fmt.Errorf("%w: sample row: \"row\" is required for op %q", ErrInvalidEvent, sr.Op)
+		}
+		return sr, nil
+	}
+	if sr.Row, err = orderedObject(raw.Row); err != nil {
+		return nil, fmt.Errorf("%w: sample row: \"row\": %v", ErrInvalidEvent, err)
+	}
+	for name := range sr.Columns {
+		found := false
+		for _, v := range sr.Row {
+			found = found || v.Name == name
+		}
+		if !found {
+			return nil, fmt.Errorf("%w: sample row: column %q is typed in \"columns\" but missing from \"row\"", ErrInvalidEvent, name)
+		}
+	}
+	return sr, nil
+}
+
+func orderedObject(raw json.RawMessage) ([]SampleValue, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := t.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("want an object")
+	}
+	var out []SampleValue
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		for _, o := range out {
+			if o.Name == k {
+				return nil, fmt.Errorf("duplicate column %q", k)
+			}
+		}
+		out = append(out, SampleValue{Name: k, Value: v})
+	}
+	return out, nil
+}
+
+// ChangeEvent turns the sample into the change event a connector of kind
+// delivers. The table defaults to public.outboxevent (PostgreSQL) or
+// outbox.outboxevent.
+func (sr *SampleRow) ChangeEvent(kind ConnectorKind) (ChangeEvent, error) {
+	if kind == "" {
+		kind = Postgres
+	}
+	ev := ChangeEvent{Op: sr.Op, Table: sr.Table, TsMs: sr.TsMs, RunID: sr.RunID, KeyColumns: sr.PrimaryKey}
+	if ev.Table == "" {
+		ev.Table = "public.outboxevent"
+		if kind != Postgres {
+			ev.Table = "outbox.outboxevent"
+		}
+	}
+	if sr.Row == nil {
+		return ev, nil
+	}
+	ev.After = []Column{}
+	for _, v := range sr.Row {
+		spec, ok := sr.Columns[v.Name]
+		if !ok || spec.Type == "" {
+			spec.Type = inferSQLType(kind, v.Value)
+		}
+		nullable := true
+		if spec.Nullable != nil {
+			nullable = *spec.Nullable
+		}
+		s, err := ColumnSchema(kind, spec.Type, nullable)
+		if err != nil {
+			return ev, fmt.Errorf("column %s: %w", v.Name, err)
+		}
+		if len(spec.Default) > 0 {
+			d, err := ColumnValue(kind, spec.Type, s, spec.Default)
+			if err != nil {
+				return ev, fmt.Errorf("%w: column %s default: %v", ErrInvalidEvent, v.Name, err)
+			}
+			s.Default = d
+		}
+		val, err := ColumnValue(kind, spec.Type, s, v.Value)
+		if err != nil {
+			return ev, fmt.Errorf("%w: column %s (%s): %v", ErrInvalidEvent, v.Name, spec.Type, err)
+		}
+		ev.After = append(ev.After, Column{Name: v.Name, Schema: s, Value: val})
+	}
+	return ev, nil
+}
+
+func inferSQLType(kind ConnectorKind, raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "text"
+	}
+	switch raw[0] {
+	case '"':
+		return "varchar"
+	case '{', '[':
+		if kind == Postgres {
+			return "jsonb"
+		}
+		return "json"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "text"
+	}
+	if _, err := strconv.ParseInt(string(raw), 10, 32); err == nil {
+		return "int"
+	}
+	if _, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		return "bigint"
+	}
+	if kind == Postgres {
+		return "float8"
+	}
+	return "double"
+}
