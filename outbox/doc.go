@@ -1,0 +1,65 @@
+// Package outbox is the application side of the transactional outbox: it
+// inserts events into the outbox table in the caller's own database
+// transaction, in exactly the column contract that outboxctl's provisioning
+// creates and its generated Debezium connector reads
+// (spec.Outbox.ColumnContract is that contract, in one place).
+//
+// # Types to learn first
+//
+//   - Table: where the outbox is and what its columns are. Derive it from the
+//     spec with TableFor, never by hand.
+//   - Writer: NewWriter(table) once, then Write (one event) or WriteAll (a
+//     multi-row INSERT per batch) with the *sql.Tx that also writes the
+//     business rows. Commit publishes both; rollback publishes neither.
+//   - Event: aggregate type (routes the topic), aggregate id (the record
+//     key), type and major schema version (headers eventType and
+//     schemaVersion), payload (the record value), optional trace context and
+//     timestamp.
+//   - AvroEncoder: for avro outboxes, turns a datum into Confluent wire
+//     format (magic byte 0, 4-byte schema id, Avro binary), the bytes that
+//     Debezium's ByteArrayConverter passes to Kafka untouched.
+//
+// # Usage
+//
+//	s, _ := spec.Load("outbox.yaml")
+//	w, err := outbox.NewWriter(outbox.TableFor(&s.Outboxes[0]))
+//	...
+//	tx, _ := db.BeginTx(ctx, nil)
+//	tx.ExecContext(ctx, "INSERT INTO orders ...")
+//	id, err := w.Write(ctx, tx, outbox.Event{
+//		AggregateType: "Order", AggregateID: orderID,
+//		Type: "OrderCreated", SchemaVersion: 2, Payload: payload,
+//	})
+//	tx.Commit()
+//
+// # What the writer guarantees
+//
+//   - Event ids default to UUID version 7 (RFC 9562): time-ordered, so the
+//     primary key index stays append-mostly, and unique without
+//     coordination. A caller-given id must be a canonical UUID; it is stored
+//     in lower case (PostgreSQL's uuid output), so header "id" is the same on
+//     every dialect.
+//   - Placeholders follow the dialect: $1, $2, … on PostgreSQL, ? on MySQL
+//     and MariaDB. Identifiers are quoted ("…" or `…`).
+//   - JSON payloads are checked to be JSON and sent as text (PostgreSQL
+//     stores jsonb, which normalises whitespace and key order; MySQL json,
+//     MariaDB longtext keep or compact it). Avro payloads are checked to be
+//     in wire format and stored byte for byte (bytea, longblob).
+//   - The timestamp column gets Event.Timestamp or the writer's clock, in
+//     UTC with microsecond precision (Debezium's MicroTimestamp, which the
+//     EventRouter uses as the record timestamp).
+//   - When the spec declares event types, an undeclared type, a type of
+//     another aggregate or an undeclared major version is rejected before
+//     anything is written (AllowUndeclaredEvents turns this off).
+//   - Errors wrap ErrInvalidEvent (nothing written), ErrInvalidTable or
+//     ErrInsert (the database refused; roll the transaction back).
+//
+// # What it does not do
+//
+// It does not publish anything itself, retry, or delete published rows: it
+// is one INSERT in your transaction, and Debezium does the rest. It does not
+// register schemas; pass the id the registry returned to NewAvroEncoder.
+//
+// The conformance suite in outbox/outboxtest runs the writer against real
+// PostgreSQL, MariaDB and MySQL.
+package outbox

@@ -1,0 +1,392 @@
+package outbox
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// Sentinel errors. Every error of Write and WriteAll wraps one of them.
+var (
+	// ErrInvalidEvent: the event breaks the column contract (a missing
+	// required field, a malformed id, a payload that is not JSON for a json
+	// outbox or not Confluent wire format for an avro outbox, an event type
+	// or major version the spec does not declare).
+	ErrInvalidEvent = errors.New("invalid outbox event")
+	// ErrInvalidTable: the Table cannot be written to (unknown dialect,
+	// missing required column role).
+	ErrInvalidTable = errors.New("invalid outbox table")
+	// ErrInsert: the database rejected the INSERT.
+	ErrInsert = errors.New("insert outbox event")
+)
+
+// Execer is what Write needs from the caller: *sql.Tx, *sql.DB and *sql.Conn
+// all satisfy it. Pass the transaction that writes the business rows, so
+// the event is committed (and published) exactly when they are.
+type Execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// Table is an outbox table as the writer sees it: where it is, its SQL
+// dialect, its payload format and its columns in the spec's column
+// contract (spec.Outbox.ColumnContract). Build it with TableFor.
+type Table struct {
+	// Dialect is spec.Postgres, spec.MySQL or spec.MariaDB.
+	Dialect string
+	// Schema is the PostgreSQL schema or the MySQL/MariaDB database; empty
+	// leaves the table name unqualified.
+	Schema string
+	// Name is the table name.
+	Name string
+	// PayloadFormat is spec.FormatAvro or spec.FormatJSON.
+	PayloadFormat string
+	// Columns are the contract's columns, in table order.
+	Columns []spec.Column
+	// Events are the event types the spec declares. When not empty, Write
+	// rejects an event whose (type, aggregate type, major version) is not
+	// declared.
+	Events []spec.EventType
+}
+
+// TableFor derives the writer's Table from one outbox of a loaded spec.
+func TableFor(o *spec.Outbox) Table {
+	return Table{
+		Dialect:       o.Database.Kind,
+		Schema:        o.Schema,
+		Name:          o.Table,
+		PayloadFormat: o.PayloadFormat,
+		Columns:       o.ColumnContract(),
+		Events:        o.Events,
+	}
+}
+
+// Event is one outbox row.
+type Event struct {
+	// ID is the event id (header "id" of the routed record). Empty: the
+	// writer generates a UUID version 7 (time-ordered, so the primary key
+	// index stays append-mostly). A given ID must be a UUID in its
+	// canonical 36-character form.
+	ID string
+	// AggregateType routes the event: the topic is
+	// outbox.event.<AggregateType> with the default routing.
+	AggregateType string
+	// AggregateID is the record key: events of one aggregate stay in order.
+	AggregateID string
+	// Type is the event type, for example "OrderCreated" (header eventType).
+	Type string
+	// Payload is the record value: Confluent wire-format Avro bytes for an
+	// avro outbox (see AvroEncoder), JSON text for a json outbox. Nil
+	// writes NULL (the routed record then has a null value).
+	Payload []byte
+	// SchemaVersion is the event type's major version (header
+	// schemaVersion). Required when the table has the schema version column.
+	SchemaVersion int
+	// TraceContext is the value of the tracing column, when the table has
+	// one (java.util.Properties text such as "traceparent=00-…").
+	TraceContext string
+	// Timestamp fills the timestamp column, when the table has one. Zero:
+	// the writer's clock. It is stored in UTC with microsecond precision.
+	Timestamp time.Time
+}
+
+// Option configures a Writer.
+type Option func(*Writer)
+
+// WithIDGenerator replaces the UUIDv7 generator used for events without an ID.
+func WithIDGenerator(gen func() (string, error)) Option {
+	return func(w *Writer) { w.newID = gen }
+}
+
+// WithClock replaces time.Now for the timestamp column.
+func WithClock(now func() time.Time) Option {
+	return func(w *Writer) { w.now = now }
+}
+
+// WithBatchSize sets how many rows one INSERT of WriteAll carries, overriding
+// the default 500.
+func WithBatchSize(n int) Option {
+	return func(w *Writer) {
+		if n > 0 {
+			w.batch = n
+		}
+	}
+}
+
+// AllowUndeclaredEvents turns off the check against the spec's declared
+// event types.
+func AllowUndeclaredEvents() Option {
+	return func(w *Writer) { w.declared = nil }
+}
+
+// Writer inserts outbox events in the caller's transaction. It is safe for
+// concurrent use.
+type Writer struct {
+	table    Table
+	newID    func() (string, error)
+	now      func() time.Time
+	batch    int
+	roles    []string
+	declared map[string]spec.EventType
+	insert   string // INSERT for one row
+}
+
+// NewWriter returns a Writer for t. It fails (ErrInvalidTable) when the
+// dialect is unknown or a required column (id, aggregate type, aggregate id,
+// type, payload) is missing.
+func NewWriter(t Table, opts ...Option) (*Writer, error) {
+	switch t.Dialect {
+	case spec.Postgres, spec.MySQL, spec.MariaDB:
+	default:
+		return nil, fmt.Errorf("%w: dialect %q: want postgres, mysql or mariadb", ErrInvalidTable, t.Dialect)
+	}
+	if t.Name == "" {
+		return nil, fmt.Errorf("%w: no table name", ErrInvalidTable)
+	}
+	if t.PayloadFormat != spec.FormatAvro && t.PayloadFormat != spec.FormatJSON {
+		return nil, fmt.Errorf("%w: payload format %q: want avro or json", ErrInvalidTable, t.PayloadFormat)
+	}
+	w := &Writer{table: t, newID: NewUUIDv7, now: time.Now, batch: 500}
+	have := map[string]bool{}
+	for _, c := range t.Columns {
+		if c.Name == "" {
+			return nil, fmt.Errorf("%w: column of role %s has no name", ErrInvalidTable, c.Role)
+		}
+		have[c.Role] = true
+		w.roles = append(w.roles, c.Role)
+	}
+	for _, r := range []string{spec.RoleID, spec.RoleAggregateType, spec.RoleAggregateID, spec.RoleType, spec.RolePayload} {
+		if !have[r] {
+			return nil, fmt.Errorf("%w: table %s has no %s column", ErrInvalidTable, t.Name, r)
+		}
+	}
+	if len(t.Events) > 0 {
+		w.declared = map[string]spec.EventType{}
+		for _, e := range t.Events {
+			w.declared[e.Name] = e
+		}
+	}
+	for _, o := range opts {
+		o(w)
+	}
+	w.insert = w.insertSQL(1)
+	return w, nil
+}
+
+// Table returns the table the writer writes to.
+func (w *Writer) Table() Table { return w.table }
+
+// InsertSQL returns the INSERT statement Write executes (one row).
+func (w *Writer) InsertSQL() string { return w.insert }
+
+// Write validates e, fills its defaults (ID, Timestamp) and inserts it with
+// ex, which should be the caller's transaction. It returns the event id.
+func (w *Writer) Write(ctx context.Context, ex Execer, e Event) (string, error) {
+	args, id, err := w.row(e)
+	if err != nil {
+		return "", err
+	}
+	if _, err := ex.ExecContext(ctx, w.insert, args...); err != nil {
+		return "", fmt.Errorf("%w: event %s into %s: %w", ErrInsert, id, w.qualified(), err)
+	}
+	return id, nil
+}
+
+// WriteAll inserts events with multi-row INSERTs (WithBatchSize rows each,
+// default 500), in order. Every event is validated before anything is
+// written. It returns the event ids in order. Use it inside the caller's
+// transaction: a failure in a later batch leaves earlier batches written
+// until the transaction is rolled back.
+func (w *Writer) WriteAll(ctx context.Context, ex Execer, events []Event) ([]string, error) {
+	ids := make([]string, 0, len(events))
+	rows := make([][]any, 0, len(events))
+	for i, e := range events {
+		args, id, err := w.row(e)
+		if err != nil {
+			return nil, fmt.Errorf("event %d: %w", i, err)
+		}
+		ids = append(ids, id)
+		rows = append(rows, args)
+	}
+	for start := 0; start < len(rows); start += w.batch {
+		end := min(start+w.batch, len(rows))
+		q := w.insert
+		if end-start > 1 {
+			q = w.insertSQL(end - start)
+		}
+		var args []any
+		for _, r := range rows[start:end] {
+			args = append(args, r...)
+		}
+		if _, err := ex.ExecContext(ctx, q, args...); err != nil {
+			return nil, fmt.Errorf("%w: events %d..%d into %s: %w", ErrInsert, start, end-1, w.qualified(), err)
+		}
+	}
+	return ids, nil
+}
+
+// row validates e and returns the INSERT arguments in column order.
+func (w *Writer) row(e Event) ([]any, string, error) {
+	t := &w.table
+	bad := func(format string, a ...any) ([]any, string, error) {
+		return nil, "", fmt.Errorf("%w: "+format, append([]any{ErrInvalidEvent}, a...)...)
+	}
+	if e.ID == "" {
+		id, err := w.newID()
+		if err != nil {
+			return nil, "", fmt.Errorf("%w: generate id: %w", ErrInvalidEvent, err)
+		}
+		e.ID = id
+	} else if !IsUUID(e.ID) {
+		return bad("id %q is not a canonical UUID (8-4-4-4-12 hex digits)", e.ID)
+	}
+	if e.AggregateType == "" {
+		return bad("event %s: aggregate type is required (it routes the event)", e.ID)
+	}
+	if e.AggregateID == "" {
+		return bad("event %s: aggregate id is required (it is the record key)", e.ID)
+	}
+	if e.Type == "" {
+		return bad("event %s: type is required", e.ID)
+	}
+	for _, f := range []struct{ name, v string }{{"aggregate type", e.AggregateType}, {"aggregate id", e.AggregateID}, {"type", e.Type}} {
+		if len(f.v) > 255 {
+			return bad("event %s: %s is %d bytes long, the column holds 255", e.ID, f.name, len(f.v))
+		}
+	}
+	if e.Payload != nil {
+		switch t.PayloadFormat {
+		case spec.FormatJSON:
+			if !json.Valid(e.Payload) {
+				return bad("event %s: payload is not valid JSON (json outbox)", e.ID)
+			}
+		case spec.FormatAvro:
+			if _, _, err := ParseWireFormat(e.Payload); err != nil {
+				return bad("event %s: payload: %v (avro outbox: encode it with an AvroEncoder)", e.ID, err)
+			}
+		}
+	}
+	hasVersion := false
+	for _, r := range w.roles {
+		hasVersion = hasVersion || r == spec.RoleSchemaVersion
+	}
+	if hasVersion && e.SchemaVersion < 1 {
+		return bad("event %s (%s): schema version (major, >= 1) is required", e.ID, e.Type)
+	}
+	if w.declared != nil {
+		et, ok := w.declared[e.Type]
+		if !ok {
+			return bad("event %s: type %q is not declared in the spec's events of outbox table %s", e.ID, e.Type, w.qualified())
+		}
+		if et.Aggregate != "" && et.Aggregate != e.AggregateType {
+			return bad("event %s: type %q belongs to aggregate %q, not %q", e.ID, e.Type, et.Aggregate, e.AggregateType)
+		}
+		if hasVersion {
+			found := false
+			for _, v := range et.Versions {
+				found = found || v.Major == e.SchemaVersion
+			}
+			if !found {
+				return bad("event %s: %s has no major version %d in the spec", e.ID, e.Type, e.SchemaVersion)
+			}
+		}
+	}
+	ts := e.Timestamp
+	if ts.IsZero() {
+		ts = w.now()
+	}
+	ts = ts.UTC().Truncate(time.Microsecond)
+	args := make([]any, 0, len(w.roles))
+	for _, r := range w.roles {
+		switch r {
+		case spec.RoleID:
+			args = append(args, strings.ToLower(e.ID))
+		case spec.RoleAggregateType:
+			args = append(args, e.AggregateType)
+		case spec.RoleAggregateID:
+			args = append(args, e.AggregateID)
+		case spec.RoleType:
+			args = append(args, e.Type)
+		case spec.RolePayload:
+			switch {
+			case e.Payload == nil:
+				args = append(args, nil)
+			case t.PayloadFormat == spec.FormatJSON:
+				args = append(args, string(e.Payload))
+			default:
+				args = append(args, e.Payload)
+			}
+		case spec.RoleTimestamp:
+			args = append(args, ts)
+		case spec.RoleTracing:
+			if e.TraceContext == "" {
+				args = append(args, nil)
+			} else {
+				args = append(args, e.TraceContext)
+			}
+		case spec.RoleSchemaVersion:
+			args = append(args, e.SchemaVersion)
+		default:
+			return nil, "", fmt.Errorf("%w: unknown column role %q", ErrInvalidTable, r)
+		}
+	}
+	return args, strings.ToLower(e.ID), nil
+}
+
+// QuoteIdent quotes an identifier for the dialect: "name" for PostgreSQL,
+// `name` for MySQL and MariaDB.
+func QuoteIdent(dialect, name string) string {
+	if dialect == spec.Postgres {
+		return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	}
+	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+}
+
+func (w *Writer) qualified() string {
+	t := &w.table
+	if t.Schema == "" {
+		return QuoteIdent(t.Dialect, t.Name)
+	}
+	return QuoteIdent(t.Dialect, t.Schema) + "." + QuoteIdent(t.Dialect, t.Name)
+}
+
+func (w *Writer) insertSQL(rows int) string {
+	t := &w.table
+	var b strings.Builder
+	b.WriteString("INSERT INTO ")
+	b.WriteString(w.qualified())
+	b.WriteString(" (")
+	for i, c := range t.Columns {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(QuoteIdent(t.Dialect, c.Name))
+	}
+	b.WriteString(") VALUES ")
+	n := 0
+	for r := 0; r < rows; r++ {
+		if r > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(")
+		for i := range t.Columns {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			n++
+			if t.Dialect == spec.Postgres {
+				b.WriteString("$" + strconv.Itoa(n))
+			} else {
+				b.WriteString("?")
+			}
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}

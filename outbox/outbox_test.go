@@ -1,0 +1,228 @@
+package outbox_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+type call struct {
+	query string
+	args  []any
+}
+
+type fakeTx struct {
+	calls []call
+	err   error
+}
+
+func (f *fakeTx) ExecContext(_ context.Context, q string, args ...any) (sql.Result, error) {
+	f.calls = append(f.calls, call{q, args})
+	return nil, f.err
+}
+
+func table(t *testing.T, kind, format string, extra string) outbox.Table {
+	t.Helper()
+	doc := `apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: o
+    database:
+      kind: ` + kind + `
+      connection: {host: h, user: u, dbname: d}
+    payloadFormat: ` + format + "\n" + extra
+	s, err := spec.Parse(spec.Source{Name: "o.yaml", Data: []byte(doc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return outbox.TableFor(&s.Outboxes[0])
+}
+
+const events = `    events:
+      - name: OrderCreated
+        aggregate: Order
+        versions: [{major: 1, schema: a.avsc}, {major: 2, schema: b.avsc}]
+`
+
+func TestWriteValidation(t *testing.T) {
+	avro := outbox.WireFormat(1, []byte{2})
+	ok := outbox.Event{AggregateType: "Order", AggregateID: "o-1", Type: "OrderCreated", SchemaVersion: 1, Payload: avro}
+	with := func(f func(*outbox.Event)) outbox.Event { e := ok; f(&e); return e }
+	cases := []struct {
+		name   string
+		format string
+		extra  string
+		opts   []outbox.Option
+		ev     outbox.Event
+		want   string // substring of the error; "" = ok
+	}{
+		{"ok", spec.FormatAvro, events, nil, ok, ""},
+		{"missing aggregate type", spec.FormatAvro, "", nil, with(func(e *outbox.Event) { e.AggregateType = "" }), "aggregate type is required"},
+		{"missing aggregate id", spec.FormatAvro, "", nil, with(func(e *outbox.Event) { e.AggregateID = "" }), "aggregate id is required"},
+		{"missing type", spec.FormatAvro, "", nil, with(func(e *outbox.Event) { e.Type = "" }), "type is required"},
+		{"bad id", spec.FormatAvro, "", nil, with(func(e *outbox.Event) { e.ID = "123" }), "not a canonical UUID"},
+		{"long aggregate id", spec.FormatAvro, "", nil, with(func(e *outbox.Event) { e.AggregateID = strings.Repeat("x", 256) }), "holds 255"},
+		{"avro payload without magic byte", spec.FormatAvro, "", nil, with(func(e *outbox.Event) { e.Payload = []byte{1, 0, 0, 0, 1, 2} }), "magic byte is 1"},
+		{"avro payload too short", spec.FormatAvro, "", nil, with(func(e *outbox.Event) { e.Payload = []byte{0, 0} }), "want at least 5"},
+		{"json payload not json", spec.FormatJSON, "", nil, with(func(e *outbox.Event) { e.Payload = []byte("{") }), "not valid JSON"},
+		{"json payload ok", spec.FormatJSON, "", nil, with(func(e *outbox.Event) { e.Payload = []byte(`{"a":1}`) }), ""},
+		{"nil payload ok", spec.FormatJSON, "", nil, with(func(e *outbox.Event) { e.Payload = nil }), ""},
+		{"missing schema version", spec.FormatAvro, "", nil, with(func(e *outbox.Event) { e.SchemaVersion = 0 }), "schema version (major, >= 1) is required"},
+		{"no version column: version not needed", spec.FormatAvro, "    columns: {schemaVersion: \"\"}\n", nil, with(func(e *outbox.Event) { e.SchemaVersion = 0 }), ""},
+		{"undeclared type", spec.FormatAvro, events, nil, with(func(e *outbox.Event) { e.Type = "OrderShipped" }), `type "OrderShipped" is not declared`},
+		{"undeclared type allowed", spec.FormatAvro, events, []outbox.Option{outbox.AllowUndeclaredEvents()}, with(func(e *outbox.Event) { e.Type = "OrderShipped" }), ""},
+		{"wrong aggregate", spec.FormatAvro, events, nil, with(func(e *outbox.Event) { e.AggregateType = "Payment" }), `belongs to aggregate "Order"`},
+		{"undeclared major", spec.FormatAvro, events, nil, with(func(e *outbox.Event) { e.SchemaVersion = 3 }), "no major version 3"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w, err := outbox.NewWriter(table(t, spec.Postgres, tc.format, tc.extra), tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tx := &fakeTx{}
+			_, err = w.Write(context.Background(), tx, tc.ev)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Write: %v", err)
+				}
+				if len(tx.calls) != 1 {
+					t.Fatalf("%d ExecContext calls, want 1", len(tx.calls))
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, outbox.ErrInvalidEvent) {
+				t.Fatalf("err = %v, want ErrInvalidEvent containing %q", err, tc.want)
+			}
+			if len(tx.calls) != 0 {
+				t.Errorf("an invalid event reached the database: %v", tx.calls)
+			}
+		})
+	}
+}
+
+func TestWriteArgsFollowContract(t *testing.T) {
+	tb := table(t, spec.Postgres, spec.FormatJSON, "    columns: {timestamp: ts, tracing: trace}\n")
+	w, err := outbox.NewWriter(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := &fakeTx{}
+	id, err := w.Write(context.Background(), tx, outbox.Event{
+		ID: "0190A0B1-C2D3-7E4F-8A5B-6C7D8E9FA0B1", AggregateType: "A", AggregateID: "1", Type: "T", SchemaVersion: 3,
+		Payload: []byte(`{"x":1}`),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != "0190a0b1-c2d3-7e4f-8a5b-6c7d8e9fa0b1" {
+		t.Errorf("id = %q, want the lower-case form", id)
+	}
+	c := tx.calls[0]
+	if want := `INSERT INTO "public"."outbox" ("id", "aggregatetype", "aggregateid", "type", "payload", "ts", "trace", "schemaversion") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`; c.query != want {
+		t.Errorf("query\n got %s\nwant %s", c.query, want)
+	}
+	if len(c.args) != len(tb.Columns) {
+		t.Fatalf("%d args for %d columns", len(c.args), len(tb.Columns))
+	}
+	if s, ok := c.args[4].(string); !ok || s != `{"x":1}` {
+		t.Errorf("json payload arg = %#v, want the JSON text as a string", c.args[4])
+	}
+	if c.args[6] != nil {
+		t.Errorf("empty trace context = %#v, want NULL", c.args[6])
+	}
+	if c.args[7] != 3 {
+		t.Errorf("schema version arg = %#v", c.args[7])
+	}
+}
+
+func TestWriteAllBatchesAndInsertError(t *testing.T) {
+	w, err := outbox.NewWriter(table(t, spec.MySQL, spec.FormatJSON, ""), outbox.WithBatchSize(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := make([]outbox.Event, 5)
+	for i := range evs {
+		evs[i] = outbox.Event{AggregateType: "A", AggregateID: "1", Type: "T", SchemaVersion: 1}
+	}
+	tx := &fakeTx{}
+	ids, err := w.WriteAll(context.Background(), tx, evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 5 || len(tx.calls) != 3 {
+		t.Fatalf("%d ids, %d INSERTs; want 5 ids in 3 INSERTs (2+2+1)", len(ids), len(tx.calls))
+	}
+	for i, n := range []int{12, 12, 6} {
+		if len(tx.calls[i].args) != n || strings.Count(tx.calls[i].query, "?") != n {
+			t.Errorf("INSERT %d: %d args, %d placeholders, want %d", i, len(tx.calls[i].args), strings.Count(tx.calls[i].query, "?"), n)
+		}
+	}
+	for i := 1; i < len(ids); i++ {
+		if ids[i] <= ids[i-1] {
+			t.Errorf("generated ids not increasing: %s then %s", ids[i-1], ids[i])
+		}
+	}
+	tx = &fakeTx{err: errors.New("duplicate key")}
+	if _, err := w.Write(context.Background(), tx, evs[0]); !errors.Is(err, outbox.ErrInsert) || !strings.Contains(err.Error(), "duplicate key") {
+		t.Errorf("err = %v, want ErrInsert wrapping the driver error", err)
+	}
+}
+
+func TestNewWriterRejectsBadTables(t *testing.T) {
+	good := table(t, spec.MariaDB, spec.FormatAvro, "")
+	cases := map[string]func(*outbox.Table){
+		"dialect": func(tb *outbox.Table) { tb.Dialect = "oracle" },
+		"name":    func(tb *outbox.Table) { tb.Name = "" },
+		"format":  func(tb *outbox.Table) { tb.PayloadFormat = "protobuf" },
+		"payload": func(tb *outbox.Table) { tb.Columns = tb.Columns[:4] },
+	}
+	for name, f := range cases {
+		tb := good
+		tb.Columns = append([]spec.Column(nil), good.Columns...)
+		f(&tb)
+		if _, err := outbox.NewWriter(tb); !errors.Is(err, outbox.ErrInvalidTable) {
+			t.Errorf("%s: err = %v, want ErrInvalidTable", name, err)
+		}
+	}
+}
+
+func TestUUIDv7(t *testing.T) {
+	prev := ""
+	for i := 0; i < 10000; i++ {
+		id, err := outbox.NewUUIDv7()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !outbox.IsUUID(id) || id[14] != '7' || !strings.ContainsRune("89ab", rune(id[19])) {
+			t.Fatalf("%q is not a version 7, variant 10 UUID", id)
+		}
+		if id <= prev {
+			t.Fatalf("ids not strictly increasing: %s then %s", prev, id)
+		}
+		prev = id
+	}
+	for _, s := range []string{"", "0190a0b1c2d37e4f8a5b6c7d8e9fa0b1", "0190a0b1-c2d3-7e4f-8a5b-6c7d8e9fa0bz", "0190a0b1-c2d3-7e4f-8a5b_6c7d8e9fa0b1"} {
+		if outbox.IsUUID(s) {
+			t.Errorf("IsUUID(%q) = true", s)
+		}
+	}
+}
+
+func TestWireFormatRoundTrip(t *testing.T) {
+	b := outbox.WireFormat(0x01020304, []byte("datum"))
+	if string(b[:5]) != "\x00\x01\x02\x03\x04" {
+		t.Fatalf("header = % x", b[:5])
+	}
+	id, d, err := outbox.ParseWireFormat(b)
+	if err != nil || id != 0x01020304 || string(d) != "datum" {
+		t.Fatalf("ParseWireFormat = %d, %q, %v", id, d, err)
+	}
+	if _, _, err := outbox.ParseWireFormat([]byte{0, 1}); !errors.Is(err, outbox.ErrWireFormat) {
+		t.Errorf("short: err = %v", err)
+	}
+}

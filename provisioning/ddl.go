@@ -1,0 +1,80 @@
+package provisioning
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// qualifiedTable is the quoted schema.table (PostgreSQL) or database.table
+// (MySQL, MariaDB) of an outbox.
+func qualifiedTable(o *spec.Outbox) string {
+	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
+	if o.Schema == "" {
+		return q(o.Table)
+	}
+	return q(o.Schema) + "." + q(o.Table)
+}
+
+// indexName is the name of the timestamp index of an outbox table (at most
+// 63 characters, PostgreSQL's identifier limit; MySQL allows 64).
+func indexName(o *spec.Outbox) string {
+	n := o.Table + "_" + o.Columns.Timestamp + "_idx"
+	if len(n) > 63 {
+		n = n[len(n)-63:]
+	}
+	return n
+}
+
+// TableDDL returns the statements that create the outbox table of o, in
+// exactly the column contract (spec.Outbox.ColumnContract), idempotently:
+//
+//   - CREATE TABLE IF NOT EXISTS with the contract's columns and types, in
+//     contract order, NOT NULL except the payload and tracing columns, and
+//     the id column as primary key (REPLICA IDENTITY DEFAULT is then enough
+//     on PostgreSQL);
+//   - with a timestamp column: a default of the current UTC time (PostgreSQL)
+//     or CURRENT_TIMESTAMP(6) (MySQL, MariaDB: the session time zone), and an
+//     index on it, for the cleanup job that deletes published rows by age;
+//   - MySQL and MariaDB: InnoDB, utf8mb4.
+//
+// No other index: Debezium reads the WAL/binlog, never the table, and the
+// writer only inserts.
+func TableDDL(o *spec.Outbox) []string {
+	kind := o.Database.Kind
+	q := func(s string) string { return outbox.QuoteIdent(kind, s) }
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s (\n", qualifiedTable(o))
+	var idCol string
+	for _, c := range o.ColumnContract() {
+		fmt.Fprintf(&b, "  %s %s", q(c.Name), c.SQLType)
+		if !c.Nullable {
+			b.WriteString(" NOT NULL")
+		}
+		if c.Role == spec.RoleTimestamp {
+			if kind == spec.Postgres {
+				b.WriteString(" DEFAULT (now() AT TIME ZONE 'UTC')")
+			} else {
+				b.WriteString(" DEFAULT CURRENT_TIMESTAMP(6)")
+			}
+		}
+		if c.Role == spec.RoleID {
+			idCol = c.Name
+		}
+		b.WriteString(",\n")
+	}
+	if kind != spec.Postgres && o.Columns.Timestamp != "" {
+		fmt.Fprintf(&b, "  KEY %s (%s),\n", q(indexName(o)), q(o.Columns.Timestamp))
+	}
+	fmt.Fprintf(&b, "  PRIMARY KEY (%s)\n)", q(idCol))
+	if kind != spec.Postgres {
+		b.WriteString(" ENGINE=InnoDB DEFAULT CHARSET=utf8mb4")
+	}
+	stmts := []string{b.String()}
+	if kind == spec.Postgres && o.Columns.Timestamp != "" {
+		stmts = append(stmts, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (%s)", q(indexName(o)), qualifiedTable(o), q(o.Columns.Timestamp)))
+	}
+	return stmts
+}
