@@ -1,0 +1,161 @@
+package registry
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Sentinel errors. Every [*APIError] and [*UnreachableError] unwraps to the
+// one that applies, so callers test with errors.Is and never look at codes.
+var (
+	// ErrSubjectNotFound: the subject does not exist, or only soft-deleted
+	// versions are left (Confluent error code 40401).
+	ErrSubjectNotFound = errors.New("subject not found")
+	// ErrVersionNotFound: the subject has no such version (40402).
+	ErrVersionNotFound = errors.New("version not found")
+	// ErrSchemaNotFound: no schema with that id, or the schema given to a
+	// lookup is not registered under the subject (40403).
+	ErrSchemaNotFound = errors.New("schema not found")
+	// ErrSubjectSoftDeleted: the subject is already soft-deleted (40404).
+	ErrSubjectSoftDeleted = errors.New("subject soft-deleted")
+	// ErrSubjectNotSoftDeleted: a permanent delete needs a soft delete
+	// first (40405; Apicurio answers it with HTTP 409).
+	ErrSubjectNotSoftDeleted = errors.New("subject not soft-deleted")
+	// ErrIncompatible: the registry refused a new version as incompatible
+	// at the subject's level (409).
+	ErrIncompatible = errors.New("schema incompatible")
+	// ErrInvalidSchema: the registry cannot parse the schema, or a
+	// reference cannot be resolved (42201).
+	ErrInvalidSchema = errors.New("invalid schema")
+	// ErrInvalidVersion: a version that is not a positive integer or
+	// "latest" (42202).
+	ErrInvalidVersion = errors.New("invalid version")
+	// ErrInvalidLevel: an unknown compatibility level (42203).
+	ErrInvalidLevel = errors.New("invalid compatibility level")
+	// ErrUnauthorized: the credentials are missing or refused (401, 403).
+	ErrUnauthorized = errors.New("unauthorized")
+	// ErrUnreachable: no answer from the registry (connection refused,
+	// DNS, TLS, timeout), or a gateway in front of it answered 502, 503
+	// or 504 without a registry error body.
+	ErrUnreachable = errors.New("schema registry unreachable")
+	// ErrServer: any other error answer (5xx store errors 50001-50003,
+	// unexpected statuses).
+	ErrServer = errors.New("schema registry error")
+)
+
+// Confluent Schema Registry error codes (error_code in the JSON error body).
+const (
+	CodeSubjectNotFound       = 40401
+	CodeVersionNotFound       = 40402
+	CodeSchemaNotFound        = 40403
+	CodeSubjectSoftDeleted    = 40404
+	CodeSubjectNotSoftDeleted = 40405
+	CodeSchemaVersionSoftDel  = 40406
+	CodeVersionNotSoftDeleted = 40407
+	CodeSubjectLevelNotSet    = 40408
+	CodeIncompatible          = 409
+	CodeInvalidSchema         = 42201
+	CodeInvalidVersion        = 42202
+	CodeInvalidLevel          = 42203
+)
+
+// APIError is a non-2xx answer of the registry. Its Status is always the
+// HTTP status (srclient loses it for non-JSON bodies; this package does not),
+// Code is the registry's error_code (0 when the body was not a registry
+// error, for example an HTML page of a proxy), and Message the registry's
+// message or the start of the raw body.
+type APIError struct {
+	// Op names the operation, e.g. `register "orders-value"`.
+	Op      string
+	Status  int
+	Code    int
+	Message string
+}
+
+func (e *APIError) Error() string {
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.Status)
+	}
+	code := ""
+	if e.Code != 0 && e.Code != e.Status {
+		code = fmt.Sprintf(" (error code %d)", e.Code)
+	}
+	return fmt.Sprintf("%s: registry answered %d%s: %s", e.Op, e.Status, code, msg)
+}
+
+// Unwrap returns the sentinel for Code, or for Status when Code is unknown.
+func (e *APIError) Unwrap() error {
+	switch e.Code {
+	case CodeSubjectNotFound:
+		return ErrSubjectNotFound
+	case CodeVersionNotFound:
+		return ErrVersionNotFound
+	case CodeSchemaNotFound:
+		return ErrSchemaNotFound
+	case CodeSubjectSoftDeleted:
+		return ErrSubjectSoftDeleted
+	case CodeSubjectNotSoftDeleted:
+		return ErrSubjectNotSoftDeleted
+	case CodeIncompatible:
+		return ErrIncompatible
+	case CodeInvalidSchema:
+		return ErrInvalidSchema
+	case CodeInvalidVersion:
+		return ErrInvalidVersion
+	case CodeInvalidLevel:
+		return ErrInvalidLevel
+	case 40101, 40301, 401, 403:
+		return ErrUnauthorized
+	}
+	switch {
+	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
+		return ErrUnauthorized
+	case e.Code == 0 && e.Status == http.StatusConflict:
+		return ErrIncompatible
+	case e.Code == 0 && (e.Status == http.StatusBadGateway || e.Status == http.StatusServiceUnavailable || e.Status == http.StatusGatewayTimeout):
+		return ErrUnreachable
+	}
+	return ErrServer
+}
+
+// UnreachableError is returned when a request got no HTTP answer.
+type UnreachableError struct {
+	URL string // base URL of the registry, without credentials
+	Err error  // the transport error (may be context.Canceled or DeadlineExceeded)
+}
+
+func (e *UnreachableError) Error() string {
+	cause := e.Err
+	var u *url.Error
+	if errors.As(cause, &u) {
+		cause = u.Err
+	}
+	return fmt.Sprintf("schema registry at %s is unreachable: %v (is it running and the URL right?)", e.URL, cause)
+}
+
+// Unwrap returns ErrUnreachable and the transport error.
+func (e *UnreachableError) Unwrap() []error { return []error{ErrUnreachable, e.Err} }
+
+// newAPIError builds an APIError from a response status and body.
+func newAPIError(op string, status int, body []byte) *APIError {
+	e := &APIError{Op: op, Status: status}
+	var b struct {
+		Code    int    `json:"error_code"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(body, &b); err == nil && (b.Code != 0 || b.Message != "") {
+		e.Code, e.Message = b.Code, b.Message
+		return e
+	}
+	raw := strings.TrimSpace(string(body))
+	if len(raw) > 200 {
+		raw = raw[:200] + "…"
+	}
+	e.Message = raw
+	return e
+}
