@@ -25,11 +25,12 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *updateScripts,
+		Cmds:          connectfakeCmds(),
 		Setup: func(e *testscript.Env) error {
 			// Keep the scripts hermetic: no real endpoints unless a script
 			// sets them.
 			e.Setenv("NO_COLOR", "1")
-			return nil
+			return setupConnectFake(e)
 		},
 	})
 }

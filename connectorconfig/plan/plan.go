@@ -348,7 +348,9 @@ func updateChange(d connectorconfig.Connector, a ActualConnector, cfg diffConfig
 		ch.Action = Update
 	}
 	if ch.ConfigChanged {
-		ch.Findings = changeFindings(d.Name, a.Config, d.Config, d.Sensitive)
+		if fs := changeFindings(d.Name, a.Config, d.Config, d.Sensitive); fs != nil {
+			ch.Findings = fs
+		}
 		if a.Config["connector.class"] != "" && d.Config["connector.class"] != a.Config["connector.class"] {
 			ch.Action = Replace
 			ch.Notes = append(ch.Notes, "connector.class changes: the connector is deleted and created again under the same name, so it keeps the old connector's offsets")

@@ -153,7 +153,7 @@ func TestDangerousRules(t *testing.T) {
 		{"include list", mod(pgConfig(), "table.include.list", "public.outbox_event,public.other"), mod(pgConfig(), "table.include.list", "public.other"), []string{RuleOutboxTableExcluded}, "public.outbox_event"},
 		{"include list grows", pgConfig(), mod(pgConfig(), "table.include.list", "public.outbox_event,public.other"), nil, ""},
 		{"harmless", pgConfig(), mod(pgConfig(), "poll.interval.ms", "100"), nil, ""},
-		{"class", pgConfig(), mod(pgConfig(), "connector.class", "io.debezium.connector.mysql.MySqlConnector"), nil, ""},
+		{"class", pgConfig(), mod(pgConfig(), "connector.class", "io.debezium.connector.mysql.MySqlConnector"), []string{RuleConnectorClass}, "offsets"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

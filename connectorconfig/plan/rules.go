@@ -96,6 +96,9 @@ func changeFindings(name string, before, after map[string]string, sensitive []st
 		return b, a, !equalValues(key, a, b) && !isMasked(before[key])
 	}
 	mode := def(after, "snapshot.mode", "initial")
+	if b, a, ok := changed("connector.class", ""); ok && b != "" {
+		add(RuleConnectorClass, "connector.class", fmt.Sprintf("the connector is deleted and created again as %s under the same name: the new class reads the offsets %s stored under that name, which it may not understand (use a new name or reset the offsets); slots, publications and topics of the old class are left behind", a, b))
+	}
 
 	if b, a, ok := changed("topic.prefix", ""); ok {
 		start := "streams from the current position (snapshot.mode=" + mode + ")"

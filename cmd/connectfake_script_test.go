@@ -1,0 +1,108 @@
+package cmd_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/outboxctl/outboxctl/connectorconfig/connect/connectfake"
+)
+
+type fakeKey struct{}
+
+type fakeState struct {
+	srv  *connectfake.Server
+	mark int
+}
+
+// setupConnectFake starts an in-memory Kafka Connect for every script and
+// points OUTBOX_CONNECT_URL at it. A script configures it with a
+// connectfake.json file in its archive:
+//
+//	{"version": "3.6.2", "mask": ["database.password"], "start_delay": "200ms"}
+func setupConnectFake(e *testscript.Env) error {
+	var cfg struct {
+		Version    string   `json:"version"`
+		Mask       []string `json:"mask"`
+		StartDelay string   `json:"start_delay"`
+	}
+	if data, err := os.ReadFile(filepath.Join(e.WorkDir, "connectfake.json")); err == nil {
+		if err := json.Unmarshal(data, &cfg); err != nil {
+			return err
+		}
+	}
+	o := connectfake.Options{Version: cfg.Version, MaskKeys: cfg.Mask}
+	if cfg.StartDelay != "" {
+		d, err := time.ParseDuration(cfg.StartDelay)
+		if err != nil {
+			return err
+		}
+		o.StartDelay = d
+	}
+	srv := connectfake.New(o)
+	e.Defer(srv.Close)
+	e.Values[fakeKey{}] = &fakeState{srv: srv}
+	e.Setenv("OUTBOX_CONNECT_URL", srv.URL)
+	e.Setenv("CONNECTFAKE_URL", srv.URL)
+	e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.WorkDir, ".config"))
+	return nil
+}
+
+// connectfakeCmds are the script commands that drive and inspect the fake:
+//
+//	fake conflicts N            the next N writes answer 409 (rebalance)
+//	fake fail NAME TRACE        NAME's task is FAILED with TRACE ("" clears)
+//	fake seed NAME FILE [STATE] create NAME with the config in FILE (not counted)
+//	fake mark                   start counting writes from here
+//	fake writes N               exactly N writes since the mark
+//	fake puts NAME N            NAME got exactly N config writes
+//	fake taskrestarts NAME N    NAME's tasks were (re)started exactly N times
+func connectfakeCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"fake": func(ts *testscript.TestScript, neg bool, args []string) {
+			st := ts.Value(fakeKey{}).(*fakeState)
+			if len(args) == 0 {
+				ts.Fatalf("usage: fake conflicts|fail|seed|mark|writes|puts|taskrestarts ...")
+			}
+			num := func(s string) int {
+				n, err := strconv.Atoi(s)
+				ts.Check(err)
+				return n
+			}
+			check := func(what string, got, want int) {
+				if (got == want) == neg {
+					ts.Fatalf("%s = %d, want %s%d (writes: %s)", what, got, map[bool]string{true: "not ", false: ""}[neg], want, strings.Join(st.srv.Writes(), "; "))
+				}
+			}
+			switch args[0] {
+			case "conflicts":
+				st.srv.InjectConflicts(num(args[1]))
+			case "fail":
+				st.srv.FailConnector(args[1], args[2])
+			case "seed":
+				var cfg map[string]string
+				ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[2])), &cfg))
+				state := "RUNNING"
+				if len(args) > 3 {
+					state = args[3]
+				}
+				st.srv.Seed(args[1], cfg, state)
+			case "mark":
+				st.mark = len(st.srv.Writes())
+			case "writes":
+				check("writes since mark", len(st.srv.Writes())-st.mark, num(args[1]))
+			case "puts":
+				check("puts of "+args[1], st.srv.Puts(args[1]), num(args[2]))
+			case "taskrestarts":
+				check("task restarts of "+args[1], st.srv.TaskRestarts(args[1]), num(args[2]))
+			default:
+				ts.Fatalf("unknown fake command %q", args[0])
+			}
+		},
+	}
+}

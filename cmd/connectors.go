@@ -1,0 +1,477 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/connectorconfig/plan"
+)
+
+type connectorsOptions struct {
+	Connect connectFlags
+	Output  string
+}
+
+func newConnectorsCmd(env *Env) *cobra.Command {
+	opts := &connectorsOptions{}
+	c := &cobra.Command{
+		Use:     "connectors <command>",
+		Aliases: []string{"connector"},
+		Short:   "Inspect and operate Kafka Connect connectors",
+		Long: `Operations on the connectors of a Kafka Connect cluster: get, describe,
+status (exit 3 when anything is not RUNNING), restart, pause, resume, stop,
+delete and offsets (KIP-875). Secrets in configs are always shown as (sensitive).`,
+	}
+	addConnectFlags(c.PersistentFlags(), &opts.Connect)
+	names := connectorNames(env, &opts.Connect)
+
+	get := &cobra.Command{
+		Use:               "get [NAME...]",
+		Short:             "List connectors with their state",
+		ValidArgsFunction: names,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runConnectorsGet(c.Context(), env, opts, args, false)
+		},
+	}
+	get.Flags().StringVarP(&opts.Output, "output", "o", "table", "output format: table|json|yaml")
+	describe := &cobra.Command{
+		Use:               "describe NAME...",
+		Short:             "Show connectors with config (secrets masked), tasks and traces",
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: names,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runConnectorsGet(c.Context(), env, opts, args, true)
+		},
+	}
+	describe.Flags().StringVarP(&opts.Output, "output", "o", "table", "output format: table|json|yaml")
+	status := &cobra.Command{
+		Use:   "status [NAME...]",
+		Short: "Show connector and task states; exit 3 when anything is not RUNNING",
+		Example: `  $ outboxctl connectors status
+  $ outboxctl connectors status orders-outbox -o json`,
+		ValidArgsFunction: names,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runConnectorsStatus(c.Context(), env, opts, args)
+		},
+	}
+	status.Flags().StringVarP(&opts.Output, "output", "o", "table", "output format: table|json")
+
+	var onlyFailed, connectorOnly bool
+	restart := &cobra.Command{
+		Use:               "restart NAME...",
+		Short:             "Restart connectors and their tasks",
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: names,
+		RunE: func(c *cobra.Command, args []string) error {
+			return eachConnector(c.Context(), env, opts, args, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
+				ro := connect.RestartOptions{IncludeTasks: !connectorOnly, OnlyFailed: onlyFailed}
+				st, err := cl.Restart(ctx, n, ro)
+				if err != nil {
+					return "", err
+				}
+				if st == nil {
+					return "connector restarted", nil
+				}
+				var what []string
+				if st.Connector.State == connect.StateRestarting {
+					what = append(what, "connector")
+				}
+				for _, t := range st.Tasks {
+					if t.State == connect.StateRestarting {
+						what = append(what, fmt.Sprintf("task %d", t.ID))
+					}
+				}
+				if len(what) == 0 {
+					return "nothing to restart", nil
+				}
+				return "restarting " + strings.Join(what, ", "), nil
+			})
+		},
+	}
+	restart.Flags().BoolVar(&onlyFailed, "only-failed", false, "restart only the connector and tasks that are FAILED")
+	restart.Flags().BoolVar(&connectorOnly, "connector-only", false, "restart the connector instance but not its tasks")
+
+	simple := func(use, short, done string, do func(*connect.Client) func(context.Context, string) error) *cobra.Command {
+		return &cobra.Command{
+			Use: use + " NAME...", Short: short, Args: cobra.MinimumNArgs(1), ValidArgsFunction: names,
+			RunE: func(c *cobra.Command, args []string) error {
+				return eachConnector(c.Context(), env, opts, args, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
+					return done, do(cl)(ctx, n)
+				})
+			},
+		}
+	}
+	c.AddCommand(get, describe, status, restart,
+		simple("pause", "Pause connectors (tasks stay assigned)", "paused", func(cl *connect.Client) func(context.Context, string) error { return cl.Pause }),
+		simple("resume", "Resume paused or stopped connectors", "resumed", func(cl *connect.Client) func(context.Context, string) error { return cl.Resume }),
+		simple("stop", "Stop connectors: tasks shut down, config kept (Connect 3.5+)", "stopped", func(cl *connect.Client) func(context.Context, string) error { return cl.Stop }),
+		simple("delete", "Delete connectors (offsets stay in the offsets topic)", "deleted", func(cl *connect.Client) func(context.Context, string) error { return cl.Delete }),
+		newOffsetsCmd(env, opts, names),
+	)
+	return c
+}
+
+// eachConnector runs do for every name, reporting each on stderr, and fails
+// when any failed.
+func eachConnector(ctx context.Context, env *Env, opts *connectorsOptions, args []string, do func(context.Context, *connect.Client, string) (string, error)) error {
+	cl, err := connectClient(env, &opts.Connect)
+	if err != nil {
+		return err
+	}
+	var failed []string
+	for _, n := range args {
+		msg, err := do(ctx, cl, n)
+		if err != nil {
+			if errors.Is(err, connect.ErrUnreachable) {
+				return connectHint(err)
+			}
+			fmt.Fprintf(env.IO.ErrOut, "%s: %v\n", n, err)
+			failed = append(failed, n)
+			continue
+		}
+		fmt.Fprintf(env.IO.Out, "%s: %s\n", n, msg)
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("failed for %s", strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+// connectorView is the JSON/YAML shape of get and describe.
+type connectorView struct {
+	Name   string              `json:"name" yaml:"name"`
+	Type   string              `json:"type,omitempty" yaml:"type,omitempty"`
+	Class  string              `json:"class,omitempty" yaml:"class,omitempty"`
+	State  string              `json:"state" yaml:"state"`
+	Worker string              `json:"worker_id,omitempty" yaml:"worker_id,omitempty"`
+	Owner  string              `json:"owner,omitempty" yaml:"owner,omitempty"`
+	Trace  string              `json:"trace,omitempty" yaml:"trace,omitempty"`
+	Tasks  []connect.TaskState `json:"tasks" yaml:"tasks"`
+	Config map[string]string   `json:"config,omitempty" yaml:"config,omitempty"`
+}
+
+func maskConfig(cfg map[string]string) map[string]string {
+	out := make(map[string]string, len(cfg))
+	for k, v := range cfg {
+		if plan.IsSensitive(k, nil) {
+			v = "(sensitive)"
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func fetchViews(ctx context.Context, env *Env, opts *connectorsOptions, names []string, withConfig bool) ([]connectorView, error) {
+	cl, err := connectClient(env, &opts.Connect)
+	if err != nil {
+		return nil, err
+	}
+	all, err := cl.ListConnectorsExpanded(ctx)
+	if err != nil {
+		return nil, connectHint(err)
+	}
+	if len(names) == 0 {
+		for n := range all {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+	}
+	var views []connectorView
+	var missing []string
+	for _, n := range names {
+		e, ok := all[n]
+		if !ok {
+			missing = append(missing, n)
+			continue
+		}
+		v := connectorView{Name: n, Tasks: []connect.TaskState{}}
+		if e.Info != nil {
+			v.Type, v.Class, v.Owner = e.Info.Type, e.Info.Config["connector.class"], e.Info.Config[plan.OwnerKey]
+			if withConfig {
+				v.Config = maskConfig(e.Info.Config)
+			}
+		}
+		if e.Status != nil {
+			v.State, v.Worker, v.Trace = e.Status.Connector.State, e.Status.Connector.WorkerID, e.Status.Connector.Trace
+			v.Tasks = append(v.Tasks, e.Status.Tasks...)
+			if !withConfig {
+				for i := range v.Tasks {
+					v.Tasks[i].Trace = ""
+				}
+				v.Trace = ""
+			}
+		}
+		views = append(views, v)
+	}
+	if len(missing) > 0 {
+		return views, fmt.Errorf("connector(s) not found: %s: %w", strings.Join(missing, ", "), connect.ErrNotFound)
+	}
+	return views, nil
+}
+
+func taskSummary(ts []connect.TaskState) string {
+	if len(ts) == 0 {
+		return "0"
+	}
+	running := 0
+	var other []string
+	for _, t := range ts {
+		if t.State == connect.StateRunning {
+			running++
+		} else {
+			other = append(other, fmt.Sprintf("%d:%s", t.ID, t.State))
+		}
+	}
+	s := fmt.Sprintf("%d/%d RUNNING", running, len(ts))
+	if len(other) > 0 {
+		s += " (" + strings.Join(other, " ") + ")"
+	}
+	return s
+}
+
+func writeStructured(w io.Writer, format string, v any) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(v)
+	case "yaml":
+		enc := yaml.NewEncoder(w)
+		enc.SetIndent(2)
+		defer enc.Close()
+		return enc.Encode(v)
+	}
+	return fmt.Errorf("unknown format %q", format)
+}
+
+func runConnectorsGet(ctx context.Context, env *Env, opts *connectorsOptions, names []string, describe bool) error {
+	if err := checkOutput(opts.Output, "table", "json", "yaml"); err != nil {
+		return err
+	}
+	views, err := fetchViews(ctx, env, opts, names, describe)
+	if views == nil && err != nil {
+		return err
+	}
+	if views == nil {
+		views = []connectorView{}
+	}
+	if opts.Output != "table" {
+		if werr := writeStructured(env.IO.Out, opts.Output, views); werr != nil {
+			return werr
+		}
+		return err
+	}
+	if describe {
+		for i, v := range views {
+			if i > 0 {
+				fmt.Fprintln(env.IO.Out)
+			}
+			describeText(env.IO.Out, v)
+		}
+		return err
+	}
+	tw := tabwriter.NewWriter(env.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSTATE\tTASKS\tCLASS\tOWNER")
+	for _, v := range views {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.Name, v.State, taskSummary(v.Tasks), v.Class, v.Owner)
+	}
+	if ferr := tw.Flush(); ferr != nil {
+		return ferr
+	}
+	return err
+}
+
+func describeText(w io.Writer, v connectorView) {
+	fmt.Fprintf(w, "Name:    %s\nClass:   %s\nType:    %s\nState:   %s\nWorker:  %s\nOwner:   %s\n", v.Name, v.Class, v.Type, v.State, v.Worker, v.Owner)
+	if v.Trace != "" {
+		fmt.Fprintf(w, "Trace:\n  %s\n", strings.ReplaceAll(strings.TrimSpace(v.Trace), "\n", "\n  "))
+	}
+	fmt.Fprintf(w, "Tasks:\n")
+	for _, t := range v.Tasks {
+		fmt.Fprintf(w, "  %d  %s  %s\n", t.ID, t.State, t.WorkerID)
+		if t.Trace != "" {
+			fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(strings.TrimSpace(t.Trace), "\n", "\n     "))
+		}
+	}
+	fmt.Fprintf(w, "Config:\n")
+	keys := make([]string, 0, len(v.Config))
+	for k := range v.Config {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	tw := tabwriter.NewWriter(w, 0, 4, 1, ' ', 0)
+	for _, k := range keys {
+		fmt.Fprintf(tw, "  %s\t= %s\n", k, v.Config[k])
+	}
+	_ = tw.Flush()
+}
+
+func runConnectorsStatus(ctx context.Context, env *Env, opts *connectorsOptions, names []string) error {
+	if err := checkOutput(opts.Output, "table", "json"); err != nil {
+		return err
+	}
+	views, err := fetchViews(ctx, env, opts, names, false)
+	if views == nil && err != nil {
+		return err
+	}
+	if views == nil {
+		views = []connectorView{}
+	}
+	var notRunning []string
+	for _, v := range views {
+		ok := v.State == connect.StateRunning && len(v.Tasks) > 0
+		for _, t := range v.Tasks {
+			ok = ok && t.State == connect.StateRunning
+		}
+		if !ok {
+			notRunning = append(notRunning, v.Name)
+		}
+	}
+	if opts.Output == "json" {
+		if werr := writeStructured(env.IO.Out, "json", views); werr != nil {
+			return werr
+		}
+	} else {
+		tw := tabwriter.NewWriter(env.IO.Out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tCONNECTOR\tTASKS\tWORKER")
+		for _, v := range views {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", v.Name, v.State, taskSummary(v.Tasks), v.Worker)
+		}
+		_ = tw.Flush()
+	}
+	if err != nil {
+		return err
+	}
+	if len(notRunning) > 0 {
+		return WithExitCode(ExitCheckFailed, fmt.Errorf("%d connector(s) not RUNNING: %s", len(notRunning), strings.Join(notRunning, ", ")))
+	}
+	return nil
+}
+
+func newOffsetsCmd(env *Env, opts *connectorsOptions, names func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective)) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "offsets <get|set|reset> NAME",
+		Short: "Read, set or reset connector offsets (KIP-875, Connect 3.5+/3.6+)",
+		Long: `Offsets of a source connector; for Debezium the partition is {"server": topic.prefix}.
+
+set and reset need the connector STOPPED: they stop it, wait until STOPPED,
+change the offsets, then return it to the state it had (use --keep-stopped to
+leave it stopped). Resetting a Debezium connector's offsets makes it start over
+as its snapshot.mode says; a PostgreSQL connector resumes from its slot.`,
+	}
+	get := &cobra.Command{
+		Use: "get NAME", Short: "Print a connector's offsets as JSON", Args: cobra.ExactArgs(1), ValidArgsFunction: names,
+		RunE: func(c *cobra.Command, args []string) error {
+			cl, err := connectClient(env, &opts.Connect)
+			if err != nil {
+				return err
+			}
+			o, err := cl.Offsets(c.Context(), args[0])
+			if err != nil {
+				return connectHint(fmt.Errorf("offsets of %s: %w", args[0], err))
+			}
+			if o.Offsets == nil {
+				o.Offsets = []connect.Offset{}
+			}
+			return writeStructured(env.IO.Out, "json", o)
+		},
+	}
+	var keepStopped bool
+	var file string
+	modify := func(use, short string, needFile bool, do func(ctx context.Context, cl *connect.Client, name string) (string, error)) *cobra.Command {
+		cc := &cobra.Command{
+			Use: use, Short: short, Args: cobra.ExactArgs(1), ValidArgsFunction: names,
+			RunE: func(c *cobra.Command, args []string) error {
+				if needFile && file == "" {
+					return UsageError(errors.New("set needs -f offsets.json (the shape of `offsets get`)"))
+				}
+				cl, err := connectClient(env, &opts.Connect)
+				if err != nil {
+					return err
+				}
+				return aroundStopped(c.Context(), env, cl, args[0], keepStopped, func(ctx context.Context) error {
+					msg, err := do(ctx, cl, args[0])
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(env.IO.Out, "%s: %s\n", args[0], msg)
+					return nil
+				})
+			},
+		}
+		cc.Flags().BoolVar(&keepStopped, "keep-stopped", false, "leave the connector STOPPED afterwards")
+		return cc
+	}
+	reset := modify("reset NAME", "Delete a connector's offsets (stopping and restoring it around the change)", false, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
+		return cl.ResetOffsets(ctx, n)
+	})
+	set := modify("set NAME -f offsets.json", "Alter a connector's offsets (stopping and restoring it around the change)", true, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return "", UsageError(err)
+		}
+		var o connect.Offsets
+		if err := json.Unmarshal(data, &o); err != nil {
+			return "", UsageError(fmt.Errorf("%s: %w", file, err))
+		}
+		return cl.AlterOffsets(ctx, n, o)
+	})
+	set.Flags().StringVarP(&file, "file", "f", "", "offsets JSON, as printed by `offsets get`")
+	c.AddCommand(get, set, reset)
+	return c
+}
+
+// aroundStopped stops the connector, waits until STOPPED, runs do, and
+// restores the previous state.
+func aroundStopped(ctx context.Context, env *Env, cl *connect.Client, name string, keepStopped bool, do func(context.Context) error) error {
+	st, err := cl.Status(ctx, name)
+	if err != nil {
+		return connectHint(fmt.Errorf("status of %s: %w", name, err))
+	}
+	before := st.Connector.State
+	if before != connect.StateStopped {
+		fmt.Fprintf(env.IO.ErrOut, "%s: stopping (was %s)\n", name, before)
+		if err := cl.Stop(ctx, name); err != nil {
+			return fmt.Errorf("stop %s: %w", name, err)
+		}
+		deadline := time.Now().Add(time.Minute)
+		for {
+			st, err = cl.Status(ctx, name)
+			if err == nil && st.Connector.State == connect.StateStopped {
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%s did not reach STOPPED within 1m", name)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	opErr := do(ctx)
+	if keepStopped || before == connect.StateStopped {
+		return opErr
+	}
+	var restore error
+	if before == connect.StatePaused {
+		restore = cl.Pause(ctx, name)
+	} else {
+		restore = cl.Resume(ctx, name)
+	}
+	if restore != nil {
+		return errors.Join(opErr, fmt.Errorf("restore %s to %s: %w", name, before, restore))
+	}
+	fmt.Fprintf(env.IO.ErrOut, "%s: restored to %s\n", name, map[bool]string{true: "PAUSED", false: "RUNNING"}[before == connect.StatePaused])
+	return opErr
+}

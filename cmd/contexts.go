@@ -1,0 +1,383 @@
+package cmd
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
+
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/internal/settings"
+)
+
+// Environment variables of the Connect connection (OUTBOX_CONNECT_URL is in
+// internal/settings).
+const (
+	envConnectUser         = "OUTBOX_CONNECT_USER"
+	envConnectPasswordFile = "OUTBOX_CONNECT_PASSWORD_FILE"
+	envConnectPassword     = "OUTBOX_CONNECT_PASSWORD"
+	envConnectToken        = "OUTBOX_CONNECT_TOKEN"
+	envConfig              = "OUTBOXCTL_CONFIG"
+	envContext             = "OUTBOXCTL_CONTEXT"
+)
+
+// cliConfig is the context file ($XDG_CONFIG_HOME/outboxctl/config.yaml):
+//
+//	current-context: prod
+//	contexts:
+//	  prod:
+//	    connect:
+//	      url: https://connect.example.com:8083
+//	      user: deployer
+//	      password-file: /run/secrets/connect-password
+//	      ca-file: /etc/ssl/connect-ca.pem
+type cliConfig struct {
+	CurrentContext string                `yaml:"current-context"`
+	Contexts       map[string]cliContext `yaml:"contexts"`
+}
+
+type cliContext struct {
+	Connect connectEndpoint `yaml:"connect"`
+}
+
+// connectEndpoint holds the connection settings of Kafka Connect. Secrets are
+// only files or ${env:NAME} references, never literals.
+type connectEndpoint struct {
+	URL                string `yaml:"url"`
+	User               string `yaml:"user"`
+	Password           string `yaml:"password"` // ${env:NAME} only
+	PasswordFile       string `yaml:"password-file"`
+	Token              string `yaml:"token"` // ${env:NAME} only
+	TokenFile          string `yaml:"token-file"`
+	CAFile             string `yaml:"ca-file"`
+	CertFile           string `yaml:"cert-file"`
+	KeyFile            string `yaml:"key-file"`
+	InsecureSkipVerify bool   `yaml:"insecure-skip-verify"`
+}
+
+// connectFlags are the per-command connection flags.
+type connectFlags struct {
+	ConfigPath string
+	Context    string
+	connectEndpoint
+}
+
+func addConnectFlags(fs *pflag.FlagSet, f *connectFlags) {
+	fs.StringVar(&f.ConfigPath, "config", "", "context file (default $OUTBOXCTL_CONFIG or $XDG_CONFIG_HOME/outboxctl/config.yaml)")
+	fs.StringVar(&f.Context, "context", "", "named context of the context file (default $OUTBOXCTL_CONTEXT or current-context)")
+	fs.StringVar(&f.URL, "connect-url", "", "Kafka Connect REST URL (default $OUTBOX_CONNECT_URL, the context, or "+settings.DefaultConnectURL+")")
+	fs.StringVar(&f.User, "connect-user", "", "basic-auth user (default $OUTBOX_CONNECT_USER)")
+	fs.StringVar(&f.PasswordFile, "connect-password-file", "", "file holding the basic-auth password (default $OUTBOX_CONNECT_PASSWORD_FILE)")
+	fs.StringVar(&f.TokenFile, "connect-token-file", "", "file holding a bearer token (default $OUTBOX_CONNECT_TOKEN)")
+	fs.StringVar(&f.CAFile, "connect-ca-file", "", "PEM CA bundle to verify Connect's certificate")
+	fs.StringVar(&f.CertFile, "connect-cert-file", "", "PEM client certificate (mutual TLS)")
+	fs.StringVar(&f.KeyFile, "connect-key-file", "", "PEM client key (mutual TLS)")
+	fs.BoolVar(&f.InsecureSkipVerify, "connect-insecure-skip-verify", false, "do not verify Connect's TLS certificate")
+}
+
+func configPath(env *Env, flag string) string {
+	if flag != "" {
+		return flag
+	}
+	if p := env.Getenv(envConfig); p != "" {
+		return p
+	}
+	dir := env.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home := env.Getenv("HOME")
+		if home == "" {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "outboxctl", "config.yaml")
+}
+
+// loadCLIConfig reads the context file; a missing file is an empty config
+// unless it was named explicitly.
+func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
+	var cfg cliConfig
+	path := configPath(env, flag)
+	if path == "" {
+		return cfg, "", nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if os.IsNotExist(err) && flag == "" && env.Getenv(envConfig) == "" {
+			return cfg, path, nil
+		}
+		return cfg, path, UsageError(fmt.Errorf("context file: %w", err))
+	}
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil && err.Error() != "EOF" {
+		return cfg, path, UsageError(fmt.Errorf("context file %s: %w", path, err))
+	}
+	return cfg, path, nil
+}
+
+// resolveEndpoint merges flags > environment > context > defaults.
+func resolveEndpoint(env *Env, f *connectFlags) (connectEndpoint, error) {
+	cfg, path, err := loadCLIConfig(env, f.ConfigPath)
+	if err != nil {
+		return connectEndpoint{}, err
+	}
+	var ep connectEndpoint
+	name := f.Context
+	if name == "" {
+		name = env.Getenv(envContext)
+	}
+	if name == "" {
+		name = cfg.CurrentContext
+	}
+	if name != "" {
+		c, ok := cfg.Contexts[name]
+		if !ok {
+			return ep, UsageError(fmt.Errorf("context %q not found in %s", name, path))
+		}
+		ep = c.Connect
+	}
+	pick := func(dst *string, envName, flag string) {
+		if v := env.Getenv(envName); v != "" && envName != "" {
+			*dst = v
+		}
+		if flag != "" {
+			*dst = flag
+		}
+	}
+	pick(&ep.URL, settings.EnvConnectURL, f.URL)
+	if ep.URL == "" {
+		ep.URL = env.Settings.ConnectURL
+	}
+	if ep.URL == "" {
+		ep.URL = settings.DefaultConnectURL
+	}
+	pick(&ep.User, envConnectUser, f.User)
+	pick(&ep.PasswordFile, envConnectPasswordFile, f.PasswordFile)
+	if v := env.Getenv(envConnectPassword); v != "" && f.PasswordFile == "" {
+		ep.Password, ep.PasswordFile = v, ""
+	} else if ep.Password != "" {
+		v, err := envRef(env, ep.Password, "password")
+		if err != nil {
+			return ep, err
+		}
+		ep.Password = v
+	}
+	if v := env.Getenv(envConnectToken); v != "" {
+		ep.Token = v
+	} else if ep.Token != "" {
+		v, err := envRef(env, ep.Token, "token")
+		if err != nil {
+			return ep, err
+		}
+		ep.Token = v
+	}
+	if f.TokenFile != "" {
+		ep.TokenFile, ep.Token = f.TokenFile, ""
+	}
+	for _, s := range []struct{ dst, flag *string }{{&ep.CAFile, &f.CAFile}, {&ep.CertFile, &f.CertFile}, {&ep.KeyFile, &f.KeyFile}} {
+		if *s.flag != "" {
+			*s.dst = *s.flag
+		}
+	}
+	if f.InsecureSkipVerify {
+		ep.InsecureSkipVerify = true
+	}
+	return ep, nil
+}
+
+func envRef(env *Env, v, what string) (string, error) {
+	if strings.HasPrefix(v, "${env:") && strings.HasSuffix(v, "}") {
+		name := v[len("${env:") : len(v)-1]
+		if s := env.Getenv(name); s != "" {
+			return s, nil
+		}
+		return "", UsageError(fmt.Errorf("context file: connect %s: environment variable %s is not set", what, name))
+	}
+	return "", UsageError(fmt.Errorf("context file: connect %s must be ${env:NAME} (or use %s-file), not a literal", what, what))
+}
+
+func readSecretFile(path, what string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", UsageError(fmt.Errorf("connect %s file: %w", what, err))
+	}
+	return strings.TrimRight(string(data), "\r\n"), nil
+}
+
+// connectClient builds the Connect client of a command.
+func connectClient(env *Env, f *connectFlags) (*connect.Client, error) {
+	ep, err := resolveEndpoint(env, f)
+	if err != nil {
+		return nil, err
+	}
+	opts := []connect.Opt{connect.WithUserAgent("outboxctl/" + buildVersion().Version)}
+	if ep.PasswordFile != "" {
+		p, err := readSecretFile(ep.PasswordFile, "password")
+		if err != nil {
+			return nil, err
+		}
+		ep.Password = p
+	}
+	if ep.User != "" || ep.Password != "" {
+		opts = append(opts, connect.WithBasicAuth(ep.User, ep.Password))
+	}
+	if ep.TokenFile != "" {
+		t, err := readSecretFile(ep.TokenFile, "token")
+		if err != nil {
+			return nil, err
+		}
+		ep.Token = t
+	}
+	if ep.Token != "" {
+		opts = append(opts, connect.WithBearerToken(ep.Token))
+	}
+	if ep.CAFile != "" || ep.CertFile != "" || ep.InsecureSkipVerify {
+		tc := &tls.Config{InsecureSkipVerify: ep.InsecureSkipVerify} //nolint:gosec // explicit user choice
+		if ep.CAFile != "" {
+			pem, err := os.ReadFile(ep.CAFile)
+			if err != nil {
+				return nil, UsageError(fmt.Errorf("connect ca file: %w", err))
+			}
+			pool := x509.NewCertPool()
+			if !pool.AppendCertsFromPEM(pem) {
+				return nil, UsageError(fmt.Errorf("connect ca file %s: no PEM certificate", ep.CAFile))
+			}
+			tc.RootCAs = pool
+		}
+		if ep.CertFile != "" || ep.KeyFile != "" {
+			cert, err := tls.LoadX509KeyPair(ep.CertFile, ep.KeyFile)
+			if err != nil {
+				return nil, UsageError(fmt.Errorf("connect client certificate: %w", err))
+			}
+			tc.Certificates = []tls.Certificate{cert}
+		}
+		opts = append(opts, connect.WithTLSConfig(tc))
+	}
+	c, err := connect.NewClient(ep.URL, opts...)
+	if err != nil {
+		return nil, UsageError(err)
+	}
+	return c, nil
+}
+
+// newContextCmd is `outboxctl context list|use|show`.
+func newContextCmd(env *Env) *cobra.Command {
+	var cfgPath string
+	c := &cobra.Command{
+		Use:   "context",
+		Short: "List, show and select named Kafka Connect contexts",
+		Long: `Contexts name Kafka Connect endpoints in a small YAML file, by default
+$XDG_CONFIG_HOME/outboxctl/config.yaml (override with --config or $OUTBOXCTL_CONFIG):
+
+  current-context: dev
+  contexts:
+    dev:
+      connect:
+        url: http://127.0.0.1:18083
+    prod:
+      connect:
+        url: https://connect.example.com
+        user: deployer
+        password-file: /run/secrets/connect-password   # or password: ${env:CONNECT_PASSWORD}
+        ca-file: /etc/ssl/connect-ca.pem
+
+Precedence: command flags > environment (OUTBOX_CONNECT_URL, OUTBOX_CONNECT_USER,
+OUTBOX_CONNECT_PASSWORD_FILE, OUTBOX_CONNECT_TOKEN) > the context (--context,
+$OUTBOXCTL_CONTEXT, current-context) > the native stack's defaults. Secrets are
+never stored in the file: only files or ${env:NAME} references.`,
+	}
+	c.PersistentFlags().StringVar(&cfgPath, "config", "", "context file")
+	c.AddCommand(&cobra.Command{
+		Use: "list", Short: "List the contexts", Args: cobra.NoArgs,
+		RunE: func(cc *cobra.Command, args []string) error {
+			cfg, path, err := loadCLIConfig(env, cfgPath)
+			if err != nil {
+				return err
+			}
+			if len(cfg.Contexts) == 0 {
+				fmt.Fprintf(env.IO.ErrOut, "no contexts in %s\n", path)
+				return nil
+			}
+			tw := tabwriter.NewWriter(env.IO.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "CURRENT\tNAME\tCONNECT URL")
+			names := make([]string, 0, len(cfg.Contexts))
+			for n := range cfg.Contexts {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				mark := ""
+				if n == cfg.CurrentContext {
+					mark = "*"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", mark, n, cfg.Contexts[n].Connect.URL)
+			}
+			return tw.Flush()
+		},
+	})
+	c.AddCommand(&cobra.Command{
+		Use: "use NAME", Short: "Make NAME the current context", Args: cobra.ExactArgs(1),
+		RunE: func(cc *cobra.Command, args []string) error {
+			cfg, path, err := loadCLIConfig(env, cfgPath)
+			if err != nil {
+				return err
+			}
+			if _, ok := cfg.Contexts[args[0]]; !ok {
+				return UsageError(fmt.Errorf("context %q not found in %s", args[0], path))
+			}
+			// Rewrite only current-context, keeping the rest of the file.
+			var doc yaml.Node
+			data, _ := os.ReadFile(path)
+			if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
+				return fmt.Errorf("context file %s: %v", path, err)
+			}
+			m := doc.Content[0]
+			set := false
+			for i := 0; i+1 < len(m.Content); i += 2 {
+				if m.Content[i].Value == "current-context" {
+					m.Content[i+1].Value, set = args[0], true
+				}
+			}
+			if !set {
+				m.Content = append([]*yaml.Node{{Kind: yaml.ScalarNode, Value: "current-context"}, {Kind: yaml.ScalarNode, Value: args[0]}}, m.Content...)
+			}
+			out, err := yaml.Marshal(&doc)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(path, out, 0o600); err != nil {
+				return err
+			}
+			fmt.Fprintf(env.IO.ErrOut, "current context is now %q\n", args[0])
+			return nil
+		},
+	})
+	c.AddCommand(&cobra.Command{
+		Use: "show", Short: "Show the Connect endpoint the commands would use (secrets masked)", Args: cobra.NoArgs,
+		RunE: func(cc *cobra.Command, args []string) error {
+			ep, err := resolveEndpoint(env, &connectFlags{ConfigPath: cfgPath})
+			if err != nil {
+				return err
+			}
+			mask := func(s string) string {
+				if s == "" {
+					return ""
+				}
+				return "(sensitive)"
+			}
+			fmt.Fprintf(env.IO.Out, "connect url:   %s\nuser:          %s\npassword:      %s\npassword file: %s\ntoken:         %s\nca file:       %s\n",
+				ep.URL, ep.User, mask(ep.Password), ep.PasswordFile, mask(ep.Token+ep.TokenFile), ep.CAFile)
+			return nil
+		},
+	})
+	return c
+}

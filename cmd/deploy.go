@@ -1,0 +1,125 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/outboxctl/outboxctl/connectorconfig/plan"
+)
+
+type deployOptions struct {
+	desiredFlags
+	Connect          connectFlags
+	DryRun           bool
+	DetailedExitCode bool
+	Timeout          time.Duration
+	PollInterval     time.Duration
+	NoWait           bool
+}
+
+func newDeployCmd(env *Env) *cobra.Command {
+	opts := &deployOptions{}
+	c := &cobra.Command{
+		Use:   "deploy -f connectors.json [flags]",
+		Short: "Create or update connectors in Kafka Connect and wait until they run",
+		Long: `Deploy makes Kafka Connect match the declared connectors and verifies it.
+
+It computes the plan (see outboxctl plan), refuses blocked dangerous changes,
+then writes only what changed: PUT /connectors/{name}/config for a new or
+changed config (an identical PUT would restart the connector, so unchanged
+connectors get no write), initial_state on create for paused or stopped
+connectors (Kafka Connect 3.7+, else create then pause or stop), and pause,
+resume or stop for a changed declared state. 409 answers during a rebalance
+are retried with backoff. Then it waits until each connector and every task
+is RUNNING (or PAUSED, STOPPED as declared), printing progress on stderr; a
+FAILED task's trace is shown. --prune deletes connectors that carry the
+ownership marker (` + plan.OwnerKey + `) but are no longer declared; it is
+never done by default.
+
+Exit codes: 0 every connector converged, 1 a connector or task FAILED, the
+wait timed out or Connect was unreachable or refused a write, 2 bad input,
+3 blocked dangerous changes (nothing was written), 4 changes pending with
+--dry-run --detailed-exitcode.`,
+		Example: `  $ outboxctl deploy -f connectors.json
+  $ outboxctl deploy -f connectors.json --dry-run --detailed-exitcode
+  $ outboxctl deploy -f connectors.json --allow SLOT_NAME_CHANGE --timeout 5m -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runDeploy(c.Context(), env, opts)
+		},
+	}
+	addDesiredFlags(c.Flags(), &opts.desiredFlags)
+	addConnectFlags(c.Flags(), &opts.Connect)
+	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json")
+	c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "only print the plan (same as outboxctl plan)")
+	c.Flags().BoolVar(&opts.DetailedExitCode, "detailed-exitcode", false, "with --dry-run: exit 4 when changes are pending")
+	c.Flags().DurationVar(&opts.Timeout, "timeout", 2*time.Minute, "how long to wait for the connectors to reach their state")
+	c.Flags().BoolVar(&opts.NoWait, "no-wait", false, "do not wait for the connectors to reach their state")
+	c.Flags().DurationVar(&opts.PollInterval, "poll-interval", time.Second, "status polling interval while waiting")
+	_ = c.Flags().MarkHidden("poll-interval")
+	return c
+}
+
+func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+		return err
+	}
+	p, client, err := computePlan(ctx, env, &opts.desiredFlags, &opts.Connect)
+	if err != nil {
+		return err
+	}
+	if opts.DryRun {
+		if err := renderPlan(env.IO.Out, opts.Output, p); err != nil {
+			return err
+		}
+		return planExit(p, opts.DetailedExitCode)
+	}
+	if opts.Output == "text" {
+		if err := plan.RenderText(env.IO.Out, p); err != nil {
+			return err
+		}
+		fmt.Fprintln(env.IO.Out)
+	}
+	if b := p.Blocked(); len(b) > 0 {
+		if opts.Output == "json" {
+			_ = plan.RenderJSON(env.IO.Out, p)
+		}
+		return WithExitCode(ExitCheckFailed, &plan.BlockedError{Findings: b})
+	}
+	settle := 3 * time.Second
+	if opts.PollInterval < time.Second {
+		settle = 3 * opts.PollInterval
+	}
+	rep, err := plan.Apply(ctx, client, p, plan.ApplyOptions{
+		Timeout:      opts.Timeout,
+		PollInterval: opts.PollInterval,
+		Settle:       settle,
+		NoWait:       opts.NoWait,
+		Progress:     env.IO.ErrOut,
+	})
+	if err != nil && len(rep.Results) == 0 {
+		return connectHint(err)
+	}
+	if opts.Output == "json" {
+		if rerr := plan.RenderReportJSON(env.IO.Out, p, rep); rerr != nil {
+			return rerr
+		}
+	} else if rerr := plan.RenderReportText(env.IO.Out, rep); rerr != nil {
+		return rerr
+	}
+	if err != nil {
+		return connectHint(err)
+	}
+	if failed := rep.Failed(); len(failed) > 0 {
+		var names []string
+		for _, f := range failed {
+			names = append(names, f.Name)
+		}
+		return WithExitCode(ExitError, fmt.Errorf("%d of %d connector(s) did not converge: %s", len(failed), len(rep.Results), strings.Join(names, ", ")))
+	}
+	return nil
+}
