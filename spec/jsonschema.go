@@ -1,0 +1,155 @@
+package spec
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+)
+
+// schemaDocs are the descriptions of the JSON Schema, keyed by
+// "Type.yamlKey".
+var schemaDocs = map[string]string{
+	"document.apiVersion":              "Spec format version: " + APIVersion,
+	"document.kind":                    "Optional: " + Kind,
+	"document.kafka":                   "Kafka settings shared by the outboxes",
+	"document.outboxes":                "The outbox tables and their connectors",
+	"Kafka.bootstrapServers":           "Bootstrap servers as Kafka Connect sees them (schema history of MySQL/MariaDB connectors)",
+	"Outbox.name":                      "Outbox name, unique across all spec files",
+	"Outbox.database":                  "The database holding the outbox table",
+	"Outbox.schema":                    "PostgreSQL schema (default public) or MySQL/MariaDB database (default connection.dbname)",
+	"Outbox.table":                     "Outbox table (default outbox)",
+	"Outbox.columns":                   "Outbox column names (Debezium's defaults)",
+	"Outbox.payloadFormat":             "avro: Confluent wire-format bytes passed through; json: JSON text, written as JSON (default avro)",
+	"Outbox.routing":                   "EventRouter topic routing",
+	"Outbox.headers":                   "Kafka headers filled from outbox columns",
+	"Outbox.placements":                "Further table.fields.additional.placement entries",
+	"Outbox.events":                    "Event types written to this outbox",
+	"Outbox.connector":                 "The Debezium connector capturing this outbox",
+	"Database.kind":                    "Database kind",
+	"Database.connection":              "How Debezium reaches the database",
+	"Connection.host":                  "Host as Kafka Connect sees it",
+	"Connection.port":                  "Port (default 5432 or 3306)",
+	"Connection.user":                  "User",
+	"Connection.password":              "A reference, never a literal: ${env:NAME}, ${file:PATH}, or a Connect config-provider placeholder such as ${file:/path:key}",
+	"Connection.dbname":                "Database name (required for postgres)",
+	"Columns.id":                       "Event id column (default id), sent as header id",
+	"Columns.aggregateType":            "Aggregate type column (default aggregatetype), the default route field",
+	"Columns.aggregateId":              "Aggregate id column (default aggregateid), the record key",
+	"Columns.type":                     "Event type column (default type)",
+	"Columns.payload":                  "Payload column (default payload)",
+	"Columns.timestamp":                "Optional column supplying the record timestamp",
+	"Columns.tracing":                  "Optional trace-context column (conventionally tracingspancontext)",
+	"Columns.schemaVersion":            "Schema major version column (default schemaversion; empty to drop)",
+	"Columns.payloadType":              "SQL type of an existing payload column, when it differs from the default",
+	"Routing.byField":                  "route.by.field (default: the aggregate type column)",
+	"Routing.topicRegex":               "route.topic.regex, a Java regex (default (?<routedByValue>.*))",
+	"Routing.topicReplacement":         "route.topic.replacement (default outbox.event.${routedByValue})",
+	"Headers.eventType":                "Header carrying the event type (default eventType; empty to drop)",
+	"Headers.schemaVersion":            "Header carrying the schema version (default schemaVersion; empty to drop)",
+	"Headers.traceContext":             "Header carrying the trace-context column (off by default)",
+	"Placement.column":                 "Column",
+	"Placement.placement":              "header, envelope or partition",
+	"Placement.alias":                  "Header or field name (default: the column)",
+	"EventType.name":                   "Event type (value of the type column)",
+	"EventType.aggregate":              "Aggregate type (value of the aggregate type column)",
+	"EventType.subjectStrategy":        "Subject name strategy (default TopicRecordNameStrategy)",
+	"EventType.versions":               "Major versions",
+	"EventVersion.major":               "Major version (>= 1)",
+	"EventVersion.schema":              "Avro schema file, relative to the spec file",
+	"ConnectorSpec.name":               "Kafka Connect connector name (default <outbox>-outbox); offsets are keyed by it",
+	"ConnectorSpec.topicPrefix":        "topic.prefix (default: the outbox name)",
+	"ConnectorSpec.profile":            "Polling and batching profile (default latency)",
+	"ConnectorSpec.snapshot":           "snapshot.mode (default no_data: existing rows are not re-published)",
+	"ConnectorSpec.state":              "Desired state (default running)",
+	"ConnectorSpec.slotName":           "PostgreSQL replication slot (default derived from the connector name)",
+	"ConnectorSpec.publicationName":    "PostgreSQL publication (default derived from the connector name)",
+	"ConnectorSpec.serverId":           "MySQL/MariaDB database.server.id (default derived from the connector name)",
+	"ConnectorSpec.schemaHistoryTopic": "MySQL/MariaDB schema history topic (default schema-history.<topicPrefix>)",
+	"ConnectorSpec.overrides":          "Raw connector config keys applied last; an empty value removes a key",
+}
+
+var schemaEnums = map[string][]string{
+	"Database.kind":             {Postgres, MySQL, MariaDB},
+	"Outbox.payloadFormat":      {FormatAvro, FormatJSON},
+	"ConnectorSpec.profile":     {ProfileLatency, ProfileThroughput},
+	"ConnectorSpec.state":       {StateRunning, StatePaused, StateStopped},
+	"EventType.subjectStrategy": {TopicRecordNameStrategy, TopicNameStrategy, RecordNameStrategy},
+	"Placement.placement":       {"header", "envelope", "partition"},
+	"document.kind":             {Kind},
+	"document.apiVersion":       {APIVersion},
+}
+
+// JSONSchema returns the JSON Schema (draft 2020-12) of a spec document,
+// derived from the Go types so that it cannot drift from the parser. It is
+// published as spec/outbox.schema.json for editor completion.
+func JSONSchema() []byte {
+	defs := map[string]any{}
+	root := schemaOf(reflect.TypeOf(document{}), defs)
+	doc := map[string]any{
+		"$schema": "https://json-schema.org/draft/2020-12/schema",
+		"$id":     "https://outboxctl.dev/schemas/outbox.schema.json",
+		"title":   "outboxctl outbox spec (" + APIVersion + ")",
+		"$defs":   defs,
+	}
+	for k, v := range root.(map[string]any) {
+		doc[k] = v
+	}
+	doc["required"] = []string{"apiVersion"}
+	b, _ := json.MarshalIndent(doc, "", "  ")
+	return append(b, '\n')
+}
+
+func schemaOf(t reflect.Type, defs map[string]any) any {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Int, reflect.Int64:
+		return map[string]any{"type": "integer"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Slice:
+		return map[string]any{"type": "array", "items": schemaOf(t.Elem(), defs)}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": map[string]any{"type": []string{"string", "number", "boolean"}}}
+	}
+	props := map[string]any{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("yaml")
+		if tag == "" || tag == "-" {
+			continue
+		}
+		key := strings.Split(tag, ",")[0]
+		var p map[string]any
+		if ft := derefType(f.Type); ft.Kind() == reflect.Struct {
+			if _, ok := defs[ft.Name()]; !ok {
+				defs[ft.Name()] = nil // break cycles
+				defs[ft.Name()] = schemaOf(ft, defs)
+			}
+			p = map[string]any{"$ref": "#/$defs/" + ft.Name()}
+			if d := schemaDocs[t.Name()+"."+key]; d != "" {
+				p = map[string]any{"allOf": []any{p}, "description": d}
+			}
+		} else {
+			p = schemaOf(f.Type, defs).(map[string]any)
+			if d := schemaDocs[t.Name()+"."+key]; d != "" {
+				p["description"] = d
+			}
+			if e := schemaEnums[t.Name()+"."+key]; e != nil {
+				p["enum"] = e
+			}
+		}
+		props[key] = p
+	}
+	return map[string]any{"type": "object", "additionalProperties": false, "properties": props}
+}
+
+func derefType(t reflect.Type) reflect.Type {
+	if t.Kind() == reflect.Pointer {
+		return t.Elem()
+	}
+	return t
+}
