@@ -24,6 +24,8 @@ func JavaString(s Schema) string {
 
 func javaJSON(b *strings.Builder, s Schema, known map[string]bool, ns string) {
 	switch t := s.(type) {
+	case *unresolved:
+		jacksonString(b, t.name)
 	case *Primitive:
 		if len(t.Props) == 0 {
 			jacksonString(b, string(t.Kind))

@@ -659,23 +659,8 @@ func intProp(ps Props, key string) (int, bool) {
 	return i, true
 }
 
-// describe renders a schema for an error message (its JSON, abbreviated).
-func describe(s Schema) string {
-	if u, ok := s.(*unresolved); ok {
-		return u.name
-	}
-	if n, ok := s.(NamedSchema); ok {
-		return string(n.Type()) + " " + n.FullName()
-	}
-	if u, ok := s.(*Union); ok {
-		parts := make([]string, len(u.Branches))
-		for i, b := range u.Branches {
-			parts[i] = describe(b)
-		}
-		return "union [" + strings.Join(parts, ", ") + "]"
-	}
-	return string(s.Type())
-}
+// describe renders a schema for an error message as Java does (its JSON).
+func describe(s Schema) string { return JavaString(s) }
 
 // validDefault is Java's Schema.isValidDefault (Avro 1.12.1), or Avro
 // 1.11's first-branch rule for unions when configured.

@@ -315,3 +315,38 @@ func TypeName(s Schema) string {
 	}
 	return string(s.Type())
 }
+
+// NamedTypes returns the named types reachable from s (s included), each
+// once, in the order a depth-first walk in source order meets them, which
+// is definition order. Pass them to ParseWithNamed (or Options.Named) to
+// let another schema refer to them.
+func NamedTypes(s Schema) []NamedSchema {
+	var out []NamedSchema
+	seen := map[NamedSchema]bool{}
+	var walk func(Schema)
+	walk = func(s Schema) {
+		switch t := s.(type) {
+		case NamedSchema:
+			if seen[t] {
+				return
+			}
+			seen[t] = true
+			out = append(out, t)
+			if r, ok := t.(*Record); ok {
+				for _, f := range r.Fields {
+					walk(f.Type)
+				}
+			}
+		case *Array:
+			walk(t.Items)
+		case *Map:
+			walk(t.Values)
+		case *Union:
+			for _, b := range t.Branches {
+				walk(b)
+			}
+		}
+	}
+	walk(s)
+	return out
+}

@@ -1,0 +1,113 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/outboxctl/outboxctl/schemas/avro"
+)
+
+// schemaSubcommands are extra `schema` subcommands contributed by other
+// files of this package: a file appends its constructor in an init()
+// function, e.g.
+//
+//	func init() { schemaSubcommands = append(schemaSubcommands, newSchemaDecodeCmd) }
+//
+// so that no one needs to edit newSchemaCmd. They are added sorted by name.
+var schemaSubcommands []func(*Env) *cobra.Command
+
+func newSchemaCmd(env *Env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "schema <command>",
+		Short: "Check, validate and inspect Avro schemas",
+		Long: `Work with the Avro schemas of the outbox events: validate them as Confluent
+Schema Registry (Avro Java 1.12) would, and check a candidate against its
+previous versions at a Confluent compatibility level.`,
+	}
+	subs := []*cobra.Command{newSchemaCompatCmd(env), newSchemaValidateCmd(env)}
+	for _, ctor := range schemaSubcommands {
+		subs = append(subs, ctor(env))
+	}
+	sort.Slice(subs, func(i, j int) bool { return subs[i].Name() < subs[j].Name() })
+	c.AddCommand(subs...)
+	return c
+}
+
+// schemaParseFlags are the flags that choose how schema files are parsed.
+type schemaParseFlags struct {
+	Refs      []string
+	Avro111   bool
+	refSchema []avro.NamedSchema
+}
+
+func (f *schemaParseFlags) add(c *cobra.Command) {
+	c.Flags().StringArrayVar(&f.Refs, "ref", nil, "a schema file whose named types the others may use by full name (a Confluent schema reference); repeatable, in dependency order")
+	c.Flags().BoolVar(&f.Avro111, "avro-1.11", false, "validate union defaults as Avro 1.11 (Confluent Platform 7.x) does: against the first branch only")
+}
+
+// loadRefs parses the --ref files (leniently: they are registered schemas).
+func (f *schemaParseFlags) loadRefs() error {
+	for _, path := range f.Refs {
+		opts := avro.Lenient()
+		opts.Named = f.refSchema
+		s, err := parseSchemaFile(path, opts)
+		if err != nil {
+			return err
+		}
+		f.refSchema = append(f.refSchema, avro.NamedTypes(s)...)
+	}
+	return nil
+}
+
+// options are the parse options for a new schema (strict) or a registered
+// one (lenient, as Confluent loads the versions it stores).
+func (f *schemaParseFlags) options(strict bool) avro.Options {
+	opts := avro.Lenient()
+	if strict {
+		opts = avro.Options{UnionDefaultFirstBranch: f.Avro111}
+	}
+	opts.Named = f.refSchema
+	return opts
+}
+
+// parseSchemaFile reads and parses path ("-" is standard input).
+func parseSchemaFile(path string, opts avro.Options) (avro.Schema, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = io.ReadAll(os.Stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	opts.File = path
+	return avro.ParseWith(data, opts)
+}
+
+// schemaFileError turns a parse or read error into a usage error (exit 2).
+func schemaFileError(err error) error {
+	var pe *avro.ParseError
+	if errors.As(err, &pe) {
+		return UsageError(pe)
+	}
+	return UsageError(fmt.Errorf("read schema: %w", err))
+}
+
+// githubEscape escapes an annotation message for GitHub Actions workflow
+// commands.
+func githubEscape(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// githubEscapeProp escapes an annotation property (file=…).
+func githubEscapeProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
