@@ -245,7 +245,11 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 		items = append(items, cols.Tracing+":header:"+h)
 	}
 	for _, p := range o.Placements {
-		items = append(items, p.Column+":"+p.Placement+":"+p.Alias)
+		if strings.EqualFold(p.Placement, "partition") {
+			items = append(items, p.Column+":"+p.Placement) // partition ignores aliases
+		} else {
+			items = append(items, p.Column+":"+p.Placement+":"+p.Alias)
+		}
 		if placementPos.IsZero() {
 			placementPos = p.Pos
 		}
