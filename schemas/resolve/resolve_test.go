@@ -172,7 +172,7 @@ func TestDefaults(t *testing.T) {
 			datum: datum, want: `{"id":1,"d":{"ns.S":{"x":4}}}`},
 		{name: "record with sub-field defaults", writer: w,
 			reader: field(`{"type":"record","name":"S","fields":[{"name":"x","type":"int"},{"name":"y","type":"int","default":7},{"name":"z","type":{"type":"record","name":"T","fields":[{"name":"q","type":"string","default":"q"}]},"default":{}}]}`, `{"x":1}`),
-			datum: datum, want: `{"id":1,"d":{"x":1,"y":7,"z":{"q":"q"}}}`},
+			datum:  datum, want: `{"id":1,"d":{"x":1,"y":7,"z":{"q":"q"}}}`},
 		{name: "timestamp default", writer: w, reader: field(`{"type":"long","logicalType":"timestamp-millis"}`, `1500`), datum: datum, want: `{"id":1,"d":1500}`},
 		{name: "missing default", writer: w, reader: rec(`{"name":"id","type":"int"},{"name":"d","type":"int"}`),
 			compileErr: true, wantErr: resolve.ErrMissingDefault, errMsg: `/fields/1 "d": field missing in writer and no default`},
