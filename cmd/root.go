@@ -85,6 +85,7 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 	root.AddCommand(
 		newVersionCmd(env),
 		newSchemaCmd(env),
+		newGenerateCmd(env), newValidateCmd(env),
 		newPlanCmd(env), newDeployCmd(env), newConnectorsCmd(env), newContextCmd(env),
 		// Commands are registered here, one line per noun.
 	)

@@ -61,16 +61,13 @@ type Options struct {
 	BootstrapServers string
 }
 
-// ErrGenerate is the sentinel of Generate's errors.
-var ErrGenerate = errors.New("generate connector config")
-
 // Generate builds one Debezium 3.6 connector config, with the outbox
 // EventRouter, per outbox of s. The result is deterministic: connectors in
 // spec order, every value derived from the spec alone.
 //
-// Errors (unresolvable secrets) wrap ErrGenerate and the lookup's error; a
-// config that Debezium would reject is not an error here: Validate reports
-// it as findings.
+// Errors come from unresolvable secrets (they wrap spec.ErrSecretUnresolved
+// and start with the spec position of the reference); a config that Debezium
+// would reject is not an error here: Validate reports it as findings.
 func Generate(s *spec.Spec, opts Options) ([]Connector, error) {
 	var out []Connector
 	var errs []error
@@ -293,7 +290,7 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 			}
 			r, err := opts.Lookup.Resolve(v)
 			if err != nil {
-				return Connector{}, fmt.Errorf("%w: connector %s: %s (%s): %w", ErrGenerate, c.Name, key, c.Positions[key], err)
+				return Connector{}, fmt.Errorf("%s: connector %s: %s: %w", c.Positions[key], c.Name, key, err)
 			}
 			c.Config[key] = r
 		}

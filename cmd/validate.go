@@ -1,0 +1,213 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+type validateOptions struct {
+	Files            []string
+	Output           string
+	Server           bool
+	BootstrapServers string
+	Connect          connectFlags
+}
+
+func newValidateCmd(env *Env) *cobra.Command {
+	opts := &validateOptions{}
+	c := &cobra.Command{
+		Use:   "validate [-f outbox.yaml|dir]... [-o text|json|github-actions] [--server]",
+		Short: "Check an outbox spec and its generated connector configs with Debezium-aware rules",
+		Long: `Validate loads the outbox spec, generates the connector configs and runs
+every local rule over them (see "outboxctl validate --list-rules"): EventRouter
+enums, the placement grammar, route.topic.regex under Java's regex rules, keys
+renamed or removed between Debezium 1.x and 3.6, slot names, server ids,
+include lists, payload column type against the converter. Every finding is
+reported with the spec file, line and column it comes from.
+
+With --server each config is also sent to Kafka Connect's validate endpoint
+(PUT /connector-plugins/{class}/config/validate), with secrets resolved, and
+its per-key errors are mapped back to the spec lines.
+
+Exit status: 0 no finding, 3 findings, 2 the spec does not load.`,
+		Example: `  $ outboxctl validate -f examples/outbox.yaml
+  $ outboxctl validate -f specs/ -o github-actions
+  $ outboxctl validate --server --connect-url http://connect:8083`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if list, _ := c.Flags().GetBool("list-rules"); list {
+				return listRules(env.IO.Out, opts.Output)
+			}
+			return runValidate(c.Context(), env, opts)
+		},
+	}
+	fs := c.Flags()
+	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
+	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or github-actions")
+	fs.BoolVar(&opts.Server, "server", false, "also validate with Kafka Connect's validate endpoint")
+	fs.Bool("list-rules", false, "list the rules and exit")
+	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers for the MySQL/MariaDB schema history when the spec sets none (default $OUTBOX_BOOTSTRAP_SERVERS)")
+	addConnectFlags(fs, &opts.Connect)
+	return c
+}
+
+func listRules(w io.Writer, format string) error {
+	rules := connectorconfig.Rules()
+	if format == "json" {
+		type ruleDoc struct {
+			ID       string `json:"id"`
+			Severity string `json:"severity"`
+			Purpose  string `json:"purpose"`
+			Hint     string `json:"hint"`
+		}
+		out := make([]ruleDoc, 0, len(rules))
+		for _, r := range rules {
+			out = append(out, ruleDoc{r.ID, string(r.Severity), r.Purpose, r.Hint})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for _, r := range rules {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", r.ID, r.Severity, r.Purpose)
+	}
+	return nil
+}
+
+func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
+	switch opts.Output {
+	case "text", "json", "github-actions":
+	default:
+		return UsageError(fmt.Errorf("unknown output format %q: use text, json or github-actions", opts.Output))
+	}
+	s, err := loadSpec(opts.Files)
+	if err != nil {
+		var list spec.ErrorList
+		if opts.Output != "text" && errors.As(err, &list) {
+			// Machine formats get the spec errors as findings too.
+			if rerr := renderFindings(env.IO.Out, opts.Output, specFindings(list)); rerr != nil {
+				return rerr
+			}
+			return SilentExit(ExitUsage)
+		}
+		return err
+	}
+	// Local rules work on the references; only the server needs secrets.
+	cs, err := generateConnectors(env, s, nil, opts.BootstrapServers)
+	if err != nil {
+		return err
+	}
+	findings := connectorconfig.Validate(s, cs)
+	if opts.Server {
+		resolved, err := generateConnectors(env, s, envLookup(env), opts.BootstrapServers)
+		if err != nil {
+			return err
+		}
+		client, err := connectClient(env, &opts.Connect)
+		if err != nil {
+			return err
+		}
+		server, err := connectorconfig.ValidateServer(ctx, client, resolved)
+		findings = append(findings, server...)
+		if err != nil {
+			return WithExitCode(ExitError, errors.New(connectorconfig.MaskString(err.Error(), resolved...)))
+		}
+	}
+	if err := renderFindings(env.IO.Out, opts.Output, findings); err != nil {
+		return err
+	}
+	if opts.Output == "text" {
+		fmt.Fprintln(env.IO.ErrOut, summary(findings, len(cs)))
+	}
+	if len(findings) > 0 {
+		return SilentExit(ExitCheckFailed)
+	}
+	return nil
+}
+
+// SpecRuleID marks spec load errors rendered as findings.
+const SpecRuleID = "SPEC_INVALID"
+
+func specFindings(list spec.ErrorList) []connectorconfig.Finding {
+	out := make([]connectorconfig.Finding, 0, len(list))
+	for _, e := range list {
+		out = append(out, connectorconfig.Finding{
+			RuleID: SpecRuleID, Severity: connectorconfig.SeverityError,
+			File: e.Pos.File, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg,
+		})
+	}
+	return out
+}
+
+func summary(fs []connectorconfig.Finding, connectors int) string {
+	if len(fs) == 0 {
+		return fmt.Sprintf("%d connector(s) checked, no findings", connectors)
+	}
+	errs := 0
+	for _, f := range fs {
+		if f.Severity == connectorconfig.SeverityError {
+			errs++
+		}
+	}
+	return fmt.Sprintf("%d connector(s) checked: %d finding(s), %d error(s), %d warning(s)", connectors, len(fs), errs, len(fs)-errs)
+}
+
+func renderFindings(w io.Writer, format string, fs []connectorconfig.Finding) error {
+	switch format {
+	case "json":
+		if fs == nil {
+			fs = []connectorconfig.Finding{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(struct {
+			Findings []connectorconfig.Finding `json:"findings"`
+		}{fs})
+	case "github-actions":
+		for _, f := range fs {
+			level := "error"
+			if f.Severity == connectorconfig.SeverityWarning {
+				level = "warning"
+			}
+			msg := f.Message
+			if f.Hint != "" {
+				msg += "\nhint: " + f.Hint
+			}
+			fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level,
+				ghProp(f.File), f.Line, f.Col, ghProp(f.RuleID), ghData(msg))
+		}
+		return nil
+	}
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "%s: %s %s: %s\n", f.Pos(), f.Severity, f.RuleID, f.Message)
+		if f.Connector != "" || f.Key != "" {
+			fmt.Fprintf(&b, "    connector %s, key %s\n", f.Connector, f.Key)
+		}
+		if f.Hint != "" {
+			fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ghData escapes a GitHub Actions workflow command message.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProp escapes a GitHub Actions workflow command property value.
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
