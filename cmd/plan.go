@@ -209,7 +209,7 @@ func jsonPos(path string, data []byte, err error) string {
 	var te *json.UnmarshalTypeError
 	off := int64(-1)
 	if errors.As(err, &se) {
-		off = se.Offset
+		off = se.Offset - 1 // Offset is just after the offending byte
 	} else if errors.As(err, &te) {
 		off = te.Offset
 	}

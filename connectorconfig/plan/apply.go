@@ -102,6 +102,9 @@ func (r Report) Failed() []Result {
 	return out
 }
 
+// notChecked is the State of a result when Apply did not wait.
+const notChecked = "not checked"
+
 // Apply executes the plan: for each change it writes only what is needed,
 // then waits until every connector reaches its declared state. A blocked plan
 // returns a *BlockedError before any write. A failed write stops neither the
@@ -167,7 +170,7 @@ func Apply(ctx context.Context, c *connect.Client, p Plan, opts ApplyOptions) (R
 		for i := range rep.Results {
 			if rep.Results[i].Reason == "" && rep.Results[i].Wanted != "deleted" {
 				rep.Results[i].Converged = true
-				rep.Results[i].State = "not checked (--no-wait)"
+				rep.Results[i].State = notChecked
 			}
 		}
 		return rep, nil
@@ -378,7 +381,13 @@ func wait(ctx context.Context, c *connect.Client, rep *Report, wrote map[string]
 		}
 		now := time.Now()
 		var still []*track
+		if err != nil {
+			still = open // keep the last known states; the timeout below reports them
+		}
 		for _, t := range open {
+			if err != nil {
+				break
+			}
 			r := &rep.Results[t.idx]
 			var s *connect.Status
 			if e, ok := all[r.Name]; ok {

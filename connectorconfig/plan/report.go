@@ -46,6 +46,9 @@ func wantedText(res Result) string {
 		}
 		return "not deleted"
 	}
+	if res.State == notChecked {
+		return strings.ToUpper(res.Wanted) + " not checked (--no-wait)"
+	}
 	if res.Converged {
 		return strings.ToUpper(res.Wanted)
 	}

@@ -52,6 +52,7 @@ type conn struct {
 	puts              int
 	taskRestarts      int
 	connectorRestarts int
+	failTrace         string // latched when the task starts while a failure is injected
 	offsets           []connect.Offset
 }
 
@@ -93,8 +94,10 @@ func (s *Server) InjectConflicts(n int) {
 	s.conflicts = n
 }
 
-// FailConnector makes the task of connector name FAILED with trace whenever it
-// runs (until cleared with an empty trace).
+// FailConnector makes the task of connector name FAILED with trace: at once
+// if it exists, and whenever it (re)starts until cleared with an empty
+// trace. Like a real task, a FAILED task stays FAILED after the cause is
+// cleared until it is restarted.
 func (s *Server) FailConnector(name, trace string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -103,6 +106,9 @@ func (s *Server) FailConnector(name, trace string) {
 		return
 	}
 	s.fail[name] = trace
+	if c := s.conns[name]; c != nil && c.target != connect.StateStopped {
+		c.failTrace = trace
+	}
 }
 
 // Seed creates a connector directly, without counting a PUT.
@@ -267,7 +273,7 @@ func (s *Server) routes() http.Handler {
 					st.Tasks[i].Trace = ""
 				}
 			}
-			if !onlyFailed || s.fail[name] != "" {
+			if !onlyFailed || c.failTrace != "" {
 				s.restart(c)
 			}
 		}
@@ -341,6 +347,7 @@ func (s *Server) withConn(h func(http.ResponseWriter, *http.Request, string, *co
 func (s *Server) restart(c *conn) {
 	c.started = s.now()
 	c.taskRestarts++
+	c.failTrace = s.fail[c.config["name"]]
 }
 
 func (s *Server) masked(cfg map[string]string) map[string]string {
@@ -383,9 +390,9 @@ func (s *Server) status(name string, c *conn) connect.Status {
 		case s.opts.StartDelay > 0 && s.now().Sub(c.started) < s.opts.StartDelay:
 			t.State = connect.StateUnassigned
 			t.WorkerID = ""
-		case s.fail[name] != "":
+		case c.failTrace != "":
 			t.State = connect.StateFailed
-			t.Trace = s.fail[name]
+			t.Trace = c.failTrace
 		}
 		st.Tasks = append(st.Tasks, t)
 	}
