@@ -1,0 +1,126 @@
+package provisioning
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// Sentinel errors.
+var (
+	// ErrInspect: the database could not be inspected (connection refused,
+	// missing privilege to read the catalog).
+	ErrInspect = errors.New("inspect database")
+	// ErrApply: a provisioning step failed; the error names the step.
+	ErrApply = errors.New("apply provisioning step")
+	// ErrTopics: the Kafka admin API failed.
+	ErrTopics = errors.New("kafka topics")
+)
+
+// Target is one outbox and the connector config generated for it: every
+// name provisioning creates (slot, publication, server id, schema history
+// topic) is read from that config, so it matches by construction.
+type Target struct {
+	Outbox    *spec.Outbox
+	Connector connectorconfig.Connector
+}
+
+// Config returns a key of the connector config ("" when unset).
+func (t Target) Config(key string) string { return t.Connector.Config[key] }
+
+// Targets pairs every outbox of s with its generated connector
+// (connectorconfig.Generate with opts).
+func Targets(s *spec.Spec, opts connectorconfig.Options) ([]Target, error) {
+	cs, err := connectorconfig.Generate(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	byOutbox := map[string]connectorconfig.Connector{}
+	for _, c := range cs {
+		byOutbox[c.Outbox] = c
+	}
+	var out []Target
+	for i := range s.Outboxes {
+		o := &s.Outboxes[i]
+		c, ok := byOutbox[o.Name]
+		if !ok {
+			return nil, fmt.Errorf("outbox %s: no generated connector", o.Name)
+		}
+		out = append(out, Target{Outbox: o, Connector: c})
+	}
+	return out, nil
+}
+
+// Severity of a finding.
+type Severity string
+
+const (
+	// SeverityError: the connector will not work (or loses events) until
+	// this is fixed. doctor exits 3.
+	SeverityError Severity = "error"
+	// SeverityWarning: works, but at a risk (WAL retention, short binlog
+	// retention, drift that the writer tolerates).
+	SeverityWarning Severity = "warning"
+	// SeverityInfo: worth knowing.
+	SeverityInfo Severity = "info"
+)
+
+// Finding is one preflight or health result. Findings are values, not
+// errors: a failed check is a Finding of SeverityError.
+type Finding struct {
+	// ID is stable (PG_WAL_LEVEL, BINLOG_FORMAT, TABLE_COLUMN_TYPE, …).
+	ID       string   `json:"id"`
+	Severity Severity `json:"severity"`
+	// Outbox is the spec outbox the finding is about.
+	Outbox string `json:"outbox"`
+	// Subject is what was checked: a setting, table, slot, user or topic.
+	Subject string `json:"subject"`
+	// Message says what was found, with the actual and expected values.
+	Message string `json:"message"`
+	// Fix is a hint: the SQL or setting that resolves it.
+	Fix string `json:"fix,omitempty"`
+}
+
+func (f Finding) String() string {
+	return fmt.Sprintf("%s %s [%s] %s: %s", f.Severity, f.ID, f.Outbox, f.Subject, f.Message)
+}
+
+// Failed reports whether any finding is an error.
+func Failed(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+func sortFindings(fs []Finding) {
+	rank := map[Severity]int{SeverityError: 0, SeverityWarning: 1, SeverityInfo: 2}
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].Outbox != fs[j].Outbox {
+			return fs[i].Outbox < fs[j].Outbox
+		}
+		return rank[fs[i].Severity] < rank[fs[j].Severity]
+	})
+}
+
+// Step is one idempotent provisioning action.
+type Step struct {
+	// ID names the action: create-database, create-table, create-publication,
+	// alter-publication, create-user, alter-user, grant, owner-group.
+	ID     string `json:"id"`
+	Outbox string `json:"outbox"`
+	// Description is one line for humans.
+	Description string `json:"description"`
+	// SQL is the statement to execute. It may hold a password: print
+	// Display instead.
+	SQL string `json:"-"`
+	// Display is SQL with every secret masked.
+	Display string `json:"sql"`
+	// Fixes lists the finding IDs this step resolves.
+	Fixes []string `json:"fixes,omitempty"`
+}
