@@ -153,21 +153,21 @@ type checker struct {
 	memo map[[2]avro.Schema]*result
 }
 
-// location is the path, root first; the root token is "".
-type location []string
+// location is the path, root first, as a stack that is pushed and popped
+// like Java's deque; the root token is "".
+type location struct{ toks []string }
 
-func (l location) push(tok string) location {
-	out := make(location, len(l), len(l)+1)
-	copy(out, l)
-	return append(out, tok)
-}
+func (l *location) push(tok string) { l.toks = append(l.toks, tok) }
+func (l *location) pop()            { l.toks = l.toks[:len(l.toks)-1] }
 
-func (l location) String() string {
-	if len(l) <= 1 {
+// String is Java's Incompatibility.getLocation: the root dropped, tokens
+// joined with '/', escaped as JSON pointers ("~" -> "~0", "/" -> "~1").
+func (l *location) String() string {
+	if len(l.toks) <= 1 {
 		return "/"
 	}
 	var b strings.Builder
-	for _, t := range l[1:] {
+	for _, t := range l.toks[1:] {
 		b.WriteByte('/')
 		t = strings.ReplaceAll(t, "~", "~0")
 		b.WriteString(strings.ReplaceAll(t, "/", "~1"))
@@ -175,14 +175,34 @@ func (l location) String() string {
 	return b.String()
 }
 
-func incompat(t IncompatibilityType, r, w avro.Schema, msg string, loc location) *result {
+var smallInts = func() (out [64]string) {
+	for i := range out {
+		out[i] = strconv.Itoa(i)
+	}
+	return out
+}()
+
+func itoa(i int) string {
+	if i >= 0 && i < len(smallInts) {
+		return smallInts[i]
+	}
+	return strconv.Itoa(i)
+}
+
+func incompat(t IncompatibilityType, r, w avro.Schema, msg string, loc *location) *result {
 	return &result{state: incompatible, list: []Incompatibility{{Type: t, Location: loc.String(), Message: msg, Reader: r, Writer: w}}}
 }
 
+var inProgressResult = &result{state: inProgress}
+
 // get is Java's getCompatibility(token, reader, writer, location); a nil
 // location starts a fresh one (Java's two-argument getCompatibility).
-func (c *checker) get(tok string, r, w avro.Schema, loc location) *result {
-	loc = loc.push(tok)
+func (c *checker) get(tok string, r, w avro.Schema, loc *location) *result {
+	if loc == nil {
+		loc = &location{toks: make([]string, 0, 8)}
+	}
+	loc.push(tok)
+	defer loc.pop()
 	key := [2]avro.Schema{r, w}
 	if res, ok := c.memo[key]; ok {
 		if res.state == inProgress {
@@ -190,13 +210,13 @@ func (c *checker) get(tok string, r, w avro.Schema, loc location) *result {
 		}
 		return res
 	}
-	c.memo[key] = &result{state: inProgress}
+	c.memo[key] = inProgressResult
 	res := c.calculate(r, w, loc)
 	c.memo[key] = res
 	return res
 }
 
-func (c *checker) calculate(r, w avro.Schema, loc location) *result {
+func (c *checker) calculate(r, w avro.Schema, loc *location) *result {
 	res := compatibleResult
 	rt, wt := r.Type(), w.Type()
 	if rt == wt {
@@ -209,7 +229,9 @@ func (c *checker) calculate(r, w avro.Schema, loc location) *result {
 			res = res.merge(checkNames(r, w, loc))
 			rs, ws := r.(*avro.Fixed).Size, w.(*avro.Fixed).Size
 			if rs != ws {
-				res = res.merge(incompat(FixedSizeMismatch, r, w, fmt.Sprintf("expected: %d, found: %d", ws, rs), loc.push("size")))
+				loc.push("size")
+				res = res.merge(incompat(FixedSizeMismatch, r, w, fmt.Sprintf("expected: %d, found: %d", ws, rs), loc))
+				loc.pop()
 			}
 			return res
 		case avro.TypeEnum:
@@ -220,9 +242,10 @@ func (c *checker) calculate(r, w avro.Schema, loc location) *result {
 			return res.merge(c.checkFields(r.(*avro.Record), w.(*avro.Record), loc))
 		case avro.TypeUnion:
 			for i, wb := range w.(*avro.Union).Branches {
-				bl := loc.push(strconv.Itoa(i))
 				if c.get("", r, wb, nil).state == incompatible {
-					res = res.merge(incompat(MissingUnionBranch, r, w, "reader union lacking writer type: "+wb.Type().Upper(), bl))
+					loc.push(itoa(i))
+					res = res.merge(incompat(MissingUnionBranch, r, w, "reader union lacking writer type: "+wb.Type().Upper(), loc))
+					loc.pop()
 				}
 			}
 			return res
@@ -232,7 +255,7 @@ func (c *checker) calculate(r, w avro.Schema, loc location) *result {
 	}
 	if wt == avro.TypeUnion {
 		for i, wb := range w.(*avro.Union).Branches {
-			res = res.merge(c.get(strconv.Itoa(i), r, wb, loc))
+			res = res.merge(c.get(itoa(i), r, wb, loc))
 		}
 		return res
 	}
@@ -265,12 +288,12 @@ func (c *checker) calculate(r, w avro.Schema, loc location) *result {
 		}
 		return res.merge(incompat(MissingUnionBranch, r, w, "reader union lacking writer type: "+wt.Upper(), loc))
 	}
-	return res.merge(incompat(TypeMismatch, r, w, fmt.Sprintf("reader type: %s not compatible with writer type: %s", rt.Upper(), wt.Upper()), loc))
+	return res.merge(incompat(TypeMismatch, r, w, "reader type: "+rt.Upper()+" not compatible with writer type: "+wt.Upper(), loc))
 }
 
 // checkNames is Java's checkSchemaNames with schemaNameEquals: short names
 // equal, or a reader alias equal to the writer's full name.
-func checkNames(r, w avro.Schema, loc location) *result {
+func checkNames(r, w avro.Schema, loc *location) *result {
 	rn, wn := r.(avro.NamedSchema), w.(avro.NamedSchema)
 	if rn.Names().Name == wn.Names().Name {
 		return compatibleResult
@@ -281,10 +304,12 @@ func checkNames(r, w avro.Schema, loc location) *result {
 			return compatibleResult
 		}
 	}
-	return incompat(NameMismatch, r, w, "expected: "+full, loc.push("name"))
+	loc.push("name")
+	defer loc.pop()
+	return incompat(NameMismatch, r, w, "expected: "+full, loc)
 }
 
-func checkEnumSymbols(r, w *avro.Enum, loc location) *result {
+func checkEnumSymbols(r, w *avro.Enum, loc *location) *result {
 	missing := map[string]bool{}
 	for _, s := range w.Symbols {
 		if !r.HasSymbol(s) {
@@ -302,26 +327,30 @@ func checkEnumSymbols(r, w *avro.Enum, loc location) *result {
 		syms = append(syms, s)
 	}
 	sort.Strings(syms) // Java's TreeSet: UTF-16 order equals byte order for ASCII names
-	return incompat(MissingEnumSymbols, r, w, "["+strings.Join(syms, ", ")+"]", loc.push("symbols"))
+	loc.push("symbols")
+	defer loc.pop()
+	return incompat(MissingEnumSymbols, r, w, "["+strings.Join(syms, ", ")+"]", loc)
 }
 
-func (c *checker) checkFields(r, w *avro.Record, loc location) *result {
+func (c *checker) checkFields(r, w *avro.Record, loc *location) *result {
 	res := compatibleResult
-	loc = loc.push("fields")
+	loc.push("fields")
+	defer loc.pop()
 	for _, rf := range r.Fields {
-		fl := loc.push(strconv.Itoa(rf.Index))
+		loc.push(itoa(rf.Index))
 		wf := lookupWriterField(w, rf)
 		if wf == nil {
 			if !rf.HasDefault {
 				if e, ok := rf.Type.(*avro.Enum); ok && e.HasDefault {
-					res = res.merge(c.get("type", rf.Type, w, fl))
+					res = res.merge(c.get("type", rf.Type, w, loc))
 				} else {
-					res = res.merge(incompat(ReaderFieldMissingDefaultValue, r, w, rf.Name, fl))
+					res = res.merge(incompat(ReaderFieldMissingDefaultValue, r, w, rf.Name, loc))
 				}
 			}
 		} else {
-			res = res.merge(c.get("type", rf.Type, wf.Type, fl))
+			res = res.merge(c.get("type", rf.Type, wf.Type, loc))
 		}
+		loc.pop()
 	}
 	return res
 }
