@@ -1,0 +1,105 @@
+package provisioning_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", t.Name(), name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s:\n%s", t.Name(), path, got)
+	}
+}
+
+// target parses a one-outbox spec and generates its connector.
+func target(t *testing.T, kind, extra string) provisioning.Target {
+	t.Helper()
+	doc := `apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: orders
+    database:
+      kind: ` + kind + `
+      connection: {host: db, user: dbz, password: "${env:PW}", dbname: shop}
+` + extra
+	s, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := provisioning.Targets(s, connectorconfig.Options{BootstrapServers: "kafka:9092"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts[0]
+}
+
+func TestTableDDL(t *testing.T) {
+	cases := []struct{ name, kind, extra string }{
+		{"postgres_avro_defaults", spec.Postgres, ""},
+		{"postgres_json_all_columns", spec.Postgres, "    payloadFormat: json\n    columns: {timestamp: created_at, tracing: tracingspancontext}\n"},
+		{"postgres_renamed_no_version", spec.Postgres, "    schema: sales\n    table: outbox_events\n    columns: {id: event_id, aggregateType: AggType, schemaVersion: \"\"}\n"},
+		{"mysql_json", spec.MySQL, "    payloadFormat: json\n    columns: {timestamp: created_at}\n"},
+		{"mysql_avro", spec.MySQL, ""},
+		{"mariadb_json", spec.MariaDB, "    payloadFormat: json\n    columns: {tracing: tracingspancontext}\n"},
+		{"mariadb_avro_payload_type_override", spec.MariaDB, "    columns: {payloadType: mediumblob, timestamp: ts}\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tg := target(t, tc.kind, tc.extra)
+			got := strings.Join(provisioning.TableDDL(tg.Outbox), ";\n") + ";\n"
+			// Every column of the contract is in the DDL, with its type.
+			for _, c := range tg.Outbox.ColumnContract() {
+				if !strings.Contains(got, c.Name) || !strings.Contains(got, c.SQLType) {
+					t.Errorf("DDL misses column %s %s", c.Name, c.SQLType)
+				}
+			}
+			golden(t, "ddl.sql", got)
+		})
+	}
+}
+
+func TestNormalizeType(t *testing.T) {
+	cases := []struct{ kind, a, b string }{
+		{spec.Postgres, "varchar(255)", "character varying(255)"},
+		{spec.Postgres, "timestamp(6)", "timestamp(6) without time zone"},
+		{spec.Postgres, "integer", "int"},
+		{spec.Postgres, "JSONB", "jsonb"},
+		{spec.MySQL, "int(11)", "int"},
+		{spec.MariaDB, "json", "longtext"},
+		{spec.MySQL, "datetime(6)", "DATETIME(6)"},
+	}
+	for _, c := range cases {
+		if provisioning.NormalizeType(c.kind, c.a) != provisioning.NormalizeType(c.kind, c.b) {
+			t.Errorf("%s: %q and %q should normalise alike", c.kind, c.a, c.b)
+		}
+	}
+	if provisioning.NormalizeType(spec.Postgres, "jsonb") == provisioning.NormalizeType(spec.Postgres, "json") {
+		t.Error("jsonb and json must differ")
+	}
+	if provisioning.NormalizeType(spec.Postgres, "timestamptz") == provisioning.NormalizeType(spec.Postgres, "timestamp") {
+		t.Error("timestamptz and timestamp must differ")
+	}
+}

@@ -1,0 +1,11 @@
+CREATE TABLE IF NOT EXISTS `shop`.`outbox` (
+  `id` varchar(36) NOT NULL,
+  `aggregatetype` varchar(255) NOT NULL,
+  `aggregateid` varchar(255) NOT NULL,
+  `type` varchar(255) NOT NULL,
+  `payload` mediumblob,
+  `ts` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
+  `schemaversion` int NOT NULL,
+  KEY `outbox_ts_idx` (`ts`),
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

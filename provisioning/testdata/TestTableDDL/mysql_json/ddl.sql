@@ -1,0 +1,11 @@
+CREATE TABLE IF NOT EXISTS `shop`.`outbox` (
+  `id` varchar(36) NOT NULL,
+  `aggregatetype` varchar(255) NOT NULL,
+  `aggregateid` varchar(255) NOT NULL,
+  `type` varchar(255) NOT NULL,
+  `payload` json,
+  `created_at` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
+  `schemaversion` int NOT NULL,
+  KEY `outbox_created_at_idx` (`created_at`),
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

@@ -1,0 +1,12 @@
+CREATE TABLE IF NOT EXISTS "public"."outbox" (
+  "id" uuid NOT NULL,
+  "aggregatetype" varchar(255) NOT NULL,
+  "aggregateid" varchar(255) NOT NULL,
+  "type" varchar(255) NOT NULL,
+  "payload" jsonb,
+  "created_at" timestamp(6) NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'),
+  "tracingspancontext" varchar(512),
+  "schemaversion" integer NOT NULL,
+  PRIMARY KEY ("id")
+);
+CREATE INDEX IF NOT EXISTS "outbox_created_at_idx" ON "public"."outbox" ("created_at");
