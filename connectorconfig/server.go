@@ -33,7 +33,12 @@ func ValidateServer(ctx context.Context, v Validator, cs []Connector) ([]Finding
 	for i := range cs {
 		c := &cs[i]
 		class := c.Config["connector.class"]
-		infos, err := v.ValidateConfig(ctx, class, c.Config)
+		cfg := make(map[string]string, len(c.Config)+1)
+		for k, val := range c.Config {
+			cfg[k] = val
+		}
+		cfg["name"] = c.Name // the validate endpoint requires it
+		infos, err := v.ValidateConfig(ctx, class, cfg)
 		if err != nil {
 			return out, fmt.Errorf("validate connector %s with Connect: %w", c.Name, err)
 		}

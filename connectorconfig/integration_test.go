@@ -1,0 +1,367 @@
+//go:build integration
+
+package connectorconfig_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	_ "github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+func randSuffix(t *testing.T) string {
+	b := make([]byte, 4)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+// createTableDDL renders the outbox table from the spec's column contract.
+func createTableDDL(o *spec.Outbox) string {
+	var cols []string
+	for _, c := range o.ColumnContract() {
+		null := " NOT NULL"
+		if c.Nullable {
+			null = ""
+		}
+		cols = append(cols, c.Name+" "+c.SQLType+null)
+	}
+	cols = append(cols, "PRIMARY KEY ("+o.Columns.ID+")")
+	return fmt.Sprintf("CREATE TABLE %s.%s (%s)", o.Schema, o.Table, strings.Join(cols, ", "))
+}
+
+// deployAndWait PUTs the config, waits until the connector and its task are
+// RUNNING, and registers the DELETE as cleanup.
+func deployAndWait(t *testing.T, ctx context.Context, connectURL string, c connectorconfig.Connector) {
+	t.Helper()
+	body, _ := json.Marshal(c.Config)
+	u := strings.TrimRight(connectURL, "/") + "/connectors/" + url.PathEscape(c.Name)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, u+"/config", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
+		t.Fatalf("PUT config: %s: %s", resp.Status, connectorconfig.MaskString(string(msg), c))
+	}
+	t.Cleanup(func() {
+		req, _ := http.NewRequest(http.MethodDelete, u, nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+		time.Sleep(2 * time.Second) // let the task release its slot / binlog client
+	})
+	deadline := time.Now().Add(120 * time.Second)
+	var last string
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(u + "/status")
+		if err == nil {
+			var st struct {
+				Connector struct{ State, Trace string } `json:"connector"`
+				Tasks     []struct {
+					State, Trace string
+				} `json:"tasks"`
+			}
+			data, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			last = string(data)
+			if json.Unmarshal(data, &st) == nil {
+				if st.Connector.State == "FAILED" {
+					t.Fatalf("connector FAILED: %s", st.Connector.Trace)
+				}
+				for _, task := range st.Tasks {
+					if task.State == "FAILED" {
+						t.Fatalf("task FAILED: %s", task.Trace)
+					}
+				}
+				if st.Connector.State == "RUNNING" && len(st.Tasks) > 0 && st.Tasks[0].State == "RUNNING" {
+					return
+				}
+			}
+		}
+		time.Sleep(time.Second)
+	}
+	t.Fatalf("connector %s not RUNNING after 120s: %s", c.Name, last)
+}
+
+// consumeOne reads the first record of topic, deleting the topic at cleanup.
+func consumeOne(t *testing.T, bootstrap, topic string) *kafka.Message {
+	t.Helper()
+	t.Cleanup(func() { deleteTopics(t, bootstrap, topic) })
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{
+		"bootstrap.servers":                  bootstrap,
+		"group.id":                           "outboxctl-it-" + topic,
+		"auto.offset.reset":                  "earliest",
+		"topic.metadata.refresh.interval.ms": 1000,
+		"allow.auto.create.topics":           false,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.SubscribeTopics([]string{topic}, nil); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for time.Now().Before(deadline) {
+		ev := c.Poll(500)
+		if m, ok := ev.(*kafka.Message); ok {
+			return m
+		}
+	}
+	t.Fatalf("no record on %s after 90s", topic)
+	return nil
+}
+
+func deleteTopics(t *testing.T, bootstrap string, topics ...string) {
+	ac, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	if err != nil {
+		t.Logf("admin client: %v", err)
+		return
+	}
+	defer ac.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := ac.DeleteTopics(ctx, topics); err != nil {
+		t.Logf("delete topics %v: %v", topics, err)
+	}
+}
+
+// checkRecord checks the routed record: key, value bytes, and the id,
+// eventType and schemaVersion headers in that order.
+func checkRecord(t *testing.T, m *kafka.Message, id, key string, value []byte, eventType, version string, ts time.Time) {
+	t.Helper()
+	t.Logf("record: topic %s key %q value %q headers %v ts %v", *m.TopicPartition.Topic, m.Key, m.Value, m.Headers, m.Timestamp.UTC())
+	if string(m.Key) != key {
+		t.Errorf("key = %q, want %q", m.Key, key)
+	}
+	if !bytes.Equal(m.Value, value) {
+		t.Errorf("value = %q, want %q", m.Value, value)
+	}
+	var names []string
+	hv := map[string]string{}
+	for _, h := range m.Headers {
+		if strings.HasPrefix(h.Key, "__debezium") {
+			continue
+		}
+		names = append(names, h.Key)
+		hv[h.Key] = string(h.Value)
+	}
+	if strings.Join(names, ",") != "id,eventType,schemaVersion" {
+		t.Errorf("headers = %v, want id,eventType,schemaVersion", names)
+	}
+	if !strings.Contains(hv["id"], id) || hv["eventType"] != eventType || hv["schemaVersion"] != version {
+		t.Errorf("header values = %v", hv)
+	}
+	if !m.Timestamp.Equal(ts.Truncate(time.Millisecond)) {
+		t.Errorf("timestamp = %v, want %v (the created_at column)", m.Timestamp.UTC(), ts.UTC())
+	}
+}
+
+func serverValidate(t *testing.T, ctx context.Context, s settings.Settings, sp *spec.Spec, cs []connectorconfig.Connector) {
+	t.Helper()
+	if fs := connectorconfig.Validate(sp, cs); len(fs) != 0 {
+		t.Fatalf("local findings: %+v", fs)
+	}
+	client, err := connect.NewClient(s.ConnectURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := connectorconfig.ValidateServer(ctx, client, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 0 {
+		t.Fatalf("Connect's validate endpoint reported: %+v", fs)
+	}
+}
+
+func TestIntegrationPostgres(t *testing.T) {
+	s := itest.Require(t, itest.Connect, itest.Postgres, itest.Kafka)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	suffix := randSuffix(t)
+	dbName := "outbox_it_" + suffix
+
+	admin, err := pgx.Connect(ctx, s.PostgresDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close(context.Background()) })
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+dbName); err != nil {
+		t.Fatal(err)
+	}
+	dsn, _ := url.Parse(s.PostgresDSN)
+	dsn.Path = "/" + dbName
+
+	sp, err := spec.Parse(spec.Source{Name: "it.yaml", Data: []byte(fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: it-pg-%s
+    database:
+      kind: postgres
+      connection: {host: %q, port: %s, user: postgres, dbname: %s}
+    schema: outbox_%s
+    columns:
+      timestamp: created_at
+      tracing: tracingspancontext
+    connector:
+      profile: latency
+`, suffix, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, suffix))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &sp.Outboxes[0]
+	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot, pub := cs[0].Config["slot.name"], cs[0].Config["publication.name"]
+	t.Cleanup(func() {
+		ctx := context.Background()
+		for i := 0; i < 10; i++ {
+			var active bool
+			err := admin.QueryRow(ctx, "SELECT active FROM pg_replication_slots WHERE slot_name = $1", slot).Scan(&active)
+			if err == pgx.ErrNoRows {
+				break
+			}
+			if err == nil && !active {
+				if _, err := admin.Exec(ctx, "SELECT pg_drop_replication_slot($1)", slot); err == nil {
+					break
+				}
+			}
+			time.Sleep(time.Second)
+		}
+		if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+dbName+" WITH (FORCE)"); err != nil {
+			t.Logf("drop database %s: %v", dbName, err)
+		}
+	})
+
+	db, err := pgx.Connect(ctx, dsn.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(context.Background())
+	for _, q := range []string{"CREATE SCHEMA " + o.Schema, createTableDDL(o)} {
+		if _, err := db.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+
+	serverValidate(t, ctx, s, sp, cs)
+	deployAndWait(t, ctx, s.ConnectURL, cs[0])
+
+	id := "6f1c2a52-8d7e-4f7e-9f55-" + suffix + "0000"
+	agg := "ItOrder" + suffix
+	payload := []byte{0x00, 0x00, 0x00, 0x00, 0x07, 0x02, 0x41, 0x00, 0xff}
+	created := time.Date(2026, 3, 1, 12, 30, 45, 123000000, time.UTC)
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, fmt.Sprintf("INSERT INTO %s.%s (id, aggregatetype, aggregateid, type, payload, created_at, schemaversion) VALUES ($1, $2, 'order-1', 'OrderCreated', $3, $4, 2)", o.Schema, o.Table), id, agg, payload, created); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m := consumeOne(t, s.BootstrapServers, "outbox.event."+agg)
+	checkRecord(t, m, id, "order-1", payload, "OrderCreated", "2", created)
+
+	var n int
+	if err := db.QueryRow(ctx, "SELECT count(*) FROM pg_publication_tables WHERE pubname = $1 AND schemaname = $2 AND tablename = $3", pub, o.Schema, o.Table).Scan(&n); err != nil || n != 1 {
+		t.Errorf("publication %s does not hold exactly the outbox table (n=%d, err=%v)", pub, n, err)
+	}
+}
+
+func TestIntegrationMariaDB(t *testing.T) {
+	s := itest.Require(t, itest.Connect, itest.MariaDB, itest.Kafka)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	suffix := randSuffix(t)
+	dbName := "outbox_it_" + suffix
+
+	db, err := sql.Open("mysql", s.MariaDBDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+dbName); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := db.Exec("DROP DATABASE IF EXISTS " + dbName); err != nil {
+			t.Logf("drop database %s: %v", dbName, err)
+		}
+	})
+
+	sp, err := spec.Parse(spec.Source{Name: "it.yaml", Data: []byte(fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+kafka:
+  bootstrapServers: %s
+outboxes:
+  - name: it-maria-%s
+    database:
+      kind: mariadb
+      connection: {host: %q, port: %s, user: root, dbname: %s}
+    payloadFormat: json
+    columns:
+      timestamp: created_at
+    connector:
+      profile: throughput
+`, s.BootstrapServers, suffix, s.ConnectMariaDBHost, s.ConnectMariaDBPort, dbName))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &sp.Outboxes[0]
+	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	historyTopic := cs[0].Config["schema.history.internal.kafka.topic"]
+	t.Cleanup(func() { deleteTopics(t, s.BootstrapServers, historyTopic) })
+	if _, err := db.ExecContext(ctx, createTableDDL(o)); err != nil {
+		t.Fatalf("%s: %v", createTableDDL(o), err)
+	}
+
+	serverValidate(t, ctx, s, sp, cs)
+	deployAndWait(t, ctx, s.ConnectURL, cs[0])
+
+	// A JSON payload arrives as the JSON text, not as a JSON string literal.
+	agg := "ItPayment" + suffix
+	payload := `{"paymentId":"p-1","amountCents":1250}`
+	created := time.Date(2026, 3, 1, 12, 30, 45, 123000000, time.UTC)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s.%s (id, aggregatetype, aggregateid, type, payload, created_at, schemaversion) VALUES (?, ?, 'pay-1', 'PaymentCaptured', ?, ?, 1)", o.Schema, o.Table), "evt-"+suffix, agg, payload, created); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	m := consumeOne(t, s.BootstrapServers, "outbox.event."+agg)
+	checkRecord(t, m, "evt-"+suffix, "pay-1", []byte(payload), "PaymentCaptured", "1", created)
+}
