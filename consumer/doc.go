@@ -1,5 +1,111 @@
 // Package consumer is the Go SDK that downstream services import to consume
-// events routed by the Debezium Outbox EventRouter: it decodes routed records,
-// resolves the writer schema to the reader's, and dispatches to typed handlers
-// per event type and version, with a durable inbox, retries and a DLQ.
+// events that the Debezium Outbox EventRouter routed to Kafka: it decodes each
+// record, resolves an Avro writer schema to the handler's reader schema,
+// dispatches to a typed handler per event type and major version, and runs it
+// with retries, a dead-letter topic and a durable inbox in the consumer's own
+// database transaction.
+//
+// # Types to learn first
+//
+//   - Router: NewRouter(RouterConfig), then Handle[T](router, eventType,
+//     majorVersion, func(ctx, Event[T]) error) per event, and Use(...) for
+//     middleware. Router.Process runs one record; it is what the Consumer
+//     calls and what tests call (see consumertest).
+//   - Event[T]: the decoded payload, Meta (event id, type, version,
+//     aggregate id, writer schema id) and Tx, the inbox transaction in which
+//     the handler writes its business effect.
+//   - Consumer: NewConsumer(ConsumerConfig, router) and Run(ctx): a
+//     confluent-kafka-go group consumer with manual commits after processing.
+//
+// # What a record looks like
+//
+// With the connector config `outboxctl generate` writes, a record of the
+// routed topic outbox.event.<aggregate type> has the aggregate id as its key
+// (StringConverter), the payload column as its value (raw JSON text with
+// StringConverter, or Avro in Confluent wire format passed through by
+// ByteArrayConverter), and headers: the Debezium context headers, "id" (the
+// event id), then "eventType" and "schemaVersion" (placements of the type and
+// schemaversion columns). RouterConfig names other headers if the spec
+// renames them.
+//
+// # Decoding
+//
+// The event type is the eventType header; without it, an Avro payload's
+// writer record full name (then its simple name) is used. The major version
+// is the schemaVersion header; without it (or with a null one) a record
+// matches the only version registered for its type.
+//
+// A value starting with the magic byte 0 is Avro in Confluent wire format:
+// the 4-byte big-endian schema id selects the writer schema, fetched once per
+// id from RouterConfig.Schemas (a SchemaSource, which the schemas/registry
+// client satisfies) and cached; the datum is resolved to the handler's
+// ReaderSchema with schemas/resolve (promotions, defaults, enum defaults,
+// aliases; one compiled plan per writer id and reader schema) and stored into
+// T. Magic byte 1 (schema GUIDs) is rejected. T may be:
+//
+//   - a struct: fields by `avro:"name"` tag, else the Go field name (exact,
+//     then case-insensitive); nested records into nested structs, arrays into
+//     slices, maps into map[string]X, unions into the branch value (null into
+//     a nil pointer), enums into strings, bytes and fixed into []byte,
+//     logical types as time.Time, time.Duration and *big.Rat;
+//   - map[string]any or any: plain values, unions unwrapped.
+//
+// Any other value is JSON, decoded with encoding/json into T. A JSON string
+// that holds JSON (JsonConverter without schemas on a text column) and a Kafka
+// Connect {"schema","payload"} envelope are unwrapped first. A Kafka
+// tombstone reaches the handler with Meta.Tombstone set and a zero payload.
+//
+// Decode failures, unknown event types (with UnknownFail) and records without
+// an id under an inbox are permanent errors (IsPermanent): Retry does not
+// retry them and DLQ dead-letters them at once.
+//
+// # Middleware
+//
+// Middleware wraps the untyped Handler, Watermill style; the first added is
+// the outermost. The recommended chain:
+//
+//	router.Use(
+//		consumer.Hooks{OnDone: metrics}.Middleware,            // every outcome
+//		consumer.DLQ{Topic: "orders.dlq", Producer: p}.Middleware, // poison records
+//		consumer.Retry{MaxAttempts: 5, InitialInterval: 100 * time.Millisecond,
+//			MaxInterval: 5 * time.Second}.Middleware,        // transient failures
+//		consumer.Timeout(30*time.Second),                      // per attempt
+//		consumer.Recover(),                                    // panic -> error
+//	)
+//
+// The DLQ record carries the original key, value and headers plus
+// outbox.dlq.error, outbox.dlq.attempts, outbox.dlq.reason and the original
+// topic, partition and offset. A failed DLQ write keeps the record
+// undelivered rather than losing it; a registry outage is not dead-lettered
+// by default.
+//
+// # Inbox
+//
+// With RouterConfig.Inbox (inbox.SQLStore for PostgreSQL or MariaDB/MySQL)
+// every handler runs in a transaction that first inserts (consumer group,
+// event id) into the inbox table. A redelivered event finds its mark and is
+// skipped; a failing handler rolls back its writes and the mark together.
+// Write through Event.Tx, never through another connection, or the effect is
+// not covered. Effects outside the database (HTTP calls, e-mails) are not
+// made idempotent by the inbox.
+//
+// # Delivery
+//
+// The Consumer commits an offset only after Process returned nil for the
+// record (at-least-once). It processes one record at a time in poll order,
+// so per-partition, and hence per-aggregate, order is kept; a failing record
+// is redelivered (its partition is sought back) and blocks the records after
+// it in its partition until it succeeds or is dead-lettered.
+//
+// # What this package does not do
+//
+//   - It does not produce outbox events (package outbox writes the outbox
+//     rows; Debezium does the rest).
+//   - It is not a broker abstraction: Kafka only, through confluent-kafka-go.
+//   - It does not register schemas or check compatibility (package schemas
+//     and `outboxctl schema check` do, before deploy).
+//   - No exactly-once: effects outside the inbox transaction can repeat.
+//   - No parallelism within a partition and no upcasting between major
+//     versions: register one handler per major version.
+//   - Protobuf, JSON Schema and Avro single-object encoding are not decoded.
 package consumer

@@ -1,0 +1,66 @@
+package consumer
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. Errors returned by the Router, its middleware and the
+// Consumer wrap one of them (or the handler's own error).
+var (
+	// ErrUnknownEventType: no handler is registered for the event type and
+	// major version (returned only with UnknownFail; UnknownSkip skips).
+	ErrUnknownEventType = errors.New("no handler for event type")
+	// ErrNoEventType: the record carries no event type header and the
+	// payload is not Avro (so there is no record name to fall back on).
+	ErrNoEventType = errors.New("record has no event type")
+	// ErrNoEventID: the Router has an inbox and the record has no id header.
+	ErrNoEventID = errors.New("record has no event id")
+	// ErrDecode: the value cannot be decoded (bad Confluent framing,
+	// bytes that are not a datum of the writer schema, JSON that does not
+	// fit T, a writer schema that cannot be resolved to the reader's).
+	ErrDecode = errors.New("cannot decode event")
+	// ErrSchema: the writer schema could not be fetched from the registry.
+	// It is not permanent: the registry may answer on the next attempt.
+	ErrSchema = errors.New("cannot get writer schema")
+	// ErrPanic: the handler panicked (see Recover).
+	ErrPanic = errors.New("handler panicked")
+	// ErrTimeout: the handler did not return within Timeout.
+	ErrTimeout = errors.New("handler timed out")
+	// ErrDuplicateHandler: Handle was called twice for one event type and
+	// major version.
+	ErrDuplicateHandler = errors.New("handler already registered")
+	// ErrInvalidConfig: a RouterConfig, Retry, DLQ or ConsumerConfig is
+	// not valid.
+	ErrInvalidConfig = errors.New("invalid consumer config")
+)
+
+// PermanentError marks an error that no retry can fix (a payload that does
+// not decode, an unknown event type). Retry does not retry it; DLQ sends the
+// record on at once.
+type PermanentError struct{ Err error }
+
+func (e *PermanentError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
+func (e *PermanentError) Unwrap() error { return e.Err }
+
+// Permanent wraps err so that Retry gives up on it at once. Handlers return
+// Permanent(err) for failures that will not go away. Permanent(nil) is nil.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &PermanentError{Err: err}
+}
+
+// IsPermanent reports whether err (or an error it wraps) is a PermanentError.
+func IsPermanent(err error) bool {
+	var p *PermanentError
+	return errors.As(err, &p)
+}
+
+// decodeError is a permanent ErrDecode with the record's place.
+func decodeError(m *Message, err error) error {
+	return Permanent(fmt.Errorf("%w: %s/%d@%d: %w", ErrDecode, m.Topic, m.Partition, m.Offset, err))
+}

@@ -1,0 +1,116 @@
+package consumer_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/outboxctl/outboxctl/consumer"
+	"github.com/outboxctl/outboxctl/consumer/consumertest"
+)
+
+// A JSON outbox: a typed handler per event type and major version.
+func ExampleHandle() {
+	router, _ := consumer.NewRouter(consumer.RouterConfig{})
+
+	type OrderCreated struct {
+		OrderID string `json:"orderId"`
+		Amount  int    `json:"amount"`
+	}
+	_ = consumer.Handle(router, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[OrderCreated]) error {
+		fmt.Printf("order %s: %d (event %s, aggregate %s)\n", ev.Payload.OrderID, ev.Payload.Amount, ev.EventID, ev.AggregateID)
+		return nil
+	})
+
+	// The record the EventRouter routes for this outbox row.
+	pipeline, _ := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatJSON))
+	record := pipeline.MustRecord(consumertest.Row{
+		ID: "0190f0a5-7c1e-7a3b-9c1d-2f4e5a6b7c8d", AggregateType: "Order", AggregateID: "o-42",
+		Type: "OrderCreated", SchemaVersion: 1, Payload: []byte(`{"orderId": "o-42", "amount": 1250}`),
+	})
+	fmt.Println(record.Topic)
+	if err := router.Process(context.Background(), record); err != nil {
+		fmt.Println("error:", err)
+	}
+	// Output:
+	// outbox.event.Order
+	// order o-42: 1250 (event 0190f0a5-7c1e-7a3b-9c1d-2f4e5a6b7c8d, aggregate o-42)
+}
+
+// An Avro outbox: the producer wrote with an older schema; the handler reads
+// with its evolved reader schema (a new field with a default, int promoted to
+// long).
+func ExampleReaderSchema() {
+	registry := &consumertest.Registry{}
+	writerID, _ := registry.Register(`{"type":"record","name":"OrderCreated","namespace":"com.acme","fields":[
+		{"name":"orderId","type":"string"},{"name":"amount","type":"int"}]}`)
+
+	router, _ := consumer.NewRouter(consumer.RouterConfig{Schemas: registry})
+	type OrderCreated struct {
+		OrderID  string `avro:"orderId"`
+		Amount   int64  `avro:"amount"`
+		Currency string `avro:"currency"`
+	}
+	_ = consumer.Handle(router, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[OrderCreated]) error {
+		fmt.Printf("%+v (writer schema %d)\n", ev.Payload, ev.SchemaID)
+		return nil
+	}, consumer.ReaderSchema(`{"type":"record","name":"OrderCreated","namespace":"com.acme","fields":[
+		{"name":"orderId","type":"string"},{"name":"amount","type":"long"},
+		{"name":"currency","type":"string","default":"EUR"}]}`))
+
+	pipeline, _ := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatAvro))
+	record := pipeline.MustRecord(consumertest.Row{
+		ID: "0190f0a5-7c1e-7a3b-9c1d-2f4e5a6b7c8e", AggregateType: "Order", AggregateID: "o-7",
+		Type: "OrderCreated", SchemaVersion: 1,
+		Payload: registry.MustEncode(writerID, map[string]any{"orderId": "o-7", "amount": int32(99)}),
+	})
+	if err := router.Process(context.Background(), record); err != nil {
+		fmt.Println("error:", err)
+	}
+	// Output:
+	// {OrderID:o-7 Amount:99 Currency:EUR} (writer schema 1)
+}
+
+// Retries, then the dead-letter topic; a redelivered event is skipped by the
+// inbox.
+func ExampleDLQ() {
+	dlqProducer := &consumertest.Producer{} // consumer.NewKafkaProducer(p) in production
+	inbox := consumertest.NewInbox()        // inbox.NewPostgres(db, "") in production
+	defer inbox.Close()
+
+	router, _ := consumer.NewRouter(consumer.RouterConfig{Inbox: inbox, ConsumerGroup: "billing"})
+	router.Use(
+		consumer.DLQ{Topic: "billing.dlq", Producer: dlqProducer}.Middleware,
+		consumer.Retry{MaxAttempts: 3, InitialInterval: time.Millisecond}.Middleware,
+		consumer.Recover(),
+	)
+	_ = consumer.Handle(router, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[map[string]any]) error {
+		if ev.Payload["amount"].(float64) < 0 {
+			return fmt.Errorf("negative amount")
+		}
+		// The business effect, in the inbox transaction.
+		_, err := ev.Tx.ExecContext(ctx, "INSERT INTO invoices (order_id) VALUES (?)", ev.Payload["orderId"])
+		return err
+	})
+
+	pipeline, _ := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatJSON))
+	good := pipeline.MustRecord(consumertest.Row{ID: "0190f0a5-0000-7000-8000-000000000001", AggregateType: "Order", AggregateID: "o-1",
+		Type: "OrderCreated", SchemaVersion: 1, Payload: []byte(`{"orderId": "o-1", "amount": 5}`)})
+	bad := pipeline.MustRecord(consumertest.Row{ID: "0190f0a5-0000-7000-8000-000000000002", AggregateType: "Order", AggregateID: "o-2",
+		Type: "OrderCreated", SchemaVersion: 1, Payload: []byte(`{"orderId": "o-2", "amount": -1}`)})
+
+	// The good record is delivered twice (say, the consumer crashed before
+	// committing its offset).
+	errs := consumertest.Run(context.Background(), router, good, bad, good)
+	fmt.Println("errors:", errs)
+	fmt.Println("invoices written:", len(inbox.Committed()))
+	for _, r := range dlqProducer.Records() {
+		e, _ := r.Header(consumer.HeaderDLQError)
+		a, _ := r.Header(consumer.HeaderDLQAttempts)
+		fmt.Printf("dead-lettered %s to %s: %s after %s attempts\n", r.Key, r.Topic, e, a)
+	}
+	// Output:
+	// errors: [<nil> <nil> <nil>]
+	// invoices written: 1
+	// dead-lettered o-2 to billing.dlq: negative amount after 3 attempts
+}

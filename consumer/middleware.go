@@ -1,0 +1,289 @@
+package consumer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime/debug"
+	"strconv"
+	"time"
+)
+
+// Handler is the untyped form of a handler that middleware wraps. It returns
+// nil when the record is done.
+type Handler func(ctx context.Context, m *Message) error
+
+// Middleware wraps a Handler. For example, a logging middleware:
+//
+//	func logging(next consumer.Handler) consumer.Handler {
+//		return func(ctx context.Context, m *consumer.Message) error {
+//			err := next(ctx, m)
+//			log.Printf("%s %s: %v", m.Meta.EventType, m.Meta.EventID, err)
+//			return err
+//		}
+//	}
+type Middleware func(next Handler) Handler
+
+// Retry retries a failing handler with exponential backoff. It does not retry
+// permanent errors (Permanent, decode errors, unknown event types) nor errors
+// for which ShouldRetry returns false, and stops when ctx is cancelled.
+// It sets Message.Attempt for each attempt.
+//
+// Use it as router.Use(retry.Middleware) after checking Validate.
+type Retry struct {
+	// MaxAttempts is the number of runs including the first (>= 1).
+	MaxAttempts int
+	// InitialInterval is the wait after the first failure (>= 0).
+	InitialInterval time.Duration
+	// MaxInterval caps the wait (0: no cap; else >= InitialInterval).
+	MaxInterval time.Duration
+	// Multiplier grows the wait after each failure (0 means 2; else >= 1).
+	Multiplier float64
+	// ShouldRetry, if set, decides whether a non-permanent error is retried.
+	ShouldRetry func(err error) bool
+	// OnRetry, if set, is called before each wait.
+	OnRetry func(ctx context.Context, m *Message, err error, delay time.Duration)
+}
+
+// Validate checks the fields. Errors wrap ErrInvalidConfig.
+func (r Retry) Validate() error {
+	switch {
+	case r.MaxAttempts < 1:
+		return fmt.Errorf("%w: retry: MaxAttempts = %d, want >= 1", ErrInvalidConfig, r.MaxAttempts)
+	case r.InitialInterval < 0:
+		return fmt.Errorf("%w: retry: InitialInterval = %s, want >= 0", ErrInvalidConfig, r.InitialInterval)
+	case r.MaxInterval < 0 || (r.MaxInterval > 0 && r.MaxInterval < r.InitialInterval):
+		return fmt.Errorf("%w: retry: MaxInterval = %s, want 0 or >= InitialInterval (%s)", ErrInvalidConfig, r.MaxInterval, r.InitialInterval)
+	case r.Multiplier != 0 && (r.Multiplier < 1 || math.IsNaN(r.Multiplier) || math.IsInf(r.Multiplier, 0)):
+		return fmt.Errorf("%w: retry: Multiplier = %g, want 0 or >= 1", ErrInvalidConfig, r.Multiplier)
+	}
+	return nil
+}
+
+// Delay returns the wait after the n-th failed attempt (n >= 1).
+func (r Retry) Delay(n int) time.Duration {
+	mult := r.Multiplier
+	if mult == 0 {
+		mult = 2
+	}
+	d := float64(r.InitialInterval) * math.Pow(mult, float64(n-1))
+	if r.MaxInterval > 0 && d > float64(r.MaxInterval) {
+		return r.MaxInterval
+	}
+	if d > math.MaxInt64 {
+		return time.Duration(math.MaxInt64)
+	}
+	return time.Duration(d)
+}
+
+// Middleware is the Retry middleware. An invalid Retry makes every record
+// fail with the Validate error (not permanent, so nothing is lost).
+func (r Retry) Middleware(next Handler) Handler {
+	verr := r.Validate()
+	return func(ctx context.Context, m *Message) error {
+		if verr != nil {
+			return verr
+		}
+		for attempt := 1; ; attempt++ {
+			m.Attempt = attempt
+			err := next(ctx, m)
+			if err == nil || IsPermanent(err) || attempt >= r.MaxAttempts || ctx.Err() != nil {
+				return err
+			}
+			if r.ShouldRetry != nil && !r.ShouldRetry(err) {
+				return err
+			}
+			d := r.Delay(attempt)
+			if r.OnRetry != nil {
+				r.OnRetry(ctx, m, err, d)
+			}
+			t := time.NewTimer(d)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return err
+			case <-t.C:
+			}
+		}
+	}
+}
+
+// Timeout gives each handler run a context with deadline d. Handlers must
+// honour ctx: the middleware does not abandon a running handler. An error
+// returned after the deadline passed wraps ErrTimeout.
+func Timeout(d time.Duration) Middleware {
+	return func(next Handler) Handler {
+		return func(ctx context.Context, m *Message) error {
+			tctx, cancel := context.WithTimeout(ctx, d)
+			defer cancel()
+			err := next(tctx, m)
+			if err != nil && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
+				return fmt.Errorf("%w after %s: %w", ErrTimeout, d, err)
+			}
+			return err
+		}
+	}
+}
+
+// PanicError is a recovered handler panic. It unwraps to ErrPanic.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("%s: %v", ErrPanic, e.Value) }
+
+// Unwrap returns ErrPanic.
+func (e *PanicError) Unwrap() error { return ErrPanic }
+
+// Recover turns a panic in the handler (or in middleware added after it) into
+// a *PanicError with the stack. It is not permanent: Retry retries it.
+func Recover() Middleware {
+	return func(next Handler) Handler {
+		return func(ctx context.Context, m *Message) (err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					err = &PanicError{Value: p, Stack: debug.Stack()}
+				}
+			}()
+			return next(ctx, m)
+		}
+	}
+}
+
+// Hooks calls functions around each record, for metrics and logging. Added
+// first (outermost) it sees the final outcome of every record; added after
+// Retry it sees every attempt.
+type Hooks struct {
+	OnStart func(ctx context.Context, m *Message)
+	OnDone  func(ctx context.Context, m *Message, err error, elapsed time.Duration)
+}
+
+// Middleware is the Hooks middleware.
+func (h Hooks) Middleware(next Handler) Handler {
+	return func(ctx context.Context, m *Message) error {
+		if h.OnStart != nil {
+			h.OnStart(ctx, m)
+		}
+		start := time.Now()
+		err := next(ctx, m)
+		if h.OnDone != nil {
+			h.OnDone(ctx, m, err, time.Since(start))
+		}
+		return err
+	}
+}
+
+// Headers the DLQ middleware adds to a dead-lettered record, after the
+// record's own headers.
+const (
+	HeaderDLQError     = "outbox.dlq.error"
+	HeaderDLQAttempts  = "outbox.dlq.attempts"
+	HeaderDLQReason    = "outbox.dlq.reason" // "permanent" or "failed"
+	HeaderDLQTopic     = "outbox.dlq.original.topic"
+	HeaderDLQPartition = "outbox.dlq.original.partition"
+	HeaderDLQOffset    = "outbox.dlq.original.offset"
+)
+
+// Producer writes one record and returns when it is durably written (the
+// broker acknowledged it). NewKafkaProducer adapts a confluent-kafka-go
+// producer; consumertest.DLQ records in memory.
+type Producer interface {
+	Produce(ctx context.Context, m *Message) error
+}
+
+// DLQ sends records whose handling failed to a dead-letter topic and reports
+// them done, so that one poison record does not block its partition. The
+// dead-letter record has the original key, value and headers plus the
+// HeaderDLQ* headers. If producing fails, the original error and the produce
+// error are both returned and the record is not done (it is redelivered, not
+// lost). Errors from a cancelled ctx (shutdown) are never dead-lettered.
+//
+// Put it outside Retry: router.Use(dlq.Middleware, retry.Middleware).
+type DLQ struct {
+	// Topic is the dead-letter topic (required).
+	Topic string
+	// Producer writes the dead-letter record (required).
+	Producer Producer
+	// Filter, if set, decides which errors are dead-lettered; the others
+	// are returned (the record is redelivered). The default dead-letters
+	// every error except a registry failure that is not permanent
+	// (ErrSchema): a registry outage should stall, not empty, the topic.
+	Filter func(err error) bool
+	// OnSent, if set, is called after a record was dead-lettered.
+	OnSent func(ctx context.Context, m *Message, err error)
+}
+
+// Validate checks the fields. Errors wrap ErrInvalidConfig.
+func (d DLQ) Validate() error {
+	if d.Topic == "" {
+		return fmt.Errorf("%w: dlq: Topic is required", ErrInvalidConfig)
+	}
+	if d.Producer == nil {
+		return fmt.Errorf("%w: dlq: Producer is required", ErrInvalidConfig)
+	}
+	return nil
+}
+
+// Middleware is the DLQ middleware. An invalid DLQ makes every failing record
+// fail with the Validate error joined to its own.
+func (d DLQ) Middleware(next Handler) Handler {
+	verr := d.Validate()
+	return func(ctx context.Context, m *Message) error {
+		err := next(ctx, m)
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		if verr != nil {
+			return errors.Join(err, verr)
+		}
+		if d.Filter != nil {
+			if !d.Filter(err) {
+				return err
+			}
+		} else if errors.Is(err, ErrSchema) && !IsPermanent(err) {
+			return err
+		}
+		if perr := d.Producer.Produce(ctx, d.Record(m, err)); perr != nil {
+			return errors.Join(err, fmt.Errorf("dlq: produce to %s: %w", d.Topic, perr))
+		}
+		if d.OnSent != nil {
+			d.OnSent(ctx, m, err)
+		}
+		return nil
+	}
+}
+
+// Record builds the dead-letter record for m failing with err.
+func (d DLQ) Record(m *Message, err error) *Message {
+	attempts := m.Attempt
+	if attempts < 1 {
+		attempts = 1
+	}
+	reason := "failed"
+	if IsPermanent(err) {
+		reason = "permanent"
+	}
+	h := make([]Header, 0, len(m.Headers)+6)
+	for _, x := range m.Headers {
+		h = append(h, Header{Key: x.Key, Value: append([]byte(nil), x.Value...)})
+	}
+	h = append(h,
+		Header{HeaderDLQError, []byte(err.Error())},
+		Header{HeaderDLQAttempts, []byte(strconv.Itoa(attempts))},
+		Header{HeaderDLQReason, []byte(reason)},
+		Header{HeaderDLQTopic, []byte(m.Topic)},
+		Header{HeaderDLQPartition, []byte(strconv.Itoa(int(m.Partition)))},
+		Header{HeaderDLQOffset, []byte(strconv.FormatInt(m.Offset, 10))},
+	)
+	return &Message{
+		Topic:     d.Topic,
+		Partition: -1,
+		Offset:    -1,
+		Key:       m.Key,
+		Value:     m.Value,
+		Headers:   h,
+		Timestamp: m.Timestamp,
+	}
+}

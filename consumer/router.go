@@ -1,0 +1,424 @@
+package consumer
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/schemas/avro"
+	"github.com/outboxctl/outboxctl/schemas/resolve"
+)
+
+// SchemaSource gives writer schemas by their registry id (the id in the
+// Confluent wire header). The schemas/registry client satisfies it; tests use
+// consumertest.Registry. Implementations must be safe for concurrent use; the
+// Router caches what they return, so they need not cache.
+type SchemaSource interface {
+	SchemaByID(ctx context.Context, id int) (string, error)
+}
+
+// UnknownPolicy says what the Router does with a record for which no handler
+// is registered (unknown event type, unknown major version, or no event type
+// at all).
+type UnknownPolicy int
+
+const (
+	// UnknownSkip calls RouterConfig.OnUnknown and skips the record: its
+	// offset is committed as if it had been handled. The default: a
+	// consumer usually reads a topic carrying more event types than it
+	// cares about.
+	UnknownSkip UnknownPolicy = iota
+	// UnknownFail makes Process return a permanent error that wraps
+	// ErrUnknownEventType (or ErrNoEventType), so a DLQ middleware sends
+	// the record to the dead-letter topic.
+	UnknownFail
+)
+
+// RouterConfig configures a Router. The zero value is valid for JSON
+// payloads without an inbox.
+type RouterConfig struct {
+	// Schemas fetches Avro writer schemas by id. Required when an Avro
+	// (Confluent wire format) record arrives; without it such a record
+	// fails with ErrSchema.
+	Schemas SchemaSource
+
+	// IDHeader, EventTypeHeader and SchemaVersionHeader are the header
+	// names (default DefaultIDHeader, DefaultEventTypeHeader,
+	// DefaultSchemaVersionHeader: the names `outboxctl generate` uses with
+	// the spec's defaults). Set them to the spec's headers when it renames
+	// them.
+	IDHeader            string
+	EventTypeHeader     string
+	SchemaVersionHeader string
+
+	// Unknown is the policy for records without a handler (default
+	// UnknownSkip). OnUnknown, if set, is called for each skipped record.
+	Unknown   UnknownPolicy
+	OnUnknown func(ctx context.Context, m *Message)
+
+	// Inbox, when set, makes every handler run in a database transaction
+	// from Inbox.Begin in which the event id is first marked processed for
+	// ConsumerGroup: a redelivered event (same id header) is skipped, and
+	// the handler's writes through Event.Tx commit together with the mark.
+	Inbox inbox.Store
+	// ConsumerGroup names this consumer in the inbox (required with Inbox;
+	// use the Kafka group id).
+	ConsumerGroup string
+	// OnDuplicate, if set, is called for each record the inbox skipped.
+	OnDuplicate func(ctx context.Context, m *Message)
+}
+
+// Validate checks the configuration. Errors wrap ErrInvalidConfig.
+func (c RouterConfig) Validate() error {
+	if c.Inbox != nil && c.ConsumerGroup == "" {
+		return fmt.Errorf("%w: router: ConsumerGroup is required with an Inbox", ErrInvalidConfig)
+	}
+	if c.Unknown != UnknownSkip && c.Unknown != UnknownFail {
+		return fmt.Errorf("%w: router: unknown UnknownPolicy %d", ErrInvalidConfig, c.Unknown)
+	}
+	return nil
+}
+
+// Router dispatches routed outbox records to typed handlers registered with
+// Handle, through a middleware chain added with Use.
+//
+// Register handlers and middleware before the first Process call; after that
+// a Router is safe for concurrent use by several goroutines.
+type Router struct {
+	cfg        RouterConfig
+	mu         sync.RWMutex
+	handlers   map[handlerKey]*entry
+	versions   map[string][]int // event type -> registered majors
+	middleware []Middleware
+
+	writers sync.Map // schema id -> avro.Schema
+	cache   resolve.Cache
+}
+
+type handlerKey struct {
+	eventType string
+	version   int
+}
+
+type entry struct {
+	eventType string
+	version   int
+	reader    avro.Schema
+	// decode decodes m's value into the handler's T and returns the bound
+	// handler call.
+	decode func(ctx context.Context, r *Router, m *Message) (func(ctx context.Context, tx *sql.Tx) error, error)
+}
+
+// NewRouter returns a Router with cfg (see RouterConfig.Validate).
+func NewRouter(cfg RouterConfig) (*Router, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.IDHeader == "" {
+		cfg.IDHeader = DefaultIDHeader
+	}
+	if cfg.EventTypeHeader == "" {
+		cfg.EventTypeHeader = DefaultEventTypeHeader
+	}
+	if cfg.SchemaVersionHeader == "" {
+		cfg.SchemaVersionHeader = DefaultSchemaVersionHeader
+	}
+	return &Router{cfg: cfg, handlers: map[handlerKey]*entry{}, versions: map[string][]int{}}, nil
+}
+
+// Use appends middleware. The first middleware added is the outermost: it
+// sees what the ones added after it return. The recommended order is
+// Use(hooks, dlq, retry, Timeout(d), Recover()): a panic becomes an error,
+// each attempt has its own timeout, retries run first and the DLQ gets what
+// they could not fix.
+func (r *Router) Use(mw ...Middleware) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.middleware = append(r.middleware, mw...)
+}
+
+// HandlerOption configures one handler registration.
+type HandlerOption func(*handlerOptions) error
+
+type handlerOptions struct {
+	reader avro.Schema
+}
+
+// ReaderSchema sets the handler's Avro reader schema (an .avsc text): Avro
+// payloads are resolved from their writer schema to it (schemas/resolve)
+// before they are stored in T. Without it an Avro payload is read with its
+// writer schema as is.
+func ReaderSchema(avsc string) HandlerOption {
+	return func(o *handlerOptions) error {
+		s, err := avro.Parse([]byte(avsc))
+		if err != nil {
+			return fmt.Errorf("%w: reader schema: %w", ErrInvalidConfig, err)
+		}
+		o.reader = s
+		return nil
+	}
+}
+
+// Handle registers fn for records of eventType with major version
+// majorVersion. T is what the payload decodes into:
+//
+//   - JSON payloads: encoding/json into T (a JSON string that holds JSON,
+//     from a JsonConverter without schemas, is unwrapped once; so is a Kafka
+//     Connect {"schema":…,"payload":…} envelope);
+//   - Avro payloads (Confluent wire format): writer schema by id from
+//     RouterConfig.Schemas, resolved to the ReaderSchema option, then stored
+//     into T: a struct with `avro:"field"` tags, map[string]any or any (see
+//     the package doc for the type mapping).
+//
+// majorVersion 0 means "no version": it matches records without a schema
+// version header. A record without that header also matches the only major
+// version registered for its type.
+//
+// Errors: ErrDuplicateHandler for a second registration of the same type and
+// version, ErrInvalidConfig for a bad option.
+func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx context.Context, ev Event[T]) error, opts ...HandlerOption) error {
+	if eventType == "" || fn == nil || majorVersion < 0 {
+		return fmt.Errorf("%w: handle: need an event type, a major version >= 0 and a function", ErrInvalidConfig)
+	}
+	var o handlerOptions
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return fmt.Errorf("handle %s v%d: %w", eventType, majorVersion, err)
+		}
+	}
+	e := &entry{eventType: eventType, version: majorVersion, reader: o.reader}
+	e.decode = func(ctx context.Context, r *Router, m *Message) (func(context.Context, *sql.Tx) error, error) {
+		var payload T
+		if !m.Meta.Tombstone {
+			if err := r.decodeInto(ctx, m, e.reader, &payload); err != nil {
+				return nil, err
+			}
+		}
+		return func(ctx context.Context, tx *sql.Tx) error {
+			return fn(ctx, Event[T]{Meta: m.Meta, Payload: payload, Tx: tx, Message: m})
+		}, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := handlerKey{eventType, majorVersion}
+	if _, dup := r.handlers[k]; dup {
+		return fmt.Errorf("%w: %s v%d", ErrDuplicateHandler, eventType, majorVersion)
+	}
+	r.handlers[k] = e
+	r.versions[eventType] = append(r.versions[eventType], majorVersion)
+	return nil
+}
+
+// Process runs one record through the middleware chain and the handler. A nil
+// error means the record is done (handled, skipped as unknown, or skipped as a
+// duplicate by the inbox) and its offset may be committed. An error means it
+// is not: the Consumer redelivers it.
+//
+// Process fills m.Meta from the headers and key, and sets m.Attempt to 1 if
+// it is 0.
+func (r *Router) Process(ctx context.Context, m *Message) error {
+	if m.Attempt == 0 {
+		m.Attempt = 1
+	}
+	metaErr := r.parseMeta(m)
+	var h Handler = func(ctx context.Context, m *Message) error {
+		if metaErr != nil {
+			return metaErr
+		}
+		return r.dispatch(ctx, m)
+	}
+	r.mu.RLock()
+	mws := r.middleware
+	r.mu.RUnlock()
+	for i := len(mws) - 1; i >= 0; i-- {
+		h = mws[i](h)
+	}
+	return h(ctx, m)
+}
+
+// parseMeta fills m.Meta from what needs no registry: headers, key, framing.
+func (r *Router) parseMeta(m *Message) error {
+	m.Meta = Meta{AggregateID: string(m.Key), Tombstone: m.Value == nil}
+	if v, ok := m.Header(r.cfg.IDHeader); ok {
+		m.Meta.EventID = string(v)
+	}
+	if v, ok := m.Header(r.cfg.EventTypeHeader); ok {
+		m.Meta.EventType = string(v)
+	}
+	if v, ok := m.Header(r.cfg.SchemaVersionHeader); ok && len(v) > 0 {
+		n, err := strconv.Atoi(strings.TrimSpace(string(v)))
+		if err != nil || n < 0 {
+			return decodeError(m, fmt.Errorf("header %s = %q is not a major version", r.cfg.SchemaVersionHeader, v))
+		}
+		m.Meta.Version = n
+	}
+	if len(m.Value) > 0 {
+		switch m.Value[0] {
+		case 0x00:
+			if len(m.Value) < 5 {
+				return decodeError(m, fmt.Errorf("confluent wire format: %d bytes, want at least 5 (magic byte and schema id)", len(m.Value)))
+			}
+			m.Meta.SchemaID = int(binary.BigEndian.Uint32(m.Value[1:5]))
+		case 0x01:
+			return decodeError(m, errors.New("confluent wire format with magic byte 1 (schema GUID) is not supported"))
+		}
+	}
+	return nil
+}
+
+func (r *Router) dispatch(ctx context.Context, m *Message) error {
+	if m.Meta.EventType == "" && m.Meta.SchemaID != 0 {
+		w, err := r.writer(ctx, m)
+		if err != nil {
+			return err
+		}
+		if n, ok := w.(avro.NamedSchema); ok {
+			m.Meta.EventType = n.FullName()
+		}
+	}
+	e := r.lookup(m.Meta.EventType, m.Meta.Version, m)
+	if e == nil {
+		return r.unknown(ctx, m)
+	}
+	call, err := e.decode(ctx, r, m)
+	if err != nil {
+		return err
+	}
+	if r.cfg.Inbox == nil {
+		return call(ctx, nil)
+	}
+	return r.inInbox(ctx, m, call)
+}
+
+func (r *Router) lookup(eventType string, version int, m *Message) *entry {
+	if eventType == "" {
+		return nil
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	try := func(t string) *entry {
+		if e, ok := r.handlers[handlerKey{t, version}]; ok {
+			return e
+		}
+		if v, _ := m.Header(r.cfg.SchemaVersionHeader); len(v) == 0 {
+			if vs := r.versions[t]; len(vs) == 1 {
+				return r.handlers[handlerKey{t, vs[0]}]
+			}
+		}
+		return nil
+	}
+	if e := try(eventType); e != nil {
+		return e
+	}
+	// An Avro record name falls back to its simple name.
+	if i := strings.LastIndexByte(eventType, '.'); i >= 0 && m.Meta.SchemaID != 0 {
+		return try(eventType[i+1:])
+	}
+	return nil
+}
+
+func (r *Router) unknown(ctx context.Context, m *Message) error {
+	if r.cfg.Unknown == UnknownFail {
+		if m.Meta.EventType == "" {
+			return Permanent(fmt.Errorf("%w: %s/%d@%d: no %s header", ErrNoEventType, m.Topic, m.Partition, m.Offset, r.cfg.EventTypeHeader))
+		}
+		return Permanent(fmt.Errorf("%w: %s v%d (%s/%d@%d)", ErrUnknownEventType, m.Meta.EventType, m.Meta.Version, m.Topic, m.Partition, m.Offset))
+	}
+	if r.cfg.OnUnknown != nil {
+		r.cfg.OnUnknown(ctx, m)
+	}
+	return nil
+}
+
+func (r *Router) inInbox(ctx context.Context, m *Message, call func(context.Context, *sql.Tx) error) (err error) {
+	if m.Meta.EventID == "" {
+		return Permanent(fmt.Errorf("%w: %s/%d@%d: no %s header", ErrNoEventID, m.Topic, m.Partition, m.Offset, r.cfg.IDHeader))
+	}
+	tx, err := r.cfg.Inbox.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("inbox: begin: %w", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			_ = tx.Rollback()
+		}
+	}()
+	dup, err := r.cfg.Inbox.MarkProcessed(ctx, tx, r.cfg.ConsumerGroup, m.Meta.EventID)
+	if err != nil {
+		return fmt.Errorf("inbox: mark %s: %w", m.Meta.EventID, err)
+	}
+	if dup {
+		if r.cfg.OnDuplicate != nil {
+			r.cfg.OnDuplicate(ctx, m)
+		}
+		return nil // deferred rollback
+	}
+	if err := call(ctx, tx); err != nil {
+		return err
+	}
+	done = true
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("inbox: commit %s: %w", m.Meta.EventID, err)
+	}
+	return nil
+}
+
+// writer returns the parsed writer schema of m (cached per id).
+func (r *Router) writer(ctx context.Context, m *Message) (avro.Schema, error) {
+	id := m.Meta.SchemaID
+	if w, ok := r.writers.Load(id); ok {
+		return w.(avro.Schema), nil
+	}
+	if r.cfg.Schemas == nil {
+		return nil, fmt.Errorf("%w: id %d: the router has no SchemaSource", ErrSchema, id)
+	}
+	text, err := r.cfg.Schemas.SchemaByID(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("%w: id %d: %w", ErrSchema, id, err)
+	}
+	// Schemas stored in a registry are parsed leniently, as the registry
+	// itself does for schemas it already holds.
+	w, err := avro.ParseWith([]byte(text), avro.Lenient())
+	if err != nil {
+		return nil, Permanent(fmt.Errorf("%w: id %d: %w", ErrSchema, id, err))
+	}
+	r.writers.Store(id, w)
+	return w, nil
+}
+
+// decodeInto decodes m's value into *dst (dst is a non-nil pointer to T).
+func (r *Router) decodeInto(ctx context.Context, m *Message, reader avro.Schema, dst any) error {
+	if m.Meta.SchemaID != 0 {
+		w, err := r.writer(ctx, m)
+		if err != nil {
+			return err
+		}
+		if reader == nil {
+			reader = w
+		}
+		res, err := r.cache.Resolver(m.Meta.SchemaID, reader, func(int) (avro.Schema, error) { return w, nil })
+		if err != nil {
+			return decodeError(m, fmt.Errorf("writer schema %d to reader %s: %w", m.Meta.SchemaID, avro.TypeName(reader), err))
+		}
+		v, err := res.Decode(m.Value[5:])
+		if err != nil {
+			return decodeError(m, fmt.Errorf("avro (schema id %d): %w", m.Meta.SchemaID, err))
+		}
+		if err := assignAvro(reader, v, reflect.ValueOf(dst).Elem(), ""); err != nil {
+			return decodeError(m, fmt.Errorf("avro into %T: %w", dst, err))
+		}
+		return nil
+	}
+	if err := decodeJSON(m.Value, dst); err != nil {
+		return decodeError(m, fmt.Errorf("json into %T: %w", dst, err))
+	}
+	return nil
+}
