@@ -54,6 +54,16 @@ type resolveCase struct {
 	compileErr bool
 }
 
+// allCases are the table cases of every rule (the Java oracle test runs
+// them all).
+func allCases() []resolveCase {
+	var all []resolveCase
+	for _, f := range []func() []resolveCase{promotionCases, defaultCases, enumCases, fixedCases, recordCases, recursiveCases, unionCases, logicalCases} {
+		all = append(all, f()...)
+	}
+	return all
+}
+
 func runCases(t *testing.T, cases []resolveCase) {
 	t.Helper()
 	for _, tc := range cases {
@@ -121,8 +131,8 @@ func checkErr(t *testing.T, err, want error, msg string) {
 	}
 }
 
-func TestPromotions(t *testing.T) {
-	runCases(t, []resolveCase{
+func promotionCases() []resolveCase {
+	return []resolveCase{
 		{name: "int to long", writer: `"int"`, reader: `"long"`, datum: int32(-7), want: `-7`},
 		{name: "int to float exact", writer: `"int"`, reader: `"float"`, datum: int32(3), want: `3.0`},
 		{name: "int to float precision loss", writer: `"int"`, reader: `"float"`, datum: int32(16777217), want: `1.6777216E7`},
@@ -145,16 +155,18 @@ func TestPromotions(t *testing.T) {
 		{name: "no double to float", writer: `"double"`, reader: `"float"`, compileErr: true, wantErr: resolve.ErrIncompatible},
 		{name: "string to int", writer: rec(`{"name":"a","type":"string"}`), reader: rec(`{"name":"a","type":"int"}`),
 			compileErr: true, wantErr: resolve.ErrTypeMismatch, errMsg: `/fields/0/type "a": reader type: INT not compatible with writer type: STRING`},
-	})
+	}
 }
 
-func TestDefaults(t *testing.T) {
+func TestPromotions(t *testing.T) { runCases(t, promotionCases()) }
+
+func defaultCases() []resolveCase {
 	w := rec(`{"name":"id","type":"int"}`)
 	field := func(typ, def string) string {
 		return rec(`{"name":"id","type":"int"},{"name":"d","type":` + typ + `,"default":` + def + `}`)
 	}
 	datum := map[string]any{"id": int32(1)}
-	runCases(t, []resolveCase{
+	return []resolveCase{
 		{name: "int", writer: w, reader: field(`"int"`, `-3`), datum: datum, want: `{"id":1,"d":-3}`},
 		{name: "long beyond 2^53", writer: w, reader: field(`"long"`, `9007199254740993`), datum: datum, want: `{"id":1,"d":9007199254740993}`},
 		{name: "float", writer: w, reader: field(`"float"`, `1.5`), datum: datum, want: `{"id":1,"d":1.5}`},
@@ -174,17 +186,22 @@ func TestDefaults(t *testing.T) {
 			reader: field(`{"type":"record","name":"S","fields":[{"name":"x","type":"int"},{"name":"y","type":"int","default":7},{"name":"z","type":{"type":"record","name":"T","fields":[{"name":"q","type":"string","default":"q"}]},"default":{}}]}`, `{"x":1}`),
 			datum:  datum, want: `{"id":1,"d":{"x":1,"y":7,"z":{"q":"q"}}}`},
 		{name: "timestamp default", writer: w, reader: field(`{"type":"long","logicalType":"timestamp-millis"}`, `1500`), datum: datum, want: `{"id":1,"d":1500}`},
+		{name: "union default matching a later branch", writer: w, reader: field(`["null","int"]`, `5`), datum: datum, want: `{"id":1,"d":{"int":5}}`},
+		{name: "union default of a logical branch", writer: w, reader: field(`[{"type":"long","logicalType":"timestamp-millis"},"null"]`, `7`), datum: datum, want: `{"id":1,"d":{"long":7}}`},
+		{name: "array of unions default", writer: w, reader: field(`{"type":"array","items":["null","string"]}`, `[null,"a"]`), datum: datum, want: `{"id":1,"d":[null,{"string":"a"}]}`},
 		{name: "missing default", writer: w, reader: rec(`{"name":"id","type":"int"},{"name":"d","type":"int"}`),
 			compileErr: true, wantErr: resolve.ErrMissingDefault, errMsg: `/fields/1 "d": field missing in writer and no default`},
 		{name: "enum field default not a symbol", writer: w, reader: field(`{"type":"enum","name":"E","symbols":["A"]}`, `"Z"`),
 			compileErr: true, wantErr: resolve.ErrInvalidDefault, errMsg: `/fields/1/type "d"`},
-	})
+	}
 }
 
-func TestEnums(t *testing.T) {
+func TestDefaults(t *testing.T) { runCases(t, defaultCases()) }
+
+func enumCases() []resolveCase {
 	w := `{"type":"enum","name":"E","symbols":["A","B","C"]}`
 	inRec := func(e string) string { return rec(`{"name":"id","type":"int"},{"name":"status","type":` + e + `}`) }
-	runCases(t, []resolveCase{
+	return []resolveCase{
 		{name: "reordered", writer: w, reader: `{"type":"enum","name":"E","symbols":["C","B","A"]}`, datum: "B", want: `"B"`},
 		{name: "unknown symbol takes reader default", writer: w, reader: `{"type":"enum","name":"E","symbols":["A","B","X"],"default":"X"}`, datum: "C", want: `"X"`},
 		{name: "known symbol keeps its value", writer: w, reader: `{"type":"enum","name":"E","symbols":["A","B","X"],"default":"X"}`, datum: "A", want: `"A"`},
@@ -198,21 +215,25 @@ func TestEnums(t *testing.T) {
 		{name: "rename by alias", writer: `{"type":"enum","name":"p.Old","symbols":["A"]}`, reader: `{"type":"enum","name":"p.New","aliases":["Old"],"symbols":["A"]}`, datum: "A", want: `"A"`},
 		{name: "rename without alias", writer: `{"type":"enum","name":"Old","symbols":["A"]}`, reader: `{"type":"enum","name":"New","symbols":["A"]}`,
 			compileErr: true, wantErr: resolve.ErrNameMismatch, errMsg: `/name: expected: Old`},
-	})
+	}
 }
 
-func TestFixed(t *testing.T) {
-	runCases(t, []resolveCase{
+func TestEnums(t *testing.T) { runCases(t, enumCases()) }
+
+func fixedCases() []resolveCase {
+	return []resolveCase{
 		{name: "same", writer: `{"type":"fixed","name":"F","size":3}`, reader: `{"type":"fixed","name":"F","size":3}`, datum: []byte{0, 0x7f, 0xff}, want: "\"\\u0000\x7fÿ\""},
 		{name: "size change", writer: `{"type":"fixed","name":"F","size":3}`, reader: `{"type":"fixed","name":"F","size":4}`,
 			compileErr: true, wantErr: resolve.ErrFixedSize, errMsg: `/size: expected: 3, found: 4`},
 		{name: "alias", writer: `{"type":"fixed","name":"a.G","size":1}`, reader: `{"type":"fixed","name":"b.F","aliases":["a.G"],"size":1}`, datum: []byte{65}, want: `"A"`},
 		{name: "fixed to bytes", writer: `{"type":"fixed","name":"F","size":1}`, reader: `"bytes"`, compileErr: true, wantErr: resolve.ErrTypeMismatch},
-	})
+	}
 }
 
-func TestRecords(t *testing.T) {
-	runCases(t, []resolveCase{
+func TestFixed(t *testing.T) { runCases(t, fixedCases()) }
+
+func recordCases() []resolveCase {
+	return []resolveCase{
 		{name: "writer-only fields of every kind dropped",
 			writer: rec(`{"name":"a","type":{"type":"array","items":"string"}},{"name":"m","type":{"type":"map","values":"int"}},{"name":"u","type":["null","string"]},{"name":"r","type":{"type":"record","name":"In","fields":[{"name":"x","type":"long"}]}},{"name":"keep","type":"string"}`),
 			reader: rec(`{"name":"keep","type":"string"}`),
@@ -245,29 +266,33 @@ func TestRecords(t *testing.T) {
 			datum: []any{}, want: `[]`},
 		{name: "non-empty array with an unresolvable element type", writer: `{"type":"array","items":"string"}`, reader: `{"type":"array","items":"int"}`,
 			datum: []any{"x"}, wantErr: resolve.ErrTypeMismatch, errMsg: `/items`},
-	})
+	}
 }
 
-func TestRecursive(t *testing.T) {
+func TestRecords(t *testing.T) { runCases(t, recordCases()) }
+
+func recursiveCases() []resolveCase {
 	wl := `{"type":"record","name":"Node","fields":[{"name":"v","type":"int"},{"name":"next","type":["null","Node"]}]}`
 	rl := `{"type":"record","name":"Node","fields":[{"name":"v","type":"long"},{"name":"next","type":["null","Node"]},{"name":"tag","type":"string","default":"t"}]}`
 	wt := `{"type":"record","name":"Tree","fields":[{"name":"v","type":"int"},{"name":"kids","type":{"type":"array","items":"Tree"}}]}`
 	rt := `{"type":"record","name":"Tree","fields":[{"name":"v","type":"double"},{"name":"kids","type":{"type":"array","items":"Tree"}}]}`
 	list := map[string]any{"v": int32(1), "next": goavro.Union("Node", map[string]any{"v": int32(2), "next": nil})}
 	tree := map[string]any{"v": int32(1), "kids": []any{map[string]any{"v": int32(2), "kids": []any{}}}}
-	runCases(t, []resolveCase{
+	return []resolveCase{
 		{name: "list with promotion and default", writer: wl, reader: rl, datum: list,
 			want: `{"v":1,"next":{"Node":{"v":2,"next":null,"tag":"t"}},"tag":"t"}`},
 		{name: "list identity", writer: wl, reader: wl, datum: list, want: `{"v":1,"next":{"Node":{"v":2,"next":null}}}`},
 		{name: "tree via arrays", writer: wt, reader: rt, datum: tree, want: `{"v":1.0,"kids":[{"v":2.0,"kids":[]}]}`},
-	})
+	}
 }
 
-func TestUnions(t *testing.T) {
+func TestRecursive(t *testing.T) { runCases(t, recursiveCases()) }
+
+func unionCases() []resolveCase {
 	inner := func(name string, fields string) string {
 		return `{"type":"record","name":"` + name + `","fields":[` + fields + `]}`
 	}
-	runCases(t, []resolveCase{
+	return []resolveCase{
 		{name: "union to union reordered", writer: `["null","int","string"]`, reader: `["string","int","null"]`, datum: goavro.Union("int", int32(4)), want: `{"int":4}`},
 		{name: "union to union null", writer: `["null","int"]`, reader: `["int","null"]`, datum: nil, want: `null`},
 		{name: "union branch promotion", writer: `["null","int"]`, reader: `["null","long"]`, datum: goavro.Union("int", int32(4)), want: `{"long":4}`},
@@ -281,6 +306,20 @@ func TestUnions(t *testing.T) {
 		{name: "plain to union first promotion in reader order", writer: `"int"`, reader: `["null","double","long"]`, datum: int32(3), want: `{"double":3.0}`},
 		{name: "plain to union string to bytes", writer: `"string"`, reader: `["null","bytes"]`, datum: "a", want: `{"bytes":"a"}`},
 		{name: "plain to union null", writer: `"null"`, reader: `["null","string"]`, datum: nil, want: `null`},
+		{name: "plain to union float before double", writer: `"long"`, reader: `["null","float","double"]`, datum: int64(3), want: `{"float":3.0}`},
+		{name: "plain to union string exact before bytes", writer: `"string"`, reader: `["bytes","string"]`, datum: "s", want: `{"string":"s"}`},
+		{name: "plain to union bytes to string", writer: `"bytes"`, reader: `["null","int","string"]`, datum: []byte("b"), want: `{"string":"b"}`},
+		{name: "plain to union enum by full name", writer: `{"type":"enum","name":"a.E","symbols":["X","Y"]}`,
+			reader: `["null",{"type":"enum","name":"a.E","symbols":["Y","Z"],"default":"Z"}]`, datum: "X", want: `{"a.E":"Z"}`},
+		{name: "plain to union record alias", writer: inner("a.Old", `{"name":"x","type":"int"}`),
+			reader: `["null",` + `{"type":"record","name":"b.New","aliases":["a.Old"],"fields":[{"name":"x","type":"long"}]}` + `]`,
+			datum:  map[string]any{"x": int32(1)}, want: `{"b.New":{"x":1}}`},
+		{name: "map of unions", writer: `{"type":"map","values":["null","int"]}`, reader: `{"type":"map","values":["double","null"]}`,
+			datum: map[string]any{"a": goavro.Union("int", int32(1)), "b": nil}, want: `{"a":{"double":1.0},"b":null}`},
+		{name: "union to union with record promotion inside", writer: `["null",` + inner("a.R", `{"name":"x","type":"int"},{"name":"drop","type":"string"}`) + `]`,
+			reader: `[` + inner("a.R", `{"name":"x","type":"double"}`) + `,"null"]`,
+			datum:  goavro.Union("a.R", map[string]any{"x": int32(2), "drop": "d"}), want: `{"a.R":{"x":2.0}}`},
+		{name: "writer union to single-branch reader union", writer: `["int","long"]`, reader: `["double"]`, datum: goavro.Union("long", int64(4)), want: `{"double":4.0}`},
 		{name: "plain to union lacking", writer: `"string"`, reader: `["null","int"]`, compileErr: true,
 			wantErr: resolve.ErrMissingUnionBranch, errMsg: `/: reader union lacking writer type: STRING`},
 		{name: "record in union by full name", writer: inner("a.R", `{"name":"x","type":"int"}`),
@@ -301,19 +340,23 @@ func TestUnions(t *testing.T) {
 		{name: "map and array branches", writer: `["null",{"type":"array","items":"int"},{"type":"map","values":"int"}]`,
 			reader: `[{"type":"map","values":"long"},{"type":"array","items":"long"},"null"]`,
 			datum:  goavro.Union("map", map[string]any{"k": int32(1)}), want: `{"map":{"k":1}}`},
-	})
+	}
 }
 
-func TestLogicalTypes(t *testing.T) {
-	runCases(t, []resolveCase{
+func TestUnions(t *testing.T) { runCases(t, unionCases()) }
+
+func logicalCases() []resolveCase {
+	return []resolveCase{
 		{name: "timestamp-millis over long", writer: `"long"`, reader: `{"type":"long","logicalType":"timestamp-millis"}`, datum: int64(1700000000123), want: `1700000000123`},
 		{name: "timestamp-millis read as long", writer: `{"type":"long","logicalType":"timestamp-millis"}`, reader: `"long"`, datum: int64(5), want: `5`},
 		{name: "date over int", writer: `"int"`, reader: `{"type":"int","logicalType":"date"}`, datum: int32(3), want: `3`},
 		{name: "int to timestamp via long", writer: `"int"`, reader: `{"type":"long","logicalType":"timestamp-micros"}`, datum: int32(3), want: `3`},
 		{name: "decimal in union", writer: `{"type":"bytes","logicalType":"decimal","precision":5,"scale":2}`,
 			reader: `["null",{"type":"bytes","logicalType":"decimal","precision":5,"scale":3}]`, datum: big.NewRat(1234, 100), want: `{"bytes":"\u0004Ò"}`},
-	})
+	}
 }
+
+func TestLogicalTypes(t *testing.T) { runCases(t, logicalCases()) }
 
 func TestDecodeErrors(t *testing.T) {
 	w := mustParse(t, rec(`{"name":"a","type":"string"},{"name":"b","type":"long"}`))
