@@ -173,7 +173,9 @@ func TestCheckBinlog(t *testing.T) {
 			f.Variables["binlog_expire_logs_seconds"] = "0"
 			f.Variables["expire_logs_days"] = "1.000000"
 		}, []string{provisioning.IDBinlogRetention}},
-		{"partial json", spec.MySQL, false, func(f *provisioning.Facts, _ provisioning.Target) { f.Variables["binlog_row_value_options"] = "PARTIAL_JSON" }, []string{provisioning.IDBinlogPartialJSON}},
+		{"partial json", spec.MySQL, false, func(f *provisioning.Facts, _ provisioning.Target) {
+			f.Variables["binlog_row_value_options"] = "PARTIAL_JSON"
+		}, []string{provisioning.IDBinlogPartialJSON}},
 		{"compressed binlog", spec.MariaDB, true, func(f *provisioning.Facts, _ provisioning.Target) { f.Variables["log_bin_compress"] = "ON" }, []string{provisioning.IDBinlogCompress}},
 		{"missing grants", spec.MySQL, false, func(f *provisioning.Facts, _ provisioning.Target) {
 			f.User.Global = []string{"SELECT"}

@@ -1,0 +1,163 @@
+package provisioning
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// ConnectorHealth checks the connector of t on Kafka Connect (GET
+// /connectors/{name}/status, plain net/http): missing, or connector or a
+// task not in the spec's desired state (RUNNING by default), is a finding
+// with the first line of the task trace. An unreachable Connect is an error.
+func ConnectorHealth(ctx context.Context, hc *http.Client, connectURL string, t Target) ([]Finding, error) {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	fs := &findings{outbox: t.Outbox.Name}
+	name := t.Connector.Name
+	u := strings.TrimRight(connectURL, "/") + "/connectors/" + url.PathEscape(name) + "/status"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("connector %s status: %w (is Kafka Connect up at %s?)", name, err, connectURL)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode == http.StatusNotFound {
+		fs.add(IDConnectorNotFound, SeverityError, "connector "+name, "outboxctl deploy", "connector is not deployed on %s", connectURL)
+		return fs.list, nil
+	}
+	if resp.StatusCode >= 300 {
+		return nil, fmt.Errorf("connector %s status: HTTP %d: %s", name, resp.StatusCode, strings.TrimSpace(string(body)))
+	}
+	var st struct {
+		Connector struct {
+			State string `json:"state"`
+			Trace string `json:"trace"`
+		} `json:"connector"`
+		Tasks []struct {
+			ID    int    `json:"id"`
+			State string `json:"state"`
+			Trace string `json:"trace"`
+		} `json:"tasks"`
+	}
+	if err := json.Unmarshal(body, &st); err != nil {
+		return nil, fmt.Errorf("connector %s status: %w", name, err)
+	}
+	want := strings.ToUpper(t.Connector.State)
+	if want == "" {
+		want = "RUNNING"
+	}
+	firstLine := func(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+	if st.Connector.State != want {
+		fs.add(IDConnectorState, SeverityError, "connector "+name, "outboxctl status / restart", "connector is %s, want %s %s", st.Connector.State, want, firstLine(st.Connector.Trace))
+	}
+	if want == "RUNNING" && len(st.Tasks) == 0 {
+		fs.add(IDConnectorState, SeverityError, "connector "+name, "outboxctl restart", "connector has no tasks")
+	}
+	for _, tk := range st.Tasks {
+		if tk.State != want {
+			fs.add(IDConnectorState, SeverityError, fmt.Sprintf("connector %s task %d", name, tk.ID), "outboxctl restart --only-failed",
+				"task is %s, want %s %s", tk.State, want, firstLine(tk.Trace))
+		}
+	}
+	return fs.list, nil
+}
+
+// TopicHealth reports the needed topics that do not exist, and the
+// partition and schema-history config findings of EnsureTopics (nothing is
+// created: it runs as a dry run without the broker-side validation).
+func TopicHealth(ctx context.Context, admin TopicAdmin, specs []TopicSpec) ([]Finding, error) {
+	existing, err := topicPartitions(admin)
+	if err != nil {
+		return nil, err
+	}
+	fs := &findings{}
+	var present []TopicSpec
+	for _, s := range specs {
+		if _, ok := existing[s.Name]; !ok {
+			fs.outbox = s.Outbox
+			sev := SeverityWarning // Connect may create routed topics (topic.creation.*)
+			if s.Purpose == TopicSchemaHistory {
+				sev = SeverityInfo // Debezium creates it on first start
+			}
+			fs.add(IDTopicMissing, sev, "topic "+s.Name, "outboxctl provision --topics", "%s topic does not exist", s.Purpose)
+			continue
+		}
+		present = append(present, s)
+	}
+	if len(present) > 0 {
+		_, more, err := EnsureTopics(ctx, admin, present, true)
+		if err != nil {
+			return nil, err
+		}
+		fs.list = append(fs.list, more...)
+	}
+	return fs.list, nil
+}
+
+// Report is the result of Health: every finding, worst first per outbox.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	Failed   bool      `json:"failed"`
+	// Errors are checks that could not run (service unreachable), by
+	// subject; they make the report fail too.
+	Errors []string `json:"errors,omitempty"`
+}
+
+// HealthInput is what Health checks. A nil function or admin skips its part.
+type HealthInput struct {
+	Targets []Target
+	// Preflight runs the database checks of one target (Inspect + Check).
+	Preflight func(ctx context.Context, t Target) ([]Finding, error)
+	// ConnectURL of Kafka Connect ("" skips the connector checks).
+	ConnectURL string
+	HTTPClient *http.Client
+	// Admin checks the topics (nil skips them).
+	Admin  TopicAdmin
+	Topics TopicOptions
+}
+
+// Health summarises the database preflight, the Connect connector status
+// and the topics of every target. A part that cannot run is recorded in
+// Report.Errors and the others still run.
+func Health(ctx context.Context, in HealthInput) Report {
+	var r Report
+	for _, t := range in.Targets {
+		if in.Preflight != nil {
+			fs, err := in.Preflight(ctx, t)
+			if err != nil {
+				r.Errors = append(r.Errors, fmt.Sprintf("database of outbox %s: %v", t.Outbox.Name, err))
+			}
+			r.Findings = append(r.Findings, fs...)
+		}
+		if in.ConnectURL != "" {
+			fs, err := ConnectorHealth(ctx, in.HTTPClient, in.ConnectURL, t)
+			if err != nil {
+				r.Errors = append(r.Errors, err.Error())
+			}
+			r.Findings = append(r.Findings, fs...)
+		}
+	}
+	if in.Admin != nil {
+		specs, fs := TopicSpecs(in.Targets, in.Topics)
+		r.Findings = append(r.Findings, fs...)
+		more, err := TopicHealth(ctx, in.Admin, specs)
+		if err != nil {
+			r.Errors = append(r.Errors, err.Error())
+		}
+		r.Findings = append(r.Findings, more...)
+	}
+	sortFindings(r.Findings)
+	r.Failed = Failed(r.Findings) || len(r.Errors) > 0
+	return r
+}

@@ -1,0 +1,279 @@
+package provisioning
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// TopicAdmin is the part of the Kafka admin API the topic functions use;
+// *kafka.AdminClient satisfies it.
+type TopicAdmin interface {
+	GetMetadata(topic *string, allTopics bool, timeoutMs int) (*kafka.Metadata, error)
+	CreateTopics(ctx context.Context, topics []kafka.TopicSpecification, options ...kafka.CreateTopicsAdminOption) ([]kafka.TopicResult, error)
+	DescribeConfigs(ctx context.Context, resources []kafka.ConfigResource, options ...kafka.DescribeConfigsAdminOption) ([]kafka.ConfigResourceResult, error)
+}
+
+// Topic purposes.
+const (
+	TopicRouted        = "routed"
+	TopicSchemaHistory = "schema-history"
+)
+
+// TopicSpec is a topic an outbox needs.
+type TopicSpec struct {
+	Name    string `json:"name"`
+	Outbox  string `json:"outbox"`
+	Purpose string `json:"purpose"`
+	// Partitions and ReplicationFactor; -1 takes the broker default.
+	Partitions        int               `json:"partitions"`
+	ReplicationFactor int               `json:"replicationFactor"`
+	Config            map[string]string `json:"config,omitempty"`
+}
+
+// TopicOptions tune the routed topics.
+type TopicOptions struct {
+	// Partitions of routed topics (0: the broker's num.partitions). Events
+	// of one aggregate stay in order in any case: the key is the aggregate id.
+	Partitions int
+	// ReplicationFactor of every topic (0: the broker default).
+	ReplicationFactor int
+}
+
+// SchemaHistoryConfig is the config of a MySQL/MariaDB schema history topic:
+// Debezium must read the whole history back on every start.
+var SchemaHistoryConfig = map[string]string{
+	"cleanup.policy":  "delete",
+	"retention.ms":    "-1",
+	"retention.bytes": "-1",
+}
+
+// javaNamedGroup turns Java's (?<name> into Go's (?P<name>.
+var javaNamedGroup = regexp.MustCompile(`\(\?<([A-Za-z][A-Za-z0-9]*)>`)
+
+// RoutedTopic computes the topic the EventRouter routes a route value to:
+// route.topic.regex must match the whole value (else the topic is the raw
+// value, as in Kafka's RegexRouter), then route.topic.replacement is
+// expanded. Java-only regex constructs make it fail.
+func RoutedTopic(r spec.Routing, value string) (string, error) {
+	re := r.TopicRegex
+	if re == "" {
+		re = "(?<routedByValue>.*)"
+	}
+	g, err := regexp.Compile("^(?:" + javaNamedGroup.ReplaceAllString(re, "(?P<$1>") + ")$")
+	if err != nil {
+		return "", fmt.Errorf("route.topic.regex %q: %w", r.TopicRegex, err)
+	}
+	m := g.FindStringSubmatchIndex(value)
+	if m == nil {
+		return value, nil
+	}
+	return string(g.ExpandString(nil, r.TopicReplacement, value, m)), nil
+}
+
+// TopicSpecs lists the topics the targets need: one routed topic per
+// aggregate type of the spec's events, and the schema history topic of
+// every MySQL/MariaDB connector (1 partition, cleanup.policy=delete,
+// infinite retention). Findings say what cannot be derived.
+func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
+	fs := &findings{}
+	parts, rf := opts.Partitions, opts.ReplicationFactor
+	if parts == 0 {
+		parts = -1
+	}
+	if rf == 0 {
+		rf = -1
+	}
+	seen := map[string]bool{}
+	var out []TopicSpec
+	for _, t := range targets {
+		o := t.Outbox
+		fs.outbox = o.Name
+		if o.Routing.ByField != o.Columns.AggregateType {
+			fs.add("TOPIC_ROUTING", SeverityInfo, "routing.byField", "create the routed topics yourself",
+				"routing by column %s: the topic names depend on row values the spec does not list", o.Routing.ByField)
+		} else {
+			var aggs []string
+			for _, e := range o.Events {
+				if e.Aggregate != "" && !seen[o.Name+"\x00"+e.Aggregate] {
+					seen[o.Name+"\x00"+e.Aggregate] = true
+					aggs = append(aggs, e.Aggregate)
+				}
+			}
+			sort.Strings(aggs)
+			for _, a := range aggs {
+				name, err := RoutedTopic(o.Routing, a)
+				if err != nil {
+					fs.add("TOPIC_ROUTING", SeverityWarning, "routing.topicRegex", "create the routed topics yourself", "%v", err)
+					break
+				}
+				if seen[name] {
+					continue
+				}
+				seen[name] = true
+				out = append(out, TopicSpec{Name: name, Outbox: o.Name, Purpose: TopicRouted, Partitions: parts, ReplicationFactor: rf})
+			}
+		}
+		if h := t.Config("schema.history.internal.kafka.topic"); h != "" && !seen[h] {
+			seen[h] = true
+			cfg := map[string]string{}
+			for k, v := range SchemaHistoryConfig {
+				cfg[k] = v
+			}
+			out = append(out, TopicSpec{Name: h, Outbox: o.Name, Purpose: TopicSchemaHistory, Partitions: 1, ReplicationFactor: rf, Config: cfg})
+		}
+	}
+	return out, fs.list
+}
+
+// TopicResult is what EnsureTopics did with one topic.
+type TopicResult struct {
+	TopicSpec
+	// Action is "create" (created, or would be with dryRun) or "exists".
+	Action string `json:"action"`
+	// ActualPartitions of an existing topic.
+	ActualPartitions int `json:"actualPartitions,omitempty"`
+}
+
+// EnsureTopics creates the missing topics (with dryRun: asks the broker to
+// validate the creation, ValidateOnly, and creates nothing) and checks the
+// existing ones: a different partition count, a schema history topic with
+// more than one partition or finite retention are findings, not errors.
+// Errors (wrapping ErrTopics) are for an unreachable or failing broker.
+func EnsureTopics(ctx context.Context, admin TopicAdmin, specs []TopicSpec, dryRun bool) ([]TopicResult, []Finding, error) {
+	existing, err := topicPartitions(admin)
+	if err != nil {
+		return nil, nil, err
+	}
+	fs := &findings{}
+	var results []TopicResult
+	var create []kafka.TopicSpecification
+	var createIdx []int
+	for _, s := range specs {
+		r := TopicResult{TopicSpec: s}
+		if n, ok := existing[s.Name]; ok {
+			r.Action = "exists"
+			r.ActualPartitions = n
+			fs.outbox = s.Outbox
+			if s.Partitions > 0 && n != s.Partitions {
+				sev := SeverityWarning
+				if s.Purpose == TopicSchemaHistory {
+					sev = SeverityError
+				}
+				fs.add(IDTopicPartitions, sev, "topic "+s.Name, "recreate the topic (routed topics: adding partitions moves aggregates to other partitions)",
+					"topic has %d partitions, want %d", n, s.Partitions)
+			}
+		} else {
+			r.Action = "create"
+			create = append(create, kafka.TopicSpecification{Topic: s.Name, NumPartitions: s.Partitions, ReplicationFactor: s.ReplicationFactor, Config: s.Config})
+			createIdx = append(createIdx, len(results))
+		}
+		results = append(results, r)
+	}
+	if err := checkHistoryConfigs(ctx, admin, results, fs); err != nil {
+		return nil, nil, err
+	}
+	if len(create) > 0 {
+		opts := []kafka.CreateTopicsAdminOption{kafka.SetAdminOperationTimeout(30 * time.Second)}
+		if dryRun {
+			opts = append(opts, kafka.SetAdminValidateOnly(true))
+		}
+		res, err := admin.CreateTopics(ctx, create, opts...)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: create %d topics: %w", ErrTopics, len(create), err)
+		}
+		for i, r := range res {
+			switch r.Error.Code() {
+			case kafka.ErrNoError:
+			case kafka.ErrTopicAlreadyExists: // created concurrently
+				results[createIdx[i]].Action = "exists"
+			default:
+				return results, fs.list, fmt.Errorf("%w: create topic %s: %v", ErrTopics, r.Topic, r.Error)
+			}
+		}
+	}
+	return results, fs.list, nil
+}
+
+func topicPartitions(admin TopicAdmin) (map[string]int, error) {
+	md, err := admin.GetMetadata(nil, true, 15000)
+	if err != nil {
+		return nil, fmt.Errorf("%w: metadata: %w", ErrTopics, err)
+	}
+	out := map[string]int{}
+	for name, t := range md.Topics {
+		if t.Error.Code() == kafka.ErrNoError {
+			out[name] = len(t.Partitions)
+		}
+	}
+	return out, nil
+}
+
+func checkHistoryConfigs(ctx context.Context, admin TopicAdmin, results []TopicResult, fs *findings) error {
+	var res []kafka.ConfigResource
+	var idx []int
+	for i, r := range results {
+		if r.Purpose == TopicSchemaHistory && r.Action == "exists" {
+			res = append(res, kafka.ConfigResource{Type: kafka.ResourceTopic, Name: r.Name})
+			idx = append(idx, i)
+		}
+	}
+	if len(res) == 0 {
+		return nil
+	}
+	got, err := admin.DescribeConfigs(ctx, res)
+	if err != nil {
+		return fmt.Errorf("%w: describe configs: %w", ErrTopics, err)
+	}
+	for i, c := range got {
+		r := results[idx[i]]
+		fs.outbox = r.Outbox
+		val := func(k string) string { return c.Config[k].Value }
+		if p := val("cleanup.policy"); p != "" && p != "delete" {
+			fs.add(IDTopicConfig, SeverityError, "topic "+r.Name, "kafka-configs --alter --add-config cleanup.policy=delete",
+				"schema history topic has cleanup.policy=%s: compaction loses DDL history", p)
+		}
+		if ms, err := strconv.ParseInt(val("retention.ms"), 10, 64); err == nil && ms >= 0 {
+			fs.add(IDTopicConfig, SeverityError, "topic "+r.Name, "kafka-configs --alter --add-config retention.ms=-1",
+				"schema history topic has retention.ms=%d: the connector fails to start once history expires", ms)
+		}
+	}
+	return nil
+}
+
+// RenderTopicResults writes results as text lines ("+ name (…)" to create,
+// "= name" existing).
+func RenderTopicResults(results []TopicResult) string {
+	var b strings.Builder
+	for _, r := range results {
+		mark := "="
+		if r.Action == "create" {
+			mark = "+"
+		}
+		parts := "broker default"
+		if r.Partitions > 0 {
+			parts = strconv.Itoa(r.Partitions)
+		}
+		fmt.Fprintf(&b, "%s topic %s (%s, outbox %s, partitions %s", mark, r.Name, r.Purpose, r.Outbox, parts)
+		if len(r.Config) > 0 {
+			keys := make([]string, 0, len(r.Config))
+			for k := range r.Config {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				fmt.Fprintf(&b, ", %s=%s", k, r.Config[k])
+			}
+		}
+		b.WriteString(")\n")
+	}
+	return b.String()
+}
