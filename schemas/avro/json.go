@@ -179,18 +179,45 @@ func parseJSON(data []byte) (*jnode, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.ws()
+	// Java checks what follows the schema with String.trim(): only
+	// characters up to ' ' may follow, not even a comment.
+	for p.pos < len(p.data) && p.data[p.pos] <= ' ' {
+		p.pos++
+	}
 	if p.pos < len(p.data) {
 		return nil, &jsonSyntaxError{p.pos, "dangling content after end of schema: " + strings.TrimSpace(string(p.data[p.pos:]))}
 	}
 	return n, nil
 }
 
+// ws skips whitespace and, as Avro's Jackson parser has ALLOW_COMMENTS
+// enabled, /* … */ and // … comments. An unterminated comment runs to the
+// end of the input (and the caller then reports an unexpected end).
 func (p *jsonParser) ws() {
 	for p.pos < len(p.data) {
 		switch p.data[p.pos] {
 		case ' ', '\t', '\n', '\r':
 			p.pos++
+		case '/':
+			if p.pos+1 >= len(p.data) {
+				return
+			}
+			switch p.data[p.pos+1] {
+			case '/':
+				p.pos += 2
+				for p.pos < len(p.data) && p.data[p.pos] != '\n' && p.data[p.pos] != '\r' {
+					p.pos++
+				}
+			case '*':
+				end := strings.Index(string(p.data[p.pos+2:]), "*/")
+				if end < 0 {
+					p.pos = len(p.data)
+					return
+				}
+				p.pos += 2 + end + 2
+			default:
+				return
+			}
 		default:
 			return
 		}
