@@ -235,3 +235,24 @@ func TestPGIdentifier(t *testing.T) {
 		t.Errorf("long names: %q %q", a, b)
 	}
 }
+
+// TestExampleIsClean keeps examples/outbox.yaml (used by the README) free of
+// findings, with every schema file present.
+func TestExampleIsClean(t *testing.T) {
+	s, cs := generateFile(t, connectorconfig.Options{}, "../examples/outbox.yaml")
+	if len(cs) != 2 || cs[0].Config["connector.class"] != connectorconfig.PostgresConnectorClass || cs[1].Config["connector.class"] != connectorconfig.MariaDBConnectorClass {
+		t.Fatalf("example connectors: %d", len(cs))
+	}
+	if fs := connectorconfig.Validate(s, cs); len(fs) != 0 {
+		t.Errorf("findings: %+v", fs)
+	}
+	for _, o := range s.Outboxes {
+		for _, e := range o.Events {
+			for _, v := range e.Versions {
+				if _, err := os.Stat(v.SchemaPath); err != nil {
+					t.Errorf("%s v%d: %v", e.Name, v.Major, err)
+				}
+			}
+		}
+	}
+}
