@@ -1,4 +1,94 @@
-// Package provisioning prepares the infrastructure an outbox needs: the
-// outbox table, the PostgreSQL publication and replication user, the MariaDB
-// and MySQL binlog preflight checks, and the Kafka topics.
+// Package provisioning prepares and checks everything an outbox needs
+// outside the application: the outbox table in the spec's column contract,
+// the PostgreSQL publication, the connector's database user with least
+// privileges, the Kafka topics, and the health of the whole pipeline.
+//
+// # Types to learn first
+//
+//   - Target: one spec outbox with the connector config connectorconfig
+//     generated for it (Targets builds them). Slot, publication, server id
+//     and schema history topic are read from that config, so what is
+//     provisioned is what the connector uses.
+//   - Finding: a preflight or health result (ID, severity, subject, message,
+//     fix hint). Findings are values; Failed reports an error among them.
+//   - Step: one idempotent SQL action, with Display (secrets masked) for
+//     --dry-run output.
+//
+// # Database: Plan, then Apply
+//
+//	targets, _ := provisioning.Targets(s, connectorconfig.Options{Lookup: lookup})
+//	steps, findings, err := provisioning.Plan(ctx, adminDB, targets[0], false, provisioning.Options{Lookup: lookup})
+//	// print steps[i].Display for a dry run, or:
+//	err = provisioning.Apply(ctx, adminDB, steps)
+//
+// Plan is Inspect (read the catalog into Facts) + Check (pure preflight
+// checks) + PlanSteps (pure planning); findings a step resolves are dropped.
+// PlanDatabase plans the CREATE DATABASE that must run on a server
+// connection first. What gets planned:
+//
+//   - The outbox table: TableDDL, CREATE TABLE IF NOT EXISTS with the
+//     contract's columns and types (spec.Outbox.ColumnContract: uuid/varchar(36)
+//     id, varchar(255) routing columns, bytea/longblob for avro, jsonb/json/
+//     longtext for json payloads, optional timestamp(6)/datetime(6) with an
+//     index for cleanup, tracing and schema version columns), primary key on
+//     the id.
+//   - PostgreSQL publication: CREATE PUBLICATION <publication.name> FOR TABLE
+//     <outbox> WITH (publish = 'insert'): the EventRouter only routes inserts,
+//     and cleanup DELETEs then need no replica identity.
+//   - PostgreSQL user: CREATE ROLE … LOGIN REPLICATION, USAGE on the schema,
+//     SELECT on the table. With publication.autocreate.mode=filtered (the
+//     generator's default) Debezium runs ALTER PUBLICATION … SET TABLE on
+//     every start, which needs ownership of the publication and the table:
+//     the plan then creates a NOLOGIN owner group (OwnerGroup), makes the
+//     user and the table's previous owner members, and hands the table and
+//     publication to it (Debezium's documented shared-owner setup). With
+//     publication.autocreate.mode=disabled (connector.overrides) the user
+//     needs LOGIN REPLICATION and SELECT only.
+//   - MySQL/MariaDB user: CREATE USER … and GRANT RELOAD, SHOW DATABASES,
+//     REPLICATION SLAVE, REPLICATION CLIENT (MariaDB ≥ 10.5: BINLOG MONITOR,
+//     the same right's new name) ON *.*, plus SELECT on the outbox database
+//     only.
+//   - The password comes only from the spec's secret reference
+//     (${env:…}/${file:…}, resolved with Options.Lookup). A Kafka Connect
+//     config-provider placeholder cannot be resolved here: the user is not
+//     created and a USER_PASSWORD_UNRESOLVED finding says so. An existing
+//     user's password is never changed.
+//
+// # Preflight checks (Check)
+//
+// PostgreSQL: wal_level=logical, free replication slots and WAL senders, the
+// connector's slot (plugin, database, active; an inactive slot retains WAL
+// and is reported with the amount; a lost slot is an error), the
+// publication (exists, not FOR ALL TABLES in filtered mode, covers the
+// table, publishes inserts), replica identity, the user's LOGIN,
+// REPLICATION, SELECT and ownership. MySQL/MariaDB: log_bin, binlog_format=ROW,
+// binlog_row_image=FULL, server_id ≠ 0 and ≠ the connector's
+// database.server.id, gtid_mode (MySQL), binlog_row_value_options,
+// log_bin_compress (MariaDB), binlog retention (Options.MinBinlogRetention),
+// the grants. Both: the table against the contract (missing columns, type
+// drift after NormalizeType, nullability, extra NOT NULL columns the writer
+// cannot fill, primary key).
+//
+// # Kafka topics
+//
+// TopicSpecs derives the routed topics (route.topic.replacement applied to
+// each aggregate type of the spec's events, RoutedTopic) and the schema
+// history topic of MySQL/MariaDB connectors (1 partition,
+// cleanup.policy=delete, retention.ms=-1). EnsureTopics creates the missing
+// ones through any TopicAdmin (*kafka.AdminClient), with ValidateOnly for a
+// dry run; an existing topic with another partition count or a history
+// topic with finite retention is a finding, not an error.
+//
+// # Health
+//
+// Health runs, per target, the database preflight, the Kafka Connect status
+// of its connector (ConnectorHealth, plain net/http) and the topic checks,
+// and returns one Report. outboxctl doctor prints it and exits 3 when it
+// failed.
+//
+// # What it does not do
+//
+// It does not change server settings (wal_level, binlog format: they need a
+// restart and an operator), drop anything, or deploy connectors (see the
+// deploy command).
 package provisioning

@@ -1,0 +1,75 @@
+//go:build integration
+
+package provisioning_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// TestEnsureTopicsKafka creates the routed and schema history topics of a
+// MariaDB outbox on the real broker: the dry run (ValidateOnly) creates
+// nothing, the real run creates them with the history topic's config, a
+// second run finds them existing without findings.
+func TestEnsureTopicsKafka(t *testing.T) {
+	s := itest.Require(t, itest.Kafka)
+	sfx := itest.Suffix()
+	tg := target(t, spec.MariaDB, `
+    events:
+      - {name: OrderCreated, aggregate: Order`+sfx+`, versions: [{major: 1, schema: a.avsc}]}
+    connector: {schemaHistoryTopic: schema-history.it-`+sfx+`}
+`)
+	specs, _ := provisioning.TopicSpecs([]provisioning.Target{tg}, provisioning.TopicOptions{Partitions: 2})
+	var names []string
+	for _, sp := range specs {
+		names = append(names, sp.Name)
+	}
+	t.Cleanup(func() { itest.DeleteTopics(t, s.BootstrapServers, names...) })
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	ctx := context.Background()
+
+	res, fs, err := provisioning.EnsureTopics(ctx, admin, specs, true)
+	if err != nil || len(fs) != 0 {
+		t.Fatalf("dry run: %v %v", fs, err)
+	}
+	md, _ := admin.GetMetadata(nil, true, 10000)
+	for _, n := range names {
+		if _, ok := md.Topics[n]; ok {
+			t.Errorf("dry run created %s", n)
+		}
+	}
+	if res[0].Action != "create" {
+		t.Errorf("dry run action = %s", res[0].Action)
+	}
+	if _, fs, err = provisioning.EnsureTopics(ctx, admin, specs, false); err != nil || len(fs) != 0 {
+		t.Fatalf("create: %v %v", fs, err)
+	}
+	res, fs, err = provisioning.EnsureTopics(ctx, admin, specs, false)
+	if err != nil || len(fs) != 0 {
+		t.Fatalf("second run: %v %v", fs, err)
+	}
+	for _, r := range res {
+		want := 2
+		if r.Purpose == provisioning.TopicSchemaHistory {
+			want = 1
+		}
+		if r.Action != "exists" || r.ActualPartitions != want {
+			t.Errorf("%s: action %s, %d partitions; want exists with %d", r.Name, r.Action, r.ActualPartitions, want)
+		}
+	}
+	// Health sees them all.
+	hfs, err := provisioning.TopicHealth(ctx, admin, specs)
+	if err != nil || len(hfs) != 0 {
+		t.Errorf("TopicHealth: %v %v", hfs, err)
+	}
+}

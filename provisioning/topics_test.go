@@ -1,0 +1,200 @@
+package provisioning_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// fakeAdmin is an in-memory TopicAdmin.
+type fakeAdmin struct {
+	topics       map[string]int
+	configs      map[string]map[string]string
+	created      []kafka.TopicSpecification
+	validateOnly bool
+}
+
+func (f *fakeAdmin) GetMetadata(*string, bool, int) (*kafka.Metadata, error) {
+	md := &kafka.Metadata{Topics: map[string]kafka.TopicMetadata{}}
+	for name, n := range f.topics {
+		md.Topics[name] = kafka.TopicMetadata{Topic: name, Partitions: make([]kafka.PartitionMetadata, n)}
+	}
+	return md, nil
+}
+
+func (f *fakeAdmin) CreateTopics(_ context.Context, ts []kafka.TopicSpecification, opts ...kafka.CreateTopicsAdminOption) ([]kafka.TopicResult, error) {
+	// ValidateOnly is not observable on the option value: the fake records
+	// creations and the test compares with dryRun.
+	var out []kafka.TopicResult
+	for _, t := range ts {
+		f.created = append(f.created, t)
+		out = append(out, kafka.TopicResult{Topic: t.Topic})
+	}
+	return out, nil
+}
+
+func (f *fakeAdmin) DescribeConfigs(_ context.Context, rs []kafka.ConfigResource, _ ...kafka.DescribeConfigsAdminOption) ([]kafka.ConfigResourceResult, error) {
+	var out []kafka.ConfigResourceResult
+	for _, r := range rs {
+		res := kafka.ConfigResourceResult{Type: r.Type, Name: r.Name, Config: map[string]kafka.ConfigEntryResult{}}
+		for k, v := range f.configs[r.Name] {
+			res.Config[k] = kafka.ConfigEntryResult{Name: k, Value: v}
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+func TestRoutedTopic(t *testing.T) {
+	cases := []struct {
+		regex, repl, value, want string
+	}{
+		{"", "outbox.event.${routedByValue}", "Order", "outbox.event.Order"},
+		{"(?<routedByValue>.*)", "events.${routedByValue}", "Payment", "events.Payment"},
+		{"(?<agg>[A-Z][a-z]+)Aggregate", "svc.${agg}", "OrderAggregate", "svc.Order"},
+		{"(?<agg>[A-Z][a-z]+)Aggregate", "svc.${agg}", "order", "order"}, // no match: the raw value
+		{"(.*)", "t.$1", "X", "t.X"},
+	}
+	for _, c := range cases {
+		got, err := provisioning.RoutedTopic(spec.Routing{TopicRegex: c.regex, TopicReplacement: c.repl}, c.value)
+		if err != nil || got != c.want {
+			t.Errorf("RoutedTopic(%q, %q, %q) = %q, %v; want %q", c.regex, c.repl, c.value, got, err, c.want)
+		}
+	}
+	if _, err := provisioning.RoutedTopic(spec.Routing{TopicRegex: "(?<x>a)\\k<x>", TopicReplacement: "t"}, "aa"); err == nil {
+		t.Error("a Java-only back-reference should fail")
+	}
+}
+
+const topicSpec = `
+    payloadFormat: json
+    events:
+      - {name: OrderCreated, aggregate: Order, versions: [{major: 1, schema: a.avsc}]}
+      - {name: OrderShipped, aggregate: Order, versions: [{major: 1, schema: b.avsc}]}
+      - {name: InvoiceSent, aggregate: Invoice, versions: [{major: 1, schema: c.avsc}]}
+`
+
+func TestTopicSpecs(t *testing.T) {
+	tg := target(t, spec.MariaDB, topicSpec)
+	specs, fs := provisioning.TopicSpecs([]provisioning.Target{tg}, provisioning.TopicOptions{Partitions: 6})
+	if len(fs) != 0 {
+		t.Errorf("findings: %v", fs)
+	}
+	var got []string
+	for _, s := range specs {
+		got = append(got, fmt.Sprintf("%s %s %d %v", s.Name, s.Purpose, s.Partitions, s.Config))
+	}
+	want := []string{
+		"outbox.event.Invoice routed 6 map[]",
+		"outbox.event.Order routed 6 map[]",
+		"schema-history.orders schema-history 1 map[cleanup.policy:delete retention.bytes:-1 retention.ms:-1]",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("TopicSpecs =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	pg := target(t, spec.Postgres, topicSpec)
+	specs, _ = provisioning.TopicSpecs([]provisioning.Target{pg}, provisioning.TopicOptions{})
+	if len(specs) != 2 || specs[0].Partitions != -1 {
+		t.Errorf("postgres: %+v, want 2 routed topics with the broker's partitions (-1)", specs)
+	}
+}
+
+func TestEnsureTopics(t *testing.T) {
+	tg := target(t, spec.MariaDB, topicSpec)
+	specs, _ := provisioning.TopicSpecs([]provisioning.Target{tg}, provisioning.TopicOptions{Partitions: 3})
+	admin := &fakeAdmin{
+		topics:  map[string]int{"outbox.event.Order": 6, "schema-history.orders": 2},
+		configs: map[string]map[string]string{"schema-history.orders": {"cleanup.policy": "compact", "retention.ms": "604800000"}},
+	}
+	res, fs, err := provisioning.EnsureTopics(context.Background(), admin, specs, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(admin.created) != 1 || admin.created[0].Topic != "outbox.event.Invoice" || admin.created[0].NumPartitions != 3 {
+		t.Errorf("created %+v, want only outbox.event.Invoice with 3 partitions", admin.created)
+	}
+	actions := map[string]string{}
+	for _, r := range res {
+		actions[r.Name] = r.Action
+	}
+	if actions["outbox.event.Invoice"] != "create" || actions["outbox.event.Order"] != "exists" {
+		t.Errorf("actions = %v", actions)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, string(f.Severity)+" "+f.ID+" "+f.Subject)
+	}
+	slices.Sort(got)
+	want := []string{
+		"error TOPIC_CONFIG topic schema-history.orders",
+		"error TOPIC_CONFIG topic schema-history.orders",
+		"error TOPIC_PARTITIONS topic schema-history.orders",
+		"warning TOPIC_PARTITIONS topic outbox.event.Order",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestHealth(t *testing.T) {
+	tg := target(t, spec.Postgres, topicSpec)
+	statuses := map[string]string{
+		"orders-outbox": `{"name":"orders-outbox","connector":{"state":"RUNNING"},"tasks":[{"id":0,"state":"FAILED","trace":"org.apache.kafka.connect.errors.ConnectException: boom\n\tat x"}]}`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/connectors/"), "/status")
+		body, ok := statuses[name]
+		if !ok {
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"error_code":404,"message":"No status found"}`)
+			return
+		}
+		fmt.Fprint(w, body)
+	}))
+	defer srv.Close()
+	admin := &fakeAdmin{topics: map[string]int{"outbox.event.Order": 1}}
+	rep := provisioning.Health(context.Background(), provisioning.HealthInput{
+		Targets: []provisioning.Target{tg},
+		Preflight: func(context.Context, provisioning.Target) ([]provisioning.Finding, error) {
+			return []provisioning.Finding{{ID: provisioning.IDPGWalLevel, Severity: provisioning.SeverityError, Outbox: "orders", Subject: "wal_level", Message: "replica"}}, nil
+		},
+		ConnectURL: srv.URL,
+		Admin:      admin,
+	})
+	var got []string
+	for _, f := range rep.Findings {
+		got = append(got, f.ID)
+		if f.ID == provisioning.IDConnectorState && !strings.Contains(f.Message, "ConnectException: boom") {
+			t.Errorf("task finding misses the trace: %q", f.Message)
+		}
+	}
+	slices.Sort(got)
+	if want := []string{provisioning.IDConnectorState, provisioning.IDPGWalLevel, provisioning.IDTopicMissing}; !slices.Equal(got, want) {
+		t.Errorf("findings = %v, want %v", got, want)
+	}
+	if !rep.Failed || len(rep.Errors) != 0 {
+		t.Errorf("report: failed=%v errors=%v", rep.Failed, rep.Errors)
+	}
+	if len(admin.created) != 0 {
+		t.Error("Health created topics")
+	}
+	// A connector that is not deployed, and Connect unreachable.
+	delete(statuses, "orders-outbox")
+	fs, err := provisioning.ConnectorHealth(context.Background(), nil, srv.URL, tg)
+	if err != nil || len(fs) != 1 || fs[0].ID != provisioning.IDConnectorNotFound {
+		t.Errorf("missing connector: %v, %v", fs, err)
+	}
+	srv.Close()
+	if _, err := provisioning.ConnectorHealth(context.Background(), nil, srv.URL, tg); err == nil {
+		t.Error("unreachable Connect: no error")
+	}
+}
