@@ -58,14 +58,23 @@ type Options struct {
 	// union default must match the union's first branch. Avro 1.12
 	// (AVRO-3649, CP 8.x) accepts a default that matches any branch.
 	UnionDefaultFirstBranch bool
+	// RegisteredNames applies, after the parse, the check Confluent makes
+	// on a registered schema parsed without name validation
+	// (AvroSchemaUtils.validateNames): the short names of named types, field
+	// names and enum symbols of the schema itself (not of Named, not
+	// namespaces or aliases) must pass the Unicode name rule.
+	RegisteredNames bool
 	// Named are named types defined elsewhere (Confluent schema references)
 	// that the schema may refer to by full name.
 	Named []NamedSchema
 }
 
 // Lenient are the options Confluent uses to load schemas it already stores:
-// no name validation and no default validation.
-func Lenient() Options { return Options{Names: NoNameValidation, SkipDefaultValidation: true} }
+// no name validation and no default validation while parsing, then the
+// Unicode name rule on the schema's own names (RegisteredNames).
+func Lenient() Options {
+	return Options{Names: NoNameValidation, SkipDefaultValidation: true, RegisteredNames: true}
+}
 
 // Parse parses an Avro schema with the default Options. Errors are
 // *ParseError.
@@ -124,7 +133,54 @@ func ParseWith(data []byte, opts Options) (s Schema, err error) {
 	}()
 	s = p.parse(root, "")
 	s = p.resolveAll(s)
+	if opts.RegisteredNames {
+		p.registeredNames(s)
+	}
 	return s, nil
+}
+
+// registeredNames is Confluent's AvroSchemaUtils.validateNames.
+func (p *parser) registeredNames(root Schema) {
+	seen := map[Schema]bool{}
+	check := func(pos Position, name string) {
+		if msg := checkName(UnicodeNames, name); msg != "" {
+			panic(&ParseError{Pos: pos, Msg: msg})
+		}
+	}
+	var walk func(Schema)
+	walk = func(s Schema) {
+		if seen[s] {
+			return
+		}
+		seen[s] = true
+		if n, ok := s.(NamedSchema); ok && p.old[n.FullName()] == n {
+			return
+		}
+		switch t := s.(type) {
+		case *Record:
+			check(t.Pos, t.Name)
+			for _, f := range t.Fields {
+				check(f.Pos, f.Name)
+				walk(f.Type)
+			}
+		case *Enum:
+			check(t.Pos, t.Name)
+			for _, sym := range t.Symbols {
+				check(t.Pos, sym)
+			}
+		case *Fixed:
+			check(t.Pos, t.Name)
+		case *Array:
+			walk(t.Items)
+		case *Map:
+			walk(t.Values)
+		case *Union:
+			for _, b := range t.Branches {
+				walk(b)
+			}
+		}
+	}
+	walk(root)
 }
 
 type parser struct {

@@ -128,12 +128,19 @@ func TestParseOptions(t *testing.T) {
 	if _, err := ParseWith([]byte(`{"type":"record","name":"R","fields":[{"name":"a","type":["int","null"],"default":1}]}`), Options{UnionDefaultFirstBranch: true}); err != nil {
 		t.Errorf("Avro 1.11 rule, first branch: %v", err)
 	}
-	lenient := `{"type":"record","name":"1R","fields":[{"name":"a","type":"int","default":"1"}]}`
+	lenient := `{"type":"record","name":"R","namespace":"1a","fields":[{"name":"a","type":"int","default":"1"}]}`
 	if _, err := Parse([]byte(lenient)); err == nil {
 		t.Error("strict parse accepted a bad name and default")
 	}
 	if _, err := ParseWith([]byte(lenient), Lenient()); err != nil {
 		t.Errorf("lenient parse: %v", err)
+	}
+	// Confluent still checks a registered schema's own names (Unicode rule).
+	if _, err := ParseWith([]byte(`{"type":"record","name":"1R","fields":[]}`), Lenient()); err == nil {
+		t.Error("lenient parse accepted the name 1R")
+	}
+	if _, err := ParseWith([]byte(`{"type":"record","name":"Ré","fields":[{"name":"é","type":"int"}]}`), Lenient()); err != nil {
+		t.Errorf("lenient parse of unicode names: %v", err)
 	}
 	if _, err := ParseWith([]byte(`{"type":"record","name":"Ré","fields":[]}`), Options{Names: UnicodeNames}); err != nil {
 		t.Errorf("unicode names: %v", err)
