@@ -1,0 +1,438 @@
+//go:build integration
+
+package consumer_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/riferrei/srclient"
+
+	"github.com/outboxctl/outboxctl/consumer"
+	"github.com/outboxctl/outboxctl/consumer/consumertest"
+	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/internal/itest"
+)
+
+// srSource is a consumer.SchemaSource over srclient (the schemas/registry
+// client is not used here so that this test only depends on the registry's
+// Confluent API).
+type srSource struct {
+	c *srclient.SchemaRegistryClient
+}
+
+func (s srSource) SchemaByID(_ context.Context, id int) (string, error) {
+	sc, err := s.c.GetSchema(id)
+	if err != nil {
+		return "", err
+	}
+	return sc.Schema(), nil
+}
+
+// registerSubject registers schema under subject in the stack's registry and
+// deletes the subject (soft, then hard) on cleanup.
+func registerSubject(t *testing.T, url, subject, schema string) (*srclient.SchemaRegistryClient, int) {
+	t.Helper()
+	client := srclient.NewSchemaRegistryClient(url)
+	client.CachingEnabled(false)
+	t.Cleanup(func() {
+		_ = client.DeleteSubject(subject, false)
+		if err := client.DeleteSubject(subject, true); err != nil {
+			t.Errorf("delete subject %s: %v", subject, err)
+		}
+	})
+	sc, err := client.CreateSchema(subject, schema, srclient.Avro)
+	if err != nil {
+		t.Fatalf("register %s: %v", subject, err)
+	}
+	return client, sc.ID()
+}
+
+func newProducer(t *testing.T, bootstrap string) *kafka.Producer {
+	t.Helper()
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "enable.idempotence": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Flush(5000); p.Close() })
+	return p
+}
+
+func deleteGroup(t *testing.T, bootstrap, group string) {
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	if err != nil {
+		t.Errorf("admin: %v", err)
+		return
+	}
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := admin.DeleteConsumerGroups(ctx, []string{group}); err != nil {
+		t.Errorf("delete group %s: %v", group, err)
+	}
+}
+
+// committed returns the group's committed offset of topic partition 0.
+func committed(t *testing.T, bootstrap, group, topic string) int64 {
+	t.Helper()
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := admin.ListConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: group, Partitions: []kafka.TopicPartition{{Topic: &topic, Partition: 0}}}})
+	if err != nil {
+		t.Fatalf("list offsets: %v", err)
+	}
+	return int64(res.ConsumerGroupsTopicPartitions[0].Partitions[0].Offset)
+}
+
+// resetGroup sets the group's offset of topic partition 0 back to 0, as if
+// the consumer had crashed before committing anything.
+func resetGroup(t *testing.T, bootstrap, group, topic string) {
+	t.Helper()
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := admin.AlterConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: group, Partitions: []kafka.TopicPartition{{Topic: &topic, Partition: 0, Offset: 0}}}})
+	if err != nil {
+		t.Fatalf("reset offsets: %v", err)
+	}
+	for _, g := range res.ConsumerGroupsTopicPartitions {
+		for _, p := range g.Partitions {
+			if p.Error != nil {
+				t.Fatalf("reset offsets: %v", p.Error)
+			}
+		}
+	}
+}
+
+func mustExec(t *testing.T, db *sql.DB, q string, args ...any) {
+	t.Helper()
+	if _, err := db.Exec(q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
+// waitFor waits until cond holds, failing after d.
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", d, what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// counters records what the router saw, safely across goroutines.
+type counters struct {
+	mu                     sync.Mutex
+	handled, dups, unknown int
+	dlq                    int
+	errs                   []error
+	payloads               []OrderCreated
+}
+
+func (c *counters) inc(f *int) {
+	c.mu.Lock()
+	*f++
+	c.mu.Unlock()
+}
+
+func (c *counters) get(f *int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return *f
+}
+
+// TestConsumerKafka runs the Consumer against the real Kafka and registry:
+// routed-looking records (built by the eventrouter emulator and produced with
+// confluent-kafka-go) of which one is Avro written with a registered writer
+// schema and read with an evolved reader schema, one fails and ends in the
+// DLQ topic, one has an unknown type; offsets are committed; after a restart
+// with the offsets lost the redelivered events are skipped by the inbox.
+func TestConsumerKafka(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Registry, itest.Postgres)
+	sfx := itest.Suffix()
+	aggType := "Order" + sfx
+	topic := "outbox.event." + aggType
+	dlqTopic := "consumer-it-dlq-" + sfx
+	group := "consumer-it-" + sfx
+	itest.CreateTopic(t, s.BootstrapServers, topic)
+	itest.CreateTopic(t, s.BootstrapServers, dlqTopic)
+	t.Cleanup(func() { deleteGroup(t, s.BootstrapServers, group) })
+
+	client, writerID := registerSubject(t, s.SchemaRegistryURL, topic+"-com.acme.order.OrderCreated", writerV1)
+
+	db := itest.PostgresDatabase(t, s.PostgresDSN, "consumer_it_"+sfx)
+	store, err := inbox.NewPostgres(db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := store.CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, `CREATE TABLE invoices (event_id text PRIMARY KEY, order_id text NOT NULL, amount bigint NOT NULL, currency text NOT NULL)`)
+
+	// The records, as the EventRouter routes them.
+	jsonP, _ := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatJSON))
+	avroP, _ := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatAvro))
+	wire := func(datum map[string]any) []byte {
+		codec, err := srclientCodec(client, writerID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := codec(datum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	uuid := func(n int) string { return fmt.Sprintf("%s-0000-4000-8000-%012d", sfx, n) }
+	recs := []*consumer.Message{
+		avroP.MustRecord(consumertest.Row{ID: uuid(1), AggregateType: aggType, AggregateID: "o-1", Type: "OrderCreated", SchemaVersion: 1, Payload: wire(writerDatum(map[string]any{"string": "gift"}))}),
+		jsonP.MustRecord(consumertest.Row{ID: uuid(2), AggregateType: aggType, AggregateID: "o-2", Type: "OrderCreated", SchemaVersion: 1, Payload: []byte(`{"orderId": "o-2", "amount": -5, "currency": "CHF"}`)}),
+		jsonP.MustRecord(consumertest.Row{ID: uuid(3), AggregateType: aggType, AggregateID: "o-3", Type: "OrderArchived", SchemaVersion: 1, Payload: []byte(`{}`)}),
+		jsonP.MustRecord(consumertest.Row{ID: uuid(4), AggregateType: aggType, AggregateID: "o-4", Type: "OrderCreated", SchemaVersion: 1, Payload: []byte(`{"orderId": "o-4", "amount": 40, "currency": "CHF"}`)}),
+	}
+	p := newProducer(t, s.BootstrapServers)
+	kp := consumer.NewKafkaProducer(p)
+	for _, m := range recs {
+		if m.Topic != topic {
+			t.Fatalf("record topic %s, want %s", m.Topic, topic)
+		}
+		if err := kp.Produce(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	run := func(c *counters) (stop func()) {
+		r, err := consumer.NewRouter(consumer.RouterConfig{
+			Schemas: srSource{client}, Inbox: store, ConsumerGroup: "billing",
+			OnUnknown:   func(context.Context, *consumer.Message) { c.inc(&c.unknown) },
+			OnDuplicate: func(context.Context, *consumer.Message) { c.inc(&c.dups) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Use(
+			consumer.DLQ{Topic: dlqTopic, Producer: kp, OnSent: func(context.Context, *consumer.Message, error) { c.inc(&c.dlq) }}.Middleware,
+			consumer.Retry{MaxAttempts: 3, InitialInterval: 10 * time.Millisecond}.Middleware,
+			consumer.Recover(),
+		)
+		must(t, consumer.Handle(r, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[OrderCreated]) error {
+			if ev.Payload.Amount < 0 {
+				return fmt.Errorf("order %s: negative amount", ev.Payload.OrderID)
+			}
+			if _, err := ev.Tx.ExecContext(ctx, `INSERT INTO invoices VALUES ($1, $2, $3, $4)`, ev.EventID, ev.Payload.OrderID, ev.Payload.Amount, ev.Payload.Currency); err != nil {
+				return err
+			}
+			c.mu.Lock()
+			c.handled++
+			c.payloads = append(c.payloads, ev.Payload)
+			c.mu.Unlock()
+			return nil
+		}, consumer.ReaderSchema(readerV1)))
+		cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
+			BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic},
+			CommitInterval: 200 * time.Millisecond, RedeliveryBackoff: 100 * time.Millisecond,
+			OnError: func(err error) {
+				c.mu.Lock()
+				c.errs = append(c.errs, err)
+				c.mu.Unlock()
+			},
+		}, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rctx, cancel := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- cons.Run(rctx) }()
+		return func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Run: %v", err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Error("Run did not return within 30s of cancel")
+			}
+		}
+	}
+
+	// First run: everything processed once.
+	var c1 counters
+	stop := run(&c1)
+	waitFor(t, 60*time.Second, "2 handled, 1 dead-lettered, 1 unknown", func() bool {
+		return c1.get(&c1.handled) == 2 && c1.get(&c1.dlq) == 1 && c1.get(&c1.unknown) == 1
+	})
+	stop()
+	if off := committed(t, s.BootstrapServers, group, topic); off != int64(len(recs)) {
+		t.Errorf("committed offset = %d, want %d (every record done)", off, len(recs))
+	}
+	c1.mu.Lock()
+	got := c1.payloads
+	c1.mu.Unlock()
+	want0 := OrderCreated{OrderID: "o-1", Amount: 1250, Currency: "EUR", Status: "PAID", Note: ptr("gift"), CreatedAt: created, Lines: []Line{{"A", 2}, {"B", 1}}}
+	if len(got) != 2 || !reflect.DeepEqual(got[0], want0) || got[1].OrderID != "o-4" || got[1].Currency != "CHF" {
+		t.Errorf("payloads = %+v\nwant first %+v (Avro resolved: currency from the reader default)", got, want0)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM invoices`).Scan(&n); err != nil || n != 2 {
+		t.Errorf("invoices = %d (%v), want 2", n, err)
+	}
+
+	// The dead-lettered record.
+	rd := itest.NewReader(t, s.BootstrapServers, dlqTopic)
+	dm := rd.Next(30 * time.Second)
+	if dm == nil {
+		t.Fatal("no record in the DLQ topic")
+	}
+	if string(dm.Key) != "o-2" || string(dm.Value) != string(recs[1].Value) {
+		t.Errorf("DLQ record key/value = %q/%q", dm.Key, dm.Value)
+	}
+	wantH := map[string]string{
+		"id":                        uuid(2),
+		"eventType":                 "OrderCreated",
+		consumer.HeaderDLQError:     "order o-2: negative amount",
+		consumer.HeaderDLQAttempts:  "3",
+		consumer.HeaderDLQTopic:     topic,
+		consumer.HeaderDLQPartition: "0",
+		consumer.HeaderDLQOffset:    "1",
+	}
+	for k, v := range wantH {
+		if got, ok := itest.Header(dm, k); !ok || got != v {
+			t.Errorf("DLQ header %s = %q, want %q", k, got, v)
+		}
+	}
+
+	// Restart with the offsets lost (a crash before the commit): the two
+	// processed events are redelivered and skipped by the inbox.
+	resetGroup(t, s.BootstrapServers, group, topic)
+	var c2 counters
+	stop = run(&c2)
+	waitFor(t, 60*time.Second, "2 duplicates skipped", func() bool {
+		return c2.get(&c2.dups) == 2 && c2.get(&c2.unknown) == 1 && c2.get(&c2.dlq) == 1
+	})
+	stop()
+	if h := c2.get(&c2.handled); h != 0 {
+		t.Errorf("handler ran %d times on redelivery, want 0", h)
+	}
+	if err := db.QueryRow(`SELECT count(*) FROM invoices`).Scan(&n); err != nil || n != 2 {
+		t.Errorf("invoices after redelivery = %d (%v), want 2", n, err)
+	}
+	if off := committed(t, s.BootstrapServers, group, topic); off != int64(len(recs)) {
+		t.Errorf("committed offset after the second run = %d, want %d", off, len(recs))
+	}
+	for _, err := range append(c1.errs, c2.errs...) {
+		if !errors.Is(err, consumer.ErrInvalidConfig) {
+			t.Logf("reported: %v", err)
+		}
+	}
+}
+
+// srclientCodec returns an encoder of datums in Confluent wire format with
+// the registered schema id (what a producer service does).
+func srclientCodec(c *srclient.SchemaRegistryClient, id int) (func(map[string]any) ([]byte, error), error) {
+	sc, err := c.GetSchema(id)
+	if err != nil {
+		return nil, err
+	}
+	codec := sc.Codec()
+	return func(datum map[string]any) ([]byte, error) {
+		b := []byte{0, byte(id >> 24), byte(id >> 16), byte(id >> 8), byte(id)}
+		return codec.BinaryFromNative(b, datum)
+	}, nil
+}
+
+// TestConsumerRedeliversInOrder: without Retry or DLQ a failing record is
+// redelivered by the Consumer (its partition sought back), and the records
+// after it in the partition wait for it: the order per aggregate holds.
+func TestConsumerRedeliversInOrder(t *testing.T) {
+	s := itest.Require(t, itest.Kafka)
+	sfx := itest.Suffix()
+	aggType := "Order" + sfx
+	topic := "outbox.event." + aggType
+	group := "consumer-it-order-" + sfx
+	itest.CreateTopic(t, s.BootstrapServers, topic)
+	t.Cleanup(func() { deleteGroup(t, s.BootstrapServers, group) })
+
+	jsonP, _ := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatJSON))
+	kp := consumer.NewKafkaProducer(newProducer(t, s.BootstrapServers))
+	for i := 1; i <= 4; i++ {
+		m := jsonP.MustRecord(consumertest.Row{ID: fmt.Sprintf("%s-0000-4000-8000-%012d", sfx, i), AggregateType: aggType, AggregateID: "o-1",
+			Type: "OrderLineAdded", SchemaVersion: 1, Payload: []byte(fmt.Sprintf(`{"line": %d}`, i))})
+		if err := kp.Produce(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var seen []int
+	var reported []error
+	failures := 0
+	r, _ := consumer.NewRouter(consumer.RouterConfig{})
+	must(t, consumer.Handle(r, "OrderLineAdded", 1, func(ctx context.Context, ev consumer.Event[struct{ Line int }]) error {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, ev.Payload.Line)
+		if ev.Payload.Line == 2 && failures < 2 {
+			failures++
+			return consumertest.ErrInjected
+		}
+		return nil
+	}))
+	cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
+		BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic},
+		CommitInterval: -1, RedeliveryBackoff: 50 * time.Millisecond,
+		OnError: func(err error) { mu.Lock(); reported = append(reported, err); mu.Unlock() },
+	}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cons.Run(ctx) }()
+	waitFor(t, 60*time.Second, "line 4 handled", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(seen) > 0 && seen[len(seen)-1] == 4
+	})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []int{1, 2, 2, 2, 3, 4}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("handled lines %v, want %v (record 2 redelivered twice, 3 and 4 waiting for it)", seen, want)
+	}
+	injected := 0
+	for _, err := range reported {
+		if errors.Is(err, consumertest.ErrInjected) {
+			injected++
+		}
+	}
+	if injected != 2 {
+		t.Errorf("OnError got %d injected failures, want 2: %v", injected, reported)
+	}
+	if off := committed(t, s.BootstrapServers, group, topic); off != 4 {
+		t.Errorf("committed offset = %d, want 4", off)
+	}
+}
