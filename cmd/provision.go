@@ -407,6 +407,9 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 	default:
 		var b strings.Builder
 		renderProvisionFindings(&b, rep.Findings)
+		if len(rep.Errors) > 0 {
+			fmt.Fprintf(&b, "%d checks could not run (see stderr)\n", len(rep.Errors))
+		}
 		io.WriteString(env.IO.Out, b.String())
 	}
 	for _, e := range rep.Errors {
