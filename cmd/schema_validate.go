@@ -37,7 +37,7 @@ Exit status: 0 when every file is a valid schema, 3 otherwise.`,
 		},
 	}
 	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json|github-actions")
-	c.Flags().BoolVar(&opts.Lenient, "lenient", false, "use the rules for schemas already registered: no name or default validation")
+	c.Flags().BoolVar(&opts.Lenient, "lenient", false, "use the rules for schemas already registered: defaults and namespaces unchecked, names checked with the Unicode rule")
 	opts.Parse.add(c)
 	return c
 }
