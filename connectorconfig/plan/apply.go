@@ -59,6 +59,8 @@ type Result struct {
 	// Written lists the write requests made ("PUT config", "POST create
 	// (initial_state=PAUSED)", "pause", "resume", "stop", "delete").
 	Written []string `json:"written"`
+	// WriteFailed is true when Connect refused a write (Reason says why).
+	WriteFailed bool `json:"write_failed,omitempty"`
 	// Converged is true when the connector reached its declared state with
 	// every task (or, for a delete, is gone).
 	Converged bool `json:"converged"`
@@ -151,7 +153,7 @@ func Apply(ctx context.Context, c *connect.Client, p Plan, opts ApplyOptions) (R
 		}
 		err := applyOne(ctx, c, ch, caps, &res, progress)
 		if err != nil {
-			res.Reason = err.Error()
+			res.Reason, res.WriteFailed = err.Error(), true
 			fmt.Fprintf(progress, "%s: %s\n", ch.Name, err)
 			var u *connect.UnreachableError
 			if errors.As(err, &u) {

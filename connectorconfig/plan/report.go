@@ -23,6 +23,9 @@ func RenderReportText(w io.Writer, r Report) error {
 		if len(res.Written) > 0 {
 			what = strings.Join(res.Written, ", ")
 		}
+		if res.WriteFailed {
+			what = strings.TrimPrefix(what+", ", "no change, ") + "write refused"
+		}
 		line := fmt.Sprintf("%s %s: %s; %s", mark, res.Name, what, wantedText(res))
 		if res.Reason != "" {
 			line += ": " + res.Reason

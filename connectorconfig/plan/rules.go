@@ -101,15 +101,20 @@ func changeFindings(name string, before, after map[string]string, sensitive []st
 	}
 
 	if b, a, ok := changed("topic.prefix", ""); ok {
-		start := "streams from the current position (snapshot.mode=" + mode + ")"
-		if snapshotting(mode) {
+		var start string
+		switch {
+		case snapshotting(mode):
 			start = "snapshots again (snapshot.mode=" + mode + ") and re-publishes every row still in the outbox table"
+		case isPostgres(after):
+			start = "resumes from the replication slot's confirmed position (snapshot.mode=" + mode + ")"
+		default:
+			start = "starts from the current binlog position (snapshot.mode=" + mode + "): rows committed while it was down are not published"
 		}
-		add(RuleTopicPrefix, "topic.prefix", fmt.Sprintf("Debezium keys source offsets by {\"server\": topic.prefix}: under %q the connector finds no offset and %s; the offsets under %q are orphaned; heartbeat, schema-change and default-routed topics move from %s.* to %s.*; the replication slot or binlog position is not reset by this", a, start, b, b, a))
+		add(RuleTopicPrefix, "topic.prefix", fmt.Sprintf("Debezium keys source offsets by {\"server\": topic.prefix}: under %q the connector finds no offset and %s; the offsets under %q are orphaned; heartbeat, schema-change and default-routed topics move from %s.* to %s.*", a, start, b, b, a))
 	}
 	if isPostgres(after) {
 		if b, a, ok := changed("slot.name", "debezium"); ok {
-			add(RuleSlotName, "slot.name", fmt.Sprintf("a new replication slot %q is created at the current WAL position: outbox rows committed since slot %q's confirmed position are not streamed unless a snapshot reads them; slot %q is left behind and keeps retaining WAL (disk grows) until dropped; offsets and topics are unchanged", a, b, b))
+			add(RuleSlotName, "slot.name", fmt.Sprintf("a new replication slot %q starts at the current WAL position, behind which the stored offset lies: Debezium refuses to start and the task FAILS (\"…no longer available on the server. Reconfigure the connector to use a snapshot mode when needed\") unless snapshot.mode is when_needed (a snapshot re-publishes every row still in the outbox table) or the offsets are reset with `outboxctl connectors offsets reset` (rows committed since slot %q's confirmed position are then never published); slot %q is left behind and keeps retaining WAL (disk grows) until dropped; topics are unchanged", a, b, b))
 		}
 		if b, a, ok := changed("publication.name", "dbz_publication"); ok {
 			add(RulePublicationName, "publication.name", fmt.Sprintf("the slot now decodes through publication %q instead of %q: tables missing from it are silently not streamed; the old publication is left behind; offsets, slot and topics are unchanged", a, b))
