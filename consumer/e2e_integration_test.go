@@ -1,0 +1,248 @@
+//go:build integration
+
+package consumer_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/linkedin/goavro/v2"
+
+	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/consumer"
+	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// TestEndToEndDebezium is the whole path on the real stack, from one spec:
+// provisioning's outbox table DDL, the generated PostgreSQL connector config
+// deployed to Kafka Connect, events written with the outbox Writer in one
+// transaction (Avro in Confluent wire format, writer schema registered in
+// Apicurio), routed by the real Debezium EventRouter, consumed by the
+// Consumer: resolved to an evolved reader schema, dispatched by the headers
+// the generated config places, handled in the inbox transaction, in order per
+// aggregate.
+func TestEndToEndDebezium(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Registry, itest.Postgres)
+	sfx := itest.Suffix()
+	dbName := "consumer_e2e_" + sfx
+	db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+
+	dir := t.TempDir()
+	specText := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: ce2e%s
+    database:
+      kind: postgres
+      connection: {host: %q, port: %s, user: postgres, password: "${env:CE2E_PG_PASSWORD}", dbname: %s}
+    payloadFormat: avro
+`, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName)
+	if err := os.WriteFile(filepath.Join(dir, "outbox.yaml"), []byte(specText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(filepath.Join(dir, "outbox.yaml"))
+	if err != nil {
+		t.Fatalf("spec: %v", err)
+	}
+	o := &sp.Outboxes[0]
+
+	// The outbox table, as provisioning creates it.
+	for _, ddl := range provisioning.TableDDL(o) {
+		mustExec(t, db, ddl)
+	}
+	// The connector, as generate writes it.
+	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{
+		Lookup:           &spec.Lookup{Env: func(string) (string, bool) { return "unused", true }},
+		BootstrapServers: s.BootstrapServers,
+	})
+	if err != nil {
+		t.Fatalf("generate: %v", err)
+	}
+	cfg := cs[0].Config
+	aggType := "Order" + sfx
+	topic := "outbox.event." + aggType
+	itest.CreateTopic(t, s.BootstrapServers, topic)
+	itest.PutConnector(t, s.ConnectURL, cs[0].Name, cfg)
+	itest.WaitRunning(t, s.ConnectURL, cs[0].Name, 90*time.Second)
+
+	// The writer side: schema registered, encoder, writer.
+	client, writerID := registerSubject(t, s.SchemaRegistryURL, topic+"-com.acme.order.OrderCreated", writerV1)
+	codec, err := goavro.NewCodec(writerV1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := outbox.NewAvroEncoder(uint32(writerID), codec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := outbox.NewWriter(outbox.TableFor(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The consumer side: inbox and business table in the consumer's own
+	// database (here the same server, another schema).
+	mustExec(t, db, `CREATE SCHEMA billing`)
+	store, err := inbox.NewPostgres(db, "billing.inbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := store.CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, `CREATE TABLE billing.invoices (event_id text PRIMARY KEY, order_id text NOT NULL, amount bigint NOT NULL, currency text NOT NULL)`)
+
+	var mu sync.Mutex
+	var handled []consumer.Event[OrderCreated]
+	warm := map[string]bool{}
+	r, err := consumer.NewRouter(consumer.RouterConfig{
+		Schemas: srSource{client}, Inbox: store, ConsumerGroup: "billing",
+		OnUnknown: func(_ context.Context, m *consumer.Message) {
+			mu.Lock()
+			warm[m.Meta.AggregateID] = true
+			mu.Unlock()
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Use(consumer.Retry{MaxAttempts: 3, InitialInterval: 50 * time.Millisecond}.Middleware, consumer.Recover())
+	must(t, consumer.Handle(r, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[OrderCreated]) error {
+		if _, err := ev.Tx.ExecContext(ctx, `INSERT INTO billing.invoices VALUES ($1, $2, $3, $4)`, ev.EventID, ev.Payload.OrderID, ev.Payload.Amount, ev.Payload.Currency); err != nil {
+			return err
+		}
+		mu.Lock()
+		handled = append(handled, ev)
+		mu.Unlock()
+		return nil
+	}, consumer.ReaderSchema(readerV1)))
+
+	group := "consumer-e2e-" + sfx
+	t.Cleanup(func() { deleteGroup(t, s.BootstrapServers, group) })
+	var reported []error
+	cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
+		BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic},
+		CommitInterval: 200 * time.Millisecond,
+		OnError:        func(err error) { mu.Lock(); reported = append(reported, err); mu.Unlock() },
+	}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- cons.Run(rctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+
+	// Warm-up: with snapshot.mode=no_data only rows written after the
+	// connector streams are routed; write markers until the consumer sees
+	// one (an unknown event type, skipped).
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		key := "warmup-" + itest.Suffix()
+		if _, err := w.Write(ctx, db, outbox.Event{AggregateType: aggType, AggregateID: key, Type: "WarmUp", SchemaVersion: 1}); err != nil {
+			t.Fatalf("warm-up write: %v", err)
+		}
+		seen := false
+		for i := 0; i < 30 && !seen; i++ {
+			time.Sleep(100 * time.Millisecond)
+			mu.Lock()
+			seen = warm[key]
+			mu.Unlock()
+		}
+		if seen {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no warm-up event reached the consumer within 90s")
+		}
+	}
+
+	// Four events of two aggregates in one transaction.
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := 0; i < 4; i++ {
+		order := fmt.Sprintf("o-%d", i%2)
+		datum := writerDatum(nil)
+		datum["orderId"] = order
+		datum["amount"] = int32(100 + i)
+		payload, err := enc.Encode(datum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := w.Write(ctx, tx, outbox.Event{AggregateType: aggType, AggregateID: order, Type: "OrderCreated", SchemaVersion: 1, Payload: payload})
+		if err != nil {
+			t.Fatalf("write: %v", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 60*time.Second, "4 events handled", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(handled) >= 4
+	})
+
+	mu.Lock()
+	defer mu.Unlock()
+	if len(handled) != 4 {
+		t.Fatalf("handled %d events, want 4", len(handled))
+	}
+	pos := map[string]int{}
+	for i, id := range ids {
+		pos[id] = i
+	}
+	last := map[string]int{}
+	for _, ev := range handled {
+		i, ok := pos[ev.EventID]
+		if !ok {
+			t.Fatalf("handled event id %q is not one of the written ids %v", ev.EventID, ids)
+		}
+		want := OrderCreated{OrderID: fmt.Sprintf("o-%d", i%2), Amount: int64(100 + i), Currency: "EUR", Status: "PAID", CreatedAt: created, Lines: []Line{{"A", 2}, {"B", 1}}}
+		if !reflect.DeepEqual(ev.Payload, want) {
+			t.Errorf("event %d payload = %+v, want %+v", i, ev.Payload, want)
+		}
+		if ev.EventType != "OrderCreated" || ev.Version != 1 || ev.SchemaID != writerID || ev.AggregateID != want.OrderID || ev.Message.Topic != topic {
+			t.Errorf("event %d meta = %+v topic %s", i, ev.Meta, ev.Message.Topic)
+		}
+		// Routed by the real connector: its context headers are there.
+		if v, _ := ev.Message.Header("__debezium.context.connectorLogicalName"); string(v) != o.Connector.TopicPrefix {
+			t.Errorf("event %d: connectorLogicalName header = %q, want the topic prefix %q", i, v, o.Connector.TopicPrefix)
+		}
+		if p, seen := last[ev.AggregateID]; seen && i < p {
+			t.Errorf("aggregate %s: event %d handled after event %d", ev.AggregateID, i, p)
+		}
+		last[ev.AggregateID] = i
+	}
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM billing.invoices`).Scan(&n); err != nil || n != 4 {
+		t.Errorf("invoices = %d (%v), want 4", n, err)
+	}
+	for _, id := range ids {
+		if ok, err := store.IsProcessed(ctx, "billing", id); err != nil || !ok {
+			t.Errorf("inbox mark of %s: %v %v", id, ok, err)
+		}
+	}
+	for _, err := range reported {
+		t.Errorf("consumer reported: %v", err)
+	}
+}
