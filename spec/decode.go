@@ -15,7 +15,14 @@ import (
 type decoder struct {
 	file string
 	errs *ErrorList
+	// visits counts decoded nodes, so that alias expansion ("billion
+	// laughs") cannot make decoding explode.
+	visits  int
+	tooMany bool
 }
+
+// maxVisits bounds the nodes decoded per document, aliases expanded.
+const maxVisits = 200_000
 
 func (d *decoder) pos(n *yaml.Node) Pos { return Pos{File: d.file, Line: n.Line, Col: n.Column} }
 
@@ -40,6 +47,13 @@ func yamlKeys(t reflect.Type) []string {
 
 // decode decodes n into v (a pointer to the target).
 func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
+	if d.visits++; d.visits > maxVisits {
+		if !d.tooMany {
+			d.tooMany = true
+			d.errorf(n, "document too large: more than %d values after expanding aliases", maxVisits)
+		}
+		return
+	}
 	if n.Kind == yaml.AliasNode {
 		if n.Alias == nil {
 			d.errorf(n, "%s: unresolvable alias", path)

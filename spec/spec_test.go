@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -240,4 +241,21 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("error does not wrap ErrInvalidSpec: %v", err)
 		}
 	})
+}
+
+// TestAliasBomb checks that alias expansion cannot make Parse explode: 100
+// outboxes x 100 events x 100 versions from a few hundred bytes.
+func TestAliasBomb(t *testing.T) {
+	refs := func(ref string) string { return strings.Repeat(", "+ref, 99) }
+	doc := "apiVersion: outboxctl.dev/v1alpha1\noutboxes:\n" +
+		"  - &o {name: a, database: {kind: postgres, connection: {host: h, user: u, dbname: d}}, events: [&ev {name: E, aggregate: A, versions: [&v {major: 1, schema: a.avsc}" + refs("*v") + "]}" + refs("*ev") + "]}\n" +
+		strings.Repeat("  - *o\n", 99)
+	start := time.Now()
+	_, err := spec.Parse(spec.Source{Name: "bomb.yaml", Data: []byte(doc)})
+	if err == nil || !strings.Contains(err.Error(), "document too large") {
+		t.Fatalf("err = %v, want document too large", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Parse took %v", d)
+	}
 }
