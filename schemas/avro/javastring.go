@@ -106,7 +106,11 @@ func javaJSON(b *strings.Builder, s Schema, known map[string]bool, ns string) {
 				}
 				if f.HasDefault {
 					b.WriteString(`,"default":`)
-					jacksonValue(b, f.Default)
+					if f.rawDefault != nil && !isFloat(f.Default) {
+						jacksonNode(b, f.rawDefault)
+					} else {
+						jacksonValue(b, f.Default)
+					}
 				}
 				if f.Order != OrderAscending && f.Order != "" {
 					b.WriteString(`,"order":`)
@@ -186,7 +190,42 @@ func writeProps(b *strings.Builder, ps Props) {
 		b.WriteByte(',')
 		jacksonString(b, p.Key)
 		b.WriteByte(':')
-		jacksonValue(b, p.Value)
+		if p.raw != nil {
+			jacksonNode(b, p.raw)
+		} else {
+			jacksonValue(b, p.Value)
+		}
+	}
+}
+
+func isFloat(v any) bool { _, ok := v.(float64); return ok }
+
+// jacksonNode writes a parsed JSON value as Jackson writes its tree: object
+// keys in source order, numbers as Jackson's nodes print them.
+func jacksonNode(b *strings.Builder, n *jnode) {
+	switch n.kind {
+	case jArray:
+		b.WriteByte('[')
+		for i, e := range n.elems {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			jacksonNode(b, e)
+		}
+		b.WriteByte(']')
+	case jObject:
+		b.WriteByte('{')
+		for i, k := range n.keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			jacksonString(b, k)
+			b.WriteByte(':')
+			jacksonNode(b, n.vals[k])
+		}
+		b.WriteByte('}')
+	default:
+		jacksonValue(b, n.value())
 	}
 }
 

@@ -525,6 +525,7 @@ func (p *parser) parseField(n *jnode, ns string) *Field {
 			dn = &jnode{kind: jNumber, off: dn.off, s: "0"}
 		} else {
 			f.Default = dn.value()
+			f.rawDefault = dn
 		}
 		f.HasDefault = true
 		p.validateName(nameNode, name)
@@ -621,7 +622,7 @@ func props(n *jnode, reserved map[string]bool) Props {
 	var out Props
 	for _, k := range n.keys {
 		if !reserved[k] {
-			out = append(out, Prop{Key: k, Value: n.vals[k].value()})
+			out = append(out, Prop{Key: k, Value: n.vals[k].value(), raw: n.vals[k]})
 		}
 	}
 	return out

@@ -95,6 +95,7 @@ func (p Position) String() string {
 type Prop struct {
 	Key   string
 	Value any
+	raw   *jnode // the parsed JSON, keeping object key order
 }
 
 // Props are custom attributes in source order.
@@ -197,6 +198,7 @@ type Field struct {
 	// HasDefault true and Default nil).
 	Default    any
 	HasDefault bool
+	rawDefault *jnode // the parsed JSON, keeping object key order
 	// Order defaults to OrderAscending.
 	Order Order
 	// Index is the field's position in its record (Java's Field.pos()).
