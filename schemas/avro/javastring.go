@@ -16,9 +16,19 @@ import (
 // written only where they differ from the enclosing one, and doc, aliases,
 // defaults and custom properties kept. Numbers are written as Jackson
 // writes them (1.5E10 for a double).
-func JavaString(s Schema) string {
+func JavaString(s Schema) string { return JavaStringRefs(s) }
+
+// JavaStringRefs is JavaString with the named types refs (a schema's
+// Confluent references) written by name instead of inline, as Java's
+// Schema.toString(referencedSchemas, false) does for
+// AvroSchema.canonicalString().
+func JavaStringRefs(s Schema, refs ...NamedSchema) string {
+	known := map[string]bool{}
+	for _, r := range refs {
+		known[r.FullName()] = true
+	}
 	var b strings.Builder
-	javaJSON(&b, s, map[string]bool{}, "")
+	javaJSON(&b, s, known, "")
 	return b.String()
 }
 
