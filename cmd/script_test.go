@@ -30,6 +30,9 @@ func TestScripts(t *testing.T) {
 			// Keep the scripts hermetic: no real endpoints unless a script
 			// sets them.
 			e.Setenv("NO_COLOR", "1")
+			if err := setupSchemaRegistryFake(e); err != nil {
+				return err
+			}
 			return setupConnectFake(e)
 		},
 	})

@@ -1,0 +1,288 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/outboxctl/outboxctl/schemas"
+	"github.com/outboxctl/outboxctl/schemas/compat"
+)
+
+type schemaCheckOptions struct {
+	Files           []string
+	AgainstGit      string
+	AgainstDir      string
+	AgainstRegistry bool
+	Output          string
+	SummaryFile     string
+	AcceptedBreaks  string
+	Level           string
+	Registry        registryFlags
+}
+
+func newSchemaCheckCmd(env *Env) *cobra.Command {
+	opts := &schemaCheckOptions{}
+	c := &cobra.Command{
+		Use:   "check [-f outbox.yaml] [--against-git REF] [--against-dir DIR] [--against-registry] [-o text|json|github-actions] [--summary-file FILE]",
+		Short: "Check every schema of the spec against a git ref, a folder or the registry",
+		Long: `Check the schema of every event type and major version in the spec against its
+previous versions, with Avro Java's SchemaCompatibility rules at the subject's
+Confluent compatibility level:
+
+  --against-git REF     the schemas at a git ref (e.g. origin/main), read with
+                        git ls-tree and git show: no checkout needed
+  --against-dir DIR     a folder that mirrors the working directory (e.g. a
+                        checkout of the base branch)
+  --against-registry    the subjects' live versions in the Schema Registry, at
+                        each subject's level there
+
+Git refs and folders are checked at --level (default BACKWARD_TRANSITIVE). A
+subject without previous versions (a new event type, or a new major version
+with its own subject) is reported as new, not as a failure.
+
+Intentional breaks are listed in the accepted-breaks file (default
+schemas/accepted-breaks.yaml next to the spec, if present):
+
+  accepted:
+    - subject: outbox.event.Order-com.example.order.OrderCreated
+      fingerprint: 9d2c0f6a1b3e4d57   # printed by this check
+      reason: drop totalCents, agreed with billing (#123)
+
+An accepted break is reported and does not fail the check.
+
+Output: text (file:line:col of the offending field in the .avsc), json,
+github-actions (::error annotations on the .avsc line). --summary-file appends a
+Markdown report (for $GITHUB_STEP_SUMMARY).
+
+Exit status: 0 compatible, 3 incompatible, 2 bad input (spec, schema, git ref,
+accepted-breaks file), 1 registry or git failure.`,
+		Example: `  $ outboxctl schema check --against-git origin/main
+  $ outboxctl schema check --against-git origin/${GITHUB_BASE_REF} -o github-actions --summary-file "$GITHUB_STEP_SUMMARY"
+  $ outboxctl schema check --against-registry -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runSchemaCheck(c.Context(), env, opts) },
+	}
+	fs := c.Flags()
+	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
+	fs.StringVar(&opts.AgainstGit, "against-git", "", "check against the schemas at this git ref")
+	fs.StringVar(&opts.AgainstDir, "against-dir", "", "check against the schemas in this folder")
+	fs.BoolVar(&opts.AgainstRegistry, "against-registry", false, "check against the registry's versions of each subject")
+	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text|json|github-actions")
+	fs.StringVar(&opts.SummaryFile, "summary-file", "", "append a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)")
+	fs.StringVar(&opts.AcceptedBreaks, "accepted-breaks", "", "accepted-breaks file (default "+schemas.DefaultAcceptedBreaksFile+" next to the spec, if it exists)")
+	fs.StringVar(&opts.Level, "level", string(schemas.DefaultLevel), "compatibility level for git and folder baselines")
+	addRegistryFlags(fs, &opts.Registry)
+	return c
+}
+
+func runSchemaCheck(ctx context.Context, env *Env, opts *schemaCheckOptions) error {
+	if err := schemaCheckOutput(opts.Output, "text", "json", "github-actions"); err != nil {
+		return err
+	}
+	if opts.AgainstGit == "" && opts.AgainstDir == "" && !opts.AgainstRegistry {
+		return UsageError(errors.New("nothing to check against: give --against-git REF, --against-dir DIR or --against-registry"))
+	}
+	level, err := compat.ParseLevel(opts.Level)
+	if err != nil {
+		return UsageError(err)
+	}
+	sp, err := loadSpec(opts.Files)
+	if err != nil {
+		return err
+	}
+	cat, err := schemas.BuildCatalog(sp)
+	if err != nil {
+		return UsageError(err)
+	}
+	accepted, err := schemaLoadAccepted(opts.AcceptedBreaks, sp.Files)
+	if err != nil {
+		return err
+	}
+	var baselines []schemas.Baseline
+	if opts.AgainstGit != "" {
+		b, err := schemas.GitBaseline(ctx, opts.AgainstGit, sp.Files)
+		if err != nil {
+			return UsageError(err)
+		}
+		baselines = append(baselines, b)
+	}
+	if opts.AgainstDir != "" {
+		b, err := schemas.DirBaseline(opts.AgainstDir, sp.Files)
+		if err != nil {
+			return UsageError(err)
+		}
+		baselines = append(baselines, b)
+	}
+	if opts.AgainstRegistry {
+		cl, err := opts.Registry.client(env)
+		if err != nil {
+			return err
+		}
+		baselines = append(baselines, schemas.RegistryBaseline(cl))
+	}
+	rep, err := schemas.CheckCatalog(ctx, cat, baselines, schemas.CheckOptions{Level: level, Accepted: accepted})
+	if err != nil {
+		if errors.Is(err, schemas.ErrBadBaseline) {
+			return UsageError(err)
+		}
+		return err
+	}
+	switch opts.Output {
+	case "json":
+		if err := schemaWriteJSON(env, rep); err != nil {
+			return err
+		}
+	case "github-actions":
+		writeCheckGitHub(env.IO.Out, rep)
+	default:
+		writeCheckText(env.IO.Out, rep)
+	}
+	for _, ab := range rep.Unused {
+		fmt.Fprintf(env.IO.ErrOut, "warning: %s: accepted break for %s matched nothing (remove it once the break is registered)\n", ab.Pos, ab.Subject)
+	}
+	if opts.SummaryFile != "" {
+		f, err := os.OpenFile(opts.SummaryFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("summary file: %w", err)
+		}
+		writeCheckMarkdown(f, rep)
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("summary file: %w", err)
+		}
+	}
+	if !rep.Compatible {
+		return SilentExit(ExitCheckFailed)
+	}
+	return nil
+}
+
+// schemaLoadAccepted reads the accepted-breaks file: the flag's (must exist), or
+// the default next to the first spec file (if it exists).
+func schemaLoadAccepted(flag string, specFiles []string) (*schemas.AcceptedBreaks, error) {
+	path := flag
+	if path == "" && len(specFiles) > 0 {
+		path = filepath.Join(filepath.Dir(specFiles[0]), schemas.DefaultAcceptedBreaksFile)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	if path == "" {
+		return nil, nil
+	}
+	a, err := schemas.LoadAcceptedBreaks(path)
+	if err != nil {
+		return nil, UsageError(err)
+	}
+	return a, nil
+}
+
+func schemaSummaryLine(rep *schemas.CheckReport) string {
+	s := rep.Summary
+	return fmt.Sprintf("%d compatible, %d incompatible, %d new, %d accepted, %d skipped", s.Compatible, s.Incompatible, s.New, s.Accepted, s.Skipped)
+}
+
+func schemaLevelNote(r schemas.Result) string {
+	if r.Level == "" {
+		return ""
+	}
+	return ", " + r.Level
+}
+
+func writeCheckText(w io.Writer, rep *schemas.CheckReport) {
+	for _, r := range rep.Results {
+		head := fmt.Sprintf("%s:%d:%d: %s %s (against %s%s)", r.File, r.Line, r.Col, r.Status, r.Subject, r.Against, schemaLevelNote(r))
+		switch r.Status {
+		case schemas.StatusNew, schemas.StatusSkipped:
+			head += ": " + r.Note
+		case schemas.StatusAccepted:
+			head += ": accepted break (" + r.Accepted.Reason + ")"
+		}
+		fmt.Fprintln(w, head)
+		for _, p := range r.Problems {
+			fmt.Fprintf(w, "  %s:%d:%d: %s at %s: %s (%s, against version %d)\n", p.File, p.Line, p.Col, p.Type, p.Location, p.Message, p.Direction, p.Version)
+		}
+		if r.Status == schemas.StatusIncompatible {
+			fmt.Fprintf(w, "  to accept this break, add to %s: {subject: %s, fingerprint: %s, reason: ...}\n", schemas.DefaultAcceptedBreaksFile, r.Subject, r.Fingerprint)
+		}
+	}
+	verdict := "compatible"
+	if !rep.Compatible {
+		verdict = "INCOMPATIBLE"
+	}
+	fmt.Fprintf(w, "schema check: %s: %s\n", verdict, schemaSummaryLine(rep))
+}
+
+func writeCheckGitHub(w io.Writer, rep *schemas.CheckReport) {
+	for _, r := range rep.Results {
+		loc := fmt.Sprintf("file=%s,line=%d,col=%d", githubEscapeProp(r.File), r.Line, r.Col)
+		switch r.Status {
+		case schemas.StatusIncompatible, schemas.StatusAccepted:
+			kind, title := "error", "INCOMPATIBLE"
+			if r.Status == schemas.StatusAccepted {
+				kind, title = "warning", "ACCEPTED BREAK"
+			}
+			for _, p := range r.Problems {
+				msg := fmt.Sprintf("%s: %s at %s: %s (against %s%s, version %d)", r.Subject, p.Type, p.Location, p.Message, r.Against, schemaLevelNote(r), p.Version)
+				if r.Status == schemas.StatusAccepted {
+					msg += "; accepted: " + r.Accepted.Reason
+				}
+				fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, githubEscapeProp(p.File), p.Line, p.Col, title, githubEscape(msg))
+			}
+		case schemas.StatusNew:
+			fmt.Fprintf(w, "::notice %s,title=NEW SUBJECT::%s\n", loc, githubEscape(r.Subject+": "+r.Note+" (against "+r.Against+")"))
+		}
+	}
+	fmt.Fprintf(w, "schema check: %s\n", schemaSummaryLine(rep))
+}
+
+func schemaMDCell(s string) string {
+	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
+}
+
+func writeCheckMarkdown(w io.Writer, rep *schemas.CheckReport) {
+	fmt.Fprintln(w, "## Schema check")
+	fmt.Fprintln(w)
+	if rep.Compatible {
+		fmt.Fprintf(w, "**Compatible**: %s.\n\n", schemaSummaryLine(rep))
+	} else {
+		fmt.Fprintf(w, "**Incompatible**: %s.\n\n", schemaSummaryLine(rep))
+	}
+	if len(rep.Results) == 0 {
+		fmt.Fprintln(w, "No schemas in the spec.")
+		return
+	}
+	fmt.Fprintln(w, "| Status | Subject | Schema | Against | Details |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, r := range rep.Results {
+		var details []string
+		for _, p := range r.Problems {
+			details = append(details, fmt.Sprintf("`%s` at `%s` (line %d): %s", p.Type, p.Location, p.Line, p.Message))
+		}
+		switch r.Status {
+		case schemas.StatusAccepted:
+			details = append(details, "accepted: "+r.Accepted.Reason)
+		case schemas.StatusNew, schemas.StatusSkipped:
+			details = append(details, r.Note)
+		case schemas.StatusIncompatible:
+			details = append(details, "fingerprint `"+r.Fingerprint+"`")
+		}
+		status := string(r.Status)
+		if r.Status == schemas.StatusIncompatible {
+			status = "**incompatible**"
+		}
+		against := r.Against
+		if r.Level != "" {
+			against += " (" + r.Level + ")"
+		}
+		fmt.Fprintf(w, "| %s | `%s` | `%s:%d` | %s | %s |\n", status, schemaMDCell(r.Subject), schemaMDCell(r.File), r.Line, schemaMDCell(against), schemaMDCell(strings.Join(details, "<br>")))
+	}
+	fmt.Fprintln(w)
+}

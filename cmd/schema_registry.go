@@ -1,0 +1,486 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/schemas"
+	"github.com/outboxctl/outboxctl/schemas/avro"
+	"github.com/outboxctl/outboxctl/schemas/compat"
+	"github.com/outboxctl/outboxctl/schemas/registry"
+)
+
+// Environment variables of the registry credentials (the URL is
+// OUTBOX_SCHEMA_REGISTRY_URL, in internal/settings). Secrets come from the
+// environment or files only, never from flags.
+const (
+	envRegistryUser         = "OUTBOX_SCHEMA_REGISTRY_USER"
+	envRegistryPassword     = "OUTBOX_SCHEMA_REGISTRY_PASSWORD"
+	envRegistryPasswordFile = "OUTBOX_SCHEMA_REGISTRY_PASSWORD_FILE"
+	envRegistryToken        = "OUTBOX_SCHEMA_REGISTRY_TOKEN"
+)
+
+func init() {
+	schemaSubcommands = append(schemaSubcommands,
+		newSchemaCheckCmd, newSchemaRegisterCmd, newSchemaListCmd, newSchemaGetCmd, newSchemaDiffCmd)
+}
+
+// registryFlags are the connection flags of the registry commands.
+type registryFlags struct {
+	URL                string
+	User               string
+	PasswordFile       string
+	TokenFile          string
+	CAFile             string
+	CertFile           string
+	KeyFile            string
+	InsecureSkipVerify bool
+	Timeout            time.Duration
+}
+
+func addRegistryFlags(fs *pflag.FlagSet, f *registryFlags) {
+	fs.StringVar(&f.URL, "registry-url", "", "Schema Registry URL (default $"+settings.EnvSchemaRegistryURL+" or "+settings.DefaultSchemaRegistryURL+")")
+	fs.StringVar(&f.User, "registry-user", "", "basic-auth user (default $"+envRegistryUser+"; password from $"+envRegistryPassword+" or --registry-password-file)")
+	fs.StringVar(&f.PasswordFile, "registry-password-file", "", "file holding the basic-auth password (default $"+envRegistryPasswordFile+")")
+	fs.StringVar(&f.TokenFile, "registry-token-file", "", "file holding a bearer token (default $"+envRegistryToken+")")
+	fs.StringVar(&f.CAFile, "registry-ca-file", "", "PEM CA bundle to verify the registry's certificate")
+	fs.StringVar(&f.CertFile, "registry-cert-file", "", "PEM client certificate (mutual TLS)")
+	fs.StringVar(&f.KeyFile, "registry-key-file", "", "PEM client key (mutual TLS)")
+	fs.BoolVar(&f.InsecureSkipVerify, "registry-insecure-skip-verify", false, "do not verify the registry's TLS certificate")
+	fs.DurationVar(&f.Timeout, "registry-timeout", registry.DefaultTimeout, "timeout of each registry call")
+}
+
+func readRegistrySecret(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", UsageError(fmt.Errorf("registry secret file: %w", err))
+	}
+	return strings.TrimRight(string(b), "\r\n"), nil
+}
+
+// client builds the registry client: flags > environment > defaults.
+func (f *registryFlags) client(env *Env) (*registry.Client, error) {
+	url := f.URL
+	if url == "" {
+		url = env.Settings.SchemaRegistryURL
+	}
+	if url == "" {
+		url = settings.DefaultSchemaRegistryURL
+	}
+	opts := []registry.Opt{registry.WithTimeout(f.Timeout), registry.WithUserAgent("outboxctl")}
+	user := f.User
+	if user == "" {
+		user = env.Getenv(envRegistryUser)
+	}
+	if user != "" {
+		pass := env.Getenv(envRegistryPassword)
+		pf := f.PasswordFile
+		if pf == "" {
+			pf = env.Getenv(envRegistryPasswordFile)
+		}
+		if pf != "" {
+			p, err := readRegistrySecret(pf)
+			if err != nil {
+				return nil, err
+			}
+			pass = p
+		}
+		opts = append(opts, registry.WithBasicAuth(user, pass))
+	}
+	token := env.Getenv(envRegistryToken)
+	if f.TokenFile != "" {
+		t, err := readRegistrySecret(f.TokenFile)
+		if err != nil {
+			return nil, err
+		}
+		token = t
+	}
+	if token != "" {
+		opts = append(opts, registry.WithBearerToken(token))
+	}
+	if f.CAFile != "" || f.CertFile != "" || f.KeyFile != "" || f.InsecureSkipVerify {
+		opts = append(opts, registry.WithTLS(registry.TLSConfig{CAFile: f.CAFile, CertFile: f.CertFile, KeyFile: f.KeyFile, InsecureSkipVerify: f.InsecureSkipVerify}))
+	}
+	c, err := registry.NewClient(url, opts...)
+	if err != nil {
+		return nil, UsageError(err)
+	}
+	return c, nil
+}
+
+// schemaRegistryError gives registry errors their exit code: bad input for
+// invalid arguments, 1 for the rest.
+func schemaRegistryError(err error) error {
+	if errors.Is(err, registry.ErrInvalidLevel) || errors.Is(err, registry.ErrInvalidVersion) {
+		return UsageError(err)
+	}
+	return err
+}
+
+func schemaCheckOutput(o string, allowed ...string) error {
+	for _, a := range allowed {
+		if o == a {
+			return nil
+		}
+	}
+	return UsageError(fmt.Errorf("unknown output format %q (want %s)", o, strings.Join(allowed, "|")))
+}
+
+func schemaWriteJSON(env *Env, v any) error {
+	enc := json.NewEncoder(env.IO.Out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// --- schema list ---
+
+type schemaListOptions struct {
+	Registry registryFlags
+	Deleted  bool
+	Output   string
+}
+
+func newSchemaListCmd(env *Env) *cobra.Command {
+	opts := &schemaListOptions{}
+	c := &cobra.Command{
+		Use:   "list [--deleted] [-o text|json]",
+		Short: "List the subjects of the Schema Registry",
+		Example: `  $ outboxctl schema list
+  outbox.event.Order-com.example.order.OrderCreated`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runSchemaList(c.Context(), env, opts) },
+	}
+	addRegistryFlags(c.Flags(), &opts.Registry)
+	c.Flags().BoolVar(&opts.Deleted, "deleted", false, "include soft-deleted subjects")
+	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json")
+	return c
+}
+
+func runSchemaList(ctx context.Context, env *Env, opts *schemaListOptions) error {
+	if err := schemaCheckOutput(opts.Output, "text", "json"); err != nil {
+		return err
+	}
+	cl, err := opts.Registry.client(env)
+	if err != nil {
+		return err
+	}
+	subs, err := cl.Subjects(ctx, opts.Deleted)
+	if err != nil {
+		return schemaRegistryError(err)
+	}
+	if opts.Output == "json" {
+		return schemaWriteJSON(env, subs)
+	}
+	for _, s := range subs {
+		fmt.Fprintln(env.IO.Out, s)
+	}
+	return nil
+}
+
+// --- schema get ---
+
+type schemaGetOptions struct {
+	Registry registryFlags
+	Subject  string
+	Version  string
+	Output   string
+}
+
+func newSchemaGetCmd(env *Env) *cobra.Command {
+	opts := &schemaGetOptions{}
+	c := &cobra.Command{
+		Use:   "get SUBJECT [--version N|latest] [-o text|json]",
+		Short: "Print a registered schema",
+		Long: `Print a version of a subject (default the latest). Text output is the schema,
+indented; JSON output adds the subject, version, id and references.`,
+		Example: `  $ outboxctl schema get outbox.event.Order-com.example.order.OrderCreated --version 1`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Subject = args[0]
+			return runSchemaGet(c.Context(), env, opts)
+		},
+	}
+	addRegistryFlags(c.Flags(), &opts.Registry)
+	c.Flags().StringVar(&opts.Version, "version", "latest", "version number or latest")
+	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json")
+	return c
+}
+
+// schemaFetchVersion gets version v ("latest" or a number) of subject.
+func schemaFetchVersion(ctx context.Context, cl *registry.Client, subject, v string) (*registry.Schema, error) {
+	if v == "" || v == "latest" {
+		return cl.Latest(ctx, subject)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return nil, UsageError(fmt.Errorf("--version %q: want a version number or latest", v))
+	}
+	return cl.Version(ctx, subject, n)
+}
+
+func runSchemaGet(ctx context.Context, env *Env, opts *schemaGetOptions) error {
+	if err := schemaCheckOutput(opts.Output, "text", "json"); err != nil {
+		return err
+	}
+	cl, err := opts.Registry.client(env)
+	if err != nil {
+		return err
+	}
+	s, err := schemaFetchVersion(ctx, cl, opts.Subject, opts.Version)
+	if err != nil {
+		return schemaRegistryError(err)
+	}
+	if opts.Output == "json" {
+		return schemaWriteJSON(env, s)
+	}
+	fmt.Fprintln(env.IO.Out, schemaIndentJSON(s.Schema))
+	return nil
+}
+
+func schemaIndentJSON(s string) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(s), "", "  "); err != nil {
+		return s
+	}
+	return b.String()
+}
+
+// --- schema diff ---
+
+type schemaDiffOptions struct {
+	Registry registryFlags
+	Files    []string
+	Subject  string
+	Local    string
+	From     string
+	To       string
+	Output   string
+}
+
+func newSchemaDiffCmd(env *Env) *cobra.Command {
+	opts := &schemaDiffOptions{}
+	c := &cobra.Command{
+		Use:   "diff SUBJECT [FILE] | diff SUBJECT --from N [--to M|latest]",
+		Short: "Diff a local schema against the registry, or two registered versions",
+		Long: `Compare a local schema with the latest registered version of its subject, or
+two registered versions. The local schema is FILE, or the spec's schema file of
+SUBJECT (-f). Both sides are normalized (Avro Java's Schema.toString, indented)
+so formatting does not show, and the verdict of the local compatibility checker
+at the subject's level is printed after the diff.
+
+Exit status: 0 (also when they differ), 1 when the registry cannot be read,
+2 for bad input.`,
+		Example: `  $ outboxctl schema diff outbox.event.Order-com.example.order.OrderCreated -f outbox.yaml
+  $ outboxctl schema diff outbox.event.Order-com.example.order.OrderCreated --from 1 --to 2`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Subject = args[0]
+			if len(args) == 2 {
+				opts.Local = args[1]
+			}
+			return runSchemaDiff(c.Context(), env, opts)
+		},
+	}
+	addRegistryFlags(c.Flags(), &opts.Registry)
+	c.Flags().StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder, to find SUBJECT's schema file (default "+defaultSpecFile+")")
+	c.Flags().StringVar(&opts.From, "from", "", "registered version to diff from (instead of a local schema)")
+	c.Flags().StringVar(&opts.To, "to", "latest", "registered version to diff to")
+	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json")
+	return c
+}
+
+type schemaDiffJSON struct {
+	Subject    string   `json:"subject"`
+	From       string   `json:"from"`
+	To         string   `json:"to"`
+	Identical  bool     `json:"identical"`
+	Diff       string   `json:"diff"`
+	Level      string   `json:"level"`
+	Compatible bool     `json:"compatible"`
+	Messages   []string `json:"messages"`
+}
+
+func runSchemaDiff(ctx context.Context, env *Env, opts *schemaDiffOptions) error {
+	if err := schemaCheckOutput(opts.Output, "text", "json"); err != nil {
+		return err
+	}
+	if opts.From != "" && opts.Local != "" {
+		return UsageError(fmt.Errorf("give FILE or --from, not both"))
+	}
+	cl, err := opts.Registry.client(env)
+	if err != nil {
+		return err
+	}
+	// old is the registered side (the latest, or --from); new is the local
+	// schema (or --to): the candidate of the compatibility verdict.
+	var oldName, newName string
+	var oldSchema, newSchema avro.Schema
+	if opts.From != "" {
+		from, err := schemaFetchVersion(ctx, cl, opts.Subject, opts.From)
+		if err != nil {
+			return schemaRegistryError(err)
+		}
+		oldName = fmt.Sprintf("%s version %d", opts.Subject, from.Version)
+		if oldSchema, err = avro.ParseWith([]byte(from.Schema), avro.Lenient()); err != nil {
+			return fmt.Errorf("%s: %w", oldName, err)
+		}
+		to, err := schemaFetchVersion(ctx, cl, opts.Subject, opts.To)
+		if err != nil {
+			return schemaRegistryError(err)
+		}
+		newName = fmt.Sprintf("%s version %d", opts.Subject, to.Version)
+		if newSchema, err = avro.ParseWith([]byte(to.Schema), avro.Lenient()); err != nil {
+			return fmt.Errorf("%s: %w", newName, err)
+		}
+	} else {
+		path := opts.Local
+		if path == "" {
+			sp, err := loadSpec(opts.Files)
+			if err != nil {
+				return err
+			}
+			cat, err := schemas.BuildCatalog(sp)
+			if err != nil {
+				return UsageError(err)
+			}
+			e := cat.BySubject(opts.Subject)
+			if e == nil {
+				return UsageError(fmt.Errorf("subject %q is not in the spec (its subjects: %s); give the schema FILE", opts.Subject, strings.Join(cat.Subjects(), ", ")))
+			}
+			path = e.File
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return UsageError(fmt.Errorf("read schema: %w", err))
+		}
+		if newSchema, err = avro.ParseWith(data, avro.Options{File: path}); err != nil {
+			return schemaFileError(err)
+		}
+		newName = path
+		latest, err := cl.Latest(ctx, opts.Subject)
+		if err != nil {
+			return schemaRegistryError(err)
+		}
+		oldName = fmt.Sprintf("%s version %d", opts.Subject, latest.Version)
+		if oldSchema, err = avro.ParseWith([]byte(latest.Schema), avro.Lenient()); err != nil {
+			return fmt.Errorf("%s: %w", oldName, err)
+		}
+	}
+	a := schemaIndentJSON(avro.JavaString(oldSchema))
+	b := schemaIndentJSON(avro.JavaString(newSchema))
+	diff := schemaUnifiedDiff(oldName, newName, a, b)
+
+	lvl, err := cl.Level(ctx, opts.Subject)
+	if err != nil {
+		return schemaRegistryError(err)
+	}
+	level, err := compat.ParseLevel(lvl)
+	if err != nil {
+		return err
+	}
+	rep := compat.CheckLevel(level, newSchema, []avro.Schema{oldSchema})
+	out := schemaDiffJSON{Subject: opts.Subject, From: oldName, To: newName, Identical: a == b, Diff: diff,
+		Level: string(level), Compatible: rep.Compatible, Messages: []string{}}
+	for _, f := range rep.Findings {
+		out.Messages = append(out.Messages, fmt.Sprintf("%s at %s: %s", f.Type, f.Location, f.Message))
+	}
+	if opts.Output == "json" {
+		return schemaWriteJSON(env, out)
+	}
+	if out.Identical {
+		fmt.Fprintf(env.IO.Out, "%s and %s are identical\n", oldName, newName)
+		return nil
+	}
+	fmt.Fprint(env.IO.Out, diff)
+	verdict := "compatible"
+	if !rep.Compatible {
+		verdict = "INCOMPATIBLE"
+	}
+	fmt.Fprintf(env.IO.Out, "\n%s: %s against %s at %s\n", verdict, newName, oldName, level)
+	for _, m := range out.Messages {
+		fmt.Fprintf(env.IO.Out, "  %s\n", m)
+	}
+	return nil
+}
+
+// schemaUnifiedDiff is a line diff of a and b in unified format (whole files as
+// one hunk context of 3 lines), "" when equal.
+func schemaUnifiedDiff(nameA, nameB, a, b string) string {
+	if a == b {
+		return ""
+	}
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	// LCS table.
+	n, m := len(la), len(lb)
+	dp := make([][]int, n+1)
+	for i := range dp {
+		dp[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if la[i] == lb[j] {
+				dp[i][j] = dp[i+1][j+1] + 1
+			} else {
+				dp[i][j] = max(dp[i+1][j], dp[i][j+1])
+			}
+		}
+	}
+	type op struct {
+		kind byte
+		text string
+	}
+	var ops []op
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && la[i] == lb[j]:
+			ops = append(ops, op{' ', la[i]})
+			i++
+			j++
+		case i < n && (j >= m || dp[i+1][j] >= dp[i][j+1]):
+			ops = append(ops, op{'-', la[i]})
+			i++
+		default:
+			ops = append(ops, op{'+', lb[j]})
+			j++
+		}
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "--- %s\n+++ %s\n", nameA, nameB)
+	const ctx = 3
+	keep := make([]bool, len(ops))
+	for k, o := range ops {
+		if o.kind != ' ' {
+			for d := max(0, k-ctx); d <= min(len(ops)-1, k+ctx); d++ {
+				keep[d] = true
+			}
+		}
+	}
+	inHunk := false
+	for k, o := range ops {
+		if !keep[k] {
+			inHunk = false
+			continue
+		}
+		if !inHunk {
+			out.WriteString("@@\n")
+			inHunk = true
+		}
+		out.WriteByte(o.kind)
+		out.WriteString(o.text)
+		out.WriteByte('\n')
+	}
+	return out.String()
+}
