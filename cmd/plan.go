@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
@@ -70,7 +71,7 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 	var specs []string
 	for _, f := range files {
 		ext := strings.ToLower(filepath.Ext(f))
-		if f == "-" || ext == ".json" {
+		if f == "-" || ext == ".json" || ((ext == ".yaml" || ext == ".yml") && isYAMLList(f)) {
 			cs, err := readConnectorsJSON(env, f)
 			if err != nil {
 				return nil, err
@@ -97,11 +98,15 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 	return out, nil
 }
 
+// jsonConnector is one connector of a -f file. It accepts the output of
+// `outboxctl generate -o json|yaml` (source and reasons are informational).
 type jsonConnector struct {
 	Name      string                     `json:"name"`
 	Config    map[string]json.RawMessage `json:"config"`
 	State     string                     `json:"state"`
 	Sensitive []string                   `json:"sensitive"`
+	Source    string                     `json:"source"`
+	Reasons   map[string]string          `json:"reasons"`
 }
 
 func readConnectorsJSON(env *Env, path string) ([]connectorconfig.Connector, error) {
@@ -115,6 +120,16 @@ func readConnectorsJSON(env *Env, path string) ([]connectorconfig.Connector, err
 	}
 	if err != nil {
 		return nil, UsageError(err)
+	}
+	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+		// A YAML list of connectors (generate -o yaml): convert to JSON.
+		var v any
+		if err := yaml.Unmarshal(data, &v); err != nil {
+			return nil, UsageError(fmt.Errorf("%s: %w", path, err))
+		}
+		if data, err = json.Marshal(v); err != nil {
+			return nil, UsageError(fmt.Errorf("%s: %w", path, err))
+		}
 	}
 	var list []jsonConnector
 	trimmed := bytes.TrimSpace(data)
@@ -149,7 +164,11 @@ func readConnectorsJSON(env *Env, path string) ([]connectorconfig.Connector, err
 		default:
 			return nil, UsageError(fmt.Errorf("%s: state %q: want running, paused or stopped", where, jc.State))
 		}
-		c := connectorconfig.Connector{Name: jc.Name, State: strings.ToLower(jc.State), Sensitive: jc.Sensitive, Source: path, Config: map[string]string{}}
+		src := path
+		if jc.Source != "" {
+			src = jc.Source
+		}
+		c := connectorconfig.Connector{Name: jc.Name, State: strings.ToLower(jc.State), Sensitive: jc.Sensitive, Source: src, Config: map[string]string{}}
 		for k, raw := range jc.Config {
 			v, err := configValue(raw)
 			if err != nil {
@@ -400,4 +419,18 @@ func connectHint(err error) error {
 		return fmt.Errorf("%w; set --connect-url, OUTBOX_CONNECT_URL or a context", err)
 	}
 	return err
+}
+
+// isYAMLList reports whether a YAML file's top level is a sequence (a list of
+// connectors as generate writes it) rather than an outbox spec.
+func isYAMLList(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var n yaml.Node
+	if yaml.Unmarshal(data, &n) != nil || len(n.Content) == 0 {
+		return false
+	}
+	return n.Content[0].Kind == yaml.SequenceNode
 }

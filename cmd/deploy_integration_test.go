@@ -1,0 +1,192 @@
+//go:build integration
+
+package cmd_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/outboxctl/outboxctl/cmd"
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// runCLI runs outboxctl in-process and returns its exit code and output.
+func runCLI(t *testing.T, vars map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	getenv := func(k string) string {
+		if v, ok := vars[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}
+	env := &cmd.Env{IO: cmd.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Getenv: getenv, Settings: settings.FromEnv(getenv)}
+	code := cmd.Run(context.Background(), env, args)
+	return code, out.String(), errOut.String()
+}
+
+// TestCLIDeployRealStack drives `outboxctl deploy` from an outbox spec against
+// the real stack and checks exit codes, no-op redeploys and that the
+// database password appears in no output format.
+func TestCLIDeployRealStack(t *testing.T) {
+	s := itest.Require(t, itest.Connect, itest.Postgres, itest.MariaDB, itest.Kafka)
+	sfx := itest.Suffix()
+	dbName := "outbox_cli_" + sfx
+	pg := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	ma := itest.MariaDBDatabase(t, s.MariaDBDSN, dbName)
+	const password = "Pg-s3cret-" + "7f3a9c" // PostgreSQL trusts local users: any password connects
+	vars := map[string]string{"IT_PG_PASSWORD": password, "XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""}
+
+	writeSpec := func(prefixPG, poll string) string {
+		p := filepath.Join(t.TempDir(), "outbox.yaml")
+		data := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+kafka:
+  bootstrapServers: %[1]s
+outboxes:
+  - name: cli-pg-%[2]s
+    database:
+      kind: postgres
+      connection: {host: %[3]q, port: %[4]s, user: postgres, password: "${env:IT_PG_PASSWORD}", dbname: %[5]s}
+    payloadFormat: json
+    connector:
+      topicPrefix: %[8]s
+      overrides:
+        poll.interval.ms: %[9]q
+  - name: cli-maria-%[2]s
+    database:
+      kind: mariadb
+      connection: {host: %[6]q, port: %[7]s, user: root, dbname: %[5]s}
+    payloadFormat: json
+`, s.BootstrapServers, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, s.ConnectMariaDBHost, s.ConnectMariaDBPort, prefixPG, poll)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	specV1 := writeSpec("cli-pg-"+sfx, "100")
+	sp, err := spec.Load(specV1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pg.Exec(tableDDL(&sp.Outboxes[0], true)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ma.Exec(tableDDL(&sp.Outboxes[1], false)); err != nil {
+		t.Fatal(err)
+	}
+	client, _ := connect.NewClient(s.ConnectURL)
+	t.Cleanup(func() {
+		ctx := context.Background()
+		names, _ := client.ListConnectors(ctx)
+		for _, n := range names {
+			if strings.Contains(n, sfx) {
+				_ = client.Delete(ctx, n)
+			}
+		}
+		time.Sleep(3 * time.Second)
+		itest.DeleteTopics(t, s.BootstrapServers, "schema-history.cli-maria-"+sfx, "__debezium-heartbeat.cli-pg-"+sfx)
+	})
+
+	var outputs []string
+	check := func(want int, args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, vars, args...)
+		outputs = append(outputs, out, errOut)
+		if code != want {
+			t.Fatalf("outboxctl %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, out, errOut)
+		}
+		return out
+	}
+
+	check(0, "deploy", "-f", specV1, "--timeout", "2m")
+	out := check(0, "deploy", "-f", specV1)
+	if !strings.Contains(out, "No changes.") || !strings.Contains(out, "no change; RUNNING") {
+		t.Errorf("redeploy:\n%s", out)
+	}
+	check(0, "plan", "-f", specV1, "--detailed-exitcode")
+	check(0, "plan", "-f", specV1, "-o", "json")
+	check(0, "plan", "-f", specV1, "-o", "github-actions")
+	check(0, "deploy", "-f", specV1, "-o", "json")
+	check(0, "connectors", "get")
+	check(0, "connectors", "get", "-o", "json")
+	check(0, "connectors", "get", "-o", "yaml")
+	pgConn := "cli-pg-" + sfx + "-outbox"
+	desc := check(0, "connectors", "describe", pgConn)
+	if !strings.Contains(desc, "database.password") || !strings.Contains(desc, "(sensitive)") {
+		t.Errorf("describe does not show the masked password key:\n%s", desc)
+	}
+	check(0, "connectors", "describe", pgConn, "-o", "json")
+	check(0, "connectors", "describe", pgConn, "-o", "yaml")
+	check(0, "connectors", "status", pgConn, "-o", "json")
+	check(0, "connectors", "status", pgConn)
+
+	// A setting changed in the spec: plan exit 4, deploy applies it.
+	specV2 := writeSpec("cli-pg-"+sfx, "250")
+	out = check(4, "plan", "-f", specV2, "--detailed-exitcode")
+	if !strings.Contains(out, `~ poll.interval.ms = "100" -> "250"`) {
+		t.Errorf("plan of the change:\n%s", out)
+	}
+	check(0, "deploy", "-f", specV2)
+	// A changed password is a change, masked.
+	vars["IT_PG_PASSWORD"] = password + "-rotated"
+	out = check(4, "plan", "-f", specV2, "--detailed-exitcode", "-o", "json")
+	if !strings.Contains(out, `"key": "database.password"`) {
+		t.Errorf("password change not planned:\n%s", out)
+	}
+	check(0, "deploy", "-f", specV2, "-o", "json")
+
+	// A dangerous change is refused with exit 3 and the rule id.
+	specV3 := writeSpec("cli-pg2-"+sfx, "250")
+	code, out, errOut := runCLI(t, vars, "deploy", "-f", specV3)
+	outputs = append(outputs, out, errOut)
+	if code != 3 || !strings.Contains(errOut, "TOPIC_PREFIX_CHANGE") {
+		t.Fatalf("dangerous deploy: exit %d\n%s\n%s", code, out, errOut)
+	}
+
+	// status: exit 3 when paused.
+	check(0, "connectors", "pause", pgConn)
+	time.Sleep(2 * time.Second)
+	check(3, "connectors", "status", pgConn)
+	check(0, "connectors", "resume", pgConn)
+
+	// Connect down: exit 1 and the URL in one line.
+	_, _, errOut = runCLI(t, vars, "plan", "-f", specV1, "--connect-url", "http://127.0.0.1:1")
+	if !strings.Contains(errOut, "kafka connect at http://127.0.0.1:1 is unreachable") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Errorf("connect down: %q", errOut)
+	}
+
+	for _, o := range outputs {
+		for _, secret := range []string{password, password + "-rotated"} {
+			if strings.Contains(o, secret) {
+				t.Fatalf("password found in output:\n%s", o)
+			}
+		}
+	}
+	t.Logf("scanned %d outputs: no password", len(outputs))
+}
+
+func tableDDL(o *spec.Outbox, qualified bool) string {
+	var cols []string
+	for _, c := range o.ColumnContract() {
+		null := " NOT NULL"
+		if c.Nullable {
+			null = ""
+		}
+		cols = append(cols, c.Name+" "+c.SQLType+null)
+	}
+	cols = append(cols, "PRIMARY KEY ("+o.Columns.ID+")")
+	name := o.Table
+	if qualified {
+		name = o.QualifiedTable()
+	}
+	return fmt.Sprintf("CREATE TABLE %s (%s)", name, strings.Join(cols, ", "))
+}
