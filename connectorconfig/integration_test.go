@@ -365,3 +365,114 @@ outboxes:
 	m := consumeOne(t, s.BootstrapServers, "outbox.event."+agg)
 	checkRecord(t, m, "evt-"+suffix, "pay-1", []byte(payload), "PaymentCaptured", "1", created)
 }
+
+// TestIntegrationPassthroughHeartbeat backs rule
+// CF006_PASSTHROUGH_CONVERTER_NON_OUTBOX on the real stack: with heartbeats
+// on, ByteArrayConverter fails the task, BinaryDataConverter with a JSON
+// delegate keeps it RUNNING.
+func TestIntegrationPassthroughHeartbeat(t *testing.T) {
+	s := itest.Require(t, itest.Connect, itest.Postgres, itest.Kafka)
+	for _, tc := range []struct {
+		name      string
+		overrides string
+		fails     bool
+	}{
+		{"bytearray", "", true},
+		{"binarydata", "\n        value.converter: io.debezium.converters.BinaryDataConverter\n        value.converter.delegate.converter.type: org.apache.kafka.connect.json.JsonConverter", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			suffix := randSuffix(t)
+			admin, err := pgx.Connect(ctx, s.PostgresDSN)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { admin.Close(context.Background()) })
+			schema := "hb_" + suffix
+			sp, err := spec.Parse(spec.Source{Name: "hb.yaml", Data: []byte(fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: it-hb-%s
+    database:
+      kind: postgres
+      connection: {host: %q, port: %s, user: postgres, dbname: postgres}
+    schema: %s
+    connector:
+      overrides:
+        heartbeat.interval.ms: "500"%s
+`, suffix, s.ConnectPostgresHost, s.ConnectPostgresPort, schema, tc.overrides))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := connectorconfig.Generate(sp, connectorconfig.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, f := range connectorconfig.Validate(sp, cs) {
+				found = found || f.RuleID == "CF006_PASSTHROUGH_CONVERTER_NON_OUTBOX"
+			}
+			if found != tc.fails {
+				t.Fatalf("rule CF006 fired = %v, want %v", found, tc.fails)
+			}
+			slot := cs[0].Config["slot.name"]
+			t.Cleanup(func() {
+				ctx := context.Background()
+				for i := 0; i < 15; i++ {
+					var active bool
+					err := admin.QueryRow(ctx, "SELECT active FROM pg_replication_slots WHERE slot_name = $1", slot).Scan(&active)
+					if err == pgx.ErrNoRows {
+						break
+					}
+					if err == nil && !active {
+						if _, err := admin.Exec(ctx, "SELECT pg_drop_replication_slot($1)", slot); err == nil {
+							break
+						}
+					}
+					time.Sleep(time.Second)
+				}
+				admin.Exec(ctx, "DROP PUBLICATION IF EXISTS "+cs[0].Config["publication.name"])
+				admin.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
+				deleteTopics(t, s.BootstrapServers, "__debezium-heartbeat."+cs[0].Config["topic.prefix"], "outbox.event.HbIt"+suffix)
+			})
+			for _, q := range []string{"CREATE SCHEMA " + schema, createTableDDL(&sp.Outboxes[0])} {
+				if _, err := admin.Exec(ctx, q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			deployAndWait(t, ctx, s.ConnectURL, cs[0])
+			// Heartbeats are sent when the connector sees WAL traffic: make some.
+			state := ""
+			u := strings.TrimRight(s.ConnectURL, "/") + "/connectors/" + url.PathEscape(cs[0].Name) + "/status"
+			for i := 0; i < 20; i++ {
+				admin.Exec(ctx, "SELECT pg_logical_emit_message(false, 'outboxctl-it', 'x')")
+				admin.Exec(ctx, fmt.Sprintf("INSERT INTO %s.outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES (gen_random_uuid(), 'HbIt%s', 'k', 'T', '\\x00'::bytea, 1)", schema, suffix))
+				time.Sleep(time.Second)
+				resp, err := http.Get(u)
+				if err != nil {
+					continue
+				}
+				data, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				var st struct {
+					Tasks []struct{ State, Trace string } `json:"tasks"`
+				}
+				if json.Unmarshal(data, &st) == nil && len(st.Tasks) > 0 {
+					state = st.Tasks[0].State
+					if state == "FAILED" {
+						if !tc.fails {
+							t.Fatalf("task FAILED: %s", st.Tasks[0].Trace)
+						}
+						if !strings.Contains(st.Tasks[0].Trace, "ByteArrayConverter") && !strings.Contains(st.Tasks[0].Trace, "Invalid schema type") {
+							t.Logf("task trace: %s", st.Tasks[0].Trace)
+						}
+						return
+					}
+				}
+			}
+			if tc.fails {
+				t.Fatalf("task state %s after 20s, want FAILED (ByteArrayConverter on a heartbeat)", state)
+			}
+		})
+	}
+}

@@ -66,6 +66,12 @@ var allRules = []Rule{
 		check:   checkQueueBatch,
 	},
 	{
+		ID: "CF006_PASSTHROUGH_CONVERTER_NON_OUTBOX", Severity: SeverityError,
+		Purpose: "with a bytes pass-through value converter, heartbeat and schema-change records (Structs) fail the task",
+		Hint:    "turn heartbeats off, or use io.debezium.converters.BinaryDataConverter with value.converter.delegate.converter.type=org.apache.kafka.connect.json.JsonConverter",
+		check:   checkPassthroughNonOutbox,
+	},
+	{
 		ID: "DBZ001_KEY_RENAMED", Severity: SeverityError,
 		Purpose: "keys renamed or removed between Debezium 1.x and 3.6 are ignored silently",
 		Hint:    "use the 3.6 key named in the message",
@@ -362,6 +368,22 @@ func checkPayloadConverter(r *Rule, v *validation) {
 			default:
 				v.report(r, c, "value.converter", fmt.Sprintf("payloadFormat json is written as JSON text by %s; %q is not known to do that", StringConverterClass, conv))
 			}
+		}
+	})
+}
+
+func checkPassthroughNonOutbox(r *Rule, v *validation) {
+	v.each(func(c *Connector) {
+		conv := c.Config["value.converter"]
+		delegate := c.Config["value.converter.delegate.converter.type"]
+		if conv != ByteArrayConverter && !(conv == BinaryDataConverter && delegate == "") {
+			return
+		}
+		if hb := c.Config["heartbeat.interval.ms"]; hb != "" && hb != "0" {
+			v.report(r, c, "heartbeat.interval.ms", fmt.Sprintf("heartbeat.interval.ms=%s emits heartbeat records with a Struct value, which %s cannot write: the task fails", hb, conv))
+		}
+		if isBinlog(c) && c.Config["include.schema.changes"] != "false" {
+			v.report(r, c, "include.schema.changes", fmt.Sprintf("schema change events (include.schema.changes defaults to true) have a Struct value, which %s cannot write: the task fails", conv))
 		}
 	})
 }
