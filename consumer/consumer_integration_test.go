@@ -13,46 +13,53 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-	"github.com/riferrei/srclient"
+	"github.com/linkedin/goavro/v2"
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/consumertest"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/schemas/registry"
 )
 
-// srSource is a consumer.SchemaSource over srclient (the schemas/registry
-// client is not used here so that this test only depends on the registry's
-// Confluent API).
-type srSource struct {
-	c *srclient.SchemaRegistryClient
-}
-
-func (s srSource) SchemaByID(_ context.Context, id int) (string, error) {
-	sc, err := s.c.GetSchema(id)
-	if err != nil {
-		return "", err
-	}
-	return sc.Schema(), nil
-}
-
-// registerSubject registers schema under subject in the stack's registry and
-// deletes the subject (soft, then hard) on cleanup.
-func registerSubject(t *testing.T, url, subject, schema string) (*srclient.SchemaRegistryClient, int) {
+// registerSubject registers schema under subject in the stack's registry
+// with the schemas/registry client and deletes the subject (soft, then hard)
+// on cleanup.
+func registerSubject(t *testing.T, url, subject, schema string) (*registry.Client, int) {
 	t.Helper()
-	client := srclient.NewSchemaRegistryClient(url)
-	client.CachingEnabled(false)
+	client, err := registry.NewClient(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
 	t.Cleanup(func() {
-		_ = client.DeleteSubject(subject, false)
-		if err := client.DeleteSubject(subject, true); err != nil {
+		_ = client.DeleteSubject(ctx, subject, false)
+		if err := client.DeleteSubject(ctx, subject, true); err != nil {
 			t.Errorf("delete subject %s: %v", subject, err)
 		}
 	})
-	sc, err := client.CreateSchema(subject, schema, srclient.Avro)
+	reg, err := client.Register(ctx, subject, schema)
 	if err != nil {
 		t.Fatalf("register %s: %v", subject, err)
 	}
-	return client, sc.ID()
+	return client, reg.ID
+}
+
+// wireEncoder returns an encoder of datums in Confluent wire format with the
+// schema id (what a producer service does).
+func wireEncoder(t *testing.T, schema string, id int) func(map[string]any) []byte {
+	codec, err := goavro.NewCodec(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(datum map[string]any) []byte {
+		b := []byte{0, byte(id >> 24), byte(id >> 16), byte(id >> 8), byte(id)}
+		b, err := codec.BinaryFromNative(b, datum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
 }
 
 func newProducer(t *testing.T, bootstrap string) *kafka.Producer {
@@ -193,17 +200,7 @@ func TestConsumerKafka(t *testing.T) {
 	// The records, as the EventRouter routes them.
 	jsonP, _ := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatJSON))
 	avroP, _ := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatAvro))
-	wire := func(datum map[string]any) []byte {
-		codec, err := srclientCodec(client, writerID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := codec(datum)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	wire := wireEncoder(t, writerV1, writerID)
 	uuid := func(n int) string { return fmt.Sprintf("%s-0000-4000-8000-%012d", sfx, n) }
 	recs := []*consumer.Message{
 		avroP.MustRecord(consumertest.Row{ID: uuid(1), AggregateType: aggType, AggregateID: "o-1", Type: "OrderCreated", SchemaVersion: 1, Payload: wire(writerDatum(map[string]any{"string": "gift"}))}),
@@ -224,7 +221,7 @@ func TestConsumerKafka(t *testing.T) {
 
 	run := func(c *counters) (stop func()) {
 		r, err := consumer.NewRouter(consumer.RouterConfig{
-			Schemas: srSource{client}, Inbox: store, ConsumerGroup: "billing",
+			Schemas: consumer.RegistrySchemas(client), Inbox: store, ConsumerGroup: "billing",
 			OnUnknown:   func(context.Context, *consumer.Message) { c.inc(&c.unknown) },
 			OnDuplicate: func(context.Context, *consumer.Message) { c.inc(&c.dups) },
 		})
@@ -346,20 +343,6 @@ func TestConsumerKafka(t *testing.T) {
 			t.Logf("reported: %v", err)
 		}
 	}
-}
-
-// srclientCodec returns an encoder of datums in Confluent wire format with
-// the registered schema id (what a producer service does).
-func srclientCodec(c *srclient.SchemaRegistryClient, id int) (func(map[string]any) ([]byte, error), error) {
-	sc, err := c.GetSchema(id)
-	if err != nil {
-		return nil, err
-	}
-	codec := sc.Codec()
-	return func(datum map[string]any) ([]byte, error) {
-		b := []byte{0, byte(id >> 24), byte(id >> 16), byte(id >> 8), byte(id)}
-		return codec.BinaryFromNative(b, datum)
-	}, nil
 }
 
 // TestConsumerRedeliversInOrder: without Retry or DLQ a failing record is

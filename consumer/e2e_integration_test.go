@@ -106,7 +106,7 @@ outboxes:
 	var handled []consumer.Event[OrderCreated]
 	warm := map[string]bool{}
 	r, err := consumer.NewRouter(consumer.RouterConfig{
-		Schemas: srSource{client}, Inbox: store, ConsumerGroup: "billing",
+		Schemas: consumer.RegistrySchemas(client), Inbox: store, ConsumerGroup: "billing",
 		OnUnknown: func(_ context.Context, m *consumer.Message) {
 			mu.Lock()
 			warm[m.Meta.AggregateID] = true
