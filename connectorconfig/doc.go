@@ -60,8 +60,14 @@
 // # Versions
 //
 // The configs target Debezium 3.6.1. The MariaDB connector of the dev stack
-// is 3.5.0: the keys generated here mean the same there. Two rule verdicts
-// are 3.6-specific: DBZ001 flags table.fields.additional.error.on.missing
-// (still honoured by a 3.5 EventRouter) and ER004 accepts
-// table.field.additional.missing (ignored by 3.5).
+// is 3.5.0: the keys generated here mean the same there. Three rule
+// verdicts are 3.6-specific: DBZ001 flags
+// table.fields.additional.error.on.missing (still honoured by a 3.5
+// EventRouter), ER004 accepts table.field.additional.missing (ignored by
+// 3.5), and DBZ002 rejects snapshot.mode=never, which the 3.5 binlog
+// connectors still accept. The snapshot-mode enums were checked against the
+// stack's validate endpoint (PostgreSQL 3.6.1: always, initial, initial_only,
+// no_data, when_needed, configuration_based, custom; MySQL 3.6.1 adds
+// recovery); the same endpoint accepts invalid EventRouter enums, regexes
+// and placements, which is why the ER rules exist.
 package connectorconfig
