@@ -220,9 +220,30 @@ func writeCheckText(w io.Writer, rep *schemas.CheckReport) {
 	fmt.Fprintf(w, "schema check: %s: %s\n", verdict, schemaSummaryLine(rep))
 }
 
+// schemaRepoPath makes path relative to the root of the git work tree that
+// holds it (GitHub places annotations by repository path), or returns it
+// unchanged outside a work tree.
+func schemaRepoPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			if rel, err := filepath.Rel(dir, abs); err == nil {
+				return filepath.ToSlash(rel)
+			}
+			return path
+		}
+		if filepath.Dir(dir) == dir {
+			return path
+		}
+	}
+}
+
 func writeCheckGitHub(w io.Writer, rep *schemas.CheckReport) {
 	for _, r := range rep.Results {
-		loc := fmt.Sprintf("file=%s,line=%d,col=%d", githubEscapeProp(r.File), r.Line, r.Col)
+		loc := fmt.Sprintf("file=%s,line=%d,col=%d", githubEscapeProp(schemaRepoPath(r.File)), r.Line, r.Col)
 		switch r.Status {
 		case schemas.StatusIncompatible, schemas.StatusAccepted:
 			kind, title := "error", "INCOMPATIBLE"
@@ -234,7 +255,7 @@ func writeCheckGitHub(w io.Writer, rep *schemas.CheckReport) {
 				if r.Status == schemas.StatusAccepted {
 					msg += "; accepted: " + r.Accepted.Reason
 				}
-				fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, githubEscapeProp(p.File), p.Line, p.Col, title, githubEscape(msg))
+				fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, githubEscapeProp(schemaRepoPath(p.File)), p.Line, p.Col, title, githubEscape(msg))
 			}
 		case schemas.StatusNew:
 			fmt.Fprintf(w, "::notice %s,title=NEW SUBJECT::%s\n", loc, githubEscape(r.Subject+": "+r.Note+" (against "+r.Against+")"))
