@@ -398,7 +398,9 @@ func sortedKeys(m map[string]string) []string {
 	return out
 }
 
-var sensitiveRE = regexp.MustCompile(`(?i)(password|passwd|secret|token|credential|jaas\.config|api\.key|private\.key|keystore\.key|ssl\.key$)`)
+// sensitiveWords mark a key as a secret wherever they appear in it
+// (lowercased).
+var sensitiveWords = []string{"password", "passwd", "secret", "token", "credential", "jaas.config", "api.key", "private.key", "keystore.key"}
 
 // IsSensitive reports whether key holds a secret: it is listed in declared,
 // or its name says so (password, secret, token, credentials, sasl.jaas.config,
@@ -411,12 +413,24 @@ func isSensitive(key string, declared []string) bool {
 			return true
 		}
 	}
-	return sensitiveRE.MatchString(key)
+	k := strings.ToLower(key)
+	for _, w := range sensitiveWords {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(k, "ssl.key")
 }
 
 var maskedRE = regexp.MustCompile(`^(\[hidden\]|\*{3,}|<hidden>|\(sensitive\)|\[redacted\])$`)
 
-func isMasked(v string) bool { return maskedRE.MatchString(strings.TrimSpace(v)) }
+func isMasked(v string) bool {
+	v = strings.TrimSpace(v)
+	if v == "" || !strings.ContainsAny(v[:1], "[*<(") {
+		return false
+	}
+	return maskedRE.MatchString(v)
+}
 
 var placeholderRE = regexp.MustCompile(`^\$\{[A-Za-z0-9_.-]+:[^}]*\}$`)
 
@@ -430,7 +444,7 @@ func equalValues(key, want, have string) bool {
 		return true
 	}
 	// A config-provider placeholder that Connect returned resolved.
-	if placeholderRE.MatchString(w) && !placeholderRE.MatchString(h) {
+	if strings.HasPrefix(w, "${") && placeholderRE.MatchString(w) && !placeholderRE.MatchString(h) {
 		return true
 	}
 	if strings.EqualFold(w, "true") || strings.EqualFold(w, "false") {
