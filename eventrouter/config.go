@@ -93,6 +93,8 @@ type Config struct {
 	Alias          string
 	ConnectorClass string
 	Connector      ConnectorKind
+	// EventRouterVersion is Version36 or Version35 (see ParseOptions).
+	EventRouterVersion string
 	TopicPrefix    string
 	// ExtendedHeaders is extended.headers.enabled (default true): the four
 	// __debezium.context.* headers on every record.
@@ -171,7 +173,47 @@ func ParseConfig(m map[string]string, transformAlias string) (Config, error) {
 // does not compile; Connect: a non-boolean boolean), and for what the
 // emulator cannot model (ErrUnsupported).
 func ParseConfigWithWorker(m map[string]string, transformAlias string, worker map[string]string) (Config, error) {
-	c := Config{ConnectorClass: m["connector.class"], TopicPrefix: m["topic.prefix"]}
+	return ParseConfigWithOptions(m, transformAlias, ParseOptions{Worker: worker})
+}
+
+// EventRouter versions with different semantics.
+const (
+	// Version36 is Debezium 3.6.x (the default): table.field.additional.missing.
+	Version36 = "3.6"
+	// Version35 is Debezium 3.5.x, as shipped in the MariaDB 3.5.0 connector
+	// plugin (its own debezium-connect-plugins jar): the boolean
+	// table.fields.additional.error.on.missing (default true), and an
+	// envelope placement of a missing column fails with a
+	// NullPointerException whatever that flag says.
+	Version35 = "3.5"
+)
+
+// ParseOptions are the facts about the deployment that a connector config
+// does not carry.
+type ParseOptions struct {
+	// Worker is the worker's properties (converters); nil means
+	// DefaultWorkerConfig.
+	Worker map[string]string
+	// EventRouterVersion is the Debezium version of the EventRouter the
+	// connector's plugin directory ships: Version36 (default) or Version35.
+	EventRouterVersion string
+}
+
+// ParseConfigWithOptions is ParseConfig with deployment facts (worker
+// converters, EventRouter version).
+func ParseConfigWithOptions(m map[string]string, transformAlias string, opts ParseOptions) (Config, error) {
+	worker := opts.Worker
+	if worker == nil {
+		worker = DefaultWorkerConfig
+	}
+	c := Config{ConnectorClass: m["connector.class"], TopicPrefix: m["topic.prefix"], EventRouterVersion: opts.EventRouterVersion}
+	switch c.EventRouterVersion {
+	case "":
+		c.EventRouterVersion = Version36
+	case Version36, Version35:
+	default:
+		return c, &ConfigError{Key: "EventRouterVersion", Value: c.EventRouterVersion, Message: "want 3.6 or 3.5", Unsupported: true}
+	}
 	switch {
 	case strings.HasSuffix(c.ConnectorClass, "PostgresConnector"):
 		c.Connector = Postgres
@@ -249,13 +291,25 @@ func ParseConfigWithWorker(m map[string]string, transformAlias string, worker ma
 	if c.JSONNullBehavior, err = enumKey(m, p+"table.json.payload.null.behavior", "ignore", "ignore", "optional_bytes"); err != nil {
 		return c, err
 	}
-	if c.AdditionalMissing, err = enumKey(m, p+"table.field.additional.missing", "error", "error", "ignore"); err != nil {
+	if c.EventRouterVersion == Version35 {
+		errOnMissing, err := boolKey(m, p+"table.fields.additional.error.on.missing", true)
+		if err != nil {
+			return c, err
+		}
+		c.AdditionalMissing = "error"
+		if !errOnMissing {
+			c.AdditionalMissing = "ignore"
+		}
+		if _, ok := m[p+"table.field.additional.missing"]; ok {
+			c.Warnings = append(c.Warnings, p+"table.field.additional.missing does not exist in the 3.5 EventRouter (use table.fields.additional.error.on.missing)")
+		}
+	} else if c.AdditionalMissing, err = enumKey(m, p+"table.field.additional.missing", "error", "error", "ignore"); err != nil {
 		return c, err
 	}
 	if c.FieldNameAdjust, err = enumKey(m, p+"field.name.adjustment.mode", "none", "none", "avro", "avro_unicode"); err != nil {
 		return c, err
 	}
-	if _, ok := m[p+"table.fields.additional.error.on.missing"]; ok {
+	if _, ok := m[p+"table.fields.additional.error.on.missing"]; ok && c.EventRouterVersion != Version35 {
 		c.Warnings = append(c.Warnings, p+"table.fields.additional.error.on.missing is ignored by Debezium 3.6 (use table.field.additional.missing)")
 	}
 	if v, ok := m[p+"table.fields.additional.placement"]; ok {
@@ -307,7 +361,9 @@ func ParseConfigWithWorker(m map[string]string, transformAlias string, worker ma
 	return c, nil
 }
 
-func isUnsupported(err error) bool { return err != nil && strings.Contains(err.Error(), ErrUnsupported.Error()) }
+func isUnsupported(err error) bool {
+	return err != nil && strings.Contains(err.Error(), ErrUnsupported.Error())
+}
 
 // parsePlacements follows EventRouterConfigDefinition.parseAdditionalFieldsConfig
 // and AdditionalFieldsValidator: Java String.split semantics (trailing empty

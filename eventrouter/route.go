@@ -581,6 +581,9 @@ func (r *Router) buildValueSchema(payload, after *Schema, routeBy string) (*Sche
 		}
 		af := after.Field(f.Column)
 		if af == nil {
+			if r.cfg.EventRouterVersion == Version35 {
+				return nil, taskErr(excNPE, "envelope placement of missing column %s (3.5 EventRouter)", f.Column)
+			}
 			if r.cfg.AdditionalMissing == "error" {
 				return nil, taskErr(excConnect, "Unable to find field %s in event", f.Column)
 			}

@@ -1,0 +1,1314 @@
+//go:build integration
+
+package eventrouter_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"database/sql"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/internal/settings"
+)
+
+// The differential test runs the same outbox rows through the emulator and
+// through the real pipeline (Debezium connector + EventRouter + converters +
+// Kafka) on PostgreSQL and MariaDB and compares every field of every record.
+//
+// Each variant is one connector config; its ops are inserted in order
+// after a warm-up row has been seen (the connector is streaming), then a
+// sentinel row; once the sentinel arrives (plus a grace period) the records
+// are compared per event id: topic, partition (when the emulator sets one),
+// key bytes, headers in order (name and value bytes; the runId value only
+// for presence), value bytes (nil = tombstone), timestamp (when the emulator
+// knows it). An op the emulator drops must produce nothing.
+
+// col is an outbox table column, with its SQL type per database.
+type col struct {
+	name      string
+	pg, maria string
+	notNull   bool
+	pk        bool
+}
+
+// op is one statement: insert a row, update its payload column, delete it.
+type op struct {
+	name string // case name
+	kind string // insert | update | delete
+	row  string // JSON object; "$ID" is replaced by the case's event id, "$R" by the run suffix, "$r" by its lower-case form
+	set  string // update: JSON object of new values
+}
+
+type variant struct {
+	name  string
+	cols  []col
+	er    map[string]string // transforms.outbox.* (without the prefix)
+	conn  map[string]string // other connector keys (converters, errors.tolerance, ...)
+	base  string            // a routable row (warm-up and sentinel)
+	ops   []op
+	parts int // partitions of the pre-created topics (default 1)
+}
+
+var defaultCols = []col{
+	{name: "id", pg: "uuid", maria: "varchar(36)", notNull: true, pk: true},
+	{name: "aggregatetype", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+	{name: "aggregateid", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+	{name: "type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+	{name: "payload", pg: "jsonb", maria: "json"},
+}
+
+func withCols(extra ...col) []col { return append(append([]col{}, defaultCols...), extra...) }
+
+func replaceCol(cols []col, c col) []col {
+	out := append([]col{}, cols...)
+	for i := range out {
+		if out[i].name == c.name {
+			out[i] = c
+		}
+	}
+	return out
+}
+
+var stringConv = map[string]string{
+	"key.converter":    "org.apache.kafka.connect.storage.StringConverter",
+	"value.converter":  "org.apache.kafka.connect.storage.StringConverter",
+	"errors.tolerance": "all",
+}
+
+func merge(ms ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+const baseRow = `{"id":"$ID","aggregatetype":"Sentinel$R","aggregateid":"s","type":"Ping","payload":{"ping":true}}`
+
+func variants() []variant {
+	textPayload := replaceCol(defaultCols, col{name: "payload", pg: "text", maria: "longtext"})
+	return []variant{
+		{
+			name: "defaults_string", cols: defaultCols, conn: stringConv, base: baseRow,
+			ops: []op{
+				{name: "json_payload", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"1","type":"OrderCreated","payload":{"id":1,"customerId":123,"name":"Ünï \"q\" <&>"}}`},
+				{name: "jsonb_key_order", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"2","type":"OrderCreated","payload":{"zeta":1,"a":[1,2.50,1e2],"bb":{"y":true,"x":null}}}`},
+				{name: "null_payload_string_conv", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"3","type":"OrderCreated","payload":null}`},
+				{name: "update_warn", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"4","type":"OrderCreated","payload":{"v":1}}`},
+				{name: "update_warn", kind: "update", set: `{"payload":{"v":2}}`},
+				{name: "delete_dropped", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"5","type":"OrderCreated","payload":{"v":1}}`},
+				{name: "delete_dropped", kind: "delete"},
+			},
+		},
+		{
+			// no converters on the connector: the worker's (JsonConverter, schemas off)
+			name: "worker_json_schemaless", cols: defaultCols, conn: map[string]string{"errors.tolerance": "all"}, base: baseRow,
+			ops: []op{
+				{name: "json_double_encoded", kind: "insert", row: `{"id":"$ID","aggregatetype":"Customer$R","aggregateid":"c-1","type":"CustomerCreated","payload":{"name":"x","tags":["a","b"]}}`},
+				{name: "null_payload_json_conv", kind: "insert", row: `{"id":"$ID","aggregatetype":"Customer$R","aggregateid":"c-2","type":"CustomerCreated","payload":null}`},
+			},
+		},
+		{
+			name: "renamed_envelope_timestamp",
+			cols: []col{
+				{name: "event_id", pg: "varchar(64)", maria: "varchar(64)", notNull: true, pk: true},
+				{name: "agg_type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "agg_id", pg: "varchar(255)", maria: "varchar(255)"},
+				{name: "event_type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "body", pg: "text", maria: "longtext"},
+				{name: "created_at", pg: "timestamp(3)", maria: "datetime(3)"},
+			},
+			er: map[string]string{
+				"table.field.event.id": "event_id", "table.field.event.key": "agg_id", "table.field.event.payload": "body",
+				"route.by.field": "agg_type", "table.field.event.timestamp": "created_at",
+				"table.fields.additional.placement": "event_type:header:eventType, event_type:ENVELOPE:type,agg_id:header",
+				"route.topic.replacement":           "dt$R.renamed.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"event_id":"$ID","agg_type":"Sentinel","agg_id":"s","event_type":"Ping","body":"{}","created_at":"2024-01-01 00:00:00"}`,
+			ops: []op{
+				{name: "renamed_text_timestamp_ms", kind: "insert", row: `{"event_id":"$ID","agg_type":"Order","agg_id":"o-1","event_type":"OrderCreated","body":"{\"a\": 1}","created_at":"2024-03-01 12:34:56.789"}`},
+				{name: "null_key_schema_name_cache", kind: "insert", row: `{"event_id":"$ID","agg_type":"Customer","agg_id":null,"event_type":"CustomerCreated","body":"x","created_at":"2024-03-01 12:34:57.001"}`},
+				{name: "blank_payload_no_tombstone", kind: "insert", row: `{"event_id":"$ID","agg_type":"Order","agg_id":"o-2","event_type":"OrderCreated","body":"   ","created_at":"2024-12-31 23:59:59.999"}`},
+				{name: "null_timestamp_uses_ts_ms", kind: "insert", row: `{"event_id":"$ID","agg_type":"Order","agg_id":"o-3","event_type":"OrderCreated","body":"{}","created_at":null}`},
+			},
+		},
+		{
+			name: "regex_tombstones", cols: textPayload, conn: stringConv,
+			er: map[string]string{
+				"route.topic.regex":                `(?<kind>[A-Z][a-z]+)_(?<rest>[a-z0-9]+)`,
+				"route.topic.replacement":          `dt$R.${kind}.ev-$2`,
+				"route.tombstone.on.empty.payload": "true",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel_$r","aggregateid":"s","type":"Ping","payload":"ping"}`,
+			ops: []op{
+				{name: "regex_matches", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order_$r","aggregateid":"1","type":"OrderCreated","payload":"{\"id\":1}"}`},
+				{name: "regex_no_match_raw_topic", kind: "insert", row: `{"id":"$ID","aggregatetype":"nomatch$R","aggregateid":"2","type":"OrderCreated","payload":"p"}`},
+				{name: "null_payload_tombstone", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order_$r","aggregateid":"3","type":"OrderDeleted","payload":null}`},
+				{name: "blank_payload_tombstone", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order_$r","aggregateid":"4","type":"OrderDeleted","payload":"  \t "}`},
+				{name: "empty_object_not_tombstone", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order_$r","aggregateid":"5","type":"OrderCreated","payload":"{}"}`},
+			},
+		},
+		{
+			name: "expand_json", cols: textPayload,
+			er: map[string]string{"table.expand.json.payload": "true", "route.topic.replacement": "dt$R.expand.${routedByValue}"},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"{\"ping\":true}"}`,
+			ops: []op{
+				{name: "expand_nested", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"{\"id\":1,\"big\":3000000000,\"f\":1.5,\"e\":1e20,\"s\":\"x\",\"n\":null,\"o\":{\"k\":\"v\",\"z\":[]},\"arr\":[{\"a\":1},{\"a\":2}],\"ints\":[1,2,3],\"dup\":1,\"dup\":2}"}`},
+				{name: "expand_not_json", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"hello"}`},
+				{name: "expand_top_array_fails", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":"[1,2]"}`},
+				{name: "expand_null_payload", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":null}`},
+				{name: "expand_bad_json", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"5","type":"T","payload":"{bad"}`},
+			},
+		},
+		{
+			name: "bytes_partition", parts: 3,
+			cols: replaceCol(withCols(
+				col{name: "part", pg: "int4", maria: "int"},
+				col{name: "version", pg: "int4", maria: "int"},
+			), col{name: "payload", pg: "bytea", maria: "longblob"}),
+			er: map[string]string{
+				"table.fields.additional.placement": "part:partition,type:header:eventType,version:header:v",
+				"route.tombstone.on.empty.payload":  "true",
+				"route.topic.replacement":           "dt$R.bytes.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"ping","part":0,"version":1}`,
+			ops: []op{
+				{name: "bytes_payload_partition", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"OrderCreated","payload":"hex:00ff10c3a9","part":2,"version":3}`},
+				{name: "empty_bytes_not_tombstone", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"OrderCreated","payload":"","part":null,"version":null}`},
+				{name: "null_bytes_tombstone", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"OrderDeleted","payload":null,"part":1,"version":4}`},
+			},
+		},
+		{
+			name: "error_op_missing_ignore_json_headers", cols: defaultCols,
+			er: map[string]string{
+				"table.op.invalid.behavior":                "error",
+				"table.field.additional.missing":           "ignore", // 3.6
+				"table.fields.additional.error.on.missing": "false",  // 3.5 (MariaDB plugin)
+				"table.fields.additional.placement":        "nosuch:header,type:header:eventType",
+				"route.topic.replacement":                  "dt$R.err.${routedByValue}",
+			},
+			conn: map[string]string{
+				"extended.headers.enabled": "false",
+				"header.converter":         "org.apache.kafka.connect.json.JsonConverter",
+				"key.converter":            "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+				"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{"ping":true}}`,
+			ops: []op{
+				{name: "missing_header_column_ignored", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"OrderCreated","payload":{"a":1}}`},
+				{name: "update_error_dropped", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"OrderCreated","payload":{"a":2}}`},
+				{name: "update_error_dropped", kind: "update", set: `{"payload":{"a":3}}`},
+				{name: "delete_error_dropped", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"OrderCreated","payload":{"a":4}}`},
+				{name: "delete_error_dropped", kind: "delete"},
+			},
+		},
+		{
+			// 3.6: the missing envelope column is left out (value = Struct{payload=…}
+			// under StringConverter); 3.5 (MariaDB plugin): NullPointerException, task FAILED
+			name: "missing_envelope_column", cols: defaultCols,
+			er: map[string]string{
+				"table.field.additional.missing":           "ignore",
+				"table.fields.additional.error.on.missing": "false",
+				"table.fields.additional.placement":        "nosuch2:envelope:n2,type:envelope:eventType",
+				"route.topic.replacement":                  "dt$R.menv.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+			},
+			base: baseRow,
+			ops: []op{
+				{name: "envelope_missing_column_struct_tostring", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"OrderCreated","payload":{"a":1}}`},
+			},
+		},
+		{
+			name: "fatal_tolerated", cols: defaultCols, conn: stringConv,
+			er:   map[string]string{"table.op.invalid.behavior": "fatal", "route.topic.replacement": "dt$R.fataltol.${routedByValue}"},
+			base: baseRow,
+			ops: []op{
+				{name: "update_fatal_tolerated", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"OrderCreated","payload":{"a":1}}`},
+				{name: "update_fatal_tolerated", kind: "update", set: `{"payload":{"a":2}}`},
+				{name: "after_tolerated_failure", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"OrderCreated","payload":{"a":3}}`},
+			},
+		},
+		{
+			name: "fatal_fails_task", cols: defaultCols,
+			er: map[string]string{"table.op.invalid.behavior": "fatal", "route.topic.replacement": "dt$R.fatal.${routedByValue}"},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+			},
+			base: baseRow,
+			ops: []op{
+				{name: "update_fatal_fails", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"OrderCreated","payload":{"a":1}}`},
+				{name: "update_fatal_fails", kind: "update", set: `{"payload":{"a":2}}`},
+			},
+		},
+		{
+			name: "schema_version_micro_timestamp",
+			cols: withCols(
+				col{name: "version", pg: "int4", maria: "int"},
+				col{name: "created_at", pg: "timestamp", maria: "datetime(6)"},
+			),
+			er: map[string]string{
+				"table.field.event.schema.version":  "version",
+				"table.field.event.timestamp":       "created_at",
+				"table.fields.additional.placement": "aggregatetype:envelope:aggType,type:header",
+				"route.topic.replacement":           "dt$R.ver.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "false",
+				"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{"ping":true},"version":9,"created_at":"2024-01-01 00:00:00"}`,
+			ops: []op{
+				{name: "schema_version_1_micros", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"OrderCreated","payload":{"a":1},"version":1,"created_at":"2024-05-06 07:08:09.123456"}`},
+				{name: "schema_version_2", kind: "insert", row: `{"id":"$ID","aggregatetype":"Customer","aggregateid":"2","type":"CustomerCreated","payload":{"b":"x"},"version":2,"created_at":"2024-05-06 07:08:10.000001"}`},
+			},
+		},
+	}
+}
+
+// ---------------------------------------------------------------- harness
+
+type dbSide struct {
+	kind eventrouter.ConnectorKind
+	name string
+}
+
+func TestDifferentialEventRouter(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres, itest.MariaDB)
+	run := randSuffix()
+	worker := map[string]string{ // the stack's worker converters (devstack/stack.sh)
+		"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "false",
+		"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+	}
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+
+	sem := make(chan struct{}, 4)
+	var mu sync.Mutex
+	summary := map[string][2]int{}
+	for _, side := range []dbSide{{eventrouter.Postgres, "postgres"}, {eventrouter.MariaDB, "mariadb"}} {
+		side := side
+		t.Run(side.name, func(t *testing.T) {
+			db := newScratchDB(t, s, side, run)
+			for vi, v := range variants() {
+				vi, v := vi, v
+				t.Run(v.name, func(t *testing.T) {
+					t.Parallel()
+					sem <- struct{}{}
+					defer func() { <-sem }()
+					h := &harness{t: t, s: s, side: side, db: db, v: v, run: run, idx: vi, worker: worker, admin: admin}
+					pass, total := h.runVariant()
+					mu.Lock()
+					c := summary[side.name]
+					c[0] += pass
+					c[1] += total
+					summary[side.name] = c
+					mu.Unlock()
+				})
+			}
+		})
+	}
+	for k, c := range summary {
+		t.Logf("SUMMARY %s: %d/%d cases matched the real EventRouter", k, c[0], c[1])
+	}
+}
+
+type scratchDB struct {
+	name  string
+	pg    *pgx.Conn
+	maria *sql.DB
+	mu    sync.Mutex
+}
+
+func (d *scratchDB) exec(ctx context.Context, q string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.pg != nil {
+		_, err := d.pg.Exec(ctx, q)
+		return err
+	}
+	_, err := d.maria.ExecContext(ctx, q)
+	return err
+}
+
+func newScratchDB(t *testing.T, s settings.Settings, side dbSide, run string) *scratchDB {
+	ctx := context.Background()
+	name := "er_diff_" + strings.ToLower(run)
+	d := &scratchDB{name: name}
+	switch side.kind {
+	case eventrouter.Postgres:
+		admin, err := pgx.Connect(ctx, s.PostgresDSN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+			t.Fatal(err)
+		}
+		u, _ := url.Parse(s.PostgresDSN)
+		u.Path = "/" + name
+		if d.pg, err = pgx.Connect(ctx, u.String()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			d.pg.Close(ctx)
+			// slots are dropped with the connector (slot.drop.on.stop); drop leftovers
+			for i := 0; i < 20; i++ {
+				_, _ = admin.Exec(ctx, "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = $1 AND NOT active", name)
+				var n int
+				_ = admin.QueryRow(ctx, "SELECT count(*) FROM pg_replication_slots WHERE database = $1", name).Scan(&n)
+				if n == 0 {
+					break
+				}
+				time.Sleep(time.Second)
+			}
+			if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+				t.Logf("cleanup: drop database %s: %v", name, err)
+			}
+			admin.Close(ctx)
+		})
+	case eventrouter.MariaDB:
+		cfg, err := mysql.ParseDSN(s.MariaDBDSN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, err := sql.Open("mysql", cfg.FormatDSN())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := root.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+			t.Fatal(err)
+		}
+		cfg.DBName = name
+		if d.maria, err = sql.Open("mysql", cfg.FormatDSN()); err != nil {
+			t.Fatal(err)
+		}
+		d.maria.SetMaxOpenConns(1)
+		t.Cleanup(func() {
+			d.maria.Close()
+			if _, err := root.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name); err != nil {
+				t.Logf("cleanup: drop database %s: %v", name, err)
+			}
+			root.Close()
+		})
+	}
+	return d
+}
+
+type harness struct {
+	t      *testing.T
+	s      settings.Settings
+	side   dbSide
+	db     *scratchDB
+	v      variant
+	run    string
+	idx    int
+	worker map[string]string
+	admin  *kafka.AdminClient
+
+	table     string
+	connector string
+	prefix    string
+	cfg       eventrouter.Config
+	router    *eventrouter.Router
+	topics    map[string]bool
+	expected  map[string][]expectedRec // event id (emulated id header bytes) -> records
+	caseOf    map[string]string        // id header bytes -> case name
+	dropped   map[string]string        // case -> reason for dropped ops
+	idCol     string
+
+	failCase      string            // the case whose op fails the task
+	caseKeyByID   map[string]string // event id -> emulated id header bytes
+	caseByEventID map[string]string // event id -> case name
+	rows          map[string]string // event id -> inserted row JSON
+}
+
+type expectedRec struct {
+	caseName string
+	rec      *eventrouter.Record
+}
+
+func (h *harness) subst(s, id string) string {
+	s = strings.ReplaceAll(s, "$ID", id)
+	s = strings.ReplaceAll(s, "$R", h.run)
+	return strings.ReplaceAll(s, "$r", strings.ToLower(h.run))
+}
+
+func (h *harness) runVariant() (pass, total int) {
+	t := h.t
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	tag := strings.ToLower(fmt.Sprintf("%s_%s_v%d", h.run, h.side.name[:2], h.idx))
+	h.table = "outbox_" + tag
+	h.connector = "er-diff-" + strings.ReplaceAll(tag, "_", "-")
+	h.prefix = "dt" + strings.ReplaceAll(tag, "_", "")
+	h.topics = map[string]bool{}
+	h.expected = map[string][]expectedRec{}
+	h.caseOf = map[string]string{}
+
+	// table
+	var defs []string
+	for _, c := range h.v.cols {
+		typ := c.pg
+		if h.side.kind != eventrouter.Postgres {
+			typ = c.maria
+		}
+		d := c.name + " " + typ
+		if c.notNull {
+			d += " NOT NULL"
+		}
+		if c.pk {
+			d += " PRIMARY KEY"
+			h.idCol = c.name
+		}
+		defs = append(defs, d)
+	}
+	if err := h.db.exec(ctx, fmt.Sprintf("CREATE TABLE %s (%s)", h.table, strings.Join(defs, ", "))); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.db.exec(context.Background(), "DROP TABLE IF EXISTS "+h.table) })
+
+	// connector config
+	conf := map[string]string{
+		"tasks.max":              "1",
+		"topic.prefix":           h.prefix,
+		"snapshot.mode":          "no_data",
+		"transforms":             "outbox",
+		"transforms.outbox.type": eventrouter.EventRouterClass,
+	}
+	for k, v := range h.v.er {
+		conf["transforms.outbox."+k] = h.subst(v, "")
+	}
+	for k, v := range h.v.conn {
+		conf[k] = v
+	}
+	switch h.side.kind {
+	case eventrouter.Postgres:
+		slot := strings.ReplaceAll("er_"+tag, "-", "_")
+		conf["connector.class"] = "io.debezium.connector.postgresql.PostgresConnector"
+		conf["database.hostname"] = h.s.ConnectPostgresHost
+		conf["database.port"] = h.s.ConnectPostgresPort
+		conf["database.user"] = "postgres"
+		conf["database.password"] = ""
+		conf["database.dbname"] = h.db.name
+		conf["plugin.name"] = "pgoutput"
+		conf["slot.name"] = slot
+		conf["slot.drop.on.stop"] = "true"
+		conf["publication.name"] = slot
+		conf["publication.autocreate.mode"] = "filtered"
+		conf["table.include.list"] = "public." + h.table
+		t.Cleanup(func() { _ = h.db.exec(context.Background(), "DROP PUBLICATION IF EXISTS "+slot) })
+	case eventrouter.MariaDB:
+		n, _ := rand.Int(rand.Reader, big.NewInt(1<<30))
+		conf["connector.class"] = "io.debezium.connector.mariadb.MariaDbConnector"
+		conf["database.hostname"] = h.s.ConnectMariaDBHost
+		conf["database.port"] = h.s.ConnectMariaDBPort
+		conf["database.user"] = "root"
+		conf["database.password"] = ""
+		conf["database.server.id"] = fmt.Sprint(100000 + n.Int64())
+		conf["database.include.list"] = h.db.name
+		conf["table.include.list"] = h.db.name + "." + h.table
+		conf["schema.history.internal.kafka.bootstrap.servers"] = h.s.BootstrapServers
+		conf["schema.history.internal.kafka.topic"] = h.prefix + ".history"
+		conf["include.schema.changes"] = "false"
+		h.topics[h.prefix+".history"] = true
+	}
+	var err error
+	opts := eventrouter.ParseOptions{Worker: h.worker}
+	if h.side.kind == eventrouter.MariaDB {
+		opts.EventRouterVersion = eventrouter.Version35 // the MariaDB 3.5.0 plugin ships its own EventRouter
+	}
+	h.cfg, err = eventrouter.ParseConfigWithOptions(conf, "outbox", opts)
+	if err != nil {
+		t.Fatalf("emulator rejects the config: %v", err)
+	}
+	h.router = eventrouter.NewRouter(h.cfg)
+
+	// Pre-compute all routed topics and create them (partition placements
+	// need the partitions to exist).
+	var plan []plannedOp
+	ids := map[string]string{}
+	h.caseByEventID = map[string]string{}
+	for _, o := range h.v.ops {
+		id, ok := ids[o.name]
+		if !ok {
+			id = newUUID()
+			ids[o.name] = id
+			h.caseByEventID[id] = o.name
+		}
+		plan = append(plan, plannedOp{op: o, id: id})
+	}
+	sentinelID, warmID := newUUID(), newUUID()
+	sentinelTopic := h.topicOf(h.subst(h.v.base, sentinelID))
+	for _, p := range plan {
+		if p.op.kind == "insert" {
+			h.topicOf(h.subst(p.op.row, p.id))
+		}
+	}
+	h.createTopics(ctx)
+	defer h.cleanup()
+
+	// register the connector
+	if err := connectDo(ctx, h.s, http.MethodPost, "/connectors", map[string]any{"name": h.connector, "config": conf}, nil); err != nil {
+		t.Fatalf("create connector: %v", err)
+	}
+	if st := h.waitState(ctx, "RUNNING", 90*time.Second); st != "RUNNING" {
+		t.Fatalf("connector %s did not reach RUNNING: %s", h.connector, st)
+	}
+
+	cons := h.newConsumer()
+	defer cons.Close()
+	var got []*kafka.Message
+
+	// warm-up: insert until a warm-up record arrives (the connector streams)
+	warmIDs := map[string]bool{}
+	warmHdr := ""
+	deadline := time.Now().Add(warmupTimeout)
+	for seen := false; !seen; {
+		if time.Now().After(deadline) {
+			for _, m := range got {
+				t.Logf("received: topic %s key %q headers %s value %q", *m.TopicPartition.Topic, m.Key, fmtHeaders(m.Headers), m.Value)
+			}
+			var active map[string]any
+			_ = connectDo(ctx, h.s, http.MethodGet, "/connectors/"+h.connector+"/topics", nil, &active)
+			t.Logf("topics the connector wrote to: %v", active)
+			t.Fatalf("no warm-up record after %s on %s (connector %s; last task state %s)", warmupTimeout, sentinelTopic, h.connector, h.waitState(ctx, "RUNNING", time.Second))
+		}
+		wid := newUUID()
+		warmIDs[wid] = true
+		rec, ferr := h.insertAndEmulate(ctx, h.subst(h.v.base, wid), "", wid)
+		if ferr != nil {
+			// the emulator says the very first record fails the task
+			if h.checkFailed(ctx, "first record", ferr) {
+				return 1, 1
+			}
+			return 0, 1
+		}
+		if rec != nil {
+			warmHdr = idHeader(rec)
+		}
+		_ = warmID
+		until := time.Now().Add(3 * time.Second)
+		for time.Now().Before(until) && !seen {
+			m := poll(cons, 200)
+			if m == nil {
+				continue
+			}
+			if isWarm(m, warmIDs, warmHdr) {
+				seen = true
+				continue
+			}
+			got = append(got, m)
+		}
+	}
+
+	// the cases
+	var failErr error
+	failCase := ""
+	for _, p := range plan {
+		switch p.op.kind {
+		case "insert":
+			_, failErr = h.insertAndEmulate(ctx, h.subst(p.op.row, p.id), p.op.name, p.id)
+		case "update":
+			failErr = h.updateAndEmulate(ctx, p)
+		case "delete":
+			failErr = h.deleteAndEmulate(ctx, p)
+		}
+		if failErr != nil {
+			failCase = p.op.name
+			break // the task is dead: later ops would not be processed
+		}
+	}
+
+	if failErr != nil {
+		total++
+		if h.checkFailed(ctx, failCase, failErr) {
+			pass++
+		}
+		h.failCase = failCase
+		// the records before the failure must have arrived
+		acc := append([]*kafka.Message{}, got...)
+		got = append(got, h.collectUntil(cons, func(m *kafka.Message) bool {
+			acc = append(acc, m)
+			return h.allSeen(acc)
+		}, 30*time.Second)...)
+	} else {
+		// sentinel
+		if _, err := h.insertAndEmulate(ctx, h.subst(h.v.base, sentinelID), "sentinel", sentinelID); err != nil {
+			t.Fatalf("sentinel fails: %v", err)
+		}
+		sentHdr := ""
+		for _, e := range h.expected[sentinelIDKey(h, sentinelID)] {
+			sentHdr = idHeader(e.rec)
+		}
+		var sawSentinel bool
+		got = append(got, h.collectUntil(cons, func(m *kafka.Message) bool {
+			if hdr(m, "id") == sentHdr {
+				sawSentinel = true
+			}
+			return sawSentinel
+		}, 60*time.Second)...)
+		if !sawSentinel {
+			t.Errorf("sentinel record (id %s) did not arrive on %s within 60s", sentinelID, sentinelTopic)
+		}
+		got = append(got, h.collectUntil(cons, func(*kafka.Message) bool { return false }, 2*time.Second)...)
+	}
+
+	p, n := h.compare(got, warmIDs, warmHdr)
+	return pass + p, total + n
+}
+
+type plannedOp struct {
+	op op
+	id string
+}
+
+func sentinelIDKey(h *harness, id string) string { return h.idKey(id) }
+
+// idKey is the emulated id-header bytes of an event id: records are matched
+// on it.
+func (h *harness) idKey(id string) string { return h.caseKeyByID[id] }
+
+func idHeader(r *eventrouter.Record) string {
+	v := ""
+	for _, x := range r.Headers {
+		if x.Key == "id" {
+			v = string(x.Value)
+		}
+	}
+	return v
+}
+
+func hdr(m *kafka.Message, k string) string {
+	v := ""
+	for _, x := range m.Headers {
+		if x.Key == k {
+			v = string(x.Value)
+		}
+	}
+	return v
+}
+
+func isWarm(m *kafka.Message, warm map[string]bool, warmHdr string) bool {
+	id := hdr(m, "id")
+	if warmHdr != "" && id == warmHdr {
+		return true
+	}
+	for w := range warm {
+		if strings.Contains(id, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func poll(c *kafka.Consumer, ms int) *kafka.Message {
+	ev := c.Poll(ms)
+	if m, ok := ev.(*kafka.Message); ok && m.TopicPartition.Error == nil {
+		return m
+	}
+	return nil
+}
+
+func (h *harness) collectUntil(c *kafka.Consumer, done func(*kafka.Message) bool, d time.Duration) []*kafka.Message {
+	var out []*kafka.Message
+	until := time.Now().Add(d)
+	for time.Now().Before(until) {
+		m := poll(c, 200)
+		if m == nil {
+			continue
+		}
+		out = append(out, m)
+		if done(m) {
+			break
+		}
+	}
+	return out
+}
+
+func (h *harness) allSeen(got []*kafka.Message) bool {
+	have := map[string]int{}
+	for _, m := range got {
+		have[hdr(m, "id")]++
+	}
+	for k, exp := range h.expected {
+		if have[k] < len(exp) {
+			return false
+		}
+	}
+	return true
+}
+
+// ---------------------------------------------------------------- rows
+
+type rowCol struct {
+	name string
+	raw  json.RawMessage
+}
+
+func orderedRow(t *testing.T, js string) []rowCol {
+	dec := json.NewDecoder(strings.NewReader(js))
+	if _, err := dec.Token(); err != nil {
+		t.Fatalf("row %s: %v", js, err)
+	}
+	var out []rowCol
+	for dec.More() {
+		k, _ := dec.Token()
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("row %s: %v", js, err)
+		}
+		out = append(out, rowCol{k.(string), v})
+	}
+	return out
+}
+
+func (h *harness) colType(name string) (col, bool) {
+	for _, c := range h.v.cols {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return col{}, false
+}
+
+// literal renders a sample value as an SQL literal for the column.
+func (h *harness) literal(c col, raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if string(raw) == "null" {
+		return "NULL"
+	}
+	typ := strings.ToLower(c.pg)
+	if h.side.kind != eventrouter.Postgres {
+		typ = strings.ToLower(c.maria)
+	}
+	isBytes := typ == "bytea" || strings.Contains(typ, "blob")
+	var text string
+	if raw[0] == '"' {
+		_ = json.Unmarshal(raw, &text)
+	} else if raw[0] == '{' || raw[0] == '[' {
+		var b bytes.Buffer
+		_ = json.Compact(&b, raw)
+		text = b.String()
+	} else {
+		return string(raw)
+	}
+	if isBytes {
+		var b []byte
+		switch {
+		case strings.HasPrefix(text, "hex:"):
+			b, _ = hex.DecodeString(strings.TrimPrefix(text, "hex:"))
+		default:
+			b = []byte(text)
+		}
+		if h.side.kind == eventrouter.Postgres {
+			return `'\x` + hex.EncodeToString(b) + `'::bytea`
+		}
+		if len(b) == 0 {
+			return "''"
+		}
+		return "X'" + hex.EncodeToString(b) + "'"
+	}
+	q := strings.ReplaceAll(text, "'", "''")
+	if h.side.kind != eventrouter.Postgres {
+		q = strings.ReplaceAll(q, `\`, `\\`)
+	}
+	return "'" + q + "'"
+}
+
+// sample builds the emulator's change event for a row (JSON) through the
+// public sample-row format, so the test also covers ColumnSchema and
+// ColumnValue.
+func (h *harness) sample(opCode, rowJSON string) eventrouter.ChangeEvent {
+	cols := map[string]any{}
+	for _, rc := range orderedRow(h.t, rowJSON) {
+		c, ok := h.colType(rc.name)
+		if !ok {
+			h.t.Fatalf("row column %s not in table", rc.name)
+		}
+		typ := c.pg
+		if h.side.kind != eventrouter.Postgres {
+			typ = c.maria
+		}
+		cols[rc.name] = map[string]any{"type": typ, "nullable": !c.notNull}
+	}
+	table := "public." + h.table
+	if h.side.kind != eventrouter.Postgres {
+		table = h.db.name + "." + h.table
+	}
+	doc := fmt.Sprintf(`{"op":%q,"table":%q,"columns":%s,"row":%s,"primaryKey":[%q]}`, opCode, table, mustJSON(cols), rowJSON, h.idCol)
+	sr, err := eventrouter.ParseSampleRow(strings.NewReader(doc))
+	if err != nil {
+		h.t.Fatalf("sample row: %v", err)
+	}
+	ev, err := sr.ChangeEvent(h.side.kind)
+	if err != nil {
+		h.t.Fatalf("sample row: %v", err)
+	}
+	return ev
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func (h *harness) emulate(caseName, id string, ev eventrouter.ChangeEvent) (*eventrouter.Record, error) {
+	res, err := h.router.Route(ev)
+	if err != nil {
+		if errors.Is(err, eventrouter.ErrTaskFailed) {
+			h.t.Logf("case %s: emulator says the task fails: %v", caseName, err)
+			return nil, err
+		}
+		h.t.Fatalf("case %s: emulator: %v", caseName, err)
+	}
+	if res.Record == nil {
+		if caseName != "" {
+			h.dropped[caseName] = res.Reason
+		}
+		return nil, nil
+	}
+	key := idHeader(res.Record)
+	if h.caseKeyByID == nil {
+		h.caseKeyByID = map[string]string{}
+	}
+	h.caseKeyByID[id] = key
+	if caseName != "" {
+		h.expected[key] = append(h.expected[key], expectedRec{caseName, res.Record})
+		h.caseOf[key] = caseName
+	}
+	return res.Record, nil
+}
+
+// checkFailed waits for the task to go FAILED and checks that its trace
+// names the emulator's exception (and its message, except for
+// NullPointerExceptions whose text is the JVM's).
+func (h *harness) checkFailed(ctx context.Context, caseName string, ferr error) bool {
+	var te *eventrouter.TaskError
+	if !errors.As(ferr, &te) {
+		h.t.Errorf("case %s: %v", caseName, ferr)
+		return false
+	}
+	st := h.waitState(ctx, "FAILED", 60*time.Second)
+	trace := h.taskTrace(ctx)
+	ok := strings.HasPrefix(st, "FAILED") && strings.Contains(trace, te.Exception)
+	if te.Exception != "java.lang.NullPointerException" {
+		ok = ok && strings.Contains(trace, te.Message)
+	}
+	if !ok {
+		h.t.Errorf("case %s: emulator: task fails with %s: %s; real: state %.40s, trace %.400s", caseName, te.Exception, te.Message, st, trace)
+		return false
+	}
+	h.t.Logf("case %s: ok (task FAILED: %s)", caseName, te.Exception)
+	return true
+}
+
+func (h *harness) topicOf(rowJSON string) string {
+	// a throwaway router: the real one must see events in insert order
+	r := eventrouter.NewRouter(h.cfg)
+	res, err := r.Route(h.sample("c", rowJSON))
+	if err != nil || res.Record == nil {
+		return ""
+	}
+	h.topics[res.Record.Topic] = true
+	return res.Record.Topic
+}
+
+func (h *harness) insertAndEmulate(ctx context.Context, rowJSON, caseName, id string) (*eventrouter.Record, error) {
+	var names, vals []string
+	for _, rc := range orderedRow(h.t, rowJSON) {
+		c, _ := h.colType(rc.name)
+		names = append(names, rc.name)
+		vals = append(vals, h.literal(c, rc.raw))
+	}
+	if err := h.db.exec(ctx, fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", h.table, strings.Join(names, ", "), strings.Join(vals, ", "))); err != nil {
+		h.t.Fatalf("insert %s: %v", caseName, err)
+	}
+	if h.dropped == nil {
+		h.dropped = map[string]string{}
+	}
+	if h.rows == nil {
+		h.rows = map[string]string{}
+	}
+	h.rows[id] = rowJSON
+	return h.emulate(caseName, id, h.sample("c", rowJSON))
+}
+
+func (h *harness) updateAndEmulate(ctx context.Context, p plannedOp) error {
+	var sets []string
+	row := orderedRow(h.t, h.rows[p.id])
+	for _, rc := range orderedRow(h.t, h.subst(p.op.set, p.id)) {
+		c, _ := h.colType(rc.name)
+		sets = append(sets, rc.name+" = "+h.literal(c, rc.raw))
+		for i := range row {
+			if row[i].name == rc.name {
+				row[i].raw = rc.raw
+			}
+		}
+	}
+	if err := h.db.exec(ctx, fmt.Sprintf("UPDATE %s SET %s WHERE %s = '%s'", h.table, strings.Join(sets, ", "), h.idCol, p.id)); err != nil {
+		h.t.Fatalf("update %s: %v", p.op.name, err)
+	}
+	var parts []string
+	for _, rc := range row {
+		parts = append(parts, fmt.Sprintf("%q:%s", rc.name, rc.raw))
+	}
+	_, err := h.emulate(p.op.name, p.id, h.sample("u", "{"+strings.Join(parts, ",")+"}"))
+	return err
+}
+
+func (h *harness) deleteAndEmulate(ctx context.Context, p plannedOp) error {
+	if err := h.db.exec(ctx, fmt.Sprintf("DELETE FROM %s WHERE %s = '%s'", h.table, h.idCol, p.id)); err != nil {
+		h.t.Fatalf("delete %s: %v", p.op.name, err)
+	}
+	ev := h.sample("d", h.rows[p.id])
+	ev.After = nil
+	if _, err := h.emulate(p.op.name, p.id, ev); err != nil {
+		return err
+	}
+	// the tombstone Debezium emits after the delete
+	_, err := h.emulate(p.op.name, p.id, eventrouter.ChangeEvent{Op: "d", Table: ev.Table, Tombstone: true})
+	return err
+}
+
+// ---------------------------------------------------------------- compare
+
+func (h *harness) compare(got []*kafka.Message, warm map[string]bool, warmHdr string) (pass, total int) {
+	t := h.t
+	byID := map[string][]*kafka.Message{}
+	for _, m := range got {
+		if isWarm(m, warm, warmHdr) {
+			continue
+		}
+		byID[hdr(m, "id")] = append(byID[hdr(m, "id")], m)
+	}
+	cases := map[string]bool{}
+	for _, o := range h.v.ops {
+		cases[o.name] = true
+	}
+	failed := map[string]bool{}
+	for key, exp := range h.expected {
+		real := byID[key]
+		name := h.caseOf[key]
+		if name == "sentinel" {
+			delete(byID, key)
+			continue
+		}
+		if len(real) != len(exp) {
+			failed[name] = true
+			t.Errorf("case %s: want %d record(s) with id header %q, got %d", name, len(exp), key, len(real))
+		}
+		for i := 0; i < len(exp) && i < len(real); i++ {
+			if diffs := diffRecord(exp[i].rec, real[i]); len(diffs) > 0 {
+				failed[name] = true
+				t.Errorf("case %s (%s): emulator and real EventRouter differ:\n  %s", name, h.side.name, strings.Join(diffs, "\n  "))
+			}
+		}
+		delete(byID, key)
+	}
+	for key, ms := range byID {
+		for _, m := range ms {
+			name := "?"
+			for id, n := range h.caseByEventID {
+				if strings.Contains(key, id) {
+					name = n
+				}
+			}
+			failed[name] = true
+			t.Errorf("unexpected real record (case %s): topic %s key %q headers %s value %q", name, *m.TopicPartition.Topic, m.Key, fmtHeaders(m.Headers), m.Value)
+		}
+	}
+	names := make([]string, 0, len(cases))
+	for n := range cases {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if n == h.failCase {
+			continue // counted with the FAILED check
+		}
+		total++
+		if !failed[n] && !failed["?"] {
+			pass++
+			if r, ok := h.dropped[n]; ok {
+				t.Logf("case %s: ok (dropped: %s)", n, r)
+			} else {
+				t.Logf("case %s: ok", n)
+			}
+		}
+	}
+	return pass, total
+}
+
+func fmtHeaders(hs []kafka.Header) string {
+	var parts []string
+	for _, x := range hs {
+		parts = append(parts, fmt.Sprintf("%s=%q", x.Key, x.Value))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func diffRecord(exp *eventrouter.Record, m *kafka.Message) []string {
+	var d []string
+	if exp.Topic != *m.TopicPartition.Topic {
+		d = append(d, fmt.Sprintf("topic: emulator %q, real %q", exp.Topic, *m.TopicPartition.Topic))
+	}
+	if exp.Partition != nil && *exp.Partition != m.TopicPartition.Partition {
+		d = append(d, fmt.Sprintf("partition: emulator %d, real %d", *exp.Partition, m.TopicPartition.Partition))
+	}
+	if !bytesEq(exp.Key, m.Key) {
+		d = append(d, fmt.Sprintf("key: emulator %s, real %s", showBytes(exp.Key), showBytes(m.Key)))
+	}
+	if !bytesEq(exp.Value, m.Value) {
+		d = append(d, fmt.Sprintf("value: emulator %s, real %s", showBytes(exp.Value), showBytes(m.Value)))
+	}
+	if len(exp.Headers) != len(m.Headers) {
+		d = append(d, fmt.Sprintf("headers: emulator %d, real %d: %s", len(exp.Headers), len(m.Headers), fmtHeaders(m.Headers)))
+	}
+	for i := 0; i < len(exp.Headers) && i < len(m.Headers); i++ {
+		e, r := exp.Headers[i], m.Headers[i]
+		if e.Key != r.Key {
+			d = append(d, fmt.Sprintf("header %d name: emulator %q, real %q", i, e.Key, r.Key))
+			continue
+		}
+		if e.Volatile {
+			if len(r.Value) == 0 {
+				d = append(d, fmt.Sprintf("header %s: real value empty", e.Key))
+			}
+			continue
+		}
+		if !bytesEq(e.Value, r.Value) {
+			d = append(d, fmt.Sprintf("header %s: emulator %s, real %s", e.Key, showBytes(e.Value), showBytes(r.Value)))
+		}
+	}
+	if exp.Timestamp != nil && m.Timestamp.UnixMilli() != *exp.Timestamp {
+		d = append(d, fmt.Sprintf("timestamp: emulator %d, real %d", *exp.Timestamp, m.Timestamp.UnixMilli()))
+	}
+	return d
+}
+
+func bytesEq(a, b []byte) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	return bytes.Equal(a, b)
+}
+
+func showBytes(b []byte) string {
+	if b == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// ---------------------------------------------------------------- Kafka, Connect
+
+func (h *harness) createTopics(ctx context.Context) {
+	parts := h.v.parts
+	if parts == 0 {
+		parts = 1
+	}
+	var specs []kafka.TopicSpecification
+	for tp := range h.topics {
+		if tp == "" || strings.HasSuffix(tp, ".history") {
+			continue
+		}
+		specs = append(specs, kafka.TopicSpecification{Topic: tp, NumPartitions: parts, ReplicationFactor: 1})
+	}
+	if len(specs) == 0 {
+		return
+	}
+	res, err := h.admin.CreateTopics(ctx, specs)
+	if err != nil {
+		h.t.Fatalf("create topics: %v", err)
+	}
+	for _, r := range res {
+		if r.Error.Code() != kafka.ErrNoError && r.Error.Code() != kafka.ErrTopicAlreadyExists {
+			h.t.Fatalf("create topic %s: %v", r.Topic, r.Error)
+		}
+	}
+}
+
+func (h *harness) newConsumer() *kafka.Consumer {
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{
+		"bootstrap.servers":  h.s.BootstrapServers,
+		"group.id":           "er-diff-" + h.run + "-" + fmt.Sprint(h.idx) + h.side.name,
+		"auto.offset.reset":  "earliest",
+		"enable.auto.commit": false,
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var topics []string
+	for tp := range h.topics {
+		if tp != "" && !strings.HasSuffix(tp, ".history") {
+			topics = append(topics, tp)
+		}
+	}
+	sort.Strings(topics)
+	if len(topics) == 0 {
+		return c
+	}
+	if err := c.SubscribeTopics(topics, nil); err != nil {
+		h.t.Fatal(err)
+	}
+	return c
+}
+
+func (h *harness) cleanup() {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	_ = connectDo(ctx, h.s, http.MethodDelete, "/connectors/"+h.connector, nil, nil)
+	// wait until the connector is gone (the slot is dropped on stop)
+	for i := 0; i < 30; i++ {
+		if err := connectDo(ctx, h.s, http.MethodGet, "/connectors/"+h.connector, nil, nil); err != nil {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	var topics []string
+	for tp := range h.topics {
+		if tp != "" {
+			topics = append(topics, tp)
+		}
+	}
+	if len(topics) == 0 {
+		return
+	}
+	if _, err := h.admin.DeleteTopics(ctx, topics); err != nil {
+		h.t.Logf("cleanup: delete topics: %v", err)
+	}
+}
+
+type connectorStatus struct {
+	Connector struct {
+		State string `json:"state"`
+		Trace string `json:"trace"`
+	} `json:"connector"`
+	Tasks []struct {
+		State string `json:"state"`
+		Trace string `json:"trace"`
+	} `json:"tasks"`
+}
+
+func (h *harness) status(ctx context.Context) (connectorStatus, error) {
+	var st connectorStatus
+	err := connectDo(ctx, h.s, http.MethodGet, "/connectors/"+h.connector+"/status", nil, &st)
+	return st, err
+}
+
+// waitState waits until the task (and the connector) is in want; it returns
+// the last task state seen (FAILED ends the wait early).
+func (h *harness) waitState(ctx context.Context, want string, d time.Duration) string {
+	last := "none"
+	until := time.Now().Add(d)
+	for time.Now().Before(until) {
+		st, err := h.status(ctx)
+		if err == nil && len(st.Tasks) > 0 {
+			last = st.Tasks[0].State
+			if last == want && (st.Connector.State == "RUNNING" || want == "FAILED") {
+				return last
+			}
+			if last == "FAILED" {
+				return last + ": " + st.Tasks[0].Trace
+			}
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	return last
+}
+
+func (h *harness) taskTrace(ctx context.Context) string {
+	st, err := h.status(ctx)
+	if err != nil || len(st.Tasks) == 0 {
+		return ""
+	}
+	return st.Tasks[0].Trace
+}
+
+func connectDo(ctx context.Context, s settings.Settings, method, path string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(s.ConnectURL, "/")+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode >= 300 {
+		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, b)
+	}
+	if out != nil {
+		return json.Unmarshal(b, out)
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------- ids
+
+var alnum = regexp.MustCompile(`[^A-Za-z0-9]`)
+
+func randSuffix() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return "X" + strings.ToUpper(alnum.ReplaceAllString(hex.EncodeToString(b), ""))
+}
+
+func newUUID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	x := hex.EncodeToString(b)
+	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:]
+}
+
+const warmupTimeout = 60 * time.Second
