@@ -106,11 +106,11 @@
 //
 // # Errors
 //
-// Every error is an *Error naming the place in the reader schema, in the
-// location syntax of Avro Java's SchemaCompatibility, and the innermost
-// field, e.g.
+// Every error is an *Error naming the place in the reader schema (Path, in
+// the location syntax of Avro Java's SchemaCompatibility: "/fields/2/type")
+// and the innermost reader field, e.g.
 //
-//	/fields/2/type "status": enum symbol "X" not in reader and no default
+//	/fields/2 "status": enum symbol "X" not in reader and no default
 //
 // It unwraps to a kind sentinel (errors.Is): ErrTypeMismatch,
 // ErrNameMismatch, ErrFixedSize, ErrMissingDefault, ErrAmbiguousField,

@@ -67,9 +67,20 @@ type Error struct {
 	Err error
 }
 
+// Error is the location, the field name and the message, e.g.
+//
+//	/fields/2 "status": enum symbol "X" not in reader and no default
+//
+// When the location is the type of the named field ("/fields/2/type"), the
+// field's own location is printed ("/fields/2"); Path keeps the full
+// location.
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Path)
+	if e.Field != "" {
+		b.WriteString(strings.TrimSuffix(e.Path, "/type"))
+	} else {
+		b.WriteString(e.Path)
+	}
 	if e.Field != "" {
 		b.WriteString(" ")
 		b.WriteString(strconv.Quote(e.Field))

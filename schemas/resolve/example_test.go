@@ -54,7 +54,7 @@ func ExampleCompile_incompatible() {
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, resolve.ErrIncompatible), errors.Is(err, resolve.ErrTypeMismatch))
 	// Output:
-	// /fields/0/type "a": reader type: INT not compatible with writer type: STRING
+	// /fields/0 "a": reader type: INT not compatible with writer type: STRING
 	// true true
 }
 

@@ -119,7 +119,7 @@ func TestErrorsAreTyped(t *testing.T) {
 	}
 	_, err = res.Decode(encode(t, rec(`{"name":"id","type":"int"},{"name":"status","type":{"type":"enum","name":"S","symbols":["A","X"]}}`),
 		map[string]any{"id": int32(1), "status": "X"}))
-	const want = `/fields/2/type "status": enum symbol "X" not in reader and no default`
+	const want = `/fields/2 "status": enum symbol "X" not in reader and no default`
 	if err == nil || err.Error() != want {
 		t.Fatalf("error = %v, want %s", err, want)
 	}

@@ -154,7 +154,7 @@ func promotionCases() []resolveCase {
 			wantErr: resolve.ErrTypeMismatch, errMsg: `/: reader type: INT not compatible with writer type: LONG`},
 		{name: "no double to float", writer: `"double"`, reader: `"float"`, compileErr: true, wantErr: resolve.ErrIncompatible},
 		{name: "string to int", writer: rec(`{"name":"a","type":"string"}`), reader: rec(`{"name":"a","type":"int"}`),
-			compileErr: true, wantErr: resolve.ErrTypeMismatch, errMsg: `/fields/0/type "a": reader type: INT not compatible with writer type: STRING`},
+			compileErr: true, wantErr: resolve.ErrTypeMismatch, errMsg: `/fields/0 "a": reader type: INT not compatible with writer type: STRING`},
 	}
 }
 
@@ -192,7 +192,7 @@ func defaultCases() []resolveCase {
 		{name: "missing default", writer: w, reader: rec(`{"name":"id","type":"int"},{"name":"d","type":"int"}`),
 			compileErr: true, wantErr: resolve.ErrMissingDefault, errMsg: `/fields/1 "d": field missing in writer and no default`},
 		{name: "enum field default not a symbol", writer: w, reader: field(`{"type":"enum","name":"E","symbols":["A"]}`, `"Z"`),
-			compileErr: true, wantErr: resolve.ErrInvalidDefault, errMsg: `/fields/1/type "d"`},
+			compileErr: true, wantErr: resolve.ErrInvalidDefault, errMsg: `/fields/1 "d"`},
 	}
 }
 
@@ -207,7 +207,7 @@ func enumCases() []resolveCase {
 		{name: "known symbol keeps its value", writer: w, reader: `{"type":"enum","name":"E","symbols":["A","B","X"],"default":"X"}`, datum: "A", want: `"A"`},
 		{name: "unknown symbol without default", writer: inRec(w), reader: inRec(`{"type":"enum","name":"E","symbols":["A","B"]}`),
 			datum: map[string]any{"id": int32(1), "status": "C"}, wantErr: resolve.ErrEnumSymbol,
-			errMsg: `/fields/1/type "status": enum symbol "C" not in reader and no default`},
+			errMsg: `/fields/1 "status": enum symbol "C" not in reader and no default`},
 		{name: "field default is no fallback", writer: inRec(w),
 			reader: rec(`{"name":"id","type":"int"},{"name":"status","type":{"type":"enum","name":"E","symbols":["A","B"]},"default":"A"}`),
 			datum:  map[string]any{"id": int32(1), "status": "C"}, wantErr: resolve.ErrEnumSymbol},
@@ -298,7 +298,7 @@ func unionCases() []resolveCase {
 		{name: "union branch promotion", writer: `["null","int"]`, reader: `["null","long"]`, datum: goavro.Union("int", int32(4)), want: `{"long":4}`},
 		{name: "union to plain", writer: `["null","string"]`, reader: `"string"`, datum: goavro.Union("string", "s"), want: `"s"`},
 		{name: "union to plain null branch fails at runtime", writer: rec(`{"name":"u","type":["null","string"]}`), reader: rec(`{"name":"u","type":"string"}`),
-			datum: map[string]any{"u": nil}, wantErr: resolve.ErrUnionBranch, errMsg: `/fields/0/type "u": writer union branch 0 (null)`},
+			datum: map[string]any{"u": nil}, wantErr: resolve.ErrUnionBranch, errMsg: `/fields/0 "u": writer union branch 0 (null)`},
 		{name: "union branch missing in reader union", writer: `["null","int","string"]`, reader: `["null","int"]`,
 			datum: goavro.Union("string", "s"), wantErr: resolve.ErrUnionBranch},
 		{name: "union no branch readable", writer: `["null","string"]`, reader: `"int"`, compileErr: true, wantErr: resolve.ErrTypeMismatch},
