@@ -25,8 +25,8 @@
 // StringConverter, or Avro in Confluent wire format passed through by
 // ByteArrayConverter), and headers: the Debezium context headers, "id" (the
 // event id), then "eventType" and "schemaVersion" (placements of the type and
-// schemaversion columns). RouterConfig names other headers if the spec
-// renames them.
+// schemaversion columns). If the spec renames them, configure the Router from
+// the same spec: RouterConfig{…}.ForOutbox(&spec.Outboxes[i]).
 //
 // # Decoding
 //
@@ -37,8 +37,8 @@
 //
 // A value starting with the magic byte 0 is Avro in Confluent wire format:
 // the 4-byte big-endian schema id selects the writer schema, fetched once per
-// id from RouterConfig.Schemas (a SchemaSource, which the schemas/registry
-// client satisfies) and cached; the datum is resolved to the handler's
+// id from RouterConfig.Schemas (a SchemaSource: RegistrySchemas(client)
+// over the schemas/registry client) and cached; the datum is resolved to the handler's
 // ReaderSchema with schemas/resolve (promotions, defaults, enum defaults,
 // aliases; one compiled plan per writer id and reader schema) and stored into
 // T. Magic byte 1 (schema GUIDs) is rejected. T may be:

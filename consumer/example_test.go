@@ -2,11 +2,17 @@ package consumer_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	_ "github.com/jackc/pgx/v5/stdlib"
+
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/consumertest"
+	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/schemas/registry"
 )
 
 // A JSON outbox: a typed handler per event type and major version.
@@ -113,4 +119,42 @@ func ExampleDLQ() {
 	// errors: [<nil> <nil> <nil>]
 	// invoices written: 1
 	// dead-lettered o-2 to billing.dlq: negative amount after 3 attempts
+}
+
+// Wiring a service: registry, inbox in the service's PostgreSQL, DLQ producer,
+// and the group consumer. (Not run: it needs Kafka, a registry and a
+// database.)
+func ExampleConsumer() {
+	ctx := context.Background()
+	db, _ := sql.Open("pgx", "postgres://app@db:5432/billing")
+	store, _ := inbox.NewPostgres(db, "")
+	_ = store.CreateTable(ctx) // or add store.CreateTableSQL() to your migrations
+
+	reg, _ := registry.NewClient("http://registry:8081")
+	router, _ := consumer.NewRouter(consumer.RouterConfig{
+		Schemas: consumer.RegistrySchemas(reg),
+		Inbox:   store, ConsumerGroup: "billing",
+	})
+	p, _ := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": "kafka:9092", "enable.idempotence": true})
+	defer p.Close()
+	router.Use(
+		consumer.DLQ{Topic: "billing.dlq", Producer: consumer.NewKafkaProducer(p)}.Middleware,
+		consumer.Retry{MaxAttempts: 5, InitialInterval: 200 * time.Millisecond, MaxInterval: 10 * time.Second}.Middleware,
+		consumer.Timeout(30*time.Second),
+		consumer.Recover(),
+	)
+	_ = consumer.Handle(router, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[map[string]any]) error {
+		_, err := ev.Tx.ExecContext(ctx, "INSERT INTO invoices (order_id) VALUES ($1)", ev.Payload["orderId"])
+		return err
+	})
+
+	c, err := consumer.NewConsumer(consumer.ConsumerConfig{
+		BootstrapServers: "kafka:9092", GroupID: "billing", Topics: []string{"outbox.event.Order"},
+		OnError: func(err error) { fmt.Println(err) },
+	}, router)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_ = c.Run(ctx) // until ctx is cancelled
 }

@@ -79,7 +79,11 @@ type Row struct {
 type Pipeline struct {
 	cfg    eventrouter.Config
 	format string
-	table  string
+	// Table is the captured table, "<schema>.<table>" on PostgreSQL
+	// (default "public.outbox") or "<database>.<table>" on MySQL and
+	// MariaDB (default "app.outbox"). It names the CDC topic a predicate
+	// of the connector config may match.
+	Table string
 	// SchemaVersionColumn is the schema version column (default
 	// "schemaversion"), filled from Row.SchemaVersion.
 	SchemaVersionColumn string
@@ -105,7 +109,7 @@ func NewPipeline(connectorConfig map[string]string) (*Pipeline, error) {
 	if cfg.Connector != eventrouter.Postgres {
 		table = "app.outbox"
 	}
-	return &Pipeline{cfg: cfg, format: format, table: table, SchemaVersionColumn: "schemaversion",
+	return &Pipeline{cfg: cfg, format: format, Table: table, SchemaVersionColumn: "schemaversion",
 		offsets: map[string]int64{}, clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}, nil
 }
 
@@ -194,7 +198,7 @@ func (p *Pipeline) Record(row Row) (*consumer.Message, error) {
 	p.clock = p.clock.Add(time.Millisecond)
 	ts := p.clock.UnixMilli()
 	p.mu.Unlock()
-	res, err := eventrouter.Route(p.cfg, eventrouter.ChangeEvent{Op: "c", Table: p.table, After: cols, TsMs: &ts, RunID: "00000000-0000-0000-0000-000000000000"})
+	res, err := eventrouter.Route(p.cfg, eventrouter.ChangeEvent{Op: "c", Table: p.Table, After: cols, TsMs: &ts, RunID: "00000000-0000-0000-0000-000000000000"})
 	if err != nil {
 		return nil, fmt.Errorf("consumertest: route: %w", err)
 	}
