@@ -97,7 +97,7 @@ func ParseFile(path string) (Schema, error) {
 
 // ParseWith parses data with opts.
 func ParseWith(data []byte, opts Options) (s Schema, err error) {
-	p := &parser{opts: opts, li: newLineIndex(data), defined: map[string]NamedSchema{}, old: map[string]NamedSchema{}}
+	p := &parser{opts: opts, li: newLineIndex(data), defined: map[string]NamedSchema{}, old: map[string]NamedSchema{}, phEdges: map[edge]bool{}}
 	for _, n := range opts.Named {
 		if n != nil {
 			p.old[n.FullName()] = n
@@ -133,6 +133,9 @@ func ParseWith(data []byte, opts Options) (s Schema, err error) {
 	}()
 	s = p.parse(root, "")
 	s = p.resolveAll(s)
+	if !opts.SkipDefaultValidation {
+		p.revalidate()
+	}
 	if opts.RegisteredNames {
 		p.registeredNames(s)
 	}
@@ -188,7 +191,20 @@ type parser struct {
 	li      lineIndex
 	old     map[string]NamedSchema // opts.Named
 	defined map[string]NamedSchema // named types of this schema, put when complete
-	refs    int
+	// putOrder is the order in which named types were completed (Java's
+	// ParseContext insertion order); phEdges are the references that were
+	// unresolved when parsed (Java placeholders). Both drive revalidate.
+	putOrder []NamedSchema
+	phEdges  map[edge]bool
+	// openRecord, during revalidate, tells the records whose Java copy has
+	// no fields yet.
+	openRecord func(*Record) bool
+}
+
+// edge is the i-th child of a record (field), union (branch), array or map.
+type edge struct {
+	parent Schema
+	i      int
 }
 
 // unresolved stands for a name used before its type is complete (a forward
@@ -460,6 +476,7 @@ func (p *parser) put(n *jnode, s NamedSchema) NamedSchema {
 		return prev.(NamedSchema)
 	}
 	p.defined[full] = s
+	p.putOrder = append(p.putOrder, s)
 	return s
 }
 
@@ -774,6 +791,9 @@ func (p *parser) validDefault(s Schema, v *jnode) bool {
 		if v.kind != jObject {
 			return false
 		}
+		if p.openRecord != nil && p.openRecord(t) {
+			p.fail(v, "schema fields not set yet: record %s is used in a default inside its own definition", t.FullName())
+		}
 		for _, f := range t.Fields {
 			fv := v.get(f.Name)
 			if fv == nil {
@@ -863,24 +883,28 @@ func (p *parser) resolveAll(root Schema) Schema {
 		}
 		switch t := s.(type) {
 		case *Record:
-			for _, f := range t.Fields {
+			for i, f := range t.Fields {
 				if r := fix(f.Type); r != f.Type {
 					f.Type = r
+					p.phEdges[edge{t, i}] = true
 				}
 			}
 		case *Array:
 			if r := fix(t.Items); r != t.Items {
 				t.Items = r
+				p.phEdges[edge{t, 0}] = true
 			}
 		case *Map:
 			if r := fix(t.Values); r != t.Values {
 				t.Values = r
+				p.phEdges[edge{t, 0}] = true
 			}
 		case *Union:
 			names := map[string]bool{}
 			for i, b := range t.Branches {
 				if r := fix(b); r != b {
 					t.Branches[i] = r
+					p.phEdges[edge{t, i}] = true
 				}
 				n := TypeName(t.Branches[i])
 				if names[n] {
@@ -892,4 +916,83 @@ func (p *parser) resolveAll(root Schema) Schema {
 		return s
 	}
 	return fix(root)
+}
+
+// revalidate replays the second default validation Avro Java 1.12 makes
+// while it resolves the parsed schemas (SchemaResolver.ResolvingVisitor
+// copies every record and re-creates its fields, validating each default
+// against the resolved types). That is where a default given for a forward
+// reference is checked against the real type, and where a record default
+// that reaches a record whose copy has no fields yet (a recursive type)
+// fails with "schema fields not set yet". The walk follows Java's: named
+// types in completion order, depth-first, union branches last to first, a
+// reference that was unresolved at parse time leading to a separate walk
+// of its target unless that one was already reached.
+func (p *parser) revalidate() {
+	const (
+		none = iota
+		open
+		done
+	)
+	state := map[*Record]int{}
+	var visit func(start Schema)
+	visit = func(start Schema) {
+		visited := map[Schema]bool{}
+		var dfs func(s Schema, placeholder bool)
+		dfs = func(s Schema, placeholder bool) {
+			if placeholder {
+				if r, ok := s.(*Record); ok && state[r] == none {
+					visit(r)
+				}
+				return
+			}
+			if visited[s] {
+				return
+			}
+			if n, ok := s.(NamedSchema); ok && p.old[n.FullName()] == n {
+				return
+			}
+			switch t := s.(type) {
+			case *Record:
+				visited[t] = true
+				if state[t] == none {
+					state[t] = open
+				}
+				for i, f := range t.Fields {
+					dfs(f.Type, p.phEdges[edge{t, i}])
+				}
+				if state[t] == open {
+					for _, f := range t.Fields {
+						if f.HasDefault && f.rawDefault != nil && !isFloat(f.Default) {
+							p.revalidateField(f, func(r *Record) bool { return state[r] != done && p.old[r.FullName()] != Schema(r) })
+						}
+					}
+					state[t] = done
+				}
+			case *Union:
+				visited[t] = true
+				for i := len(t.Branches) - 1; i >= 0; i-- {
+					dfs(t.Branches[i], p.phEdges[edge{t, i}])
+				}
+			case *Array:
+				visited[t] = true
+				dfs(t.Items, p.phEdges[edge{t, 0}])
+			case *Map:
+				visited[t] = true
+				dfs(t.Values, p.phEdges[edge{t, 0}])
+			}
+		}
+		dfs(start, false)
+	}
+	for _, s := range p.putOrder {
+		visit(s)
+	}
+}
+
+func (p *parser) revalidateField(f *Field, open func(*Record) bool) {
+	p.openRecord = open
+	defer func() { p.openRecord = nil }()
+	if !p.validDefault(f.Type, f.rawDefault) {
+		p.fail(f.rawDefault, "invalid default for field %s: %s not a %s", f.Name, f.rawDefault, describe(f.Type))
+	}
 }
