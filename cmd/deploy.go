@@ -19,6 +19,7 @@ type deployOptions struct {
 	Timeout          time.Duration
 	PollInterval     time.Duration
 	NoWait           bool
+	RestartFailed    bool
 }
 
 func newDeployCmd(env *Env) *cobra.Command {
@@ -59,6 +60,7 @@ wait timed out or Connect was unreachable or refused a write, 2 bad input,
 	c.Flags().BoolVar(&opts.DetailedExitCode, "detailed-exitcode", false, "with --dry-run: exit 4 when changes are pending")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 2*time.Minute, "how long to wait for the connectors to reach their state")
 	c.Flags().BoolVar(&opts.NoWait, "no-wait", false, "do not wait for the connectors to reach their state")
+	c.Flags().BoolVar(&opts.RestartFailed, "restart-failed", false, "restart FAILED connectors and tasks that get no config change")
 	c.Flags().DurationVar(&opts.PollInterval, "poll-interval", time.Second, "status polling interval while waiting")
 	_ = c.Flags().MarkHidden("poll-interval")
 	return c
@@ -95,11 +97,12 @@ func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 		settle = 3 * opts.PollInterval
 	}
 	rep, err := plan.Apply(ctx, client, p, plan.ApplyOptions{
-		Timeout:      opts.Timeout,
-		PollInterval: opts.PollInterval,
-		Settle:       settle,
-		NoWait:       opts.NoWait,
-		Progress:     env.IO.ErrOut,
+		Timeout:       opts.Timeout,
+		PollInterval:  opts.PollInterval,
+		Settle:        settle,
+		NoWait:        opts.NoWait,
+		RestartFailed: opts.RestartFailed,
+		Progress:      env.IO.ErrOut,
 	})
 	if err != nil && len(rep.Results) == 0 {
 		return connectHint(err)

@@ -43,6 +43,9 @@ type ApplyOptions struct {
 	// (it may be the state before the restart), default 3s; it is also the
 	// minimum time a written connector must be seen converged.
 	Settle time.Duration
+	// RestartFailed restarts the FAILED connector and tasks of connectors
+	// that get no config write (POST …/restart?includeTasks&onlyFailed).
+	RestartFailed bool
 	// NoWait skips waiting: the report says "not checked".
 	NoWait bool
 	// Progress receives one line per event (writes, state transitions);
@@ -152,6 +155,14 @@ func Apply(ctx context.Context, c *connect.Client, p Plan, opts ApplyOptions) (R
 			res.Wanted = normState(ch.Desired.State)
 		}
 		err := applyOne(ctx, c, ch, caps, &res, progress)
+		if err == nil && opts.RestartFailed && len(ch.Failed) > 0 && !ch.ConfigChanged && ch.Action != Delete {
+			if _, rerr := c.Restart(ctx, ch.Name, connect.RestartOptions{IncludeTasks: true, OnlyFailed: true}); rerr != nil {
+				err = fmt.Errorf("restart failed instances: %w", rerr)
+			} else {
+				res.Written = append(res.Written, "restarted "+strings.Join(ch.Failed, ", "))
+				fmt.Fprintf(progress, "%s: restarted %s\n", ch.Name, strings.Join(ch.Failed, ", "))
+			}
+		}
 		if err != nil {
 			res.Reason, res.WriteFailed = err.Error(), true
 			fmt.Fprintf(progress, "%s: %s\n", ch.Name, err)

@@ -112,6 +112,10 @@ type Change struct {
 	Notes []string `json:"notes,omitempty"`
 	// Owned reports that the existing connector carries this run's marker.
 	Owned bool `json:"owned"`
+	// Failed says which instances of the existing connector are FAILED
+	// ("connector", "task 0", …); deploy reports them as not converged unless
+	// it restarts them (ApplyOptions.RestartFailed).
+	Failed []string `json:"failed,omitempty"`
 
 	// Desired is the connector to write (config with the ownership marker),
 	// nil for a delete.
@@ -341,6 +345,16 @@ func updateChange(d connectorconfig.Connector, a ActualConnector, cfg diffConfig
 	ch.Keys = append(ch.Keys, removedKeys(a.Config, cfg.ignore, d.Config)...)
 	sort.Slice(ch.Keys, func(i, j int) bool { return ch.Keys[i].Key < ch.Keys[j].Key })
 	ch.ConfigChanged = len(ch.Keys) > 0
+	if a.Status != nil {
+		if a.Status.Connector.State == connect.StateFailed {
+			ch.Failed = append(ch.Failed, "connector")
+		}
+		for _, t := range a.Status.Tasks {
+			if t.State == connect.StateFailed {
+				ch.Failed = append(ch.Failed, fmt.Sprintf("task %d", t.ID))
+			}
+		}
+	}
 	if ws, hs := normState(d.State), a.State(); ws != hs {
 		ch.State = &StateChange{Before: hs, After: ws}
 	}
@@ -412,6 +426,9 @@ func isSensitive(key string, declared []string) bool {
 		if d == key {
 			return true
 		}
+	}
+	if connectorconfig.IsSensitiveKey(key) {
+		return true
 	}
 	k := strings.ToLower(key)
 	for _, w := range sensitiveWords {

@@ -32,6 +32,7 @@ func RenderText(w io.Writer, p Plan) error {
 	if !p.HasChanges() {
 		fmt.Fprintf(&b, "No changes. %d connector(s) match the desired configuration and state.\n", c.NoOp)
 		writeFindings(&b, p)
+		writeFailed(&b, p)
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
@@ -97,6 +98,7 @@ func RenderText(w io.Writer, p Plan) error {
 		b.WriteString("    }\n")
 	}
 	writeFindings(&b, p)
+	writeFailed(&b, p)
 	fmt.Fprintf(&b, "\nPlan: %d to create, %d to update, %d to delete.\n", c.Create+c.Replace, c.Update, c.Delete+c.Replace)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -115,6 +117,14 @@ func writeFindings(b *strings.Builder, p Plan) {
 			mark = "allowed"
 		}
 		fmt.Fprintf(b, "  %s %s %s: %s\n", mark, f.Rule, f.Connector, f.Message)
+	}
+}
+
+func writeFailed(b *strings.Builder, p Plan) {
+	for _, ch := range p.Changes {
+		if len(ch.Failed) > 0 {
+			fmt.Fprintf(b, "\nNote: connector %q has FAILED instances (%s): deploy reports it as not converged unless run with --restart-failed.\n", ch.Name, strings.Join(ch.Failed, ", "))
+		}
 	}
 }
 
