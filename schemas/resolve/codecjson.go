@@ -124,3 +124,42 @@ func (e *goavroEmitter) emit(s avro.Schema, enclosing string) error {
 	}
 	return nil
 }
+
+// goavroNames returns the full name goavro gives each named type of s when
+// it compiles s's JSON: the Avro full name, except that a type in the null
+// namespace defined inside a namespaced type takes the enclosing namespace
+// (goavro reads "namespace": "" as "inherit"). These are the union keys of
+// goavro's native values for the reader schema.
+func goavroNames(s avro.Schema) map[avro.NamedSchema]string {
+	names := map[avro.NamedSchema]string{}
+	var walk func(s avro.Schema, enclosing string)
+	walk = func(s avro.Schema, enclosing string) {
+		switch t := s.(type) {
+		case *avro.Array:
+			walk(t.Items, enclosing)
+		case *avro.Map:
+			walk(t.Values, enclosing)
+		case *avro.Union:
+			for _, b := range t.Branches {
+				walk(b, enclosing)
+			}
+		case avro.NamedSchema:
+			if _, ok := names[t]; ok {
+				return
+			}
+			name := t.FullName()
+			if !strings.Contains(name, ".") && enclosing != "" {
+				name = enclosing + "." + name
+			}
+			names[t] = name
+			if r, ok := t.(*avro.Record); ok {
+				ns := name[:max(strings.LastIndexByte(name, '.'), 0)]
+				for _, f := range r.Fields {
+					walk(f.Type, ns)
+				}
+			}
+		}
+	}
+	walk(s, "")
+	return names
+}

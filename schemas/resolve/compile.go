@@ -55,11 +55,18 @@ type pairKey struct{ w, r avro.Schema }
 type compiler struct {
 	logical    bool
 	writerKeys map[avro.NamedSchema]string
+	// readerKeys are goavro's names of the reader's named types (only for
+	// the native form).
+	readerKeys map[avro.NamedSchema]string
 	seen       map[pairKey]*node
 }
 
-func newCompiler(logical bool, writerKeys map[avro.NamedSchema]string) *compiler {
-	return &compiler{logical: logical, writerKeys: writerKeys, seen: map[pairKey]*node{}}
+func newCompiler(logical bool, writerKeys map[avro.NamedSchema]string, reader avro.Schema) *compiler {
+	c := &compiler{logical: logical, writerKeys: writerKeys, seen: map[pairKey]*node{}}
+	if logical {
+		c.readerKeys = goavroNames(reader)
+	}
+	return c
 }
 
 // writerKey is the key goavro gives a writer union branch (the writer codec
@@ -76,6 +83,11 @@ func (c *compiler) writerKey(s avro.Schema) string {
 
 // readerKey is the union branch key of a reader branch in the output.
 func (c *compiler) readerKey(s avro.Schema) string {
+	if n, ok := s.(avro.NamedSchema); ok && c.readerKeys != nil {
+		if k, ok := c.readerKeys[n]; ok {
+			return k
+		}
+	}
 	if c.logical {
 		if p, ok := s.(*avro.Primitive); ok && p.Logical != nil && goavroLogical(p.Kind, p.Logical.Name) {
 			if p.Logical.Name == "decimal" {

@@ -31,6 +31,8 @@ func TestSameSchemaMatchesGoavro(t *testing.T) {
 			map[string]any{"ts": time.UnixMilli(-1500).UTC(), "us": time.UnixMicro(1700000000123456).UTC(), "d": time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC),
 				"tm": 90 * time.Second, "tu": 3 * time.Microsecond, "dec": big.NewRat(-12345, 100), "fd": big.NewRat(15, 10),
 				"ou": goavro.Union("long.timestamp-millis", time.UnixMilli(42).UTC()), "uuid": "0f8fad5b-d9cb-469f-a165-70867728950e"}},
+		{"null namespace inside a namespace", `{"type":"record","name":"a.R","fields":[{"name":"e","type":["null",{"type":"enum","name":"E","namespace":"","symbols":["X"]}]}]}`,
+			map[string]any{"e": goavro.Union("a.E", "X")}},
 		{"recursive", `{"type":"record","name":"Node","fields":[{"name":"v","type":"int"},{"name":"next","type":["null","Node"]}]}`,
 			map[string]any{"v": int32(1), "next": goavro.Union("Node", map[string]any{"v": int32(2), "next": nil})}},
 	}
