@@ -327,6 +327,14 @@ func TestGenerateOracleCases(t *testing.T) {
 			cases = append(cases, oracleCase{ID: fmt.Sprintf("p%d", i), Kind: "parse", Schema: rs})
 		}
 	}
+	for i := 0; i < 2000; i++ {
+		sc := g.corrupt(g.record(3, ""))
+		mode := ""
+		if i%4 == 3 {
+			mode = "lenient"
+		}
+		cases = append(cases, oracleCase{ID: fmt.Sprintf("x%d", i), Kind: "parse", Mode: mode, Schema: enc(sc)})
+	}
 	for i, sc := range handParseCases {
 		cases = append(cases, oracleCase{ID: fmt.Sprintf("h%d", i), Kind: "parse", Schema: sc})
 		cases = append(cases, oracleCase{ID: fmt.Sprintf("h%dl", i), Kind: "parse", Mode: "lenient", Schema: sc})
@@ -437,4 +445,96 @@ var handCompatCases = [][2]string{
 		`["null",{"type":"record","name":"A","fields":[{"name":"x","type":"string"}]},{"type":"record","name":"B","fields":[{"name":"y","type":"string"}]},"string"]`},
 	{`{"type":"record","name":"A","fields":[{"name":"x","type":"string"}]}`, `["null",{"type":"record","name":"A","fields":[{"name":"x","type":"int"}]},{"type":"record","name":"B","fields":[]}]`},
 	{`{"type":"map","values":["null",{"type":"fixed","name":"F","size":3}]}`, `{"type":"map","values":[{"type":"fixed","name":"G","size":4},"null"]}`},
+}
+
+var oddNames = []any{"", "1a", "a.b", "é", "int", "a-b", "_x", "R", "S", "E1", "record", "a..b", ".a", "a.", 5, nil}
+var oddValues = []any{nil, true, 0, -1, 1.5, 2147483648, "x", "", "\u00ff", []any{}, []any{1}, map[string]any{}, map[string]any{"f0": 1}, "NaN", "A"}
+
+// corrupt changes a few random things in a generated schema, to explore
+// what the parser accepts and rejects.
+func (g *gen) corrupt(s any) any {
+	switch x := s.(type) {
+	case []any:
+		out := append([]any{}, x...)
+		for i := range out {
+			out[i] = g.corrupt(out[i])
+		}
+		if g.r.Intn(10) == 0 && len(out) > 0 {
+			out = append(out, out[0])
+		}
+		return out
+	case map[string]any:
+		m := map[string]any{}
+		for k, v := range x {
+			m[k] = v
+		}
+		if g.r.Intn(12) == 0 {
+			m["name"] = oddNames[g.r.Intn(len(oddNames))]
+		}
+		if g.r.Intn(12) == 0 {
+			m["namespace"] = oddNames[g.r.Intn(len(oddNames))]
+		}
+		if g.r.Intn(15) == 0 {
+			m["aliases"] = []any{oddNames[g.r.Intn(len(oddNames))]}
+		}
+		if g.r.Intn(15) == 0 {
+			m["logicalType"] = g.pick("decimal", "uuid", "date", "timestamp-millis", "duration", "x")
+			m["precision"] = oddValues[g.r.Intn(len(oddValues))]
+			if g.r.Intn(2) == 0 {
+				m["scale"] = g.r.Intn(5)
+			}
+		}
+		switch x["type"] {
+		case "array":
+			m["items"] = g.corrupt(x["items"])
+		case "map":
+			m["values"] = g.corrupt(x["values"])
+		case "fixed":
+			if g.r.Intn(6) == 0 {
+				m["size"] = oddValues[g.r.Intn(len(oddValues))]
+			}
+		case "enum":
+			if g.r.Intn(5) == 0 {
+				m["default"] = oddValues[g.r.Intn(len(oddValues))]
+			}
+			if g.r.Intn(8) == 0 {
+				m["symbols"] = []any{oddNames[g.r.Intn(len(oddNames))], "A"}
+			}
+		case "record":
+			var fields []any
+			for _, f := range x["fields"].([]any) {
+				fm := map[string]any{}
+				for k, v := range f.(map[string]any) {
+					fm[k] = v
+				}
+				fm["type"] = g.corrupt(fm["type"])
+				switch g.r.Intn(6) {
+				case 0:
+					fm["default"] = oddValues[g.r.Intn(len(oddValues))]
+				case 1:
+					fm["default"] = g.defaultFor(fm["type"])
+				}
+				if g.r.Intn(15) == 0 {
+					fm["name"] = oddNames[g.r.Intn(len(oddNames))]
+				}
+				if g.r.Intn(15) == 0 {
+					fm["order"] = g.pick("ascending", "DESCENDING", "ignore", "up")
+				}
+				fields = append(fields, fm)
+			}
+			if g.r.Intn(10) == 0 && len(fields) > 0 {
+				fields = append(fields, fields[0])
+			}
+			if fields == nil {
+				fields = []any{}
+			}
+			m["fields"] = fields
+		}
+		return m
+	case string:
+		if g.r.Intn(20) == 0 {
+			return g.pick("R1", "E3", "Missing", "com.acme.R2")
+		}
+	}
+	return s
 }
