@@ -227,6 +227,8 @@ func (c *Client) GlobalLevel(ctx context.Context) (string, error) {
 
 // SubjectLevel returns the level set on subject itself; ok is false when
 // none is set (Confluent's 40408, or 40401 for a subject without config).
+// Apicurio answers the global level for an existing subject without its
+// own level, so there ok is true.
 func (c *Client) SubjectLevel(ctx context.Context, subject string) (level string, ok bool, err error) {
 	err = c.sr(ctx, fmt.Sprintf("get compatibility level of %q", subject), func(s *srclient.SchemaRegistryClient) error {
 		l, err := s.GetCompatibilityLevel(subject, false)

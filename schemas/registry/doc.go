@@ -39,8 +39,11 @@
 // with the registry's messages and the all-versions form).
 //
 // Apicurio differences handled here: GET /config/{s}?defaultToGlobal=true
-// answers 40401 for a subject without its own level (Level then asks for
-// the global level); a permanent delete of a subject that was not
+// answers 40401 for a subject without versions and without its own level
+// (Level then asks for the global level), while for a subject with
+// versions GET /config/{s} answers the global level even without
+// defaultToGlobal (so SubjectLevel cannot tell "not set" there; Register
+// only relies on it for new subjects); a permanent delete of a subject that was not
 // soft-deleted is HTTP 409 with error code 40405 (mapped by code, so it is
 // ErrSubjectNotSoftDeleted, not ErrIncompatible); an unparsable schema is
 // 42201 "Failed to discover artifact type from content."; verbose
