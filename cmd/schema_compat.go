@@ -15,6 +15,7 @@ type schemaCompatOptions struct {
 	Previous  []string
 	Candidate string
 	Output    string
+	Strict    bool
 	Parse     schemaParseFlags
 }
 
@@ -58,6 +59,7 @@ Exit status: 0 compatible, 3 incompatible, 2 when a schema does not parse.`,
 	c.Flags().StringVar(&opts.Level, "level", string(compat.BackwardTransitive), "compatibility level (NONE, BACKWARD, BACKWARD_TRANSITIVE, FORWARD, FORWARD_TRANSITIVE, FULL, FULL_TRANSITIVE)")
 	c.Flags().StringArrayVar(&opts.Previous, "previous", nil, "a previous version of the schema; repeat, oldest first")
 	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json|confluent")
+	c.Flags().BoolVar(&opts.Strict, "strict-previous", false, "parse the previous versions as strictly as the candidate (by default they are parsed as the registry loads registered schemas)")
 	opts.Parse.add(c)
 	return c
 }
@@ -93,7 +95,7 @@ func runSchemaCompat(env *Env, opts *schemaCompatOptions) error {
 	}
 	var history []avro.Schema
 	for _, p := range opts.Previous {
-		s, err := parseSchemaFile(p, opts.Parse.options(false))
+		s, err := parseSchemaFile(p, opts.Parse.options(opts.Strict))
 		if err != nil {
 			return schemaFileError(err)
 		}
