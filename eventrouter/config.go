@@ -95,7 +95,7 @@ type Config struct {
 	Connector      ConnectorKind
 	// EventRouterVersion is Version36 or Version35 (see ParseOptions).
 	EventRouterVersion string
-	TopicPrefix    string
+	TopicPrefix        string
 	// ExtendedHeaders is extended.headers.enabled (default true): the four
 	// __debezium.context.* headers on every record.
 	ExtendedHeaders bool

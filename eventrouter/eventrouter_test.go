@@ -1,0 +1,415 @@
+package eventrouter_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outboxctl/outboxctl/eventrouter"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// connector returns a PostgreSQL connector config with the EventRouter as
+// "outbox" and the given transforms.outbox.* options and other keys (keys
+// containing a dot prefix "transforms." are taken as is).
+func connector(er map[string]string, other map[string]string) map[string]string {
+	m := map[string]string{
+		"connector.class":        "io.debezium.connector.postgresql.PostgresConnector",
+		"topic.prefix":           "dbserver1",
+		"transforms":             "outbox",
+		"transforms.outbox.type": eventrouter.EventRouterClass,
+		"key.converter":          "org.apache.kafka.connect.storage.StringConverter",
+		"value.converter":        "org.apache.kafka.connect.storage.StringConverter",
+	}
+	for k, v := range er {
+		m["transforms.outbox."+k] = v
+	}
+	for k, v := range other {
+		m[k] = v
+	}
+	return m
+}
+
+const defaultRow = `{"id":"4d47e190-0402-4048-bc2c-89dd54343cb1","aggregatetype":"Order","aggregateid":"1","type":"OrderCreated","payload":{"id":1,"customerId":123}}`
+
+func sample(t *testing.T, doc string, kind eventrouter.ConnectorKind) eventrouter.ChangeEvent {
+	t.Helper()
+	sr, err := eventrouter.ParseSampleRow(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := sr.ChangeEvent(kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.RunID = "11111111-2222-3333-4444-555555555555"
+	return ev
+}
+
+// view is the golden rendering of a Result.
+type view struct {
+	Dropped     bool         `json:"dropped,omitempty"`
+	PassThrough bool         `json:"passThrough,omitempty"`
+	Reason      string       `json:"reason,omitempty"`
+	Error       string       `json:"error,omitempty"`
+	Logs        []string     `json:"logs,omitempty"`
+	Topic       string       `json:"topic,omitempty"`
+	Partition   *int32       `json:"partition,omitempty"`
+	Key         *string      `json:"key,omitempty"`
+	Headers     []headerView `json:"headers,omitempty"`
+	Value       *string      `json:"value,omitempty"`
+	Timestamp   *int64       `json:"timestamp,omitempty"`
+	TsSource    string       `json:"timestampSource,omitempty"`
+}
+
+type headerView struct {
+	Key   string  `json:"key"`
+	Value *string `json:"value"`
+}
+
+func show(b []byte) *string {
+	if b == nil {
+		return nil
+	}
+	s := string(b)
+	if !eventrouter.IsText(b) {
+		s = "base64:" + base64.StdEncoding.EncodeToString(b)
+	}
+	return &s
+}
+
+func render(res eventrouter.Result, err error) string {
+	v := view{Dropped: res.Dropped, PassThrough: res.PassThrough, Reason: res.Reason, Logs: res.Logs}
+	if err != nil {
+		v.Error = err.Error()
+	}
+	if r := res.Record; r != nil {
+		v.Topic, v.Partition, v.Key, v.Value, v.Timestamp, v.TsSource = r.Topic, r.Partition, show(r.Key), show(r.Value), r.Timestamp, r.TimestampSource
+		for _, h := range r.Headers {
+			v.Headers = append(v.Headers, headerView{h.Key, show(h.Value)})
+		}
+	}
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return string(b) + "\n"
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", t.Name()+".golden")
+	path = filepath.Join("testdata", strings.ReplaceAll(filepath.Dir(t.Name()), "/", "_"), name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs:\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
+
+// TestRoute is the operation / edge-case matrix of eventrouter.md §4 and
+// the options of §1, each rendered to a golden file.
+func TestRoute(t *testing.T) {
+	jsonSchemas := map[string]string{"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true"}
+	jsonPlain := map[string]string{"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+		"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "false"}
+	tests := []struct {
+		name  string
+		er    map[string]string
+		other map[string]string
+		row   string // sample row document
+		kind  eventrouter.ConnectorKind
+		// wantErr: Route must fail with ErrTaskFailed containing this
+		wantErr string
+	}{
+		{name: "insert_defaults", row: `{"op":"c","columns":{"id":"uuid not null"},"row":` + defaultRow + `}`},
+		{name: "snapshot_read_like_insert", row: `{"op":"r","columns":{"id":"uuid not null"},"row":` + defaultRow + `}`},
+		{name: "update_warn", row: `{"op":"u","row":` + defaultRow + `}`},
+		{name: "update_error", er: map[string]string{"table.op.invalid.behavior": "error"}, row: `{"op":"u","row":` + defaultRow + `}`},
+		{name: "update_fatal", er: map[string]string{"table.op.invalid.behavior": "FATAL"}, row: `{"op":"u","row":` + defaultRow + `}`, wantErr: "Unexpected update message received Struct{id=4d47e190-0402-4048-bc2c-89dd54343cb1}, fail."},
+		{name: "update_fatal_tolerated", er: map[string]string{"table.op.invalid.behavior": "fatal"}, other: map[string]string{"errors.tolerance": "all"}, row: `{"op":"u","row":` + defaultRow + `}`},
+		{name: "delete", row: `{"op":"d"}`},
+		{name: "truncate", row: `{"op":"t"}`, wantErr: "Only Struct objects supported for [Read Outbox Event], found: null"},
+		{name: "jsonb_normalized", row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{"zeta":1,"a":[1,2.50,1e2],"bb":{"y":"\u00e9\n","x":null},"a":7}}}`},
+		{name: "json_schemas_enable", other: jsonSchemas, row: `{"columns":{"id":"uuid not null","aggregateid":"varchar not null"},"row":` + defaultRow + `}`},
+		{name: "json_schemaless_double_encoded", other: jsonPlain, row: `{"row":` + defaultRow + `}`},
+		{name: "null_payload_string_converter", row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":null}}`},
+		{name: "null_payload_json_converter", other: jsonPlain, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":null}}`},
+		{name: "null_payload_tombstone", er: map[string]string{"route.tombstone.on.empty.payload": "true"}, other: jsonSchemas, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":null}}`},
+		{name: "blank_payload_tombstone", er: map[string]string{"route.tombstone.on.empty.payload": "true"}, other: jsonSchemas, row: `{"columns":{"payload":"text"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":" \t\n"}}`},
+		{name: "empty_bytes_not_tombstone", er: map[string]string{"route.tombstone.on.empty.payload": "true"}, other: map[string]string{"value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter"}, row: `{"columns":{"payload":"bytea"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":""}}`},
+		{name: "bytes_payload_json", other: jsonSchemas, row: `{"columns":{"payload":"bytea"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":"hex:00ff"}}`},
+		{name: "bytes_payload_string_converter_garbage", row: `{"columns":{"payload":"bytea"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":"hex:00ff10"}}`},
+		{name: "string_payload_bytearray_fails", other: map[string]string{"value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter"}, row: `{"row":` + defaultRow + `}`, wantErr: "Invalid schema type for ByteArrayConverter: STRING"},
+		{name: "renamed_columns", er: map[string]string{"table.field.event.id": "event_id", "table.field.event.key": "agg_id", "table.field.event.payload": "body", "route.by.field": "agg_type"},
+			row: `{"columns":{"body":"text"},"row":{"event_id":"x-1","agg_type":"Customer","agg_id":"c-9","body":"{\"n\":1}"}}`},
+		{name: "placements_header_envelope_partition", er: map[string]string{"table.fields.additional.placement": " type : HEADER : eventType ,type:envelope:eventType,part:partition,id:header"}, other: jsonSchemas,
+			row: `{"columns":{"id":"uuid not null","part":"int4"},"row":{"id":"4d47e190-0402-4048-bc2c-89dd54343cb1","aggregatetype":"Order","aggregateid":"1","type":"OrderCreated","payload":{"a":1},"part":2}}`},
+		{name: "placement_trailing_colon_alias_is_column", er: map[string]string{"table.fields.additional.placement": "type:header:"}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{}}}`},
+		{name: "placement_unknown_keyword_npe", er: map[string]string{"table.fields.additional.placement": "type:foo"}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{}}}`, wantErr: "NullPointerException"},
+		{name: "placement_missing_column_error", er: map[string]string{"table.fields.additional.placement": "nosuch:header"}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{}}}`, wantErr: "nosuch is not a valid field name"},
+		{name: "placement_missing_envelope_error", er: map[string]string{"table.fields.additional.placement": "nosuch:envelope"}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{}}}`, wantErr: "Unable to find field nosuch in event"},
+		{name: "placement_missing_ignore", er: map[string]string{"table.fields.additional.placement": "nosuch:envelope,nosuch:header", "table.field.additional.missing": "ignore"}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{}}}`},
+		{name: "partition_not_int32", er: map[string]string{"table.fields.additional.placement": "part:partition"}, row: `{"columns":{"part":"int8"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{},"part":1}}`, wantErr: "Field 'part' is not of type INT32"},
+		{name: "envelope_schema_version", er: map[string]string{"table.fields.additional.placement": "type:envelope", "table.field.event.schema.version": "v"}, other: jsonSchemas,
+			row: `{"columns":{"v":"int4"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"v":3}}`},
+		{name: "envelope_column_default", er: map[string]string{"table.fields.additional.placement": "deleted:envelope"}, other: jsonSchemas,
+			row: `{"columns":{"deleted":{"type":"boolean","nullable":false,"default":false}},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":null,"deleted":null}}`},
+		{name: "envelope_string_converter_struct", er: map[string]string{"table.fields.additional.placement": "type:envelope:eventType"}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1}}}`},
+		{name: "regex_routing", er: map[string]string{"route.topic.regex": `(?<kind>[A-Z][a-z]+)_(?<rest>.*)`, "route.topic.replacement": `events.${kind}.$2\$`}, row: `{"row":{"id":"e1","aggregatetype":"Order_eu","aggregateid":"1","payload":{}}}`},
+		{name: "regex_no_match_raw_value", er: map[string]string{"route.topic.regex": `[A-Z]+`, "route.topic.replacement": `x.$0`}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{}}}`},
+		{name: "regex_bad_group_reference", er: map[string]string{"route.topic.replacement": `t.${nosuch}`}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{}}}`, wantErr: "No group with name {nosuch}"},
+		{name: "route_value_null_npe", row: `{"row":{"id":"e1","aggregatetype":null,"aggregateid":"1","payload":{}}}`, wantErr: "NullPointerException"},
+		{name: "route_value_not_string", row: `{"row":{"id":"e1","aggregatetype":5,"aggregateid":"1","payload":{}}}`, wantErr: "Field 'aggregatetype' is not of type STRING"},
+		{name: "non_outbox_table", row: `{"row":{"id":1,"name":"x"}}`, wantErr: "Unable to find payload field payload in event"},
+		{name: "missing_id_column", row: `{"row":{"aggregatetype":"Order","aggregateid":"1","payload":{}}}`, wantErr: "id is not a valid field name"},
+		{name: "missing_key_column", row: `{"row":{"id":"e1","aggregatetype":"Order","payload":{}}}`, wantErr: "aggregateid is not a valid field name"},
+		{name: "null_key", other: map[string]string{"key.converter": "org.apache.kafka.connect.json.JsonConverter"}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":null,"payload":{}}}`},
+		{name: "int_key_and_id", other: jsonPlain, row: `{"row":{"id":42,"aggregatetype":"Order","aggregateid":7,"payload":{}}}`},
+		{name: "timestamp_millis", er: map[string]string{"table.field.event.timestamp": "ts"}, row: `{"columns":{"ts":"timestamp(3)"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{},"ts":"2019-03-24 20:52:59"}}`},
+		{name: "timestamp_micros_truncated", er: map[string]string{"table.field.event.timestamp": "ts"}, row: `{"columns":{"ts":"timestamp"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{},"ts":"2019-03-24 20:52:59.123999"}}`},
+		{name: "timestamp_null_falls_back", er: map[string]string{"table.field.event.timestamp": "ts"}, row: `{"tsMs":1700000000000,"columns":{"ts":"timestamp"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{},"ts":null}}`},
+		{name: "timestamp_timestamptz_fails", er: map[string]string{"table.field.event.timestamp": "ts"}, row: `{"columns":{"ts":"timestamptz"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{},"ts":"2019-03-24T20:52:59Z"}}`, wantErr: "Field 'ts' is not of type INT64"},
+		{name: "timestamp_bigint_fails", er: map[string]string{"table.field.event.timestamp": "ts"}, row: `{"columns":{"ts":"int8"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{},"ts":1}}`, wantErr: "Unsupported field type INT64 (without logical schema name)"},
+		{name: "timestamp_missing_column", er: map[string]string{"table.field.event.timestamp": "ts"}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{}}}`, wantErr: "Unable to find timestamp field ts in event"},
+		{name: "expand_json", er: map[string]string{"table.expand.json.payload": "true"}, other: jsonSchemas,
+			row: `{"columns":{"payload":"text"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":"{\"id\":1,\"big\":3000000000,\"f\":1.5,\"e\":1e20,\"n\":null,\"z\":[],\"o\":{\"k\":\"v\"},\"arr\":[{\"a\":1},{\"a\":2}],\"dup\":1,\"dup\":2} trailing"}}`},
+		{name: "expand_json_merge_not_optional", er: map[string]string{"table.expand.json.payload": "true"}, other: jsonSchemas,
+			row: `{"columns":{"payload":"text"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":"{\"arr\":[{\"a\":1},{\"b\":\"x\"}]}"}}`},
+		{name: "expand_json_optional_bytes", er: map[string]string{"table.expand.json.payload": "true", "table.json.payload.null.behavior": "optional_bytes"}, other: jsonSchemas,
+			row: `{"columns":{"payload":"text"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":"{\"n\":null,\"s\":\"x\"}"}}`},
+		{name: "expand_json_mixed_numbers_unchanged", er: map[string]string{"table.expand.json.payload": "true"}, other: jsonPlain,
+			row: `{"columns":{"payload":"text"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":"{\"a\":[1,2.0]}"}}`},
+		{name: "expand_json_bigint_value_fails", er: map[string]string{"table.expand.json.payload": "true"}, other: jsonPlain,
+			row: `{"columns":{"payload":"text"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":"{\"a\":12345678901234567890}"}}`, wantErr: "Invalid type for STRUCT: class java.lang.String"},
+		{name: "expand_json_top_array_string_converter", er: map[string]string{"table.expand.json.payload": "true"},
+			row: `{"columns":{"payload":"text"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":"[1,2]"}}`},
+		{name: "expand_json_top_array_envelope_fails", er: map[string]string{"table.expand.json.payload": "true", "table.fields.additional.placement": "type:envelope"},
+			row: `{"columns":{"payload":"text"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"[1,2]"}}`, wantErr: "Invalid Java object for schema with type ARRAY"},
+		{name: "expand_json_bytes_warns", er: map[string]string{"table.expand.json.payload": "true"}, other: map[string]string{"value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter"},
+			row: `{"columns":{"payload":"bytea"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":"{}"}}`},
+		{name: "expand_json_avro_field_names", er: map[string]string{"table.expand.json.payload": "true", "field.name.adjustment.mode": "avro"}, other: jsonSchemas,
+			row: `{"columns":{"payload":"text"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":"{\"1a-b\":1,\"ok\":2}"}}`},
+		{name: "header_converter_json", other: map[string]string{"header.converter": "org.apache.kafka.connect.json.JsonConverter", "extended.headers.enabled": "false"}, row: `{"columns":{"id":"uuid not null"},"row":` + defaultRow + `}`},
+		{name: "extended_headers_disabled", other: map[string]string{"extended.headers.enabled": "false"}, row: `{"row":` + defaultRow + `}`},
+		{name: "binary_data_converter_passthrough", other: map[string]string{"value.converter": "io.debezium.converters.BinaryDataConverter"}, row: `{"columns":{"payload":"bytea"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":"base64:AAECAw=="}}`},
+		{name: "mariadb_defaults", kind: eventrouter.MariaDB, other: map[string]string{"connector.class": "io.debezium.connector.mariadb.MariaDbConnector"},
+			row: `{"table":"shop.outbox","columns":{"payload":"json","created":"datetime(6)"},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{"b":1,"a":2},"created":"2024-01-01 00:00:00.5"}}`},
+		{name: "predicate_not_matching", other: map[string]string{"transforms.outbox.predicate": "onlyOutbox", "predicates": "onlyOutbox",
+			"predicates.onlyOutbox.type": "org.apache.kafka.connect.transforms.predicates.TopicNameMatches", "predicates.onlyOutbox.pattern": `dbserver1\.public\.other`},
+			row: `{"row":` + defaultRow + `}`},
+		{name: "predicate_matching", other: map[string]string{"transforms.outbox.predicate": "onlyOutbox", "predicates": "onlyOutbox",
+			"predicates.onlyOutbox.type": "org.apache.kafka.connect.transforms.predicates.TopicNameMatches", "predicates.onlyOutbox.pattern": `dbserver1\.public\.outboxevent`},
+			row: `{"row":` + defaultRow + `}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, err := eventrouter.ParseConfig(connector(tt.er, tt.other), "outbox")
+			if err != nil {
+				t.Fatalf("ParseConfig: %v", err)
+			}
+			ev := sample(t, tt.row, tt.kind)
+			res, err := eventrouter.Route(cfg, ev)
+			if tt.wantErr != "" {
+				if !errors.Is(err, eventrouter.ErrTaskFailed) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("want task failure containing %q, got %v", tt.wantErr, err)
+				}
+			} else if err != nil {
+				t.Fatalf("Route: %v", err)
+			}
+			golden(t, tt.name, render(res, err))
+		})
+	}
+}
+
+func TestRouteSpecialRecords(t *testing.T) {
+	cfg, err := eventrouter.ParseConfig(connector(nil, nil), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := eventrouter.Route(cfg, eventrouter.ChangeEvent{Op: "d", Table: "public.outboxevent", Tombstone: true})
+	if err != nil || !res.Dropped || !strings.Contains(res.Reason, "tombstone") {
+		t.Errorf("tombstone: got %+v, %v", res, err)
+	}
+	res, err = eventrouter.Route(cfg, eventrouter.ChangeEvent{NotEnvelope: "heartbeat"})
+	if err != nil || !res.PassThrough || res.Record != nil {
+		t.Errorf("heartbeat: got %+v, %v", res, err)
+	}
+}
+
+// TestRouterSchemaNameCache: without schema.version the envelope schema is
+// cached by payload schema, so a later aggregate type reuses the first name.
+func TestRouterSchemaNameCache(t *testing.T) {
+	cfg, err := eventrouter.ParseConfig(connector(map[string]string{"table.fields.additional.placement": "type:envelope"},
+		map[string]string{"value.converter": "org.apache.kafka.connect.json.JsonConverter"}), "outbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := eventrouter.NewRouter(cfg)
+	names := []string{}
+	for _, agg := range []string{"Order", "Customer"} {
+		res, err := r.Route(sample(t, `{"row":{"id":"e1","aggregatetype":"`+agg+`","aggregateid":"1","type":"T","payload":{"a":1}}}`, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, res.Record.Connect.ValueSchema.Name)
+	}
+	want := "dbserver1.public.outboxevent.Order.Value"
+	if names[0] != want || names[1] != want {
+		t.Errorf("schema names %v, want both %s", names, want)
+	}
+	// a fresh task names it after Customer
+	res, _ := eventrouter.Route(cfg, sample(t, `{"row":{"id":"e1","aggregatetype":"Customer","aggregateid":"1","type":"T","payload":{"a":1}}}`, ""))
+	if got := res.Record.Connect.ValueSchema.Name; got != "dbserver1.public.outboxevent.Customer.Value" {
+		t.Errorf("fresh router: %s", got)
+	}
+}
+
+func TestErrorsTolerance(t *testing.T) {
+	cfg, err := eventrouter.ParseConfig(connector(nil, map[string]string{"errors.tolerance": "all"}), "outbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := eventrouter.Route(cfg, sample(t, `{"row":{"id":1,"name":"x"}}`, ""))
+	if err != nil || !res.Dropped || !strings.Contains(res.Reason, "Unable to find payload field") {
+		t.Errorf("got %+v, %v", res, err)
+	}
+}
+
+func TestParseConfigErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		er   map[string]string
+		oth  map[string]string
+		want string
+	}{
+		{"placement_one_part", map[string]string{"table.fields.additional.placement": "type"}, nil, "pairs or trios"},
+		{"placement_four_parts", map[string]string{"table.fields.additional.placement": "a:b:c:d"}, nil, "pairs or trios"},
+		{"placement_leading_comma", map[string]string{"table.fields.additional.placement": ",type:header"}, nil, "pairs or trios"},
+		{"placement_empty", map[string]string{"table.fields.additional.placement": ""}, nil, "pairs or trios"},
+		{"invalid_op_enum", map[string]string{"table.op.invalid.behavior": "drop"}, nil, "Value must be one of warn, error, fatal"},
+		{"missing_enum", map[string]string{"table.field.additional.missing": "skip"}, nil, "error, ignore"},
+		{"null_behavior_enum", map[string]string{"table.json.payload.null.behavior": "x"}, nil, "ignore, optional_bytes"},
+		{"boolean", map[string]string{"route.tombstone.on.empty.payload": "yes"}, nil, "either true or false"},
+		{"regex_syntax", map[string]string{"route.topic.regex": "(unclosed"}, nil, "does not compile"},
+		{"regex_lookahead", map[string]string{"route.topic.regex": "(?=x).*"}, nil, "lookaround"},
+		{"regex_backreference", map[string]string{"route.topic.regex": `(a)\1`}, nil, "backreference"},
+		{"converter_unknown", nil, map[string]string{"value.converter": "io.confluent.connect.avro.AvroConverter"}, "not emulated"},
+		{"errors_tolerance", nil, map[string]string{"errors.tolerance": "some"}, "none, all"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := eventrouter.ParseConfig(connector(tt.er, tt.oth), "outbox")
+			var ce *eventrouter.ConfigError
+			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("want ConfigError containing %q, got %v", tt.want, err)
+			}
+		})
+	}
+	if _, err := eventrouter.ParseConfig(map[string]string{"transforms": "a"}, ""); !errors.Is(err, eventrouter.ErrInvalidConfig) {
+		t.Errorf("no EventRouter: %v", err)
+	}
+}
+
+func TestParseConfigDefaults(t *testing.T) {
+	cfg, err := eventrouter.ParseConfig(map[string]string{
+		"transforms": "unwrap,outbox", "transforms.outbox.type": eventrouter.EventRouterClass,
+		"transforms.outbox.table.fields.additional.error.on.missing": "false",
+	}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Alias != "outbox" || cfg.FieldEventID != "id" || cfg.FieldEventKey != "aggregateid" || cfg.FieldPayload != "payload" ||
+		cfg.RouteByField != "aggregatetype" || cfg.RouteTopicRegex != "(?<routedByValue>.*)" || cfg.RouteReplacement != "outbox.event.${routedByValue}" ||
+		cfg.InvalidOp != eventrouter.InvalidOpWarn || cfg.AdditionalMissing != "error" || !cfg.ExtendedHeaders ||
+		cfg.KeyConverter.Kind != eventrouter.JSONConverter || !cfg.KeyConverter.SchemasEnable || cfg.HeaderConverter.Kind != eventrouter.SimpleHeaderConverter {
+		t.Errorf("defaults: %+v", cfg)
+	}
+	if len(cfg.Warnings) != 2 {
+		t.Errorf("want warnings for the unwrap transform and error.on.missing, got %q", cfg.Warnings)
+	}
+	// 3.5: error.on.missing is honoured
+	cfg, err = eventrouter.ParseConfigWithOptions(map[string]string{
+		"transforms": "outbox", "transforms.outbox.type": eventrouter.EventRouterClass,
+		"transforms.outbox.table.fields.additional.error.on.missing": "false",
+	}, "", eventrouter.ParseOptions{EventRouterVersion: eventrouter.Version35})
+	if err != nil || cfg.AdditionalMissing != "ignore" {
+		t.Errorf("3.5: %v %+v", err, cfg.AdditionalMissing)
+	}
+	// worker converters apply when the connector sets none
+	cfg, _ = eventrouter.ParseConfigWithWorker(map[string]string{"transforms": "outbox", "transforms.outbox.type": eventrouter.EventRouterClass, "key.converter.schemas.enable": "true"}, "",
+		map[string]string{"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "false", "value.converter": "StringConverter"})
+	if cfg.KeyConverter.SchemasEnable || cfg.KeyConverter.Source != "worker" || cfg.ValueConverter.Kind != eventrouter.StringConverter {
+		t.Errorf("worker converters: %+v %+v", cfg.KeyConverter, cfg.ValueConverter)
+	}
+}
+
+func TestNormalizeJSONB(t *testing.T) {
+	tests := map[string]string{
+		`{"b":1,"a":2,"aa":[1,2.50,1e2,-0,1.5e-3,100e-2]}`: `{"a": 2, "b": 1, "aa": [1, 2.50, 100, 0, 0.0015, 1.00]}`,
+		`{"k":1,"k":2}`:                    `{"k": 2}`,
+		`"\u00e9\u0001/"`:                  "\"é\\u0001/\"",
+		` [ {} , [] , null , true ] `:      `[{}, [], null, true]`,
+		`{"zz":{"y":1,"x":{"b":0,"a":0}}}`: `{"zz": {"x": {"a": 0, "b": 0}, "y": 1}}`,
+	}
+	for in, want := range tests {
+		got, err := eventrouter.NormalizeJSONB(in)
+		if err != nil || got != want {
+			t.Errorf("NormalizeJSONB(%s) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	if _, err := eventrouter.NormalizeJSONB(`{"a":1} x`); err == nil {
+		t.Error("trailing content accepted")
+	}
+}
+
+func TestColumnSchema(t *testing.T) {
+	tests := []struct {
+		kind eventrouter.ConnectorKind
+		typ  string
+		want string // type/name
+	}{
+		{eventrouter.Postgres, "uuid", "string/io.debezium.data.Uuid"},
+		{eventrouter.Postgres, "jsonb", "string/io.debezium.data.Json"},
+		{eventrouter.Postgres, "timestamp(3)", "int64/io.debezium.time.Timestamp"},
+		{eventrouter.Postgres, "timestamp(4)", "int64/io.debezium.time.MicroTimestamp"},
+		{eventrouter.Postgres, "timestamp", "int64/io.debezium.time.MicroTimestamp"},
+		{eventrouter.Postgres, "timestamptz", "string/io.debezium.time.ZonedTimestamp"},
+		{eventrouter.Postgres, "bytea", "bytes/"},
+		{eventrouter.Postgres, "character varying(20)", "string/"},
+		{eventrouter.MariaDB, "json", "string/"},
+		{eventrouter.MySQL, "json", "string/io.debezium.data.Json"},
+		{eventrouter.MariaDB, "datetime(3)", "int64/io.debezium.time.Timestamp"},
+		{eventrouter.MariaDB, "datetime(6)", "int64/io.debezium.time.MicroTimestamp"},
+		{eventrouter.MariaDB, "longblob", "bytes/"},
+		{eventrouter.MariaDB, "int unsigned", "int32/"},
+	}
+	for _, tt := range tests {
+		s, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)
+		if err != nil {
+			t.Errorf("%s %s: %v", tt.kind, tt.typ, err)
+			continue
+		}
+		if got := string(s.Type) + "/" + s.Name; got != tt.want {
+			t.Errorf("%s %s: %s, want %s", tt.kind, tt.typ, got, tt.want)
+		}
+	}
+	if _, err := eventrouter.ColumnSchema(eventrouter.Postgres, "hstore", true); !errors.Is(err, eventrouter.ErrUnsupported) {
+		t.Errorf("hstore: %v", err)
+	}
+}
