@@ -189,7 +189,7 @@ func schemaSummaryLine(rep *schemas.CheckReport) string {
 	return fmt.Sprintf("%d compatible, %d incompatible, %d new, %d accepted, %d skipped", s.Compatible, s.Incompatible, s.New, s.Accepted, s.Skipped)
 }
 
-func schemaLevelNote(r schemas.Result) string {
+func schemaLevelNote(r schemas.CheckResult) string {
 	if r.Level == "" {
 		return ""
 	}

@@ -80,8 +80,8 @@ type Problem struct {
 	Version int `json:"version"`
 }
 
-// Result is the verdict on one catalog entry against one baseline.
-type Result struct {
+// CheckResult is the verdict on one catalog entry against one baseline.
+type CheckResult struct {
 	Subject   string `json:"subject"`
 	EventType string `json:"eventType"`
 	Major     int    `json:"major"`
@@ -111,7 +111,7 @@ type Result struct {
 type CheckReport struct {
 	// Compatible is false when any result is incompatible.
 	Compatible bool     `json:"compatible"`
-	Results    []Result `json:"results"`
+	Results    []CheckResult `json:"results"`
 	Summary    Summary  `json:"summary"`
 	// Unused are accepted breaks that matched no result (stale entries).
 	Unused []AcceptedBreak `json:"unusedAcceptedBreaks,omitempty"`
@@ -145,7 +145,7 @@ func CheckCatalog(ctx context.Context, cat *Catalog, baselines []Baseline, opts 
 	if opts.Level == "" {
 		opts.Level = DefaultLevel
 	}
-	rep := &CheckReport{Compatible: true, Results: []Result{}}
+	rep := &CheckReport{Compatible: true, Results: []CheckResult{}}
 	used := map[*AcceptedBreak]bool{}
 	for _, b := range baselines {
 		for _, e := range cat.Entries {
@@ -182,9 +182,9 @@ func CheckCatalog(ctx context.Context, cat *Catalog, baselines []Baseline, opts 
 // Fingerprint is the CRC-64-AVRO fingerprint of s as 16 hex digits.
 func Fingerprint(s avro.Schema) string { return fmt.Sprintf("%016x", avro.Fingerprint64(s)) }
 
-func checkEntry(ctx context.Context, e *CatalogEntry, b Baseline, opts CheckOptions, used map[*AcceptedBreak]bool) (Result, error) {
+func checkEntry(ctx context.Context, e *CatalogEntry, b Baseline, opts CheckOptions, used map[*AcceptedBreak]bool) (CheckResult, error) {
 	top := e.Schema.Position()
-	res := Result{
+	res := CheckResult{
 		Subject: e.Subject, EventType: e.EventType, Major: e.Major, Record: e.Record,
 		File: e.File, Line: top.Line, Col: top.Col, Against: b.Name(),
 		Fingerprint: Fingerprint(e.Schema), Problems: []Problem{},
