@@ -110,9 +110,9 @@ type CheckResult struct {
 // CheckReport is the outcome of CheckCatalog.
 type CheckReport struct {
 	// Compatible is false when any result is incompatible.
-	Compatible bool     `json:"compatible"`
+	Compatible bool          `json:"compatible"`
 	Results    []CheckResult `json:"results"`
-	Summary    Summary  `json:"summary"`
+	Summary    Summary       `json:"summary"`
 	// Unused are accepted breaks that matched no result (stale entries).
 	Unused []AcceptedBreak `json:"unusedAcceptedBreaks,omitempty"`
 }
