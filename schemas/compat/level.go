@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -25,7 +26,7 @@ const (
 var Levels = []Level{None, Backward, BackwardTransitive, Forward, ForwardTransitive, Full, FullTransitive}
 
 // ErrUnknownLevel is returned by ParseLevel for a name that is no level.
-var ErrUnknownLevel = fmt.Errorf("unknown compatibility level")
+var ErrUnknownLevel = errors.New("unknown compatibility level")
 
 // ParseLevel reads a level name, case-insensitively ("backward_transitive"
 // or "BACKWARD_TRANSITIVE"; '-' is accepted for '_').
