@@ -169,8 +169,8 @@ type jsonSyntaxError struct {
 
 func (e *jsonSyntaxError) Error() string { return e.msg }
 
-func parseJSON(data []byte) (*jnode, error) {
-	p := &jsonParser{data: data}
+func parseJSON(data []byte, start int) (*jnode, error) {
+	p := &jsonParser{data: data, pos: start}
 	p.ws()
 	if p.pos >= len(p.data) {
 		return nil, &jsonSyntaxError{p.pos, "no content: empty schema"}

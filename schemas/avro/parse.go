@@ -114,7 +114,12 @@ func ParseWith(data []byte, opts Options) (s Schema, err error) {
 		}
 		return nil, &ParseError{Pos: p.li.pos(opts.File, off), Msg: "invalid UTF-8"}
 	}
-	root, err := parseJSON(data)
+	// A UTF-8 byte order mark is skipped, as Jackson does for files.
+	start := 0
+	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		start = 3
+	}
+	root, err := parseJSON(data, start)
 	if err != nil {
 		var se *jsonSyntaxError
 		if errors.As(err, &se) {

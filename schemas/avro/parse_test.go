@@ -95,6 +95,7 @@ func TestParseParity(t *testing.T) {
 		{"unterminated comment", `{"type": /* "int"}`, false, "unexpected end"},
 		{"bad json", `{"type":"int",}`, false, "expected a string key"},
 		{"empty input", ``, false, "empty"},
+		{"byte order mark", "\ufeff\"int\"", true, ""},
 		{"leading zero", `{"type":"fixed","name":"F","size":015}`, false, "leading zeroes"},
 	}
 	for _, tc := range cases {
