@@ -77,7 +77,9 @@ func (r *Resolver) decodeWriter(b []byte) (any, error) {
 // as nil or a one-key map keyed as goavro keys them, logical types of the
 // reader as time.Time, time.Duration and *big.Rat). The value is fresh:
 // the caller may modify it. Errors are *Error values that unwrap to
-// ErrDecode (bad or trailing bytes), ErrEnumSymbol or ErrUnionBranch.
+// ErrDecode (bad or trailing bytes), ErrEnumSymbol or ErrUnionBranch, or,
+// for a non-empty array or map whose element type does not resolve, to the
+// schema-level kind (ErrTypeMismatch, …, and ErrIncompatible).
 func (r *Resolver) Decode(b []byte) (any, error) {
 	v, err := r.decodeWriter(b)
 	if err != nil {
