@@ -158,6 +158,21 @@ outboxes:
 	check(3, "connectors", "status", pgConn)
 	check(0, "connectors", "resume", pgConn)
 
+	// Offsets (KIP-875): get, then reset around a stop; the connector comes
+	// back RUNNING (PostgreSQL resumes from its slot).
+	out = check(0, "connectors", "offsets", "get", pgConn)
+	// Debezium commits an offset only after records (or heartbeats) were
+	// flushed, so a fresh connector may have none yet.
+	if !strings.Contains(out, `"offsets": [`) || (!strings.Contains(out, `"offsets": []`) && !strings.Contains(out, `"server": "cli-pg-`+sfx+`"`)) {
+		t.Errorf("offsets get:\n%s", out)
+	}
+	out = check(0, "connectors", "offsets", "reset", pgConn)
+	if !strings.Contains(out, "reset successfully") {
+		t.Errorf("offsets reset:\n%s", out)
+	}
+	check(0, "deploy", "-f", specV2, "--timeout", "1m")
+	check(0, "connectors", "status", pgConn)
+
 	// Connect down: exit 1 and the URL in one line.
 	_, _, errOut = runCLI(t, vars, "plan", "-f", specV1, "--connect-url", "http://127.0.0.1:1")
 	if !strings.Contains(errOut, "kafka connect at http://127.0.0.1:1 is unreachable") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
