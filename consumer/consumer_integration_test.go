@@ -419,3 +419,153 @@ func TestConsumerRedeliversInOrder(t *testing.T) {
 		t.Errorf("committed offset = %d, want 4", off)
 	}
 }
+
+// TestConsumerRebalance: a second group member joins while the first is
+// processing a 4-partition topic. Every event is handled exactly once (the
+// inbox skips what a revoked partition redelivers), per-key order holds, and
+// the committed offsets cover every record.
+func TestConsumerRebalance(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Postgres)
+	sfx := itest.Suffix()
+	aggType := "Order" + sfx
+	topic := "outbox.event." + aggType
+	group := "consumer-it-rebalance-" + sfx
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := admin.CreateTopics(ctx, []kafka.TopicSpecification{{Topic: topic, NumPartitions: 4, ReplicationFactor: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	admin.Close()
+	t.Cleanup(func() { itest.DeleteTopics(t, s.BootstrapServers, topic) })
+	t.Cleanup(func() { deleteGroup(t, s.BootstrapServers, group) })
+
+	db := itest.PostgresDatabase(t, s.PostgresDSN, "consumer_rb_"+sfx)
+	store, err := inbox.NewPostgres(db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, `CREATE TABLE handled (event_id text PRIMARY KEY)`)
+
+	const n = 60
+	jsonP, _ := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatJSON))
+	kp := consumer.NewKafkaProducer(newProducer(t, s.BootstrapServers))
+	for i := 0; i < n; i++ {
+		m := jsonP.MustRecord(consumertest.Row{ID: fmt.Sprintf("%s-0000-4000-8000-%012d", sfx, i), AggregateType: aggType, AggregateID: fmt.Sprintf("k%d", i%10),
+			Type: "OrderLineAdded", SchemaVersion: 1, Payload: []byte(fmt.Sprintf(`{"line": %d}`, i))})
+		if err := kp.Produce(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	var mu sync.Mutex
+	lines := map[string][]int{} // key -> lines handled (first time)
+	byMember := map[string]int{}
+	dups := 0
+	start := func(name string) func() {
+		r, _ := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "rb",
+			OnDuplicate: func(context.Context, *consumer.Message) { mu.Lock(); dups++; mu.Unlock() }})
+		must(t, consumer.Handle(r, "OrderLineAdded", 1, func(ctx context.Context, ev consumer.Event[struct{ Line int }]) error {
+			time.Sleep(40 * time.Millisecond)
+			if _, err := ev.Tx.ExecContext(ctx, `INSERT INTO handled VALUES ($1)`, ev.EventID); err != nil {
+				return err
+			}
+			mu.Lock()
+			lines[ev.AggregateID] = append(lines[ev.AggregateID], ev.Payload.Line)
+			byMember[name]++
+			mu.Unlock()
+			return nil
+		}))
+		cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
+			BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic},
+			CommitInterval: 100 * time.Millisecond, RedeliveryBackoff: 50 * time.Millisecond,
+			Kafka:   kafka.ConfigMap{"heartbeat.interval.ms": 200},
+			OnError: func(err error) { t.Logf("%s: %v", name, err) },
+		}, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rctx, cancel := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- cons.Run(rctx) }()
+		return func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("%s: Run: %v", name, err)
+			}
+		}
+	}
+	total := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		c := 0
+		for _, l := range lines {
+			c += len(l)
+		}
+		return c
+	}
+	stopA := start("a")
+	waitFor(t, 60*time.Second, "first events", func() bool { return total() >= 5 })
+	stopB := start("b")
+	waitFor(t, 90*time.Second, "all events", func() bool { return total() >= n })
+	// Let the last commits happen, then stop both.
+	time.Sleep(300 * time.Millisecond)
+	stopB()
+	stopA()
+
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("handled per member: %v, duplicates skipped by the inbox: %d", byMember, dups)
+	if byMember["b"] == 0 {
+		t.Errorf("the second member handled nothing: no rebalance happened during processing (%v)", byMember)
+	}
+	if total := func() int {
+		c := 0
+		for _, l := range lines {
+			c += len(l)
+		}
+		return c
+	}(); total != n {
+		t.Errorf("handled %d events, want exactly %d", total, n)
+	}
+	for key, ls := range lines {
+		for i := 1; i < len(ls); i++ {
+			if ls[i] <= ls[i-1] {
+				t.Errorf("key %s: lines %v out of order", key, ls)
+				break
+			}
+		}
+	}
+	var rows int
+	if err := db.QueryRow(`SELECT count(*) FROM handled`).Scan(&rows); err != nil || rows != n {
+		t.Errorf("handled rows = %d (%v), want %d", rows, err, n)
+	}
+	// Committed offsets cover every record.
+	adm, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer adm.Close()
+	var tps []kafka.TopicPartition
+	for p := int32(0); p < 4; p++ {
+		tps = append(tps, kafka.TopicPartition{Topic: &topic, Partition: p})
+	}
+	res, err := adm.ListConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: group, Partitions: tps}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	for _, tp := range res.ConsumerGroupsTopicPartitions[0].Partitions {
+		if tp.Offset >= 0 {
+			sum += int64(tp.Offset)
+		}
+	}
+	if sum != n {
+		t.Errorf("committed offsets sum to %d, want %d: %v", sum, n, res.ConsumerGroupsTopicPartitions[0].Partitions)
+	}
+}

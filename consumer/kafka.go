@@ -75,7 +75,6 @@ type Consumer struct {
 
 	mu      sync.Mutex
 	pending map[tpKey]int64 // next offset to commit, per partition
-	blocked map[tpKey]int64 // partition -> offset being redelivered
 }
 
 type tpKey struct {
@@ -110,7 +109,7 @@ func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("consumer: %w", err)
 	}
-	return &Consumer{cfg: cfg, router: r, kc: kc, pending: map[tpKey]int64{}, blocked: map[tpKey]int64{}}, nil
+	return &Consumer{cfg: cfg, router: r, kc: kc, pending: map[tpKey]int64{}}, nil
 }
 
 // Run subscribes and processes records until ctx is cancelled or a fatal
@@ -156,18 +155,6 @@ func (c *Consumer) Run(ctx context.Context) (err error) {
 func (c *Consumer) handle(ctx context.Context, km *kafka.Message) {
 	k := tpKey{*km.TopicPartition.Topic, km.TopicPartition.Partition}
 	off := int64(km.TopicPartition.Offset)
-	c.mu.Lock()
-	if b, ok := c.blocked[k]; ok {
-		if off != b {
-			// Fetched before the seek took effect: it comes again after
-			// the blocked record.
-			c.mu.Unlock()
-			return
-		}
-		delete(c.blocked, k)
-	}
-	c.mu.Unlock()
-
 	m := fromKafka(km)
 	err := c.router.Process(ctx, m)
 	if err == nil {
@@ -180,9 +167,9 @@ func (c *Consumer) handle(ctx context.Context, km *kafka.Message) {
 		return // shutting down: not done, redelivered after restart
 	}
 	c.report(fmt.Errorf("consumer: %s/%d@%d (%s %s): %w", k.topic, k.partition, off, m.Meta.EventType, m.Meta.EventID, err))
-	c.mu.Lock()
-	c.blocked[k] = off
-	c.mu.Unlock()
+	// Seek back: librdkafka drops the records of this partition fetched
+	// before the seek (fetch version barrier), so the failed record is the
+	// next one of its partition.
 	if serr := c.kc.Seek(kafka.TopicPartition{Topic: &k.topic, Partition: k.partition, Offset: kafka.Offset(off)}, -1); serr != nil {
 		c.report(fmt.Errorf("consumer: seek %s/%d to %d: %w", k.topic, k.partition, off, serr))
 	}
@@ -212,7 +199,6 @@ func (c *Consumer) rebalance(kc *kafka.Consumer, ev kafka.Event) error {
 		for _, tp := range e.Partitions {
 			k := tpKey{*tp.Topic, tp.Partition}
 			delete(c.pending, k)
-			delete(c.blocked, k)
 		}
 		c.mu.Unlock()
 		if cooperative {
