@@ -88,6 +88,7 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		newGenerateCmd(env), newValidateCmd(env),
 		newPlanCmd(env), newDeployCmd(env), newConnectorsCmd(env), newContextCmd(env),
 		newProvisionCmd(env), newDoctorCmd(env),
+		newRouteCmd(env),
 		// Commands are registered here, one line per noun.
 	)
 	root.SetHelpCommand(newHelpCmd(env, root))

@@ -1,0 +1,460 @@
+package cmd
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+type routePreviewOptions struct {
+	Config             string
+	ConnectorConfig    string
+	Files              []string
+	Outbox             string
+	Transform          string
+	WorkerConfig       string
+	EventRouterVersion string
+	Output             string
+	Row                string
+	Now                func() time.Time
+}
+
+func newRouteCmd(env *Env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "route <command>",
+		Short: "Work with the outbox EventRouter's routing",
+		Args:  cobra.NoArgs,
+	}
+	c.AddCommand(newRoutePreviewCmd(env))
+	return c
+}
+
+func newRoutePreviewCmd(env *Env) *cobra.Command {
+	opts := &routePreviewOptions{Now: time.Now}
+	c := &cobra.Command{
+		Use:   "preview (--config CONNECTOR.json | --connector-config FILE | -f outbox.yaml [--outbox NAME]) ROW.json|-",
+		Short: "Show the exact Kafka record the outbox EventRouter emits for a sample row",
+		Long: `Preview runs a sample outbox row through an exact emulation of Debezium
+3.6.1's outbox EventRouter and of the connector's key, value and header
+converters, and prints the record that lands in Kafka: topic, partition,
+key, headers in order, value and timestamp; or that the row is dropped (and
+why); or the error the real connector task fails with.
+
+The connector config comes from --config (a JSON file with the body of
+POST /connectors, {"name":…,"config":{…}}, or a flat config map),
+--connector-config (the same), or an outbox spec (-f, with --outbox when it
+has several outboxes), from which the connector config is generated.
+Converters the connector does not set are the worker's: pass its properties
+with --worker-config, else JsonConverter with schemas.enable=true is assumed.
+
+The sample row (a file, or - for stdin) is JSON:
+
+  {
+    "op": "c",                            c (default) | r | u | d | t
+    "table": "public.outboxevent",        schema.table or database.table
+    "columns": {"id": "uuid not null",    SQL types; inferred when absent
+                "payload": "jsonb"},      (from the spec with -f)
+    "row": {"id": "4d47e190-…", "aggregatetype": "Order",
+            "aggregateid": "1", "type": "OrderCreated",
+            "payload": {"id": 1}},
+    "tsMs": 1700000000000,                envelope ts_ms (optional)
+    "runId": "…"                          optional
+  }
+
+A string value of a text column is the column text, an object or array its
+JSON text (jsonb is normalized as PostgreSQL stores it). A bytes column takes
+"base64:…", "hex:…" or plain text. Timestamps are "2006-01-02 15:04:05.999999"
+(UTC) or a number in the column's unit.
+
+Bytes are printed as text when they are valid UTF-8, else as base64:…; the
+json output has both. The __debezium.context.runId header is random per task
+start and shown as a placeholder.
+
+Exit status: 0 when the row is routed, dropped or passed through; 1 when the
+real task would fail (the error is printed); 2 for bad input.`,
+		Example: `  $ outboxctl route preview --config connector.json row.json
+  $ outboxctl route preview -f outbox.yaml --outbox orders -o json row.json
+  $ echo '{"row":{"id":"1","aggregatetype":"Order","aggregateid":"1","payload":{}}}' | outboxctl route preview --connector-config cfg.json -`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Row = args[0]
+			return runRoutePreview(env, opts)
+		},
+	}
+	fs := c.Flags()
+	fs.StringVar(&opts.Config, "config", "", "connector JSON file: {\"name\",\"config\"} or a flat config map")
+	fs.StringVar(&opts.ConnectorConfig, "connector-config", "", "connector config file (flat JSON map, or {\"name\",\"config\"})")
+	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder: preview with the generated connector config")
+	fs.StringVar(&opts.Outbox, "outbox", "", "the outbox of the spec to preview (needed when the spec has several)")
+	fs.StringVar(&opts.Transform, "transform", "", "alias of the EventRouter transform (default: the only one in transforms)")
+	fs.StringVar(&opts.WorkerConfig, "worker-config", "", "Kafka Connect worker properties file (its key/value/header converters apply when the connector sets none)")
+	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5 (the MariaDB 3.5.0 connector plugin ships its own 3.5 EventRouter)")
+	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	return c
+}
+
+func runRoutePreview(env *Env, opts *routePreviewOptions) error {
+	if opts.Output != "text" && opts.Output != "json" {
+		return UsageError(fmt.Errorf("unknown output format %q: use text or json", opts.Output))
+	}
+	n := 0
+	for _, set := range []bool{opts.Config != "", opts.ConnectorConfig != "", len(opts.Files) > 0} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return UsageError(errors.New("give exactly one of --config, --connector-config or -f"))
+	}
+	if opts.Outbox != "" && len(opts.Files) == 0 {
+		return UsageError(errors.New("--outbox needs -f"))
+	}
+
+	var conf map[string]string
+	var outbox *spec.Outbox
+	var err error
+	switch {
+	case opts.Config != "":
+		conf, err = readConnectorConfig(opts.Config)
+	case opts.ConnectorConfig != "":
+		conf, err = readConnectorConfig(opts.ConnectorConfig)
+	default:
+		conf, outbox, err = specConnectorConfig(env, opts.Files, opts.Outbox)
+	}
+	if err != nil {
+		return err
+	}
+	popts := eventrouter.ParseOptions{EventRouterVersion: opts.EventRouterVersion}
+	if opts.WorkerConfig != "" {
+		if popts.Worker, err = readProperties(opts.WorkerConfig); err != nil {
+			return UsageError(err)
+		}
+	}
+	cfg, err := eventrouter.ParseConfigWithOptions(conf, opts.Transform, popts)
+	if err != nil {
+		var ce *eventrouter.ConfigError
+		if errors.As(err, &ce) && errors.Is(err, eventrouter.ErrInvalidConfig) && ce.Key != "transforms" && !strings.HasSuffix(ce.Key, ".type") {
+			// the EventRouter (or Connect) rejects it when the task starts
+			return WithExitCode(ExitError, fmt.Errorf("the connector task would fail to start: %w", err))
+		}
+		return UsageError(err)
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(env.IO.ErrOut, "warning: %s\n", w)
+	}
+
+	sr, err := readSampleRow(env, opts.Row)
+	if err != nil {
+		return UsageError(err)
+	}
+	if outbox != nil {
+		applyContract(sr, outbox)
+	}
+	kind := cfg.Connector
+	if kind == "" {
+		kind = eventrouter.Postgres
+	}
+	ev, err := sr.ChangeEvent(kind)
+	if err != nil {
+		return UsageError(fmt.Errorf("%s: %w", opts.Row, err))
+	}
+	res, rerr := eventrouter.Route(cfg, ev)
+	if rerr != nil && !errors.Is(rerr, eventrouter.ErrTaskFailed) {
+		return UsageError(rerr)
+	}
+	for _, l := range res.Logs {
+		fmt.Fprintf(env.IO.ErrOut, "eventrouter log: %s\n", l)
+	}
+	if r := res.Record; r != nil && r.Timestamp != nil && opts.Now != nil {
+		if ahead := time.UnixMilli(*r.Timestamp).Sub(opts.Now()); ahead > time.Hour {
+			fmt.Fprintf(env.IO.ErrOut, "warning: the record timestamp is %s in the future: Kafka 4 brokers reject it by default (log.message.timestamp.after.max.ms = 1h), and the records batched with it\n", ahead.Round(time.Second))
+		}
+	}
+	if opts.Output == "json" {
+		enc := json.NewEncoder(env.IO.Out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(previewJSON(res, rerr, cfg)); err != nil {
+			return err
+		}
+		if rerr != nil {
+			return SilentExit(ExitError)
+		}
+		return nil
+	}
+	if rerr != nil {
+		return WithExitCode(ExitError, fmt.Errorf("the connector task would fail: %w", rerr))
+	}
+	writePreviewText(env.IO.Out, res)
+	return nil
+}
+
+// readConnectorConfig reads {"name","config":{…}} or a flat map of strings.
+func readConnectorConfig(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, UsageError(err)
+	}
+	var wrapped struct {
+		Config map[string]any `json:"config"`
+	}
+	if err := json.Unmarshal(b, &wrapped); err != nil {
+		return nil, UsageError(fmt.Errorf("%s: %w", path, err))
+	}
+	raw := wrapped.Config
+	if raw == nil {
+		if err := json.Unmarshal(b, &raw); err != nil {
+			return nil, UsageError(fmt.Errorf("%s: %w", path, err))
+		}
+	}
+	out := map[string]string{}
+	for k, v := range raw {
+		switch x := v.(type) {
+		case string:
+			out[k] = x
+		case bool, float64:
+			out[k] = fmt.Sprint(x)
+		default:
+			return nil, UsageError(fmt.Errorf("%s: config key %s: want a string", path, k))
+		}
+	}
+	return out, nil
+}
+
+// readProperties reads a Java properties file (key=value or key: value,
+// # and ! comments; no line continuations).
+func readProperties(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == '!' {
+			continue
+		}
+		i := strings.IndexAny(line, "=:")
+		if i < 0 {
+			out[line] = ""
+			continue
+		}
+		out[strings.TrimSpace(line[:i])] = strings.TrimSpace(line[i+1:])
+	}
+	return out, sc.Err()
+}
+
+func readSampleRow(env *Env, path string) (*eventrouter.SampleRow, error) {
+	var r io.Reader
+	if path == "-" {
+		r = env.IO.In
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	sr, err := eventrouter.ParseSampleRow(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return sr, nil
+}
+
+// specConnectorConfig generates the connector config of one outbox of the
+// spec (secret references are left as written: they do not affect routing).
+func specConnectorConfig(env *Env, files []string, name string) (map[string]string, *spec.Outbox, error) {
+	s, err := loadSpec(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, err := connectorconfig.Generate(s, connectorconfig.Options{BootstrapServers: env.Settings.BootstrapServers})
+	if err != nil {
+		return nil, nil, UsageError(err)
+	}
+	var names []string
+	for i := range s.Outboxes {
+		names = append(names, s.Outboxes[i].Name)
+	}
+	if name == "" {
+		if len(s.Outboxes) != 1 {
+			return nil, nil, UsageError(fmt.Errorf("the spec has %d outboxes (%s): pass --outbox", len(s.Outboxes), strings.Join(names, ", ")))
+		}
+		name = s.Outboxes[0].Name
+	}
+	for i := range s.Outboxes {
+		if s.Outboxes[i].Name != name {
+			continue
+		}
+		for _, c := range cs {
+			if c.Provenance.Outbox == name {
+				return c.Config, &s.Outboxes[i], nil
+			}
+		}
+	}
+	return nil, nil, UsageError(fmt.Errorf("no outbox %q in the spec (have %s)", name, strings.Join(names, ", ")))
+}
+
+// applyContract types the sample's columns from the spec's table contract
+// (where the sample does not type them) and defaults the table name.
+func applyContract(sr *eventrouter.SampleRow, o *spec.Outbox) {
+	if sr.Table == "" {
+		sr.Table = o.QualifiedTable()
+	}
+	if sr.Columns == nil {
+		sr.Columns = map[string]eventrouter.ColumnSpec{}
+	}
+	for _, c := range o.ColumnContract() {
+		if _, ok := sr.Columns[c.Name]; ok {
+			continue
+		}
+		present := false
+		for _, v := range sr.Row {
+			present = present || v.Name == c.Name
+		}
+		if !present {
+			continue
+		}
+		nullable := c.Nullable
+		sr.Columns[c.Name] = eventrouter.ColumnSpec{Type: c.SQLType, Nullable: &nullable}
+	}
+}
+
+// ---------------------------------------------------------------- output
+
+func showText(b []byte) string {
+	if b == nil {
+		return "null"
+	}
+	if eventrouter.IsText(b) {
+		return string(b)
+	}
+	return "base64:" + base64.StdEncoding.EncodeToString(b)
+}
+
+func writePreviewText(w io.Writer, res eventrouter.Result) {
+	switch {
+	case res.Dropped:
+		fmt.Fprintf(w, "dropped: %s\n", res.Reason)
+		return
+	case res.PassThrough:
+		fmt.Fprintf(w, "passed through: %s\n", res.Reason)
+		return
+	}
+	r := res.Record
+	fmt.Fprintf(w, "topic:      %s\n", r.Topic)
+	if r.Partition != nil {
+		fmt.Fprintf(w, "partition:  %d\n", *r.Partition)
+	} else {
+		fmt.Fprintf(w, "partition:  (default partitioner on the key bytes)\n")
+	}
+	fmt.Fprintf(w, "key:        %s\n", showText(r.Key))
+	switch {
+	case r.Timestamp != nil:
+		fmt.Fprintf(w, "timestamp:  %d (%s, %s)\n", *r.Timestamp, time.UnixMilli(*r.Timestamp).UTC().Format("2006-01-02T15:04:05.000Z"), r.TimestampSource)
+	default:
+		fmt.Fprintf(w, "timestamp:  %s (connector processing time)\n", r.TimestampSource)
+	}
+	fmt.Fprintf(w, "headers:\n")
+	for _, h := range r.Headers {
+		v := showText(h.Value)
+		if h.Volatile {
+			v = "<random per task start>"
+		}
+		fmt.Fprintf(w, "  %s: %s\n", h.Key, v)
+	}
+	if r.Value == nil {
+		fmt.Fprintf(w, "value:      null (tombstone)\n")
+		return
+	}
+	fmt.Fprintf(w, "value:\n%s\n", showText(r.Value))
+}
+
+type bytesJSON struct {
+	Text   *string `json:"text,omitempty"`
+	Base64 string  `json:"base64"`
+}
+
+func toBytesJSON(b []byte) *bytesJSON {
+	if b == nil {
+		return nil
+	}
+	out := &bytesJSON{Base64: base64.StdEncoding.EncodeToString(b)}
+	if utf8.Valid(b) {
+		s := string(b)
+		out.Text = &s
+	}
+	return out
+}
+
+type headerJSON struct {
+	Key      string     `json:"key"`
+	Value    *bytesJSON `json:"value"`
+	Volatile bool       `json:"volatile,omitempty"`
+}
+
+type recordJSON struct {
+	Topic           string       `json:"topic"`
+	Partition       *int32       `json:"partition"`
+	Key             *bytesJSON   `json:"key"`
+	Headers         []headerJSON `json:"headers"`
+	Value           *bytesJSON   `json:"value"`
+	Timestamp       *int64       `json:"timestamp"`
+	TimestampSource string       `json:"timestampSource"`
+}
+
+type errorJSON struct {
+	Stage     string `json:"stage"`
+	Exception string `json:"exception"`
+	Message   string `json:"message"`
+}
+
+type previewJSONOut struct {
+	Result   string      `json:"result"` // routed | dropped | passthrough | failed
+	Reason   string      `json:"reason,omitempty"`
+	Error    *errorJSON  `json:"error,omitempty"`
+	Record   *recordJSON `json:"record,omitempty"`
+	Logs     []string    `json:"logs,omitempty"`
+	Warnings []string    `json:"warnings,omitempty"`
+}
+
+func previewJSON(res eventrouter.Result, err error, cfg eventrouter.Config) previewJSONOut {
+	out := previewJSONOut{Reason: res.Reason, Logs: res.Logs, Warnings: cfg.Warnings}
+	var te *eventrouter.TaskError
+	switch {
+	case err != nil && errors.As(err, &te):
+		out.Result = "failed"
+		out.Error = &errorJSON{Stage: string(te.Stage), Exception: te.Exception, Message: te.Message}
+	case res.Dropped:
+		out.Result = "dropped"
+	case res.PassThrough:
+		out.Result = "passthrough"
+	case res.Record != nil:
+		out.Result = "routed"
+		r := res.Record
+		rj := &recordJSON{Topic: r.Topic, Partition: r.Partition, Key: toBytesJSON(r.Key), Value: toBytesJSON(r.Value), Timestamp: r.Timestamp, TimestampSource: r.TimestampSource}
+		rj.Headers = []headerJSON{}
+		for _, h := range r.Headers {
+			rj.Headers = append(rj.Headers, headerJSON{Key: h.Key, Value: toBytesJSON(h.Value), Volatile: h.Volatile})
+		}
+		out.Record = rj
+	}
+	return out
+}
