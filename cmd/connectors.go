@@ -206,6 +206,14 @@ func fetchViews(ctx context.Context, env *Env, opts *connectorsOptions, names []
 		if e.Status != nil {
 			v.State, v.Worker, v.Trace = e.Status.Connector.State, e.Status.Connector.WorkerID, e.Status.Connector.Trace
 			v.Tasks = append(v.Tasks, e.Status.Tasks...)
+			var cfg map[string]string
+			if e.Info != nil {
+				cfg = e.Info.Config
+			}
+			v.Trace = plan.MaskSecrets(v.Trace, cfg, nil)
+			for i := range v.Tasks {
+				v.Tasks[i].Trace = plan.MaskSecrets(v.Tasks[i].Trace, cfg, nil)
+			}
 			if !withConfig {
 				for i := range v.Tasks {
 					v.Tasks[i].Trace = ""

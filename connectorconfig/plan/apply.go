@@ -116,6 +116,35 @@ const notChecked = "not checked"
 // other connectors nor the wait: its result says why. The returned error is
 // non-nil only when nothing could be done (blocked plan, worker unreachable).
 func Apply(ctx context.Context, c *connect.Client, p Plan, opts ApplyOptions) (Report, error) {
+	if opts.Progress != nil {
+		opts.Progress = &maskingWriter{w: opts.Progress, p: p}
+	}
+	rep, err := apply(ctx, c, p, opts)
+	maskResults(&rep, p)
+	return rep, err
+}
+
+// maskingWriter masks secret values of the plan's desired configs in
+// progress lines.
+type maskingWriter struct {
+	w io.Writer
+	p Plan
+}
+
+func (m *maskingWriter) Write(b []byte) (int, error) {
+	s := string(b)
+	for _, ch := range m.p.Changes {
+		if ch.Desired != nil {
+			s = MaskSecrets(s, ch.Desired.Config, ch.Desired.Sensitive)
+		}
+	}
+	if _, err := io.WriteString(m.w, s); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+func apply(ctx context.Context, c *connect.Client, p Plan, opts ApplyOptions) (Report, error) {
 	if b := p.Blocked(); len(b) > 0 {
 		return Report{}, &BlockedError{Findings: b}
 	}
@@ -188,7 +217,9 @@ func Apply(ctx context.Context, c *connect.Client, p Plan, opts ApplyOptions) (R
 		}
 		return rep, nil
 	}
-	return rep, wait(ctx, c, &rep, wrote, start, opts, progress)
+	err := wait(ctx, c, &rep, wrote, start, opts, progress)
+	sort.SliceStable(rep.Results, func(i, j int) bool { return rep.Results[i].Name < rep.Results[j].Name })
+	return rep, err
 }
 
 func applyOne(ctx context.Context, c *connect.Client, ch Change, caps connect.Capabilities, res *Result, progress io.Writer) error {
@@ -463,8 +494,28 @@ func wait(ctx context.Context, c *connect.Client, rep *Report, wrote map[string]
 		case <-time.After(opts.PollInterval):
 		}
 	}
-	sort.SliceStable(rep.Results, func(i, j int) bool { return rep.Results[i].Name < rep.Results[j].Name })
 	return nil
+}
+
+// maskResults removes secret values of the desired configs from reasons and
+// traces.
+func maskResults(rep *Report, p Plan) {
+	cfg := map[string]Change{}
+	for _, ch := range p.Changes {
+		cfg[ch.Name] = ch
+	}
+	for i := range rep.Results {
+		ch, ok := cfg[rep.Results[i].Name]
+		if !ok || ch.Desired == nil {
+			continue
+		}
+		r := &rep.Results[i]
+		r.Reason = MaskSecrets(r.Reason, ch.Desired.Config, ch.Desired.Sensitive)
+		r.Trace = MaskSecrets(r.Trace, ch.Desired.Config, ch.Desired.Sensitive)
+		for j := range r.Tasks {
+			r.Tasks[j].Trace = MaskSecrets(r.Tasks[j].Trace, ch.Desired.Config, ch.Desired.Sensitive)
+		}
+	}
 }
 
 func statusOf(r *Result) *connect.Status {

@@ -170,3 +170,29 @@ func TestApplyRetriesRebalanceAndPrunes(t *testing.T) {
 		t.Fatalf("connectors after prune = %v", names)
 	}
 }
+
+func TestApplyMasksSecretsInTracesAndProgress(t *testing.T) {
+	f, c := newFake(t, connectfake.Options{})
+	const pw = "pa55-Word-in-trace"
+	f.FailConnector("orders", "org.postgresql.util.PSQLException: connect to jdbc:postgresql://db/orders?password="+pw+" failed")
+	cfg := pgConfig()
+	cfg["database.password"] = pw
+	var progress bytes.Buffer
+	p := Diff([]connectorconfig.Connector{{Name: "orders", Config: cfg}}, nil)
+	o := fastOpts(&progress)
+	rep, err := Apply(context.Background(), c, p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, js bytes.Buffer
+	_ = RenderReportText(&out, rep)
+	_ = RenderReportJSON(&js, p, rep)
+	for name, s := range map[string]string{"progress": progress.String(), "text": out.String(), "json": js.String()} {
+		if strings.Contains(s, pw) {
+			t.Errorf("%s leaks the password:\n%s", name, s)
+		}
+	}
+	if !strings.Contains(rep.Results[0].Trace, "password=(sensitive) failed") {
+		t.Errorf("trace = %q", rep.Results[0].Trace)
+	}
+}

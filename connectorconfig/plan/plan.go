@@ -502,3 +502,17 @@ func Fetch(ctx context.Context, c *connect.Client) (map[string]ActualConnector, 
 	}
 	return out, nil
 }
+
+// MaskSecrets replaces, in s, the value of every sensitive key of cfg (see
+// IsSensitive) by "(sensitive)". It is applied to Connect's error messages
+// and stack traces, which can echo config values. Values shorter than 4
+// characters and config-provider placeholders are left alone.
+func MaskSecrets(s string, cfg map[string]string, declared []string) string {
+	for k, v := range cfg {
+		if len(v) < 4 || strings.HasPrefix(v, "${") || !isSensitive(k, declared) {
+			continue
+		}
+		s = strings.ReplaceAll(s, v, sensitiveText)
+	}
+	return s
+}
