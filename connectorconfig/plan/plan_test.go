@@ -267,3 +267,23 @@ func TestRenderGolden(t *testing.T) {
 		})
 	}
 }
+
+func TestReportGolden(t *testing.T) {
+	p := renderCases()["create"]
+	rep := Report{
+		Server: connect.ServerInfo{Version: "4.3.1", Commit: "abc", KafkaClusterID: "cluster"},
+		Results: []Result{
+			{Name: "billing", Action: Create, Written: []string{"created (initial_state=PAUSED)"}, Converged: true, Wanted: "paused", State: "PAUSED", Tasks: []connect.TaskState{{ID: 0, State: "PAUSED", WorkerID: "w:8083"}}, Elapsed: 1500 * 1e6},
+			{Name: "orders", Action: Update, Written: []string{"config updated (PUT)"}, Wanted: "running", State: "RUNNING", Tasks: []connect.TaskState{{ID: 0, State: "FAILED", WorkerID: "w:8083", Trace: "java.lang.Exception: boom\n\tat x"}}, Reason: "task 0 FAILED", Trace: "java.lang.Exception: boom\n\tat x", Elapsed: 3 * 1e9},
+		},
+	}
+	var js, txt bytes.Buffer
+	if err := RenderReportJSON(&js, p, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderReportText(&txt, rep); err != nil {
+		t.Fatal(err)
+	}
+	goldenCheck(t, filepath.Join("testdata", "TestReportGolden", "report.json"), js.Bytes())
+	goldenCheck(t, filepath.Join("testdata", "TestReportGolden", "report.txt"), txt.Bytes())
+}

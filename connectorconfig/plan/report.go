@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 )
 
 // RenderReportText writes the deploy report for humans: one line per
@@ -70,11 +72,11 @@ func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ")
 
 // JSONReport is the JSON contract of a deploy report.
 type JSONReport struct {
-	FormatVersion string   `json:"format_version"`
-	Plan          JSONPlan `json:"plan"`
-	Server        any      `json:"server"`
-	Results       []Result `json:"results"`
-	Converged     bool     `json:"converged"`
+	FormatVersion string             `json:"format_version"`
+	Plan          JSONPlan           `json:"plan"`
+	Server        connect.ServerInfo `json:"server"`
+	Results       []Result           `json:"results"`
+	Converged     bool               `json:"converged"`
 }
 
 // RenderReportJSON writes the plan and the report as one JSON document.
