@@ -65,12 +65,12 @@
 // the outermost. The recommended chain:
 //
 //	router.Use(
-//		consumer.Hooks{OnDone: metrics}.Middleware,            // every outcome
-//		consumer.DLQ{Topic: "orders.dlq", Producer: p}.Middleware, // poison records
+//		consumer.Hooks{OnDone: metrics}.Middleware,                 // every outcome
+//		consumer.DLQ{Topic: "orders.dlq", Producer: p}.Middleware,  // poison records
 //		consumer.Retry{MaxAttempts: 5, InitialInterval: 100 * time.Millisecond,
-//			MaxInterval: 5 * time.Second}.Middleware,        // transient failures
-//		consumer.Timeout(30*time.Second),                      // per attempt
-//		consumer.Recover(),                                    // panic -> error
+//			MaxInterval: 5 * time.Second}.Middleware,               // transient failures
+//		consumer.Timeout(30*time.Second),                           // per attempt
+//		consumer.Recover(),                                         // panic -> error
 //	)
 //
 // The DLQ record carries the original key, value and headers plus
