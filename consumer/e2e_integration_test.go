@@ -4,6 +4,7 @@ package consumer_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
@@ -32,20 +34,47 @@ import (
 // the generated config places, handled in the inbox transaction, in order per
 // aggregate.
 func TestEndToEndDebezium(t *testing.T) {
-	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Registry, itest.Postgres)
-	sfx := itest.Suffix()
-	dbName := "consumer_e2e_" + sfx
-	db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	t.Run("postgres", func(t *testing.T) {
+		s := itest.Require(t, itest.Kafka, itest.Connect, itest.Registry, itest.Postgres)
+		sfx := itest.Suffix()
+		dbName := "consumer_e2e_" + sfx
+		db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+		mustExec(t, db, `CREATE SCHEMA billing`)
+		store, err := inbox.NewPostgres(db, "billing.inbox")
+		if err != nil {
+			t.Fatal(err)
+		}
+		runEndToEnd(t, s, sfx, db, store, fmt.Sprintf("kind: postgres\n      connection: {host: %q, port: %s, user: postgres, password: \"${env:CE2E_PASSWORD}\", dbname: %s}",
+			s.ConnectPostgresHost, s.ConnectPostgresPort, dbName),
+			`CREATE TABLE billing.invoices (event_id varchar(64) PRIMARY KEY, order_id text NOT NULL, amount bigint NOT NULL, currency text NOT NULL)`,
+			`INSERT INTO billing.invoices VALUES ($1, $2, $3, $4)`, `SELECT count(*) FROM billing.invoices`)
+	})
+	t.Run("mariadb", func(t *testing.T) {
+		s := itest.Require(t, itest.Kafka, itest.Connect, itest.Registry, itest.MariaDB)
+		sfx := itest.Suffix()
+		dbName := "consumer_e2e_" + sfx
+		db := itest.MariaDBDatabase(t, s.MariaDBDSN, dbName)
+		store, err := inbox.NewMySQL(db, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { itest.DeleteTopics(t, s.BootstrapServers, "schema-history.ce2e"+sfx) })
+		runEndToEnd(t, s, sfx, db, store, fmt.Sprintf("kind: mariadb\n      connection: {host: %q, port: %s, user: root, dbname: %s}",
+			s.ConnectMariaDBHost, s.ConnectMariaDBPort, dbName),
+			`CREATE TABLE invoices (event_id varchar(64) PRIMARY KEY, order_id text NOT NULL, amount bigint NOT NULL, currency text NOT NULL)`,
+			`INSERT INTO invoices VALUES (?, ?, ?, ?)`, `SELECT count(*) FROM invoices`)
+	})
+}
 
+func runEndToEnd(t *testing.T, s settings.Settings, sfx string, db *sql.DB, store *inbox.SQLStore, database, createInvoices, insertInvoice, countInvoices string) {
 	dir := t.TempDir()
 	specText := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
 outboxes:
   - name: ce2e%s
     database:
-      kind: postgres
-      connection: {host: %q, port: %s, user: postgres, password: "${env:CE2E_PG_PASSWORD}", dbname: %s}
+      %s
     payloadFormat: avro
-`, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName)
+`, sfx, database)
 	if err := os.WriteFile(filepath.Join(dir, "outbox.yaml"), []byte(specText), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +90,7 @@ outboxes:
 	}
 	// The connector, as generate writes it.
 	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{
+		// PostgreSQL: trust auth, any password; MariaDB: root without one.
 		Lookup:           &spec.Lookup{Env: func(string) (string, bool) { return "unused", true }},
 		BootstrapServers: s.BootstrapServers,
 	})
@@ -90,17 +120,12 @@ outboxes:
 	}
 
 	// The consumer side: inbox and business table in the consumer's own
-	// database (here the same server, another schema).
-	mustExec(t, db, `CREATE SCHEMA billing`)
-	store, err := inbox.NewPostgres(db, "billing.inbox")
-	if err != nil {
-		t.Fatal(err)
-	}
+	// database (here the outbox's database, for brevity).
 	ctx := context.Background()
 	if err := store.CreateTable(ctx); err != nil {
 		t.Fatal(err)
 	}
-	mustExec(t, db, `CREATE TABLE billing.invoices (event_id text PRIMARY KEY, order_id text NOT NULL, amount bigint NOT NULL, currency text NOT NULL)`)
+	mustExec(t, db, createInvoices)
 
 	var mu sync.Mutex
 	var handled []consumer.Event[OrderCreated]
@@ -118,7 +143,7 @@ outboxes:
 	}
 	r.Use(consumer.Retry{MaxAttempts: 3, InitialInterval: 50 * time.Millisecond}.Middleware, consumer.Recover())
 	must(t, consumer.Handle(r, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[OrderCreated]) error {
-		if _, err := ev.Tx.ExecContext(ctx, `INSERT INTO billing.invoices VALUES ($1, $2, $3, $4)`, ev.EventID, ev.Payload.OrderID, ev.Payload.Amount, ev.Payload.Currency); err != nil {
+		if _, err := ev.Tx.ExecContext(ctx, insertInvoice, ev.EventID, ev.Payload.OrderID, ev.Payload.Amount, ev.Payload.Currency); err != nil {
 			return err
 		}
 		mu.Lock()
@@ -234,7 +259,7 @@ outboxes:
 		last[ev.AggregateID] = i
 	}
 	var n int
-	if err := db.QueryRow(`SELECT count(*) FROM billing.invoices`).Scan(&n); err != nil || n != 4 {
+	if err := db.QueryRow(countInvoices).Scan(&n); err != nil || n != 4 {
 		t.Errorf("invoices = %d (%v), want 4", n, err)
 	}
 	for _, id := range ids {
