@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
 )
 
@@ -20,6 +22,7 @@ type deployOptions struct {
 	PollInterval     time.Duration
 	NoWait           bool
 	RestartFailed    bool
+	Validate         bool
 }
 
 func newDeployCmd(env *Env) *cobra.Command {
@@ -41,10 +44,14 @@ FAILED task's trace is shown. --prune deletes connectors that carry the
 ownership marker (` + plan.OwnerKey + `) but are no longer declared; it is
 never done by default.
 
+Before the first write, every config to be written is sent to Connect's
+validate endpoint (--validate, on by default): one rejected value aborts the
+deploy with nothing written, instead of failing halfway.
+
 Exit codes: 0 every connector converged, 1 a connector or task FAILED, the
 wait timed out or Connect was unreachable or refused a write, 2 bad input,
-3 blocked dangerous changes (nothing was written), 4 changes pending with
---dry-run --detailed-exitcode.`,
+3 blocked dangerous changes or configs Connect's validation rejects (nothing
+was written), 4 changes pending with --dry-run --detailed-exitcode.`,
 		Example: `  $ outboxctl deploy -f connectors.json
   $ outboxctl deploy -f connectors.json --dry-run --detailed-exitcode
   $ outboxctl deploy -f connectors.json --allow SLOT_NAME_CHANGE --timeout 5m -o json`,
@@ -61,6 +68,7 @@ wait timed out or Connect was unreachable or refused a write, 2 bad input,
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 2*time.Minute, "how long to wait for the connectors to reach their state")
 	c.Flags().BoolVar(&opts.NoWait, "no-wait", false, "do not wait for the connectors to reach their state")
 	c.Flags().BoolVar(&opts.RestartFailed, "restart-failed", false, "restart FAILED connectors and tasks that get no config change")
+	c.Flags().BoolVar(&opts.Validate, "validate", true, "validate every config to be written with Connect's validate endpoint first; any error aborts before the first write")
 	c.Flags().DurationVar(&opts.PollInterval, "poll-interval", time.Second, "status polling interval while waiting")
 	_ = c.Flags().MarkHidden("poll-interval")
 	return c
@@ -91,6 +99,11 @@ func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 			_ = plan.RenderJSON(env.IO.Out, p)
 		}
 		return WithExitCode(ExitCheckFailed, &plan.BlockedError{Findings: b})
+	}
+	if opts.Validate {
+		if err := validateChanges(ctx, env, client, p); err != nil {
+			return err
+		}
 	}
 	settle := 3 * time.Second
 	if opts.PollInterval < time.Second {
@@ -125,4 +138,33 @@ func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 		return WithExitCode(ExitError, fmt.Errorf("%d of %d connector(s) did not converge: %s", len(failed), len(rep.Results), strings.Join(names, ", ")))
 	}
 	return nil
+}
+
+// validateChanges validates the configs the plan writes with Connect's
+// validate endpoint and fails (exit 3) when Connect rejects any value.
+func validateChanges(ctx context.Context, env *Env, client *connect.Client, p plan.Plan) error {
+	var cs []connectorconfig.Connector
+	for _, ch := range p.Changes {
+		if ch.ConfigChanged && ch.Desired != nil {
+			cs = append(cs, *ch.Desired)
+		}
+	}
+	if len(cs) == 0 {
+		return nil
+	}
+	fs, err := connectorconfig.ValidateServer(ctx, client, cs)
+	if err != nil {
+		return connectHint(err)
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	for _, f := range fs {
+		where := f.Connector
+		if f.File != "" {
+			where = fmt.Sprintf("%s:%d:%d: %s", f.File, f.Line, f.Col, f.Connector)
+		}
+		fmt.Fprintf(env.IO.ErrOut, "%s: %s %s\n", where, f.RuleID, f.Message)
+	}
+	return WithExitCode(ExitCheckFailed, fmt.Errorf("kafka connect's validation rejected %d config value(s): nothing was applied", len(fs)))
 }

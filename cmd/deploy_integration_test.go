@@ -173,6 +173,29 @@ outboxes:
 	check(0, "deploy", "-f", specV2, "--timeout", "1m")
 	check(0, "connectors", "status", pgConn)
 
+	// A wrong MariaDB password: Connect's validation rejects it before any
+	// write (exit 3), the password is not echoed.
+	vars["IT_MA_BAD"] = "wr0ng-Maria-pw"
+	badSpec := filepath.Join(t.TempDir(), "bad.yaml")
+	_ = os.WriteFile(badSpec, []byte(fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+kafka:
+  bootstrapServers: %s
+outboxes:
+  - name: cli-badpw-%s
+    database:
+      kind: mariadb
+      connection: {host: %q, port: %s, user: root, password: "${env:IT_MA_BAD}", dbname: %s}
+    payloadFormat: json
+`, s.BootstrapServers, sfx, s.ConnectMariaDBHost, s.ConnectMariaDBPort, dbName)), 0o644)
+	code, out, errOut = runCLI(t, vars, "deploy", "-f", badSpec)
+	outputs = append(outputs, out, errOut)
+	if code != 3 || !strings.Contains(errOut, "CONNECT_VALIDATE") || !strings.Contains(errOut, "Access denied") || strings.Contains(out+errOut, "wr0ng-Maria-pw") {
+		t.Errorf("wrong password: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if _, err := client.GetConnector(context.Background(), "cli-badpw-"+sfx+"-outbox"); err == nil {
+		t.Errorf("connector with a wrong password was created")
+	}
+
 	// Connect down: exit 1 and the URL in one line.
 	_, _, errOut = runCLI(t, vars, "plan", "-f", specV1, "--connect-url", "http://127.0.0.1:1")
 	if !strings.Contains(errOut, "kafka connect at http://127.0.0.1:1 is unreachable") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
@@ -180,7 +203,7 @@ outboxes:
 	}
 
 	for _, o := range outputs {
-		for _, secret := range []string{password, password + "-rotated"} {
+		for _, secret := range []string{password, password + "-rotated", "wr0ng-Maria-pw"} {
 			if strings.Contains(o, secret) {
 				t.Fatalf("password found in output:\n%s", o)
 			}
