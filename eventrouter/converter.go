@@ -409,10 +409,20 @@ func jacksonFloat(f float64, bits int) string {
 func javaDoubleString(f float64, bits int) string {
 	neg := f < 0
 	a := math.Abs(f)
-	e := strconv.FormatFloat(a, 'e', -1, bits) // d.ddde±XX
+	e := strconv.FormatFloat(a, 'e', -1, bits) // d.ddde±XX, shortest
+	if !strings.Contains(e, ".") {
+		// JDK 19+ picks, among decimals of at least 2 digits in the rounding
+		// interval, the closest one (Double.MIN_VALUE is 4.9E-324, not 5E-324).
+		e = strconv.FormatFloat(a, 'e', 1, bits)
+	}
 	mant, expS, _ := strings.Cut(e, "e")
 	exp, _ := strconv.Atoi(expS)
 	digits := strings.Replace(mant, ".", "", 1)
+	if t := strings.TrimRight(digits, "0"); t != "" {
+		digits = t
+	} else {
+		digits = "0"
+	}
 	var out string
 	if a >= 1e-3 && a < 1e7 {
 		// plain

@@ -22,11 +22,14 @@ func compileJavaRegex(src string) (*javaRegex, error) {
 	if err != nil {
 		return nil, err
 	}
+	search, err := regexp.Compile(tr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errRegexSyntax, err)
+	}
 	full, err := regexp.Compile(`\A(?:` + tr + `)\z`)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errRegexSyntax, err)
 	}
-	search := regexp.MustCompile(tr)
 	return &javaRegex{src: src, full: full, search: search}, nil
 }
 

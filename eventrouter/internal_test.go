@@ -1,0 +1,169 @@
+package eventrouter
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestJavaDoubleString(t *testing.T) {
+	tests := []struct {
+		f    float64
+		want string
+	}{
+		{1, "1.0"}, {1.5, "1.5"}, {-2.25, "-2.25"}, {0, "0.0"}, {math.Copysign(0, -1), "-0.0"},
+		{0.001, "0.001"}, {0.0001, "1.0E-4"}, {1234567, "1234567.0"}, {1e7, "1.0E7"},
+		{1e20, "1.0E20"}, {12345678.9, "1.23456789E7"}, {sum(0.1, 0.2), "0.30000000000000004"}, {0.3, "0.3"}, {2e-3, "0.002"}, {1.0e-5, "1.0E-5"},
+		{math.MaxFloat64, "1.7976931348623157E308"}, {5e-324, "4.9E-324"}, {100, "100.0"},
+	}
+	for _, tt := range tests {
+		if got := jacksonFloat(tt.f, 64); got != tt.want {
+			t.Errorf("%v: got %s, want %s", tt.f, got, tt.want)
+		}
+	}
+	if got := jacksonFloat(float64(float32(0.1)), 32); got != "0.1" {
+		t.Errorf("float32 0.1: %s", got)
+	}
+}
+
+func TestJavaRegexRoute(t *testing.T) {
+	tests := []struct {
+		re, rep, in, want, err string
+	}{
+		{`(?<routedByValue>.*)`, `outbox.event.${routedByValue}`, "Order", "outbox.event.Order", ""},
+		{`(?<routedByValue>.*)`, `outbox.event.${routedByValue}`, "", "outbox.event.", ""},
+		{`(a)(b)?`, `x$2y`, "a", "xy", ""},                 // unmatched group appends nothing
+		{`(a)`, `$12`, "a", "a2", ""},                      // $12 → group 1 then '2' (only 1 group)
+		{`(a)`, `\$1\\`, "a", `$1\`, ""},                   // escapes
+		{`a|ab`, `X`, "ab", "Xb", ""},                      // matches() full, replaceFirst finds "a"
+		{`[A-Z]+`, `x`, "Order", "Order", ""},              // no full match: unchanged
+		{`.*`, `t`, "a\nb", "a\nb", ""},                    // Java '.' stops at line terminators
+		{`(?s).*`, `t`, "a\nb", "t", ""},                   // DOTALL
+		{`(a)`, `$`, "a", "", "group index is missing"},    // trailing $
+		{`(a)`, `$x`, "a", "", "Illegal group reference"},  // $ + letter
+		{`(a)`, `$2`, "a", "", "No group 2"},               // group beyond the count
+		{`(a)`, `${n}`, "a", "", "No group with name {n}"}, // unknown name
+		{`(a)`, `x\`, "a", "", "character to be escaped is missing"},
+	}
+	for _, tt := range tests {
+		re, err := compileJavaRegex(tt.re)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.re, err)
+		}
+		got, err := re.route(tt.in, tt.rep)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s / %s on %q: want error %q, got %q, %v", tt.re, tt.rep, tt.in, tt.err, got, err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%s / %s on %q: got %q, %v; want %q", tt.re, tt.rep, tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{`(?=a)`, `(?<!a)b`, `(?>a)`, `a*+`, `(a)\1`, `\k<x>`, `[a&&b]`, `(?x)a`, `\p{javaLowerCase}`} {
+		if _, err := compileJavaRegex(bad); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s: want ErrUnsupported, got %v", bad, err)
+		}
+	}
+	if _, err := compileJavaRegex(`(`); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("( : %v", err)
+	}
+	// literal quoting and escaped quantifiers are fine
+	for _, ok := range []string{`\Qa.b\E`, `a\++`, `[+*]+`, `x{2}`} {
+		if _, err := compileJavaRegex(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+}
+
+func TestPGNumeric(t *testing.T) {
+	for in, want := range map[string]string{
+		"1": "1", "-1": "-1", "1.50": "1.50", "1e2": "100", "1E+2": "100", "1.5e-3": "0.0015",
+		"-0": "0", "-0.0": "0.0", "100e-2": "1.00", "0.000": "0.000", "12345678901234567890": "12345678901234567890",
+		"1.23e1": "12.3",
+	} {
+		if got := pgNumeric(in); got != want {
+			t.Errorf("pgNumeric(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestValuesConvertToString(t *testing.T) {
+	s := &Schema{Type: StructT, Fields: []Field{{"a", optional(String)}, {"b", optional(Int32)}, {"c", &Schema{Type: Boolean, Optional: true, Default: true}}}}
+	st := &Struct{Schema: s, Values: []any{`q"\`, int32(2), nil}}
+	tests := []struct {
+		v    any
+		want string
+	}{
+		{"plain", "plain"}, {int64(-5), "-5"}, {1.5, "1.5"}, {true, "true"},
+		{[]byte{0, 255}, "AP8="}, {[]any{"x", int32(1), nil}, `["x",1,null]`},
+		{st, `{"a":"q\"\\","b":2,"c":true}`},
+	}
+	for _, tt := range tests {
+		got, err := valuesConvertToString(tt.v, false)
+		if err != nil || got != tt.want {
+			t.Errorf("%#v: got %s, %v; want %s", tt.v, got, err, tt.want)
+		}
+	}
+}
+
+func TestJavaToString(t *testing.T) {
+	s := &Schema{Type: StructT, Fields: []Field{{"payload", optional(String)}, {"n", optional(Int32)}, {"t", optional(String)}}}
+	st := &Struct{Schema: s, Values: []any{"p", nil, "x"}}
+	if got := javaToString(st); got != "Struct{payload=p,t=x}" {
+		t.Errorf("struct: %s", got)
+	}
+	if got := javaToString([]any{"a", int32(1)}); got != "[a, 1]" {
+		t.Errorf("list: %s", got)
+	}
+}
+
+func TestWriteJSONString(t *testing.T) {
+	var b strings.Builder
+	writeJSONString(&b, "a\"\\\b\f\n\r\t\x01\x1f\x7f<>&é\u2028/")
+	if want := `"a\"\\\b\f\n\r\t\u0001\u001F` + "\x7f<>&é\u2028/" + `"`; b.String() != want {
+		t.Errorf("got %s, want %s", b.String(), want)
+	}
+}
+
+func TestAvroFieldName(t *testing.T) {
+	for in, want := range map[string]string{"ok_1": "ok_1", "1a": "_1a", "a-b.c": "a_b_c", "é": "_"} {
+		if got := avroFieldName(in, false); got != want {
+			t.Errorf("avro(%s) = %s, want %s", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"a_b": "a_u005fb", "a-b": "a_u002db", "é": "_u00e9", "Ā": "_u100"} {
+		if got := avroFieldName(in, true); got != want {
+			t.Errorf("avro_unicode(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestParseJackson(t *testing.T) {
+	n, err := parseJackson(`{"i":2147483647,"l":2147483648,"b":9223372036854775808,"d":1.0,"e":1e2,"z":-0,"a":1,"a":2} tail`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]jkind{"i": jInt, "l": jLong, "b": jBigInt, "d": jDouble, "e": jDouble, "z": jInt}
+	for k, want := range kinds {
+		v, _ := n.get(k)
+		if v.kind != want {
+			t.Errorf("%s: kind %d, want %d", k, v.kind, want)
+		}
+	}
+	if len(n.keys) != 7 || n.keys[6] != "a" {
+		t.Errorf("keys %v", n.keys)
+	}
+	if v, _ := n.get("a"); v.i != 2 {
+		t.Errorf("duplicate key keeps the last value: %d", v.i)
+	}
+	for _, bad := range []string{`{"a":01}`, `{"a":1.}`, `{'a':1}`, `{"a":"x` + "\x01" + `"}`, `{"a":tru}`, `{"a":NaN}`, `[1,]`} {
+		if _, err := parseJackson(bad); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
+	}
+}
+
+func sum(a, b float64) float64 { return a + b }
