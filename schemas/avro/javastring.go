@@ -231,7 +231,7 @@ func jacksonNode(b *strings.Builder, n *jnode) {
 			}
 			jacksonString(b, k)
 			b.WriteByte(':')
-			jacksonNode(b, n.vals[k])
+			jacksonNode(b, n.vals[i])
 		}
 		b.WriteByte('}')
 	default:

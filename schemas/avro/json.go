@@ -32,15 +32,20 @@ type jnode struct {
 	b     bool
 	s     string // string value, or the number's lexeme
 	elems []*jnode
-	keys  []string
-	vals  map[string]*jnode
+	keys  []string // object keys in first-seen order
+	vals  []*jnode // vals[i] is the value of keys[i]
 }
 
 func (n *jnode) get(key string) *jnode {
 	if n == nil || n.kind != jObject {
 		return nil
 	}
-	return n.vals[key]
+	for i, k := range n.keys {
+		if k == key {
+			return n.vals[i]
+		}
+	}
+	return nil
 }
 
 // text is Jackson's textValue(): the string, or "" and false for other
@@ -96,11 +101,31 @@ func (n *jnode) value() any {
 		return out
 	default:
 		out := make(map[string]any, len(n.keys))
-		for _, k := range n.keys {
-			out[k] = n.vals[k].value()
+		for i, k := range n.keys {
+			out[k] = n.vals[i].value()
 		}
 		return out
 	}
+}
+
+// clone deep-copies n out of the parser's slab, so that a schema keeps only
+// the JSON it needs (defaults and properties) alive.
+func (n *jnode) clone() *jnode {
+	c := &jnode{kind: n.kind, off: n.off, b: n.b, s: n.s}
+	if n.elems != nil {
+		c.elems = make([]*jnode, len(n.elems))
+		for i, e := range n.elems {
+			c.elems[i] = e.clone()
+		}
+	}
+	if n.keys != nil {
+		c.keys = append([]string(nil), n.keys...)
+		c.vals = make([]*jnode, len(n.vals))
+		for i, v := range n.vals {
+			c.vals[i] = v.clone()
+		}
+	}
+	return c
 }
 
 // String renders the node as compact JSON (for messages, like Jackson's
@@ -138,7 +163,7 @@ func (n *jnode) write(b *strings.Builder) {
 			}
 			writeJSONString(b, k)
 			b.WriteByte(':')
-			n.vals[k].write(b)
+			n.vals[i].write(b)
 		}
 		b.WriteByte('}')
 	}
@@ -156,6 +181,17 @@ type jsonParser struct {
 	data  []byte
 	pos   int
 	depth int
+	slab  []jnode // nodes are carved from here to save allocations
+}
+
+func (p *jsonParser) node(kind jkind, off int) *jnode {
+	if len(p.slab) == 0 {
+		p.slab = make([]jnode, 64)
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	n.kind, n.off = kind, off
+	return n
 }
 
 // maxJSONDepth bounds nesting so that hostile input cannot exhaust the
@@ -243,15 +279,19 @@ func (p *jsonParser) value() (*jnode, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &jnode{kind: jString, off: start, s: s}, nil
+		n := p.node(jString, start)
+		n.s = s
+		return n, nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case c == 't':
-		return p.lit("true", &jnode{kind: jBool, off: start, b: true})
+		n := p.node(jBool, start)
+		n.b = true
+		return p.lit("true", n)
 	case c == 'f':
-		return p.lit("false", &jnode{kind: jBool, off: start})
+		return p.lit("false", p.node(jBool, start))
 	case c == 'n':
-		return p.lit("null", &jnode{kind: jNull, off: start})
+		return p.lit("null", p.node(jNull, start))
 	default:
 		return nil, p.errf("unexpected character %q", rune(c))
 	}
@@ -300,11 +340,25 @@ func (p *jsonParser) number() (*jnode, error) {
 			return nil, p.errf("invalid number: no digit in the exponent")
 		}
 	}
-	return &jnode{kind: jNumber, off: start, s: string(p.data[start:p.pos])}, nil
+	n := p.node(jNumber, start)
+	n.s = string(p.data[start:p.pos])
+	return n, nil
 }
 
 func (p *jsonParser) str() (string, error) {
 	p.pos++ // opening quote
+	// Fast path: no escapes.
+	for i := p.pos; i < len(p.data); i++ {
+		c := p.data[i]
+		if c == '"' {
+			s := string(p.data[p.pos:i])
+			p.pos = i + 1
+			return s, nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+	}
 	var b strings.Builder
 	for {
 		if p.pos >= len(p.data) {
@@ -380,7 +434,7 @@ func (p *jsonParser) hex4() (rune, bool) {
 }
 
 func (p *jsonParser) array() (*jnode, error) {
-	n := &jnode{kind: jArray, off: p.pos}
+	n := p.node(jArray, p.pos)
 	p.pos++
 	if p.depth++; p.depth > maxJSONDepth {
 		return nil, p.errf("too deeply nested")
@@ -415,7 +469,9 @@ func (p *jsonParser) array() (*jnode, error) {
 }
 
 func (p *jsonParser) object() (*jnode, error) {
-	n := &jnode{kind: jObject, off: p.pos, vals: map[string]*jnode{}}
+	n := p.node(jObject, p.pos)
+	n.keys = make([]string, 0, 4)
+	n.vals = make([]*jnode, 0, 4)
 	p.pos++
 	if p.depth++; p.depth > maxJSONDepth {
 		return nil, p.errf("too deeply nested")
@@ -445,10 +501,17 @@ func (p *jsonParser) object() (*jnode, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, dup := n.vals[k]; !dup {
-			n.keys = append(n.keys, k)
+		dup := false
+		for i, old := range n.keys {
+			if old == k {
+				n.vals[i], dup = v, true // Jackson: the last value wins, in the first place
+				break
+			}
 		}
-		n.vals[k] = v
+		if !dup {
+			n.keys = append(n.keys, k)
+			n.vals = append(n.vals, v)
+		}
 		p.ws()
 		if p.pos >= len(p.data) {
 			return nil, p.errf("unexpected end of input in object")

@@ -547,7 +547,7 @@ func (p *parser) parseField(n *jnode, ns string) *Field {
 			dn = &jnode{kind: jNumber, off: dn.off, s: "0"}
 		} else {
 			f.Default = dn.value()
-			f.rawDefault = dn
+			f.rawDefault = dn.clone()
 		}
 		f.HasDefault = true
 		p.validateName(nameNode, name)
@@ -642,9 +642,9 @@ func (p *parser) parseFixed(n *jnode, ns string) Schema {
 // props collects the non-reserved attributes of n.
 func props(n *jnode, reserved map[string]bool) Props {
 	var out Props
-	for _, k := range n.keys {
+	for i, k := range n.keys {
 		if !reserved[k] {
-			out = append(out, Prop{Key: k, Value: n.vals[k].value(), raw: n.vals[k]})
+			out = append(out, Prop{Key: k, Value: n.vals[i].value(), raw: n.vals[i].clone()})
 		}
 	}
 	return out
@@ -781,8 +781,8 @@ func (p *parser) validDefault(s Schema, v *jnode) bool {
 		if v.kind != jObject {
 			return false
 		}
-		for _, k := range v.keys {
-			if !p.validDefault(t.Values, v.vals[k]) {
+		for i := range v.keys {
+			if !p.validDefault(t.Values, v.vals[i]) {
 				return false
 			}
 		}
@@ -854,10 +854,10 @@ func valueNode(v any) *jnode {
 		}
 		return n
 	case map[string]any:
-		n := &jnode{kind: jObject, vals: map[string]*jnode{}}
+		n := &jnode{kind: jObject}
 		for k, e := range x {
 			n.keys = append(n.keys, k)
-			n.vals[k] = valueNode(e)
+			n.vals = append(n.vals, valueNode(e))
 		}
 		return n
 	case interface{ String() string }: // json.Number
