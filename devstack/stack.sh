@@ -224,8 +224,8 @@ start_mariadb() {
 		--socket="$STACK/run/mariadb.sock" --pid-file="$STACK/run/mariadb.server.pid" \
 		--port=$MARIA_PORT --bind-address=127.0.0.1 --skip-name-resolve \
 		--server-id=1 --log-bin="$data/mysql-bin" --binlog-format=ROW --binlog-row-image=FULL \
-		--log-bin-compress=OFF --binlog-annotate-row-events=ON --expire-logs-days=1 \
-		--innodb-flush-log-at-trx-commit=2 --sync-binlog=0 --max-connections=300
+		--log-bin-compress=OFF --binlog-annotate-row-events=ON \
+		--innodb-flush-log-at-trx-commit=2 --sync-binlog=0 --max-connections=300 --binlog-expire-logs-seconds=259200
 }
 
 start_kafka() {
