@@ -118,6 +118,7 @@ func variants() []variant {
 			ops: []op{
 				{name: "json_payload", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"1","type":"OrderCreated","payload":{"id":1,"customerId":123,"name":"Ünï \"q\" <&>"}}`},
 				{name: "jsonb_key_order", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"2","type":"OrderCreated","payload":{"zeta":1,"a":[1,2.50,1e2],"bb":{"y":true,"x":null}}}`},
+				{name: "jsonb_unicode_escapes", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"6","type":"OrderCreated","payload":{"u":"\u00e9\u0001","t":"a\tb","s":"\/x","n":-0.0}}`},
 				{name: "null_payload_string_conv", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"3","type":"OrderCreated","payload":null}`},
 				{name: "update_warn", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"4","type":"OrderCreated","payload":{"v":1}}`},
 				{name: "update_warn", kind: "update", set: `{"payload":{"v":2}}`},
@@ -130,6 +131,7 @@ func variants() []variant {
 			name: "worker_json_schemaless", cols: defaultCols, conn: map[string]string{"errors.tolerance": "all"}, base: baseRow,
 			ops: []op{
 				{name: "json_double_encoded", kind: "insert", row: `{"id":"$ID","aggregatetype":"Customer$R","aggregateid":"c-1","type":"CustomerCreated","payload":{"name":"x","tags":["a","b"]}}`},
+				{name: "json_key_escaping", kind: "insert", row: `{"id":"$ID","aggregatetype":"Customer$R","aggregateid":"a\"b\\c<é>\u0001","type":"CustomerCreated","payload":{"x":1}}`},
 				{name: "null_payload_json_conv", kind: "insert", row: `{"id":"$ID","aggregatetype":"Customer$R","aggregateid":"c-2","type":"CustomerCreated","payload":null}`},
 			},
 		},
@@ -187,6 +189,7 @@ func variants() []variant {
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"{\"ping\":true}"}`,
 			ops: []op{
 				{name: "expand_nested", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"{\"id\":1,\"big\":3000000000,\"f\":1.5,\"e\":1e20,\"s\":\"x\",\"n\":null,\"o\":{\"k\":\"v\",\"z\":[]},\"arr\":[{\"a\":1},{\"a\":2}],\"ints\":[1,2,3],\"dup\":1,\"dup\":2}"}`},
+				{name: "expand_java_doubles", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"6","type":"T","payload":"{\"d1\":0.1,\"d2\":1e-5,\"d3\":123456789.123,\"d4\":5e-324,\"d5\":-0.0,\"d6\":100.0,\"d7\":1e7,\"d8\":0.001,\"d9\":2.2250738585072014E-308}"}`},
 				{name: "expand_not_json", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"hello"}`},
 				{name: "expand_top_array_fails", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":"[1,2]"}`},
 				{name: "expand_null_payload", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":null}`},
@@ -1268,6 +1271,8 @@ func (h *harness) newConsumer() *kafka.Consumer {
 		"group.id":           "er-diff-" + h.run + "-" + fmt.Sprint(h.idx) + h.side.name,
 		"auto.offset.reset":  "earliest",
 		"enable.auto.commit": false,
+		// topics were just created: do not wait 5 min for their metadata
+		"topic.metadata.refresh.interval.ms": 1000,
 	})
 	if err != nil {
 		h.t.Fatal(err)
