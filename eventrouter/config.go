@@ -132,7 +132,8 @@ type Config struct {
 	// transforms in the chain, keys removed in 3.6).
 	Warnings []string
 
-	regex *javaRegex
+	regex        *javaRegex
+	timestampSet bool // table.field.event.timestamp is set (even to "")
 }
 
 // Envelope reports whether any placement is envelope (the value is then a
@@ -268,6 +269,7 @@ func ParseConfigWithOptions(m map[string]string, transformAlias string, opts Par
 	c.FieldEventType = get("table.field.event.type", "type")
 	c.FieldPayload = get("table.field.event.payload", "payload")
 	c.FieldTimestamp = get("table.field.event.timestamp", "")
+	_, c.timestampSet = m[p+"table.field.event.timestamp"]
 	c.FieldSchemaVer = get("table.field.event.schema.version", "")
 	c.RouteByField = get("route.by.field", "aggregatetype")
 	c.RouteTopicRegex = get("route.topic.regex", "(?<routedByValue>.*)")

@@ -262,13 +262,15 @@ func variants() []variant {
 			},
 		},
 		{
-			name: "fatal_tolerated", cols: defaultCols, conn: stringConv,
+			// also: a tracing span context column changes nothing without an
+			// OpenTelemetry SDK on the worker
+			name: "fatal_tolerated", cols: withCols(col{name: "tracingspancontext", pg: "varchar(512)", maria: "varchar(512)"}), conn: stringConv,
 			er:   map[string]string{"table.op.invalid.behavior": "fatal", "route.topic.replacement": "dt$R.fataltol.${routedByValue}"},
 			base: baseRow,
 			ops: []op{
 				{name: "update_fatal_tolerated", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"OrderCreated","payload":{"a":1}}`},
 				{name: "update_fatal_tolerated", kind: "update", set: `{"payload":{"a":2}}`},
-				{name: "after_tolerated_failure", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"OrderCreated","payload":{"a":3}}`},
+				{name: "after_tolerated_failure_tracing_column", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"OrderCreated","payload":{"a":3},"tracingspancontext":"traceparent=00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}`},
 			},
 		},
 		{

@@ -471,7 +471,7 @@ func (r *Router) timestamp(after *Struct, ev ChangeEvent, rec *Record) error {
 			rec.Timestamp = &t
 		}
 	}
-	if col == "" {
+	if col == "" && !r.cfg.timestampSet {
 		envelopeTs()
 		return nil
 	}
