@@ -25,5 +25,12 @@
 // Parsing Canonical Form and CRC-64-AVRO (Rabin) fingerprint; unlike
 // goavro's they drop logical types and honour the empty namespace.
 //
+// Known deviation: with NoNameValidation, Java reads a non-string enum
+// symbol as null; this package keeps it as "" (Lenient rejects it anyway,
+// as Confluent's name check does).
+//
+// The parity is checked against the real Avro 1.12.1 jar: see
+// schemas/compat/testdata/java.
+//
 // The package does not encode or decode data: goavro does that.
 package avro

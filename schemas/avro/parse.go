@@ -597,7 +597,11 @@ func (p *parser) parseEnum(n *jnode, ns string) Schema {
 	for _, sn := range symbolsNode.elems {
 		s, ok := sn.text()
 		if !ok {
-			p.fail(sn, "enum symbol is not a string: %s", sn)
+			// Java reads a non-string symbol as null, which only
+			// NO_VALIDATION lets through; it is kept here as "".
+			if p.opts.Names != NoNameValidation {
+				p.fail(sn, "null name: enum symbol %s is not a string", sn)
+			}
 		}
 		p.validateName(sn, s)
 		if seen[s] {

@@ -20,6 +20,7 @@ type gen struct {
 	r     *rand.Rand
 	names []string
 	n     int
+	stack []string // records being generated, for recursive references
 }
 
 func (g *gen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
@@ -27,6 +28,13 @@ func (g *gen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
 var prims = []string{"null", "boolean", "int", "long", "float", "double", "bytes", "string"}
 
 func (g *gen) schema(depth int, ns string) any {
+	if len(g.stack) > 0 && g.r.Intn(8) == 0 {
+		ref := g.stack[g.r.Intn(len(g.stack))]
+		if g.r.Intn(2) == 0 {
+			return []any{"null", ref}
+		}
+		return map[string]any{"type": "array", "items": ref}
+	}
 	k := g.r.Intn(10)
 	if depth <= 0 {
 		k = g.r.Intn(3)
@@ -94,6 +102,9 @@ func (g *gen) schema(depth int, ns string) any {
 
 func (g *gen) record(depth int, ns string) map[string]any {
 	g.n++
+	name := fmt.Sprintf("R%d", g.n)
+	g.stack = append(g.stack, name)
+	defer func() { g.stack = g.stack[:len(g.stack)-1] }()
 	fields := []any{}
 	for i := 0; i < g.r.Intn(5); i++ {
 		f := map[string]any{"name": fmt.Sprintf("f%d", i), "type": g.schema(depth, ns)}
@@ -102,7 +113,7 @@ func (g *gen) record(depth int, ns string) map[string]any {
 		}
 		fields = append(fields, f)
 	}
-	r := map[string]any{"type": "record", "name": fmt.Sprintf("R%d", g.n), "fields": fields}
+	r := map[string]any{"type": "record", "name": name, "fields": fields}
 	if g.r.Intn(3) == 0 {
 		r["namespace"] = g.pick("a", "b", "a.b")
 	}
