@@ -9,17 +9,17 @@ trap 'rm -f "$log"' EXIT
 rc=0
 go test -count=1 -timeout 45m -v "$@" >"$log" 2>&1 || rc=$?
 # Package results and failures in full; passing tests one line each.
-grep -E '^(ok|FAIL|---|panic:|\?)|^\s+--- (FAIL|SKIP)|_test\.go:[0-9]+:' "$log" | grep -vE '^\s*--- PASS: .*/' || true
-passed=$(grep -cE '^\s*--- PASS' "$log" || true)
-failed=$(grep -cE '^\s*--- FAIL' "$log" || true)
-skipped=$(grep -cE '^\s*--- SKIP' "$log" || true)
+grep -aE '^(ok|FAIL|---|panic:|\?)|^\s+--- (FAIL|SKIP)|_test\.go:[0-9]+:' "$log" | grep -avE '^\s*--- PASS: .*/' || true
+passed=$(grep -acE '^\s*--- PASS' "$log" || true)
+failed=$(grep -acE '^\s*--- FAIL' "$log" || true)
+skipped=$(grep -acE '^\s*--- SKIP' "$log" || true)
 if ((rc != 0)) && ((failed == 0)); then
 	# A build failure or a panic: show the whole log's tail.
 	tail -n 80 "$log"
 fi
 if ((skipped > 0)); then
 	echo "skipped tests:"
-	grep -E -B1 '^\s*--- SKIP' "$log" | grep -vxE -e '--' | grep -v '^=== ' | sed 's/^/  /'
+	grep -aE -B1 '^\s*--- SKIP' "$log" | grep -avxE -e '--' | grep -av '^=== ' | sed 's/^/  /'
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 exit $rc
