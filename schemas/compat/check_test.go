@@ -222,3 +222,20 @@ func TestConfluentRendering(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckConcurrent runs Check on shared schemas from several goroutines
+// (run with -race).
+func TestCheckConcurrent(t *testing.T) {
+	r := mustParse(t, `{"type":"record","name":"Node","fields":[{"name":"v","type":"long"},{"name":"e","type":{"type":"enum","name":"E","symbols":["A"]}},{"name":"next","type":["null","Node"]}]}`)
+	w := mustParse(t, `{"type":"record","name":"Node","fields":[{"name":"v","type":"int"},{"name":"e","type":{"type":"enum","name":"E","symbols":["A","B"]}},{"name":"next","type":["null","Node"]}]}`)
+	done := make(chan []string)
+	for range 8 {
+		go func() { done <- incs(Check(r, w)) }()
+	}
+	want := []string{"MISSING_ENUM_SYMBOLS /fields/1/type/symbols [B]"}
+	for range 8 {
+		if got := <-done; !reflect.DeepEqual(got, want) {
+			t.Errorf("got %q", got)
+		}
+	}
+}
