@@ -924,7 +924,13 @@ func (p *parser) resolveAll(root Schema) Schema {
 		}
 		return s
 	}
-	return fix(root)
+	root = fix(root)
+	// Java resolves every type it was given, reachable or not (a type
+	// defined inside an identical redefinition is never used).
+	for _, n := range p.putOrder {
+		fix(n)
+	}
+	return root
 }
 
 // revalidate replays the second default validation Avro Java 1.12 makes

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -383,4 +382,3 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-var _ = strconv.Itoa
