@@ -381,4 +381,3 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
-
