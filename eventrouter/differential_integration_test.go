@@ -27,9 +27,11 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // The differential test runs the same outbox rows through the emulator and
@@ -62,14 +64,18 @@ type op struct {
 }
 
 type variant struct {
-	name  string
-	cols  []col
-	er    map[string]string // transforms.outbox.* (without the prefix)
-	conn  map[string]string // other connector keys (converters, errors.tolerance, ...)
-	base  string            // a routable row (warm-up and sentinel)
-	ops   []op
-	pre   []op // inserted before the connector starts: snapshot reads (set snapshot.mode in conn)
-	parts int  // partitions of the pre-created topics (default 1)
+	name string
+	cols []col
+	er   map[string]string // transforms.outbox.* (without the prefix)
+	conn map[string]string // other connector keys (converters, errors.tolerance, ...)
+	base string            // a routable row (warm-up and sentinel)
+	ops  []op
+	pre  []op // inserted before the connector starts: snapshot reads (set snapshot.mode in conn)
+	// gen, when set, is an outbox spec fragment (payloadFormat, columns…):
+	// the connector config is connectorconfig.Generate's and the table is
+	// the spec's column contract; cols, er and conn are not used.
+	gen   string
+	parts int // partitions of the pre-created topics (default 1)
 }
 
 var defaultCols = []col{
@@ -338,6 +344,29 @@ func variants() []variant {
 			},
 		},
 		{
+			// the connector config generated from an outbox spec (Avro bytes payload)
+			name: "generated_avro",
+			gen:  "    payloadFormat: avro\n    columns:\n      timestamp: created_at\n      tracing: tracingspancontext",
+			base: `{"id":"$ID","aggregatetype":"Sentinel$R","aggregateid":"s","type":"Ping","payload":"hex:00000000010a","schemaversion":1,"created_at":"2024-06-01 00:00:00","tracingspancontext":null}`,
+			ops: []op{
+				{name: "generated_avro_bytes", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"o-1","type":"OrderCreated","payload":"hex:0000000001020a4f7264","schemaversion":2,"created_at":"2024-06-01 10:20:30.123456","tracingspancontext":"traceparent=00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}`},
+				{name: "generated_avro_update_dropped", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"o-2","type":"OrderCreated","payload":"hex:00","schemaversion":1,"created_at":"2024-06-01 10:20:31","tracingspancontext":null}`},
+				{name: "generated_avro_update_dropped", kind: "update", set: `{"payload":"hex:01"}`},
+				{name: "generated_avro_delete_dropped", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order$R","aggregateid":"o-3","type":"OrderCreated","payload":"hex:00","schemaversion":1,"created_at":"2024-06-01 10:20:32","tracingspancontext":null}`},
+				{name: "generated_avro_delete_dropped", kind: "delete"},
+			},
+		},
+		{
+			// the connector config generated from an outbox spec (JSON payload)
+			name: "generated_json",
+			gen:  "    payloadFormat: json",
+			base: `{"id":"$ID","aggregatetype":"Sentinel$R","aggregateid":"s","type":"Ping","payload":{"ping":true},"schemaversion":1}`,
+			ops: []op{
+				{name: "generated_json_payload", kind: "insert", row: `{"id":"$ID","aggregatetype":"Payment$R","aggregateid":"p-1","type":"PaymentCaptured","payload":{"currency":"EUR","amount":12.5,"lines":[{"sku":"a"}]},"schemaversion":3}`},
+				{name: "generated_json_null_payload", kind: "insert", row: `{"id":"$ID","aggregatetype":"Payment$R","aggregateid":"p-2","type":"PaymentVoided","payload":null,"schemaversion":1}`},
+			},
+		},
+		{
 			name: "schema_version_micro_timestamp",
 			cols: withCols(
 				col{name: "version", pg: "int4", maria: "int"},
@@ -510,11 +539,14 @@ type harness struct {
 	prefix    string
 	cfg       eventrouter.Config
 	router    *eventrouter.Router
-	topics    map[string]bool
-	expected  map[string][]expectedRec // event id (emulated id header bytes) -> records
-	caseOf    map[string]string        // id header bytes -> case name
-	dropped   map[string]string        // case -> reason for dropped ops
-	idCol     string
+	topics    map[string]bool // routed topics: created, consumed, deleted
+	// deleteOnly are other topics of the connector (schema history): deleted
+	deleteOnly         map[string]bool
+	tombstonesOnDelete bool
+	expected           map[string][]expectedRec // event id (emulated id header bytes) -> records
+	caseOf             map[string]string        // id header bytes -> case name
+	dropped            map[string]string        // case -> reason for dropped ops
+	idCol              string
 
 	failCase      string            // the case whose op fails the task
 	caseKeyByID   map[string]string // event id -> emulated id header bytes
@@ -527,10 +559,13 @@ type expectedRec struct {
 	rec      *eventrouter.Record
 }
 
+// subst fills a row or option template: $ID is the event id, $R a token
+// unique to the run, database and variant (so that no two variants share a
+// topic), $r its lower-case form.
 func (h *harness) subst(s, id string) string {
 	s = strings.ReplaceAll(s, "$ID", id)
-	s = strings.ReplaceAll(s, "$R", h.run)
-	return strings.ReplaceAll(s, "$r", strings.ToLower(h.run))
+	s = strings.ReplaceAll(s, "$R", strings.ToUpper(h.prefix))
+	return strings.ReplaceAll(s, "$r", strings.ToLower(h.prefix))
 }
 
 func (h *harness) runVariant() (pass, total int) {
@@ -542,8 +577,14 @@ func (h *harness) runVariant() (pass, total int) {
 	h.connector = "er-diff-" + strings.ReplaceAll(tag, "_", "-")
 	h.prefix = "dt" + strings.ReplaceAll(tag, "_", "")
 	h.topics = map[string]bool{}
+	h.deleteOnly = map[string]bool{}
 	h.expected = map[string][]expectedRec{}
 	h.caseOf = map[string]string{}
+
+	var genConf map[string]string
+	if h.v.gen != "" {
+		genConf = h.generate()
+	}
 
 	// table
 	var defs []string
@@ -613,8 +654,15 @@ func (h *harness) runVariant() (pass, total int) {
 		conf["schema.history.internal.kafka.bootstrap.servers"] = h.s.BootstrapServers
 		conf["schema.history.internal.kafka.topic"] = h.prefix + ".history"
 		conf["include.schema.changes"] = "false"
-		h.topics[h.prefix+".history"] = true
+		h.deleteOnly[h.prefix+".history"] = true
 	}
+	if genConf != nil {
+		conf = genConf
+		if hist := conf["schema.history.internal.kafka.topic"]; hist != "" {
+			h.deleteOnly[hist] = true
+		}
+	}
+	h.tombstonesOnDelete = !strings.EqualFold(strings.TrimSpace(conf["tombstones.on.delete"]), "false")
 	var err error
 	opts := eventrouter.ParseOptions{Worker: h.worker}
 	if h.side.kind == eventrouter.MariaDB {
@@ -1104,9 +1152,12 @@ func (h *harness) deleteAndEmulate(ctx context.Context, p plannedOp) error {
 	if _, err := h.emulate(p.op.name, p.id, ev); err != nil {
 		return err
 	}
-	// the tombstone Debezium emits after the delete
-	_, err := h.emulate(p.op.name, p.id, eventrouter.ChangeEvent{Op: "d", Table: ev.Table, Tombstone: true})
-	return err
+	if h.tombstonesOnDelete {
+		// the tombstone Debezium emits after the delete
+		_, err := h.emulate(p.op.name, p.id, eventrouter.ChangeEvent{Op: "d", Table: ev.Table, Tombstone: true})
+		return err
+	}
+	return nil
 }
 
 // ---------------------------------------------------------------- compare
@@ -1248,7 +1299,7 @@ func (h *harness) createTopics(ctx context.Context) {
 	}
 	var specs []kafka.TopicSpecification
 	for tp := range h.topics {
-		if tp == "" || strings.HasSuffix(tp, ".history") {
+		if tp == "" {
 			continue
 		}
 		specs = append(specs, kafka.TopicSpecification{Topic: tp, NumPartitions: parts, ReplicationFactor: 1})
@@ -1281,7 +1332,7 @@ func (h *harness) newConsumer() *kafka.Consumer {
 	}
 	var topics []string
 	for tp := range h.topics {
-		if tp != "" && !strings.HasSuffix(tp, ".history") {
+		if tp != "" {
 			topics = append(topics, tp)
 		}
 	}
@@ -1311,6 +1362,9 @@ func (h *harness) cleanup() {
 		if tp != "" {
 			topics = append(topics, tp)
 		}
+	}
+	for tp := range h.deleteOnly {
+		topics = append(topics, tp)
 	}
 	if len(topics) == 0 {
 		return
@@ -1412,3 +1466,47 @@ func newUUID() string {
 }
 
 const warmupTimeout = 60 * time.Second
+
+// generate builds an outbox spec for this variant (names, connection) plus
+// v.gen, and returns connectorconfig.Generate's connector config; the
+// table's columns become the spec's column contract.
+func (h *harness) generate() map[string]string {
+	kind, conn := "postgres", fmt.Sprintf("host: %s\n        port: %s\n        user: postgres\n        dbname: %s", h.s.ConnectPostgresHost, h.s.ConnectPostgresPort, h.db.name)
+	extra := fmt.Sprintf("slotName: %s\n      publicationName: %s", strings.ReplaceAll("er_"+h.prefix, "-", "_"), strings.ReplaceAll("er_"+h.prefix, "-", "_"))
+	if h.side.kind == eventrouter.MariaDB {
+		n, _ := rand.Int(rand.Reader, big.NewInt(1<<30))
+		kind, conn = "mariadb", fmt.Sprintf("host: %s\n        port: %s\n        user: root\n        dbname: %s", h.s.ConnectMariaDBHost, h.s.ConnectMariaDBPort, h.db.name)
+		extra = fmt.Sprintf("serverId: %d", 100000+n.Int64())
+	}
+	doc := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+kind: OutboxSpec
+kafka:
+  bootstrapServers: %s
+outboxes:
+  - name: %s
+    database:
+      kind: %s
+      connection:
+        %s
+    table: %s
+%s
+    connector:
+      name: %s
+      topicPrefix: %s
+      %s
+`, h.s.BootstrapServers, h.prefix, kind, conn, h.table, h.v.gen, h.connector, h.prefix, extra)
+	sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
+	if err != nil {
+		h.t.Fatalf("spec: %v\n%s", err, doc)
+	}
+	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{})
+	if err != nil || len(cs) != 1 {
+		h.t.Fatalf("generate: %v", err)
+	}
+	h.v.cols = nil
+	for _, c := range sp.Outboxes[0].ColumnContract() {
+		h.v.cols = append(h.v.cols, col{name: c.Name, pg: c.SQLType, maria: c.SQLType, notNull: !c.Nullable, pk: c.Role == spec.RoleID})
+	}
+	h.t.Logf("generated connector config: %v", cs[0].Config)
+	return cs[0].Config
+}
