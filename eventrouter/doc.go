@@ -41,6 +41,34 @@
 // StringConverter, ByteArrayConverter, BinaryDataConverter and
 // SimpleHeaderConverter.
 //
+// Facts the integration test (differential_integration_test.go: 16
+// connector configs, 47 cases, on PostgreSQL 15 with Debezium 3.6.1 and on
+// MariaDB 10.11 with the Debezium 3.5.0 MariaDB plugin, Kafka 4.3.1) pinned
+// down beyond eventrouter.md:
+//
+//   - The MariaDB 3.5.0 connector plugin ships its own 3.5 EventRouter:
+//     table.field.additional.missing does not exist there,
+//     table.fields.additional.error.on.missing (default true) decides, and
+//     an envelope placement of a missing column is a NullPointerException.
+//     Use ParseOptions{EventRouterVersion: Version35} for it.
+//   - MariaDB JSON columns (LONGTEXT) arrive as a plain optional string,
+//     text as inserted; PostgreSQL json keeps the text, jsonb is
+//     normalized (NormalizeJSONB); PostgreSQL char(n) is blank-padded,
+//     MariaDB char(n) is not; column defaults are in the schema on both.
+//   - Kafka 4 brokers reject record timestamps more than an hour in the
+//     future (log.message.timestamp.after.max.ms); with errors.tolerance=all
+//     the record and the records batched with it are lost silently. Route
+//     has no clock and does not flag it; the preview command does.
+//   - errors.tolerance=all also skips the IllegalStateException of
+//     table.op.invalid.behavior=fatal.
+//   - table.field.event.key cannot be switched off in 3.6: an absent column
+//     fails the record, a NULL value gives a null key (a Kafka null with
+//     StringConverter).
+//   - An explicitly empty table.field.event.timestamp names the column ""
+//     (the record fails), it does not mean "unset".
+//   - No tracing headers without an OpenTelemetry SDK on the worker, even
+//     with a tracing span context column.
+//
 // What it deliberately does not do: run other transforms of the chain,
 // serialize a passed-through Debezium envelope, emulate Avro or Protobuf
 // converters, or produce tracing headers (they need an OpenTelemetry SDK on
