@@ -108,13 +108,18 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// retryable409 reports a 409 Connect gives while rebalancing, as opposed to a
-// real conflict ("Connector x already exists").
+// retryable409 reports an answer Connect gives while the worker group
+// rebalances: a 409 other than a real conflict ("Connector x already
+// exists"), or a 500 "Request cannot be completed because a rebalance is
+// expected" (seen on Kafka 4.3.1 for reads right after concurrent writes).
 func retryable409(e *APIError) bool {
-	if e.Status != http.StatusConflict {
-		return false
+	switch e.Status {
+	case http.StatusConflict:
+		return !strings.Contains(e.Message, "already exists")
+	case http.StatusInternalServerError:
+		return strings.Contains(e.Message, "rebalance is expected")
 	}
-	return !strings.Contains(e.Message, "already exists")
+	return false
 }
 
 // do sends one request, retrying rebalance 409s, and decodes a JSON answer

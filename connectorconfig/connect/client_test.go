@@ -149,6 +149,40 @@ func TestAuthAndUserAgent(t *testing.T) {
 	}
 }
 
+// TestRebalance500Retried: Kafka Connect 4.3 answers a read during a
+// rebalance with 500 "Request cannot be completed because a rebalance is
+// expected"; that is retried like a 409, other 500s are not.
+func TestRebalance500Retried(t *testing.T) {
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/boom"+"/config"):
+			w.WriteHeader(500)
+			w.Write([]byte(`{"error_code":500,"message":"something else broke"}`))
+		case calls <= 2:
+			w.WriteHeader(500)
+			w.Write([]byte(`{"error_code":500,"message":"Request cannot be completed because a rebalance is expected"}`))
+		default:
+			w.Write([]byte(`{"connector.class":"x"}`))
+		}
+	}))
+	defer srv.Close()
+	c, err := connect.NewClient(srv.URL, fastRetry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.GetConfig(context.Background(), "orders")
+	if err != nil || got["connector.class"] != "x" || calls != 3 {
+		t.Fatalf("GetConfig = %v, %v after %d calls; want success on the third", got, err, calls)
+	}
+	calls = 10
+	if _, err := c.GetConfig(context.Background(), "boom"); err == nil || calls != 11 {
+		t.Fatalf("a plain 500 must not be retried: err %v after %d calls", err, calls-10)
+	}
+}
+
 func TestAPIErrorBodyNotJSON(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(502)
