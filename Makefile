@@ -8,6 +8,11 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X github.com/outboxctl/outboxctl/cmd.version=$(VERSION) -X github.com/outboxctl/outboxctl/cmd.commit=$(COMMIT)
 export CGO_ENABLED := 1
+STACK_DIR := $(or $(OUTBOX_STACK_DIR),$(CURDIR)/.stack)
+# The stack keeps Avro Java 1.12 (the registry's) in .stack/avro-java; with it
+# the Java oracle tests of schemas/resolve compare this project's resolution
+# with Java's GenericDatumReader on every run.
+WITH_AVRO_JAVA = if [[ -z "$${OUTBOX_AVRO_JAVA_CP:-}" && -d "$(STACK_DIR)/avro-java" ]]; then export OUTBOX_AVRO_JAVA_CP="$(STACK_DIR)/avro-java/*"; fi;
 
 .PHONY: all build test test-unit test-integration vet fmt-check stack-up stack-down stack-status stack-logs stack-clean demo bench clean
 
@@ -22,13 +27,13 @@ build: ## build bin/outboxctl
 # the unit tests and the integration tests (build tag "integration") in one
 # go test run. With CI=true a service that does not answer fails the run.
 test: stack-up vet fmt-check
-	scripts/gotest.sh -tags integration ./...
+	$(WITH_AVRO_JAVA) scripts/gotest.sh -tags integration ./...
 
 test-unit: vet ## unit tests only, no stack
 	scripts/gotest.sh ./...
 
 test-integration: stack-up
-	scripts/gotest.sh -tags integration ./...
+	$(WITH_AVRO_JAVA) scripts/gotest.sh -tags integration ./...
 
 vet:
 	$(GO) vet ./...

@@ -107,6 +107,15 @@ ensure_artifacts() {
 		die "maven could not fetch the stack's artifacts (log: $STACK/logs/maven.log)"
 	fi
 	[[ -f $STACK/apicurio/quarkus-run.jar ]] || die "apicurio: quarkus-run.jar not found after unpacking"
+	# Avro Java 1.12 (as the registry runs it) for the tests that compare
+	# this project's Avro code with Java's: OUTBOX_AVRO_JAVA_CP=$STACK/avro-java/*
+	mkdir -p "$STACK/avro-java"
+	local jar
+	for jar in org.apache.avro.avro- com.fasterxml.jackson.core.jackson-core- com.fasterxml.jackson.core.jackson-databind- \
+		com.fasterxml.jackson.core.jackson-annotations- org.slf4j.slf4j-api- org.apache.commons.commons-compress-; do
+		compgen -G "$STACK/apicurio/lib/main/$jar[0-9]*.jar" >/dev/null || die "apicurio: no $jar*.jar in lib/main for avro-java"
+		cp "$STACK"/apicurio/lib/main/"$jar"[0-9]*.jar "$STACK/avro-java/"
+	done
 	touch "$stamp"
 }
 
