@@ -3,10 +3,11 @@ package eventrouter
 import (
 	"encoding/base64"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/outboxctl/outboxctl/internal/javatext"
 )
 
 // convert serializes (schema, value) with cv as the worker does for a key or
@@ -238,17 +239,21 @@ func writeJSONValue(b *strings.Builder, cv Converter, s *Schema, v any, top bool
 			return bad()
 		}
 	case Float32:
+		// NaN and the infinities come out unquoted here, whereas Jackson's
+		// default generator (WRITE_NAN_AS_STRINGS) quotes them, as
+		// javatext.AppendJSONFloat does; kept as it was, not yet checked
+		// against the real JsonConverter.
 		f, ok := v.(float32)
 		if !ok {
 			return bad()
 		}
-		b.WriteString(jacksonFloat(float64(f), 32))
+		b.WriteString(javatext.FormatFloat(f))
 	case Float64:
 		f, ok := v.(float64)
 		if !ok {
 			return bad()
 		}
-		b.WriteString(jacksonFloat(f, 64))
+		b.WriteString(javatext.FormatDouble(f))
 	case Boolean:
 		x, ok := v.(bool)
 		if !ok {
@@ -386,68 +391,6 @@ func writeJSONString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// jacksonFloat is Java's Double.toString / Float.toString (JDK 19+:
-// shortest repr): plain notation for 1e-3 <= |x| < 1e7 with at least one
-// fractional digit, otherwise d.dddE[-]n.
-func jacksonFloat(f float64, bits int) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	return javaDoubleString(f, bits)
-}
-
-func javaDoubleString(f float64, bits int) string {
-	neg := f < 0
-	a := math.Abs(f)
-	e := strconv.FormatFloat(a, 'e', -1, bits) // d.ddde±XX, shortest
-	if !strings.Contains(e, ".") {
-		// JDK 19+ picks, among decimals of at least 2 digits in the rounding
-		// interval, the closest one (Double.MIN_VALUE is 4.9E-324, not 5E-324).
-		e = strconv.FormatFloat(a, 'e', 1, bits)
-	}
-	mant, expS, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(expS)
-	digits := strings.Replace(mant, ".", "", 1)
-	if t := strings.TrimRight(digits, "0"); t != "" {
-		digits = t
-	} else {
-		digits = "0"
-	}
-	var out string
-	if a >= 1e-3 && a < 1e7 {
-		// plain
-		point := exp + 1 // digits before the decimal point
-		switch {
-		case point <= 0:
-			out = "0." + strings.Repeat("0", -point) + digits
-		case point >= len(digits):
-			out = digits + strings.Repeat("0", point-len(digits)) + ".0"
-		default:
-			out = digits[:point] + "." + digits[point:]
-		}
-	} else {
-		frac := digits[1:]
-		if frac == "" {
-			frac = "0"
-		}
-		out = digits[:1] + "." + frac + "E" + strconv.Itoa(exp)
-	}
-	if neg {
-		return "-" + out
-	}
-	return out
-}
-
 // ---------------------------------------------------------------- toString
 
 // javaToString is value.toString() as StringConverter calls it.
@@ -466,9 +409,9 @@ func javaToString(v any) string {
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case float32:
-		return jacksonFloat(float64(x), 32)
+		return javatext.FormatFloat(x)
 	case float64:
-		return jacksonFloat(x, 64)
+		return javatext.FormatDouble(x)
 	case bool:
 		return strconv.FormatBool(x)
 	case []byte:

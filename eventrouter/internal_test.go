@@ -2,30 +2,9 @@ package eventrouter
 
 import (
 	"errors"
-	"math"
 	"strings"
 	"testing"
 )
-
-func TestJavaDoubleString(t *testing.T) {
-	tests := []struct {
-		f    float64
-		want string
-	}{
-		{1, "1.0"}, {1.5, "1.5"}, {-2.25, "-2.25"}, {0, "0.0"}, {math.Copysign(0, -1), "-0.0"},
-		{0.001, "0.001"}, {0.0001, "1.0E-4"}, {1234567, "1234567.0"}, {1e7, "1.0E7"},
-		{1e20, "1.0E20"}, {12345678.9, "1.23456789E7"}, {sum(0.1, 0.2), "0.30000000000000004"}, {0.3, "0.3"}, {2e-3, "0.002"}, {1.0e-5, "1.0E-5"},
-		{math.MaxFloat64, "1.7976931348623157E308"}, {5e-324, "4.9E-324"}, {100, "100.0"},
-	}
-	for _, tt := range tests {
-		if got := jacksonFloat(tt.f, 64); got != tt.want {
-			t.Errorf("%v: got %s, want %s", tt.f, got, tt.want)
-		}
-	}
-	if got := jacksonFloat(float64(float32(0.1)), 32); got != "0.1" {
-		t.Errorf("float32 0.1: %s", got)
-	}
-}
 
 func TestJavaRegexRoute(t *testing.T) {
 	tests := []struct {
@@ -165,5 +144,3 @@ func TestParseJackson(t *testing.T) {
 		}
 	}
 }
-
-func sum(a, b float64) float64 { return a + b }

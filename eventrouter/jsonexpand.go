@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/outboxctl/outboxctl/internal/javatext"
 )
 
 // jnode is a parsed JSON value with Jackson's node kinds (numbers keep the
@@ -81,7 +83,7 @@ func (n *jnode) asText() string {
 	case jBigInt:
 		return n.str
 	case jDouble:
-		return jacksonFloat(n.f, 64)
+		return javatext.FormatDouble(n.f)
 	}
 	return ""
 }

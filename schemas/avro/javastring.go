@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/outboxctl/outboxctl/internal/javatext"
 )
 
 // JavaString is the compact JSON that Avro Java's Schema.toString() writes
@@ -250,7 +252,7 @@ func jacksonValue(b *strings.Builder, v any) {
 	case string:
 		jacksonString(b, x)
 	case float64:
-		b.WriteString(javaDouble(x))
+		b.Write(javatext.AppendJSONDouble(nil, x))
 	case json.Number:
 		s := string(x)
 		if !strings.ContainsAny(s, ".eE") {
@@ -267,7 +269,7 @@ func jacksonValue(b *strings.Builder, v any) {
 			b.WriteString(s)
 			return
 		}
-		b.WriteString(javaDouble(f))
+		b.Write(javatext.AppendJSONDouble(nil, f))
 	case []any:
 		b.WriteByte('[')
 		for i, e := range x {
@@ -297,39 +299,6 @@ func jacksonValue(b *strings.Builder, v any) {
 	default:
 		b.WriteString("null")
 	}
-}
-
-// javaDouble formats f as Java's Double.toString (what Jackson writes for a
-// DoubleNode).
-func javaDouble(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return `"NaN"`
-	case math.IsInf(f, 1):
-		return `"Infinity"`
-	case math.IsInf(f, -1):
-		return `"-Infinity"`
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	a := math.Abs(f)
-	if a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, exp, _ := strings.Cut(s, "e")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
 }
 
 // jacksonString writes s as a JSON string the way Jackson does: '"', '\\'

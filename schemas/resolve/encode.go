@@ -2,11 +2,10 @@ package resolve
 
 import (
 	"fmt"
-	"math"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
+	"github.com/outboxctl/outboxctl/internal/javatext"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 )
 
@@ -224,7 +223,7 @@ func primitiveEncoder(p *avro.Primitive) encFn {
 			if !ok {
 				return nil, typeErr(s, v)
 			}
-			return appendJavaFloat(buf, float64(f), 32), nil
+			return javatext.AppendJSONFloat(buf, f), nil
 		}
 	case avro.TypeDouble:
 		return func(buf []byte, v any) ([]byte, error) {
@@ -232,7 +231,7 @@ func primitiveEncoder(p *avro.Primitive) encFn {
 			if !ok {
 				return nil, typeErr(s, v)
 			}
-			return appendJavaFloat(buf, f, 64), nil
+			return javatext.AppendJSONDouble(buf, f), nil
 		}
 	case avro.TypeString:
 		return func(buf []byte, v any) ([]byte, error) {
@@ -252,49 +251,6 @@ func primitiveEncoder(p *avro.Primitive) encFn {
 		}
 	}
 	return func([]byte, any) ([]byte, error) { return nil, typeErr(s, nil) }
-}
-
-// appendJavaFloat writes f as Java's Double.toString (bits 64) or
-// Float.toString (bits 32) does: the shortest digits that round-trip, in
-// plain notation with at least one fraction digit for 1e-3 <= |f| < 1e7,
-// else as d.dddE<n>.
-func appendJavaFloat(buf []byte, f float64, bits int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(buf, `"NaN"`...)
-	case math.IsInf(f, 1):
-		return append(buf, `"Infinity"`...)
-	case math.IsInf(f, -1):
-		return append(buf, `"-Infinity"`...)
-	case f == 0:
-		if math.Signbit(f) {
-			return append(buf, "-0.0"...)
-		}
-		return append(buf, "0.0"...)
-	}
-	abs := math.Abs(f)
-	if abs >= 1e-3 && abs < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, bits)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return append(buf, s...)
-	}
-	s := strconv.FormatFloat(f, 'e', -1, bits) // -1.2345e+07
-	mant, exp, _ := strings.Cut(s, "e")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	if exp[0] == '+' {
-		exp = exp[1:]
-	}
-	exp = strings.TrimLeft(exp, "0")
-	if strings.HasPrefix(exp, "-") {
-		exp = "-" + strings.TrimLeft(exp[1:], "0")
-	}
-	buf = append(buf, mant...)
-	buf = append(buf, 'E')
-	return append(buf, exp...)
 }
 
 const hexDigits = "0123456789abcdef"
