@@ -109,7 +109,7 @@ func writeJSONSchemaField(b *strings.Builder, cv Converter, s *Schema, field str
 		return nil
 	}
 	b.WriteString(`{"type":`)
-	writeJSONString(b, string(s.Type))
+	javatext.WriteString(b, string(s.Type))
 	switch s.Type {
 	case StructT:
 		b.WriteString(`,"fields":[`)
@@ -141,7 +141,7 @@ func writeJSONSchemaField(b *strings.Builder, cv Converter, s *Schema, field str
 	b.WriteString(strconv.FormatBool(s.Optional))
 	if s.Name != "" {
 		b.WriteString(`,"name":`)
-		writeJSONString(b, s.Name)
+		javatext.WriteString(b, s.Name)
 	}
 	if s.Version != nil {
 		b.WriteString(`,"version":`)
@@ -149,7 +149,7 @@ func writeJSONSchemaField(b *strings.Builder, cv Converter, s *Schema, field str
 	}
 	if s.Doc != "" {
 		b.WriteString(`,"doc":`)
-		writeJSONString(b, s.Doc)
+		javatext.WriteString(b, s.Doc)
 	}
 	if s.Parameters != nil {
 		b.WriteString(`,"parameters":{`)
@@ -157,9 +157,9 @@ func writeJSONSchemaField(b *strings.Builder, cv Converter, s *Schema, field str
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSONString(b, p.Key)
+			javatext.WriteString(b, p.Key)
 			b.WriteByte(':')
-			writeJSONString(b, p.Value)
+			javatext.WriteString(b, p.Value)
 		}
 		b.WriteByte('}')
 	}
@@ -171,7 +171,7 @@ func writeJSONSchemaField(b *strings.Builder, cv Converter, s *Schema, field str
 	}
 	if field != "" {
 		b.WriteString(`,"field":`)
-		writeJSONString(b, field)
+		javatext.WriteString(b, field)
 	}
 	b.WriteByte('}')
 	return nil
@@ -265,7 +265,7 @@ func writeJSONValue(b *strings.Builder, cv Converter, s *Schema, v any, top bool
 		if !ok {
 			return bad()
 		}
-		writeJSONString(b, x)
+		javatext.WriteString(b, x)
 	case Bytes:
 		x, ok := v.([]byte)
 		if !ok {
@@ -306,7 +306,7 @@ func writeJSONValue(b *strings.Builder, cv Converter, s *Schema, v any, top bool
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSONString(b, f.Name)
+			javatext.WriteString(b, f.Name)
 			b.WriteByte(':')
 			if err := writeJSONValue(b, cv, f.Schema, st.Values[i], false); err != nil {
 				return err
@@ -355,40 +355,6 @@ func schemaTypeOf(v any) Type {
 		return StructT
 	}
 	return ""
-}
-
-// writeJSONString escapes like Jackson's default generator: '"', '\\',
-// \b \t \n \f \r, other control characters as \u00XX (upper-case hex);
-// nothing else (no HTML escaping, non-ASCII raw).
-func writeJSONString(b *strings.Builder, s string) {
-	const hex = "0123456789ABCDEF"
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			b.WriteString(`\"`)
-		case c == '\\':
-			b.WriteString(`\\`)
-		case c == '\b':
-			b.WriteString(`\b`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\f':
-			b.WriteString(`\f`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c < 0x20:
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xF])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
 }
 
 // ---------------------------------------------------------------- toString

@@ -99,14 +99,6 @@ func TestJavaToString(t *testing.T) {
 	}
 }
 
-func TestWriteJSONString(t *testing.T) {
-	var b strings.Builder
-	writeJSONString(&b, "a\"\\\b\f\n\r\t\x01\x1f\x7f<>&é\u2028/")
-	if want := `"a\"\\\b\f\n\r\t\u0001\u001F` + "\x7f<>&é\u2028/" + `"`; b.String() != want {
-		t.Errorf("got %s, want %s", b.String(), want)
-	}
-}
-
 func TestAvroFieldName(t *testing.T) {
 	for in, want := range map[string]string{"ok_1": "ok_1", "1a": "_1a", "a-b.c": "a_b_c", "é": "_"} {
 		if got := avroFieldName(in, false); got != want {

@@ -37,14 +37,14 @@ func JavaStringRefs(s Schema, refs ...NamedSchema) string {
 func javaJSON(b *strings.Builder, s Schema, known map[string]bool, ns string) {
 	switch t := s.(type) {
 	case *unresolved:
-		jacksonString(b, t.name)
+		javatext.WriteString(b, t.name)
 	case *Primitive:
 		if len(t.Props) == 0 {
-			jacksonString(b, string(t.Kind))
+			javatext.WriteString(b, string(t.Kind))
 			return
 		}
 		b.WriteString(`{"type":`)
-		jacksonString(b, string(t.Kind))
+		javatext.WriteString(b, string(t.Kind))
 		writeProps(b, t.Props)
 		b.WriteByte('}')
 	case *Array:
@@ -70,7 +70,7 @@ func javaJSON(b *strings.Builder, s Schema, known map[string]bool, ns string) {
 		nm := t.Names()
 		full := nm.FullName()
 		if known[full] {
-			jacksonString(b, qualified(nm.Namespace, nm.Name, ns))
+			javatext.WriteString(b, qualified(nm.Namespace, nm.Name, ns))
 			return
 		}
 		known[full] = true
@@ -83,21 +83,21 @@ func javaJSON(b *strings.Builder, s Schema, known map[string]bool, ns string) {
 				b.WriteString(`"record"`)
 			}
 		default:
-			jacksonString(b, string(t.Type()))
+			javatext.WriteString(b, string(t.Type()))
 		}
 		b.WriteString(`,"name":`)
-		jacksonString(b, nm.Name)
+		javatext.WriteString(b, nm.Name)
 		if nm.Namespace != "" {
 			if nm.Namespace != ns {
 				b.WriteString(`,"namespace":`)
-				jacksonString(b, nm.Namespace)
+				javatext.WriteString(b, nm.Namespace)
 			}
 		} else if ns != "" {
 			b.WriteString(`,"namespace":""`)
 		}
 		if nm.Doc != "" {
 			b.WriteString(`,"doc":`)
-			jacksonString(b, nm.Doc)
+			javatext.WriteString(b, nm.Doc)
 		}
 		var props Props
 		switch x := t.(type) {
@@ -109,12 +109,12 @@ func javaJSON(b *strings.Builder, s Schema, known map[string]bool, ns string) {
 					b.WriteByte(',')
 				}
 				b.WriteString(`{"name":`)
-				jacksonString(b, f.Name)
+				javatext.WriteString(b, f.Name)
 				b.WriteString(`,"type":`)
 				javaJSON(b, f.Type, known, nm.Namespace)
 				if f.Doc != "" {
 					b.WriteString(`,"doc":`)
-					jacksonString(b, f.Doc)
+					javatext.WriteString(b, f.Doc)
 				}
 				if f.HasDefault {
 					b.WriteString(`,"default":`)
@@ -126,7 +126,7 @@ func javaJSON(b *strings.Builder, s Schema, known map[string]bool, ns string) {
 				}
 				if f.Order != OrderAscending && f.Order != "" {
 					b.WriteString(`,"order":`)
-					jacksonString(b, string(f.Order))
+					javatext.WriteString(b, string(f.Order))
 				}
 				if len(f.Aliases) > 0 {
 					b.WriteString(`,"aliases":[`)
@@ -134,7 +134,7 @@ func javaJSON(b *strings.Builder, s Schema, known map[string]bool, ns string) {
 						if i > 0 {
 							b.WriteByte(',')
 						}
-						jacksonString(b, a)
+						javatext.WriteString(b, a)
 					}
 					b.WriteByte(']')
 				}
@@ -149,12 +149,12 @@ func javaJSON(b *strings.Builder, s Schema, known map[string]bool, ns string) {
 				if i > 0 {
 					b.WriteByte(',')
 				}
-				jacksonString(b, sym)
+				javatext.WriteString(b, sym)
 			}
 			b.WriteByte(']')
 			if x.HasDefault {
 				b.WriteString(`,"default":`)
-				jacksonString(b, x.Default)
+				javatext.WriteString(b, x.Default)
 			}
 		case *Fixed:
 			props = x.Props
@@ -171,7 +171,7 @@ func javaJSON(b *strings.Builder, s Schema, known map[string]bool, ns string) {
 				if j := strings.LastIndexByte(a, '.'); j >= 0 {
 					ans, aname = a[:j], a[j+1:]
 				}
-				jacksonString(b, qualified(ans, aname, nm.Namespace))
+				javatext.WriteString(b, qualified(ans, aname, nm.Namespace))
 			}
 			b.WriteByte(']')
 		}
@@ -200,7 +200,7 @@ func qualified(space, name, defaultSpace string) string {
 func writeProps(b *strings.Builder, ps Props) {
 	for _, p := range ps {
 		b.WriteByte(',')
-		jacksonString(b, p.Key)
+		javatext.WriteString(b, p.Key)
 		b.WriteByte(':')
 		if p.raw != nil {
 			jacksonNode(b, p.raw)
@@ -231,7 +231,7 @@ func jacksonNode(b *strings.Builder, n *jnode) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			jacksonString(b, k)
+			javatext.WriteString(b, k)
 			b.WriteByte(':')
 			jacksonNode(b, n.vals[i])
 		}
@@ -250,7 +250,7 @@ func jacksonValue(b *strings.Builder, v any) {
 	case bool:
 		b.WriteString(strconv.FormatBool(x))
 	case string:
-		jacksonString(b, x)
+		javatext.WriteString(b, x)
 	case float64:
 		b.Write(javatext.AppendJSONDouble(nil, x))
 	case json.Number:
@@ -291,7 +291,7 @@ func jacksonValue(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			jacksonString(b, k)
+			javatext.WriteString(b, k)
 			b.WriteByte(':')
 			jacksonValue(b, x[k])
 		}
@@ -299,40 +299,4 @@ func jacksonValue(b *strings.Builder, v any) {
 	default:
 		b.WriteString("null")
 	}
-}
-
-// jacksonString writes s as a JSON string the way Jackson does: '"', '\\'
-// and control characters escaped (\b \t \n \f \r short, others \u00XX),
-// everything else, non-ASCII included, as is.
-func jacksonString(b *strings.Builder, s string) {
-	const hex = "0123456789ABCDEF"
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\r':
-			b.WriteString(`\r`)
-		default:
-			if c < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xF])
-			} else {
-				b.WriteByte(c)
-			}
-		}
-	}
-	b.WriteByte('"')
 }

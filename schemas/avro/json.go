@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/outboxctl/outboxctl/internal/javatext"
 )
 
 // jkind is the kind of a JSON value.
@@ -129,7 +131,7 @@ func (n *jnode) clone() *jnode {
 }
 
 // String renders the node as compact JSON (for messages, like Jackson's
-// toString).
+// toString): numbers as written, strings escaped as Jackson escapes them.
 func (n *jnode) String() string {
 	var b strings.Builder
 	n.write(&b)
@@ -145,7 +147,7 @@ func (n *jnode) write(b *strings.Builder) {
 	case jNumber:
 		b.WriteString(n.s)
 	case jString:
-		writeJSONString(b, n.s)
+		javatext.WriteString(b, n.s)
 	case jArray:
 		b.WriteByte('[')
 		for i, e := range n.elems {
@@ -161,19 +163,12 @@ func (n *jnode) write(b *strings.Builder) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSONString(b, k)
+			javatext.WriteString(b, k)
 			b.WriteByte(':')
 			n.vals[i].write(b)
 		}
 		b.WriteByte('}')
 	}
-}
-
-func writeJSONString(b *strings.Builder, s string) {
-	out, _ := json.Marshal(s)
-	// encoding/json escapes <, > and & as \u003c…; Avro and Jackson do not.
-	r := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&")
-	b.WriteString(r.Replace(string(out)))
 }
 
 // jsonParser is a small RFC 8259 parser that records offsets.

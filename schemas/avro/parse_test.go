@@ -376,3 +376,13 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestNodeStringEscapesAsJackson(t *testing.T) {
+	n, err := parseJSON([]byte(`{"a\u001fb":["<&>\u2028",1.50]}`), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := n.String(), "{\"a\\u001Fb\":[\"<&>\u2028\",1.50]}"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

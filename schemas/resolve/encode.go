@@ -175,7 +175,7 @@ func (e *jsonEncoder) compileNamed(s avro.Schema) encFn {
 			if !ok {
 				return nil, typeErr(s, v)
 			}
-			return appendLatin1(buf, b), nil
+			return javatext.AppendLatin1String(buf, b), nil
 		}
 	}
 	return func([]byte, any) ([]byte, error) {
@@ -247,65 +247,23 @@ func primitiveEncoder(p *avro.Primitive) encFn {
 			if !ok {
 				return nil, typeErr(s, v)
 			}
-			return appendLatin1(buf, b), nil
+			return javatext.AppendLatin1String(buf, b), nil
 		}
 	}
 	return func([]byte, any) ([]byte, error) { return nil, typeErr(s, nil) }
 }
 
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as a JSON string: '"', '\\' and control
-// characters escaped, everything else as UTF-8 (invalid UTF-8 becomes
-// U+FFFD).
+// appendString writes s as Jackson does (javatext.AppendString), each
+// byte of invalid UTF-8 becoming U+FFFD first.
 func appendString(buf []byte, s string) []byte {
-	buf = append(buf, '"')
+	if utf8.ValidString(s) {
+		return javatext.AppendString(buf, s)
+	}
+	valid := make([]byte, 0, len(s)+8)
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			buf = appendASCII(buf, c)
-			i++
-			continue
-		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		buf = utf8.AppendRune(buf, r)
+		valid = utf8.AppendRune(valid, r)
 		i += size
 	}
-	return append(buf, '"')
-}
-
-// appendLatin1 writes bytes as a JSON string of the code points 0-255.
-func appendLatin1(buf []byte, b []byte) []byte {
-	buf = append(buf, '"')
-	for _, c := range b {
-		if c < utf8.RuneSelf {
-			buf = appendASCII(buf, c)
-			continue
-		}
-		buf = utf8.AppendRune(buf, rune(c))
-	}
-	return append(buf, '"')
-}
-
-func appendASCII(buf []byte, c byte) []byte {
-	switch c {
-	case '"':
-		return append(buf, '\\', '"')
-	case '\\':
-		return append(buf, '\\', '\\')
-	case '\n':
-		return append(buf, '\\', 'n')
-	case '\r':
-		return append(buf, '\\', 'r')
-	case '\t':
-		return append(buf, '\\', 't')
-	case '\b':
-		return append(buf, '\\', 'b')
-	case '\f':
-		return append(buf, '\\', 'f')
-	}
-	if c < 0x20 {
-		return append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-	}
-	return append(buf, c)
+	return javatext.AppendString(buf, string(valid))
 }

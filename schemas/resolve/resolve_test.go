@@ -175,6 +175,8 @@ func defaultCases() []resolveCase {
 		{name: "string", writer: w, reader: field(`"string"`, `"x\"y"`), datum: datum, want: `{"id":1,"d":"x\"y"}`},
 		{name: "bytes latin-1", writer: w, reader: field(`"bytes"`, `"\u00ff\u0000A"`), datum: datum, want: `{"id":1,"d":"ÿ\u0000A"}`},
 		{name: "fixed latin-1", writer: w, reader: field(`{"type":"fixed","name":"F","size":2}`, `"\u00e9\u0001"`), datum: datum, want: `{"id":1,"d":"é\u0001"}`},
+		{name: "string escapes as Jackson", writer: w, reader: field(`"string"`, `"\u001f\n/\u2028"`), datum: datum, want: "{\"id\":1,\"d\":\"\\u001F\\n/\u2028\"}"},
+		{name: "bytes escapes as Jackson", writer: w, reader: field(`"bytes"`, `"\u001a\u0080"`), datum: datum, want: "{\"id\":1,\"d\":\"\\u001A\u0080\"}"},
 		{name: "enum", writer: w, reader: field(`{"type":"enum","name":"E","symbols":["A","B"]}`, `"B"`), datum: datum, want: `{"id":1,"d":"B"}`},
 		{name: "array", writer: w, reader: field(`{"type":"array","items":"long"}`, `[1,2]`), datum: datum, want: `{"id":1,"d":[1,2]}`},
 		{name: "map", writer: w, reader: field(`{"type":"map","values":"string"}`, `{"k":"v"}`), datum: datum, want: `{"id":1,"d":{"k":"v"}}`},
