@@ -114,10 +114,13 @@ func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 
 // Run subscribes and processes records until ctx is cancelled or a fatal
 // Kafka error occurs, then commits the done offsets and closes the consumer.
-// It returns nil after a cancellation, else the fatal error. Call it once.
+// If that commit meets a rebalance in progress, Run serves the rebalance and
+// commits again (for at most 10 seconds). It returns nil after a
+// cancellation, else the fatal error or the error of that last commit (the
+// records it did not cover are delivered again). Call it once.
 func (c *Consumer) Run(ctx context.Context) (err error) {
 	defer func() {
-		if cerr := c.commit(nil); cerr != nil && err == nil && !isNoOffset(cerr) {
+		if cerr := c.finalCommit(); cerr != nil && err == nil {
 			err = cerr
 		}
 		if cerr := c.kc.Close(); cerr != nil && err == nil {
@@ -236,6 +239,37 @@ func (c *Consumer) commit(only []kafka.TopicPartition) error {
 	}
 	c.mu.Unlock()
 	return nil
+}
+
+// finalCommitWait bounds how long Run, when it returns, keeps serving a
+// rebalance in progress to get its done offsets committed.
+const finalCommitWait = 10 * time.Second
+
+// finalCommit commits the done offsets when Run returns. A commit sent while
+// the group rebalances (another member joins or leaves, as in a rolling
+// deploy) fails with REBALANCE_IN_PROGRESS or ILLEGAL_GENERATION; then it
+// polls, which lets librdkafka finish the rebalance and runs the rebalance
+// callback (committing revoked partitions), and commits again, for at most
+// finalCommitWait. Records polled meanwhile are dropped: they are not done,
+// so they are delivered again after a restart.
+func (c *Consumer) finalCommit() error {
+	deadline := time.Now().Add(finalCommitWait)
+	for {
+		err := c.commit(nil)
+		if err == nil || isNoOffset(err) {
+			return nil
+		}
+		if !isRebalancing(err) || time.Now().After(deadline) {
+			return err
+		}
+		c.report(err)
+		c.kc.Poll(100)
+	}
+}
+
+func isRebalancing(err error) bool {
+	var ke kafka.Error
+	return errors.As(err, &ke) && (ke.Code() == kafka.ErrRebalanceInProgress || ke.Code() == kafka.ErrIllegalGeneration)
 }
 
 func containsTP(tps []kafka.TopicPartition, k tpKey) bool {
