@@ -119,16 +119,20 @@ func TestParseJackson(t *testing.T) {
 	}
 	kinds := map[string]jkind{"i": jInt, "l": jLong, "b": jBigInt, "d": jDouble, "e": jDouble, "z": jInt}
 	for k, want := range kinds {
-		v, _ := n.get(k)
-		if v.kind != want {
-			t.Errorf("%s: kind %d, want %d", k, v.kind, want)
+		if got := kindOf(n.Get(k)); got != want {
+			t.Errorf("%s: kind %d, want %d", k, got, want)
 		}
 	}
-	if len(n.keys) != 7 || n.keys[6] != "a" {
-		t.Errorf("keys %v", n.keys)
+	if len(n.Keys) != 7 || n.Keys[6] != "a" {
+		t.Errorf("keys %v", n.Keys)
 	}
-	if v, _ := n.get("a"); v.i != 2 {
-		t.Errorf("duplicate key keeps the last value: %d", v.i)
+	if v := nodeInt(n.Get("a")); v != 2 {
+		t.Errorf("duplicate key keeps the last value: %d", v)
+	}
+	for text, want := range map[string]string{"z": "0", "b": "9223372036854775808", "e": "100.0", "d": "1.0"} {
+		if got := asText(n.Get(text)); got != want {
+			t.Errorf("asText(%s) = %s, want %s", text, got, want)
+		}
 	}
 	for _, bad := range []string{`{"a":01}`, `{"a":1.}`, `{'a':1}`, `{"a":"x` + "\x01" + `"}`, `{"a":tru}`, `{"a":NaN}`, `[1,]`} {
 		if _, err := parseJackson(bad); err == nil {

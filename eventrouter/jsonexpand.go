@@ -3,30 +3,20 @@ package eventrouter
 import (
 	"errors"
 	"fmt"
-	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/outboxctl/outboxctl/internal/javatext"
 )
 
-// jnode is a parsed JSON value with Jackson's node kinds (numbers keep the
-// int / long / BigInteger / double distinction; objects keep key order, a
-// duplicate key keeps its first position and its last value).
-type jnode struct {
-	kind  jkind
-	str   string // string value, or number text for big integers
-	b     bool
-	i     int64
-	f     float64
-	keys  []string
-	vals  []*jnode
-	elems []*jnode
-}
+// jnode is a parsed JSON payload: javatext's Jackson-compatible tree
+// (objects keep key order, a duplicate key keeps its first position and its
+// last value, numbers keep their literal).
+type jnode = javatext.Node
 
+// jkind is the JsonNode class readTree builds: numbers are split into
+// IntNode, LongNode, BigIntegerNode and DoubleNode.
 type jkind int
 
 const (
@@ -41,341 +31,98 @@ const (
 	jObject
 )
 
-func (n *jnode) isNumber() bool { return n.kind >= jInt && n.kind <= jDouble }
+func kindOf(n *jnode) jkind {
+	switch n.Kind {
+	case javatext.Null:
+		return jNull
+	case javatext.Bool:
+		return jBool
+	case javatext.String:
+		return jString
+	case javatext.Array:
+		return jArray
+	case javatext.Object:
+		return jObject
+	}
+	switch n.NumberKind() {
+	case javatext.IntNode:
+		return jInt
+	case javatext.LongNode:
+		return jLong
+	case javatext.BigIntNode:
+		return jBigInt
+	}
+	return jDouble
+}
+
+// nodeInt is the value of an IntNode or LongNode.
+func nodeInt(n *jnode) int64 {
+	v, _ := strconv.ParseInt(n.Text, 10, 64)
+	return v
+}
+
+// nodeFloat is the value of a DoubleNode (beyond the double range: the
+// infinities, as Jackson's parser gives).
+func nodeFloat(n *jnode) float64 {
+	f, _ := strconv.ParseFloat(n.Text, 64)
+	return f
+}
+
+func isNumber(n *jnode) bool { return n.Kind == javatext.Number }
 
 // nodeType is Jackson's JsonNodeType (numbers are one type).
-func (n *jnode) nodeType() string {
-	switch {
-	case n.isNumber():
+func nodeType(n *jnode) string {
+	switch n.Kind {
+	case javatext.Number:
 		return "NUMBER"
-	case n.kind == jNull:
+	case javatext.Null:
 		return "NULL"
-	case n.kind == jBool:
+	case javatext.Bool:
 		return "BOOLEAN"
-	case n.kind == jString:
+	case javatext.String:
 		return "STRING"
-	case n.kind == jArray:
+	case javatext.Array:
 		return "ARRAY"
 	}
 	return "OBJECT"
 }
 
-func (n *jnode) get(k string) (*jnode, bool) {
-	for i, key := range n.keys {
-		if key == k {
-			return n.vals[i], true
-		}
-	}
-	return nil, false
-}
-
 // asText is JsonNode.asText() (containers give "").
-func (n *jnode) asText() string {
-	switch n.kind {
-	case jString:
-		return n.str
+func asText(n *jnode) string {
+	switch kindOf(n) {
+	case jString, jBigInt:
+		return n.Text
 	case jBool:
-		return strconv.FormatBool(n.b)
+		return strconv.FormatBool(n.Bool)
 	case jNull:
 		return "null"
 	case jInt, jLong:
-		return strconv.FormatInt(n.i, 10)
-	case jBigInt:
-		return n.str
+		return strconv.FormatInt(nodeInt(n), 10)
 	case jDouble:
-		return javatext.FormatDouble(n.f)
+		return javatext.FormatDouble(nodeFloat(n))
 	}
 	return ""
 }
 
-// parseJackson parses the first JSON value of s the way a default Jackson
-// ObjectMapper.readTree does: strict JSON, trailing content ignored.
-func parseJackson(s string) (*jnode, error) {
-	p := &jparser{s: s}
-	p.ws()
-	n, err := p.value(0)
-	if err != nil {
-		return nil, err
-	}
-	return n, nil
-}
-
-type jparser struct {
-	s string
-	i int
-}
-
 var errJSON = errors.New("json parse error")
 
-func (p *jparser) fail(msg string) error {
-	return fmt.Errorf("%w at offset %d: %s", errJSON, p.i, msg)
+// parseJSON parses the JSON value at the start of s (after whitespace)
+// with Jackson's rules and limits (javatext.ParseJSON with opts) and
+// returns it with the offset just past it.
+func parseJSON(s string, opts javatext.ParseOptions) (*jnode, int, error) {
+	n, end, err := javatext.ParseJSON(s, 0, opts)
+	if se := (*javatext.SyntaxError)(nil); errors.As(err, &se) {
+		return nil, end, fmt.Errorf("%w at offset %d: %s", errJSON, se.Offset, se.Msg)
+	}
+	return n, end, err
 }
 
-func (p *jparser) ws() {
-	for p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
-
-func (p *jparser) value(depth int) (*jnode, error) {
-	if depth > 1000 {
-		return nil, p.fail("nesting too deep")
-	}
-	if p.i >= len(p.s) {
-		return nil, p.fail("unexpected end of input")
-	}
-	switch c := p.s[p.i]; {
-	case c == '{':
-		p.i++
-		n := &jnode{kind: jObject}
-		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == '}' {
-			p.i++
-			return n, nil
-		}
-		for {
-			p.ws()
-			if p.i >= len(p.s) || p.s[p.i] != '"' {
-				return nil, p.fail("expected field name")
-			}
-			k, err := p.str()
-			if err != nil {
-				return nil, err
-			}
-			p.ws()
-			if p.i >= len(p.s) || p.s[p.i] != ':' {
-				return nil, p.fail("expected ':'")
-			}
-			p.i++
-			p.ws()
-			v, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			replaced := false
-			for j, key := range n.keys {
-				if key == k {
-					n.vals[j] = v
-					replaced = true
-					break
-				}
-			}
-			if !replaced {
-				n.keys = append(n.keys, k)
-				n.vals = append(n.vals, v)
-			}
-			p.ws()
-			if p.i >= len(p.s) {
-				return nil, p.fail("unexpected end of object")
-			}
-			if p.s[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.s[p.i] == '}' {
-				p.i++
-				return n, nil
-			}
-			return nil, p.fail("expected ',' or '}'")
-		}
-	case c == '[':
-		p.i++
-		n := &jnode{kind: jArray}
-		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == ']' {
-			p.i++
-			return n, nil
-		}
-		for {
-			p.ws()
-			v, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			n.elems = append(n.elems, v)
-			p.ws()
-			if p.i >= len(p.s) {
-				return nil, p.fail("unexpected end of array")
-			}
-			if p.s[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.s[p.i] == ']' {
-				p.i++
-				return n, nil
-			}
-			return nil, p.fail("expected ',' or ']'")
-		}
-	case c == '"':
-		s, err := p.str()
-		if err != nil {
-			return nil, err
-		}
-		return &jnode{kind: jString, str: s}, nil
-	case c == 't' && strings.HasPrefix(p.s[p.i:], "true"):
-		p.i += 4
-		return &jnode{kind: jBool, b: true}, p.tokenEnd()
-	case c == 'f' && strings.HasPrefix(p.s[p.i:], "false"):
-		p.i += 5
-		return &jnode{kind: jBool}, p.tokenEnd()
-	case c == 'n' && strings.HasPrefix(p.s[p.i:], "null"):
-		p.i += 4
-		return &jnode{kind: jNull}, p.tokenEnd()
-	case c == '-' || c >= '0' && c <= '9':
-		return p.number()
-	}
-	return nil, p.fail("unexpected character")
-}
-
-// tokenEnd rejects "truex" like Jackson does.
-func (p *jparser) tokenEnd() error {
-	if p.i < len(p.s) {
-		c := p.s[p.i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' {
-			return p.fail("unrecognized token")
-		}
-	}
-	return nil
-}
-
-func (p *jparser) number() (*jnode, error) {
-	start := p.i
-	if p.s[p.i] == '-' {
-		p.i++
-	}
-	intStart := p.i
-	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-		p.i++
-	}
-	if p.i == intStart {
-		return nil, p.fail("invalid number")
-	}
-	if p.s[intStart] == '0' && p.i-intStart > 1 {
-		return nil, p.fail("leading zeroes not allowed")
-	}
-	isFloat := false
-	if p.i < len(p.s) && p.s[p.i] == '.' {
-		isFloat = true
-		p.i++
-		fs := p.i
-		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-			p.i++
-		}
-		if p.i == fs {
-			return nil, p.fail("decimal point must be followed by a digit")
-		}
-	}
-	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
-		isFloat = true
-		p.i++
-		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
-			p.i++
-		}
-		es := p.i
-		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-			p.i++
-		}
-		if p.i == es {
-			return nil, p.fail("exponent must have digits")
-		}
-	}
-	if err := p.tokenEnd(); err != nil {
-		return nil, err
-	}
-	text := p.s[start:p.i]
-	if isFloat {
-		f, err := strconv.ParseFloat(text, 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return nil, p.fail("invalid number")
-		}
-		return &jnode{kind: jDouble, f: f}, nil
-	}
-	if v, err := strconv.ParseInt(text, 10, 64); err == nil {
-		if v >= math.MinInt32 && v <= math.MaxInt32 {
-			return &jnode{kind: jInt, i: v}, nil
-		}
-		return &jnode{kind: jLong, i: v}, nil
-	}
-	bi, _ := new(big.Int).SetString(text, 10)
-	return &jnode{kind: jBigInt, str: bi.String()}, nil
-}
-
-func (p *jparser) str() (string, error) {
-	p.i++ // opening quote
-	var b strings.Builder
-	for {
-		if p.i >= len(p.s) {
-			return "", p.fail("unterminated string")
-		}
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return b.String(), nil
-		case c < 0x20:
-			return "", p.fail("unescaped control character in string")
-		case c == '\\':
-			p.i++
-			if p.i >= len(p.s) {
-				return "", p.fail("unterminated escape")
-			}
-			e := p.s[p.i]
-			p.i++
-			switch e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'u':
-				r, err := p.hex4()
-				if err != nil {
-					return "", err
-				}
-				if utf16.IsSurrogate(r) && strings.HasPrefix(p.s[p.i:], `\u`) {
-					save := p.i
-					p.i += 2
-					r2, err := p.hex4()
-					if err == nil && utf16.DecodeRune(r, r2) != utf8.RuneError {
-						r = utf16.DecodeRune(r, r2)
-					} else {
-						p.i = save
-					}
-				}
-				b.WriteRune(r)
-			default:
-				return "", p.fail("unrecognized escape")
-			}
-		default:
-			b.WriteByte(c)
-			p.i++
-		}
-	}
-}
-
-func (p *jparser) hex4() (rune, error) {
-	if p.i+4 > len(p.s) {
-		return 0, p.fail("short unicode escape")
-	}
-	v, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32)
-	if err != nil {
-		return 0, p.fail("bad unicode escape")
-	}
-	p.i += 4
-	return rune(v), nil
+// parseJackson parses the first JSON value of s the way a default Jackson
+// ObjectMapper.readTree does: strict JSON, at most 1000 nested arrays and
+// objects, trailing content ignored.
+func parseJackson(s string) (*jnode, error) {
+	n, _, err := parseJSON(s, javatext.ParseOptions{})
+	return n, err
 }
 
 // ---------------------------------------------------------------- schema inference (JsonSchemaData)
@@ -404,7 +151,7 @@ func (e *jsonExpandError) Error() string { return e.msg }
 // (hasKey false is Java's null key). A nil schema means "no schema" (JSON
 // null under ignore, an empty array).
 func (d *jsonSchemaData) toConnectSchema(key string, hasKey bool, n *jnode) (*Schema, error) {
-	switch n.kind {
+	switch kindOf(n) {
 	case jString:
 		return optional(String), nil
 	case jBool:
@@ -416,7 +163,7 @@ func (d *jsonSchemaData) toConnectSchema(key string, hasKey bool, n *jnode) (*Sc
 	case jBigInt, jDouble:
 		return optional(Float64), nil
 	case jArray:
-		if len(n.elems) == 0 {
+		if len(n.Elems) == 0 {
 			return nil, nil
 		}
 		items, err := d.arraySchema(key, hasKey, n)
@@ -429,13 +176,13 @@ func (d *jsonSchemaData) toConnectSchema(key string, hasKey bool, n *jnode) (*Sc
 		if hasKey {
 			s.Name = key
 		}
-		for i, k := range n.keys {
+		for i, k := range n.Keys {
 			name := d.adjust(k)
 			fk := name
 			if hasKey && strings.TrimSpace(key) != "" {
 				fk = key + "." + name
 			}
-			fs, err := d.toConnectSchema(fk, true, n.vals[i])
+			fs, err := d.toConnectSchema(fk, true, n.Vals[i])
 			if err != nil {
 				return nil, err
 			}
@@ -458,13 +205,13 @@ func (d *jsonSchemaData) arraySchema(key string, hasKey bool, arr *jnode) (*Sche
 	if err != nil {
 		return nil, err
 	}
-	if sample.kind == jObject {
+	if kindOf(sample) == jObject {
 		// Java collects the element schemas in a HashSet and merges them in
 		// its (JVM-dependent) iteration order; distinct shapes therefore
 		// merge in an order we cannot know. First-seen order is used here.
 		var set []*Schema
-		for _, e := range arr.elems {
-			if e.kind != jObject {
+		for _, e := range arr.Elems {
+			if kindOf(e) != jObject {
 				continue
 			}
 			s, err := d.toConnectSchema(key, hasKey, e)
@@ -493,31 +240,31 @@ func (d *jsonSchemaData) arraySchema(key string, hasKey bool, arr *jnode) (*Sche
 		return nil, err
 	}
 	if s == nil {
-		return nil, &jsonExpandError{fmt.Sprintf("Array '%s' has unrecognized member schema.", arr.asText())}
+		return nil, &jsonExpandError{fmt.Sprintf("Array '%s' has unrecognized member schema.", asText(arr))}
 	}
 	return s, nil
 }
 
 func (d *jsonSchemaData) firstArrayElement(arr *jnode) (*jnode, error) {
-	ref := &jnode{kind: jNull}
+	ref := &jnode{Kind: javatext.Null}
 	var refSchema *Schema
-	for _, e := range arr.elems {
-		if e.kind == jNull {
+	for _, e := range arr.Elems {
+		if kindOf(e) == jNull {
 			continue
 		}
-		if ref.kind == jNull {
+		if kindOf(ref) == jNull {
 			ref = e
 		}
-		if e.nodeType() != ref.nodeType() {
-			return nil, &jsonExpandError{fmt.Sprintf("Field is not a homogenous array (%s x %s).", ref.asText(), e.nodeType())}
+		if nodeType(e) != nodeType(ref) {
+			return nil, &jsonExpandError{fmt.Sprintf("Field is not a homogenous array (%s x %s).", asText(ref), nodeType(e))}
 		}
-		if ref.isNumber() {
+		if isNumber(ref) {
 			if refSchema == nil {
 				refSchema, _ = d.toConnectSchema("", false, ref)
 			}
 			es, _ := d.toConnectSchema("", false, e)
 			if es.Type != refSchema.Type {
-				return nil, &jsonExpandError{fmt.Sprintf("Field is not a homogenous array (%s x %s), different number types (%s x %s)", ref.asText(), e.asText(), refSchema, es)}
+				return nil, &jsonExpandError{fmt.Sprintf("Field is not a homogenous array (%s x %s), different number types (%s x %s)", asText(ref), asText(e), refSchema, es)}
 			}
 		}
 	}
@@ -563,8 +310,8 @@ func (d *jsonSchemaData) toStruct(n *jnode, s *Schema) (*Struct, error) {
 	}
 	st := NewStruct(s)
 	for _, f := range s.Fields {
-		child, ok := n.get(f.Name)
-		if !ok || n.kind != jObject {
+		child := n.Get(f.Name) // nil unless n is an object with the key
+		if child == nil {
 			continue
 		}
 		v, err := d.fieldValue(child, f.Schema)
@@ -579,22 +326,22 @@ func (d *jsonSchemaData) toStruct(n *jnode, s *Schema) (*Struct, error) {
 }
 
 func (d *jsonSchemaData) fieldValue(n *jnode, s *Schema) (any, error) {
-	switch n.kind {
+	switch kindOf(n) {
 	case jString:
-		return n.str, nil
+		return n.Text, nil
 	case jBool:
-		return n.b, nil
+		return n.Bool, nil
 	case jDouble:
-		return n.f, nil
+		return nodeFloat(n), nil
 	case jInt:
-		return int32(n.i), nil
+		return int32(nodeInt(n)), nil
 	case jLong:
-		return n.i, nil
+		return nodeInt(n), nil
 	case jBigInt:
-		return bigDecimal(n.str), nil
+		return bigDecimal(n.Text), nil
 	case jArray:
-		out := make([]any, 0, len(n.elems))
-		for _, e := range n.elems {
+		out := make([]any, 0, len(n.Elems))
+		for _, e := range n.Elems {
 			var es *Schema
 			if s != nil {
 				es = s.Items

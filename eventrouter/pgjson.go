@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/outboxctl/outboxctl/internal/javatext"
 )
 
 // NormalizeJSONB renders JSON text the way PostgreSQL outputs a jsonb value
@@ -40,176 +42,71 @@ func NormalizeMySQLJSON(text string) (string, error) {
 	return b.String(), nil
 }
 
-// pgNode keeps numbers as their source text.
-type pgNode struct {
-	kind  byte // n b s d(number) a o
-	text  string
-	keys  []string
-	vals  []*pgNode
-	elems []*pgNode
-}
-
-func parsePGJSON(text string) (*pgNode, string, error) {
-	p := &jparser{s: text}
-	p.ws()
-	n, err := p.pgValue(0)
+// parsePGJSON parses JSON text for the jsonb/MySQL normalizers. Numbers
+// keep their source text; the nesting is not bounded by Jackson's 1000
+// (PostgreSQL's own bound is its stack depth).
+func parsePGJSON(text string) (*jnode, string, error) {
+	n, end, err := parseJSON(text, javatext.ParseOptions{MaxDepth: -1})
 	if err != nil {
 		return nil, "", err
 	}
-	return n, text[p.i:], nil
-}
-
-func (p *jparser) pgValue(depth int) (*pgNode, error) {
-	start := p.i
-	if p.i < len(p.s) && (p.s[p.i] == '-' || p.s[p.i] >= '0' && p.s[p.i] <= '9') {
-		if _, err := p.number(); err != nil {
-			return nil, err
-		}
-		return &pgNode{kind: 'd', text: p.s[start:p.i]}, nil
-	}
-	if p.i < len(p.s) && p.s[p.i] == '{' {
-		p.i++
-		n := &pgNode{kind: 'o'}
-		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == '}' {
-			p.i++
-			return n, nil
-		}
-		for {
-			p.ws()
-			if p.i >= len(p.s) || p.s[p.i] != '"' {
-				return nil, p.fail("expected field name")
-			}
-			k, err := p.str()
-			if err != nil {
-				return nil, err
-			}
-			p.ws()
-			if p.i >= len(p.s) || p.s[p.i] != ':' {
-				return nil, p.fail("expected ':'")
-			}
-			p.i++
-			p.ws()
-			v, err := p.pgValue(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			n.keys = append(n.keys, k)
-			n.vals = append(n.vals, v)
-			p.ws()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == '}' {
-				p.i++
-				return n, nil
-			}
-			return nil, p.fail("expected ',' or '}'")
-		}
-	}
-	if p.i < len(p.s) && p.s[p.i] == '[' {
-		p.i++
-		n := &pgNode{kind: 'a'}
-		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == ']' {
-			p.i++
-			return n, nil
-		}
-		for {
-			p.ws()
-			v, err := p.pgValue(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			n.elems = append(n.elems, v)
-			p.ws()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == ']' {
-				p.i++
-				return n, nil
-			}
-			return nil, p.fail("expected ',' or ']'")
-		}
-	}
-	j, err := p.value(depth)
-	if err != nil {
-		return nil, err
-	}
-	switch j.kind {
-	case jString:
-		return &pgNode{kind: 's', text: j.str}, nil
-	case jBool:
-		return &pgNode{kind: 'b', text: strconv.FormatBool(j.b)}, nil
-	}
-	return &pgNode{kind: 'n'}, nil
+	return n, text[end:], nil
 }
 
 type keySorter int
 
 const sortPG keySorter = 1
 
-func writePGJSON(b *strings.Builder, n *pgNode, comma, colon string, sorter keySorter) {
-	switch n.kind {
-	case 'n':
+func writePGJSON(b *strings.Builder, n *jnode, comma, colon string, sorter keySorter) {
+	switch n.Kind {
+	case javatext.Null:
 		b.WriteString("null")
-	case 'b':
-		b.WriteString(n.text)
-	case 'd':
-		b.WriteString(pgNumeric(n.text))
-	case 's':
-		writePGString(b, n.text)
-	case 'a':
+	case javatext.Bool:
+		b.WriteString(strconv.FormatBool(n.Bool))
+	case javatext.Number:
+		b.WriteString(pgNumeric(n.Text))
+	case javatext.String:
+		writePGString(b, n.Text)
+	case javatext.Array:
 		b.WriteByte('[')
-		for i, e := range n.elems {
+		for i, e := range n.Elems {
 			if i > 0 {
 				b.WriteString(comma)
 			}
 			writePGJSON(b, e, comma, colon, sorter)
 		}
 		b.WriteByte(']')
-	case 'o':
-		// dedupe: the last value of a key wins
-		type kv struct {
-			k string
-			v *pgNode
+	case javatext.Object:
+		// The parser already kept one value per key, the last, as
+		// PostgreSQL does.
+		order := make([]int, len(n.Keys))
+		for i := range order {
+			order[i] = i
 		}
-		var kvs []kv
-		for i, k := range n.keys {
-			found := false
-			for j := range kvs {
-				if kvs[j].k == k {
-					kvs[j].v = n.vals[i]
-					found = true
-				}
+		sort.SliceStable(order, func(i, j int) bool {
+			ki, kj := n.Keys[order[i]], n.Keys[order[j]]
+			if len(ki) != len(kj) {
+				return len(ki) < len(kj)
 			}
-			if !found {
-				kvs = append(kvs, kv{k, n.vals[i]})
-			}
-		}
-		sort.SliceStable(kvs, func(i, j int) bool {
-			if len(kvs[i].k) != len(kvs[j].k) {
-				return len(kvs[i].k) < len(kvs[j].k)
-			}
-			return kvs[i].k < kvs[j].k
+			return ki < kj
 		})
 		b.WriteByte('{')
-		for i, e := range kvs {
+		for i, k := range order {
 			if i > 0 {
 				b.WriteString(comma)
 			}
-			writePGString(b, e.k)
+			writePGString(b, n.Keys[k])
 			b.WriteString(colon)
-			writePGJSON(b, e.v, comma, colon, sorter)
+			writePGJSON(b, n.Vals[k], comma, colon, sorter)
 		}
 		b.WriteByte('}')
 	}
 }
 
-// writePGString is PostgreSQL's escape_json.
+// writePGString is PostgreSQL's escape_json. It is deliberately not
+// javatext's Jackson escaper: PostgreSQL writes the other control
+// characters as \u00xx with lower-case hex, and this output stands for what
+// PostgreSQL (and so Debezium) delivers for a jsonb column.
 func writePGString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); i++ {

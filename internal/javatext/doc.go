@@ -42,6 +42,20 @@
 // new String(b, ISO_8859_1), the way Avro's JSON encoding represents bytes
 // and fixed values.
 //
+// # Parsing JSON
+//
+// [ParseJSON] reads one JSON value as Jackson's parser (jackson-core 2.15+)
+// and ObjectMapper.readTree do, into a [Node] tree: object keys in source
+// order, a repeated key keeping its first position and its last value,
+// numbers kept as written with [Node.NumberKind] telling the IntNode,
+// LongNode, BigIntegerNode or DoubleNode readTree would build, a lone \u
+// surrogate read as U+FFFD, and every node carrying its byte offset (the
+// caller turns offsets into line:col). [ParseOptions] select what differs
+// between callers: comments (Avro Java's schema parser enables Jackson's
+// ALLOW_COMMENTS; Kafka Connect and Debezium do not) and the nesting bound
+// (Jackson's default 1000, or none for PostgreSQL's jsonb). What follows the
+// value is left to the caller: readTree ignores it, Avro rejects it.
+//
 // PostgreSQL's escape_json (lower-case hex, used for jsonb columns) is not
 // Jackson's and stays with the eventrouter's jsonb normalizer.
 package javatext

@@ -215,10 +215,10 @@ func isFloat(v any) bool { _, ok := v.(float64); return ok }
 // jacksonNode writes a parsed JSON value as Jackson writes its tree: object
 // keys in source order, numbers as Jackson's nodes print them.
 func jacksonNode(b *strings.Builder, n *jnode) {
-	switch n.kind {
+	switch n.Kind {
 	case jArray:
 		b.WriteByte('[')
-		for i, e := range n.elems {
+		for i, e := range n.Elems {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -227,17 +227,17 @@ func jacksonNode(b *strings.Builder, n *jnode) {
 		b.WriteByte(']')
 	case jObject:
 		b.WriteByte('{')
-		for i, k := range n.keys {
+		for i, k := range n.Keys {
 			if i > 0 {
 				b.WriteByte(',')
 			}
 			javatext.WriteString(b, k)
 			b.WriteByte(':')
-			jacksonNode(b, n.vals[i])
+			jacksonNode(b, n.Vals[i])
 		}
 		b.WriteByte('}')
 	default:
-		jacksonValue(b, n.value())
+		jacksonValue(b, nodeValue(n))
 	}
 }
 

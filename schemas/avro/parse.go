@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/outboxctl/outboxctl/internal/javatext"
 )
 
 // ErrInvalidSchema is what every *ParseError unwraps to.
@@ -121,9 +123,9 @@ func ParseWith(data []byte, opts Options) (s Schema, err error) {
 	}
 	root, err := parseJSON(data, start)
 	if err != nil {
-		var se *jsonSyntaxError
+		var se *javatext.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &ParseError{Pos: p.li.pos(opts.File, se.off), Msg: se.msg}
+			return nil, &ParseError{Pos: p.li.pos(opts.File, se.Offset), Msg: se.Msg}
 		}
 		return nil, err
 	}
@@ -225,7 +227,7 @@ func (u *unresolved) Type() Type         { return TypeRecord }
 func (u *unresolved) Position() Position { return u.pos }
 func (u *unresolved) Properties() Props  { return nil }
 
-func (p *parser) pos(n *jnode) Position { return p.li.pos(p.opts.File, n.off) }
+func (p *parser) pos(n *jnode) Position { return p.li.pos(p.opts.File, n.Offset) }
 
 func (p *parser) fail(n *jnode, format string, args ...any) {
 	panic(&ParseError{Pos: p.pos(n), Msg: fmt.Sprintf(format, args...)})
@@ -243,11 +245,11 @@ var (
 )
 
 func (p *parser) parse(n *jnode, ns string) Schema {
-	switch n.kind {
+	switch n.Kind {
 	case jString:
-		return p.find(n, n.s, ns)
+		return p.find(n, n.Text, ns)
 	case jObject:
-		typ, ok := n.get("type").text()
+		typ, ok := nodeText(n.Get("type"))
 		if !ok {
 			p.fail(n, "no type: %s", n)
 		}
@@ -263,7 +265,7 @@ func (p *parser) parse(n *jnode, ns string) Schema {
 		case "enum":
 			return p.parseEnum(n, ns)
 		case "array":
-			items := n.get("items")
+			items := n.Get("items")
 			if items == nil {
 				p.fail(n, "array has no items type: %s", n)
 			}
@@ -272,7 +274,7 @@ func (p *parser) parse(n *jnode, ns string) Schema {
 			s.Props = props(n, schemaReserved)
 			return s
 		case "map":
-			values := n.get("values")
+			values := n.Get("values")
 			if values == nil {
 				p.fail(n, "map has no values type: %s", n)
 			}
@@ -283,11 +285,11 @@ func (p *parser) parse(n *jnode, ns string) Schema {
 		case "fixed":
 			return p.parseFixed(n, ns)
 		default:
-			return p.find(n.get("type"), typ, ns)
+			return p.find(n.Get("type"), typ, ns)
 		}
 	case jArray:
 		u := &Union{Pos: p.pos(n)}
-		for _, e := range n.elems {
+		for _, e := range n.Elems {
 			u.Branches = append(u.Branches, p.parse(e, ns))
 		}
 		p.checkUnion(n, u)
@@ -332,14 +334,14 @@ func (p *parser) checkUnion(n *jnode, u *Union) {
 	seen := map[string]bool{}
 	for i, b := range u.Branches {
 		if b.Type() == TypeUnion {
-			p.fail(n.elems[i], "nested union: %s", n)
+			p.fail(n.Elems[i], "nested union: %s", n)
 		}
 		name := TypeName(b)
 		if ur, ok := b.(*unresolved); ok {
 			name = "\x00unresolved:" + ur.name + strconv.Itoa(i)
 		}
 		if seen[name] {
-			p.fail(n.elems[i], "duplicate in union: %s", name)
+			p.fail(n.Elems[i], "duplicate in union: %s", name)
 		}
 		seen[name] = true
 	}
@@ -349,11 +351,11 @@ func (p *parser) checkUnion(n *jnode, u *Union) {
 // namespace (a string) wins over the enclosing one, a dotted name carries
 // its own namespace, and "" is the null namespace.
 func (p *parser) parseName(n *jnode, ns string) Named {
-	if space, ok := n.get("namespace").text(); ok {
+	if space, ok := nodeText(n.Get("namespace")); ok {
 		ns = space
 	}
-	nameNode := n.get("name")
-	name, ok := nameNode.text()
+	nameNode := n.Get("name")
+	name, ok := nodeText(nameNode)
 	if !ok {
 		p.fail(n, "no name in schema: %s", n)
 	}
@@ -364,7 +366,7 @@ func (p *parser) parseName(n *jnode, ns string) Named {
 	if _, prim := primitiveTypes[qualify(ns, name)]; prim {
 		p.fail(nameNode, "schemas may not be named after primitives: %s", name)
 	}
-	return Named{Name: name, Namespace: ns, Doc: text(n.get("doc"))}
+	return Named{Name: name, Namespace: ns, Doc: text(n.Get("doc"))}
 }
 
 func qualify(ns, name string) string {
@@ -374,7 +376,7 @@ func qualify(ns, name string) string {
 	return ns + "." + name
 }
 
-func text(n *jnode) string { s, _ := n.text(); return s }
+func text(n *jnode) string { s, _ := nodeText(n); return s }
 
 // validateName applies the configured NameValidator to one name.
 func (p *parser) validateName(at *jnode, name string) {
@@ -418,18 +420,18 @@ func checkName(v NameValidation, name string) string {
 
 // parseAliases reads an "aliases" array (nil when absent).
 func (p *parser) parseAliases(n *jnode) ([]string, []*jnode) {
-	a := n.get("aliases")
+	a := n.Get("aliases")
 	if a == nil {
 		return nil, nil
 	}
-	if a.kind != jArray {
+	if a.Kind != jArray {
 		p.fail(a, "aliases not an array: %s", n)
 	}
 	var out []string
 	var nodes []*jnode
 	seen := map[string]bool{}
-	for _, e := range a.elems {
-		s, ok := e.text()
+	for _, e := range a.Elems {
+		s, ok := nodeText(e)
 		if !ok {
 			p.fail(e, "alias not a string: %s", e)
 		}
@@ -487,12 +489,12 @@ func (p *parser) put(n *jnode, s NamedSchema) NamedSchema {
 
 func (p *parser) parseRecord(n *jnode, ns string, isError bool) Schema {
 	r := &Record{Named: p.parseName(n, ns), IsError: isError, Pos: p.pos(n)}
-	fieldsNode := n.get("fields")
-	if fieldsNode == nil || fieldsNode.kind != jArray {
+	fieldsNode := n.Get("fields")
+	if fieldsNode == nil || fieldsNode.Kind != jArray {
 		p.fail(n, "record has no fields: %s", n)
 	}
 	byName := map[string]bool{}
-	for i, fn := range fieldsNode.elems {
+	for i, fn := range fieldsNode.Elems {
 		f := p.parseField(fn, r.Namespace)
 		f.Index = i
 		if byName[f.Name] {
@@ -507,19 +509,19 @@ func (p *parser) parseRecord(n *jnode, ns string, isError bool) Schema {
 }
 
 func (p *parser) parseField(n *jnode, ns string) *Field {
-	nameNode := n.get("name")
-	name, ok := nameNode.text()
+	nameNode := n.Get("name")
+	name, ok := nodeText(nameNode)
 	if !ok {
 		p.fail(n, "no field name: %s", n)
 	}
-	typeNode := n.get("type")
+	typeNode := n.Get("type")
 	if typeNode == nil {
 		p.fail(n, "no field type: %s", n)
 	}
-	f := &Field{Name: name, Doc: text(n.get("doc")), Order: OrderAscending, Pos: p.pos(n)}
+	f := &Field{Name: name, Doc: text(n.Get("doc")), Order: OrderAscending, Pos: p.pos(n)}
 	f.Type = p.parse(typeNode, ns)
-	if on := n.get("order"); on != nil {
-		o, ok := on.text()
+	if on := n.Get("order"); on != nil {
+		o, ok := nodeText(on)
 		switch strings.ToLower(o) {
 		case "ascending":
 			f.Order = OrderAscending
@@ -534,9 +536,9 @@ func (p *parser) parseField(n *jnode, ns string) *Field {
 			p.fail(on, "field %s: no such order %q", name, o)
 		}
 	}
-	if dn := n.get("default"); dn != nil {
+	if dn := n.Get("default"); dn != nil {
 		t := f.Type.Type()
-		if s, ok := dn.text(); ok && (t == TypeFloat || t == TypeDouble) {
+		if s, ok := nodeText(dn); ok && (t == TypeFloat || t == TypeDouble) {
 			// Java converts a string default of a float or double field
 			// with Double.parseDouble.
 			v, err := javaParseDouble(s)
@@ -544,10 +546,10 @@ func (p *parser) parseField(n *jnode, ns string) *Field {
 				p.fail(dn, "field %s: invalid double default %q", name, s)
 			}
 			f.Default = v
-			dn = &jnode{kind: jNumber, off: dn.off, s: "0"}
+			dn = &jnode{Kind: jNumber, Offset: dn.Offset, Text: "0"}
 		} else {
-			f.Default = dn.value()
-			f.rawDefault = dn.clone()
+			f.Default = nodeValue(dn)
+			f.rawDefault = dn.Clone()
 		}
 		f.HasDefault = true
 		p.validateName(nameNode, name)
@@ -589,13 +591,13 @@ func javaParseDouble(s string) (float64, error) {
 
 func (p *parser) parseEnum(n *jnode, ns string) Schema {
 	e := &Enum{Named: p.parseName(n, ns), Pos: p.pos(n)}
-	symbolsNode := n.get("symbols")
-	if symbolsNode == nil || symbolsNode.kind != jArray {
+	symbolsNode := n.Get("symbols")
+	if symbolsNode == nil || symbolsNode.Kind != jArray {
 		p.fail(n, "enum has no symbols: %s", n)
 	}
 	seen := map[string]bool{}
-	for _, sn := range symbolsNode.elems {
-		s, ok := sn.text()
+	for _, sn := range symbolsNode.Elems {
+		s, ok := nodeText(sn)
 		if !ok {
 			// Java reads a non-string symbol as null, which only
 			// NO_VALIDATION lets through; it is kept here as "".
@@ -610,8 +612,8 @@ func (p *parser) parseEnum(n *jnode, ns string) Schema {
 		seen[s] = true
 		e.Symbols = append(e.Symbols, s)
 	}
-	if dn := n.get("default"); dn != nil {
-		if d, ok := dn.text(); ok {
+	if dn := n.Get("default"); dn != nil {
+		if d, ok := nodeText(dn); ok {
 			e.Default, e.HasDefault = d, true
 			if !seen[d] {
 				p.fail(dn, "the enum default: %s is not in the enum symbol set: [%s]", d, strings.Join(e.Symbols, ", "))
@@ -625,11 +627,11 @@ func (p *parser) parseEnum(n *jnode, ns string) Schema {
 
 func (p *parser) parseFixed(n *jnode, ns string) Schema {
 	f := &Fixed{Named: p.parseName(n, ns), Pos: p.pos(n)}
-	sizeNode := n.get("size")
-	if sizeNode == nil || !sizeNode.fitsInt() {
+	sizeNode := n.Get("size")
+	if sizeNode == nil || !fitsInt(sizeNode) {
 		p.fail(n, "invalid or no size: %s", n)
 	}
-	size, _ := strconv.Atoi(sizeNode.s)
+	size, _ := strconv.Atoi(sizeNode.Text)
 	if size < 0 {
 		p.fail(sizeNode, "malformed data: length is negative: %d", size)
 	}
@@ -646,9 +648,9 @@ func (p *parser) parseFixed(n *jnode, ns string) Schema {
 // props collects the non-reserved attributes of n.
 func props(n *jnode, reserved map[string]bool) Props {
 	var out Props
-	for i, k := range n.keys {
+	for i, k := range n.Keys {
 		if !reserved[k] {
-			out = append(out, Prop{Key: k, Value: n.vals[i].value(), raw: n.vals[i].clone()})
+			out = append(out, Prop{Key: k, Value: nodeValue(n.Vals[i]), raw: n.Vals[i].Clone()})
 		}
 	}
 	return out
@@ -734,11 +736,11 @@ func intProp(ps Props, key string) (int, bool) {
 	if _, isStr := v.(string); isStr {
 		return 0, false
 	}
-	jn := &jnode{kind: jNumber, s: n.String()}
-	if !jn.fitsInt() {
+	jn := &jnode{Kind: jNumber, Text: n.String()}
+	if !fitsInt(jn) {
 		return 0, false
 	}
-	i, _ := strconv.Atoi(jn.s)
+	i, _ := strconv.Atoi(jn.Text)
 	return i, true
 }
 
@@ -753,40 +755,40 @@ func (p *parser) validDefault(s Schema, v *jnode) bool {
 	}
 	switch t := s.(type) {
 	case *unresolved:
-		return v.kind == jObject
+		return v.Kind == jObject
 	case *Primitive:
 		switch t.Kind {
 		case TypeString, TypeBytes:
-			return v.kind == jString
+			return v.Kind == jString
 		case TypeInt:
-			return v.fitsInt()
+			return fitsInt(v)
 		case TypeLong:
-			return v.fitsLong()
+			return fitsLong(v)
 		case TypeFloat, TypeDouble:
-			return v.kind == jNumber
+			return v.Kind == jNumber
 		case TypeBoolean:
-			return v.kind == jBool
+			return v.Kind == jBool
 		case TypeNull:
-			return v.kind == jNull
+			return v.Kind == jNull
 		}
 	case *Enum, *Fixed:
-		return v.kind == jString
+		return v.Kind == jString
 	case *Array:
-		if v.kind != jArray {
+		if v.Kind != jArray {
 			return false
 		}
-		for _, e := range v.elems {
+		for _, e := range v.Elems {
 			if !p.validDefault(t.Items, e) {
 				return false
 			}
 		}
 		return true
 	case *Map:
-		if v.kind != jObject {
+		if v.Kind != jObject {
 			return false
 		}
-		for i := range v.keys {
-			if !p.validDefault(t.Values, v.vals[i]) {
+		for i := range v.Keys {
+			if !p.validDefault(t.Values, v.Vals[i]) {
 				return false
 			}
 		}
@@ -797,14 +799,14 @@ func (p *parser) validDefault(s Schema, v *jnode) bool {
 		}
 		return p.validValue(t, v)
 	case *Record:
-		if v.kind != jObject {
+		if v.Kind != jObject {
 			return false
 		}
 		if p.openRecord != nil && p.openRecord(t) {
 			p.fail(v, "schema fields not set yet: record %s is used in a default inside its own definition", t.FullName())
 		}
 		for _, f := range t.Fields {
-			fv := v.get(f.Name)
+			fv := v.Get(f.Name)
 			if fv == nil {
 				fv = defaultNode(f)
 			}
@@ -844,30 +846,30 @@ func defaultNode(f *Field) *jnode {
 func valueNode(v any) *jnode {
 	switch x := v.(type) {
 	case nil:
-		return &jnode{kind: jNull}
+		return &jnode{Kind: jNull}
 	case bool:
-		return &jnode{kind: jBool, b: x}
+		return &jnode{Kind: jBool, Bool: x}
 	case string:
-		return &jnode{kind: jString, s: x}
+		return &jnode{Kind: jString, Text: x}
 	case float64:
-		return &jnode{kind: jNumber, s: "0.0"}
+		return &jnode{Kind: jNumber, Text: "0.0"}
 	case []any:
-		n := &jnode{kind: jArray}
+		n := &jnode{Kind: jArray}
 		for _, e := range x {
-			n.elems = append(n.elems, valueNode(e))
+			n.Elems = append(n.Elems, valueNode(e))
 		}
 		return n
 	case map[string]any:
-		n := &jnode{kind: jObject}
+		n := &jnode{Kind: jObject}
 		for k, e := range x {
-			n.keys = append(n.keys, k)
-			n.vals = append(n.vals, valueNode(e))
+			n.Keys = append(n.Keys, k)
+			n.Vals = append(n.Vals, valueNode(e))
 		}
 		return n
 	case interface{ String() string }: // json.Number
-		return &jnode{kind: jNumber, s: x.String()}
+		return &jnode{Kind: jNumber, Text: x.String()}
 	}
-	return &jnode{kind: jNull}
+	return &jnode{Kind: jNull}
 }
 
 // resolveAll replaces every unresolved reference by its definition (Java
