@@ -107,8 +107,10 @@ func (n *Node) Clone() *Node {
 	return c
 }
 
-// String renders n as compact JSON, numbers as written and strings as
-// Jackson escapes them (as in JsonNode.toString messages).
+// String renders n as compact JSON for messages: strings escaped as
+// Jackson escapes them, numbers as written (JsonNode.toString would print
+// a DoubleNode's Double.toString instead; schemas/avro's Java string
+// rendering does that).
 func (n *Node) String() string {
 	var b strings.Builder
 	n.write(&b)
