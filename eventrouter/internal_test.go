@@ -61,11 +61,26 @@ func TestPGNumeric(t *testing.T) {
 	for in, want := range map[string]string{
 		"1": "1", "-1": "-1", "1.50": "1.50", "1e2": "100", "1E+2": "100", "1.5e-3": "0.0015",
 		"-0": "0", "-0.0": "0.0", "100e-2": "1.00", "0.000": "0.000", "12345678901234567890": "12345678901234567890",
-		"1.23e1": "12.3",
+		"1.23e1": "12.3", "0e999999": "0", "0.00e1": "0.0", "-0e5": "0",
 	} {
-		if got := pgNumeric(in); got != want {
-			t.Errorf("pgNumeric(%s) = %s, want %s", in, got, want)
+		if got, err := pgNumeric(in); err != nil || got != want {
+			t.Errorf("pgNumeric(%s) = %s, %v, want %s", in, got, err, want)
 		}
+	}
+	// Numeric's range, as PostgreSQL 15 answers for '<n>'::jsonb.
+	if got, err := pgNumeric("1e131071"); err != nil || len(got) != 131072 {
+		t.Errorf("1e131071: %d digits, %v; want 131072 digits", len(got), err)
+	}
+	if got, err := pgNumeric("1e-16383"); err != nil || len(got) != 16385 {
+		t.Errorf("1e-16383: %d chars, %v; want 16385", len(got), err)
+	}
+	for _, in := range []string{"1e131072", "9.9e131072", "1e-16384", "1.5e-16383", "0.0e-20000", "1e99999999999", "1e4000000000"} {
+		if got, err := pgNumeric(in); !errors.Is(err, errNumericOverflow) {
+			t.Errorf("pgNumeric(%s) = %.20s…, %v; want %v", in, got, err, errNumericOverflow)
+		}
+	}
+	if _, err := NormalizeJSONB(`{"a": [1e4000000000]}`); !errors.Is(err, errNumericOverflow) {
+		t.Errorf("NormalizeJSONB with a huge exponent: %v, want %v", err, errNumericOverflow)
 	}
 }
 

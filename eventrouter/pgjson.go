@@ -1,6 +1,7 @@
 package eventrouter
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -22,7 +23,9 @@ func NormalizeJSONB(text string) (string, error) {
 		return "", fmt.Errorf("invalid input syntax for type json: trailing content %q", rest)
 	}
 	var b strings.Builder
-	writePGJSON(&b, n, ", ", ": ", sortPG)
+	if err := writePGJSON(&b, n, ", ", ": ", sortPG); err != nil {
+		return "", err
+	}
 	return b.String(), nil
 }
 
@@ -38,7 +41,9 @@ func NormalizeMySQLJSON(text string) (string, error) {
 		return "", fmt.Errorf("invalid JSON text: trailing content %q", rest)
 	}
 	var b strings.Builder
-	writePGJSON(&b, n, ",", ":", sortPG)
+	if err := writePGJSON(&b, n, ",", ":", sortPG); err != nil {
+		return "", err
+	}
 	return b.String(), nil
 }
 
@@ -57,14 +62,18 @@ type keySorter int
 
 const sortPG keySorter = 1
 
-func writePGJSON(b *strings.Builder, n *jnode, comma, colon string, sorter keySorter) {
+func writePGJSON(b *strings.Builder, n *jnode, comma, colon string, sorter keySorter) error {
 	switch n.Kind {
 	case javatext.Null:
 		b.WriteString("null")
 	case javatext.Bool:
 		b.WriteString(strconv.FormatBool(n.Bool))
 	case javatext.Number:
-		b.WriteString(pgNumeric(n.Text))
+		num, err := pgNumeric(n.Text)
+		if err != nil {
+			return err
+		}
+		b.WriteString(num)
 	case javatext.String:
 		writePGString(b, n.Text)
 	case javatext.Array:
@@ -73,7 +82,9 @@ func writePGJSON(b *strings.Builder, n *jnode, comma, colon string, sorter keySo
 			if i > 0 {
 				b.WriteString(comma)
 			}
-			writePGJSON(b, e, comma, colon, sorter)
+			if err := writePGJSON(b, e, comma, colon, sorter); err != nil {
+				return err
+			}
 		}
 		b.WriteByte(']')
 	case javatext.Object:
@@ -97,10 +108,13 @@ func writePGJSON(b *strings.Builder, n *jnode, comma, colon string, sorter keySo
 			}
 			writePGString(b, n.Keys[k])
 			b.WriteString(colon)
-			writePGJSON(b, n.Vals[k], comma, colon, sorter)
+			if err := writePGJSON(b, n.Vals[k], comma, colon, sorter); err != nil {
+				return err
+			}
 		}
 		b.WriteByte('}')
 	}
+	return nil
 }
 
 // writePGString is PostgreSQL's escape_json. It is deliberately not
@@ -137,16 +151,32 @@ func writePGString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
+// PostgreSQL numeric limits (src/include/utils/numeric.h): at most 131072
+// digits before the decimal point and a display scale of at most 16383.
+const (
+	pgNumericMaxIntDigits = 131072
+	pgNumericMaxDScale    = 16383
+)
+
+// errNumericOverflow is PostgreSQL's error for a jsonb number outside the
+// numeric range (checked on PostgreSQL 15: '1e131072' and '1e-16384' fail,
+// '1e131071', '1e-16383' and '0e999999' do not).
+var errNumericOverflow = errors.New("value overflows numeric format")
+
 // pgNumeric renders a JSON number as PostgreSQL's numeric_out of
 // numeric_in(text): exponent applied, display scale = max(0, fraction
-// digits - exponent), no negative zero.
-func pgNumeric(text string) string {
+// digits - exponent), no negative zero. A number outside numeric's range is
+// the error PostgreSQL raises, never a huge allocation.
+func pgNumeric(text string) (string, error) {
 	neg := strings.HasPrefix(text, "-")
 	text = strings.TrimPrefix(text, "-")
 	mant, expS, _ := strings.Cut(strings.ToLower(text), "e")
 	exp := 0
 	if expS != "" {
-		exp, _ = strconv.Atoi(expS)
+		var err error
+		if exp, err = strconv.Atoi(expS); err != nil || exp > 1<<30 || exp < -(1<<30) {
+			return "", fmt.Errorf("%s: %w", text, errNumericOverflow)
+		}
 	}
 	intPart, frac, _ := strings.Cut(mant, ".")
 	digits := intPart + frac
@@ -154,6 +184,19 @@ func pgNumeric(text string) string {
 	dscale := scale
 	if dscale < 0 {
 		dscale = 0
+	}
+	if dscale > pgNumericMaxDScale {
+		return "", fmt.Errorf("%s: %w", text, errNumericOverflow)
+	}
+	sig := strings.TrimLeft(digits, "0")
+	if sig == "" { // zero: any exponent, only the display scale remains
+		if dscale > 0 {
+			return "0." + strings.Repeat("0", dscale), nil
+		}
+		return "0", nil
+	}
+	if len(sig)-scale > pgNumericMaxIntDigits {
+		return "", fmt.Errorf("%s: %w", text, errNumericOverflow)
 	}
 	if scale < 0 {
 		digits += strings.Repeat("0", -scale)
@@ -171,8 +214,8 @@ func pgNumeric(text string) string {
 	if dscale > 0 {
 		out += "." + fp
 	}
-	if neg && strings.Trim(ip+fp, "0") != "" {
+	if neg {
 		out = "-" + out
 	}
-	return out
+	return out, nil
 }
