@@ -239,21 +239,21 @@ func writeJSONValue(b *strings.Builder, cv Converter, s *Schema, v any, top bool
 			return bad()
 		}
 	case Float32:
-		// NaN and the infinities come out unquoted here, whereas Jackson's
-		// default generator (WRITE_NAN_AS_STRINGS) quotes them, as
-		// javatext.AppendJSONFloat does; kept as it was, not yet checked
-		// against the real JsonConverter.
+		// JsonConverter serializes a DoubleNode/FloatNode with Jackson's
+		// default generator, whose WRITE_NAN_AS_STRINGS quotes NaN and the
+		// infinities ("NaN", "Infinity", "-Infinity"). Read from Jackson's
+		// WriterBasedJsonGenerator.writeNumber; not exercised on the stack.
 		f, ok := v.(float32)
 		if !ok {
 			return bad()
 		}
-		b.WriteString(javatext.FormatFloat(f))
+		b.Write(javatext.AppendJSONFloat(nil, f))
 	case Float64:
 		f, ok := v.(float64)
 		if !ok {
 			return bad()
 		}
-		b.WriteString(javatext.FormatDouble(f))
+		b.Write(javatext.AppendJSONDouble(nil, f))
 	case Boolean:
 		x, ok := v.(bool)
 		if !ok {

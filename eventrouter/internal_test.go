@@ -2,6 +2,7 @@ package eventrouter
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -152,6 +153,28 @@ func TestParseJackson(t *testing.T) {
 	for _, bad := range []string{`{"a":01}`, `{"a":1.}`, `{'a':1}`, `{"a":"x` + "\x01" + `"}`, `{"a":tru}`, `{"a":NaN}`, `[1,]`} {
 		if _, err := parseJackson(bad); err == nil {
 			t.Errorf("%s: accepted", bad)
+		}
+	}
+}
+
+// TestJSONConverterNonFinite: Jackson's default generator writes NaN and the
+// infinities of a DoubleNode/FloatNode as strings (WRITE_NAN_AS_STRINGS).
+func TestJSONConverterNonFinite(t *testing.T) {
+	cv := Converter{Kind: JSONConverter}
+	for _, tc := range []struct {
+		s    *Schema
+		v    any
+		want string
+	}{
+		{&Schema{Type: Float64}, math.NaN(), `"NaN"`},
+		{&Schema{Type: Float64}, math.Inf(-1), `"-Infinity"`},
+		{&Schema{Type: Float32}, float32(math.Inf(1)), `"Infinity"`},
+		{&Schema{Type: Float64}, 1e7, `1.0E7`},
+		{&Schema{Type: Float32}, float32(0.5), `0.5`},
+	} {
+		got, err := jsonConverterFromConnect(cv, tc.s, tc.v)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%v %v: %s, %v; want %s", tc.s.Type, tc.v, got, err, tc.want)
 		}
 	}
 }
