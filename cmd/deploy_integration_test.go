@@ -77,24 +77,12 @@ outboxes:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pg.Exec(tableDDL(&sp.Outboxes[0], true)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ma.Exec(tableDDL(&sp.Outboxes[1], false)); err != nil {
-		t.Fatal(err)
-	}
+	itest.CreateOutboxTable(t, pg, &sp.Outboxes[0])
+	itest.CreateOutboxTable(t, ma, &sp.Outboxes[1])
 	client, _ := connect.NewClient(s.ConnectURL)
-	t.Cleanup(func() {
-		ctx := context.Background()
-		names, _ := client.ListConnectors(ctx)
-		for _, n := range names {
-			if strings.Contains(n, sfx) {
-				_ = client.Delete(ctx, n)
-			}
-		}
-		time.Sleep(3 * time.Second)
-		itest.DeleteTopics(t, s.BootstrapServers, "schema-history.cli-maria-"+sfx, "__debezium-heartbeat.cli-pg-"+sfx)
-	})
+	// Connectors and topics of this run (schema-history.cli-maria-<sfx>,
+	// __debezium-heartbeat.cli-pg-<sfx>, ...).
+	itest.CleanupRun(t, s.ConnectURL, s.BootstrapServers, sfx)
 
 	var outputs []string
 	check := func(want int, args ...string) string {
@@ -210,21 +198,4 @@ outboxes:
 		}
 	}
 	t.Logf("scanned %d outputs: no password", len(outputs))
-}
-
-func tableDDL(o *spec.Outbox, qualified bool) string {
-	var cols []string
-	for _, c := range o.ColumnContract() {
-		null := " NOT NULL"
-		if c.Nullable {
-			null = ""
-		}
-		cols = append(cols, c.Name+" "+c.SQLType+null)
-	}
-	cols = append(cols, "PRIMARY KEY ("+o.Columns.ID+")")
-	name := o.Table
-	if qualified {
-		name = o.QualifiedTable()
-	}
-	return fmt.Sprintf("CREATE TABLE %s (%s)", name, strings.Join(cols, ", "))
 }

@@ -5,9 +5,6 @@ package connectorconfig_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,8 +15,6 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-	_ "github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
@@ -27,28 +22,6 @@ import (
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/spec"
 )
-
-func randSuffix(t *testing.T) string {
-	b := make([]byte, 4)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(b)
-}
-
-// createTableDDL renders the outbox table from the spec's column contract.
-func createTableDDL(o *spec.Outbox) string {
-	var cols []string
-	for _, c := range o.ColumnContract() {
-		null := " NOT NULL"
-		if c.Nullable {
-			null = ""
-		}
-		cols = append(cols, c.Name+" "+c.SQLType+null)
-	}
-	cols = append(cols, "PRIMARY KEY ("+o.Columns.ID+")")
-	return fmt.Sprintf("CREATE TABLE %s.%s (%s)", o.Schema, o.Table, strings.Join(cols, ", "))
-}
 
 // deployAndWait PUTs the config, waits until the connector and its task are
 // RUNNING, and registers the DELETE as cleanup. With tolerateFailure a
@@ -115,44 +88,12 @@ func deployAndWait(t *testing.T, ctx context.Context, connectURL string, c conne
 // consumeOne reads the first record of topic, deleting the topic at cleanup.
 func consumeOne(t *testing.T, bootstrap, topic string) *kafka.Message {
 	t.Helper()
-	t.Cleanup(func() { deleteTopics(t, bootstrap, topic) })
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{
-		"bootstrap.servers":                  bootstrap,
-		"group.id":                           "outboxctl-it-" + topic,
-		"auto.offset.reset":                  "earliest",
-		"topic.metadata.refresh.interval.ms": 1000,
-		"allow.auto.create.topics":           false,
-	})
-	if err != nil {
-		t.Fatal(err)
+	t.Cleanup(func() { itest.DeleteTopics(t, bootstrap, topic) })
+	m := itest.NewReader(t, bootstrap, topic).Next(90 * time.Second)
+	if m == nil {
+		t.Fatalf("no record on %s after 90s", topic)
 	}
-	defer c.Close()
-	if err := c.SubscribeTopics([]string{topic}, nil); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
-		ev := c.Poll(500)
-		if m, ok := ev.(*kafka.Message); ok {
-			return m
-		}
-	}
-	t.Fatalf("no record on %s after 90s", topic)
-	return nil
-}
-
-func deleteTopics(t *testing.T, bootstrap string, topics ...string) {
-	ac, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
-	if err != nil {
-		t.Logf("admin client: %v", err)
-		return
-	}
-	defer ac.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := ac.DeleteTopics(ctx, topics); err != nil {
-		t.Logf("delete topics %v: %v", topics, err)
-	}
+	return m
 }
 
 // checkRecord checks the routed record: key, value bytes, and the id,
@@ -208,19 +149,10 @@ func TestIntegrationPostgres(t *testing.T) {
 	s := itest.Require(t, itest.Connect, itest.Postgres, itest.Kafka)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	suffix := randSuffix(t)
+	suffix := itest.Suffix()
 	dbName := "outbox_it_" + suffix
-
-	admin, err := pgx.Connect(ctx, s.PostgresDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close(context.Background()) })
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+dbName); err != nil {
-		t.Fatal(err)
-	}
-	dsn, _ := url.Parse(s.PostgresDSN)
-	dsn.Path = "/" + dbName
+	// Dropped at cleanup with the connector's slot and publication.
+	db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
 
 	sp, err := spec.Parse(spec.Source{Name: "it.yaml", Data: []byte(fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
 outboxes:
@@ -243,37 +175,11 @@ outboxes:
 	if err != nil {
 		t.Fatal(err)
 	}
-	slot, pub := cs[0].Config["slot.name"], cs[0].Config["publication.name"]
-	t.Cleanup(func() {
-		ctx := context.Background()
-		for i := 0; i < 10; i++ {
-			var active bool
-			err := admin.QueryRow(ctx, "SELECT active FROM pg_replication_slots WHERE slot_name = $1", slot).Scan(&active)
-			if err == pgx.ErrNoRows {
-				break
-			}
-			if err == nil && !active {
-				if _, err := admin.Exec(ctx, "SELECT pg_drop_replication_slot($1)", slot); err == nil {
-					break
-				}
-			}
-			time.Sleep(time.Second)
-		}
-		if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+dbName+" WITH (FORCE)"); err != nil {
-			t.Logf("drop database %s: %v", dbName, err)
-		}
-	})
-
-	db, err := pgx.Connect(ctx, dsn.String())
-	if err != nil {
+	pub := cs[0].Config["publication.name"]
+	if _, err := db.ExecContext(ctx, "CREATE SCHEMA "+o.Schema); err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close(context.Background())
-	for _, q := range []string{"CREATE SCHEMA " + o.Schema, createTableDDL(o)} {
-		if _, err := db.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	itest.CreateOutboxTable(t, db, o)
 
 	serverValidate(t, ctx, s, sp, cs)
 	deployAndWait(t, ctx, s.ConnectURL, cs[0])
@@ -282,21 +188,21 @@ outboxes:
 	agg := "ItOrder" + suffix
 	payload := []byte{0x00, 0x00, 0x00, 0x00, 0x07, 0x02, 0x41, 0x00, 0xff}
 	created := time.Date(2026, 3, 1, 12, 30, 45, 123000000, time.UTC)
-	tx, err := db.Begin(ctx)
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Exec(ctx, fmt.Sprintf("INSERT INTO %s.%s (id, aggregatetype, aggregateid, type, payload, created_at, schemaversion) VALUES ($1, $2, 'order-1', 'OrderCreated', $3, $4, 2)", o.Schema, o.Table), id, agg, payload, created); err != nil {
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s.%s (id, aggregatetype, aggregateid, type, payload, created_at, schemaversion) VALUES ($1, $2, 'order-1', 'OrderCreated', $3, $4, 2)", o.Schema, o.Table), id, agg, payload, created); err != nil {
 		t.Fatal(err)
 	}
-	if err := tx.Commit(ctx); err != nil {
+	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	m := consumeOne(t, s.BootstrapServers, "outbox.event."+agg)
 	checkRecord(t, m, id, "order-1", payload, "OrderCreated", "2", created)
 
 	var n int
-	if err := db.QueryRow(ctx, "SELECT count(*) FROM pg_publication_tables WHERE pubname = $1 AND schemaname = $2 AND tablename = $3", pub, o.Schema, o.Table).Scan(&n); err != nil || n != 1 {
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_publication_tables WHERE pubname = $1 AND schemaname = $2 AND tablename = $3", pub, o.Schema, o.Table).Scan(&n); err != nil || n != 1 {
 		t.Errorf("publication %s does not hold exactly the outbox table (n=%d, err=%v)", pub, n, err)
 	}
 }
@@ -305,22 +211,9 @@ func TestIntegrationMariaDB(t *testing.T) {
 	s := itest.Require(t, itest.Connect, itest.MariaDB, itest.Kafka)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	suffix := randSuffix(t)
+	suffix := itest.Suffix()
 	dbName := "outbox_it_" + suffix
-
-	db, err := sql.Open("mysql", s.MariaDBDSN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+dbName); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := db.Exec("DROP DATABASE IF EXISTS " + dbName); err != nil {
-			t.Logf("drop database %s: %v", dbName, err)
-		}
-	})
+	db := itest.MariaDBDatabase(t, s.MariaDBDSN, dbName)
 
 	sp, err := spec.Parse(spec.Source{Name: "it.yaml", Data: []byte(fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
 kafka:
@@ -345,10 +238,8 @@ outboxes:
 		t.Fatal(err)
 	}
 	historyTopic := cs[0].Config["schema.history.internal.kafka.topic"]
-	t.Cleanup(func() { deleteTopics(t, s.BootstrapServers, historyTopic) })
-	if _, err := db.ExecContext(ctx, createTableDDL(o)); err != nil {
-		t.Fatalf("%s: %v", createTableDDL(o), err)
-	}
+	t.Cleanup(func() { itest.DeleteTopics(t, s.BootstrapServers, historyTopic) })
+	itest.CreateOutboxTable(t, db, o)
 
 	serverValidate(t, ctx, s, sp, cs)
 	deployAndWait(t, ctx, s.ConnectURL, cs[0])
@@ -388,24 +279,23 @@ func TestIntegrationPassthroughHeartbeat(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			suffix := randSuffix(t)
-			admin, err := pgx.Connect(ctx, s.PostgresDSN)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { admin.Close(context.Background()) })
+			suffix := itest.Suffix()
+			// A scratch database: dropped at cleanup with the slot,
+			// the publication and the schema.
+			dbName := "outbox_hb_" + suffix
+			admin := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
 			schema := "hb_" + suffix
 			sp, err := spec.Parse(spec.Source{Name: "hb.yaml", Data: []byte(fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
 outboxes:
   - name: it-hb-%s
     database:
       kind: postgres
-      connection: {host: %q, port: %s, user: postgres, dbname: postgres}
+      connection: {host: %q, port: %s, user: postgres, dbname: %s}
     schema: %s
     connector:
       overrides:
         heartbeat.interval.ms: "500"%s
-`, suffix, s.ConnectPostgresHost, s.ConnectPostgresPort, schema, tc.overrides))})
+`, suffix, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, schema, tc.overrides))})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -420,31 +310,13 @@ outboxes:
 			if found != tc.fails {
 				t.Fatalf("rule CF006 fired = %v, want %v", found, tc.fails)
 			}
-			slot := cs[0].Config["slot.name"]
 			t.Cleanup(func() {
-				ctx := context.Background()
-				for i := 0; i < 15; i++ {
-					var active bool
-					err := admin.QueryRow(ctx, "SELECT active FROM pg_replication_slots WHERE slot_name = $1", slot).Scan(&active)
-					if err == pgx.ErrNoRows {
-						break
-					}
-					if err == nil && !active {
-						if _, err := admin.Exec(ctx, "SELECT pg_drop_replication_slot($1)", slot); err == nil {
-							break
-						}
-					}
-					time.Sleep(time.Second)
-				}
-				admin.Exec(ctx, "DROP PUBLICATION IF EXISTS "+cs[0].Config["publication.name"])
-				admin.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
-				deleteTopics(t, s.BootstrapServers, "__debezium-heartbeat."+cs[0].Config["topic.prefix"], "outbox.event.HbIt"+suffix)
+				itest.DeleteTopics(t, s.BootstrapServers, "__debezium-heartbeat."+cs[0].Config["topic.prefix"], "outbox.event.HbIt"+suffix)
 			})
-			for _, q := range []string{"CREATE SCHEMA " + schema, createTableDDL(&sp.Outboxes[0])} {
-				if _, err := admin.Exec(ctx, q); err != nil {
-					t.Fatalf("%s: %v", q, err)
-				}
+			if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+				t.Fatal(err)
 			}
+			itest.CreateOutboxTable(t, admin, &sp.Outboxes[0])
 			checkTrace := func(trace string) {
 				if !strings.Contains(trace, "Invalid schema type for ByteArrayConverter: STRUCT") {
 					t.Errorf("task failed for another reason: %s", trace)
@@ -458,8 +330,8 @@ outboxes:
 			state := ""
 			u := strings.TrimRight(s.ConnectURL, "/") + "/connectors/" + url.PathEscape(cs[0].Name) + "/status"
 			for i := 0; i < 20; i++ {
-				admin.Exec(ctx, "SELECT pg_logical_emit_message(false, 'outboxctl-it', 'x')")
-				admin.Exec(ctx, fmt.Sprintf("INSERT INTO %s.outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES (gen_random_uuid(), 'HbIt%s', 'k', 'T', '\\x00'::bytea, 1)", schema, suffix))
+				admin.ExecContext(ctx, "SELECT pg_logical_emit_message(false, 'outboxctl-it', 'x')")
+				admin.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s.outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES (gen_random_uuid(), 'HbIt%s', 'k', 'T', '\\x00'::bytea, 1)", schema, suffix))
 				time.Sleep(time.Second)
 				resp, err := http.Get(u)
 				if err != nil {

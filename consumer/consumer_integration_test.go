@@ -72,37 +72,6 @@ func newProducer(t *testing.T, bootstrap string) *kafka.Producer {
 	return p
 }
 
-func deleteGroup(t *testing.T, bootstrap, group string) {
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
-	if err != nil {
-		t.Errorf("admin: %v", err)
-		return
-	}
-	defer admin.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := admin.DeleteConsumerGroups(ctx, []string{group}); err != nil {
-		t.Errorf("delete group %s: %v", group, err)
-	}
-}
-
-// committed returns the group's committed offset of topic partition 0.
-func committed(t *testing.T, bootstrap, group, topic string) int64 {
-	t.Helper()
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	res, err := admin.ListConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: group, Partitions: []kafka.TopicPartition{{Topic: &topic, Partition: 0}}}})
-	if err != nil {
-		t.Fatalf("list offsets: %v", err)
-	}
-	return int64(res.ConsumerGroupsTopicPartitions[0].Partitions[0].Offset)
-}
-
 // resetGroup sets the group's offset of topic partition 0 back to 0, as if
 // the consumer had crashed before committing anything.
 func resetGroup(t *testing.T, bootstrap, group, topic string) {
@@ -182,7 +151,7 @@ func TestConsumerKafka(t *testing.T) {
 	group := "consumer-it-" + sfx
 	itest.CreateTopic(t, s.BootstrapServers, topic)
 	itest.CreateTopic(t, s.BootstrapServers, dlqTopic)
-	t.Cleanup(func() { deleteGroup(t, s.BootstrapServers, group) })
+	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 
 	client, writerID := registerSubject(t, s.SchemaRegistryURL, topic+"-com.acme.order.OrderCreated", writerV1)
 
@@ -281,7 +250,7 @@ func TestConsumerKafka(t *testing.T) {
 		return c1.get(&c1.handled) == 2 && c1.get(&c1.dlq) == 1 && c1.get(&c1.unknown) == 1
 	})
 	stop()
-	if off := committed(t, s.BootstrapServers, group, topic); off != int64(len(recs)) {
+	if off := itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 1)[0]; off != int64(len(recs)) {
 		t.Errorf("committed offset = %d, want %d (every record done)", off, len(recs))
 	}
 	c1.mu.Lock()
@@ -335,7 +304,7 @@ func TestConsumerKafka(t *testing.T) {
 	if err := db.QueryRow(`SELECT count(*) FROM invoices`).Scan(&n); err != nil || n != 2 {
 		t.Errorf("invoices after redelivery = %d (%v), want 2", n, err)
 	}
-	if off := committed(t, s.BootstrapServers, group, topic); off != int64(len(recs)) {
+	if off := itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 1)[0]; off != int64(len(recs)) {
 		t.Errorf("committed offset after the second run = %d, want %d", off, len(recs))
 	}
 	for _, err := range append(c1.errs, c2.errs...) {
@@ -355,7 +324,7 @@ func TestConsumerRedeliversInOrder(t *testing.T) {
 	topic := "outbox.event." + aggType
 	group := "consumer-it-order-" + sfx
 	itest.CreateTopic(t, s.BootstrapServers, topic)
-	t.Cleanup(func() { deleteGroup(t, s.BootstrapServers, group) })
+	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 
 	jsonP, _ := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatJSON))
 	kp := consumer.NewKafkaProducer(newProducer(t, s.BootstrapServers))
@@ -415,7 +384,7 @@ func TestConsumerRedeliversInOrder(t *testing.T) {
 	if injected != 2 {
 		t.Errorf("OnError got %d injected failures, want 2: %v", injected, reported)
 	}
-	if off := committed(t, s.BootstrapServers, group, topic); off != 4 {
+	if off := itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 1)[0]; off != 4 {
 		t.Errorf("committed offset = %d, want 4", off)
 	}
 }
@@ -440,7 +409,7 @@ func TestConsumerRebalance(t *testing.T) {
 	}
 	admin.Close()
 	t.Cleanup(func() { itest.DeleteTopics(t, s.BootstrapServers, topic) })
-	t.Cleanup(func() { deleteGroup(t, s.BootstrapServers, group) })
+	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 
 	db := itest.PostgresDatabase(t, s.PostgresDSN, "consumer_rb_"+sfx)
 	store, err := inbox.NewPostgres(db, "")
@@ -546,26 +515,14 @@ func TestConsumerRebalance(t *testing.T) {
 		t.Errorf("handled rows = %d (%v), want %d", rows, err, n)
 	}
 	// Committed offsets cover every record.
-	adm, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer adm.Close()
-	var tps []kafka.TopicPartition
-	for p := int32(0); p < 4; p++ {
-		tps = append(tps, kafka.TopicPartition{Topic: &topic, Partition: p})
-	}
-	res, err := adm.ListConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: group, Partitions: tps}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	offs := itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 4)
 	var sum int64
-	for _, tp := range res.ConsumerGroupsTopicPartitions[0].Partitions {
-		if tp.Offset >= 0 {
-			sum += int64(tp.Offset)
+	for _, off := range offs {
+		if off >= 0 {
+			sum += off
 		}
 	}
 	if sum != n {
-		t.Errorf("committed offsets sum to %d, want %d: %v", sum, n, res.ConsumerGroupsTopicPartitions[0].Partitions)
+		t.Errorf("committed offsets sum to %d, want %d: %v", sum, n, offs)
 	}
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/outbox"
-	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -85,9 +84,7 @@ outboxes:
 	o := &sp.Outboxes[0]
 
 	// The outbox table, as provisioning creates it.
-	for _, ddl := range provisioning.TableDDL(o) {
-		mustExec(t, db, ddl)
-	}
+	itest.CreateOutboxTable(t, db, o)
 	// The connector, as generate writes it.
 	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{
 		// PostgreSQL: trust auth, any password; MariaDB: root without one.
@@ -153,7 +150,7 @@ outboxes:
 	}, consumer.ReaderSchema(readerV1)))
 
 	group := "consumer-e2e-" + sfx
-	t.Cleanup(func() { deleteGroup(t, s.BootstrapServers, group) })
+	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 	var reported []error
 	cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
 		BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic},

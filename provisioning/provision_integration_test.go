@@ -172,19 +172,10 @@ outboxes:
 			reader := itest.NewReader(t, s.BootstrapServers, topic)
 
 			// Warm up: the connector streams from where it started.
-			deadline := time.Now().Add(90 * time.Second)
-			for warm := false; !warm; {
-				if time.Now().After(deadline) {
-					t.Fatal("no warm-up event routed within 90s")
-				}
-				key := "warmup-" + itest.Suffix()
-				if _, err := w.Write(ctx, db, outbox.Event{AggregateType: aggregate, AggregateID: key, Type: "OrderCreated", SchemaVersion: 1, Payload: payload(0)}); err != nil {
-					t.Fatal(err)
-				}
-				for m := reader.Next(3 * time.Second); m != nil; m = reader.Next(time.Second) {
-					warm = warm || string(m.Key) == key
-				}
-			}
+			itest.WarmUp(t, reader, 90*time.Second, func(key string) error {
+				_, err := w.Write(ctx, db, outbox.Event{AggregateType: aggregate, AggregateID: key, Type: "OrderCreated", SchemaVersion: 1, Payload: payload(0)})
+				return err
+			})
 
 			bizTable := outbox.QuoteIdent(tc.kind, "orders_"+sfx)
 			if _, err := db.Exec("CREATE TABLE " + bizTable + " (id varchar(64) PRIMARY KEY)"); err != nil {

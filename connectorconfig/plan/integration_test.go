@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
@@ -51,23 +49,6 @@ func (r *recorder) take() (writes []string, conflicts int) {
 	w, c := r.writes, r.conflicts
 	r.writes, r.conflicts = nil, 0
 	return w, c
-}
-
-func tableDDL(o *spec.Outbox, qualified bool) string {
-	var cols []string
-	for _, c := range o.ColumnContract() {
-		null := " NOT NULL"
-		if c.Nullable {
-			null = ""
-		}
-		cols = append(cols, c.Name+" "+c.SQLType+null)
-	}
-	cols = append(cols, "PRIMARY KEY ("+o.Columns.ID+")")
-	name := o.Table
-	if qualified {
-		name = o.QualifiedTable()
-	}
-	return fmt.Sprintf("CREATE TABLE %s (%s)", name, strings.Join(cols, ", "))
 }
 
 func slotPID(t *testing.T, db *sql.DB, slot string) (pid sql.NullInt64, exists bool) {
@@ -151,12 +132,8 @@ outboxes:
 		t.Fatal(err)
 	}
 	st.outboxes = sp.Outboxes
-	if _, err := st.pg.Exec(tableDDL(&sp.Outboxes[0], true)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.ma.Exec(tableDDL(&sp.Outboxes[1], false)); err != nil {
-		t.Fatal(err)
-	}
+	itest.CreateOutboxTable(t, st.pg, &sp.Outboxes[0])
+	itest.CreateOutboxTable(t, st.ma, &sp.Outboxes[1])
 	st.desired, err = connectorconfig.Generate(sp, connectorconfig.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -165,35 +142,8 @@ outboxes:
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		// Delete every connector of this run, then the topics it made.
-		ctx := context.Background()
-		names, _ := st.client.ListConnectors(ctx)
-		for _, n := range names {
-			if strings.Contains(n, st.sfx) {
-				_ = st.client.Delete(ctx, n)
-			}
-		}
-		time.Sleep(3 * time.Second) // tasks release slots and binlog clients
-		ac, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers})
-		if err != nil {
-			return
-		}
-		defer ac.Close()
-		md, err := ac.GetMetadata(nil, true, 10000)
-		if err != nil {
-			return
-		}
-		var topics []string
-		for name := range md.Topics {
-			if strings.Contains(name, st.sfx) {
-				topics = append(topics, name)
-			}
-		}
-		if len(topics) > 0 {
-			itest.DeleteTopics(t, s.BootstrapServers, topics...)
-		}
-	})
+	// Delete every connector of this run, then the topics it made.
+	itest.CleanupRun(t, s.ConnectURL, s.BootstrapServers, st.sfx)
 	return st
 }
 

@@ -164,3 +164,39 @@ func firstLines(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// CleanupRun registers a cleanup that removes what a test run left on the
+// stack under its suffix: every connector whose name contains sfx (tasks
+// then get a few seconds to release their replication slots and binlog
+// clients), then every topic whose name contains sfx. Use it when the code
+// under test creates connectors and topics whose names the test does not
+// track one by one.
+func CleanupRun(t testing.TB, connectURL, bootstrap, sfx string) {
+	t.Helper()
+	if sfx == "" {
+		t.Fatal("itest.CleanupRun: empty suffix would match everything")
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		code, body, err := connectDo(ctx, http.MethodGet, strings.TrimRight(connectURL, "/")+"/connectors", nil)
+		var names []string
+		if err == nil && code == http.StatusOK {
+			err = json.Unmarshal(body, &names)
+		}
+		if err != nil || code != http.StatusOK {
+			t.Errorf("cleanup: list connectors: HTTP %d: %v", code, err)
+		}
+		deleted := 0
+		for _, n := range names {
+			if strings.Contains(n, sfx) {
+				DeleteConnector(t, connectURL, n)
+				deleted++
+			}
+		}
+		if deleted > 0 {
+			time.Sleep(3 * time.Second)
+		}
+		DeleteTopicsContaining(t, bootstrap, sfx)
+	})
+}

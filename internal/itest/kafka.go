@@ -2,23 +2,34 @@ package itest
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 )
 
+// adminClient returns an AdminClient of bootstrap, a context for its
+// calls (30 s) and the function that releases both.
+func adminClient(bootstrap string) (*kafka.AdminClient, context.Context, func(), error) {
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("kafka admin: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	return admin, ctx, func() { cancel(); admin.Close() }, nil
+}
+
 // CreateTopic creates a single-partition topic (if it does not exist) and
 // deletes it with t.Cleanup.
 func CreateTopic(t testing.TB, bootstrap, topic string) {
 	t.Helper()
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	admin, ctx, done, err := adminClient(bootstrap)
 	if err != nil {
-		t.Fatalf("kafka admin: %v", err)
+		t.Fatal(err)
 	}
-	defer admin.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	defer done()
 	res, err := admin.CreateTopics(ctx, []kafka.TopicSpecification{{Topic: topic, NumPartitions: 1, ReplicationFactor: 1}})
 	if err != nil {
 		t.Fatalf("create topic %s: %v", topic, err)
@@ -34,14 +45,12 @@ func CreateTopic(t testing.TB, bootstrap, topic string) {
 // DeleteTopics deletes topics; missing topics are ignored.
 func DeleteTopics(t testing.TB, bootstrap string, topics ...string) {
 	t.Helper()
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	admin, ctx, done, err := adminClient(bootstrap)
 	if err != nil {
-		t.Errorf("kafka admin: %v", err)
+		t.Error(err)
 		return
 	}
-	defer admin.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	defer done()
 	res, err := admin.DeleteTopics(ctx, topics)
 	if err != nil {
 		t.Errorf("delete topics %v: %v", topics, err)
@@ -108,4 +117,98 @@ func Header(m *kafka.Message, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// DeleteTopicsContaining deletes every topic whose name contains part.
+func DeleteTopicsContaining(t testing.TB, bootstrap, part string) {
+	t.Helper()
+	admin, _, done, err := adminClient(bootstrap)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	md, err := admin.GetMetadata(nil, true, 10000)
+	done()
+	if err != nil {
+		t.Errorf("list topics: %v", err)
+		return
+	}
+	var topics []string
+	for name := range md.Topics {
+		if strings.Contains(name, part) {
+			topics = append(topics, name)
+		}
+	}
+	if len(topics) > 0 {
+		DeleteTopics(t, bootstrap, topics...)
+	}
+}
+
+// WarmUp waits until a connector streams, before a test writes the events
+// it checks: with snapshot.mode=no_data Debezium routes only rows written
+// after it started streaming. It calls write with a fresh marker key
+// ("warmup-" and a random suffix; write inserts an outbox row with that
+// aggregate id) and reads r until the record with that key arrives, writing
+// a new marker every few seconds, and fails the test after timeout. Records
+// read meanwhile are dropped; r is left just after the marker. Later reads
+// may still see a marker (a redelivery): skip keys starting with "warmup-".
+func WarmUp(t testing.TB, r *Reader, timeout time.Duration, write func(key string) error) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		key := "warmup-" + Suffix()
+		if err := write(key); err != nil {
+			t.Fatalf("warm-up write: %v", err)
+		}
+		for m := r.Next(3 * time.Second); m != nil; m = r.Next(time.Second) {
+			if string(m.Key) == key {
+				return
+			}
+		}
+	}
+	t.Fatalf("the connector routed no warm-up event within %s", timeout)
+}
+
+// CommittedOffsets returns the committed offset of partitions 0 to
+// partitions-1 of topic for the consumer group, as the group coordinator
+// reports them (kafka.OffsetInvalid, -1001, where the group committed
+// none), failing the test on an error.
+func CommittedOffsets(t testing.TB, bootstrap, group, topic string, partitions int) []int64 {
+	t.Helper()
+	admin, ctx, done, err := adminClient(bootstrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	tps := make([]kafka.TopicPartition, partitions)
+	for p := range tps {
+		tps[p] = kafka.TopicPartition{Topic: &topic, Partition: int32(p)}
+	}
+	res, err := admin.ListConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: group, Partitions: tps}})
+	if err != nil {
+		t.Fatalf("committed offsets of group %s: %v", group, err)
+	}
+	out := make([]int64, partitions)
+	for _, tp := range res.ConsumerGroupsTopicPartitions[0].Partitions {
+		if tp.Error != nil {
+			t.Fatalf("committed offset of group %s on %s/%d: %v", group, topic, tp.Partition, tp.Error)
+		}
+		out[tp.Partition] = int64(tp.Offset)
+	}
+	return out
+}
+
+// DeleteConsumerGroup deletes a consumer group (it must have no active
+// member), reporting a failure with t.Errorf.
+func DeleteConsumerGroup(t testing.TB, bootstrap, group string) {
+	t.Helper()
+	admin, ctx, done, err := adminClient(bootstrap)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer done()
+	if _, err := admin.DeleteConsumerGroups(ctx, []string{group}); err != nil {
+		t.Errorf("delete consumer group %s: %v", group, err)
+	}
 }
