@@ -48,40 +48,10 @@ func deployAndWait(t *testing.T, ctx context.Context, connectURL string, c conne
 		}
 		time.Sleep(2 * time.Second) // let the task release its slot / binlog client
 	})
-	deadline := time.Now().Add(120 * time.Second)
-	var last string
-	for time.Now().Before(deadline) {
-		resp, err := http.Get(u + "/status")
-		if err == nil {
-			var st struct {
-				Connector struct{ State, Trace string } `json:"connector"`
-				Tasks     []struct {
-					State, Trace string
-				} `json:"tasks"`
-			}
-			data, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			last = string(data)
-			if json.Unmarshal(data, &st) == nil {
-				if st.Connector.State == "FAILED" {
-					t.Fatalf("connector FAILED: %s", st.Connector.Trace)
-				}
-				for _, task := range st.Tasks {
-					if task.State == "FAILED" {
-						if len(tolerateFailure) > 0 && tolerateFailure[0] {
-							return task.Trace
-						}
-						t.Fatalf("task FAILED: %s", task.Trace)
-					}
-				}
-				if st.Connector.State == "RUNNING" && len(st.Tasks) > 0 && st.Tasks[0].State == "RUNNING" {
-					return ""
-				}
-			}
-		}
-		time.Sleep(time.Second)
+	if len(tolerateFailure) > 0 && tolerateFailure[0] {
+		return itest.WaitRunningOrTaskFailed(t, connectURL, c.Name, 120*time.Second)
 	}
-	t.Fatalf("connector %s not RUNNING after 120s: %s", c.Name, last)
+	itest.WaitRunning(t, connectURL, c.Name, 120*time.Second)
 	return ""
 }
 
@@ -328,29 +298,21 @@ outboxes:
 			}
 			// Heartbeats are sent when the connector sees WAL traffic: make some.
 			state := ""
-			u := strings.TrimRight(s.ConnectURL, "/") + "/connectors/" + url.PathEscape(cs[0].Name) + "/status"
 			for i := 0; i < 20; i++ {
 				admin.ExecContext(ctx, "SELECT pg_logical_emit_message(false, 'outboxctl-it', 'x')")
 				admin.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s.outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES (gen_random_uuid(), 'HbIt%s', 'k', 'T', '\\x00'::bytea, 1)", schema, suffix))
 				time.Sleep(time.Second)
-				resp, err := http.Get(u)
-				if err != nil {
+				st, ok, err := itest.Status(ctx, s.ConnectURL, cs[0].Name)
+				if err != nil || !ok || len(st.Tasks) == 0 {
 					continue
 				}
-				data, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				var st struct {
-					Tasks []struct{ State, Trace string } `json:"tasks"`
-				}
-				if json.Unmarshal(data, &st) == nil && len(st.Tasks) > 0 {
-					state = st.Tasks[0].State
-					if state == "FAILED" {
-						if !tc.fails {
-							t.Fatalf("task FAILED: %s", st.Tasks[0].Trace)
-						}
-						checkTrace(st.Tasks[0].Trace)
-						return
+				state = st.Tasks[0].State
+				if state == "FAILED" {
+					if !tc.fails {
+						t.Fatalf("task FAILED: %s", st.Tasks[0].Trace)
 					}
+					checkTrace(st.Tasks[0].Trace)
+					return
 				}
 			}
 			if tc.fails {

@@ -128,6 +128,19 @@ func Status(ctx context.Context, connectURL, name string) (st ConnectorStatus, o
 // RUNNING, failing the test on FAILED (with the trace) or after timeout.
 func WaitRunning(t testing.TB, connectURL, name string, timeout time.Duration) {
 	t.Helper()
+	waitRunning(t, connectURL, name, timeout, false)
+}
+
+// WaitRunningOrTaskFailed is WaitRunning for a test that expects a task may
+// fail at start: it returns "" once everything is RUNNING, or the trace of
+// the first task seen FAILED. A FAILED connector still fails the test.
+func WaitRunningOrTaskFailed(t testing.TB, connectURL, name string, timeout time.Duration) (trace string) {
+	t.Helper()
+	return waitRunning(t, connectURL, name, timeout, true)
+}
+
+func waitRunning(t testing.TB, connectURL, name string, timeout time.Duration, taskMayFail bool) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var last ConnectorStatus
@@ -141,12 +154,15 @@ func WaitRunning(t testing.TB, connectURL, name string, timeout time.Duration) {
 			running := st.Connector.State == "RUNNING" && len(st.Tasks) > 0
 			for _, tk := range st.Tasks {
 				if tk.State == "FAILED" {
+					if taskMayFail {
+						return tk.Trace
+					}
 					t.Fatalf("connector %s task %d FAILED: %s", name, tk.ID, firstLines(tk.Trace, 15))
 				}
 				running = running && tk.State == "RUNNING"
 			}
 			if running {
-				return
+				return ""
 			}
 		}
 		select {
