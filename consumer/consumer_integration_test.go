@@ -103,18 +103,6 @@ func mustExec(t *testing.T, db *sql.DB, q string, args ...any) {
 	}
 }
 
-// waitFor waits until cond holds, failing after d.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", d, what)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
 // counters records what the router saw, safely across goroutines.
 type counters struct {
 	mu                     sync.Mutex
@@ -215,7 +203,7 @@ func TestConsumerKafka(t *testing.T) {
 			c.mu.Unlock()
 			return nil
 		}, consumer.ReaderSchema(readerV1)))
-		cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
+		run := runConsumer(t, consumer.ConsumerConfig{
 			BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic},
 			CommitInterval: 200 * time.Millisecond, RedeliveryBackoff: 100 * time.Millisecond,
 			OnError: func(err error) {
@@ -224,21 +212,9 @@ func TestConsumerKafka(t *testing.T) {
 				c.mu.Unlock()
 			},
 		}, r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rctx, cancel := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- cons.Run(rctx) }()
 		return func() {
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("Run: %v", err)
-				}
-			case <-time.After(30 * time.Second):
-				t.Error("Run did not return within 30s of cancel")
+			if err := run.stop(t); err != nil {
+				t.Errorf("Run: %v", err)
 			}
 		}
 	}
@@ -450,21 +426,14 @@ func TestConsumerRebalance(t *testing.T) {
 			mu.Unlock()
 			return nil
 		}))
-		cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
+		run := runConsumer(t, consumer.ConsumerConfig{
 			BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic},
 			CommitInterval: 100 * time.Millisecond, RedeliveryBackoff: 50 * time.Millisecond,
 			Kafka:   kafka.ConfigMap{"heartbeat.interval.ms": 200},
 			OnError: func(err error) { t.Logf("%s: %v", name, err) },
 		}, r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rctx, cancel := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- cons.Run(rctx) }()
 		return func() {
-			cancel()
-			if err := <-done; err != nil {
+			if err := run.stop(t); err != nil {
 				t.Errorf("%s: Run: %v", name, err)
 			}
 		}

@@ -152,20 +152,13 @@ outboxes:
 	group := "consumer-e2e-" + sfx
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 	var reported []error
-	cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
+	run := runConsumer(t, consumer.ConsumerConfig{
 		BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic},
 		CommitInterval: 200 * time.Millisecond,
 		OnError:        func(err error) { mu.Lock(); reported = append(reported, err); mu.Unlock() },
 	}, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- cons.Run(rctx) }()
 	defer func() {
-		cancel()
-		if err := <-done; err != nil {
+		if err := run.stop(t); err != nil {
 			t.Errorf("Run: %v", err)
 		}
 	}()

@@ -100,15 +100,15 @@ func produce(t *testing.T, bootstrap, topic string, recs ...rec) {
 	}
 }
 
-// eventually polls cond every 20ms, failing the test after mockTimeout.
-func eventually(t *testing.T, what string, cond func() bool) {
+// waitFor polls cond until it holds, failing the test after d.
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(mockTimeout)
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", mockTimeout, what)
+			t.Fatalf("timed out after %s waiting for %s", d, what)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -188,18 +188,13 @@ type running struct {
 	done   chan error
 }
 
-// start creates a Consumer for cfg (with fast group timings on the mock)
-// and runs it until stop or the end of the test.
-func start(t *testing.T, cfg consumer.ConsumerConfig, r *consumer.Router) *running {
+// stopTimeout bounds the wait for Run to return after a cancel.
+const stopTimeout = 30 * time.Second
+
+// runConsumer creates a Consumer for cfg and runs it until stop or the end
+// of the test.
+func runConsumer(t *testing.T, cfg consumer.ConsumerConfig, r *consumer.Router) *running {
 	t.Helper()
-	km := kafka.ConfigMap{
-		"heartbeat.interval.ms": 100,
-		"session.timeout.ms":    6000, // well above the mock's 3 s initial rebalance delay, also on a loaded machine
-	}
-	for k, v := range cfg.Kafka {
-		km[k] = v
-	}
-	cfg.Kafka = km
 	c, err := consumer.NewConsumer(cfg, r)
 	if err != nil {
 		t.Fatalf("NewConsumer: %v", err)
@@ -210,15 +205,31 @@ func start(t *testing.T, cfg consumer.ConsumerConfig, r *consumer.Router) *runni
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case <-run.done:
-		case <-time.After(mockTimeout):
-			t.Errorf("Run did not return after cancel")
+		case err := <-run.done:
+			run.done <- err
+		case <-time.After(stopTimeout):
+			t.Errorf("Run did not return within %s of cancel", stopTimeout)
 		}
 	})
 	return run
 }
 
-// stop cancels Run and returns its error, failing when it does not return.
+// start is runConsumer with fast group timings for the mock cluster.
+func start(t *testing.T, cfg consumer.ConsumerConfig, r *consumer.Router) *running {
+	t.Helper()
+	km := kafka.ConfigMap{
+		"heartbeat.interval.ms": 100,
+		"session.timeout.ms":    6000, // well above the mock's 3 s initial rebalance delay, also on a loaded machine
+	}
+	for k, v := range cfg.Kafka {
+		km[k] = v
+	}
+	cfg.Kafka = km
+	return runConsumer(t, cfg, r)
+}
+
+// stop cancels Run and returns its error, failing the test when Run does
+// not return within stopTimeout.
 func (r *running) stop(t *testing.T) error {
 	t.Helper()
 	r.cancel()
@@ -226,8 +237,8 @@ func (r *running) stop(t *testing.T) error {
 	case err := <-r.done:
 		r.done <- err // for the cleanup
 		return err
-	case <-time.After(mockTimeout):
-		t.Fatal("Run did not return after cancel")
+	case <-time.After(stopTimeout):
+		t.Fatalf("Run did not return within %s of cancel", stopTimeout)
 		return nil
 	}
 }
@@ -251,8 +262,8 @@ func TestConsumerOrderPerPartitionAndCommit(t *testing.T) {
 		CommitInterval: 20 * time.Millisecond, OnError: s.onError,
 	}, pingRouter(t, s, nil))
 
-	eventually(t, "all records handled", func() bool { return s.done() == 2*perPartition })
-	eventually(t, "offsets committed", func() bool {
+	waitFor(t, mockTimeout, "all records handled", func() bool { return s.done() == 2*perPartition })
+	waitFor(t, mockTimeout, "offsets committed", func() bool {
 		return slices.Equal(itest.CommittedOffsets(t, bootstrap, group, topic, 2), []int64{perPartition, perPartition})
 	})
 	if err := run.stop(t); err != nil {
@@ -314,7 +325,7 @@ func TestConsumerRedeliversFailedRecord(t *testing.T) {
 		}
 		return k
 	}
-	eventually(t, "three failed deliveries of record 1", func() bool { return failures() >= 3 })
+	waitFor(t, mockTimeout, "three failed deliveries of record 1", func() bool { return failures() >= 3 })
 	if got := itest.CommittedOffsets(t, bootstrap, group, topic, 1)[0]; got != 1 {
 		t.Errorf("committed offset while record 1 fails = %d, want 1 (record 0 done, record 1 not)", got)
 	}
@@ -335,8 +346,8 @@ func TestConsumerRedeliversFailedRecord(t *testing.T) {
 	}
 
 	close(release)
-	eventually(t, "all records handled", func() bool { return s.done() == 4 })
-	eventually(t, "offset 4 committed", func() bool { return itest.CommittedOffsets(t, bootstrap, group, topic, 1)[0] == 4 })
+	waitFor(t, mockTimeout, "all records handled", func() bool { return s.done() == 4 })
+	waitFor(t, mockTimeout, "offset 4 committed", func() bool { return itest.CommittedOffsets(t, bootstrap, group, topic, 1)[0] == 4 })
 	if err := run.stop(t); err != nil {
 		t.Fatalf("Run = %v", err)
 	}
@@ -372,7 +383,7 @@ func TestConsumerCommitsOnShutdown(t *testing.T) {
 		CommitInterval: time.Hour, RedeliveryBackoff: 20 * time.Millisecond,
 	}, r)
 
-	eventually(t, "records 0 and 1 done and record 2 failing", func() bool {
+	waitFor(t, mockTimeout, "records 0 and 1 done and record 2 failing", func() bool {
 		return s.done() == 2 && len(s.snapshot()) >= 4
 	})
 	if got := itest.CommittedOffsets(t, bootstrap, group, topic, 1)[0]; got != int64(kafka.OffsetInvalid) {
@@ -422,7 +433,7 @@ func TestConsumerCommitsOnRevoke(t *testing.T) {
 			t.Logf("first member OnError: %v; second: %v", s1.reported(), s2.reported())
 		}
 	})
-	eventually(t, "first member handled every record", func() bool { return s1.done() == 5 })
+	waitFor(t, mockTimeout, "first member handled every record", func() bool { return s1.done() == 5 })
 	none := int64(kafka.OffsetInvalid)
 	if got := itest.CommittedOffsets(t, bootstrap, group, topic, 2); !slices.Equal(got, []int64{none, none}) {
 		t.Errorf("committed before the rebalance = %v, want none (interval not elapsed)", got)
@@ -432,7 +443,7 @@ func TestConsumerCommitsOnRevoke(t *testing.T) {
 	cfg2.OnError = s2.onError
 	second := start(t, cfg2, pingRouter(t, s2, nil))
 	var moved int // the partition the first member gave up
-	eventually(t, "offsets of the moved partition committed (or the commit refused)", func() bool {
+	waitFor(t, mockTimeout, "offsets of the moved partition committed (or the commit refused)", func() bool {
 		if len(s1.reported()) > 0 {
 			return true
 		}
@@ -519,8 +530,8 @@ func TestConsumerPoisonRecordToDLQ(t *testing.T) {
 		CommitInterval: -1, OnError: s.onError,
 	}, r)
 
-	eventually(t, "records 0 and 2 handled", func() bool { return s.done() == 2 })
-	eventually(t, "offset 3 committed", func() bool { return itest.CommittedOffsets(t, bootstrap, group, topic, 1)[0] == 3 })
+	waitFor(t, mockTimeout, "records 0 and 2 handled", func() bool { return s.done() == 2 })
+	waitFor(t, mockTimeout, "offset 3 committed", func() bool { return itest.CommittedOffsets(t, bootstrap, group, topic, 1)[0] == 3 })
 	if err := run.stop(t); err != nil {
 		t.Fatalf("Run = %v", err)
 	}
