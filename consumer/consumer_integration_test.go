@@ -62,16 +62,6 @@ func wireEncoder(t *testing.T, schema string, id int) func(map[string]any) []byt
 	}
 }
 
-func newProducer(t *testing.T, bootstrap string) *kafka.Producer {
-	t.Helper()
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "enable.idempotence": true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Flush(5000); p.Close() })
-	return p
-}
-
 // resetGroup sets the group's offset of topic partition 0 back to 0, as if
 // the consumer had crashed before committing anything.
 func resetGroup(t *testing.T, bootstrap, group, topic string) {

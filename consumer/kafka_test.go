@@ -55,14 +55,22 @@ type rec struct {
 	value     string // raw value instead of {"n":n}
 }
 
-// produce writes recs in order and waits for every delivery report.
-func produce(t *testing.T, bootstrap, topic string, recs ...rec) {
+// newProducer returns an idempotent producer, flushed and closed at the end
+// of the test.
+func newProducer(t *testing.T, bootstrap string) *kafka.Producer {
 	t.Helper()
 	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "enable.idempotence": true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	t.Cleanup(func() { p.Flush(5000); p.Close() })
+	return p
+}
+
+// produce writes recs in order and waits for every delivery report.
+func produce(t *testing.T, bootstrap, topic string, recs ...rec) {
+	t.Helper()
+	p := newProducer(t, bootstrap)
 	ch := make(chan kafka.Event, len(recs))
 	for _, r := range recs {
 		typ := r.typ
@@ -508,11 +516,7 @@ func TestConsumerPoisonRecordToDLQ(t *testing.T) {
 	bootstrap := mockCluster(t, topic, 1)
 	produce(t, bootstrap, topic, rec{n: 0}, rec{n: 1, value: `{"n": "not a number"}`}, rec{n: 2})
 
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "enable.idempotence": true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
+	p := newProducer(t, bootstrap)
 	s := &seen{}
 	r := pingRouter(t, s, nil)
 	var sent []string
