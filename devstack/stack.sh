@@ -206,31 +206,54 @@ launch() {
 	echo $! >"$(pidfile "$svc")"
 }
 
+# db_root prints where the database servers keep their data, sockets and
+# (PostgreSQL) log. They run as the postgres and mysql users, which must reach
+# those directories: when $STACK lies below a directory they cannot traverse
+# (a checkout under /root, say), a directory of their own under
+# /var/lib/outboxctl-stack is used instead, and the log is linked into logs/.
+db_root() {
+	if runuser -u postgres -- test -x "$STACK" 2>/dev/null && runuser -u mysql -- test -x "$STACK" 2>/dev/null; then
+		echo "$STACK"
+	else
+		echo "/var/lib/outboxctl-stack/$(printf %s "$STACK" | sha256sum | cut -c1-12)"
+	fi
+}
+
 start_postgres() {
-	local data=$STACK/data/pg
+	local root data log
+	root=$(db_root)
+	data=$root/data/pg
+	log=$root/logs/postgres.log
+	mkdir -p "$root/data" "$root/logs"
+	chmod 755 "$root" "$root/data" "$root/logs"
 	if [[ ! -s $data/PG_VERSION ]]; then
-		install -d -o postgres "$STACK/data" "$data" 2>/dev/null || { mkdir -p "$data"; chown postgres "$data"; }
+		install -d -o postgres "$data"
 		runuser -u postgres -- "$PG_BIN/initdb" -D "$data" -A trust -U postgres >>"$(logfile postgres)" 2>&1
 	fi
-	install -d -o postgres "$STACK/run/pgsock"
-	touch "$(logfile postgres)" && chown postgres "$(logfile postgres)"
+	install -d -o postgres "$root/run/pgsock"
+	touch "$log" && chown postgres "$log"
+	[[ $log == "$(logfile postgres)" ]] || ln -sfn "$log" "$(logfile postgres)"
 	# pg_ctl -w waits for the server; postgres writes its own pid file.
-	runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$data" -l "$(logfile postgres)" -w -t "$WAIT_DB" \
-		-o "-c wal_level=logical -c max_wal_senders=20 -c max_replication_slots=40 -c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$STACK/run/pgsock -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+	runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$data" -l "$log" -w -t "$WAIT_DB" \
+		-o "-c wal_level=logical -c max_wal_senders=20 -c max_replication_slots=40 -c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$root/run/pgsock -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
 		start >/dev/null
 	head -1 "$data/postmaster.pid" >"$(pidfile postgres)"
 }
 
 start_mariadb() {
-	local data=$STACK/data/mariadb
+	local root data
+	root=$(db_root)
+	data=$root/data/mariadb
+	mkdir -p "$root/data"
+	chmod 755 "$root" "$root/data"
 	if [[ ! -d $data/mysql ]]; then
 		mkdir -p "$data"; chown mysql:mysql "$data"
 		mariadb-install-db --user=mysql --datadir="$data" --auth-root-authentication-method=normal \
 			--skip-test-db >>"$(logfile mariadb)" 2>&1
 	fi
-	chown mysql:mysql "$STACK/run"
+	install -d -o mysql -g mysql "$root/run/mariadb"
 	launch mariadb /usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$data" \
-		--socket="$STACK/run/mariadb.sock" --pid-file="$STACK/run/mariadb.server.pid" \
+		--socket="$root/run/mariadb/mariadb.sock" --pid-file="$root/run/mariadb/mariadb.server.pid" \
 		--port=$MARIA_PORT --bind-address=127.0.0.1 --skip-name-resolve \
 		--server-id=1 --log-bin="$data/mysql-bin" --binlog-format=ROW --binlog-row-image=FULL \
 		--log-bin-compress=OFF --binlog-annotate-row-events=ON \
@@ -247,19 +270,22 @@ start_kafka() {
 			>>"$(logfile kafka)" 2>&1 || return 1
 	fi
 	: >"$(logfile kafka)"
-	launch kafka java -Xms256m -Xmx512m "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
+	launch kafka "$(java21 || command -v java)" -Xms256m -Xmx512m "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
 		-Dkafka.logs.dir="$STACK/logs" -cp "$STACK/lib/*" kafka.Kafka "$STACK/etc/server.properties"
 }
 
 start_connect() {
-	launch connect java -Xms256m -Xmx1g "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
+	launch connect "$(java21 || command -v java)" -Xms256m -Xmx1g "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
 		-Dkafka.logs.dir="$STACK/logs" -cp "$STACK/lib/*" \
 		org.apache.kafka.connect.cli.ConnectDistributed "$STACK/etc/connect-distributed.properties"
 }
 
-# Apicurio Registry 3.3 is compiled for Java 21; the machine's default Java is
-# 17 (which Kafka and Debezium use). Pick the newest JDK >= 21 installed.
-registry_java() {
+# The JVMs run on the newest JDK >= 21 installed (the machine image ships
+# Temurin 25 beside its default Java 17): Apicurio Registry 3.3 is compiled
+# for Java 21, and Debezium's own container images run Connect on Java 21,
+# whose Double.toString (JDK 19+) is what the eventrouter emulator predicts.
+# Kafka and Connect fall back to the default java when there is none.
+java21() {
 	local j v best="" bestv=0
 	for j in ${OUTBOX_REGISTRY_JAVA:-} /usr/lib/jvm/*/bin/java "$(command -v java)"; do
 		[[ -x $j ]] || continue
@@ -273,7 +299,7 @@ registry_java() {
 
 start_registry() {
 	local java21
-	java21=$(registry_java) || {
+	java21=$(java21) || {
 		echo "no Java >= 21 found in /usr/lib/jvm (Apicurio Registry 3.3 needs it); set OUTBOX_REGISTRY_JAVA" >>"$(logfile registry)"
 		return 1
 	}
@@ -356,7 +382,7 @@ stop_service() {
 	if kill -0 "$pid" 2>/dev/null; then
 		log "stopping $svc (pid $pid)"
 		if [[ $svc == postgres ]]; then
-			runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$STACK/data/pg" -m fast -w stop >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
+			runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$(db_root)/data/pg" -m fast -w stop >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
 		else
 			kill "$pid" 2>/dev/null || true
 		fi
@@ -402,6 +428,9 @@ cmd_logs() {
 
 cmd_clean() {
 	cmd_down
+	local root
+	root=$(db_root)
+	[[ $root == "$STACK" ]] || rm -rf "$root"
 	rm -rf "$STACK/data" "$STACK/logs" "$STACK/run" "$STACK/etc"
 }
 
