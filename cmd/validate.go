@@ -18,6 +18,7 @@ type validateOptions struct {
 	Files            []string
 	Output           string
 	Server           bool
+	FailOn           string
 	BootstrapServers string
 	Connect          connectFlags
 }
@@ -38,7 +39,12 @@ With --server each config is also sent to Kafka Connect's validate endpoint
 (PUT /connector-plugins/{class}/config/validate), with secrets resolved, and
 its per-key errors are mapped back to the spec lines.
 
-Exit status: 0 no finding, 3 findings, 2 the spec does not load.`,
+Warnings (a choice that is legal but likely wrong, such as a snapshot mode
+that re-publishes old outbox rows) are reported but do not fail the command
+unless --fail-on warning is given, as in CI pipelines that want them fixed.
+
+Exit status: 0 no finding at or above --fail-on (default error), 3 such
+findings, 2 the spec does not load, 1 Connect unreachable with --server.`,
 		Example: `  $ outboxctl validate -f examples/outbox.yaml
   $ outboxctl validate -f specs/ -o github-actions
   $ outboxctl validate --server --connect-url http://connect:8083`,
@@ -54,6 +60,7 @@ Exit status: 0 no finding, 3 findings, 2 the spec does not load.`,
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
 	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or github-actions")
 	fs.BoolVar(&opts.Server, "server", false, "also validate with Kafka Connect's validate endpoint")
+	fs.StringVar(&opts.FailOn, "fail-on", "error", "lowest severity that fails the command (exit 3): error or warning")
 	fs.Bool("list-rules", false, "list the rules and exit")
 	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers for the MySQL/MariaDB schema history when the spec sets none (default $OUTBOX_BOOTSTRAP_SERVERS)")
 	addConnectFlags(fs, &opts.Connect)
@@ -88,6 +95,11 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 	case "text", "json", "github-actions":
 	default:
 		return UsageError(fmt.Errorf("unknown output format %q: use text, json or github-actions", opts.Output))
+	}
+	switch opts.FailOn {
+	case "error", "warning":
+	default:
+		return UsageError(fmt.Errorf("unknown --fail-on %q: use error or warning", opts.FailOn))
 	}
 	s, err := loadSpec(opts.Files)
 	if err != nil {
@@ -128,8 +140,10 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 	if opts.Output == "text" {
 		fmt.Fprintln(env.IO.ErrOut, summary(findings, len(cs)))
 	}
-	if len(findings) > 0 {
-		return SilentExit(ExitCheckFailed)
+	for _, f := range findings {
+		if f.Severity == connectorconfig.SeverityError || opts.FailOn == "warning" {
+			return SilentExit(ExitCheckFailed)
+		}
 	}
 	return nil
 }
