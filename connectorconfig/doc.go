@@ -45,7 +45,7 @@
 // connectors and returns every Finding with the spec file:line:col of the
 // key it is about. The rules cover what Kafka Connect's validate endpoint
 // misses: EventRouter enums and placement grammar, route.topic.regex under
-// java.util.regex rules (see package javaregex for the approximation),
+// java.util.regex rules (see package internal/javaregex for the approximation),
 // route.topic.replacement group references, keys renamed or removed between
 // Debezium 1.x and 3.6, removed snapshot modes, slot and publication names,
 // slot/publication and server-id clashes, schema history settings, include

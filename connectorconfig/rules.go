@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/outboxctl/outboxctl/connectorconfig/javaregex"
+	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/internal/javaregex"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -576,7 +577,7 @@ func checkRouteReplacement(r *Rule, v *validation) {
 		for _, pfx := range eventRouterPrefixes(c) {
 			p, ok := c.Config[pfx+"route.topic.regex"]
 			if !ok {
-				p = "(?<routedByValue>.*)"
+				p = eventrouter.DefaultRouteTopicRegex
 			}
 			res, err := javaregex.Check(p)
 			if err != nil {
@@ -585,7 +586,7 @@ func checkRouteReplacement(r *Rule, v *validation) {
 			key := pfx + "route.topic.replacement"
 			repl, ok := c.Config[key]
 			if !ok {
-				repl = "outbox.event.${routedByValue}"
+				repl = eventrouter.DefaultRouteTopicReplacement
 			}
 			if err := javaregex.CheckReplacement(repl, res); err != nil {
 				v.report(r, c, key, fmt.Sprintf("route.topic.replacement %q fails at the first record: %v", repl, err))
@@ -602,31 +603,30 @@ func checkPlacements(r *Rule, v *validation) {
 			if !ok {
 				continue
 			}
-			items := javaSplit(raw, ",")
-			if len(items) == 0 {
+			entries := eventrouter.ParsePlacements(raw)
+			if raw == "" || len(entries) == 0 {
 				v.report(r, c, key, "table.fields.additional.placement is empty: remove the key or add column:placement entries")
 				continue
 			}
 			partitions := 0
-			for _, item := range items {
-				parts := javaSplit(item, ":")
-				if len(parts) < 2 || len(parts) > 3 {
+			for _, e := range entries {
+				item := e.Item
+				if !e.Valid {
 					v.report(r, c, key, fmt.Sprintf("placement entry %q must be column:placement[:alias] (Debezium rejects it at task start)", item))
 					continue
 				}
-				col, pl := strings.TrimSpace(parts[0]), strings.ToLower(strings.TrimSpace(parts[1]))
-				if col == "" {
+				if e.Field.Column == "" {
 					v.report(r, c, key, fmt.Sprintf("placement entry %q has no column", item))
 				}
-				switch pl {
-				case "header", "envelope":
-				case "partition":
+				switch e.Field.Placement {
+				case eventrouter.PlacementHeader, eventrouter.PlacementEnvelope:
+				case eventrouter.PlacementPartition:
 					partitions++
-					if len(parts) == 3 {
+					if e.HasAlias {
 						v.reportSev(r, SeverityWarning, c, key, fmt.Sprintf("placement entry %q: partition ignores the alias", item))
 					}
 				default:
-					v.report(r, c, key, fmt.Sprintf("placement entry %q: unknown placement %q (header, envelope or partition); Debezium accepts it at start and fails on the first record with a NullPointerException", item, strings.TrimSpace(parts[1])))
+					v.report(r, c, key, fmt.Sprintf("placement entry %q: unknown placement %q (header, envelope or partition); Debezium accepts it at start and fails on the first record with a NullPointerException", item, e.Field.Raw))
 				}
 			}
 			if partitions > 1 {
@@ -636,46 +636,17 @@ func checkPlacements(r *Rule, v *validation) {
 	})
 }
 
-// javaSplit splits like Java's String.split: trailing empty strings are
-// dropped, leading and middle ones kept.
-func javaSplit(s, sep string) []string {
-	parts := strings.Split(s, sep)
-	for len(parts) > 0 && parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	return parts
-}
-
-var smtEnums = []struct {
-	key    string
-	values []string
-}{
-	{"table.op.invalid.behavior", []string{"warn", "error", "fatal"}},
-	{"table.field.additional.missing", []string{"error", "ignore"}},
-	{"table.json.payload.null.behavior", []string{"ignore", "optional_bytes"}},
-	{"field.name.adjustment.mode", []string{"none", "avro", "avro_unicode"}},
-	{"route.tombstone.on.empty.payload", []string{"true", "false"}},
-	{"table.expand.json.payload", []string{"true", "false"}},
-	{"tracing.with.context.field.only", []string{"true", "false"}},
-}
-
 func checkEnums(r *Rule, v *validation) {
 	v.each(func(c *Connector) {
 		for _, pfx := range eventRouterPrefixes(c) {
-			for _, e := range smtEnums {
-				key := pfx + e.key
+			for _, e := range eventrouter.EnumOptions() {
+				key := pfx + e.Key
 				val, ok := c.Config[key]
 				if !ok {
 					continue
 				}
-				found := false
-				for _, a := range e.values {
-					if strings.EqualFold(strings.TrimSpace(val), a) {
-						found = true
-					}
-				}
-				if !found {
-					v.report(r, c, key, fmt.Sprintf("%s %q is not one of %s", e.key, val, strings.Join(e.values, ", ")))
+				if _, ok := e.Lookup(val); !ok {
+					v.report(r, c, key, fmt.Sprintf("%s %q is not one of %s", e.Key, val, strings.Join(e.Values, ", ")))
 				}
 			}
 			if val, ok := c.Config[pfx+"table.json.payload.empty.array.behavior"]; ok {

@@ -272,25 +272,25 @@ func ParseConfigWithOptions(m map[string]string, transformAlias string, opts Par
 	_, c.timestampSet = m[p+"table.field.event.timestamp"]
 	c.FieldSchemaVer = get("table.field.event.schema.version", "")
 	c.RouteByField = get("route.by.field", "aggregatetype")
-	c.RouteTopicRegex = get("route.topic.regex", "(?<routedByValue>.*)")
-	c.RouteReplacement = get("route.topic.replacement", "outbox.event.${routedByValue}")
+	c.RouteTopicRegex = get("route.topic.regex", DefaultRouteTopicRegex)
+	c.RouteReplacement = get("route.topic.replacement", DefaultRouteTopicReplacement)
 	c.TracingContextField = get("tracing.span.context.field", "tracingspancontext")
 	c.TracingOperation = get("tracing.operation.name", "debezium-read")
-	if c.TombstoneOnEmpty, err = boolKey(m, p+"route.tombstone.on.empty.payload", false); err != nil {
+	if c.TombstoneOnEmpty, err = boolKey(m, p+OptionTombstoneOnEmpty.Key, false); err != nil {
 		return c, err
 	}
-	if c.ExpandJSON, err = boolKey(m, p+"table.expand.json.payload", false); err != nil {
+	if c.ExpandJSON, err = boolKey(m, p+OptionExpandJSONPayload.Key, false); err != nil {
 		return c, err
 	}
-	if c.TracingContextOnly, err = boolKey(m, p+"tracing.with.context.field.only", true); err != nil {
+	if c.TracingContextOnly, err = boolKey(m, p+OptionTracingContextOnly.Key, true); err != nil {
 		return c, err
 	}
-	op, err := enumKey(m, p+"table.op.invalid.behavior", "warn", "warn", "error", "fatal")
+	op, err := enumOpt(m, p, OptionOpInvalidBehavior)
 	if err != nil {
 		return c, err
 	}
 	c.InvalidOp = InvalidOpBehavior(op)
-	if c.JSONNullBehavior, err = enumKey(m, p+"table.json.payload.null.behavior", "ignore", "ignore", "optional_bytes"); err != nil {
+	if c.JSONNullBehavior, err = enumOpt(m, p, OptionJSONNullBehavior); err != nil {
 		return c, err
 	}
 	if c.EventRouterVersion == Version35 {
@@ -305,10 +305,10 @@ func ParseConfigWithOptions(m map[string]string, transformAlias string, opts Par
 		if _, ok := m[p+"table.field.additional.missing"]; ok {
 			c.Warnings = append(c.Warnings, p+"table.field.additional.missing does not exist in the 3.5 EventRouter (use table.fields.additional.error.on.missing)")
 		}
-	} else if c.AdditionalMissing, err = enumKey(m, p+"table.field.additional.missing", "error", "error", "ignore"); err != nil {
+	} else if c.AdditionalMissing, err = enumOpt(m, p, OptionAdditionalMissing); err != nil {
 		return c, err
 	}
-	if c.FieldNameAdjust, err = enumKey(m, p+"field.name.adjustment.mode", "none", "none", "avro", "avro_unicode"); err != nil {
+	if c.FieldNameAdjust, err = enumOpt(m, p, OptionFieldNameAdjustment); err != nil {
 		return c, err
 	}
 	if _, ok := m[p+"table.fields.additional.error.on.missing"]; ok && c.EventRouterVersion != Version35 {
@@ -372,27 +372,11 @@ func isUnsupported(err error) bool {
 // items dropped), 2 or 3 colon-separated parts, trimmed.
 func parsePlacements(key, v string) ([]AdditionalField, error) {
 	var out []AdditionalField
-	for _, item := range javaSplit(v, ",") {
-		parts := javaSplit(item, ":")
-		if len(parts) != 2 && len(parts) != 3 {
+	for _, e := range ParsePlacements(v) {
+		if !e.Valid {
 			return nil, &ConfigError{Key: key, Value: v, Message: "A comma-separated list of valid String pairs or trios is expected but got: [" + strings.Join(javaSplit(v, ","), ", ") + "]"}
 		}
-		f := AdditionalField{Column: strings.TrimSpace(parts[0]), Raw: strings.TrimSpace(parts[1])}
-		switch strings.ToLower(f.Raw) {
-		case "header":
-			f.Placement = PlacementHeader
-		case "envelope":
-			f.Placement = PlacementEnvelope
-		case "partition":
-			f.Placement = PlacementPartition
-		default:
-			f.Placement = PlacementUnknown
-		}
-		f.Alias = f.Column
-		if len(parts) == 3 {
-			f.Alias = strings.TrimSpace(parts[2])
-		}
-		out = append(out, f)
+		out = append(out, e.Field)
 	}
 	return out, nil
 }
@@ -426,28 +410,26 @@ func boolKey(m map[string]string, k string, def bool) (bool, error) {
 	if !ok {
 		return def, nil
 	}
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true":
+	// Kafka's ConfigDef: trim, then equalsIgnoreCase.
+	switch t := javaTrim(v); {
+	case javaEqualsIgnoreCase(t, "true"):
 		return true, nil
-	case "false":
+	case javaEqualsIgnoreCase(t, "false"):
 		return false, nil
 	}
 	return def, &ConfigError{Key: k, Value: v, Message: "Expected value to be either true or false"}
 }
 
-// enumKey follows Debezium's enum fields: trimmed, case-insensitive.
-func enumKey(m map[string]string, k, def string, allowed ...string) (string, error) {
-	v, ok := m[k]
+// enumOpt reads an enum option: trimmed, case-insensitive.
+func enumOpt(m map[string]string, prefix string, o EnumOption) (string, error) {
+	v, ok := m[prefix+o.Key]
 	if !ok {
-		return def, nil
+		return o.Default, nil
 	}
-	t := strings.ToLower(strings.TrimSpace(v))
-	for _, a := range allowed {
-		if t == a {
-			return a, nil
-		}
+	if a, ok := o.Lookup(v); ok {
+		return a, nil
 	}
-	return def, &ConfigError{Key: k, Value: v, Message: "Value must be one of " + strings.Join(allowed, ", ")}
+	return o.Default, &ConfigError{Key: prefix + o.Key, Value: v, Message: "Value must be one of " + strings.Join(o.Values, ", ")}
 }
 
 var converterAliases = map[string]ConverterKind{

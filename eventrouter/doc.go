@@ -75,4 +75,21 @@
 // the Connect worker; without one the EventRouter adds none). The
 // __debezium.context.runId header is random per task start; unless
 // ChangeEvent.RunID is set it is a placeholder marked Volatile.
+//
+// # One place for the EventRouter's semantics
+//
+// Other packages ask this one instead of re-implementing the EventRouter:
+//
+//   - RouteTopic(regex, replacement, routedByValue) is the topic an event is
+//     routed to (spec.Routing.Topic wraps it for a spec); matched is false,
+//     and the topic is the value itself, when the regex does not match.
+//   - ParsePlacements splits table.fields.additional.placement as Debezium
+//     does; EnumOptions lists the options with fixed values, and
+//     EnumOption.Lookup compares as Java's trim and equalsIgnoreCase do.
+//   - DefaultRouteTopicRegex and DefaultRouteTopicReplacement are the
+//     routing defaults.
+//
+// Java regexes and Matcher replacements go through internal/javaregex, which
+// the connector config rules use too; a pattern Java accepts but RE2 can
+// only approximate is ErrUnsupported here.
 package eventrouter

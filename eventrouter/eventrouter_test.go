@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -412,5 +413,86 @@ func TestColumnSchema(t *testing.T) {
 	}
 	if _, err := eventrouter.ColumnSchema(eventrouter.Postgres, "hstore", true); !errors.Is(err, eventrouter.ErrUnsupported) {
 		t.Errorf("hstore: %v", err)
+	}
+}
+
+func TestRouteTopic(t *testing.T) {
+	for _, c := range []struct {
+		regex, repl, value, want string
+		matched                  bool
+	}{
+		{"", "outbox.event.${routedByValue}", "Order", "outbox.event.Order", true},
+		{"(?<routedByValue>.*)", "events.${routedByValue}", "Payment", "events.Payment", true},
+		{"(?<agg>[A-Z][a-z]+)Aggregate", "svc.${agg}", "OrderAggregate", "svc.Order", true},
+		{"(?<agg>[A-Z][a-z]+)Aggregate", "svc.${agg}", "order", "order", false}, // no match: the raw value
+		{"(.*)", "t.$1", "X", "t.X", true},
+		{"(.*)", `t.$1x\$`, "X", "t.Xx$", true}, // Java: group 1, then literal "x$"
+		{"(.*)", "t.$12", "X", "t.X2", true},    // no group 12: group 1, then "2"
+	} {
+		got, matched, err := eventrouter.RouteTopic(c.regex, c.repl, c.value)
+		if err != nil || got != c.want || matched != c.matched {
+			t.Errorf("RouteTopic(%q, %q, %q) = %q, %v, %v; want %q, %v", c.regex, c.repl, c.value, got, matched, err, c.want, c.matched)
+		}
+	}
+	var ce *eventrouter.ConfigError
+	if _, _, err := eventrouter.RouteTopic(`(?<x>a)\k<x>`, "t", "aa"); !errors.As(err, &ce) || !errors.Is(err, eventrouter.ErrUnsupported) {
+		t.Errorf("a back-reference: %v, want a ConfigError for ErrUnsupported", err)
+	}
+	if _, _, err := eventrouter.RouteTopic(`(?<routed_by>.*)`, "t", "a"); !errors.As(err, &ce) || !errors.Is(err, eventrouter.ErrInvalidConfig) {
+		t.Errorf("a group name Java rejects: %v, want a ConfigError for ErrInvalidConfig", err)
+	}
+	if _, _, err := eventrouter.RouteTopic("(.*)", "t.$2", "a"); !errors.Is(err, eventrouter.ErrTaskFailed) {
+		t.Errorf("a missing group: %v, want ErrTaskFailed", err)
+	}
+}
+
+func TestEnumOptionLookup(t *testing.T) {
+	o := eventrouter.OptionOpInvalidBehavior
+	for in, want := range map[string]string{
+		"warn": "warn", " FATAL ": "fatal", "\x01Error\t": "error", // Java's trim strips controls
+		"\u00a0warn": "", "warning": "", "": "", // but not U+00A0
+	} {
+		got, ok := o.Lookup(in)
+		if got != want || ok != (want != "") {
+			t.Errorf("Lookup(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	// Java's equalsIgnoreCase compares upper cases: ſ (long s) is 's'.
+	if got, ok := eventrouter.OptionTombstoneOnEmpty.Lookup("falſe"); !ok || got != "false" {
+		t.Errorf(`Lookup("falſe") = %q, %v; want "false"`, got, ok)
+	}
+	keys := map[string]bool{}
+	for _, e := range eventrouter.EnumOptions() {
+		if keys[e.Key] || len(e.Values) < 2 {
+			t.Errorf("option %s listed twice or with fewer than 2 values", e.Key)
+		}
+		keys[e.Key] = true
+		if _, ok := e.Lookup(e.Default); !ok {
+			t.Errorf("%s: default %q is not a value", e.Key, e.Default)
+		}
+	}
+}
+
+func TestParsePlacements(t *testing.T) {
+	got := eventrouter.ParsePlacements(" type : HEADER :eventType,id:envelope,bad, :partition:x,a:b:c:d,")
+	want := []eventrouter.PlacementEntry{
+		{Item: " type : HEADER :eventType", Parts: 3, Valid: true, HasAlias: true,
+			Field: eventrouter.AdditionalField{Column: "type", Raw: "HEADER", Placement: eventrouter.PlacementHeader, Alias: "eventType"}},
+		{Item: "id:envelope", Parts: 2, Valid: true,
+			Field: eventrouter.AdditionalField{Column: "id", Raw: "envelope", Placement: eventrouter.PlacementEnvelope, Alias: "id"}},
+		{Item: "bad", Parts: 1},
+		{Item: " :partition:x", Parts: 3, Valid: true, HasAlias: true,
+			Field: eventrouter.AdditionalField{Column: "", Raw: "partition", Placement: eventrouter.PlacementPartition, Alias: "x"}},
+		{Item: "a:b:c:d", Parts: 4},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ParsePlacements =\n%+v\nwant\n%+v", got, want)
+	}
+	// Java's String.split: "" is one empty entry, "," none.
+	if n := len(eventrouter.ParsePlacements("")); n != 1 {
+		t.Errorf(`ParsePlacements("") has %d entries, want 1`, n)
+	}
+	if n := len(eventrouter.ParsePlacements(",")); n != 0 {
+		t.Errorf(`ParsePlacements(",") has %d entries, want 0`, n)
 	}
 }

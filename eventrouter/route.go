@@ -158,7 +158,7 @@ func (r *Router) route(ev ChangeEvent) (Result, error) {
 		applies := true
 		switch {
 		case p.re != nil:
-			applies = p.re.full.MatchString(r.originalTopic(ev))
+			applies = p.re.re.Matches(r.originalTopic(ev))
 		case strings.HasSuffix(p.Type, "RecordIsTombstone"):
 			applies = ev.Tombstone
 		case strings.HasSuffix(p.Type, "HasHeaderKey"):

@@ -72,7 +72,7 @@
 // # Kafka topics
 //
 // TopicSpecs derives the routed topics (route.topic.replacement applied to
-// each aggregate type of the spec's events, RoutedTopic) and the schema
+// each aggregate type of the spec's events, spec.Routing.Topic) and the schema
 // history topic of MySQL/MariaDB connectors (1 partition,
 // cleanup.policy=delete, retention.ms=-1). EnsureTopics creates the missing
 // ones through any TopicAdmin (*kafka.AdminClient), with ValidateOnly for a

@@ -3,15 +3,12 @@ package provisioning
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-
-	"github.com/outboxctl/outboxctl/spec"
 )
 
 // TopicAdmin is the part of the Kafka admin API the topic functions use;
@@ -56,29 +53,6 @@ var SchemaHistoryConfig = map[string]string{
 	"retention.bytes": "-1",
 }
 
-// javaNamedGroup turns Java's (?<name> into Go's (?P<name>.
-var javaNamedGroup = regexp.MustCompile(`\(\?<([A-Za-z][A-Za-z0-9]*)>`)
-
-// RoutedTopic computes the topic the EventRouter routes a route value to:
-// route.topic.regex must match the whole value (else the topic is the raw
-// value, as in Kafka's RegexRouter), then route.topic.replacement is
-// expanded. Java-only regex constructs make it fail.
-func RoutedTopic(r spec.Routing, value string) (string, error) {
-	re := r.TopicRegex
-	if re == "" {
-		re = "(?<routedByValue>.*)"
-	}
-	g, err := regexp.Compile("^(?:" + javaNamedGroup.ReplaceAllString(re, "(?P<$1>") + ")$")
-	if err != nil {
-		return "", fmt.Errorf("route.topic.regex %q: %w", r.TopicRegex, err)
-	}
-	m := g.FindStringSubmatchIndex(value)
-	if m == nil {
-		return value, nil
-	}
-	return string(g.ExpandString(nil, r.TopicReplacement, value, m)), nil
-}
-
 // TopicSpecs lists the topics the targets need: one routed topic per
 // aggregate type of the spec's events, and the schema history topic of
 // every MySQL/MariaDB connector (1 partition, cleanup.policy=delete,
@@ -110,7 +84,8 @@ func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 			}
 			sort.Strings(aggs)
 			for _, a := range aggs {
-				name, err := RoutedTopic(o.Routing, a)
+				// An unmatched value stays the topic, as in the EventRouter.
+				name, _, err := o.Routing.Topic(a)
 				if err != nil {
 					fs.add("TOPIC_ROUTING", SeverityWarning, "routing.topicRegex", "create the routed topics yourself", "%v", err)
 					break

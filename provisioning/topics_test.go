@@ -54,27 +54,6 @@ func (f *fakeAdmin) DescribeConfigs(_ context.Context, rs []kafka.ConfigResource
 	return out, nil
 }
 
-func TestRoutedTopic(t *testing.T) {
-	cases := []struct {
-		regex, repl, value, want string
-	}{
-		{"", "outbox.event.${routedByValue}", "Order", "outbox.event.Order"},
-		{"(?<routedByValue>.*)", "events.${routedByValue}", "Payment", "events.Payment"},
-		{"(?<agg>[A-Z][a-z]+)Aggregate", "svc.${agg}", "OrderAggregate", "svc.Order"},
-		{"(?<agg>[A-Z][a-z]+)Aggregate", "svc.${agg}", "order", "order"}, // no match: the raw value
-		{"(.*)", "t.$1", "X", "t.X"},
-	}
-	for _, c := range cases {
-		got, err := provisioning.RoutedTopic(spec.Routing{TopicRegex: c.regex, TopicReplacement: c.repl}, c.value)
-		if err != nil || got != c.want {
-			t.Errorf("RoutedTopic(%q, %q, %q) = %q, %v; want %q", c.regex, c.repl, c.value, got, err, c.want)
-		}
-	}
-	if _, err := provisioning.RoutedTopic(spec.Routing{TopicRegex: "(?<x>a)\\k<x>", TopicReplacement: "t"}, "aa"); err == nil {
-		t.Error("a Java-only back-reference should fail")
-	}
-}
-
 const topicSpec = `
     payloadFormat: json
     events:

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
 	"sort"
-	"strings"
 
-	"github.com/outboxctl/outboxctl/connectorconfig/javaregex"
+	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -185,56 +183,18 @@ func eventTopic(o *spec.Outbox, ev *spec.EventType) (string, error) {
 	default:
 		return "", fmt.Errorf("routing.byField %q is neither the aggregate type nor the type column: the topic cannot be derived", o.Routing.ByField)
 	}
-	repl := o.Routing.TopicReplacement
-	if o.Routing.TopicRegex == "" {
-		return strings.ReplaceAll(repl, "${routedByValue}", value), nil
-	}
-	res, err := javaregex.Check(o.Routing.TopicRegex)
-	if err != nil {
-		return "", fmt.Errorf("routing.topicRegex: %v", err)
-	}
-	re, err := res.Compile()
-	if err != nil {
-		return "", fmt.Errorf("routing.topicRegex: %v", err)
-	}
-	full, err := regexp.Compile(`^(?:` + re.String() + `)$`)
-	if err != nil {
-		return "", fmt.Errorf("routing.topicRegex: %v", err)
-	}
-	m := full.FindStringSubmatchIndex(value)
-	if m == nil {
-		// The EventRouter keeps the original topic; the event is not routed.
+	topic, matched, err := o.Routing.Topic(value)
+	var ce *eventrouter.ConfigError
+	switch {
+	case errors.As(err, &ce):
+		return "", fmt.Errorf("routing.topicRegex: %v", ce.Message)
+	case err != nil:
+		return "", fmt.Errorf("routing.topicReplacement: %v", err)
+	case !matched:
+		// The EventRouter keeps the value as the topic; the event is not routed.
 		return "", fmt.Errorf("routing.topicRegex %q does not match %q", o.Routing.TopicRegex, value)
 	}
-	return string(full.ExpandString(nil, javaReplacementToGo(repl), value, m)), nil
-}
-
-// javaReplacementToGo turns a Matcher replacement ("${name}", "$1", "\$")
-// into a regexp.Expand template.
-func javaReplacementToGo(repl string) string {
-	var b strings.Builder
-	for i := 0; i < len(repl); i++ {
-		c := repl[i]
-		switch {
-		case c == '\\' && i+1 < len(repl):
-			i++
-			if repl[i] == '$' {
-				b.WriteString("$$")
-			} else {
-				b.WriteByte(repl[i])
-			}
-		case c == '$' && i+1 < len(repl) && repl[i+1] >= '0' && repl[i+1] <= '9':
-			j := i + 1
-			for j < len(repl) && repl[j] >= '0' && repl[j] <= '9' {
-				j++
-			}
-			b.WriteString("${" + repl[i+1:j] + "}")
-			i = j - 1
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
+	return topic, nil
 }
 
 // Subjects lists the catalog's subjects, sorted.

@@ -1,6 +1,10 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/outboxctl/outboxctl/eventrouter"
+)
 
 // APIVersion is the apiVersion every outbox spec document declares.
 const APIVersion = "outboxctl.dev/v1alpha1"
@@ -215,6 +219,14 @@ type Routing struct {
 	// TopicReplacement is route.topic.replacement (default
 	// "outbox.event.${routedByValue}").
 	TopicReplacement string `yaml:"topicReplacement" json:"topicReplacement"`
+}
+
+// Topic is the topic the EventRouter routes an event to whose ByField
+// column holds routedByValue: eventrouter.RouteTopic with TopicRegex and
+// TopicReplacement. matched is false when TopicRegex does not match the
+// whole value; the topic is then the value itself.
+func (r Routing) Topic(routedByValue string) (topic string, matched bool, err error) {
+	return eventrouter.RouteTopic(r.TopicRegex, r.TopicReplacement, routedByValue)
 }
 
 // Headers names the Kafka headers filled from outbox columns. An empty name

@@ -21,9 +21,22 @@
 // errors (unbalanced parentheses, nothing to repeat, bad ranges). When a
 // construct had to be approximated, Result.Exact is false: the verdict
 // "Java compiles it" stays right, but matching with Result.Go may differ from
-// Java. Known gaps: comments mode (?x) is not interpreted, Java's "." also
-// excludes \r, \u0085, \u2028 and \u2029, and repetition counts above 1000
-// (accepted by Java) are clamped.
+// Java. Known gaps: comments mode (?x) is not interpreted, and repetition
+// counts above 1000 (accepted by Java) are clamped (both make Result.Exact
+// false). Not flagged: case-insensitive matching (?i) folds Unicode in Go but
+// only ASCII in Java, and "^"/"$" follow Go's line rules.
+//
+// Where Java and RE2 give the same spelling different meanings, the
+// translation keeps Java's: "." outside DOTALL mode excludes all of Java's
+// line terminators (\n \r \u0085 \u2028 \u2029), with (?s) scoped to its
+// group as in Java, and \s is [ \t\n\x0B\f\r] (RE2's \s lacks \x0B).
+//
+// Compile builds a matcher for patterns that translate exactly
+// (Result.Exact); Regexp.Matches, Regexp.Find and Regexp.ReplaceFirst follow
+// java.util.regex.Matcher, with Matcher's replacement syntax ("$n",
+// "${name}", "\x"), which CheckReplacement checks and ReplaceFirst applies.
+// Debezium's EventRouter (package eventrouter) and the connector config
+// rules (package connectorconfig) both use this package.
 package javaregex
 
 import (
@@ -89,12 +102,14 @@ func isCategory(name string) bool {
 }
 
 type parser struct {
-	p     string
-	i     int
-	out   strings.Builder
-	res   *Result
-	drops int // depth of dropped (lookaround) groups being skipped
-	names map[string]bool
+	// dotall is whether Java's DOTALL flag is on at ps.i.
+	dotall bool
+	p      string
+	i      int
+	out    strings.Builder
+	res    *Result
+	drops  int // depth of dropped (lookaround) groups being skipped
+	names  map[string]bool
 }
 
 func (ps *parser) note(s string) {
@@ -137,6 +152,8 @@ func Check(pattern string) (*Result, error) {
 
 type frame struct {
 	drop bool
+	// dotall is the DOTALL flag outside the group, restored at its ')'.
+	dotall bool
 }
 
 func (ps *parser) parse() error {
@@ -163,6 +180,7 @@ func (ps *parser) parse() error {
 			atomStart = true
 			continue
 		case '(':
+			outer := ps.dotall
 			f, err := ps.group()
 			if err == errFlagOnly {
 				atomStart = false
@@ -171,6 +189,7 @@ func (ps *parser) parse() error {
 			if err != nil {
 				return err
 			}
+			f.dotall = outer
 			stack = append(stack, f)
 			atomStart = false
 			continue
@@ -180,6 +199,7 @@ func (ps *parser) parse() error {
 			}
 			f := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			ps.dotall = f.dotall
 			if f.drop {
 				ps.drops--
 				ps.i++
@@ -217,6 +237,16 @@ func (ps *parser) parse() error {
 			ps.emit(string(c))
 			ps.i++
 			atomStart = false
+			continue
+		case '.':
+			// Java's '.' excludes every line terminator unless DOTALL.
+			if ps.dotall {
+				ps.emit(`(?s:.)`)
+			} else {
+				ps.emit(`[^\n\r\x{85}\x{2028}\x{2029}]`)
+			}
+			ps.i++
+			atomStart = true
 			continue
 		}
 		ps.emit(ps.p[ps.i : ps.i+1])
@@ -302,12 +332,12 @@ func (ps *parser) group() (frame, error) {
 	rest := ps.p[ps.i:]
 	switch {
 	case strings.HasPrefix(rest, "(?<=") || strings.HasPrefix(rest, "(?<!"):
-		ps.note("lookbehind ignored")
+		ps.note("lookaround (lookbehind) ignored")
 		ps.i += 4
 		ps.drops++
 		return frame{drop: true}, nil
 	case strings.HasPrefix(rest, "(?=") || strings.HasPrefix(rest, "(?!"):
-		ps.note("lookahead ignored")
+		ps.note("lookaround (lookahead) ignored")
 		ps.i += 3
 		ps.drops++
 		return frame{drop: true}, nil
@@ -342,10 +372,15 @@ func (ps *parser) group() (frame, error) {
 		// Inline flags (?idmsuxU-idmsuxU) or (?flags:...).
 		j := 2
 		var goFlags strings.Builder
+		dotall, off := ps.dotall, false
 		for ; j < len(rest); j++ {
 			f := rest[j]
+			if f == 's' {
+				dotall = !off
+			}
 			switch {
 			case f == '-':
+				off = true
 				goFlags.WriteByte('-')
 				continue
 			case f == ')' || f == ':':
@@ -369,6 +404,7 @@ func (ps *parser) group() (frame, error) {
 		}
 		flags := strings.TrimSuffix(goFlags.String(), "-")
 		ps.i += j + 1
+		ps.dotall = dotall
 		if rest[j] == ')' {
 			if flags != "" {
 				ps.emit("(?" + flags + ")")
@@ -408,7 +444,7 @@ func (ps *parser) escape(inClass bool) (string, error) {
 		for ps.i < len(ps.p) && ps.p[ps.i] >= '0' && ps.p[ps.i] <= '9' {
 			ps.i++
 		}
-		ps.note("back-reference ignored")
+		ps.note("backreference ignored")
 		return "", nil
 	case c == 'k':
 		if inClass {
@@ -424,7 +460,7 @@ func (ps *parser) escape(inClass bool) (string, error) {
 			return "", ps.errf(start, "named capturing group <%s> does not exist", name)
 		}
 		ps.i += end + 1
-		ps.note("back-reference ignored")
+		ps.note("backreference ignored")
 		return "", nil
 	case c == '0':
 		j := ps.i
@@ -528,7 +564,15 @@ func (ps *parser) escape(inClass bool) (string, error) {
 			return "", ps.errf(start, "Illegal/unsupported escape sequence")
 		}
 		return `\` + string(c), nil
-	case strings.IndexByte("dDsSwWtnrfa", c) >= 0:
+	case c == 's':
+		// Java's \s includes \x0B, RE2's does not.
+		return class(inClass, `\t-\r `), nil
+	case c == 'S':
+		if inClass {
+			return `\x00-\x08\x0E-\x1F\x21-\x{10FFFF}`, nil
+		}
+		return `[^\t-\r ]`, nil
+	case strings.IndexByte("dDwWtnrfa", c) >= 0:
 		return `\` + string(c), nil
 	case c == 'N':
 		return "", ps.errf(start, `\N{name} is not supported by this check`)
