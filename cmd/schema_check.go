@@ -14,6 +14,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/schemas"
 	"github.com/outboxctl/outboxctl/schemas/compat"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 type schemaCheckOptions struct {
@@ -94,13 +95,9 @@ func runSchemaCheck(ctx context.Context, env *Env, opts *schemaCheckOptions) err
 	if err != nil {
 		return UsageError(err)
 	}
-	sp, err := loadSpec(opts.Files)
+	sp, cat, err := loadCatalog(opts.Files)
 	if err != nil {
 		return err
-	}
-	cat, err := schemas.BuildCatalog(sp)
-	if err != nil {
-		return UsageError(err)
 	}
 	accepted, err := schemaLoadAccepted(opts.AcceptedBreaks, sp.Files)
 	if err != nil {
@@ -306,4 +303,18 @@ func writeCheckMarkdown(w io.Writer, rep *schemas.CheckReport) {
 		fmt.Fprintf(w, "| %s | `%s` | `%s:%d` | %s | %s |\n", status, schemaMDCell(r.Subject), schemaMDCell(r.File), r.Line, schemaMDCell(against), schemaMDCell(strings.Join(details, "<br>")))
 	}
 	fmt.Fprintln(w)
+}
+
+// loadCatalog loads the spec files and the schema catalog of its event types
+// (a catalog problem, such as an unreadable .avsc, is bad input).
+func loadCatalog(files []string) (*spec.Spec, *schemas.Catalog, error) {
+	sp, err := loadSpec(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	cat, err := schemas.BuildCatalog(sp)
+	if err != nil {
+		return nil, nil, UsageError(err)
+	}
+	return sp, cat, nil
 }

@@ -63,13 +63,9 @@ func runSchemaRegister(ctx context.Context, env *Env, opts *schemaRegisterOption
 	if err != nil {
 		return UsageError(err)
 	}
-	sp, err := loadSpec(opts.Files)
+	_, cat, err := loadCatalog(opts.Files)
 	if err != nil {
 		return err
-	}
-	cat, err := schemas.BuildCatalog(sp)
-	if err != nil {
-		return UsageError(err)
 	}
 	cl, err := opts.Registry.client(env)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/outboxctl/outboxctl/internal/settings"
-	"github.com/outboxctl/outboxctl/schemas"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/compat"
 	"github.com/outboxctl/outboxctl/schemas/registry"
@@ -347,13 +346,9 @@ func runSchemaDiff(ctx context.Context, env *Env, opts *schemaDiffOptions) error
 	} else {
 		path := opts.Local
 		if path == "" {
-			sp, err := loadSpec(opts.Files)
+			_, cat, err := loadCatalog(opts.Files)
 			if err != nil {
 				return err
-			}
-			cat, err := schemas.BuildCatalog(sp)
-			if err != nil {
-				return UsageError(err)
 			}
 			e := cat.BySubject(opts.Subject)
 			if e == nil {
