@@ -2,8 +2,8 @@ package connectorconfig_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
+	"github.com/outboxctl/outboxctl/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +12,6 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/spec"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
 
 func generateFile(t *testing.T, opts connectorconfig.Options, paths ...string) (*spec.Spec, []connectorconfig.Connector) {
 	t.Helper()
@@ -28,22 +26,9 @@ func generateFile(t *testing.T, opts connectorconfig.Options, paths ...string) (
 	return s, cs
 }
 
-func golden(t *testing.T, name string, got []byte) {
+func assertGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the generated output (run with -update to accept):\n%s", path, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", "golden", name), got)
 }
 
 // TestGenerateGolden generates each dialect and profile and compares the
@@ -62,7 +47,7 @@ func TestGenerateGolden(t *testing.T) {
 			if err := connectorconfig.WriteYAML(&buf, cs); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, name+".yaml", buf.Bytes())
+			assertGolden(t, name+".yaml", buf.Bytes())
 			if fs := connectorconfig.Validate(s, cs); len(fs) != 0 {
 				t.Errorf("generated config has findings: %+v", fs)
 			}
@@ -216,7 +201,7 @@ func TestManyProblems(t *testing.T) {
 	for _, f := range connectorconfig.Validate(s, cs) {
 		fmt.Fprintf(&b, "%s %s %s %s\n", f.Pos(), f.RuleID, f.Connector, f.Key)
 	}
-	golden(t, "many_problems.txt", []byte(b.String()))
+	assertGolden(t, "many_problems.txt", []byte(b.String()))
 }
 
 func TestPGIdentifier(t *testing.T) {

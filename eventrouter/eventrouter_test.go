@@ -4,8 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"flag"
-	"os"
+	"github.com/outboxctl/outboxctl/internal/golden"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/outboxctl/outboxctl/eventrouter"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // connector returns a PostgreSQL connector config with the EventRouter as
 // "outbox" and the given transforms.outbox.* options and other keys (keys
@@ -100,26 +97,10 @@ func render(res eventrouter.Result, err error) string {
 	return string(b) + "\n"
 }
 
-func golden(t *testing.T, name, got string) {
+func assertGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", t.Name()+".golden")
-	path = filepath.Join("testdata", strings.ReplaceAll(filepath.Dir(t.Name()), "/", "_"), name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs:\n--- want\n%s\n--- got\n%s", path, want, got)
-	}
+	path := filepath.Join("testdata", strings.ReplaceAll(filepath.Dir(t.Name()), "/", "_"), name+".golden")
+	golden.Assert(t, path, []byte(got))
 }
 
 // TestRoute is the operation / edge-case matrix of eventrouter.md §4 and
@@ -234,7 +215,7 @@ func TestRoute(t *testing.T) {
 			} else if err != nil {
 				t.Fatalf("Route: %v", err)
 			}
-			golden(t, tt.name, render(res, err))
+			assertGolden(t, tt.name, render(res, err))
 		})
 	}
 }

@@ -222,7 +222,7 @@ func TestPlanStepsFreshDatabase(t *testing.T) {
 				}
 				out.WriteString("-- " + s.ID + ": " + s.Description + "\n" + s.Display + ";\n")
 			}
-			golden(t, "plan.sql", out.String())
+			assertGolden(t, "plan.sql", out.String())
 		})
 	}
 }

@@ -1,8 +1,7 @@
 package provisioning_test
 
 import (
-	"flag"
-	"os"
+	"github.com/outboxctl/outboxctl/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,27 +11,9 @@ import (
 	"github.com/outboxctl/outboxctl/spec"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, name, got string) {
+func assertGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", t.Name(), name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s:\n%s", t.Name(), path, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", t.Name(), name), []byte(got))
 }
 
 // target parses a one-outbox spec and generates its connector.
@@ -76,7 +57,7 @@ func TestTableDDL(t *testing.T) {
 					t.Errorf("DDL misses column %s %s", c.Name, c.SQLType)
 				}
 			}
-			golden(t, "ddl.sql", got)
+			assertGolden(t, "ddl.sql", got)
 		})
 	}
 }

@@ -3,7 +3,7 @@ package spec_test
 import (
 	"bytes"
 	"errors"
-	"flag"
+	"github.com/outboxctl/outboxctl/internal/golden"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,8 +13,6 @@ import (
 
 	"github.com/outboxctl/outboxctl/spec"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files (outbox.schema.json)")
 
 func TestLoadExample(t *testing.T) {
 	s, err := spec.Load("../examples/outbox.yaml")
@@ -85,20 +83,7 @@ func TestErrors(t *testing.T) {
 	if !errors.Is(err, spec.ErrInvalidSpec) {
 		t.Fatalf("err = %v, want ErrInvalidSpec", err)
 	}
-	got := err.Error() + "\n"
-	if *update {
-		if err := os.WriteFile("testdata/many_errors.want", []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, rerr := os.ReadFile("testdata/many_errors.want")
-	if rerr != nil {
-		t.Fatal(rerr)
-	}
-	if got != string(want) {
-		t.Errorf("errors:\n%s\nwant:\n%s", got, want)
-	}
+	golden.Assert(t, "testdata/many_errors.want", []byte(err.Error()+"\n"))
 }
 
 func TestDuplicatesAcrossFiles(t *testing.T) {
@@ -203,19 +188,7 @@ func TestColumnContract(t *testing.T) {
 // the Go types (run with -update after changing them).
 func TestJSONSchema(t *testing.T) {
 	got := spec.JSONSchema()
-	want, err := os.ReadFile("outbox.schema.json")
-	if *update {
-		if err := os.WriteFile("outbox.schema.json", got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Error("spec/outbox.schema.json is stale: run go test ./spec -run TestJSONSchema -update")
-	}
+	golden.Assert(t, "outbox.schema.json", got)
 	for _, key := range []string{`"apiVersion"`, `"outboxes"`, `"topicReplacement"`, `"schemaHistoryTopic"`, `"payloadType"`, `"additionalProperties": false`} {
 		if !bytes.Contains(got, []byte(key)) {
 			t.Errorf("schema lacks %s", key)

@@ -2,8 +2,7 @@ package plan
 
 import (
 	"bytes"
-	"flag"
-	"os"
+	"github.com/outboxctl/outboxctl/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,8 +10,6 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const secret = "s3cr3t-Passw0rd"
 
@@ -206,25 +203,6 @@ func TestRenameAndPrune(t *testing.T) {
 	}
 }
 
-func goldenCheck(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run go test -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
-
 // renderCases are the plans whose text and JSON renderings are golden.
 func renderCases() map[string]Plan {
 	pg := pgConfig()
@@ -262,8 +240,8 @@ func TestRenderGolden(t *testing.T) {
 					t.Fatalf("secret in output:\n%s", out)
 				}
 			}
-			goldenCheck(t, filepath.Join("testdata", "TestRenderGolden", name+".txt"), txt.Bytes())
-			goldenCheck(t, filepath.Join("testdata", "TestRenderGolden", name+".json"), js.Bytes())
+			golden.Assert(t, filepath.Join("testdata", "TestRenderGolden", name+".txt"), txt.Bytes())
+			golden.Assert(t, filepath.Join("testdata", "TestRenderGolden", name+".json"), js.Bytes())
 		})
 	}
 }
@@ -284,6 +262,6 @@ func TestReportGolden(t *testing.T) {
 	if err := RenderReportText(&txt, rep); err != nil {
 		t.Fatal(err)
 	}
-	goldenCheck(t, filepath.Join("testdata", "TestReportGolden", "report.json"), js.Bytes())
-	goldenCheck(t, filepath.Join("testdata", "TestReportGolden", "report.txt"), txt.Bytes())
+	golden.Assert(t, filepath.Join("testdata", "TestReportGolden", "report.json"), js.Bytes())
+	golden.Assert(t, filepath.Join("testdata", "TestReportGolden", "report.txt"), txt.Bytes())
 }
