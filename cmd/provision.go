@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/outboxctl/outboxctl/internal/settings"
 	"io"
-	"net/url"
 	"strings"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -120,15 +120,6 @@ func adminDB(env *Env, o *spec.Outbox) (driver, dsn string) {
 	return "mysql", env.Settings.MariaDBDSN
 }
 
-// withPGDatabase points a PostgreSQL DSN (URL or key=value) at database db.
-func withPGDatabase(dsn, db string) string {
-	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
-		u.Path = "/" + db
-		return u.String()
-	}
-	return dsn + " dbname=" + db
-}
-
 // dbSession is an open admin session for one outbox.
 type dbSession struct {
 	server, db *sql.DB
@@ -168,7 +159,7 @@ func (s *dbSession) connectDB(env *Env, o *spec.Outbox) error {
 		return nil
 	}
 	_, dsn := adminDB(env, o)
-	db, err := sql.Open("pgx", withPGDatabase(dsn, o.Database.Connection.DBName))
+	db, err := sql.Open("pgx", settings.PostgresDSNWithDatabase(dsn, o.Database.Connection.DBName))
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 	"io"
 	"math/big"
 	"net/http"
-	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -473,9 +472,7 @@ func newScratchDB(t *testing.T, s settings.Settings, side dbSide, run string) *s
 		if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 			t.Fatal(err)
 		}
-		u, _ := url.Parse(s.PostgresDSN)
-		u.Path = "/" + name
-		if d.pg, err = pgx.Connect(ctx, u.String()); err != nil {
+		if d.pg, err = pgx.Connect(ctx, settings.PostgresDSNWithDatabase(s.PostgresDSN, name)); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {

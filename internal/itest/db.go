@@ -3,8 +3,7 @@ package itest
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"net/url"
+	"github.com/outboxctl/outboxctl/internal/settings"
 	"testing"
 	"time"
 
@@ -27,12 +26,7 @@ func PostgresDatabase(t testing.TB, dsn, name string) *sql.DB {
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
 		t.Fatalf("create database %s: %v", name, err)
 	}
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatalf("postgres dsn: %v", err)
-	}
-	u.Path = "/" + name
-	db, err := sql.Open("pgx", u.String())
+	db, err := sql.Open("pgx", settings.PostgresDSNWithDatabase(dsn, name))
 	if err != nil {
 		t.Fatalf("postgres: %v", err)
 	}
@@ -71,7 +65,11 @@ func MariaDBDatabase(t testing.TB, dsn, name string) *sql.DB {
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
 		t.Fatalf("create database %s: %v", name, err)
 	}
-	db, err := sql.Open("mysql", withDB(dsn, name))
+	dbDSN, err := settings.MySQLDSNWithDatabase(dsn, name)
+	if err != nil {
+		t.Fatalf("mariadb: %v", err)
+	}
+	db, err := sql.Open("mysql", dbDSN)
 	if err != nil {
 		t.Fatalf("mariadb: %v", err)
 	}
@@ -82,22 +80,4 @@ func MariaDBDatabase(t testing.TB, dsn, name string) *sql.DB {
 		}
 	})
 	return db
-}
-
-// withDB puts a database name into a go-sql-driver DSN ("user@tcp(h:p)/db?x").
-func withDB(dsn, db string) string {
-	for i := len(dsn) - 1; i >= 0; i-- {
-		if dsn[i] == '/' {
-			rest := dsn[i+1:]
-			q := ""
-			for j := 0; j < len(rest); j++ {
-				if rest[j] == '?' {
-					q = rest[j:]
-					break
-				}
-			}
-			return dsn[:i+1] + db + q
-		}
-	}
-	return fmt.Sprintf("%s/%s", dsn, db)
 }

@@ -17,9 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -75,12 +73,16 @@ func run(specPath string, n int, timeout time.Duration) error {
 	}
 
 	// The service side: the outbox databases and writers.
-	ordersDB, err := sql.Open("pgx", pgDSN(st.PostgresDSN, orders.Database.Connection.DBName))
+	ordersDB, err := sql.Open("pgx", settings.PostgresDSNWithDatabase(st.PostgresDSN, orders.Database.Connection.DBName))
 	if err != nil {
 		return err
 	}
 	defer ordersDB.Close()
-	paymentsDB, err := sql.Open("mysql", mysqlDSN(st.MariaDBDSN, payments.Database.Connection.DBName))
+	paymentsDSN, err := settings.MySQLDSNWithDatabase(st.MariaDBDSN, payments.Database.Connection.DBName)
+	if err != nil {
+		return err
+	}
+	paymentsDB, err := sql.Open("mysql", paymentsDSN)
 	if err != nil {
 		return err
 	}
@@ -320,28 +322,6 @@ func find(sp *spec.Spec, name string) *spec.Outbox {
 	return nil
 }
 
-func pgDSN(dsn, db string) string {
-	u, err := url.Parse(dsn)
-	if err != nil {
-		return dsn
-	}
-	u.Path = "/" + db
-	return u.String()
-}
-
-func mysqlDSN(dsn, db string) string {
-	i := strings.LastIndex(dsn, "/")
-	if i < 0 {
-		return dsn + "/" + db
-	}
-	rest := dsn[i+1:]
-	q := ""
-	if j := strings.Index(rest, "?"); j >= 0 {
-		q = rest[j:]
-	}
-	return dsn[:i+1] + db + q
-}
-
 func ensurePostgresDB(ctx context.Context, adminDSN, name string) (*sql.DB, error) {
 	admin, err := sql.Open("pgx", adminDSN)
 	if err != nil {
@@ -357,5 +337,5 @@ func ensurePostgresDB(ctx context.Context, adminDSN, name string) (*sql.DB, erro
 			return nil, err
 		}
 	}
-	return sql.Open("pgx", pgDSN(adminDSN, name))
+	return sql.Open("pgx", settings.PostgresDSNWithDatabase(adminDSN, name))
 }
