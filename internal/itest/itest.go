@@ -9,6 +9,7 @@ package itest
 
 import (
 	"context"
+	"github.com/go-sql-driver/mysql"
 	"net"
 	"net/http"
 	"net/url"
@@ -76,21 +77,20 @@ func probe(s settings.Settings, svc Service) error {
 		}
 		return dial(u.Host)
 	case MariaDB:
-		return dial(hostOfMySQLDSN(s.MariaDBDSN))
+		return dialMySQL(s.MariaDBDSN)
 	case MySQL:
-		return dial(hostOfMySQLDSN(s.MySQLDSN))
+		return dialMySQL(s.MySQLDSN)
 	}
 	return nil
 }
 
-func hostOfMySQLDSN(dsn string) string {
-	if i := strings.Index(dsn, "tcp("); i >= 0 {
-		rest := dsn[i+4:]
-		if j := strings.Index(rest, ")"); j >= 0 {
-			return rest[:j]
-		}
+// dialMySQL dials the server of a go-sql-driver DSN.
+func dialMySQL(dsn string) error {
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return err
 	}
-	return "127.0.0.1:3306"
+	return dial(cfg.Addr)
 }
 
 func dial(addr string) error {
