@@ -35,6 +35,7 @@ WAIT_CONNECT=${OUTBOX_STACK_WAIT_CONNECT:-240}
 WAIT_REGISTRY=${OUTBOX_STACK_WAIT_REGISTRY:-180}
 
 SERVICES=(postgres mariadb kafka connect registry)
+JAVA21="" JAVA21_RESOLVED="" # see resolve_java21
 
 log() { printf '[stack %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -270,12 +271,14 @@ start_kafka() {
 			>>"$(logfile kafka)" 2>&1 || return 1
 	fi
 	: >"$(logfile kafka)"
-	launch kafka "$(java21 || command -v java)" -Xms256m -Xmx512m "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
+	resolve_java21
+	launch kafka "${JAVA21:-$(command -v java)}" -Xms256m -Xmx512m "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
 		-Dkafka.logs.dir="$STACK/logs" -cp "$STACK/lib/*" kafka.Kafka "$STACK/etc/server.properties"
 }
 
 start_connect() {
-	launch connect "$(java21 || command -v java)" -Xms256m -Xmx1g "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
+	resolve_java21
+	launch connect "${JAVA21:-$(command -v java)}" -Xms256m -Xmx1g "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
 		-Dkafka.logs.dir="$STACK/logs" -cp "$STACK/lib/*" \
 		org.apache.kafka.connect.cli.ConnectDistributed "$STACK/etc/connect-distributed.properties"
 }
@@ -297,13 +300,21 @@ java21() {
 	echo "$best"
 }
 
+# resolve_java21 sets JAVA21 once per run, and only when a JVM is started:
+# each probe of a JDK starts a JVM.
+resolve_java21() {
+	[[ -n $JAVA21_RESOLVED ]] && return 0
+	JAVA21=$(java21) || JAVA21=""
+	JAVA21_RESOLVED=1
+}
+
 start_registry() {
-	local java21
-	java21=$(java21) || {
+	resolve_java21
+	[[ -n $JAVA21 ]] || {
 		echo "no Java >= 21 found in /usr/lib/jvm (Apicurio Registry 3.3 needs it); set OUTBOX_REGISTRY_JAVA" >>"$(logfile registry)"
 		return 1
 	}
-	launch registry "$java21" -Xms128m -Xmx512m "${JOPTS[@]}" \
+	launch registry "$JAVA21" -Xms128m -Xmx512m "${JOPTS[@]}" \
 		-Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port=$REGISTRY_PORT \
 		-Dquarkus.log.level=WARN \
 		-Dapicurio.rest.deletion.group.enabled=true \
