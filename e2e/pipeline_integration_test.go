@@ -136,7 +136,7 @@ func TestOutboxPipeline(t *testing.T) {
 
 			reader := itest.NewReader(t, s.BootstrapServers, topic)
 			itest.WarmUp(t, reader, 90*time.Second, func(key string) error {
-				_, err := db.Exec(insert, uuid(t), aggType, key, "WarmUp", `{}`)
+				_, err := db.Exec(insert, itest.UUID(t), aggType, key, "WarmUp", `{}`)
 				return err
 			})
 
@@ -145,7 +145,7 @@ func TestOutboxPipeline(t *testing.T) {
 			for i := 0; i < 6; i++ {
 				agg := fmt.Sprintf("order-%d", i%2)
 				want = append(want, event{
-					id:          uuid(t),
+					id:          itest.UUID(t),
 					aggregateID: agg,
 					typ:         "OrderLineAdded",
 					payload:     fmt.Sprintf(`{"line": %d, "sku": "sku-%d"}`, i, i),
@@ -222,11 +222,6 @@ func mustExec(t *testing.T, db *sql.DB, q string) {
 	if _, err := db.ExecContext(ctx, q); err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
-}
-
-func uuid(t *testing.T) string {
-	s := itest.Suffix() + itest.Suffix() + itest.Suffix() + itest.Suffix()
-	return s[0:8] + "-" + s[8:12] + "-4" + s[13:16] + "-a" + s[17:20] + "-" + s[20:32]
 }
 
 func assertJSONEqual(t *testing.T, got, want string) {

@@ -679,13 +679,13 @@ func (h *harness) runVariant() (pass, total int) {
 	for _, o := range h.v.ops {
 		id, ok := ids[o.name]
 		if !ok {
-			id = newUUID()
+			id = itest.UUID(t)
 			ids[o.name] = id
 			h.caseByEventID[id] = o.name
 		}
 		plan = append(plan, plannedOp{op: o, id: id})
 	}
-	sentinelID, warmID := newUUID(), newUUID()
+	sentinelID, warmID := itest.UUID(t), itest.UUID(t)
 	sentinelTopic := h.topicOf(h.subst(h.v.base, sentinelID))
 	for _, p := range plan {
 		if p.op.kind == "insert" {
@@ -694,7 +694,7 @@ func (h *harness) runVariant() (pass, total int) {
 	}
 	var prePlan []plannedOp
 	for _, o := range h.v.pre {
-		id := newUUID()
+		id := itest.UUID(t)
 		h.caseByEventID[id] = o.name
 		prePlan = append(prePlan, plannedOp{op: o, id: id})
 		h.topicOf(h.subst(o.row, id))
@@ -743,7 +743,7 @@ func (h *harness) runVariant() (pass, total int) {
 			t.Logf("topics the connector wrote to: %v", active)
 			t.Fatalf("no warm-up record after %s on %s (connector %s; last task state %s)", warmupTimeout, sentinelTopic, h.connector, h.waitState(ctx, "RUNNING", time.Second))
 		}
-		wid := newUUID()
+		wid := itest.UUID(t)
 		warmIDs[wid] = true
 		rec, ferr := h.insertAndEmulate(ctx, h.subst(h.v.base, wid), "", wid)
 		if ferr != nil {
@@ -754,7 +754,7 @@ func (h *harness) runVariant() (pass, total int) {
 				if st := h.waitState(ctx, "FAILED", 5*time.Second); strings.HasPrefix(st, "FAILED") {
 					break
 				}
-				more := newUUID()
+				more := itest.UUID(t)
 				h.insertRow(ctx, h.subst(h.v.base, more), h.v.ops[0].name)
 			}
 			if h.checkFailed(ctx, h.v.ops[0].name+" (first record)", ferr) {
@@ -1451,15 +1451,6 @@ func randSuffix() string {
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	return "X" + strings.ToUpper(alnum.ReplaceAllString(hex.EncodeToString(b), ""))
-}
-
-func newUUID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	x := hex.EncodeToString(b)
-	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:]
 }
 
 const warmupTimeout = 60 * time.Second

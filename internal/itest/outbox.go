@@ -3,6 +3,7 @@ package itest
 import (
 	"context"
 	"database/sql"
+	"github.com/outboxctl/outboxctl/outbox"
 	"testing"
 	"time"
 
@@ -23,4 +24,15 @@ func CreateOutboxTable(t testing.TB, db *sql.DB, o *spec.Outbox) {
 			t.Fatalf("create outbox table: %s: %v", q, err)
 		}
 	}
+}
+
+// UUID returns a fresh event id, as the outbox writer makes them
+// (outbox.NewUUIDv7).
+func UUID(t testing.TB) string {
+	t.Helper()
+	id, err := outbox.NewUUIDv7()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
