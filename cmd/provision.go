@@ -301,6 +301,7 @@ type doctorOptions struct {
 	Output    string
 	NoConnect bool
 	NoTopics  bool
+	Connect   connectFlags
 }
 
 func newDoctorCmd(env *Env) *cobra.Command {
@@ -328,6 +329,7 @@ service cannot be reached.`,
 	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or github-actions")
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "skip the Kafka Connect checks")
 	fs.BoolVar(&opts.NoTopics, "no-topics", false, "skip the Kafka topic checks")
+	addConnectFlags(fs, &opts.Connect)
 	return c
 }
 
@@ -361,7 +363,11 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		},
 	}
 	if !opts.NoConnect {
-		in.ConnectURL = env.Settings.ConnectURL
+		client, err := connectClient(env, &opts.Connect)
+		if err != nil {
+			return err
+		}
+		in.Connect = client
 	}
 	if !opts.NoTopics {
 		admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": env.Settings.BootstrapServers})

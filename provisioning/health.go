@@ -2,55 +2,27 @@ package provisioning
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
 	"strings"
+
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 )
 
-// ConnectorHealth checks the connector of t on Kafka Connect (GET
-// /connectors/{name}/status, plain net/http): missing, or connector or a
-// task not in the spec's desired state (RUNNING by default), is a finding
-// with the first line of the task trace. An unreachable Connect is an error.
-func ConnectorHealth(ctx context.Context, hc *http.Client, connectURL string, t Target) ([]Finding, error) {
-	if hc == nil {
-		hc = http.DefaultClient
-	}
+// ConnectorHealth checks the connector of t on Kafka Connect through the
+// project's Connect client (GET /connectors/{name}/status): missing, or
+// connector or a task not in the spec's desired state (RUNNING by default),
+// is a finding with the first line of the task trace. An unreachable Connect
+// is an error.
+func ConnectorHealth(ctx context.Context, client *connect.Client, t Target) ([]Finding, error) {
 	fs := &findings{outbox: t.Outbox.Name}
 	name := t.Connector.Name
-	u := strings.TrimRight(connectURL, "/") + "/connectors/" + url.PathEscape(name) + "/status"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("connector %s status: %w (is Kafka Connect up at %s?)", name, err, connectURL)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode == http.StatusNotFound {
-		fs.add(IDConnectorNotFound, SeverityError, "connector "+name, "outboxctl deploy", "connector is not deployed on %s", connectURL)
+	st, err := client.Status(ctx, name)
+	if errors.Is(err, connect.ErrNotFound) {
+		fs.add(IDConnectorNotFound, SeverityError, "connector "+name, "outboxctl deploy", "connector is not deployed on %s", client.URL())
 		return fs.list, nil
 	}
-	if resp.StatusCode >= 300 {
-		return nil, fmt.Errorf("connector %s status: HTTP %d: %s", name, resp.StatusCode, strings.TrimSpace(string(body)))
-	}
-	var st struct {
-		Connector struct {
-			State string `json:"state"`
-			Trace string `json:"trace"`
-		} `json:"connector"`
-		Tasks []struct {
-			ID    int    `json:"id"`
-			State string `json:"state"`
-			Trace string `json:"trace"`
-		} `json:"tasks"`
-	}
-	if err := json.Unmarshal(body, &st); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("connector %s status: %w", name, err)
 	}
 	want := strings.ToUpper(t.Connector.State)
@@ -119,9 +91,8 @@ type HealthInput struct {
 	Targets []Target
 	// Preflight runs the database checks of one target (Inspect + Check).
 	Preflight func(ctx context.Context, t Target) ([]Finding, error)
-	// ConnectURL of Kafka Connect ("" skips the connector checks).
-	ConnectURL string
-	HTTPClient *http.Client
+	// Connect is the Kafka Connect client (nil skips the connector checks).
+	Connect *connect.Client
 	// Admin checks the topics (nil skips them).
 	Admin  TopicAdmin
 	Topics TopicOptions
@@ -140,8 +111,8 @@ func Health(ctx context.Context, in HealthInput) Report {
 			}
 			r.Findings = append(r.Findings, fs...)
 		}
-		if in.ConnectURL != "" {
-			fs, err := ConnectorHealth(ctx, in.HTTPClient, in.ConnectURL, t)
+		if in.Connect != nil {
+			fs, err := ConnectorHealth(ctx, in.Connect, t)
 			if err != nil {
 				r.Errors = append(r.Errors, err.Error())
 			}

@@ -3,6 +3,7 @@ package provisioning_test
 import (
 	"context"
 	"fmt"
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -141,13 +142,17 @@ func TestHealth(t *testing.T) {
 	}))
 	defer srv.Close()
 	admin := &fakeAdmin{topics: map[string]int{"outbox.event.Order": 1}}
+	client, err := connect.NewClient(srv.URL, connect.WithRetry(connect.Retry{MaxAttempts: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
 	rep := provisioning.Health(context.Background(), provisioning.HealthInput{
 		Targets: []provisioning.Target{tg},
 		Preflight: func(context.Context, provisioning.Target) ([]provisioning.Finding, error) {
 			return []provisioning.Finding{{ID: provisioning.IDPGWalLevel, Severity: provisioning.SeverityError, Outbox: "orders", Subject: "wal_level", Message: "replica"}}, nil
 		},
-		ConnectURL: srv.URL,
-		Admin:      admin,
+		Connect: client,
+		Admin:   admin,
 	})
 	var got []string
 	for _, f := range rep.Findings {
@@ -168,12 +173,12 @@ func TestHealth(t *testing.T) {
 	}
 	// A connector that is not deployed, and Connect unreachable.
 	delete(statuses, "orders-outbox")
-	fs, err := provisioning.ConnectorHealth(context.Background(), nil, srv.URL, tg)
+	fs, err := provisioning.ConnectorHealth(context.Background(), client, tg)
 	if err != nil || len(fs) != 1 || fs[0].ID != provisioning.IDConnectorNotFound {
 		t.Errorf("missing connector: %v, %v", fs, err)
 	}
 	srv.Close()
-	if _, err := provisioning.ConnectorHealth(context.Background(), nil, srv.URL, tg); err == nil {
+	if _, err := provisioning.ConnectorHealth(context.Background(), client, tg); err == nil {
 		t.Error("unreachable Connect: no error")
 	}
 }
