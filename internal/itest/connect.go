@@ -1,17 +1,15 @@
 package itest
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"io"
-	"net/http"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 )
 
 // Suffix returns a short random lowercase hex string for unique resource
@@ -23,64 +21,29 @@ func Suffix() string {
 }
 
 // ConnectorStatus is GET /connectors/{name}/status.
-type ConnectorStatus struct {
-	Name      string `json:"name"`
-	Connector struct {
-		State string `json:"state"`
-		Trace string `json:"trace"`
-	} `json:"connector"`
-	Tasks []struct {
-		ID    int    `json:"id"`
-		State string `json:"state"`
-		Trace string `json:"trace"`
-	} `json:"tasks"`
-}
+type ConnectorStatus = connect.Status
 
-func connectDo(ctx context.Context, method, url string, body any) (int, []byte, error) {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return 0, nil, err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+// connectClient is the project's Connect client for the tests: rebalance
+// answers (409, and 500 "rebalance is expected") are retried every 500 ms
+// for up to a minute.
+func connectClient(t testing.TB, connectURL string) *connect.Client {
+	t.Helper()
+	c, err := connect.NewClient(connectURL, connect.WithRetry(connect.Retry{MaxAttempts: 120, Initial: 500 * time.Millisecond, Max: 500 * time.Millisecond}))
 	if err != nil {
-		return 0, nil, err
+		t.Fatalf("connect client: %v", err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, b, err
+	return c
 }
 
 // PutConnector creates or updates a connector through the Connect REST API
-// (PUT /connectors/{name}/config), retrying 409s during a rebalance, and
+// (PUT /connectors/{name}/config), retrying during a rebalance, and
 // registers its deletion with t.Cleanup.
 func PutConnector(t testing.TB, connectURL, name string, config map[string]string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	u := strings.TrimRight(connectURL, "/") + "/connectors/" + name + "/config"
-	for {
-		code, body, err := connectDo(ctx, http.MethodPut, u, config)
-		if err != nil {
-			t.Fatalf("PUT %s: %v", u, err)
-		}
-		if code == http.StatusConflict && ctx.Err() == nil {
-			time.Sleep(500 * time.Millisecond)
-			continue
-		}
-		if code >= 300 {
-			t.Fatalf("PUT %s: HTTP %d: %s", u, code, body)
-		}
-		break
+	if _, _, err := connectClient(t, connectURL).PutConfig(ctx, name, config); err != nil {
+		t.Fatalf("put connector %s: %v", name, err)
 	}
 	t.Cleanup(func() { DeleteConnector(t, connectURL, name) })
 }
@@ -90,38 +53,22 @@ func DeleteConnector(t testing.TB, connectURL, name string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	u := strings.TrimRight(connectURL, "/") + "/connectors/" + name
-	for {
-		code, body, err := connectDo(ctx, http.MethodDelete, u, nil)
-		if err != nil {
-			t.Errorf("DELETE %s: %v", u, err)
-			return
-		}
-		if code == http.StatusConflict && ctx.Err() == nil {
-			time.Sleep(500 * time.Millisecond)
-			continue
-		}
-		if code >= 300 && code != http.StatusNotFound {
-			t.Errorf("DELETE %s: HTTP %d: %s", u, code, body)
-		}
-		return
+	if err := connectClient(t, connectURL).Delete(ctx, name); err != nil && !errors.Is(err, connect.ErrNotFound) {
+		t.Errorf("delete connector %s: %v", name, err)
 	}
 }
 
 // Status returns the connector's status, or ok=false when it has none yet.
 func Status(ctx context.Context, connectURL, name string) (st ConnectorStatus, ok bool, err error) {
-	u := strings.TrimRight(connectURL, "/") + "/connectors/" + name + "/status"
-	code, body, err := connectDo(ctx, http.MethodGet, u, nil)
+	c, err := connect.NewClient(connectURL, connect.WithRetry(connect.Retry{MaxAttempts: 1}))
 	if err != nil {
 		return st, false, err
 	}
-	if code == http.StatusNotFound {
+	st, err = c.Status(ctx, name)
+	if errors.Is(err, connect.ErrNotFound) {
 		return st, false, nil
 	}
-	if code >= 300 {
-		return st, false, fmt.Errorf("GET %s: HTTP %d: %s", u, code, body)
-	}
-	return st, true, json.Unmarshal(body, &st)
+	return st, err == nil, err
 }
 
 // WaitRunning waits until the connector and all its tasks (at least one) are
@@ -195,13 +142,9 @@ func CleanupRun(t testing.TB, connectURL, bootstrap, sfx string) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		code, body, err := connectDo(ctx, http.MethodGet, strings.TrimRight(connectURL, "/")+"/connectors", nil)
-		var names []string
-		if err == nil && code == http.StatusOK {
-			err = json.Unmarshal(body, &names)
-		}
-		if err != nil || code != http.StatusOK {
-			t.Errorf("cleanup: list connectors: HTTP %d: %v", code, err)
+		names, err := connectClient(t, connectURL).ListConnectors(ctx)
+		if err != nil {
+			t.Errorf("cleanup: list connectors: %v", err)
 		}
 		deleted := 0
 		for _, n := range names {
