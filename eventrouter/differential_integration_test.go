@@ -10,9 +10,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"math/big"
-	"net/http"
 	"regexp"
 	"sort"
 	"strings"
@@ -410,6 +409,10 @@ func TestDifferentialEventRouter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer admin.Close()
+	cc, err := connect.NewClient(s.ConnectURL)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	sem := make(chan struct{}, 4)
 	var mu sync.Mutex
@@ -424,7 +427,7 @@ func TestDifferentialEventRouter(t *testing.T) {
 					t.Parallel()
 					sem <- struct{}{}
 					defer func() { <-sem }()
-					h := &harness{t: t, s: s, side: side, db: db, v: v, run: run, idx: vi, worker: worker, admin: admin}
+					h := &harness{t: t, s: s, side: side, db: db, v: v, run: run, idx: vi, worker: worker, admin: admin, connect: cc}
 					pass, total := h.runVariant()
 					mu.Lock()
 					c := summary[side.name]
@@ -530,6 +533,8 @@ type harness struct {
 	idx    int
 	worker map[string]string
 	admin  *kafka.AdminClient
+	// connect is the project's Connect client (rebalance answers retried).
+	connect *connect.Client
 
 	table     string
 	connector string
@@ -711,7 +716,7 @@ func (h *harness) runVariant() (pass, total int) {
 	}
 
 	// register the connector
-	if err := connectDo(ctx, h.s, http.MethodPost, "/connectors", map[string]any{"name": h.connector, "config": conf}, nil); err != nil {
+	if _, err := h.connect.CreateConnector(ctx, h.connector, conf, ""); err != nil {
 		t.Fatalf("create connector: %v", err)
 	}
 	if st := h.waitState(ctx, "RUNNING", 90*time.Second); st != "RUNNING" {
@@ -738,8 +743,7 @@ func (h *harness) runVariant() (pass, total int) {
 			for _, m := range got {
 				t.Logf("received: topic %s key %q headers %s value %q", *m.TopicPartition.Topic, m.Key, fmtHeaders(m.Headers), m.Value)
 			}
-			var active map[string]any
-			_ = connectDo(ctx, h.s, http.MethodGet, "/connectors/"+h.connector+"/topics", nil, &active)
+			active, _ := h.connect.ActiveTopics(ctx, h.connector)
 			t.Logf("topics the connector wrote to: %v", active)
 			t.Fatalf("no warm-up record after %s on %s (connector %s; last task state %s)", warmupTimeout, sentinelTopic, h.connector, h.waitState(ctx, "RUNNING", time.Second))
 		}
@@ -1346,10 +1350,10 @@ func (h *harness) newConsumer() *kafka.Consumer {
 func (h *harness) cleanup() {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	_ = connectDo(ctx, h.s, http.MethodDelete, "/connectors/"+h.connector, nil, nil)
+	_ = h.connect.Delete(ctx, h.connector)
 	// wait until the connector is gone (the slot is dropped on stop)
 	for i := 0; i < 30; i++ {
-		if err := connectDo(ctx, h.s, http.MethodGet, "/connectors/"+h.connector, nil, nil); err != nil {
+		if _, err := h.connect.GetConnector(ctx, h.connector); err != nil {
 			break
 		}
 		time.Sleep(500 * time.Millisecond)
@@ -1371,21 +1375,8 @@ func (h *harness) cleanup() {
 	}
 }
 
-type connectorStatus struct {
-	Connector struct {
-		State string `json:"state"`
-		Trace string `json:"trace"`
-	} `json:"connector"`
-	Tasks []struct {
-		State string `json:"state"`
-		Trace string `json:"trace"`
-	} `json:"tasks"`
-}
-
-func (h *harness) status(ctx context.Context) (connectorStatus, error) {
-	var st connectorStatus
-	err := connectDo(ctx, h.s, http.MethodGet, "/connectors/"+h.connector+"/status", nil, &st)
-	return st, err
+func (h *harness) status(ctx context.Context) (connect.Status, error) {
+	return h.connect.Status(ctx, h.connector)
 }
 
 // waitState waits until the task (and the connector) is in want; it returns
@@ -1415,32 +1406,6 @@ func (h *harness) taskTrace(ctx context.Context) string {
 		return ""
 	}
 	return st.Tasks[0].Trace
-}
-
-func connectDo(ctx context.Context, s settings.Settings, method, path string, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(s.ConnectURL, "/")+path, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode >= 300 {
-		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, b)
-	}
-	if out != nil {
-		return json.Unmarshal(b, out)
-	}
-	return nil
 }
 
 // ---------------------------------------------------------------- ids

@@ -238,6 +238,19 @@ func (c *Client) Delete(ctx context.Context, name string) error {
 	return err
 }
 
+// ActiveTopics returns the topics the connector has written to since it was
+// created or its topics were last reset (GET /connectors/{name}/topics,
+// KIP-558, Connect 2.5+).
+func (c *Client) ActiveTopics(ctx context.Context, name string) ([]string, error) {
+	var out map[string]struct {
+		Topics []string `json:"topics"`
+	}
+	if _, err := c.do(ctx, http.MethodGet, connPath(name, "topics"), nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return out[name].Topics, nil
+}
+
 // Offset is one source partition and its offset.
 type Offset struct {
 	Partition map[string]any `json:"partition"`

@@ -196,3 +196,22 @@ func TestAPIErrorBodyNotJSON(t *testing.T) {
 		t.Fatalf("err = %#v", err)
 	}
 }
+
+func TestActiveTopics(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.URL.Path != "/connectors/orders/topics" {
+			t.Errorf("request %s %s", r.Method, r.URL.Path)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"orders":{"topics":["outbox.event.Order","outbox.event.Payment"]}}`))
+	}))
+	defer srv.Close()
+	c, err := connect.NewClient(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.ActiveTopics(context.Background(), "orders")
+	if err != nil || len(got) != 2 || got[0] != "outbox.event.Order" || got[1] != "outbox.event.Payment" {
+		t.Fatalf("ActiveTopics = %v, %v", got, err)
+	}
+}
