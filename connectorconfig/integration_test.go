@@ -5,11 +5,7 @@ package connectorconfig_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -28,24 +24,17 @@ import (
 // FAILED task ends the wait too, and its trace is returned.
 func deployAndWait(t *testing.T, ctx context.Context, connectURL string, c connectorconfig.Connector, tolerateFailure ...bool) (failedTrace string) {
 	t.Helper()
-	body, _ := json.Marshal(c.Config)
-	u := strings.TrimRight(connectURL, "/") + "/connectors/" + url.PathEscape(c.Name)
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, u+"/config", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	client, err := connect.NewClient(connectURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
-		t.Fatalf("PUT config: %s: %s", resp.Status, connectorconfig.MaskString(string(msg), c))
+	if _, _, err := client.PutConfig(ctx, c.Name, c.Config); err != nil {
+		t.Fatalf("PUT config: %s", connectorconfig.MaskString(err.Error(), c))
 	}
 	t.Cleanup(func() {
-		req, _ := http.NewRequest(http.MethodDelete, u, nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_ = client.Delete(ctx, c.Name)
 		time.Sleep(2 * time.Second) // let the task release its slot / binlog client
 	})
 	if len(tolerateFailure) > 0 && tolerateFailure[0] {
