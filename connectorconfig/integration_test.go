@@ -44,13 +44,26 @@ func deployAndWait(t *testing.T, ctx context.Context, connectURL string, c conne
 	return ""
 }
 
-// consumeOne reads the first record of topic, deleting the topic at cleanup.
-func consumeOne(t *testing.T, bootstrap, topic string) *kafka.Message {
+// streamingReader returns a reader of topic once the connector streams:
+// Connect reports a task RUNNING before Debezium has read its start
+// position (the binlog position under the snapshot lock, the slot's LSN),
+// and with snapshot.mode=no_data a row committed in that window is never
+// routed. So warm-up rows (insertMarker, with aggregate id "warmup-...") are
+// written until one arrives; read the checked records with NextEvent.
+func streamingReader(t *testing.T, bootstrap, topic string, insertMarker func(key string) error) *itest.Reader {
 	t.Helper()
-	t.Cleanup(func() { itest.DeleteTopics(t, bootstrap, topic) })
-	m := itest.NewReader(t, bootstrap, topic).Next(90 * time.Second)
+	itest.CreateTopic(t, bootstrap, topic)
+	r := itest.NewReader(t, bootstrap, topic)
+	itest.WarmUp(t, r, 90*time.Second, insertMarker)
+	return r
+}
+
+// next reads the next routed record that is not a warm-up marker.
+func next(t *testing.T, r *itest.Reader, topic string) *kafka.Message {
+	t.Helper()
+	m := r.NextEvent(60 * time.Second)
 	if m == nil {
-		t.Fatalf("no record on %s after 90s", topic)
+		t.Fatalf("no record on %s after 60s", topic)
 	}
 	return m
 }
@@ -145,20 +158,25 @@ outboxes:
 
 	id := "6f1c2a52-8d7e-4f7e-9f55-" + suffix + "0000"
 	agg := "ItOrder" + suffix
+	topic := "outbox.event." + agg
 	payload := []byte{0x00, 0x00, 0x00, 0x00, 0x07, 0x02, 0x41, 0x00, 0xff}
 	created := time.Date(2026, 3, 1, 12, 30, 45, 123000000, time.UTC)
+	insert := fmt.Sprintf("INSERT INTO %s.%s (id, aggregatetype, aggregateid, type, payload, created_at, schemaversion) VALUES ($1, $2, $3, 'OrderCreated', $4, $5, 2)", o.Schema, o.Table)
+	r := streamingReader(t, s.BootstrapServers, topic, func(key string) error {
+		_, err := db.ExecContext(ctx, insert, itest.UUID(t), agg, key, payload, created)
+		return err
+	})
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s.%s (id, aggregatetype, aggregateid, type, payload, created_at, schemaversion) VALUES ($1, $2, 'order-1', 'OrderCreated', $3, $4, 2)", o.Schema, o.Table), id, agg, payload, created); err != nil {
+	if _, err := tx.ExecContext(ctx, insert, id, agg, "order-1", payload, created); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	m := consumeOne(t, s.BootstrapServers, "outbox.event."+agg)
-	checkRecord(t, m, id, "order-1", payload, "OrderCreated", "2", created)
+	checkRecord(t, next(t, r, topic), id, "order-1", payload, "OrderCreated", "2", created)
 
 	var n int
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_publication_tables WHERE pubname = $1 AND schemaname = $2 AND tablename = $3", pub, o.Schema, o.Table).Scan(&n); err != nil || n != 1 {
@@ -205,20 +223,25 @@ outboxes:
 
 	// A JSON payload arrives as the JSON text, not as a JSON string literal.
 	agg := "ItPayment" + suffix
+	topic := "outbox.event." + agg
 	payload := `{"paymentId":"p-1","amountCents":1250}`
 	created := time.Date(2026, 3, 1, 12, 30, 45, 123000000, time.UTC)
+	insert := fmt.Sprintf("INSERT INTO %s.%s (id, aggregatetype, aggregateid, type, payload, created_at, schemaversion) VALUES (?, ?, ?, 'PaymentCaptured', ?, ?, 1)", o.Schema, o.Table)
+	r := streamingReader(t, s.BootstrapServers, topic, func(key string) error {
+		_, err := db.ExecContext(ctx, insert, itest.UUID(t), agg, key, payload, created)
+		return err
+	})
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s.%s (id, aggregatetype, aggregateid, type, payload, created_at, schemaversion) VALUES (?, ?, 'pay-1', 'PaymentCaptured', ?, ?, 1)", o.Schema, o.Table), "evt-"+suffix, agg, payload, created); err != nil {
+	if _, err := tx.ExecContext(ctx, insert, "evt-"+suffix, agg, "pay-1", payload, created); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	m := consumeOne(t, s.BootstrapServers, "outbox.event."+agg)
-	checkRecord(t, m, "evt-"+suffix, "pay-1", []byte(payload), "PaymentCaptured", "1", created)
+	checkRecord(t, next(t, r, topic), "evt-"+suffix, "pay-1", []byte(payload), "PaymentCaptured", "1", created)
 }
 
 // TestIntegrationPassthroughHeartbeat backs rule

@@ -109,6 +109,23 @@ func (r *Reader) Next(wait time.Duration) *kafka.Message {
 	return nil
 }
 
+// NextEvent is Next without the warm-up markers WarmUp writes: records
+// whose key starts with "warmup-" are skipped.
+func (r *Reader) NextEvent(wait time.Duration) *kafka.Message {
+	r.t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return nil
+		}
+		m := r.Next(left)
+		if m == nil || !strings.HasPrefix(string(m.Key), "warmup-") {
+			return m
+		}
+	}
+}
+
 // Header returns the value of the first header named key.
 func Header(m *kafka.Message, key string) (string, bool) {
 	for _, h := range m.Headers {
