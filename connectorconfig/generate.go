@@ -301,7 +301,7 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 func snapshotReason(mode string) string {
 	switch mode {
 	case "no_data":
-		return "no_data: stream changes from now on; a data snapshot would re-publish every row still in the outbox table (snapshot reads are routed like inserts)"
+		return "no_data: stream changes from now on; a data snapshot would re-publish every row still in the outbox table (snapshot reads are routed like inserts). On the first start, rows committed before Debezium reads its start position are not published: deploy before the service writes"
 	case "initial", "always", "when_needed", "initial_only":
 		return mode + " (asked for in the spec): existing outbox rows are re-published as events"
 	}
