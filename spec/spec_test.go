@@ -39,7 +39,7 @@ func TestLoadExample(t *testing.T) {
 		t.Errorf("schema path does not exist: %v", err)
 	}
 	p := s.Outboxes[1]
-	if p.Database.Kind != spec.MariaDB || p.Schema != "payments" || p.Database.Connection.Port != 53306 {
+	if p.Database.Kind != spec.MariaDB || p.Schema != "payments" || p.Database.Connection.Port != 13306 {
 		t.Errorf("payments outbox: %+v", p)
 	}
 	if got := p.Connector.PosOf("overrides.heartbeat.interval.ms"); got.Line != 71 {

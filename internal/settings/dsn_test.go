@@ -10,7 +10,7 @@ import (
 
 func TestPostgresDSNWithDatabase(t *testing.T) {
 	for _, tc := range []struct{ dsn, want string }{
-		{settings.DefaultPostgresDSN, "postgres://postgres@127.0.0.1:55432/orders?sslmode=disable"},
+		{settings.DefaultPostgresDSN, "postgres://postgres@127.0.0.1:15432/orders?sslmode=disable"},
 		{"postgresql://u:p@db/other", "postgresql://u:p@db/orders"},
 		{"host=db user=u", "host=db user=u dbname=orders"},
 	} {

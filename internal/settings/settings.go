@@ -14,18 +14,18 @@ const (
 	DefaultBootstrapServers  = "127.0.0.1:19092"
 	DefaultConnectURL        = "http://127.0.0.1:18083"
 	DefaultSchemaRegistryURL = "http://127.0.0.1:18081/apis/ccompat/v7"
-	DefaultPostgresDSN       = "postgres://postgres@127.0.0.1:55432/postgres?sslmode=disable"
-	DefaultMariaDBDSN        = "root@tcp(127.0.0.1:53306)/"
-	DefaultMySQLDSN          = "root@tcp(127.0.0.1:53307)/"
+	DefaultPostgresDSN       = "postgres://postgres@127.0.0.1:15432/postgres?sslmode=disable"
+	DefaultMariaDBDSN        = "root@tcp(127.0.0.1:13306)/"
+	DefaultMySQLDSN          = "root@tcp(127.0.0.1:13307)/"
 
 	// The database endpoints as Kafka Connect (Debezium) sees them. They
 	// differ from the DSNs above when Connect runs in a container.
 	DefaultConnectPostgresHost = "127.0.0.1"
-	DefaultConnectPostgresPort = "55432"
+	DefaultConnectPostgresPort = "15432"
 	DefaultConnectMariaDBHost  = "127.0.0.1"
-	DefaultConnectMariaDBPort  = "53306"
+	DefaultConnectMariaDBPort  = "13306"
 	DefaultConnectMySQLHost    = "127.0.0.1"
-	DefaultConnectMySQLPort    = "53307"
+	DefaultConnectMySQLPort    = "13307"
 )
 
 // Variable names, documented in the README.
