@@ -132,19 +132,14 @@ func EnsureTopics(ctx context.Context, admin TopicAdmin, specs []TopicSpec, dryR
 	var results []TopicResult
 	var create []kafka.TopicSpecification
 	var createIdx []int
+	var late []int // exist, but the metadata lists no partitions yet
 	for _, s := range specs {
 		r := TopicResult{TopicSpec: s}
 		if n, ok := existing[s.Name]; ok {
 			r.Action = "exists"
 			r.ActualPartitions = n
-			fs.outbox = s.Outbox
-			if s.Partitions > 0 && n != s.Partitions {
-				sev := SeverityWarning
-				if s.Purpose == TopicSchemaHistory {
-					sev = SeverityError
-				}
-				fs.add(IDTopicPartitions, sev, "topic "+s.Name, "recreate the topic (routed topics: adding partitions moves aggregates to other partitions)",
-					"topic has %d partitions, want %d", n, s.Partitions)
+			if n == 0 {
+				late = append(late, len(results))
 			}
 		} else {
 			r.Action = "create"
@@ -152,9 +147,6 @@ func EnsureTopics(ctx context.Context, admin TopicAdmin, specs []TopicSpec, dryR
 			createIdx = append(createIdx, len(results))
 		}
 		results = append(results, r)
-	}
-	if err := checkHistoryConfigs(ctx, admin, results, fs); err != nil {
-		return nil, nil, err
 	}
 	if len(create) > 0 {
 		opts := []kafka.CreateTopicsAdminOption{kafka.SetAdminOperationTimeout(30 * time.Second)}
@@ -168,14 +160,73 @@ func EnsureTopics(ctx context.Context, admin TopicAdmin, specs []TopicSpec, dryR
 		for i, r := range res {
 			switch r.Error.Code() {
 			case kafka.ErrNoError:
-			case kafka.ErrTopicAlreadyExists: // created concurrently
+			case kafka.ErrTopicAlreadyExists:
+				// Created concurrently, or just created and not yet in the
+				// metadata the broker answered with (KRaft brokers apply
+				// new topics shortly after the controller commits them).
 				results[createIdx[i]].Action = "exists"
+				late = append(late, createIdx[i])
 			default:
 				return results, fs.list, fmt.Errorf("%w: create topic %s: %v", ErrTopics, r.Topic, r.Error)
 			}
 		}
 	}
+	if err := lateMetadata(ctx, admin, results, late); err != nil {
+		return nil, nil, err
+	}
+	for _, r := range results {
+		if r.Action != "exists" {
+			continue
+		}
+		fs.outbox = r.Outbox
+		if r.Partitions > 0 && r.ActualPartitions != r.Partitions {
+			sev := SeverityWarning
+			if r.Purpose == TopicSchemaHistory {
+				sev = SeverityError
+			}
+			fs.add(IDTopicPartitions, sev, "topic "+r.Name, "recreate the topic (routed topics: adding partitions moves aggregates to other partitions)",
+				"topic has %d partitions, want %d", r.ActualPartitions, r.Partitions)
+		}
+	}
+	if err := checkHistoryConfigs(ctx, admin, results, fs); err != nil {
+		return nil, nil, err
+	}
 	return results, fs.list, nil
+}
+
+// lateMetadata fills ActualPartitions of the results at idx, topics the
+// broker said exist but its metadata did not list yet, waiting (up to 10 s
+// or ctx) until the metadata lists them with their partitions.
+func lateMetadata(ctx context.Context, admin TopicAdmin, results []TopicResult, idx []int) error {
+	if len(idx) == 0 {
+		return nil
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		existing, err := topicPartitions(admin)
+		if err != nil {
+			return err
+		}
+		missing := 0
+		for _, i := range idx {
+			if n := existing[results[i].Name]; n > 0 {
+				results[i].ActualPartitions = n
+			} else {
+				missing++
+			}
+		}
+		if missing == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w: %d topic(s) exist but the broker's metadata does not list their partitions after 10s", ErrTopics, missing)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w: %w", ErrTopics, ctx.Err())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 func topicPartitions(admin TopicAdmin) (map[string]int, error) {

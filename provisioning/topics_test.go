@@ -2,6 +2,7 @@ package provisioning_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"net/http"
@@ -22,12 +23,30 @@ type fakeAdmin struct {
 	configs      map[string]map[string]string
 	created      []kafka.TopicSpecification
 	validateOnly bool
+	// hidden topics exist (CreateTopics answers TOPIC_ALREADY_EXISTS) but
+	// the metadata lists them only after lag more GetMetadata calls, as a
+	// KRaft broker that has not yet applied a just-created topic; a hidden
+	// value of 0 lists the topic without partitions in the meantime.
+	hidden map[string]int
+	lag    int
 }
 
 func (f *fakeAdmin) GetMetadata(*string, bool, int) (*kafka.Metadata, error) {
 	md := &kafka.Metadata{Topics: map[string]kafka.TopicMetadata{}}
 	for name, n := range f.topics {
 		md.Topics[name] = kafka.TopicMetadata{Topic: name, Partitions: make([]kafka.PartitionMetadata, n)}
+	}
+	if f.lag > 0 {
+		f.lag--
+		for name, n := range f.hidden {
+			if n == 0 {
+				md.Topics[name] = kafka.TopicMetadata{Topic: name}
+			}
+		}
+	} else {
+		for name := range f.hidden {
+			md.Topics[name] = kafka.TopicMetadata{Topic: name, Partitions: make([]kafka.PartitionMetadata, 2)}
+		}
 	}
 	return md, nil
 }
@@ -37,6 +56,10 @@ func (f *fakeAdmin) CreateTopics(_ context.Context, ts []kafka.TopicSpecificatio
 	// creations and the test compares with dryRun.
 	var out []kafka.TopicResult
 	for _, t := range ts {
+		if _, ok := f.hidden[t.Topic]; ok {
+			out = append(out, kafka.TopicResult{Topic: t.Topic, Error: kafka.NewError(kafka.ErrTopicAlreadyExists, "Topic '"+t.Topic+"' already exists.", false)})
+			continue
+		}
 		f.created = append(f.created, t)
 		out = append(out, kafka.TopicResult{Topic: t.Topic})
 	}
@@ -122,6 +145,44 @@ func TestEnsureTopics(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestEnsureTopicsLateMetadata: topics just created elsewhere that the
+// broker's metadata does not list yet (or lists without partitions) are
+// reported as existing with their real partition count, once the metadata
+// has caught up, and checked like any existing topic.
+func TestEnsureTopicsLateMetadata(t *testing.T) {
+	tg := target(t, spec.MariaDB, topicSpec)
+	specs, _ := provisioning.TopicSpecs([]provisioning.Target{tg}, provisioning.TopicOptions{Partitions: 2})
+	admin := &fakeAdmin{
+		topics: map[string]int{},
+		// Not listed at all, listed without partitions.
+		hidden: map[string]int{"outbox.event.Order": -1, "schema-history.orders": 0},
+		lag:    3,
+	}
+	res, fs, err := provisioning.EnsureTopics(context.Background(), admin, specs, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res {
+		got = append(got, fmt.Sprintf("%s %s %d", r.Name, r.Action, r.ActualPartitions))
+	}
+	want := []string{"outbox.event.Invoice create 0", "outbox.event.Order exists 2", "schema-history.orders exists 2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("results =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The history topic has 2 partitions where it needs 1.
+	if len(fs) != 1 || fs[0].ID != provisioning.IDTopicPartitions || fs[0].Subject != "topic schema-history.orders" {
+		t.Errorf("findings = %+v, want the history topic's partition count", fs)
+	}
+
+	never := &fakeAdmin{topics: map[string]int{}, hidden: map[string]int{"outbox.event.Order": -1}, lag: 1 << 30}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := provisioning.EnsureTopics(ctx, never, specs, false); !errors.Is(err, provisioning.ErrTopics) {
+		t.Errorf("metadata that never lists the topic: err = %v, want ErrTopics", err)
 	}
 }
 
