@@ -142,8 +142,18 @@ outboxes:
 
 	// status: exit 3 when paused.
 	check(0, "connectors", "pause", pgConn)
-	time.Sleep(2 * time.Second)
-	check(3, "connectors", "status", pgConn)
+	// Connect applies a pause asynchronously: poll until status says so.
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		code, out, errOut := runCLI(t, vars, "connectors", "status", pgConn)
+		if code == 3 {
+			outputs = append(outputs, out, errOut)
+			break
+		}
+		if code != 0 || time.Now().After(deadline) {
+			t.Fatalf("connectors status of the paused connector: exit %d, want 3 within 60s\n%s\n%s", code, out, errOut)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
 	check(0, "connectors", "resume", pgConn)
 
 	// Offsets (KIP-875): get, then reset around a stop; the connector comes

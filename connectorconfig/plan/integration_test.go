@@ -280,9 +280,15 @@ func TestDeployRealStack(t *testing.T) {
 	if err != nil || !rep.Converged() {
 		t.Fatalf("after offsets reset: %v %+v", err, rep.Results)
 	}
-	time.Sleep(time.Second)
-	if pid, ok := slotPID(t, st.pg, newSlot); !ok || !pid.Valid {
-		t.Fatalf("new slot %s not active (exists=%v)", newSlot, ok)
+	// The task is RUNNING; its replication connection follows shortly.
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		pid, ok := slotPID(t, st.pg, newSlot)
+		if ok && pid.Valid {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("new slot %s not active within 60s (exists=%v)", newSlot, ok)
+		}
 	}
 	if pid, ok := slotPID(t, st.pg, slot); !ok || pid.Valid {
 		t.Fatalf("old slot %s: exists=%v active=%v; the plan said it is left behind, inactive", slot, ok, pid.Valid)
