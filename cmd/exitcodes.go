@@ -22,7 +22,8 @@ const (
 	// incompatible schemas, a connector not RUNNING in `status`).
 	ExitCheckFailed = 3
 	// ExitChangesPending: `plan --detailed-exitcode` (or `deploy --dry-run
-	// --detailed-exitcode`) found changes to apply.
+	// --detailed-exitcode`) found changes to apply; `schema diff --exit-code`
+	// found the two sides different.
 	ExitChangesPending = 4
 )
 
@@ -35,7 +36,8 @@ const exitCodesHelp = `Exit codes of outboxctl:
      parse, an invalid argument; nothing was changed
   3  a check failed: validation findings, incompatible schemas, a connector or
      task not RUNNING (status)
-  4  changes pending: plan/deploy --dry-run with --detailed-exitcode found changes
+  4  changes pending: plan/deploy --dry-run with --detailed-exitcode found
+     changes; schema diff --exit-code found the two sides different
 
 Errors are printed once on stderr as "outboxctl: <message>". Data (plans,
 reports, JSON) is printed on stdout, progress on stderr.

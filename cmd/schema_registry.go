@@ -266,6 +266,7 @@ type schemaDiffOptions struct {
 	From     string
 	To       string
 	Output   string
+	ExitCode bool
 }
 
 func newSchemaDiffCmd(env *Env) *cobra.Command {
@@ -279,8 +280,8 @@ SUBJECT (-f). Both sides are normalized (Avro Java's Schema.toString, indented)
 so formatting does not show, and the verdict of the local compatibility checker
 at the subject's level is printed after the diff.
 
-Exit status: 0 (also when they differ), 1 when the registry cannot be read,
-2 for bad input.`,
+Exit status: 0 (also when they differ; with --exit-code, 4 when they differ,
+as git diff --exit-code), 1 when the registry cannot be read, 2 for bad input.`,
 		Example: `  $ outboxctl schema diff outbox.event.Order-com.example.order.OrderCreated -f outbox.yaml
   $ outboxctl schema diff outbox.event.Order-com.example.order.OrderCreated --from 1 --to 2`,
 		Args: cobra.RangeArgs(1, 2),
@@ -297,6 +298,7 @@ Exit status: 0 (also when they differ), 1 when the registry cannot be read,
 	c.Flags().StringVar(&opts.From, "from", "", "registered version to diff from (instead of a local schema)")
 	c.Flags().StringVar(&opts.To, "to", "latest", "registered version to diff to")
 	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json")
+	c.Flags().BoolVar(&opts.ExitCode, "exit-code", false, "exit 4 (changes pending) when the two sides differ")
 	return c
 }
 
@@ -391,8 +393,17 @@ func runSchemaDiff(ctx context.Context, env *Env, opts *schemaDiffOptions) error
 	for _, f := range rep.Findings {
 		out.Messages = append(out.Messages, fmt.Sprintf("%s at %s: %s", f.Type, f.Location, f.Message))
 	}
+	differ := func() error {
+		if opts.ExitCode && !out.Identical {
+			return SilentExit(ExitChangesPending)
+		}
+		return nil
+	}
 	if opts.Output == "json" {
-		return schemaWriteJSON(env, out)
+		if err := schemaWriteJSON(env, out); err != nil {
+			return err
+		}
+		return differ()
 	}
 	if out.Identical {
 		fmt.Fprintf(env.IO.Out, "%s and %s are identical\n", oldName, newName)
@@ -407,7 +418,7 @@ func runSchemaDiff(ctx context.Context, env *Env, opts *schemaDiffOptions) error
 	for _, m := range out.Messages {
 		fmt.Fprintf(env.IO.Out, "  %s\n", m)
 	}
-	return nil
+	return differ()
 }
 
 // schemaUnifiedDiff is a line diff of a and b in unified format (whole files as
