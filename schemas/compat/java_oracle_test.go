@@ -3,9 +3,11 @@ package compat
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/outboxctl/outboxctl/schemas/avro"
@@ -21,31 +23,76 @@ var nullSymbol = regexp.MustCompile(`"symbols":\[([^\]]*,)?null[,\]]`)
 // (a new schema as Confluent parses it) acceptance, the Parsing Canonical
 // Form, the fingerprint and Schema.toString().
 func TestJavaOracle(t *testing.T) {
+	var answers []javaAnswer
+	readOracleFile(t, "java.json", &answers)
+	compareWithJava(t, answers)
+}
+
+// TestJavaOracleLive runs the same cases through Avro Java itself
+// (testdata/java/Oracle.java, compiled and run with the jars named by
+// OUTBOX_AVRO_JAVA_CP, which `make test` sets to the Avro 1.12 jars the
+// stack fetches) and compares the Go answers with those, not with the
+// recorded ones. Without the classpath it skips, except in CI, where it
+// fails.
+func TestJavaOracleLive(t *testing.T) {
+	cp := os.Getenv("OUTBOX_AVRO_JAVA_CP")
+	if cp == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("OUTBOX_AVRO_JAVA_CP is not set: make test sets it to the stack's Avro Java jars")
+		}
+		t.Skip("set OUTBOX_AVRO_JAVA_CP to the Avro Java 1.12 classpath to compare with Java")
+	}
+	classes := t.TempDir()
+	if out, err := exec.Command("javac", "-cp", cp, "-d", classes, "testdata/java/Oracle.java").CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	cmd := exec.Command("java", "-cp", cp+string(os.PathListSeparator)+classes, "Oracle", "cases.json")
+	cmd.Dir = "testdata/java"
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("java Oracle: %v\n%.2000s", err, stderr.String())
+	}
+	var answers []javaAnswer
+	if err := json.Unmarshal(out, &answers); err != nil {
+		t.Fatalf("java Oracle output: %v", err)
+	}
+	compareWithJava(t, answers)
+}
+
+// javaAnswer is what Oracle.java prints for a case.
+type javaAnswer struct {
+	ID                string   `json:"id"`
+	OK                *bool    `json:"ok"`
+	Error             string   `json:"error"`
+	Canonical         string   `json:"canonical"`
+	Fingerprint       string   `json:"fingerprint"`
+	String            string   `json:"string"`
+	Compatible        *bool    `json:"compatible"`
+	Incompatibilities []string `json:"incompatibilities"`
+	ParseError        string   `json:"parseError"`
+}
+
+func readOracleFile(t *testing.T, name string, v any) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/java/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// compareWithJava replays testdata/java/cases.json and compares every Go
+// answer with Java's.
+func compareWithJava(t *testing.T, answers []javaAnswer) {
+	t.Helper()
 	var cases []struct {
 		ID, Kind, Mode, Schema, Reader, Writer string
 	}
-	var answers []struct {
-		ID                string   `json:"id"`
-		OK                *bool    `json:"ok"`
-		Error             string   `json:"error"`
-		Canonical         string   `json:"canonical"`
-		Fingerprint       string   `json:"fingerprint"`
-		String            string   `json:"string"`
-		Compatible        *bool    `json:"compatible"`
-		Incompatibilities []string `json:"incompatibilities"`
-		ParseError        string   `json:"parseError"`
-	}
-	read := func(name string, v any) {
-		data, err := os.ReadFile("testdata/java/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(data, v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	read("cases.json", &cases)
-	read("java.json", &answers)
+	readOracleFile(t, "cases.json", &cases)
 	if len(cases) != len(answers) {
 		t.Fatalf("%d cases, %d answers", len(cases), len(answers))
 	}
