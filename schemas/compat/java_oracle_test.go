@@ -3,13 +3,12 @@ package compat
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"reflect"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/outboxctl/outboxctl/internal/javaoracle"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 )
 
@@ -35,25 +34,7 @@ func TestJavaOracle(t *testing.T) {
 // recorded ones. Without the classpath it skips, except in CI, where it
 // fails.
 func TestJavaOracleLive(t *testing.T) {
-	cp := os.Getenv("OUTBOX_AVRO_JAVA_CP")
-	if cp == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("OUTBOX_AVRO_JAVA_CP is not set: make test sets it to the stack's Avro Java jars")
-		}
-		t.Skip("set OUTBOX_AVRO_JAVA_CP to the Avro Java 1.12 classpath to compare with Java")
-	}
-	classes := t.TempDir()
-	if out, err := exec.Command("javac", "-cp", cp, "-d", classes, "testdata/java/Oracle.java").CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
-	cmd := exec.Command("java", "-cp", cp+string(os.PathListSeparator)+classes, "Oracle", "cases.json")
-	cmd.Dir = "testdata/java"
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("java Oracle: %v\n%.2000s", err, stderr.String())
-	}
+	out := javaoracle.Compile(t, "testdata/java/Oracle.java", "Oracle").Run(t, "testdata/java", "cases.json")
 	var answers []javaAnswer
 	if err := json.Unmarshal(out, &answers); err != nil {
 		t.Fatalf("java Oracle output: %v", err)

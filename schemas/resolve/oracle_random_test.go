@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/linkedin/goavro/v2"
 
+	"github.com/outboxctl/outboxctl/internal/javaoracle"
 	"github.com/outboxctl/outboxctl/schemas/resolve"
 )
 
@@ -385,20 +385,10 @@ func (g *gen) evolve(s *gs, seen map[*gs]*gs) *gs {
 // Avro Java (see TestJavaOracle for the setup). OUTBOX_ORACLE_N sets the
 // number of pairs (default 400).
 func TestJavaOracleRandom(t *testing.T) {
-	cp := os.Getenv("OUTBOX_AVRO_JAVA_CP")
-	if cp == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("OUTBOX_AVRO_JAVA_CP is not set: make test sets it to the stack's Avro Java jars")
-		}
-		t.Skip("set OUTBOX_AVRO_JAVA_CP to the Avro Java 1.12 classpath to compare with Java")
-	}
+	java := javaoracle.Compile(t, "testdata/oracle/Oracle.java", "Oracle")
 	n := 400
 	if s := os.Getenv("OUTBOX_ORACLE_N"); s != "" {
 		n, _ = strconv.Atoi(s)
-	}
-	classes := t.TempDir()
-	if out, err := exec.Command("javac", "-cp", cp, "-d", classes, "testdata/oracle/Oracle.java").CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
 	}
 	g := &gen{rng: rand.New(rand.NewSource(int64(n)))}
 	type pair struct {
@@ -426,10 +416,7 @@ func TestJavaOracleRandom(t *testing.T) {
 		must(t, os.WriteFile(filepath.Join(dir, "d.bin"), data, 0o644))
 		pairs = append(pairs, pair{ws, rs, data})
 	}
-	out, err := exec.Command("java", "-cp", cp+string(os.PathListSeparator)+classes, "Oracle", root, strconv.Itoa(len(pairs))).Output()
-	if err != nil {
-		t.Fatalf("java: %v", err)
-	}
+	out := java.Run(t, "", root, strconv.Itoa(len(pairs)))
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	stats := map[string]int{}
 	for i, p := range pairs {

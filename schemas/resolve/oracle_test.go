@@ -3,13 +3,13 @@ package resolve_test
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/outboxctl/outboxctl/internal/javaoracle"
 	"github.com/outboxctl/outboxctl/schemas/resolve"
 )
 
@@ -35,17 +35,7 @@ var javaDeviations = map[string]string{
 //
 //	OUTBOX_AVRO_JAVA_CP='/path/to/jars/*' go test ./schemas/resolve -run JavaOracle -v
 func TestJavaOracle(t *testing.T) {
-	cp := os.Getenv("OUTBOX_AVRO_JAVA_CP")
-	if cp == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("OUTBOX_AVRO_JAVA_CP is not set: make test sets it to the stack's Avro Java jars")
-		}
-		t.Skip("set OUTBOX_AVRO_JAVA_CP to the Avro Java 1.12 classpath to compare with Java")
-	}
-	classes := t.TempDir()
-	if out, err := exec.Command("javac", "-cp", cp, "-d", classes, "testdata/oracle/Oracle.java").CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
+	java := javaoracle.Compile(t, "testdata/oracle/Oracle.java", "Oracle")
 	var cases []resolveCase
 	for _, tc := range allCases() {
 		if !tc.compileErr {
@@ -60,10 +50,7 @@ func TestJavaOracle(t *testing.T) {
 		must(t, os.WriteFile(filepath.Join(dir, "r.avsc"), []byte(tc.reader), 0o644))
 		must(t, os.WriteFile(filepath.Join(dir, "d.bin"), encode(t, tc.writer, tc.datum), 0o644))
 	}
-	out, err := exec.Command("java", "-cp", cp+string(os.PathListSeparator)+classes, "Oracle", root, strconv.Itoa(len(cases))).Output()
-	if err != nil {
-		t.Fatalf("java: %v", err)
-	}
+	out := java.Run(t, "", root, strconv.Itoa(len(cases)))
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if len(lines) != len(cases) {
 		t.Fatalf("java printed %d lines for %d cases", len(lines), len(cases))
