@@ -23,9 +23,19 @@
 //     would re-publish every row still in the outbox table;
 //   - skipped.operations=t (a truncate fails the EventRouter task),
 //     tombstones.on.delete=false;
-//   - key.converter StringConverter; value.converter ByteArrayConverter for
-//     avro payloads (the Confluent wire-format bytes pass through untouched)
-//     or StringConverter for json payloads (the JSON text is written as is;
+//   - heartbeats (connector.heartbeat, default 10s; "off" turns them off):
+//     heartbeat.interval.ms, and for PostgreSQL heartbeat.action.query =
+//     PGHeartbeatQuery with its messages excluded from publishing
+//     (message.prefix.exclude.list). A Debezium PostgreSQL heartbeat only
+//     repeats the LSN of the last captured change, so without the query a
+//     slot whose outbox table is quiet retains all WAL the rest of the
+//     server writes (TestIntegrationHeartbeatMovesSlot shows both on the
+//     real stack; rule PG004_SLOT_CAN_STALL flags configs without it);
+//   - key.converter StringConverter; for avro payloads the Confluent
+//     wire-format bytes pass through untouched: BinaryDataConverter with a
+//     JSON delegate for the heartbeat records when heartbeats are on
+//     (ByteArrayConverter cannot write them), ByteArrayConverter when off;
+//     StringConverter for json payloads (the JSON text is written as is;
 //     JsonConverter would double-encode it);
 //   - the EventRouter as transform "outbox" with a TopicNameMatches
 //     predicate on the outbox topic, the column names, routing, the event

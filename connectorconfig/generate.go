@@ -155,10 +155,19 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 	b.set("max.batch.size", prof[1], kp("profile"), profReason)
 	b.set("max.queue.size", prof[2], kp("profile"), profReason+" (max.queue.size must exceed max.batch.size)")
 	b.set("key.converter", StringConverterClass, spec.Pos{}, "the key is the aggregate id column, a string")
-	if o.PayloadFormat == spec.FormatAvro {
+	hb := k.HeartbeatInterval
+	switch {
+	case o.PayloadFormat == spec.FormatAvro && hb > 0:
+		b.set("value.converter", BinaryDataConverter, o.PosOf("payloadFormat"), "avro: the payload column holds Confluent wire-format bytes; BinaryDataConverter writes BYTES untouched and hands heartbeat records (Structs, which ByteArrayConverter cannot write) to its delegate")
+		b.set("value.converter.delegate.converter.type", JSONConverterClass, kp("heartbeat"), "heartbeat records are written as JSON")
+		b.set("value.converter.delegate.converter.type.schemas.enable", "false", kp("heartbeat"), "")
+	case o.PayloadFormat == spec.FormatAvro:
 		b.set("value.converter", ByteArrayConverter, o.PosOf("payloadFormat"), "avro: the payload column holds Confluent wire-format bytes; ByteArrayConverter writes them untouched")
-	} else {
+	default:
 		b.set("value.converter", StringConverterClass, o.PosOf("payloadFormat"), "json: StringConverter writes the JSON text as is (JsonConverter would double-encode it as a JSON string)")
+	}
+	if hb > 0 {
+		b.set("heartbeat.interval.ms", strconv.FormatInt(hb.Milliseconds(), 10), kp("heartbeat"), "a quiet outbox table never moves the connector's position: heartbeats commit it (topic "+HeartbeatTopic(k.TopicPrefix)+")")
 	}
 	b.set("topic.creation.default.partitions", "-1", spec.Pos{}, "let Connect create routed topics with the broker defaults when the worker allows topic creation")
 	b.set("topic.creation.default.replication.factor", "-1", spec.Pos{}, "")
@@ -178,6 +187,10 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 		b.set("slot.name", slot, kp("slotName"), "slot names are cluster-wide: one per connector, [a-z0-9_], at most 63 characters")
 		b.set("publication.name", pub, kp("publicationName"), "")
 		b.set("publication.autocreate.mode", "filtered", spec.Pos{}, "filtered: the publication holds only the include-listed outbox table (all_tables needs superuser and publishes everything)")
+		if hb > 0 {
+			b.set("heartbeat.action.query", PGHeartbeatQuery, kp("heartbeat"), "heartbeats alone repeat the last LSN of an outbox change; WAL written by other tables or databases would stay retained by the slot: each heartbeat writes a logical decoding message that moves the slot")
+			b.set("message.prefix.exclude.list", PGHeartbeatPrefix, kp("heartbeat"), "the heartbeat messages move the position but are not published")
+		}
 	default:
 		b.set("database.include.list", regexp.QuoteMeta(o.Schema), o.PosOf("schema"), "")
 		if k.ServerID > 0 {
@@ -338,6 +351,36 @@ func PGIdentifier(name, suffix string) string {
 	h.Write([]byte(name))
 	tail := fmt.Sprintf("_%08x", h.Sum32()) + suffix
 	return id[:63-len(tail)] + tail
+}
+
+// PGHeartbeatPrefix is the prefix of the logical decoding messages a
+// PostgreSQL connector's heartbeat.action.query writes; every generated
+// PostgreSQL connector excludes it (message.prefix.exclude.list).
+const PGHeartbeatPrefix = "outboxctl-heartbeat"
+
+// PGHeartbeatQuery is the heartbeat.action.query of PostgreSQL connectors:
+// a non-transactional logical decoding message in the connector's database.
+// Heartbeats alone only repeat the LSN of the last captured change, so
+// without it a slot whose outbox table is quiet retains all WAL that other
+// tables and databases write (checked on the real stack by
+// TestIntegrationHeartbeatMovesSlot). It needs no table and no privilege
+// beyond the connector user's REPLICATION.
+const PGHeartbeatQuery = "SELECT pg_logical_emit_message(false, '" + PGHeartbeatPrefix + "', now()::varchar)"
+
+// HeartbeatTopic is the topic Debezium writes the heartbeats of a connector
+// with topic.prefix prefix to, heartbeat.topics.prefix left at its default.
+func HeartbeatTopic(prefix string) string { return "__debezium-heartbeat." + prefix }
+
+// HeartbeatTopicOf is the heartbeat topic of a connector config, "" when
+// its heartbeats are off.
+func HeartbeatTopicOf(config map[string]string) string {
+	if hb := config["heartbeat.interval.ms"]; hb == "" || hb == "0" {
+		return ""
+	}
+	if p := config["heartbeat.topics.prefix"]; p != "" {
+		return p + "." + config["topic.prefix"]
+	}
+	return HeartbeatTopic(config["topic.prefix"])
 }
 
 // DefaultServerID is the server id derived from a connector name (before

@@ -5,6 +5,7 @@ package connectorconfig_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -255,8 +256,8 @@ func TestIntegrationPassthroughHeartbeat(t *testing.T) {
 		overrides string
 		fails     bool
 	}{
-		{"bytearray", "", true},
-		{"binarydata", "\n        value.converter: io.debezium.converters.BinaryDataConverter\n        value.converter.delegate.converter.type: org.apache.kafka.connect.json.JsonConverter", false},
+		{"bytearray", "\n        value.converter: org.apache.kafka.connect.converters.ByteArrayConverter", true},
+		{"binarydata", "", false}, // generate's choice with heartbeats on
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -331,5 +332,96 @@ outboxes:
 				t.Fatalf("task state %s after 20s, want FAILED (ByteArrayConverter on a heartbeat)", state)
 			}
 		})
+	}
+}
+
+// TestIntegrationHeartbeatMovesSlot backs connector.heartbeat and rule
+// PG004_SLOT_CAN_STALL on the real stack: while the outbox table is quiet
+// and another database writes WAL, the slot of a generated connector
+// (heartbeats with the logical-message heartbeat.action.query) confirms
+// past that WAL, and the slot of a connector with heartbeats alone does not.
+func TestIntegrationHeartbeatMovesSlot(t *testing.T) {
+	s := itest.Require(t, itest.Connect, itest.Postgres, itest.Kafka)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	suffix := itest.Suffix()
+	type side struct {
+		name string
+		db   *sql.DB
+		slot string
+	}
+	var sides []*side
+	for _, tc := range []struct{ name, overrides string }{
+		{"query", ""},
+		{"alone", "\n      overrides:\n        heartbeat.action.query: \"\""},
+	} {
+		dbName := "outbox_hb" + tc.name + "_" + suffix
+		db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+		sp, err := spec.Parse(spec.Source{Name: "hb.yaml", Data: []byte(fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: it-hb%s-%s
+    database:
+      kind: postgres
+      connection: {host: %q, port: %s, user: postgres, dbname: %s}
+    payloadFormat: json
+    connector:
+      heartbeat: 1s%s
+`, tc.name, suffix, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, tc.overrides))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := connectorconfig.Generate(sp, connectorconfig.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stall := false
+		for _, f := range connectorconfig.Validate(sp, cs) {
+			stall = stall || f.RuleID == "PG004_SLOT_CAN_STALL"
+		}
+		if want := tc.name == "alone"; stall != want {
+			t.Fatalf("%s: rule PG004 fired = %v, want %v", tc.name, stall, want)
+		}
+		t.Cleanup(func() {
+			itest.DeleteTopics(t, s.BootstrapServers, connectorconfig.HeartbeatTopic(cs[0].Config["topic.prefix"]))
+		})
+		itest.CreateOutboxTable(t, db, &sp.Outboxes[0])
+		deployAndWait(t, ctx, s.ConnectURL, cs[0])
+		// Streaming (the slot is active) before the WAL is written.
+		insert := "INSERT INTO public.outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, $2, $3, 'T', '{}', 1)"
+		agg := "Hb" + tc.name + suffix
+		streamingReader(t, s.BootstrapServers, "outbox.event."+agg, func(key string) error {
+			_, err := db.ExecContext(ctx, insert, itest.UUID(t), agg, key)
+			return err
+		})
+		sides = append(sides, &side{tc.name, db, cs[0].Config["slot.name"]})
+	}
+
+	// WAL from another database; the outbox tables stay quiet.
+	other := itest.PostgresDatabase(t, s.PostgresDSN, "outbox_hbwal_"+suffix)
+	if _, err := other.ExecContext(ctx, "CREATE TABLE filler AS SELECT g, repeat('x', 500) AS pad FROM generate_series(1, 20000) g"); err != nil {
+		t.Fatal(err)
+	}
+	var after string
+	if err := other.QueryRowContext(ctx, "SELECT pg_current_wal_lsn()::text").Scan(&after); err != nil {
+		t.Fatal(err)
+	}
+	passed := func(sd *side) bool {
+		var ok sql.NullBool
+		if err := sd.db.QueryRowContext(ctx, "SELECT confirmed_flush_lsn >= $1::pg_lsn FROM pg_replication_slots WHERE slot_name = $2", after, sd.slot).Scan(&ok); err != nil {
+			t.Fatalf("slot %s: %v", sd.slot, err)
+		}
+		return ok.Valid && ok.Bool
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for !passed(sides[0]) {
+		if time.Now().After(deadline) {
+			t.Fatalf("slot %s (heartbeat with the logical-message query) did not confirm past %s within 60s", sides[0].slot, after)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	// Give the other one the same chance and more.
+	time.Sleep(5 * time.Second)
+	if passed(sides[1]) {
+		t.Errorf("slot %s (heartbeats alone) confirmed past %s: heartbeats alone moved the slot, rule PG004's premise is wrong", sides[1].slot, after)
 	}
 }

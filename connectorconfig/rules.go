@@ -132,6 +132,12 @@ var allRules = []Rule{
 		Hint:    "give each connector its own slotName and publicationName (or drop them to get derived names)",
 		check:   checkSlotClash,
 	},
+	{
+		ID: "PG004_SLOT_CAN_STALL", Severity: SeverityWarning,
+		Purpose: "a PostgreSQL connector needs heartbeats with a heartbeat.action.query, or a quiet outbox table lets its slot retain WAL without bound",
+		Hint:    "drop connector.heartbeat (default 10s) or set a duration; keep the generated heartbeat.action.query",
+		check:   checkSlotCanStall,
+	},
 }
 
 func isBinlog(c *Connector) bool {
@@ -534,6 +540,29 @@ func checkSnapshotMode(r *Rule, v *validation) {
 			return
 		}
 		v.report(r, c, "snapshot.mode", fmt.Sprintf("snapshot.mode %q is not a Debezium 3.6 mode; valid: %s", mode, strings.Join(snapshotModes[kind], ", ")))
+	})
+}
+
+// checkSlotCanStall: Debezium's PostgreSQL heartbeat repeats the LSN of the
+// last captured change, so only a heartbeat.action.query that writes to the
+// connector's database moves a slot whose outbox table is quiet (verified on
+// the real stack: TestIntegrationHeartbeatMovesSlot).
+func checkSlotCanStall(r *Rule, v *validation) {
+	v.each(func(c *Connector) {
+		if !isPostgres(c) {
+			return
+		}
+		hb := c.Config["heartbeat.interval.ms"]
+		if hb == "" || hb == "0" {
+			if o := v.outbox(c); o != nil && o.Connector.Has("heartbeat") {
+				return // turned off in the spec
+			}
+			v.report(r, c, "heartbeat.interval.ms", "heartbeats are off: while the outbox table is quiet the slot's confirmed LSN does not move and PostgreSQL keeps all WAL that other tables and databases write")
+			return
+		}
+		if strings.TrimSpace(c.Config["heartbeat.action.query"]) == "" {
+			v.report(r, c, "heartbeat.interval.ms", "heartbeats without heartbeat.action.query repeat the LSN of the last outbox change: WAL written by other tables and databases stays retained by the slot; use "+PGHeartbeatQuery)
+		}
 	})
 }
 

@@ -60,12 +60,13 @@
 //	      profile: latency                # latency | throughput
 //	      snapshot: no_data               # snapshot.mode; no_data does not re-publish old rows
 //	      state: running                  # running | paused | stopped
+//	      heartbeat: 10s                  # heartbeat.interval.ms; off: none (keeps a quiet outbox's slot moving)
 //	      slotName: orders_outbox         # postgres; default derived from the name
 //	      publicationName: orders_outbox_pub
 //	      serverId: 184054                # mysql/mariadb; default derived from the name
 //	      schemaHistoryTopic: schema-history.orders
 //	      overrides:                      # raw connector keys, applied last ("" removes a key)
-//	        heartbeat.interval.ms: "10000"
+//	        poll.interval.ms: "50"
 //
 // The JSON Schema of a document is spec/outbox.schema.json (JSONSchema
 // derives it from the Go types); add

@@ -61,6 +61,7 @@ var schemaDocs = map[string]string{
 	"ConnectorSpec.profile":            "Polling and batching profile (default latency)",
 	"ConnectorSpec.snapshot":           "snapshot.mode (default no_data: existing rows are not re-published)",
 	"ConnectorSpec.state":              "Desired state (default running)",
+	"ConnectorSpec.heartbeat":          "heartbeat.interval.ms as a duration (default 10s; 0 or off: no heartbeats); keeps a quiet outbox's slot or binlog position moving",
 	"ConnectorSpec.slotName":           "PostgreSQL replication slot (default derived from the connector name)",
 	"ConnectorSpec.publicationName":    "PostgreSQL publication (default derived from the connector name)",
 	"ConnectorSpec.serverId":           "MySQL/MariaDB database.server.id (default derived from the connector name)",

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -238,6 +239,7 @@ func applyDefaults(o *Outbox, file string) {
 	def(&k.Profile, ProfileLatency)
 	def(&k.Snapshot, "no_data")
 	def(&k.State, StateRunning)
+	def(&k.Heartbeat, DefaultHeartbeat)
 }
 
 var nameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
@@ -295,6 +297,20 @@ func check(o *Outbox, errs *ErrorList) {
 	}
 	if !oneOf(k.State, StateRunning, StatePaused, StateStopped) {
 		errs.add(k.PosOf("state"), fmt.Sprintf("connector.state %q: want running, paused or stopped", k.State))
+	}
+	switch hb := strings.TrimSpace(k.Heartbeat); hb {
+	case "0", "off":
+		k.HeartbeatInterval = 0
+	default:
+		d, err := time.ParseDuration(hb)
+		switch {
+		case err != nil:
+			errs.add(k.PosOf("heartbeat"), fmt.Sprintf("connector.heartbeat %q: want a duration such as 10s or 1m, or off", k.Heartbeat))
+		case d < time.Second || d%time.Millisecond != 0:
+			errs.add(k.PosOf("heartbeat"), fmt.Sprintf("connector.heartbeat %q: want at least 1s in whole milliseconds, or off", k.Heartbeat))
+		default:
+			k.HeartbeatInterval = d
+		}
 	}
 	if k.ServerID < 0 || k.ServerID > 4294967295 {
 		errs.add(k.PosOf("serverId"), fmt.Sprintf("connector.serverId %d: want 1..4294967295", k.ServerID))

@@ -42,8 +42,8 @@ func TestLoadExample(t *testing.T) {
 	if p.Database.Kind != spec.MariaDB || p.Schema != "payments" || p.Database.Connection.Port != 13306 {
 		t.Errorf("payments outbox: %+v", p)
 	}
-	if got := p.Connector.PosOf("overrides.heartbeat.interval.ms"); got.Line != 71 {
-		t.Errorf("override position = %s, want line 71", got)
+	if got := p.Connector.PosOf("overrides.poll.interval.ms"); got.Line != 72 {
+		t.Errorf("override position = %s, want line 72", got)
 	}
 }
 

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
 )
@@ -116,6 +117,9 @@ const (
 	ProfileLatency    = "latency"
 	ProfileThroughput = "throughput"
 )
+
+// DefaultHeartbeat is the default connector.heartbeat.
+const DefaultHeartbeat = "10s"
 
 // Connector states.
 const (
@@ -316,6 +320,14 @@ type ConnectorSpec struct {
 	Snapshot string `yaml:"snapshot" json:"snapshot"`
 	// State is running (default), paused or stopped.
 	State string `yaml:"state" json:"state"`
+	// Heartbeat is heartbeat.interval.ms as a duration ("10s", "1m"; "0" or
+	// "off" turns heartbeats off). Default 10s: without heartbeats a quiet
+	// outbox table never moves the connector's position, so a PostgreSQL
+	// slot retains WAL without bound while other tables and databases write,
+	// and a binlog position can fall behind the purged binlogs.
+	Heartbeat string `yaml:"heartbeat" json:"heartbeat"`
+	// HeartbeatInterval is Heartbeat parsed (0: off).
+	HeartbeatInterval time.Duration `yaml:"-" json:"-"`
 	// SlotName and PublicationName (postgres) default to names derived from
 	// the connector name.
 	SlotName        string `yaml:"slotName" json:"slotName,omitempty"`
