@@ -72,9 +72,10 @@
 // # Kafka topics
 //
 // TopicSpecs derives the routed topics (route.topic.replacement applied to
-// each aggregate type of the spec's events, spec.Routing.Topic) and the schema
+// each aggregate type of the spec's events, spec.Routing.Topic), the schema
 // history topic of MySQL/MariaDB connectors (1 partition,
-// cleanup.policy=delete, retention.ms=-1). EnsureTopics creates the missing
+// cleanup.policy=delete, retention.ms=-1) and the heartbeat topic of
+// connectors with heartbeats (1 partition). EnsureTopics creates the missing
 // ones through any TopicAdmin (*kafka.AdminClient), with ValidateOnly for a
 // dry run; an existing topic with another partition count or a history
 // topic with finite retention is a finding, not an error.

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/connectorconfig"
 )
 
 // TopicAdmin is the part of the Kafka admin API the topic functions use;
@@ -23,6 +25,7 @@ type TopicAdmin interface {
 const (
 	TopicRouted        = "routed"
 	TopicSchemaHistory = "schema-history"
+	TopicHeartbeat     = "heartbeat"
 )
 
 // TopicSpec is a topic an outbox needs.
@@ -54,9 +57,11 @@ var SchemaHistoryConfig = map[string]string{
 }
 
 // TopicSpecs lists the topics the targets need: one routed topic per
-// aggregate type of the spec's events, and the schema history topic of
-// every MySQL/MariaDB connector (1 partition, cleanup.policy=delete,
-// infinite retention). Findings say what cannot be derived.
+// aggregate type of the spec's events, the schema history topic of every
+// MySQL/MariaDB connector (1 partition, cleanup.policy=delete, infinite
+// retention) and the heartbeat topic of every connector with heartbeats
+// (1 partition; a worker or broker that may not create topics would fail
+// the task at its first heartbeat). Findings say what cannot be derived.
 func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 	fs := &findings{}
 	parts, rf := opts.Partitions, opts.ReplicationFactor
@@ -104,6 +109,10 @@ func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 				cfg[k] = v
 			}
 			out = append(out, TopicSpec{Name: h, Outbox: o.Name, Purpose: TopicSchemaHistory, Partitions: 1, ReplicationFactor: rf, Config: cfg})
+		}
+		if h := connectorconfig.HeartbeatTopicOf(t.Connector.Config); h != "" && !seen[h] {
+			seen[h] = true
+			out = append(out, TopicSpec{Name: h, Outbox: o.Name, Purpose: TopicHeartbeat, Partitions: 1, ReplicationFactor: rf})
 		}
 	}
 	return out, fs.list

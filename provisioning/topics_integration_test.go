@@ -60,7 +60,7 @@ func TestEnsureTopicsKafka(t *testing.T) {
 	}
 	for _, r := range res {
 		want := 2
-		if r.Purpose == provisioning.TopicSchemaHistory {
+		if r.Purpose == provisioning.TopicSchemaHistory || r.Purpose == provisioning.TopicHeartbeat {
 			want = 1
 		}
 		if r.Action != "exists" || r.ActualPartitions != want {

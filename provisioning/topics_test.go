@@ -100,14 +100,19 @@ func TestTopicSpecs(t *testing.T) {
 		"outbox.event.Invoice routed 6 map[]",
 		"outbox.event.Order routed 6 map[]",
 		"schema-history.orders schema-history 1 map[cleanup.policy:delete retention.bytes:-1 retention.ms:-1]",
+		"__debezium-heartbeat.orders heartbeat 1 map[]",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("TopicSpecs =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	pg := target(t, spec.Postgres, topicSpec)
 	specs, _ = provisioning.TopicSpecs([]provisioning.Target{pg}, provisioning.TopicOptions{})
-	if len(specs) != 2 || specs[0].Partitions != -1 {
-		t.Errorf("postgres: %+v, want 2 routed topics with the broker's partitions (-1)", specs)
+	if len(specs) != 3 || specs[0].Partitions != -1 || specs[2].Purpose != provisioning.TopicHeartbeat {
+		t.Errorf("postgres: %+v, want 2 routed topics with the broker's partitions (-1) and the heartbeat topic", specs)
+	}
+	off := target(t, spec.Postgres, topicSpec+"    connector: {heartbeat: \"off\"}\n")
+	if specs, _ = provisioning.TopicSpecs([]provisioning.Target{off}, provisioning.TopicOptions{}); len(specs) != 2 {
+		t.Errorf("heartbeat off: %+v, want the 2 routed topics only", specs)
 	}
 }
 
@@ -122,8 +127,9 @@ func TestEnsureTopics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(admin.created) != 1 || admin.created[0].Topic != "outbox.event.Invoice" || admin.created[0].NumPartitions != 3 {
-		t.Errorf("created %+v, want only outbox.event.Invoice with 3 partitions", admin.created)
+	if len(admin.created) != 2 || admin.created[0].Topic != "outbox.event.Invoice" || admin.created[0].NumPartitions != 3 ||
+		admin.created[1].Topic != "__debezium-heartbeat.orders" || admin.created[1].NumPartitions != 1 {
+		t.Errorf("created %+v, want outbox.event.Invoice with 3 partitions and the heartbeat topic with 1", admin.created)
 	}
 	actions := map[string]string{}
 	for _, r := range res {
@@ -169,7 +175,7 @@ func TestEnsureTopicsLateMetadata(t *testing.T) {
 	for _, r := range res {
 		got = append(got, fmt.Sprintf("%s %s %d", r.Name, r.Action, r.ActualPartitions))
 	}
-	want := []string{"outbox.event.Invoice create 0", "outbox.event.Order exists 2", "schema-history.orders exists 2"}
+	want := []string{"outbox.event.Invoice create 0", "outbox.event.Order exists 2", "schema-history.orders exists 2", "__debezium-heartbeat.orders create 0"}
 	if !slices.Equal(got, want) {
 		t.Errorf("results =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -202,7 +208,7 @@ func TestHealth(t *testing.T) {
 		fmt.Fprint(w, body)
 	}))
 	defer srv.Close()
-	admin := &fakeAdmin{topics: map[string]int{"outbox.event.Order": 1}}
+	admin := &fakeAdmin{topics: map[string]int{"outbox.event.Order": 1, "__debezium-heartbeat.orders": 1}}
 	client, err := connect.NewClient(srv.URL, connect.WithRetry(connect.Retry{MaxAttempts: 1}))
 	if err != nil {
 		t.Fatal(err)
