@@ -30,6 +30,11 @@ type ConsumerConfig struct {
 	// RedeliveryBackoff is the wait before a record whose processing
 	// failed is delivered again (default 1s).
 	RedeliveryBackoff time.Duration
+	// FinalCommitTimeout bounds how long Run, when it returns, waits for a
+	// group rebalance in progress to end so that it can commit its done
+	// offsets (default 10s). Offsets not committed by then are delivered
+	// again after a restart (at least once).
+	FinalCommitTimeout time.Duration
 	// OnError, if set, is called with processing errors (the record will
 	// be redelivered) and non-fatal Kafka errors.
 	OnError func(err error)
@@ -96,6 +101,9 @@ func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 	}
 	if cfg.RedeliveryBackoff <= 0 {
 		cfg.RedeliveryBackoff = time.Second
+	}
+	if cfg.FinalCommitTimeout <= 0 {
+		cfg.FinalCommitTimeout = defaultFinalCommitTimeout
 	}
 	km := kafka.ConfigMap{
 		"auto.offset.reset":        "earliest",
@@ -241,19 +249,18 @@ func (c *Consumer) commit(only []kafka.TopicPartition) error {
 	return nil
 }
 
-// finalCommitWait bounds how long Run, when it returns, keeps serving a
-// rebalance in progress to get its done offsets committed.
-const finalCommitWait = 10 * time.Second
+// defaultFinalCommitTimeout is the default ConsumerConfig.FinalCommitTimeout.
+const defaultFinalCommitTimeout = 10 * time.Second
 
 // finalCommit commits the done offsets when Run returns. A commit sent while
 // the group rebalances (another member joins or leaves, as in a rolling
 // deploy) fails with REBALANCE_IN_PROGRESS or ILLEGAL_GENERATION; then it
 // polls, which lets librdkafka finish the rebalance and runs the rebalance
 // callback (committing revoked partitions), and commits again, for at most
-// finalCommitWait. Records polled meanwhile are dropped: they are not done,
+// ConsumerConfig.FinalCommitTimeout. Records polled meanwhile are dropped: they are not done,
 // so they are delivered again after a restart.
 func (c *Consumer) finalCommit() error {
-	deadline := time.Now().Add(finalCommitWait)
+	deadline := time.Now().Add(c.cfg.FinalCommitTimeout)
 	for {
 		err := c.commit(nil)
 		if err == nil || isNoOffset(err) {

@@ -197,7 +197,7 @@ type running struct {
 }
 
 // stopTimeout bounds the wait for Run to return after a cancel.
-const stopTimeout = 30 * time.Second
+const stopTimeout = 60 * time.Second
 
 // runConsumer creates a Consumer for cfg and runs it until stop or the end
 // of the test.
@@ -452,7 +452,10 @@ func commitsOnRevoke(t *testing.T) (refused []error) {
 	cfg := consumer.ConsumerConfig{
 		BootstrapServers: bootstrap, GroupID: group, Topics: []string{topic},
 		CommitInterval: time.Hour,
-		Kafka:          kafka.ConfigMap{"partition.assignment.strategy": "cooperative-sticky"},
+		// The mock's rebalance rounds take longer than the default 10s
+		// on a loaded machine (seen in CI with every package running).
+		FinalCommitTimeout: 45 * time.Second,
+		Kafka:              kafka.ConfigMap{"partition.assignment.strategy": "cooperative-sticky"},
 	}
 	cfg1 := cfg
 	cfg1.OnError = s1.onError
