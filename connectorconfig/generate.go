@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -17,7 +18,7 @@ const (
 	PostgresConnectorClass = "io.debezium.connector.postgresql.PostgresConnector"
 	MySQLConnectorClass    = "io.debezium.connector.mysql.MySqlConnector"
 	MariaDBConnectorClass  = "io.debezium.connector.mariadb.MariaDbConnector"
-	EventRouterClass       = "io.debezium.transforms.outbox.EventRouter"
+	EventRouterClass       = eventrouter.EventRouterClass
 	TopicNameMatchesClass  = "org.apache.kafka.connect.transforms.predicates.TopicNameMatches"
 	StringConverterClass   = "org.apache.kafka.connect.storage.StringConverter"
 	ByteArrayConverter     = "org.apache.kafka.connect.converters.ByteArrayConverter"

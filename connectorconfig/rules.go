@@ -151,20 +151,8 @@ func isPostgres(c *Connector) bool { return c.Config["connector.class"] == Postg
 // transform of c.
 func eventRouterPrefixes(c *Connector) []string {
 	var out []string
-	for _, a := range splitList(c.Config["transforms"]) {
-		if c.Config["transforms."+a+".type"] == EventRouterClass {
-			out = append(out, "transforms."+a+".")
-		}
-	}
-	return out
-}
-
-func splitList(v string) []string {
-	var out []string
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
+	for _, a := range eventrouter.Aliases(c.Config) {
+		out = append(out, "transforms."+a+".")
 	}
 	return out
 }
@@ -246,7 +234,7 @@ func checkSchemaHistory(r *Rule, v *validation) {
 // javaListMatches reports whether any comma-separated anchored Java regex in
 // list fully matches s. unknown is true when a regex could not be checked.
 func javaListMatches(list, s string) (match, unknown bool) {
-	for _, p := range splitList(list) {
+	for _, p := range eventrouter.SplitList(list) {
 		res, err := javaregex.Check(p)
 		if err != nil {
 			unknown = true
@@ -401,7 +389,7 @@ func checkTruncate(r *Rule, v *validation) {
 		if !ok {
 			return // Debezium's default is t
 		}
-		for _, op := range splitList(raw) {
+		for _, op := range eventrouter.SplitList(raw) {
 			if op == "t" {
 				return
 			}

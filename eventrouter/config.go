@@ -228,18 +228,15 @@ func ParseConfigWithOptions(m map[string]string, transformAlias string, opts Par
 		return c, err
 	}
 
-	aliases := splitList(m["transforms"])
+	aliases := SplitList(m["transforms"])
 	if transformAlias == "" {
-		for _, a := range aliases {
-			if strings.TrimSpace(m["transforms."+a+".type"]) == EventRouterClass {
-				if transformAlias != "" {
-					return c, &ConfigError{Key: "transforms", Value: m["transforms"], Message: "several EventRouter transforms; pass the alias"}
-				}
-				transformAlias = a
-			}
-		}
-		if transformAlias == "" {
+		switch routers := Aliases(m); len(routers) {
+		case 0:
 			return c, &ConfigError{Key: "transforms", Value: m["transforms"], Message: "no transform of type " + EventRouterClass}
+		case 1:
+			transformAlias = routers[0]
+		default:
+			return c, &ConfigError{Key: "transforms", Value: m["transforms"], Message: "several EventRouter transforms; pass the alias"}
 		}
 	}
 	c.Alias = transformAlias
@@ -394,7 +391,22 @@ func javaSplit(s, sep string) []string {
 	return parts
 }
 
-func splitList(v string) []string {
+// Aliases returns the aliases of the EventRouter transforms of a connector
+// config, in "transforms" order (Connect trims class names).
+func Aliases(config map[string]string) []string {
+	var out []string
+	for _, a := range SplitList(config["transforms"]) {
+		if strings.TrimSpace(config["transforms."+a+".type"]) == EventRouterClass {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// SplitList splits a Kafka Connect list value ("transforms",
+// "table.include.list", "skipped.operations", ...) at commas, trimming each
+// item and dropping empty ones.
+func SplitList(v string) []string {
 	var out []string
 	for _, s := range strings.Split(v, ",") {
 		if s = strings.TrimSpace(s); s != "" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/eventrouter"
 )
 
 // Finding is one dangerous change. It is a value, not an error: the plan
@@ -162,7 +163,7 @@ func changeFindings(name string, before, after map[string]string, sensitive []st
 		}
 	}
 	for _, key := range []string{"table.include.list", "collection.include.list"} {
-		bl, al := splitList(before[key]), splitList(after[key])
+		bl, al := eventrouter.SplitList(before[key]), eventrouter.SplitList(after[key])
 		if len(bl) == 0 {
 			continue
 		}
@@ -257,14 +258,4 @@ func isWireKey(k string) bool {
 		}
 	}
 	return false
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
