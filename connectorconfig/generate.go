@@ -372,10 +372,24 @@ const PGHeartbeatQuery = "SELECT pg_logical_emit_message(false, '" + PGHeartbeat
 // with topic.prefix prefix to, heartbeat.topics.prefix left at its default.
 func HeartbeatTopic(prefix string) string { return "__debezium-heartbeat." + prefix }
 
+// HeartbeatsOn reports whether a connector config sends heartbeats
+// (heartbeat.interval.ms set and not 0).
+func HeartbeatsOn(config map[string]string) bool {
+	hb := config["heartbeat.interval.ms"]
+	return hb != "" && hb != "0"
+}
+
+// PassesBytesThrough reports whether a value converter writes BYTES
+// values (the Avro outbox payload) untouched: ByteArrayConverter and
+// BinaryDataConverter, which write the same bytes for them.
+func PassesBytesThrough(converter string) bool {
+	return converter == ByteArrayConverter || converter == BinaryDataConverter
+}
+
 // HeartbeatTopicOf is the heartbeat topic of a connector config, "" when
 // its heartbeats are off.
 func HeartbeatTopicOf(config map[string]string) string {
-	if hb := config["heartbeat.interval.ms"]; hb == "" || hb == "0" {
+	if !HeartbeatsOn(config) {
 		return ""
 	}
 	if p := config["heartbeat.topics.prefix"]; p != "" {

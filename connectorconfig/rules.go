@@ -340,7 +340,7 @@ func checkPayloadConverter(r *Rule, v *validation) {
 					Message: fmt.Sprintf("payloadFormat avro needs a bytes payload column, not %s: a text column would reach Kafka as a string, not as Confluent wire-format bytes", colType), Hint: r.Hint}
 				v.findings = append(v.findings, f)
 			}
-			if conv != ByteArrayConverter && conv != BinaryDataConverter {
+			if !PassesBytesThrough(conv) {
 				v.report(r, c, "value.converter", fmt.Sprintf("payloadFormat avro needs %s (or %s) to pass the Avro bytes through untouched, not %q", ByteArrayConverter, BinaryDataConverter, conv))
 			}
 		case spec.FormatJSON:
@@ -374,8 +374,8 @@ func checkPassthroughNonOutbox(r *Rule, v *validation) {
 		if conv != ByteArrayConverter && !(conv == BinaryDataConverter && delegate == "") {
 			return
 		}
-		if hb := c.Config["heartbeat.interval.ms"]; hb != "" && hb != "0" {
-			v.report(r, c, "heartbeat.interval.ms", fmt.Sprintf("heartbeat.interval.ms=%s emits heartbeat records with a Struct value, which %s cannot write: the task fails", hb, conv))
+		if HeartbeatsOn(c.Config) {
+			v.report(r, c, "heartbeat.interval.ms", fmt.Sprintf("heartbeat.interval.ms=%s emits heartbeat records with a Struct value, which %s cannot write: the task fails", c.Config["heartbeat.interval.ms"], conv))
 		}
 		if isBinlog(c) && c.Config["include.schema.changes"] != "false" {
 			v.report(r, c, "include.schema.changes", fmt.Sprintf("schema change events (include.schema.changes defaults to true) have a Struct value, which %s cannot write: the task fails", conv))
@@ -540,8 +540,7 @@ func checkSlotCanStall(r *Rule, v *validation) {
 		if !isPostgres(c) {
 			return
 		}
-		hb := c.Config["heartbeat.interval.ms"]
-		if hb == "" || hb == "0" {
+		if !HeartbeatsOn(c.Config) {
 			if o := v.outbox(c); o != nil && o.Connector.Has("heartbeat") {
 				return // turned off in the spec
 			}

@@ -147,11 +147,7 @@ func changeFindings(name string, before, after map[string]string, sensitive []st
 	// writes other records (heartbeats, which ByteArrayConverter cannot
 	// write at all). Switching between them, as generate does when
 	// heartbeats are turned on, leaves the routed topics' bytes unchanged.
-	passThrough := func(m map[string]string) bool {
-		c := m["value.converter"]
-		return c == connectorconfig.ByteArrayConverter || c == connectorconfig.BinaryDataConverter
-	}
-	sameBytes := passThrough(before) && passThrough(after)
+	sameBytes := connectorconfig.PassesBytesThrough(before["value.converter"]) && connectorconfig.PassesBytesThrough(after["value.converter"])
 	for _, k := range unionKeys(before, after) {
 		if sameBytes && (k == "value.converter" || strings.HasPrefix(k, "value.converter.delegate.")) {
 			continue
