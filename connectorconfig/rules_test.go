@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ func TestRules(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatal("bad.yaml marks no line with # want")
 			}
-			if !equalInts(got, want) {
+			if !slices.Equal(got, want) {
 				t.Errorf("bad.yaml: %s findings on lines %v, want %v", r.ID, got, want)
 			}
 			if fs := validateFile(t, filepath.Join(dir, "good.yaml")); len(fs) != 0 {
@@ -71,18 +72,6 @@ func TestRules(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestRulesDocumented checks that every rule has an ID, a one-line purpose,

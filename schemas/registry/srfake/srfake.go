@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -459,55 +460,9 @@ func (f *Fake) resolveRefs(refs []Reference, depth int) ([]avro.NamedSchema, *ap
 			return nil, e
 		}
 		out = append(out, inner...)
-		out = append(out, namedTypes(v.schema.parsed)...)
+		out = append(out, avro.NamedTypes(v.schema.parsed)...)
 	}
 	return out, nil
-}
-
-// namedTypes lists the named types defined in s.
-func namedTypes(s avro.Schema) []avro.NamedSchema {
-	var out []avro.NamedSchema
-	seen := map[avro.Schema]bool{}
-	var walk func(avro.Schema)
-	walk = func(s avro.Schema) {
-		if s == nil || seen[s] {
-			return
-		}
-		seen[s] = true
-		switch t := s.(type) {
-		case *avro.Record:
-			out = append(out, t)
-			for _, fl := range t.Fields {
-				walk(fl.Type)
-			}
-		case *avro.Enum:
-			out = append(out, t)
-		case *avro.Fixed:
-			out = append(out, t)
-		case *avro.Array:
-			walk(t.Items)
-		case *avro.Map:
-			walk(t.Values)
-		case *avro.Union:
-			for _, b := range t.Branches {
-				walk(b)
-			}
-		}
-	}
-	walk(s)
-	return out
-}
-
-func sameRefs(a, b []Reference) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func (f *Fake) lookup(name string, r *http.Request) (any, *apiErr) {
@@ -521,7 +476,7 @@ func (f *Fake) lookup(name string, r *http.Request) (any, *apiErr) {
 	}
 	text := avro.JavaString(parsed)
 	for _, v := range s.live() {
-		if v.schema.text == text && sameRefs(v.schema.refs, in.References) {
+		if v.schema.text == text && slices.Equal(v.schema.refs, in.References) {
 			return versionJSON(name, v), nil
 		}
 	}
@@ -548,7 +503,7 @@ func (f *Fake) register(name string, r *http.Request) (any, *apiErr) {
 	s := f.subj(name, false)
 	if s != nil {
 		for _, v := range s.live() {
-			if v.schema.text == text && sameRefs(v.schema.refs, in.References) {
+			if v.schema.text == text && slices.Equal(v.schema.refs, in.References) {
 				return map[string]int{"id": v.schema.id}, nil
 			}
 		}
@@ -561,7 +516,7 @@ func (f *Fake) register(name string, r *http.Request) (any, *apiErr) {
 	}
 	var st *stored
 	for _, x := range f.schemas {
-		if x.text == text && sameRefs(x.refs, in.References) {
+		if x.text == text && slices.Equal(x.refs, in.References) {
 			st = x
 			break
 		}
