@@ -45,18 +45,28 @@ func deployAndWait(t *testing.T, ctx context.Context, connectURL string, c conne
 	return ""
 }
 
-// streamingReader returns a reader of topic once the connector streams:
-// Connect reports a task RUNNING before Debezium has read its start
-// position (the binlog position under the snapshot lock, the slot's LSN),
-// and with snapshot.mode=no_data a row committed in that window is never
-// routed. So warm-up rows (insertMarker, with aggregate id "warmup-...") are
-// written until one arrives; read the checked records with NextEvent.
-func streamingReader(t *testing.T, bootstrap, topic string, insertMarker func(key string) error) *itest.Reader {
+// routeOne inserts the outbox row id into db in a transaction of its own,
+// after warm-up rows (itest.StreamingReader), and returns the record routed
+// from it to "outbox.event.<agg>". insert takes the id, aggregate type,
+// aggregate id, payload and created values.
+func routeOne(t *testing.T, ctx context.Context, bootstrap string, db *sql.DB, insert, agg, id, key string, payload any, created time.Time) *kafka.Message {
 	t.Helper()
-	itest.CreateTopic(t, bootstrap, topic)
-	r := itest.NewReader(t, bootstrap, topic)
-	itest.WarmUp(t, r, 90*time.Second, insertMarker)
-	return r
+	topic := "outbox.event." + agg
+	r := itest.StreamingReader(t, bootstrap, topic, func(key string) error {
+		_, err := db.ExecContext(ctx, insert, itest.UUID(t), agg, key, payload, created)
+		return err
+	})
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, insert, id, agg, key, payload, created); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return next(t, r, topic)
 }
 
 // next reads the next routed record that is not a warm-up marker.
@@ -159,25 +169,11 @@ outboxes:
 
 	id := "6f1c2a52-8d7e-4f7e-9f55-" + suffix + "0000"
 	agg := "ItOrder" + suffix
-	topic := "outbox.event." + agg
 	payload := []byte{0x00, 0x00, 0x00, 0x00, 0x07, 0x02, 0x41, 0x00, 0xff}
 	created := time.Date(2026, 3, 1, 12, 30, 45, 123000000, time.UTC)
 	insert := fmt.Sprintf("INSERT INTO %s.%s (id, aggregatetype, aggregateid, type, payload, created_at, schemaversion) VALUES ($1, $2, $3, 'OrderCreated', $4, $5, 2)", o.Schema, o.Table)
-	r := streamingReader(t, s.BootstrapServers, topic, func(key string) error {
-		_, err := db.ExecContext(ctx, insert, itest.UUID(t), agg, key, payload, created)
-		return err
-	})
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.ExecContext(ctx, insert, id, agg, "order-1", payload, created); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	checkRecord(t, next(t, r, topic), id, "order-1", payload, "OrderCreated", "2", created)
+	m := routeOne(t, ctx, s.BootstrapServers, db, insert, agg, id, "order-1", payload, created)
+	checkRecord(t, m, id, "order-1", payload, "OrderCreated", "2", created)
 
 	var n int
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_publication_tables WHERE pubname = $1 AND schemaname = $2 AND tablename = $3", pub, o.Schema, o.Table).Scan(&n); err != nil || n != 1 {
@@ -224,25 +220,11 @@ outboxes:
 
 	// A JSON payload arrives as the JSON text, not as a JSON string literal.
 	agg := "ItPayment" + suffix
-	topic := "outbox.event." + agg
 	payload := `{"paymentId":"p-1","amountCents":1250}`
 	created := time.Date(2026, 3, 1, 12, 30, 45, 123000000, time.UTC)
 	insert := fmt.Sprintf("INSERT INTO %s.%s (id, aggregatetype, aggregateid, type, payload, created_at, schemaversion) VALUES (?, ?, ?, 'PaymentCaptured', ?, ?, 1)", o.Schema, o.Table)
-	r := streamingReader(t, s.BootstrapServers, topic, func(key string) error {
-		_, err := db.ExecContext(ctx, insert, itest.UUID(t), agg, key, payload, created)
-		return err
-	})
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.ExecContext(ctx, insert, "evt-"+suffix, agg, "pay-1", payload, created); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	checkRecord(t, next(t, r, topic), "evt-"+suffix, "pay-1", []byte(payload), "PaymentCaptured", "1", created)
+	m := routeOne(t, ctx, s.BootstrapServers, db, insert, agg, "evt-"+suffix, "pay-1", payload, created)
+	checkRecord(t, m, "evt-"+suffix, "pay-1", []byte(payload), "PaymentCaptured", "1", created)
 }
 
 // TestIntegrationPassthroughHeartbeat backs rule
@@ -389,7 +371,7 @@ outboxes:
 		// Streaming (the slot is active) before the WAL is written.
 		insert := "INSERT INTO public.outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, $2, $3, 'T', '{}', 1)"
 		agg := "Hb" + tc.name + suffix
-		streamingReader(t, s.BootstrapServers, "outbox.event."+agg, func(key string) error {
+		itest.StreamingReader(t, s.BootstrapServers, "outbox.event."+agg, func(key string) error {
 			_, err := db.ExecContext(ctx, insert, itest.UUID(t), agg, key)
 			return err
 		})

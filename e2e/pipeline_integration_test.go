@@ -128,14 +128,11 @@ func TestOutboxPipeline(t *testing.T) {
 
 			aggType := "Order" + sfx
 			topic := "outbox.event." + aggType
-			itest.CreateTopic(t, s.BootstrapServers, topic)
-
 			name := "e2e-" + tc.name + "-" + sfx
 			itest.PutConnector(t, s.ConnectURL, name, cfg)
 			itest.WaitRunning(t, s.ConnectURL, name, 90*time.Second)
 
-			reader := itest.NewReader(t, s.BootstrapServers, topic)
-			itest.WarmUp(t, reader, 90*time.Second, func(key string) error {
+			reader := itest.StreamingReader(t, s.BootstrapServers, topic, func(key string) error {
 				_, err := db.Exec(insert, itest.UUID(t), aggType, key, "WarmUp", `{}`)
 				return err
 			})

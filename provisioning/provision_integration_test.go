@@ -154,7 +154,6 @@ outboxes:
 			}
 
 			topic := "outbox.event." + aggregate
-			itest.CreateTopic(t, s.BootstrapServers, topic)
 			if h := tg.Config("schema.history.internal.kafka.topic"); h != "" {
 				t.Cleanup(func() { itest.DeleteTopics(t, s.BootstrapServers, h) })
 			}
@@ -169,10 +168,7 @@ outboxes:
 				t.Fatal(err)
 			}
 			payload := payloadFunc(t, tc.format)
-			reader := itest.NewReader(t, s.BootstrapServers, topic)
-
-			// Warm up: the connector streams from where it started.
-			itest.WarmUp(t, reader, 90*time.Second, func(key string) error {
+			reader := itest.StreamingReader(t, s.BootstrapServers, topic, func(key string) error {
 				_, err := w.Write(ctx, db, outbox.Event{AggregateType: aggregate, AggregateID: key, Type: "OrderCreated", SchemaVersion: 1, Payload: payload(0)})
 				return err
 			})

@@ -166,10 +166,8 @@ func TestDeployRealStack(t *testing.T) {
 	t.Logf("first deploy converged in %s", time.Since(start))
 	st.rec.take()
 
-	// 2. Events flow: a row inserted in each outbox arrives routed. RUNNING
-	// comes before Debezium has read its start position, and with
-	// snapshot.mode=no_data a row committed in that window is never routed:
-	// warm-up rows first, until one arrives.
+	// 2. Events flow: a row inserted in each outbox arrives routed (after
+	// warm-up rows: itest.StreamingReader).
 	for _, c := range []struct {
 		db                 *sql.DB
 		topic, key, insert string
@@ -177,9 +175,7 @@ func TestDeployRealStack(t *testing.T) {
 		{st.pg, "dep" + st.sfx + ".Order", "o-1", `INSERT INTO public.outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES (gen_random_uuid(), 'Order', $1, 'OrderCreated', '{"total": 42}', 1)`},
 		{st.ma, "dep" + st.sfx + ".Payment", "p-1", `INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES (UUID(), 'Payment', ?, 'PaymentCaptured', '{"amount": 7}', 1)`},
 	} {
-		itest.CreateTopic(t, st.s.BootstrapServers, c.topic)
-		r := itest.NewReader(t, st.s.BootstrapServers, c.topic)
-		itest.WarmUp(t, r, 90*time.Second, func(key string) error {
+		r := itest.StreamingReader(t, st.s.BootstrapServers, c.topic, func(key string) error {
 			_, err := c.db.Exec(c.insert, key)
 			return err
 		})

@@ -186,6 +186,21 @@ func WarmUp(t testing.TB, r *Reader, timeout time.Duration, write func(key strin
 	t.Fatalf("the connector routed no warm-up event within %s", timeout)
 }
 
+// StreamingReader creates topic (single partition, deleted at cleanup) and
+// returns a reader of it once the connector writing it streams: Connect
+// reports a task RUNNING before Debezium has read its start position (the
+// binlog position under the snapshot lock, the slot's LSN), and with
+// snapshot.mode=no_data a row committed in that window is never routed. So
+// it WarmUps (90 s) with write, which inserts an outbox row routed to topic
+// with the given aggregate id. Read the checked records with NextEvent.
+func StreamingReader(t testing.TB, bootstrap, topic string, write func(key string) error) *Reader {
+	t.Helper()
+	CreateTopic(t, bootstrap, topic)
+	r := NewReader(t, bootstrap, topic)
+	WarmUp(t, r, 90*time.Second, write)
+	return r
+}
+
 // CommittedOffsets returns the committed offset of partitions 0 to
 // partitions-1 of topic for the consumer group, as the group coordinator
 // reports them (kafka.OffsetInvalid, -1001, where the group committed
