@@ -94,11 +94,7 @@ func buildLenient(s *spec.Spec, read ReadFileFunc) (*Catalog, error) {
 				if !ok {
 					continue
 				}
-				cat.Entries = append(cat.Entries, &CatalogEntry{
-					Outbox: o.Name, EventType: ev.Name, Major: v.Major, Topic: topic,
-					Strategy: ev.SubjectStrategy, Record: rec.FullName(), File: v.SchemaPath,
-					Subject: SubjectName(Strategy(ev.SubjectStrategy), topic, rec.FullName()), Source: data, Schema: sch,
-				})
+				cat.Entries = append(cat.Entries, newEntry(o, ev, v, topic, rec, data))
 			}
 		}
 	}

@@ -140,13 +140,7 @@ func BuildCatalogFrom(s *spec.Spec, read ReadFileFunc) (*Catalog, error) {
 					bad(pos, nil, "event type %q v%d: %s is a %s schema, want a record", ev.Name, v.Major, v.SchemaPath, sch.Type())
 					continue
 				}
-				e := &CatalogEntry{
-					Outbox: o.Name, EventType: ev.Name, Aggregate: ev.Aggregate, Major: v.Major,
-					Topic: topic, Strategy: ev.SubjectStrategy, Record: rec.FullName(),
-					File: v.SchemaPath, PayloadFormat: o.PayloadFormat, SpecPos: pos,
-					Source: data, Schema: sch,
-				}
-				e.Subject = SubjectName(Strategy(e.Strategy), topic, e.Record)
+				e := newEntry(o, ev, v, topic, rec, data)
 				if prev, ok := seen[e.Subject]; ok {
 					if prev.EventType == e.EventType {
 						bad(pos, nil, "event type %q: v%d and v%d map to the same subject %q; a new major version needs its own subject (change the record's namespace or name)", e.EventType, prev.Major, e.Major, e.Subject)
@@ -164,6 +158,18 @@ func BuildCatalogFrom(s *spec.Spec, read ReadFileFunc) (*Catalog, error) {
 		return nil, errors.Join(errs...)
 	}
 	return cat, nil
+}
+
+// newEntry is the catalog entry of version v of event type ev of outbox o,
+// routed to topic, with its parsed record schema rec read from data.
+func newEntry(o *spec.Outbox, ev *spec.EventType, v *spec.EventVersion, topic string, rec *avro.Record, data []byte) *CatalogEntry {
+	return &CatalogEntry{
+		Outbox: o.Name, EventType: ev.Name, Aggregate: ev.Aggregate, Major: v.Major,
+		Topic: topic, Strategy: ev.SubjectStrategy, Record: rec.FullName(),
+		Subject: SubjectName(Strategy(ev.SubjectStrategy), topic, rec.FullName()),
+		File:    v.SchemaPath, PayloadFormat: o.PayloadFormat, SpecPos: v.PosOf("schema"),
+		Source: data, Schema: rec,
+	}
 }
 
 // eventTopic is the topic the EventRouter routes the event type to: the
