@@ -45,16 +45,6 @@ func eventRouter() map[string]string {
 	}
 }
 
-func merge(ms ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, m := range ms {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 func TestOutboxPipeline(t *testing.T) {
 	cases := []pipelineCase{
 		{
@@ -69,7 +59,7 @@ func TestOutboxPipeline(t *testing.T) {
 					aggregateid varchar(255) NOT NULL,
 					type varchar(255) NOT NULL,
 					payload jsonb)`)
-				cfg := merge(eventRouter(), map[string]string{
+				cfg := itest.MergeConfigs(eventRouter(), map[string]string{
 					"connector.class":             "io.debezium.connector.postgresql.PostgresConnector",
 					"plugin.name":                 "pgoutput",
 					"database.hostname":           s.ConnectPostgresHost,
@@ -102,7 +92,7 @@ func TestOutboxPipeline(t *testing.T) {
 				t.Cleanup(func() { itest.DeleteTopics(t, s.BootstrapServers, historyTopic) })
 				var serverID int
 				fmt.Sscanf(sfx[:6], "%x", &serverID)
-				cfg := merge(eventRouter(), map[string]string{
+				cfg := itest.MergeConfigs(eventRouter(), map[string]string{
 					"connector.class":       "io.debezium.connector.mariadb.MariaDbConnector",
 					"database.hostname":     s.ConnectMariaDBHost,
 					"database.port":         s.ConnectMariaDBPort,

@@ -102,16 +102,6 @@ var stringConv = map[string]string{
 	"errors.tolerance": "all",
 }
 
-func merge(ms ...map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, m := range ms {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 const baseRow = `{"id":"$ID","aggregatetype":"Sentinel$R","aggregateid":"s","type":"Ping","payload":{"ping":true}}`
 
 func variants() []variant {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,16 @@ func connectClient(t testing.TB, connectURL string) *connect.Client {
 		t.Fatalf("connect client: %v", err)
 	}
 	return c
+}
+
+// MergeConfigs merges connector configs into a new map; a later map's
+// value wins.
+func MergeConfigs(ms ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		maps.Copy(out, m)
+	}
+	return out
 }
 
 // PutConnector creates or updates a connector through the Connect REST API
