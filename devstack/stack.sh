@@ -20,12 +20,18 @@ STACK=${OUTBOX_STACK_DIR:-$REPO/.stack}
 mkdir -p "$STACK"
 STACK=$(cd "$STACK" && pwd)
 
-PG_PORT=15432
-MARIA_PORT=13306
-KAFKA_PORT=19092
-KAFKA_CTRL_PORT=19093
-CONNECT_PORT=18083
-REGISTRY_PORT=18081
+# OUTBOX_STACK_PORT_OFFSET (default 0) shifts every port, so that a second,
+# isolated instance (its own OUTBOX_STACK_DIR) can run beside the main one:
+# fault tests that stop or kill services (the crash suite, the relay's broker
+# restart) use one, and never disturb tests that share the main stack.
+PORT_OFFSET=${OUTBOX_STACK_PORT_OFFSET:-0}
+[[ $PORT_OFFSET =~ ^[0-9]+$ ]] || { echo "OUTBOX_STACK_PORT_OFFSET must be a number, got '$PORT_OFFSET'" >&2; exit 2; }
+PG_PORT=$((15432 + PORT_OFFSET))
+MARIA_PORT=$((13306 + PORT_OFFSET))
+KAFKA_PORT=$((19092 + PORT_OFFSET))
+KAFKA_CTRL_PORT=$((19093 + PORT_OFFSET))
+CONNECT_PORT=$((18083 + PORT_OFFSET))
+REGISTRY_PORT=$((18081 + PORT_OFFSET))
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 
 # Bounded waits, in seconds.
