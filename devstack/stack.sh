@@ -322,6 +322,7 @@ start_registry() {
 	}
 	launch registry "$JAVA21" -Xms128m -Xmx512m "${JOPTS[@]}" \
 		-Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port=$REGISTRY_PORT \
+		-Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port=$((9000 + PORT_OFFSET)) \
 		-Dquarkus.log.level=WARN \
 		-Dapicurio.rest.deletion.group.enabled=true \
 		-Dapicurio.rest.deletion.artifact.enabled=true \
