@@ -30,6 +30,10 @@ var (
 	// ErrDuplicateHandler: Handle was called twice for one event type and
 	// major version.
 	ErrDuplicateHandler = errors.New("handler already registered")
+	// ErrUpcastChain: Upcast for major k found nothing registered for k+1
+	// (a missing link in the chain), or k+1 takes another payload type than
+	// the upcaster returns.
+	ErrUpcastChain = errors.New("broken upcast chain")
 	// ErrInvalidConfig: a RouterConfig, Retry, DLQ or ConsumerConfig is
 	// not valid.
 	ErrInvalidConfig = errors.New("invalid consumer config")

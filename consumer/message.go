@@ -63,9 +63,17 @@ type Meta struct {
 	// EventType is the type column (event type header, or the Avro writer
 	// record name when the header is absent).
 	EventType string
-	// Version is the schema major version (schema version header); 0 when
-	// absent.
+	// Version is the schema major version of the payload. In a handler's
+	// Event it is the major the handler was registered for: the version
+	// delivered, which is higher than WrittenVersion when upcasters ran
+	// (see Upcast), and the handler's major when the record has no schema
+	// version header. In Message.Meta, which middleware reads, it is the
+	// version written (the schema version header; 0 when absent).
 	Version int
+	// WrittenVersion is the major version the producer wrote: the schema
+	// version header, 0 when absent. It equals Version unless the payload
+	// was upcast or the record had no version header.
+	WrittenVersion int
 	// AggregateID is the record key (the aggregate id column) as text.
 	AggregateID string
 	// SchemaID is the registry id of the Avro writer schema (Confluent wire

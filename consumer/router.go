@@ -111,6 +111,11 @@ type entry struct {
 	eventType string
 	version   int
 	reader    avro.Schema
+	// in is the payload type of the registration (Handle's T, Upcast's
+	// From); deliver runs its step with a decoded payload (upcast.go).
+	in      reflect.Type
+	deliver deliverFunc
+	upcast  bool // registered by Upcast
 	// decode decodes m's value into the handler's T and returns the bound
 	// handler call.
 	decode func(ctx context.Context, r *Router, m *Message) (func(ctx context.Context, tx *sql.Tx) error, error)
@@ -149,6 +154,7 @@ type HandlerOption func(*handlerOptions) error
 
 type handlerOptions struct {
 	reader avro.Schema
+	link   *upcastLink // set by Upcast
 }
 
 // ReaderSchema sets the handler's Avro reader schema (an .avsc text): Avro
@@ -193,7 +199,7 @@ func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx co
 			return fmt.Errorf("handle %s v%d: %w", eventType, majorVersion, err)
 		}
 	}
-	e := &entry{eventType: eventType, version: majorVersion, reader: o.reader}
+	e := &entry{eventType: eventType, version: majorVersion, reader: o.reader, in: reflect.TypeFor[T](), deliver: handlerDeliver(majorVersion, fn)}
 	e.decode = func(ctx context.Context, r *Router, m *Message) (func(context.Context, *sql.Tx) error, error) {
 		var payload T
 		if !m.Meta.Tombstone {
@@ -202,18 +208,10 @@ func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx co
 			}
 		}
 		return func(ctx context.Context, tx *sql.Tx) error {
-			return fn(ctx, Event[T]{Meta: m.Meta, Payload: payload, Tx: tx, Message: m})
+			return e.deliver(ctx, tx, m, m.Meta, payload)
 		}, nil
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	k := handlerKey{eventType, majorVersion}
-	if _, dup := r.handlers[k]; dup {
-		return fmt.Errorf("%w: %s v%d", ErrDuplicateHandler, eventType, majorVersion)
-	}
-	r.handlers[k] = e
-	r.versions[eventType] = append(r.versions[eventType], majorVersion)
-	return nil
+	return r.register(e, o)
 }
 
 // Process runs one record through the middleware chain and the handler. A nil
@@ -258,6 +256,7 @@ func (r *Router) parseMeta(m *Message) error {
 			return decodeError(m, fmt.Errorf("header %s = %q is not a major version", r.cfg.SchemaVersionHeader, v))
 		}
 		m.Meta.Version = n
+		m.Meta.WrittenVersion = n
 	}
 	if len(m.Value) > 0 {
 		switch m.Value[0] {

@@ -185,7 +185,7 @@ func TestDecodeAndDispatch(t *testing.T) {
 		{
 			name:        "no version header matches the only registered version",
 			record:      k.jsonRecord("OrderPaid", 0, `{"id":"o-2"}`),
-			wantHandler: "OrderPaid/1", wantVersion: 0,
+			wantHandler: "OrderPaid/1", wantVersion: 1, // delivered as v1; WrittenVersion 0
 			wantPayload: map[string]any{"id": "o-2"},
 		},
 	}
