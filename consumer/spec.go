@@ -1,6 +1,12 @@
 package consumer
 
-import "github.com/outboxctl/outboxctl/spec"
+import (
+	"fmt"
+	"os"
+
+	"github.com/outboxctl/outboxctl/schemas/avro"
+	"github.com/outboxctl/outboxctl/spec"
+)
 
 // ForOutbox returns c with the header names of outbox o of a loaded spec
 // (o.Headers), so that the Router reads exactly the headers the connector
@@ -16,4 +22,57 @@ func (c RouterConfig) ForOutbox(o *spec.Outbox) RouterConfig {
 		c.SchemaVersionHeader = h
 	}
 	return c
+}
+
+// ReaderSchemaFromSpec is ReaderSchema with the schema file that outbox o of
+// a loaded spec declares for eventType and major version major
+// (events[].versions[].schema, read from its SchemaPath), so the consumer
+// reads with the very .avsc the producer's schemas are checked against and
+// no schema text is pasted into code:
+//
+//	consumer.Handle(r, "OrderCreated", 2, h, consumer.ReaderSchemaFromSpec(&sp.Outboxes[0], "OrderCreated", 2))
+//
+// The file is read and parsed (strictly, as `outboxctl schema check` does)
+// when the option is applied, at Handle or Upcast. Errors wrap
+// ErrInvalidConfig: the outbox declares no such event type or major version,
+// the file cannot be read, or it is not an Avro record schema.
+func ReaderSchemaFromSpec(o *spec.Outbox, eventType string, major int) HandlerOption {
+	return func(opts *handlerOptions) error {
+		if o == nil {
+			return fmt.Errorf("%w: reader schema from spec: nil outbox", ErrInvalidConfig)
+		}
+		var ev *spec.EventType
+		for i := range o.Events {
+			if o.Events[i].Name == eventType {
+				ev = &o.Events[i]
+				break
+			}
+		}
+		if ev == nil {
+			return fmt.Errorf("%w: reader schema from spec: outbox %q declares no event type %q", ErrInvalidConfig, o.Name, eventType)
+		}
+		var v *spec.EventVersion
+		for i := range ev.Versions {
+			if ev.Versions[i].Major == major {
+				v = &ev.Versions[i]
+				break
+			}
+		}
+		if v == nil || v.SchemaPath == "" {
+			return fmt.Errorf("%w: reader schema from spec: outbox %q declares no schema for %s v%d", ErrInvalidConfig, o.Name, eventType, major)
+		}
+		data, err := os.ReadFile(v.SchemaPath)
+		if err != nil {
+			return fmt.Errorf("%w: reader schema from spec: %s v%d: %w", ErrInvalidConfig, eventType, major, err)
+		}
+		s, err := avro.ParseWith(data, avro.Options{File: v.SchemaPath})
+		if err != nil {
+			return fmt.Errorf("%w: reader schema from spec: %s v%d: %w", ErrInvalidConfig, eventType, major, err)
+		}
+		if _, ok := s.(*avro.Record); !ok {
+			return fmt.Errorf("%w: reader schema from spec: %s v%d: %s is a %s schema, want a record", ErrInvalidConfig, eventType, major, v.SchemaPath, s.Type())
+		}
+		opts.reader = s
+		return nil
+	}
 }
