@@ -13,13 +13,17 @@ import (
 //     schemas.enable=false on a string payload column: "double encoded");
 //   - a Kafka Connect envelope {"schema":{…,"type":…},"payload":…}
 //     (JsonConverter with schemas.enable=true), exactly those two keys.
+//
+// Struct fields are named as on the Avro path: the json tag's name wins,
+// else the avro tag's name, else the Go field name (keys matched exactly,
+// then case-insensitively); see jsonnames.go.
 func decodeJSON(value []byte, dst any) error {
-	wantsString := reflect.TypeOf(dst).Elem().Kind() == reflect.String
+	t := reflect.TypeOf(dst).Elem()
 	v := bytes.TrimSpace(value)
-	if !wantsString {
+	if t.Kind() != reflect.String {
 		v = unwrapJSON(v)
 	}
-	return json.Unmarshal(v, dst)
+	return json.Unmarshal(renameJSON(v, t), dst)
 }
 
 func unwrapJSON(v []byte) []byte {
