@@ -3,8 +3,11 @@ package consumertest_test
 import (
 	"context"
 	"encoding/binary"
+	"errors"
+	"strings"
 	"testing"
 
+	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/consumertest"
 	"github.com/outboxctl/outboxctl/consumer/inbox/inboxtest"
 )
@@ -92,4 +95,42 @@ func TestInboxConformance(t *testing.T) {
 	in := consumertest.NewInbox()
 	defer in.Close()
 	inboxtest.Run(t, in, inboxtest.Features{RejectsInvalidKeys: true})
+}
+
+// A handler that reads through Event.Tx gets a clear error from the
+// in-memory inbox, not an empty result it would mistake for "no rows".
+func TestInboxRefusesQueries(t *testing.T) {
+	in := consumertest.NewInbox()
+	defer in.Close()
+	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: in, ConsumerGroup: "g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scanErr error
+	if err := consumer.Handle(r, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[map[string]any]) error {
+		if _, err := ev.Tx.ExecContext(ctx, "INSERT INTO invoices (order_id) VALUES ($1)", ev.Payload["orderId"]); err != nil {
+			return err
+		}
+		var n int
+		scanErr = ev.Tx.QueryRowContext(ctx, "SELECT count(*) FROM invoices").Scan(&n)
+		_, err := ev.Tx.QueryContext(ctx, "SELECT order_id FROM invoices")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.MustRecord(consumertest.Row{ID: "4d47e190-0402-4048-bc2c-89dd80ab9b0a", AggregateType: "Order", AggregateID: "o-1", Type: "OrderCreated", SchemaVersion: 1, Payload: []byte(`{"orderId":"o-1"}`)})
+	err = r.Process(context.Background(), m)
+	if !errors.Is(err, consumertest.ErrNoDatabase) || !errors.Is(scanErr, consumertest.ErrNoDatabase) {
+		t.Fatalf("Process = %v, QueryRow.Scan = %v; want ErrNoDatabase for both", err, scanErr)
+	}
+	if !strings.Contains(err.Error(), "SELECT order_id FROM invoices") {
+		t.Errorf("error %q does not name the query", err)
+	}
+	if in.Processed("g", "4d47e190-0402-4048-bc2c-89dd80ab9b0a") || len(in.Committed()) != 0 {
+		t.Error("the failed handler's transaction committed")
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/outboxctl/outboxctl/consumer/inbox"
@@ -17,6 +16,12 @@ import (
 // handler executes through it (recorded, not run), become visible only on
 // commit. It does not block concurrent duplicates (use the SQL stores and
 // inboxtest for that). Safe for concurrent use.
+//
+// It has no database behind it, so it cannot serve what a handler reads:
+// a query through Event.Tx (QueryContext, QueryRowContext) fails with an
+// error wrapping ErrNoDatabase rather than returning no rows, and Exec
+// always reports one row affected. A handler that reads what it wrote, or
+// relies on affected rows, is tested with NewDBInbox over a real database.
 type Inbox struct {
 	db *sql.DB
 
@@ -85,6 +90,10 @@ func (in *Inbox) Committed() []Statement {
 	defer in.mu.Unlock()
 	return append([]Statement(nil), in.committed...)
 }
+
+// ErrNoDatabase: a handler queried through the transaction of the in-memory
+// Inbox, which records statements but has no rows to return. Use NewDBInbox.
+var ErrNoDatabase = errors.New("consumertest: the in-memory inbox has no database to query (use NewDBInbox with a real database)")
 
 type memConnector struct{ in *Inbox }
 
@@ -164,11 +173,5 @@ func (s *memStmt) Exec(args []driver.Value) (driver.Result, error) {
 }
 
 func (s *memStmt) Query([]driver.Value) (driver.Rows, error) {
-	return &memRows{}, nil
+	return nil, fmt.Errorf("%w: query %q", ErrNoDatabase, s.q)
 }
-
-type memRows struct{}
-
-func (*memRows) Columns() []string         { return nil }
-func (*memRows) Close() error              { return nil }
-func (*memRows) Next([]driver.Value) error { return io.EOF }
