@@ -8,12 +8,14 @@
 // # Types to learn first
 //
 //   - Router: NewRouter(RouterConfig), then Handle[T](router, eventType,
-//     majorVersion, func(ctx, Event[T]) error) per event, and Use(...) for
-//     middleware. Router.Process runs one record; it is what the Consumer
-//     calls and what tests call (see consumertest).
-//   - Event[T]: the decoded payload, Meta (event id, type, version,
-//     aggregate id, writer schema id) and Tx, the inbox transaction in which
-//     the handler writes its business effect.
+//     majorVersion, func(ctx, Event[T]) error) per event, Upcast[From,
+//     To](router, eventType, fromMajor, fn) to bring older major versions to
+//     a handler's, and Use(...) for middleware. Router.Process runs one
+//     record; it is what the Consumer calls and what tests call (see
+//     consumertest).
+//   - Event[T]: the decoded payload, Meta (event id, type, version delivered
+//     and version written, aggregate id, writer schema id) and Tx, the inbox
+//     transaction in which the handler writes its business effect.
 //   - Consumer: NewConsumer(ConsumerConfig, router) and Run(ctx): a
 //     confluent-kafka-go group consumer with manual commits after processing.
 //
@@ -33,7 +35,8 @@
 // The event type is the eventType header; without it, an Avro payload's
 // writer record full name (then its simple name) is used. The major version
 // is the schemaVersion header; without it (or with a null one) a record
-// matches the only version registered for its type.
+// matches the only version registered for its type (an upcaster counts as a
+// registration of its major).
 //
 // A value starting with the magic byte 0 is Avro in Confluent wire format:
 // the 4-byte big-endian schema id selects the writer schema, fetched once per
@@ -41,7 +44,9 @@
 // over the schemas/registry client) and cached; the datum is resolved to the handler's
 // ReaderSchema with schemas/resolve (promotions, defaults, enum defaults,
 // aliases; one compiled plan per writer id and reader schema) and stored into
-// T. Magic byte 1 (schema GUIDs) is rejected. T may be:
+// T. ReaderSchemaFromSpec takes the reader schema from the spec's .avsc file
+// for the event type and major version instead of a pasted string. Magic
+// byte 1 (schema GUIDs) is rejected. T may be:
 //
 //   - a struct: fields by `avro:"name"` tag, else the Go field name (exact,
 //     then case-insensitive); nested records into nested structs, arrays into
@@ -50,7 +55,11 @@
 //     logical types as time.Time, time.Duration and *big.Rat;
 //   - map[string]any or any: plain values, unions unwrapped.
 //
-// Any other value is JSON, decoded with encoding/json into T. A JSON string
+// Any other value is JSON, decoded with encoding/json into T, with the same
+// field names as Avro: a struct field is named by its `json` tag if it has
+// one, else by its `avro` tag, else by its Go name; keys match exactly, then
+// case-insensitively, and `avro:"-"` without a json tag skips the field for
+// JSON too. So one struct with avro tags reads both payload formats. A JSON string
 // that holds JSON (JsonConverter without schemas on a text column) and a Kafka
 // Connect {"schema","payload"} envelope are unwrapped first. A Kafka
 // tombstone reaches the handler with Meta.Tombstone set and a zero payload.
@@ -58,6 +67,32 @@
 // Decode failures, unknown event types (with UnknownFail) and records without
 // an id under an inbox are permanent errors (IsPermanent): Retry does not
 // retry them and DLQ dead-letters them at once.
+//
+// # Upcasting
+//
+// A service that handles only the newest major version of an event type
+// registers its handler for that version and an upcaster per older one,
+// each a function from major k to k+1:
+//
+//	consumer.Handle(r, "OrderCreated", 3, handleV3, consumer.ReaderSchemaFromSpec(o, "OrderCreated", 3))
+//	consumer.Upcast(r, "OrderCreated", 2, v2toV3, consumer.ReaderSchemaFromSpec(o, "OrderCreated", 2))
+//	consumer.Upcast(r, "OrderCreated", 1, v1toV2, consumer.ReaderSchemaFromSpec(o, "OrderCreated", 1))
+//
+// A v1 record is decoded as within any major version (its writer schema
+// resolved to the v1 reader schema, into the upcaster's From type), then
+// v1toV2 and v2toV3 run and handleV3 gets the result. The chain is typed:
+// each upcaster's To must be the payload type of what is registered at k+1,
+// and that must be registered first (register from the handler down).
+// Upcast checks both at registration and fails with ErrUpcastChain, so a
+// missing link never reaches run time. A major version is either handled or
+// upcast (ErrDuplicateHandler otherwise).
+//
+// The handler's Meta.Version is its own major (the version delivered);
+// Meta.WrittenVersion is the major in the record's schema version header.
+// Each upcaster sees its own major as Version. Upcasters run inside the
+// inbox transaction after the duplicate check, so a redelivered event is not
+// upcast again; an upcaster's error is the record's error (Permanent or
+// not, as for a handler). Tombstones skip the upcasters.
 //
 // # Middleware
 //
@@ -105,7 +140,8 @@
 //   - It does not register schemas or check compatibility (package schemas
 //     and `outboxctl schema check` do, before deploy).
 //   - No exactly-once: effects outside the inbox transaction can repeat.
-//   - No parallelism within a partition and no upcasting between major
-//     versions: register one handler per major version.
+//   - No parallelism within a partition, and no downcasting: an upcaster
+//     goes from major k to k+1 only, and a record newer than every handler
+//     of its type is unknown.
 //   - Protobuf, JSON Schema and Avro single-object encoding are not decoded.
 package consumer

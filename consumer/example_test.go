@@ -3,6 +3,7 @@ package consumer_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -75,6 +76,67 @@ func ExampleReaderSchema() {
 	}
 	// Output:
 	// {OrderID:o-7 Amount:99 Currency:EUR} (writer schema 1)
+}
+
+// A service that handles only OrderCreated v2 and upcasts v1 events: the v1
+// record is resolved to the v1 reader schema (its currency default), upcast,
+// and handed to the v2 handler with Meta telling both versions. In a real
+// service the reader schemas come from the spec:
+// consumer.ReaderSchemaFromSpec(&spec.Outboxes[0], "OrderCreated", 1).
+func ExampleUpcast() {
+	registry := &consumertest.Registry{}
+	v1, _ := registry.Register(`{"type":"record","name":"OrderCreated","namespace":"com.acme","fields":[
+		{"name":"orderId","type":"string"},{"name":"amount","type":"int"}]}`)
+	v2, _ := registry.Register(`{"type":"record","name":"OrderCreated","namespace":"com.acme.v2","fields":[
+		{"name":"orderId","type":"string"},{"name":"cents","type":"long"},{"name":"currency","type":"string"}]}`)
+
+	type OrderCreatedV1 struct {
+		OrderID  string `avro:"orderId"`
+		Amount   int64  `avro:"amount"`
+		Currency string `avro:"currency"`
+	}
+	type OrderCreatedV2 struct {
+		OrderID  string `avro:"orderId"`
+		Cents    int64  `avro:"cents"`
+		Currency string `avro:"currency"`
+	}
+	router, _ := consumer.NewRouter(consumer.RouterConfig{Schemas: registry})
+	// The handler first, then the upcaster to its version.
+	if err := consumer.Handle(router, "OrderCreated", 2, func(ctx context.Context, ev consumer.Event[OrderCreatedV2]) error {
+		fmt.Printf("%+v (written as v%d, delivered as v%d)\n", ev.Payload, ev.WrittenVersion, ev.Version)
+		return nil
+	}); err != nil {
+		fmt.Println(err)
+	}
+	if err := consumer.Upcast(router, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[OrderCreatedV1]) (OrderCreatedV2, error) {
+		return OrderCreatedV2{OrderID: ev.Payload.OrderID, Cents: ev.Payload.Amount * 100, Currency: ev.Payload.Currency}, nil
+	}, consumer.ReaderSchema(`{"type":"record","name":"OrderCreated","namespace":"com.acme","fields":[
+		{"name":"orderId","type":"string"},{"name":"amount","type":"long"},
+		{"name":"currency","type":"string","default":"EUR"}]}`)); err != nil {
+		fmt.Println(err)
+	}
+
+	pipeline, _ := consumertest.NewPipeline(consumertest.ConnectorConfig("postgres", consumertest.FormatAvro))
+	for _, row := range []consumertest.Row{
+		{ID: "0190f0a5-0000-7000-8000-000000000011", AggregateType: "Order", AggregateID: "o-1", Type: "OrderCreated", SchemaVersion: 1,
+			Payload: registry.MustEncode(v1, map[string]any{"orderId": "o-1", "amount": int32(12)})},
+		{ID: "0190f0a5-0000-7000-8000-000000000012", AggregateType: "Order", AggregateID: "o-2", Type: "OrderCreated", SchemaVersion: 2,
+			Payload: registry.MustEncode(v2, map[string]any{"orderId": "o-2", "cents": int64(990), "currency": "CHF"})},
+	} {
+		if err := router.Process(context.Background(), pipeline.MustRecord(row)); err != nil {
+			fmt.Println("error:", err)
+		}
+	}
+
+	// A link without its target is refused when it is registered.
+	err := consumer.Upcast(router, "OrderShipped", 1, func(ctx context.Context, ev consumer.Event[OrderCreatedV1]) (OrderCreatedV2, error) {
+		return OrderCreatedV2{}, nil
+	})
+	fmt.Println(errors.Is(err, consumer.ErrUpcastChain))
+	// Output:
+	// {OrderID:o-1 Cents:1200 Currency:EUR} (written as v1, delivered as v2)
+	// {OrderID:o-2 Cents:990 Currency:CHF} (written as v2, delivered as v2)
+	// true
 }
 
 // Retries, then the dead-letter topic; a redelivered event is skipped by the

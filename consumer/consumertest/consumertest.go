@@ -5,7 +5,10 @@
 //
 // Start with Pipeline (rows in, routed records out), Registry (register a
 // writer schema, encode a datum in Confluent wire format) and Producer (the
-// in-memory DLQ producer).
+// in-memory DLQ producer). For the inbox, Inbox is in memory (it records the
+// handler's statements and refuses queries with ErrNoDatabase) and
+// NewDBInbox is the production inbox over a database the test supplies, for
+// handlers that read what they wrote through Event.Tx.
 package consumertest
 
 import (
