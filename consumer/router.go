@@ -187,8 +187,11 @@ func ReaderSchema(avsc string) HandlerOption {
 // version header. A record without that header also matches the only major
 // version registered for its type.
 //
+// The Event's Meta.Version is majorVersion and Meta.WrittenVersion the
+// record's schema version header; Upcast brings older major versions to fn.
+//
 // Errors: ErrDuplicateHandler for a second registration of the same type and
-// version, ErrInvalidConfig for a bad option.
+// version (a Handle or an Upcast), ErrInvalidConfig for a bad option.
 func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx context.Context, ev Event[T]) error, opts ...HandlerOption) error {
 	if eventType == "" || fn == nil || majorVersion < 0 {
 		return fmt.Errorf("%w: handle: need an event type, a major version >= 0 and a function", ErrInvalidConfig)
