@@ -287,3 +287,29 @@ func TestUpcastInboxErrorsTombstones(t *testing.T) {
 		t.Errorf("tombstone event: %+v", ev)
 	}
 }
+
+// Major version 0 is "no version header": an upcaster from 0 brings legacy
+// unversioned events to the v1 handler.
+func TestUpcastFromUnversioned(t *testing.T) {
+	k := newKit(t)
+	r := k.router(consumer.RouterConfig{Unknown: consumer.UnknownFail})
+	var got []consumer.Event[upV1]
+	must(t, consumer.Handle(r, "OrderCreated", 1, func(_ context.Context, ev consumer.Event[upV1]) error {
+		got = append(got, ev)
+		return nil
+	}))
+	must(t, consumer.Upcast(r, "OrderCreated", 0, func(_ context.Context, ev consumer.Event[map[string]any]) (upV1, error) {
+		id, _ := ev.Payload["id"].(string)
+		return upV1{OrderID: id, Currency: "EUR"}, nil
+	}))
+	errs := consumertest.Run(context.Background(), r,
+		k.jsonRecord("OrderCreated", 0, `{"id":"legacy"}`),
+		k.jsonRecord("OrderCreated", 1, `{"orderId":"o-1","amount":2,"currency":"CHF"}`))
+	if i, err := consumertest.FirstError(errs); err != nil {
+		t.Fatalf("record %d: %v", i, err)
+	}
+	if len(got) != 2 || got[0].Payload != (upV1{OrderID: "legacy", Currency: "EUR"}) || got[0].Version != 1 || got[0].WrittenVersion != 0 ||
+		got[1].Payload != (upV1{"o-1", 2, "CHF"}) || got[1].Version != 1 || got[1].WrittenVersion != 1 {
+		t.Errorf("events: %+v", got)
+	}
+}
