@@ -21,6 +21,7 @@ var (
 	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 	jsonRenames     sync.Map // reflect.Type -> bool: the type needs renaming
+	jsonFieldLists  sync.Map // struct reflect.Type -> []jsonField
 )
 
 // jsonField is one field of a struct as the JSON path sees it.
@@ -163,7 +164,13 @@ func renameJSON(v []byte, t reflect.Type) []byte {
 		if v[0] != '{' {
 			return v
 		}
-		fields, _ := jsonFields(t)
+		var fields []jsonField
+		if f, ok := jsonFieldLists.Load(t); ok {
+			fields = f.([]jsonField)
+		} else {
+			fields, _ = jsonFields(t)
+			jsonFieldLists.Store(t, fields)
+		}
 		out, ok := rewriteObject(v, func(key string) (string, reflect.Type, bool) {
 			for _, f := range fields {
 				if f.name == key {
