@@ -26,9 +26,11 @@ var (
 
 // jsonField is one field of a struct as the JSON path sees it.
 type jsonField struct {
-	name string       // the name a key must match (exactly, then case-insensitively)
-	key  string       // the key encoding/json matches for the field
-	typ  reflect.Type // the field's type
+	name      string       // the name a key must match (exactly, then case-insensitively)
+	nameBytes []byte       // name, for bytes.EqualFold
+	key       string       // the key encoding/json matches for the field
+	keyJSON   []byte       // key as a JSON string
+	typ       reflect.Type // the field's type
 }
 
 func decodesItself(t reflect.Type) bool {
@@ -102,6 +104,8 @@ func jsonFields(t reflect.Type) (fields []jsonField, renamed bool) {
 		for _, f := range add {
 			if !seen[f.name] {
 				seen[f.name] = true
+				f.nameBytes = []byte(f.name)
+				f.keyJSON, _ = json.Marshal(f.key)
 				fields = append(fields, f)
 			}
 		}
@@ -148,115 +152,214 @@ func needsRenameIn(t reflect.Type, visiting map[reflect.Type]bool) bool {
 
 // renameJSON rewrites the JSON value v for type t: object keys of structs
 // become the keys encoding/json matches for the field they name; keys that
-// name no field are dropped. v is returned unchanged where nothing needs
-// renaming or where it does not have the shape t wants (encoding/json then
-// reports the mismatch).
+// name no field are dropped; everything else is copied as it is. v is
+// returned unchanged where nothing needs renaming or where it is not valid
+// JSON (encoding/json then reports the error); a value of another shape than
+// t wants is copied, for encoding/json to report the mismatch.
 func renameJSON(v []byte, t reflect.Type) []byte {
+	if !needsRename(t) {
+		return v
+	}
+	i := skipSpace(v, 0)
+	out, i, ok := renameValue(make([]byte, 0, len(v)), v, i, t)
+	if !ok || skipSpace(v, i) != len(v) {
+		return v
+	}
+	return out
+}
+
+// structFields returns the cached JSON path fields of struct type t.
+func structFields(t reflect.Type) []jsonField {
+	if f, ok := jsonFieldLists.Load(t); ok {
+		return f.([]jsonField)
+	}
+	fields, _ := jsonFields(t)
+	jsonFieldLists.Store(t, fields)
+	return fields
+}
+
+// renameValue appends the value at v[i:] renamed for t to out and returns the
+// index after it.
+func renameValue(out, v []byte, i int, t reflect.Type) ([]byte, int, bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	v = bytes.TrimSpace(v)
-	if len(v) == 0 || !needsRename(t) {
-		return v
+	if i >= len(v) {
+		return out, i, false
 	}
-	switch t.Kind() {
-	case reflect.Struct:
-		if v[0] != '{' {
-			return v
-		}
+	kind := t.Kind()
+	if !needsRename(t) || (kind == reflect.Struct || kind == reflect.Map) && v[i] != '{' || (kind == reflect.Slice || kind == reflect.Array) && v[i] != '[' {
+		j, ok := skipValue(v, i)
+		return append(out, v[i:j]...), j, ok
+	}
+	switch kind {
+	case reflect.Struct, reflect.Map:
 		var fields []jsonField
-		if f, ok := jsonFieldLists.Load(t); ok {
-			fields = f.([]jsonField)
-		} else {
-			fields, _ = jsonFields(t)
-			jsonFieldLists.Store(t, fields)
+		if kind == reflect.Struct {
+			fields = structFields(t)
 		}
-		out, ok := rewriteObject(v, func(key string) (string, reflect.Type, bool) {
-			for _, f := range fields {
-				if f.name == key {
-					return f.key, f.typ, true
+		out = append(out, '{')
+		i = skipSpace(v, i+1)
+		if i < len(v) && v[i] == '}' {
+			return append(out, '}'), i + 1, true
+		}
+		first := true
+		for {
+			if i >= len(v) || v[i] != '"' {
+				return out, i, false
+			}
+			end, ok := skipString(v, i)
+			if !ok {
+				return out, i, false
+			}
+			rawKey := v[i:end]
+			i = skipSpace(v, end)
+			if i >= len(v) || v[i] != ':' {
+				return out, i, false
+			}
+			i = skipSpace(v, i+1)
+			elem, outKey, keep := t, rawKey, true
+			if kind == reflect.Map {
+				elem = t.Elem()
+			} else {
+				key := rawKey[1 : len(rawKey)-1]
+				if bytes.IndexByte(key, '\\') >= 0 {
+					var k string
+					if json.Unmarshal(rawKey, &k) != nil {
+						return out, i, false
+					}
+					key = []byte(k)
+				}
+				f := matchField(fields, key)
+				if keep = f != nil; keep {
+					elem, outKey = f.typ, f.keyJSON
 				}
 			}
-			for _, f := range fields {
-				if strings.EqualFold(f.name, key) {
-					return f.key, f.typ, true
+			if keep {
+				if !first {
+					out = append(out, ',')
 				}
+				first = false
+				out = append(out, outKey...)
+				out = append(out, ':')
+				if out, i, ok = renameValue(out, v, i, elem); !ok {
+					return out, i, false
+				}
+			} else if i, ok = skipValue(v, i); !ok {
+				return out, i, false
 			}
-			return "", nil, false
-		})
-		if !ok {
-			return v
-		}
-		return out
-	case reflect.Map:
-		if v[0] != '{' {
-			return v
-		}
-		elem := t.Elem()
-		out, ok := rewriteObject(v, func(key string) (string, reflect.Type, bool) { return key, elem, true })
-		if !ok {
-			return v
-		}
-		return out
-	case reflect.Slice, reflect.Array:
-		if v[0] != '[' {
-			return v
-		}
-		var items []json.RawMessage
-		if json.Unmarshal(v, &items) != nil {
-			return v
-		}
-		var b bytes.Buffer
-		b.WriteByte('[')
-		for i, it := range items {
-			if i > 0 {
-				b.WriteByte(',')
+			i = skipSpace(v, i)
+			if i >= len(v) {
+				return out, i, false
 			}
-			b.Write(renameJSON(it, t.Elem()))
+			switch v[i] {
+			case ',':
+				i = skipSpace(v, i+1)
+			case '}':
+				return append(out, '}'), i + 1, true
+			default:
+				return out, i, false
+			}
 		}
-		b.WriteByte(']')
-		return b.Bytes()
+	default: // slice, array
+		out = append(out, '[')
+		i = skipSpace(v, i+1)
+		if i < len(v) && v[i] == ']' {
+			return append(out, ']'), i + 1, true
+		}
+		for {
+			var ok bool
+			if out, i, ok = renameValue(out, v, i, t.Elem()); !ok {
+				return out, i, false
+			}
+			i = skipSpace(v, i)
+			if i >= len(v) {
+				return out, i, false
+			}
+			switch v[i] {
+			case ',':
+				out = append(out, ',')
+				i = skipSpace(v, i+1)
+			case ']':
+				return append(out, ']'), i + 1, true
+			default:
+				return out, i, false
+			}
+		}
 	}
-	return v
 }
 
-// rewriteObject re-emits the JSON object v in document order with each key
-// mapped by field (dropped when it reports false) and each value renamed for
-// the type field gives. ok is false when v is not a valid object.
-func rewriteObject(v []byte, field func(key string) (string, reflect.Type, bool)) (out []byte, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(v))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, false
+// matchField finds the field a key names: exactly, then case-insensitively.
+func matchField(fields []jsonField, key []byte) *jsonField {
+	for i := range fields {
+		if string(key) == fields[i].name {
+			return &fields[i]
+		}
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	first := true
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, false
+	for i := range fields {
+		if bytes.EqualFold(key, fields[i].nameBytes) {
+			return &fields[i]
 		}
-		key, isKey := tok.(string)
-		var val json.RawMessage
-		if !isKey || dec.Decode(&val) != nil {
-			return nil, false
-		}
-		outKey, typ, keep := field(key)
-		if !keep {
-			continue
-		}
-		if !first {
-			b.WriteByte(',')
-		}
-		first = false
-		k, _ := json.Marshal(outKey)
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(renameJSON(val, typ))
 	}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
-		return nil, false
+	return nil
+}
+
+func skipSpace(v []byte, i int) int {
+	for i < len(v) && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r') {
+		i++
 	}
-	b.WriteByte('}')
-	return b.Bytes(), true
+	return i
+}
+
+// skipString returns the index after the JSON string starting at v[i] ('"').
+func skipString(v []byte, i int) (int, bool) {
+	for j := i + 1; j < len(v); j++ {
+		switch v[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1, true
+		}
+	}
+	return len(v), false
+}
+
+// skipValue returns the index after the JSON value starting at v[i]. It
+// checks only the nesting; encoding/json validates the rest.
+func skipValue(v []byte, i int) (int, bool) {
+	if i >= len(v) {
+		return i, false
+	}
+	switch v[i] {
+	case '"':
+		return skipString(v, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(v); j++ {
+			switch v[j] {
+			case '"':
+				end, ok := skipString(v, j)
+				if !ok {
+					return end, false
+				}
+				j = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1, true
+				}
+			}
+		}
+		return len(v), false
+	}
+	j := i
+	for ; j < len(v); j++ {
+		switch v[j] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return j, j > i
+		}
+	}
+	return j, j > i
 }

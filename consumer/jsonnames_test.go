@@ -108,3 +108,42 @@ func TestJSONAndAvroSameNames(t *testing.T) {
 		t.Errorf("avro then json: %+v, want %+v twice", got, want)
 	}
 }
+
+// BenchmarkJSONNames: Router.Process of one JSON record into a struct named
+// by json tags (encoding/json alone) and into the same struct named by avro
+// tags (keys renamed first).
+func BenchmarkJSONNames(b *testing.B) {
+	type byJSON struct {
+		OrderID string `json:"orderId"`
+		Amount  int64  `json:"amount"`
+		Lines   []struct {
+			SKU string `json:"sku"`
+			Qty int    `json:"qty"`
+		} `json:"lines"`
+	}
+	type byAvro struct {
+		OrderID string     `avro:"orderId"`
+		Amount  int64      `avro:"amount"`
+		Lines   []jsonLine `avro:"lines"`
+	}
+	payload := []byte(`{"orderId":"o-1","amount":1250,"lines":[{"sku":"A","qty":2},{"sku":"B","qty":1}]}`)
+	m := &consumer.Message{Value: payload, Headers: []consumer.Header{{Key: "eventType", Value: []byte("OrderCreated")}, {Key: "schemaVersion", Value: []byte("1")}}}
+	run := func(b *testing.B, r *consumer.Router) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if err := r.Process(context.Background(), m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("json-tags", func(b *testing.B) {
+		r, _ := consumer.NewRouter(consumer.RouterConfig{})
+		_ = consumer.Handle(r, "OrderCreated", 1, func(context.Context, consumer.Event[byJSON]) error { return nil })
+		run(b, r)
+	})
+	b.Run("avro-tags", func(b *testing.B) {
+		r, _ := consumer.NewRouter(consumer.RouterConfig{})
+		_ = consumer.Handle(r, "OrderCreated", 1, func(context.Context, consumer.Event[byAvro]) error { return nil })
+		run(b, r)
+	})
+}
