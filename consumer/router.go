@@ -211,7 +211,7 @@ func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx co
 			}
 		}
 		return func(ctx context.Context, tx *sql.Tx) error {
-			return e.deliver(ctx, tx, m, m.Meta, payload)
+			return fn(ctx, Event[T]{Meta: delivered(m.Meta, majorVersion), Payload: payload, Tx: tx, Message: m})
 		}, nil
 	}
 	return r.register(e, o)

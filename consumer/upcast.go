@@ -70,14 +70,21 @@ type upcastLink struct {
 // written (WrittenVersion set); the step sets Version to its own major.
 type deliverFunc func(ctx context.Context, tx *sql.Tx, m *Message, written Meta, payload any) error
 
-// handlerDeliver is the deliverFunc of Handle's fn for major version major.
-// payload is a T (checked at registration) or nil for an interface T.
+// handlerDeliver is the deliverFunc of Handle's fn for major version major,
+// which the upcaster of major-1 calls. payload is a T (checked at
+// registration) or nil for an interface T.
 func handlerDeliver[T any](major int, fn func(ctx context.Context, ev Event[T]) error) deliverFunc {
 	return func(ctx context.Context, tx *sql.Tx, m *Message, meta Meta, payload any) error {
 		p, _ := payload.(T)
-		meta.Version = major
-		return fn(ctx, Event[T]{Meta: meta, Payload: p, Tx: tx, Message: m})
+		return fn(ctx, Event[T]{Meta: delivered(meta, major), Payload: p, Tx: tx, Message: m})
 	}
+}
+
+// delivered is the Meta of a record as written, delivered as major version
+// major.
+func delivered(written Meta, major int) Meta {
+	written.Version = major
+	return written
 }
 
 // register adds e under (eventType, version), checking that a major version
