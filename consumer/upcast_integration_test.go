@@ -134,6 +134,7 @@ outboxes:
 	var reported []error
 	r, err := consumer.NewRouter(consumer.RouterConfig{
 		Schemas: consumer.RegistrySchemas(client), Inbox: store, ConsumerGroup: "billing",
+		Unknown:     consumer.UnknownSkip, // the warm-up events
 		OnUnknown:   func(_ context.Context, m *consumer.Message) { mu.Lock(); warm[m.Meta.AggregateID] = true; mu.Unlock() },
 		OnDuplicate: func(context.Context, *consumer.Message) { mu.Lock(); dups++; mu.Unlock() },
 	}.ForOutbox(o))
