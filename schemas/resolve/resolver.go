@@ -59,6 +59,12 @@ func (r *Resolver) Writer() avro.Schema { return r.writer }
 func (r *Resolver) Reader() avro.Schema { return r.reader }
 
 func (r *Resolver) decodeWriter(b []byte) (any, error) {
+	// goavro reads over-long varints and keeps bits Java drops: reject and
+	// canonicalize as Java reads them first.
+	b, err := avro.NormalizeBinary(r.writer, b)
+	if err != nil {
+		return nil, &Error{Path: "/", Kind: ErrDecode, Msg: "cannot decode writer datum", Err: err}
+	}
 	v, rest, err := r.codec.NativeFromBinary(b)
 	if err != nil {
 		return nil, &Error{Path: "/", Kind: ErrDecode, Msg: "cannot decode writer datum", Err: err}
