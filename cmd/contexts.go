@@ -16,6 +16,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/internal/yamlpos"
 )
 
 // Environment variables of the Connect connection (OUTBOX_CONNECT_URL is in
@@ -119,6 +120,9 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && err.Error() != "EOF" {
+		if pos, msg, ok := yamlpos.Locate(data, err); ok {
+			return cfg, path, UsageError(fmt.Errorf("context file %s:%d:%d: yaml: %s", path, pos.Line, pos.Col, msg))
+		}
 		return cfg, path, UsageError(fmt.Errorf("context file %s: %w", path, err))
 	}
 	return cfg, path, nil
