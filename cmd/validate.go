@@ -32,8 +32,11 @@ func newValidateCmd(env *Env) *cobra.Command {
 every local rule over them (see "outboxctl validate --list-rules"): EventRouter
 enums, the placement grammar, route.topic.regex under Java's regex rules, keys
 renamed or removed between Debezium 1.x and 3.6, slot names, server ids,
-include lists, payload column type against the converter. Every finding is
-reported with the spec file, line and column it comes from.
+include lists, payload column type against the converter, connector, topic
+and subject names (Kafka Connect's and Kafka's rules, for every routed topic
+of the spec's event types), and every .avsc file the spec names (missing or
+not parsing). Every finding is reported with the spec file, line and column
+it comes from.
 
 With --server each config is also sent to Kafka Connect's validate endpoint
 (PUT /connector-plugins/{class}/config/validate), with secrets resolved, and

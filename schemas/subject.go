@@ -168,3 +168,60 @@ func ParseSchemaFileName(name string) (eventType string, major int, ok bool) {
 	}
 	return m[1], major, true
 }
+
+// ErrInvalidSubject is what ValidSubjectName's errors unwrap to.
+var ErrInvalidSubject = errors.New("invalid subject name")
+
+// MaxSubjectLength is the longest subject Apicurio Registry 3.x accepts
+// (its artifact id, "length 1..512"; measured on 3.3). Confluent sets no
+// limit.
+const MaxSubjectLength = 512
+
+// ValidSubjectName checks a subject name by the registries' rules:
+// Confluent's QualifiedSubject.isValidSubject (not empty, no ISO control
+// character, not the reserved "__GLOBAL" or "__EMPTY", not in the
+// ".__GLOBAL" context; a ":.ctx:" prefix names a context) and Apicurio's
+// length limit (MaxSubjectLength UTF-16 units, as Java counts).
+func ValidSubjectName(subject string) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w %q: %s", ErrInvalidSubject, subject, fmt.Sprintf(format, args...))
+	}
+	if subject == "" {
+		return bad("empty")
+	}
+	for i, r := range subject {
+		if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
+			return bad("control character %U at byte %d", r, i)
+		}
+	}
+	if n := utf16Len(subject); n > MaxSubjectLength {
+		return bad("%d characters long; Apicurio Registry allows %d", n, MaxSubjectLength)
+	}
+	name := subject
+	if strings.HasPrefix(name, ":.") {
+		ctx, rest, ok := strings.Cut(name[1:], ":")
+		if ctx == ".__GLOBAL" {
+			return bad("the .__GLOBAL context holds only configuration")
+		}
+		if !ok || rest == "" {
+			return bad("names a context, not a subject")
+		}
+		name = rest
+	}
+	if name == "__GLOBAL" || name == "__EMPTY" {
+		return bad("%s is reserved by Confluent Schema Registry", name)
+	}
+	return nil
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
