@@ -208,8 +208,13 @@ func renderFindings(w io.Writer, format string, fs []connectorconfig.Finding) er
 	var b strings.Builder
 	for _, f := range fs {
 		fmt.Fprintf(&b, "%s: %s %s: %s\n", f.Pos(), f.Severity, f.RuleID, f.Message)
-		if f.Connector != "" || f.Key != "" {
+		switch {
+		case f.Connector != "" && f.Key != "":
 			fmt.Fprintf(&b, "    connector %s, key %s\n", f.Connector, f.Key)
+		case f.Connector != "":
+			fmt.Fprintf(&b, "    connector %s\n", f.Connector)
+		case f.Key != "":
+			fmt.Fprintf(&b, "    key %s\n", f.Key)
 		}
 		if f.Hint != "" {
 			fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
