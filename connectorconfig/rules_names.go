@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
-	"github.com/outboxctl/outboxctl/schemas"
 	"github.com/outboxctl/outboxctl/schemas/avro"
+	"github.com/outboxctl/outboxctl/schemas/naming"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -280,9 +280,9 @@ func checkSubjectNames(r *Rule, v *validation) {
 				if sf.rec == nil {
 					continue // SR001
 				}
-				subject := schemas.SubjectName(schemas.Strategy(ev.SubjectStrategy), t.topic, sf.rec.FullName())
-				if err := schemas.ValidSubjectName(subject); err != nil {
-					v.reportAt(r, c, "", ver.PosOf("schema"), fmt.Sprintf("event type %s v%d (%s): %s", ev.Name, ver.Major, ev.SubjectStrategy, strings.TrimPrefix(err.Error(), schemas.ErrInvalidSubject.Error()+" ")))
+				subject := naming.Subject(naming.Strategy(ev.SubjectStrategy), t.topic, sf.rec.FullName())
+				if err := naming.ValidSubject(subject); err != nil {
+					v.reportAt(r, c, "", ver.PosOf("schema"), fmt.Sprintf("event type %s v%d (%s): %s", ev.Name, ver.Major, ev.SubjectStrategy, strings.TrimPrefix(err.Error(), naming.ErrInvalidSubject.Error()+" ")))
 				}
 			}
 		}

@@ -6,23 +6,24 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/outboxctl/outboxctl/schemas/naming"
 )
 
-// Strategy is a Confluent subject name strategy: how the registry subject
-// of a record schema is derived from the Kafka topic and the record's full
-// name (io.confluent.kafka.serializers.subject.*Strategy, value side).
-type Strategy string
+// Strategy is a Confluent subject name strategy (see package naming, which
+// holds the naming rules so that packages below schemas can use them).
+type Strategy = naming.Strategy
 
 // The subject name strategies.
 const (
 	// TopicNameStrategy: "<topic>-value". Every event type on the topic
 	// shares one subject and one compatibility history.
-	TopicNameStrategy Strategy = "TopicNameStrategy"
+	TopicNameStrategy = naming.TopicNameStrategy
 	// RecordNameStrategy: "<record full name>", whatever the topic.
-	RecordNameStrategy Strategy = "RecordNameStrategy"
+	RecordNameStrategy = naming.RecordNameStrategy
 	// TopicRecordNameStrategy: "<topic>-<record full name>". The default:
 	// several event types share a routed topic, each with its own subject.
-	TopicRecordNameStrategy Strategy = "TopicRecordNameStrategy"
+	TopicRecordNameStrategy = naming.TopicRecordNameStrategy
 )
 
 // DefaultStrategy is TopicRecordNameStrategy.
@@ -53,23 +54,20 @@ func ParseStrategy(s string) (Strategy, error) {
 	return "", fmt.Errorf("%w %q (want TopicNameStrategy, RecordNameStrategy or TopicRecordNameStrategy)", ErrUnknownStrategy, s)
 }
 
-// SubjectName is the value subject of a record schema with the full name
-// recordFullName on topic under strategy (an unknown strategy is treated as
-// DefaultStrategy):
-//
-//	TopicNameStrategy        orders-value
-//	RecordNameStrategy       com.acme.order.v2.OrderCreated
-//	TopicRecordNameStrategy  orders-com.acme.order.v2.OrderCreated
+// SubjectName is naming.Subject: the value subject of a record schema
+// with the full name recordFullName on topic under strategy.
 func SubjectName(strategy Strategy, topic, recordFullName string) string {
-	switch strategy {
-	case TopicNameStrategy:
-		return topic + "-value"
-	case RecordNameStrategy:
-		return recordFullName
-	default:
-		return topic + "-" + recordFullName
-	}
+	return naming.Subject(strategy, topic, recordFullName)
 }
+
+// ErrInvalidSubject is what ValidSubjectName's errors unwrap to.
+var ErrInvalidSubject = naming.ErrInvalidSubject
+
+// MaxSubjectLength is naming.MaxSubjectLength.
+const MaxSubjectLength = naming.MaxSubjectLength
+
+// ValidSubjectName is naming.ValidSubject.
+func ValidSubjectName(subject string) error { return naming.ValidSubject(subject) }
 
 // EventNaming is where one major version of an event type lives.
 type EventNaming struct {
@@ -167,61 +165,4 @@ func ParseSchemaFileName(name string) (eventType string, major int, ok bool) {
 		return "", 0, false
 	}
 	return m[1], major, true
-}
-
-// ErrInvalidSubject is what ValidSubjectName's errors unwrap to.
-var ErrInvalidSubject = errors.New("invalid subject name")
-
-// MaxSubjectLength is the longest subject Apicurio Registry 3.x accepts
-// (its artifact id, "length 1..512"; measured on 3.3). Confluent sets no
-// limit.
-const MaxSubjectLength = 512
-
-// ValidSubjectName checks a subject name by the registries' rules:
-// Confluent's QualifiedSubject.isValidSubject (not empty, no ISO control
-// character, not the reserved "__GLOBAL" or "__EMPTY", not in the
-// ".__GLOBAL" context; a ":.ctx:" prefix names a context) and Apicurio's
-// length limit (MaxSubjectLength UTF-16 units, as Java counts).
-func ValidSubjectName(subject string) error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w %q: %s", ErrInvalidSubject, subject, fmt.Sprintf(format, args...))
-	}
-	if subject == "" {
-		return bad("empty")
-	}
-	for i, r := range subject {
-		if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
-			return bad("control character %U at byte %d", r, i)
-		}
-	}
-	if n := utf16Len(subject); n > MaxSubjectLength {
-		return bad("%d characters long; Apicurio Registry allows %d", n, MaxSubjectLength)
-	}
-	name := subject
-	if strings.HasPrefix(name, ":.") {
-		ctx, rest, ok := strings.Cut(name[1:], ":")
-		if ctx == ".__GLOBAL" {
-			return bad("the .__GLOBAL context holds only configuration")
-		}
-		if !ok || rest == "" {
-			return bad("names a context, not a subject")
-		}
-		name = rest
-	}
-	if name == "__GLOBAL" || name == "__EMPTY" {
-		return bad("%s is reserved by Confluent Schema Registry", name)
-	}
-	return nil
-}
-
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }
