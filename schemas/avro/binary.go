@@ -1,7 +1,6 @@
 package avro
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -71,11 +70,25 @@ func AppendLong(b []byte, v int64) []byte {
 	return append(b, byte(u))
 }
 
-// shortest reports whether enc is the shortest encoding of v (and so
-// holds no bits Java drops).
-func shortest(enc []byte, v int64) bool {
-	var buf [10]byte
-	return bytes.Equal(AppendLong(buf[:0], v), enc)
+// minimal reports whether the n-byte varint enc (as ReadInt or ReadLong
+// read it, maxLen 5 or 10 bytes) is the shortest encoding of its value and
+// holds no bits Java drops: no trailing 0x00 continuation, and in a varint
+// of maximal length no bits beyond 32 (int) or 64 (long).
+func minimal(enc []byte, n, maxLen int) bool {
+	if n == 1 {
+		return true
+	}
+	last := enc[n-1]
+	if last == 0 {
+		return false
+	}
+	if n == maxLen {
+		if maxLen == 5 {
+			return last <= 0x0f
+		}
+		return last <= 0x01
+	}
+	return true
 }
 
 // BinaryError is an invalid varint found by NormalizeBinary: Offset is the
@@ -114,8 +127,25 @@ var errStop = errors.New("stop")
 // range) are not reported: the datum is then returned unchanged, for the
 // decoder to report them. Trailing bytes after the datum are kept.
 func NormalizeBinary(s Schema, datum []byte) ([]byte, error) {
-	w := &binWalker{src: datum}
-	err := w.walk(s)
+	return NewNormalizer(s).Normalize(datum)
+}
+
+// Normalizer is NormalizeBinary compiled for one schema: build it once with
+// NewNormalizer and call Normalize for each datum. It is immutable and safe
+// for concurrent use; Normalize of a canonical datum does not allocate.
+type Normalizer struct {
+	root *step
+}
+
+// NewNormalizer compiles the walk of schema s.
+func NewNormalizer(s Schema) *Normalizer {
+	return &Normalizer{root: compileStep(s, map[*Record]*step{})}
+}
+
+// Normalize is NormalizeBinary of the Normalizer's schema.
+func (n *Normalizer) Normalize(datum []byte) ([]byte, error) {
+	w := binWalker{src: datum}
+	err := w.walk(n.root)
 	switch {
 	case errors.Is(err, errStop):
 		// A problem the walk does not judge: the decoder reports it.
@@ -126,8 +156,8 @@ func NormalizeBinary(s Schema, datum []byte) ([]byte, error) {
 		return datum, nil
 	}
 	// Second pass: write the canonical form.
-	w2 := &binWalker{src: datum, emit: true, out: make([]byte, 0, len(datum))}
-	if err := w2.walk(s); err != nil {
+	w2 := binWalker{src: datum, emit: true, out: make([]byte, 0, len(datum))}
+	if err := w2.walk(n.root); err != nil {
 		return nil, err // not reached: the first pass walked it all
 	}
 	return append(w2.out, datum[w2.pos:]...), nil
@@ -144,6 +174,11 @@ type binWalker struct {
 }
 
 func (w *binWalker) int() (int32, error) {
+	if w.pos < len(w.src) && w.src[w.pos] < 0x80 && !w.emit {
+		c := int32(w.src[w.pos])
+		w.pos++
+		return c>>1 ^ -(c & 1), nil
+	}
 	v, n, err := ReadInt(w.src[w.pos:])
 	if errors.Is(err, ErrInvalidInt) {
 		return 0, &BinaryError{Offset: w.pos, Err: err}
@@ -151,7 +186,7 @@ func (w *binWalker) int() (int32, error) {
 	if err != nil {
 		return 0, errStop
 	}
-	if !shortest(w.src[w.pos:w.pos+n], int64(v)) {
+	if !minimal(w.src[w.pos:], n, 5) {
 		w.rewrite = true
 	}
 	w.pos += n
@@ -162,6 +197,11 @@ func (w *binWalker) int() (int32, error) {
 }
 
 func (w *binWalker) long() (int64, error) {
+	if w.pos < len(w.src) && w.src[w.pos] < 0x80 && !w.emit {
+		c := int64(w.src[w.pos])
+		w.pos++
+		return c>>1 ^ -(c & 1), nil
+	}
 	v, n, err := ReadLong(w.src[w.pos:])
 	if errors.Is(err, ErrInvalidLong) {
 		return 0, &BinaryError{Offset: w.pos, Err: err}
@@ -169,7 +209,7 @@ func (w *binWalker) long() (int64, error) {
 	if err != nil {
 		return 0, errStop
 	}
-	if !shortest(w.src[w.pos:w.pos+n], v) {
+	if !minimal(w.src[w.pos:], n, 10) {
 		w.rewrite = true
 	}
 	w.pos += n
@@ -191,78 +231,146 @@ func (w *binWalker) copy(n int64) error {
 	return nil
 }
 
-func (w *binWalker) walk(s Schema) error {
+func (w *binWalker) boolean() error {
+	if w.pos >= len(w.src) {
+		return errStop
+	}
+	c := w.src[w.pos]
+	if c > 1 {
+		w.rewrite = true
+		c = 0 // Java: readBoolean is (b == 1)
+	}
+	if w.emit {
+		w.out = append(w.out, c)
+	}
+	w.pos++
+	return nil
+}
+
+// bytes walks bytes or a string: a long length and that many bytes.
+func (w *binWalker) bytes() error {
+	n, err := w.long()
+	if err != nil {
+		return err
+	}
+	return w.copy(n)
+}
+
+// step is one node of a compiled walk.
+type step struct {
+	kind stepKind
+	// size of a fixed.
+	size int64
+	// sub is an array's items or a map's values.
+	sub *step
+	// list is a record's fields or a union's branches.
+	list []*step
+	// empty: an array's items can have an empty encoding.
+	empty bool
+}
+
+type stepKind uint8
+
+const (
+	stepStop stepKind = iota // a schema the walk does not know
+	stepNull
+	stepBoolean
+	stepInt // int and enum
+	stepLong
+	stepFixed // fixed, float, double: size bytes
+	stepBytes // bytes and string
+	stepUnion
+	stepRecord
+	stepArray
+	stepMap
+)
+
+// compileStep compiles the walk of one value of s. recs holds the records
+// already compiled: a recursive reference is the same *step.
+func compileStep(s Schema, recs map[*Record]*step) *step {
 	switch s := s.(type) {
 	case *Primitive:
 		switch s.Kind {
 		case TypeNull:
-			return nil
+			return &step{kind: stepNull}
 		case TypeBoolean:
-			if w.pos >= len(w.src) {
-				return errStop
-			}
-			c := w.src[w.pos]
-			if c > 1 {
-				w.rewrite = true
-				c = 0 // Java: readBoolean is (b == 1)
-			}
-			if w.emit {
-				w.out = append(w.out, c)
-			}
-			w.pos++
-			return nil
+			return &step{kind: stepBoolean}
 		case TypeInt:
-			_, err := w.int()
-			return err
+			return &step{kind: stepInt}
 		case TypeLong:
-			_, err := w.long()
-			return err
+			return &step{kind: stepLong}
 		case TypeFloat:
-			return w.copy(4)
+			return &step{kind: stepFixed, size: 4}
 		case TypeDouble:
-			return w.copy(8)
+			return &step{kind: stepFixed, size: 8}
 		case TypeBytes, TypeString:
-			n, err := w.long()
-			if err != nil {
-				return err
-			}
-			return w.copy(n)
+			return &step{kind: stepBytes}
 		}
 	case *Fixed:
-		return w.copy(int64(s.Size))
+		return &step{kind: stepFixed, size: int64(s.Size)}
 	case *Enum:
+		return &step{kind: stepInt}
+	case *Union:
+		st := &step{kind: stepUnion}
+		for _, b := range s.Branches {
+			st.list = append(st.list, compileStep(b, recs))
+		}
+		return st
+	case *Record:
+		if st, ok := recs[s]; ok {
+			return st
+		}
+		st := &step{kind: stepRecord}
+		recs[s] = st
+		for _, f := range s.Fields {
+			st.list = append(st.list, compileStep(f.Type, recs))
+		}
+		return st
+	case *Array:
+		return &step{kind: stepArray, sub: compileStep(s.Items, recs), empty: canBeEmpty(s.Items, nil)}
+	case *Map:
+		return &step{kind: stepMap, sub: compileStep(s.Values, recs)}
+	}
+	return &step{kind: stepStop}
+}
+
+func (w *binWalker) walk(st *step) error {
+	switch st.kind {
+	case stepNull:
+		return nil
+	case stepBoolean:
+		return w.boolean()
+	case stepInt:
 		_, err := w.int()
 		return err
-	case *Union:
+	case stepLong:
+		_, err := w.long()
+		return err
+	case stepFixed:
+		return w.copy(st.size)
+	case stepBytes:
+		return w.bytes()
+	case stepUnion:
 		i, err := w.int()
 		if err != nil {
 			return err
 		}
-		if i < 0 || int(i) >= len(s.Branches) {
+		if i < 0 || int(i) >= len(st.list) {
 			return errStop
 		}
-		return w.walk(s.Branches[i])
-	case *Record:
-		for _, f := range s.Fields {
-			if err := w.walk(f.Type); err != nil {
+		return w.walk(st.list[i])
+	case stepRecord:
+		for _, f := range st.list {
+			if err := w.walk(f); err != nil {
 				return err
 			}
 		}
 		return nil
-	case *Array:
-		return w.blocks(canBeEmpty(s.Items, nil), func() error { return w.walk(s.Items) })
-	case *Map:
-		return w.blocks(false, func() error {
-			if err := w.walk(stringSchema); err != nil {
-				return err
-			}
-			return w.walk(s.Values)
-		})
+	case stepArray, stepMap:
+		return w.blocks(st)
 	}
 	return errStop
 }
-
-var stringSchema = &Primitive{Kind: TypeString}
 
 // maxEmptyItems bounds the items of one block whose type has an empty
 // encoding (null, a record of such fields) that the walk reads.
@@ -296,7 +404,8 @@ func canBeEmpty(s Schema, seen map[*Record]bool) bool {
 
 // blocks walks the blocks of an array or map: a count, negative when a
 // byte size follows, items, until a zero count.
-func (w *binWalker) blocks(empty bool, item func() error) error {
+func (w *binWalker) blocks(st *step) error {
+	empty := st.kind == stepArray && st.empty
 	for {
 		count, n, err := ReadLong(w.src[w.pos:])
 		if errors.Is(err, ErrInvalidLong) {
@@ -305,7 +414,7 @@ func (w *binWalker) blocks(empty bool, item func() error) error {
 		if err != nil {
 			return errStop
 		}
-		if !shortest(w.src[w.pos:w.pos+n], count) {
+		if !minimal(w.src[w.pos:], n, 10) {
 			w.rewrite = true
 		}
 		w.pos += n
@@ -322,14 +431,14 @@ func (w *binWalker) blocks(empty bool, item func() error) error {
 				return errStop // -2^63
 			}
 			sizeAt := w.pos
-			size, n, err := ReadLong(w.src[w.pos:])
+			_, n, err := ReadLong(w.src[w.pos:])
 			if errors.Is(err, ErrInvalidLong) {
 				return &BinaryError{Offset: sizeAt, Err: err}
 			}
 			if err != nil {
 				return errStop
 			}
-			if !shortest(w.src[w.pos:w.pos+n], size) {
+			if !minimal(w.src[w.pos:], n, 10) {
 				w.rewrite = true
 			}
 			w.pos += n
@@ -346,7 +455,12 @@ func (w *binWalker) blocks(empty bool, item func() error) error {
 			w.out = nil
 		}
 		for i := int64(0); i < count; i++ {
-			if err := item(); err != nil {
+			if st.kind == stepMap {
+				if err := w.bytes(); err != nil { // the key
+					return err
+				}
+			}
+			if err := w.walk(st.sub); err != nil {
 				return err
 			}
 		}

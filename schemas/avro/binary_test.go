@@ -176,14 +176,15 @@ func TestNormalizeBinaryNoCopy(t *testing.T) {
 	}
 	in := unhex(t, "020461")
 	in = append(in, 'b')
-	got, err := avro.NormalizeBinary(s, in)
+	n := avro.NewNormalizer(s)
+	got, err := n.Normalize(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if &got[0] != &in[0] {
 		t.Error("a canonical datum was copied")
 	}
-	if n := testing.AllocsPerRun(100, func() { _, _ = avro.NormalizeBinary(s, in) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { _, _ = n.Normalize(in) }); n != 0 {
 		t.Errorf("%v allocations for a canonical datum, want 0", n)
 	}
 }
@@ -197,5 +198,46 @@ func TestBinaryErrorOffset(t *testing.T) {
 	var be *avro.BinaryError
 	if !errors.As(err, &be) || be.Offset != 1 || err.Error() != "invalid long encoding at byte 1" {
 		t.Errorf("err = %v (%#v), want invalid long encoding at byte 1", err, be)
+	}
+}
+
+// BenchmarkNormalizeBinary: the walk over a canonical datum (no copy) of a
+// record of 10 fields, strings, an array, a map, a union.
+func BenchmarkNormalizeBinary(b *testing.B) {
+	s, err := avro.Parse([]byte(`{"type":"record","name":"R","fields":[
+	{"name":"id","type":"long"},{"name":"name","type":"string"},{"name":"amount","type":"double"},
+	{"name":"qty","type":"int"},{"name":"status","type":{"type":"enum","name":"S","symbols":["A","B"]}},
+	{"name":"tags","type":{"type":"array","items":"string"}},{"name":"attrs","type":{"type":"map","values":"string"}},
+	{"name":"note","type":["null","string"]},{"name":"at","type":"long"},{"name":"flag","type":"boolean"}]}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var d []byte
+	d = avro.AppendLong(d, 123456789)
+	d = append(avro.AppendLong(d, 4), "name"...)
+	d = append(d, 1, 2, 3, 4, 5, 6, 7, 8)
+	d = avro.AppendInt(d, 3)
+	d = avro.AppendInt(d, 1)
+	d = avro.AppendLong(d, 2)
+	d = append(avro.AppendLong(d, 4), "gift"...)
+	d = append(avro.AppendLong(d, 3), "exp"...)
+	d = avro.AppendLong(d, 0)
+	d = avro.AppendLong(d, 1)
+	d = append(avro.AppendLong(d, 1), "k"...)
+	d = append(avro.AppendLong(d, 1), "v"...)
+	d = avro.AppendLong(d, 0)
+	d = avro.AppendInt(d, 1)
+	d = append(avro.AppendLong(d, 4), "note"...)
+	d = avro.AppendLong(d, 1700000000123)
+	d = append(d, 1)
+	n := avro.NewNormalizer(s)
+	if out, err := n.Normalize(d); err != nil || len(out) != len(d) {
+		b.Fatalf("datum: %x, %v", out, err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := n.Normalize(d); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
