@@ -29,7 +29,7 @@ func ValidConnectorName(name string) error {
 	case strings.TrimSpace(name) == "":
 		return bad("is empty (Connect: \"String may not be empty\")")
 	case strings.TrimSpace(name) != name:
-		return bad("has leading or trailing whitespace, which POST /connectors trims away: the connector would be created under another name")
+		return bad("has leading or trailing whitespace: Connect trims the name of POST /connectors but not of PUT /connectors/{name}/config, so the connector's name would depend on the client")
 	case name == "." || name == "..":
 		return bad("is a path segment Connect's REST API cannot address (400 Ambiguous URI path segment)")
 	}
