@@ -120,10 +120,7 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && err.Error() != "EOF" {
-		if pos, msg, ok := yamlpos.Locate(data, err); ok {
-			return cfg, path, UsageError(fmt.Errorf("context file %s:%d:%d: yaml: %s", path, pos.Line, pos.Col, msg))
-		}
-		return cfg, path, UsageError(fmt.Errorf("context file %s: %w", path, err))
+		return cfg, path, UsageError(fmt.Errorf("context file %w", yamlpos.Wrap(path, data, err)))
 	}
 	return cfg, path, nil
 }

@@ -12,6 +12,7 @@ package yamlpos
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"strconv"
@@ -101,6 +102,35 @@ func Locate(src []byte, err error) (pos Pos, msg string, ok bool) {
 	}
 	off = adjust(src, off, msg, line)
 	return position(src, off), msg, true
+}
+
+// Error is a YAML syntax error of a file at its exact position.
+type Error struct {
+	File string
+	Pos  Pos
+	// Msg is yaml.v3's problem text.
+	Msg string
+	// Err is yaml.v3's error.
+	Err error
+}
+
+// Error is "file:line:col: yaml: problem".
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d:%d: yaml: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// Unwrap returns yaml.v3's error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Wrap returns err, a yaml.v3 error for src read from file, as an *Error at
+// the exact position; an error that is not a syntax error of src (a
+// *yaml.TypeError, for example) comes back as "file: err".
+func Wrap(file string, src []byte, err error) error {
+	pos, msg, ok := Locate(src, err)
+	if !ok {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	return &Error{File: file, Pos: pos, Msg: msg, Err: err}
 }
 
 var anchorRe = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)

@@ -101,3 +101,19 @@ func TestMessage(t *testing.T) {
 		t.Errorf("Message = %q, %d", msg, line)
 	}
 }
+
+func TestWrap(t *testing.T) {
+	t.Parallel()
+	src := []byte("a: 1\n\tb: 2\n")
+	yerr := yamlErr(t, string(src))
+	err := yamlpos.Wrap("f.yaml", src, yerr)
+	var e *yamlpos.Error
+	if !errors.As(err, &e) || err.Error() != "f.yaml:2:1: yaml: found a tab character that violates indentation" || !errors.Is(err, yerr) {
+		t.Errorf("Wrap = %v", err)
+	}
+	var v struct{ A int }
+	terr := yaml.Unmarshal([]byte("a: x\n"), &v)
+	if err := yamlpos.Wrap("f.yaml", []byte("a: x\n"), terr); errors.As(err, &e) || !errors.Is(err, terr) {
+		t.Errorf("Wrap(TypeError) = %v", err)
+	}
+}
