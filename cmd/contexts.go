@@ -16,6 +16,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/internal/yamlpos"
 )
 
 // Environment variables of the Connect connection (OUTBOX_CONNECT_URL is in
@@ -119,7 +120,7 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && err.Error() != "EOF" {
-		return cfg, path, UsageError(fmt.Errorf("context file %s: %w", path, err))
+		return cfg, path, UsageError(fmt.Errorf("context file %w", yamlpos.Wrap(path, data, err)))
 	}
 	return cfg, path, nil
 }

@@ -131,9 +131,23 @@ func runGenerate(env *Env, opts *generateOptions) error {
 	if opts.OutDir == "" {
 		return write(env.IO.Out, cs)
 	}
+	// File names are connector names: refuse any that is not one plain
+	// name inside the folder before writing anything (KC001 in validate).
+	for i := range cs {
+		if err := connectorconfig.ValidConnectorName(cs[i].Name); err != nil {
+			return UsageError(fmt.Errorf("--out-dir: %w (no file written)", err))
+		}
+	}
 	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
 		return err
 	}
+	// Every write goes through an os.Root: no name, "..", or symbolic link
+	// can make it land outside the folder.
+	root, err := os.OpenRoot(opts.OutDir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	for i := range cs {
 		var buf bytes.Buffer
 		if opts.Output == "json" {
@@ -148,9 +162,10 @@ func runGenerate(env *Env, opts *generateOptions) error {
 			return err
 		}
 		data := buf.Bytes()
-		path := filepath.Join(opts.OutDir, cs[i].Name+"."+opts.Output)
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return err
+		name := cs[i].Name + "." + opts.Output
+		path := filepath.Join(opts.OutDir, name)
+		if err := root.WriteFile(name, data, 0o644); err != nil {
+			return fmt.Errorf("--out-dir: %w", err)
 		}
 		fmt.Fprintf(env.IO.ErrOut, "wrote %s\n", path)
 	}

@@ -39,7 +39,8 @@ schema as a new one (strictly, defaults checked).
 Exit status: 0 on success, 2 when a schema does not parse (file:line:col) or
 the command line is wrong, 1 when the datum cannot be read or resolved
 (incompatible schemas, truncated or trailing data, an unknown enum symbol
-without a reader default).`,
+without a reader default, an int varint longer than 5 bytes or a long varint
+longer than 10 bytes, which Avro Java rejects as an invalid encoding).`,
 		Example: `  $ outboxctl schema decode --writer OrderCreated.v1.avsc --reader OrderCreated.v2.avsc datum.bin
   $ kcat -C -t orders -c 1 -f '%s' | tail -c +6 | outboxctl schema decode --writer v1.avsc --reader v2.avsc`,
 		Args: cobra.MaximumNArgs(1),

@@ -32,8 +32,11 @@ func newValidateCmd(env *Env) *cobra.Command {
 every local rule over them (see "outboxctl validate --list-rules"): EventRouter
 enums, the placement grammar, route.topic.regex under Java's regex rules, keys
 renamed or removed between Debezium 1.x and 3.6, slot names, server ids,
-include lists, payload column type against the converter. Every finding is
-reported with the spec file, line and column it comes from.
+include lists, payload column type against the converter, connector, topic
+and subject names (Kafka Connect's and Kafka's rules, for every routed topic
+of the spec's event types), and every .avsc file the spec names (missing or
+not parsing). Every finding is reported with the spec file, line and column
+it comes from.
 
 With --server each config is also sent to Kafka Connect's validate endpoint
 (PUT /connector-plugins/{class}/config/validate), with secrets resolved, and
@@ -205,8 +208,13 @@ func renderFindings(w io.Writer, format string, fs []connectorconfig.Finding) er
 	var b strings.Builder
 	for _, f := range fs {
 		fmt.Fprintf(&b, "%s: %s %s: %s\n", f.Pos(), f.Severity, f.RuleID, f.Message)
-		if f.Connector != "" || f.Key != "" {
+		switch {
+		case f.Connector != "" && f.Key != "":
 			fmt.Fprintf(&b, "    connector %s, key %s\n", f.Connector, f.Key)
+		case f.Connector != "":
+			fmt.Fprintf(&b, "    connector %s\n", f.Connector)
+		case f.Key != "":
+			fmt.Fprintf(&b, "    key %s\n", f.Key)
 		}
 		if f.Hint != "" {
 			fmt.Fprintf(&b, "    hint: %s\n", f.Hint)

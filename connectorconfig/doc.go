@@ -61,7 +61,13 @@
 // slot/publication and server-id clashes, schema history settings, include
 // lists and predicates that miss the outbox table, the payload column type
 // and converter against the payload format, truncates, topic.prefix and
-// queue sizes. Each rule has a fixture pair in testdata/rules/<ID>.
+// queue sizes, connector names (Kafka Connect's rules and what its REST API
+// can address: ValidConnectorName), every topic a connector writes to
+// (routed topics of the spec's event types through eventrouter.RouteTopic,
+// heartbeat, schema history: Kafka's Topic.validate in ValidTopicName, and
+// '.'/'_' collisions), the .avsc files the spec names (read and parsed
+// strictly) and the registry subjects they get. Each rule has a fixture pair
+// in testdata/rules/<ID>.
 //
 // ValidateServer asks Kafka Connect (PUT
 // /connector-plugins/{class}/config/validate) and maps its per-key errors

@@ -392,8 +392,12 @@ func HeartbeatTopicOf(config map[string]string) string {
 	if !HeartbeatsOn(config) {
 		return ""
 	}
-	if p := config["heartbeat.topics.prefix"]; p != "" {
-		return p + "." + config["topic.prefix"]
+	// topic.heartbeat.prefix since Debezium 2.0; heartbeat.topics.prefix
+	// before.
+	for _, k := range []string{"topic.heartbeat.prefix", "heartbeat.topics.prefix"} {
+		if p := config[k]; p != "" {
+			return p + "." + config["topic.prefix"]
+		}
 	}
 	return HeartbeatTopic(config["topic.prefix"])
 }

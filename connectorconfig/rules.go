@@ -115,6 +115,24 @@ var allRules = []Rule{
 		check:   checkEnums,
 	},
 	{
+		ID: "KC001_CONNECTOR_NAME_INVALID", Severity: SeverityError,
+		Purpose: "connector names must pass Kafka Connect's name rules and be addressable by its REST API: not empty, no control characters, no '/', '\\' or '%', not \".\" or \"..\"",
+		Hint:    "use letters, digits, '-', '_' and '.' in connector.name (or the outbox name it defaults to)",
+		check:   checkConnectorNames,
+	},
+	{
+		ID: "KT001_TOPIC_NAME_INVALID", Severity: SeverityError,
+		Purpose: "every topic a connector writes to (routed, heartbeat, schema history) must be a valid Kafka topic name: [a-zA-Z0-9._-], at most 249 characters, not \".\" or \"..\"",
+		Hint:    "change the aggregate (or event type) names or routing.topicReplacement so that the routed topics use only letters, digits, '.', '_' and '-'",
+		check:   checkTopicNames,
+	},
+	{
+		ID: "KT002_TOPIC_NAME_COLLISION", Severity: SeverityError,
+		Purpose: "two topics that differ only in '.' versus '_' collide in Kafka's metric names: Kafka refuses to create the second",
+		Hint:    "use either '.' or '_' in topic names, not both, so that no two topics map to the same metric name",
+		check:   checkTopicCollisions,
+	},
+	{
 		ID: "PG001_SLOT_NAME_INVALID", Severity: SeverityError,
 		Purpose: "slot.name and publication.name must be valid PostgreSQL names: [a-z0-9_], at most 63 characters",
 		Hint:    "drop connector.slotName/publicationName to get derived names, or use lower-case letters, digits and '_'",
@@ -137,6 +155,18 @@ var allRules = []Rule{
 		Purpose: "a PostgreSQL connector needs heartbeats with a heartbeat.action.query, or a quiet outbox table lets its slot retain WAL without bound",
 		Hint:    "drop connector.heartbeat (default 10s) or set a duration; keep the generated heartbeat.action.query",
 		check:   checkSlotCanStall,
+	},
+	{
+		ID: "SR001_SCHEMA_FILE_INVALID", Severity: SeverityError,
+		Purpose: "every .avsc file the spec names must exist and parse (strictly, as the registry parses a new schema) as a record schema",
+		Hint:    "fix the schema path (relative to the spec file) or the schema at the position in the message",
+		check:   checkSchemaFiles,
+	},
+	{
+		ID: "SR002_SUBJECT_NAME_INVALID", Severity: SeverityError,
+		Purpose: "the registry subject of each event version (from its subject strategy) must be a valid subject: no control characters, not reserved, at most 512 characters (Apicurio)",
+		Hint:    "shorten the topic or the record's namespace and name, or use another subjectStrategy",
+		check:   checkSubjectNames,
 	},
 }
 

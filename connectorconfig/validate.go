@@ -53,6 +53,8 @@ type validation struct {
 	spec       *spec.Spec
 	connectors []Connector
 	findings   []Finding
+	// schemaFiles are the spec's schema files, read once (SR rules).
+	schemaFiles map[string]*schemaFile
 }
 
 func (v *validation) outbox(c *Connector) *spec.Outbox {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/outboxctl/outboxctl/internal/yamlpos"
 )
 
 // DefaultAcceptedBreaksFile is where `schema check` looks for accepted
@@ -68,7 +70,8 @@ func ParseAcceptedBreaks(name string, data []byte) (*AcceptedBreaks, error) {
 		if errors.Is(err, io.EOF) {
 			return out, nil
 		}
-		return nil, fmt.Errorf("%s: %w: %v", name, ErrBadAcceptedBreaks, err)
+		pos, msg, _ := yamlpos.Locate(data, err)
+		return nil, fmt.Errorf("%s:%d:%d: %w: yaml: %s", name, pos.Line, pos.Col, ErrBadAcceptedBreaks, msg)
 	}
 	if len(doc.Content) == 0 {
 		return out, nil

@@ -177,17 +177,14 @@ func newEntry(o *spec.Outbox, ev *spec.EventType, v *spec.EventVersion, topic st
 // by the type column) through route.topic.regex and
 // route.topic.replacement (Java Matcher semantics).
 func eventTopic(o *spec.Outbox, ev *spec.EventType) (string, error) {
-	var value string
-	switch o.Routing.ByField {
-	case o.Columns.AggregateType:
-		value = ev.Aggregate
-		if value == "" {
-			return "", fmt.Errorf("aggregate is required to derive the routed topic")
-		}
-	case o.Columns.Type:
-		value = ev.Name
-	default:
+	value, ok := o.RouteValue(o.Routing.ByField, ev)
+	switch {
+	case !ok && o.Routing.ByField == o.Columns.AggregateType:
+		return "", fmt.Errorf("aggregate is required to derive the routed topic")
+	case !ok && o.Routing.ByField != o.Columns.Type:
 		return "", fmt.Errorf("routing.byField %q is neither the aggregate type nor the type column: the topic cannot be derived", o.Routing.ByField)
+	case !ok:
+		return "", fmt.Errorf("name is required to derive the routed topic")
 	}
 	topic, matched, err := o.Routing.Topic(value)
 	var ce *eventrouter.ConfigError

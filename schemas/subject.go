@@ -6,23 +6,24 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/outboxctl/outboxctl/schemas/naming"
 )
 
-// Strategy is a Confluent subject name strategy: how the registry subject
-// of a record schema is derived from the Kafka topic and the record's full
-// name (io.confluent.kafka.serializers.subject.*Strategy, value side).
-type Strategy string
+// Strategy is a Confluent subject name strategy (see package naming, which
+// holds the naming rules so that packages below schemas can use them).
+type Strategy = naming.Strategy
 
 // The subject name strategies.
 const (
 	// TopicNameStrategy: "<topic>-value". Every event type on the topic
 	// shares one subject and one compatibility history.
-	TopicNameStrategy Strategy = "TopicNameStrategy"
+	TopicNameStrategy = naming.TopicNameStrategy
 	// RecordNameStrategy: "<record full name>", whatever the topic.
-	RecordNameStrategy Strategy = "RecordNameStrategy"
+	RecordNameStrategy = naming.RecordNameStrategy
 	// TopicRecordNameStrategy: "<topic>-<record full name>". The default:
 	// several event types share a routed topic, each with its own subject.
-	TopicRecordNameStrategy Strategy = "TopicRecordNameStrategy"
+	TopicRecordNameStrategy = naming.TopicRecordNameStrategy
 )
 
 // DefaultStrategy is TopicRecordNameStrategy.
@@ -53,23 +54,20 @@ func ParseStrategy(s string) (Strategy, error) {
 	return "", fmt.Errorf("%w %q (want TopicNameStrategy, RecordNameStrategy or TopicRecordNameStrategy)", ErrUnknownStrategy, s)
 }
 
-// SubjectName is the value subject of a record schema with the full name
-// recordFullName on topic under strategy (an unknown strategy is treated as
-// DefaultStrategy):
-//
-//	TopicNameStrategy        orders-value
-//	RecordNameStrategy       com.acme.order.v2.OrderCreated
-//	TopicRecordNameStrategy  orders-com.acme.order.v2.OrderCreated
+// SubjectName is naming.Subject: the value subject of a record schema
+// with the full name recordFullName on topic under strategy.
 func SubjectName(strategy Strategy, topic, recordFullName string) string {
-	switch strategy {
-	case TopicNameStrategy:
-		return topic + "-value"
-	case RecordNameStrategy:
-		return recordFullName
-	default:
-		return topic + "-" + recordFullName
-	}
+	return naming.Subject(strategy, topic, recordFullName)
 }
+
+// ErrInvalidSubject is what ValidSubjectName's errors unwrap to.
+var ErrInvalidSubject = naming.ErrInvalidSubject
+
+// MaxSubjectLength is naming.MaxSubjectLength.
+const MaxSubjectLength = naming.MaxSubjectLength
+
+// ValidSubjectName is naming.ValidSubject.
+func ValidSubjectName(subject string) error { return naming.ValidSubject(subject) }
 
 // EventNaming is where one major version of an event type lives.
 type EventNaming struct {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/outboxctl/outboxctl/internal/yamlpos"
 )
 
 // Load reads spec files and folders (every *.yaml and *.yml below a folder,
@@ -119,7 +121,8 @@ func parseFile(src Source, errs *ErrorList) []document {
 			break
 		}
 		if err != nil {
-			errs.add(yamlErrPos(src.Name, err), "yaml: "+yamlErrMsg(err))
+			pos, msg := yamlError(src.Name, src.Data, err)
+			errs.add(pos, "yaml: "+msg)
 			break
 		}
 		if len(n.Content) == 0 {
@@ -148,22 +151,11 @@ func parseFile(src Source, errs *ErrorList) []document {
 	return docs
 }
 
-var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-func yamlErrPos(file string, err error) Pos {
-	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
-		var line int
-		fmt.Sscan(m[1], &line)
-		return Pos{File: file, Line: line, Col: 1}
-	}
-	return Pos{File: file, Line: 1, Col: 1}
-}
-
-func yamlErrMsg(err error) string {
-	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
-		return m[2]
-	}
-	return strings.TrimPrefix(err.Error(), "yaml: ")
+// yamlError is the position and message of a YAML syntax error in src:
+// the exact line and column of the offending character or token.
+func yamlError(file string, src []byte, err error) (Pos, string) {
+	p, msg, _ := yamlpos.Locate(src, err)
+	return Pos{File: file, Line: p.Line, Col: p.Col}, msg
 }
 
 func strp(s string) *string { return &s }

@@ -233,6 +233,29 @@ func (r Routing) Topic(routedByValue string) (topic string, matched bool, err er
 	return eventrouter.RouteTopic(r.TopicRegex, r.TopicReplacement, routedByValue)
 }
 
+// RouteValue is the value the EventRouter routes events of type ev by
+// when route.by.field is byField: the event's aggregate for the aggregate
+// type column, its name for the type column. ok is false for another
+// column (the value is then not known from the spec) or an event without
+// an aggregate.
+func (o *Outbox) RouteValue(byField string, ev *EventType) (value string, ok bool) {
+	switch byField {
+	case o.Columns.AggregateType:
+		return ev.Aggregate, ev.Aggregate != ""
+	case o.Columns.Type:
+		return ev.Name, ev.Name != ""
+	}
+	return "", false
+}
+
+// RouteValuePos is where the value RouteValue returns is written.
+func (o *Outbox) RouteValuePos(byField string, ev *EventType) Pos {
+	if byField == o.Columns.Type && byField != o.Columns.AggregateType {
+		return ev.PosOf("name")
+	}
+	return ev.PosOf("aggregate")
+}
+
 // Headers names the Kafka headers filled from outbox columns. An empty name
 // turns the header off.
 type Headers struct {

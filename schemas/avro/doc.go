@@ -32,5 +32,8 @@
 // The parity is checked against the real Avro 1.12.1 jar: see
 // schemas/compat/testdata/java.
 //
-// The package does not encode or decode data: goavro does that.
+// The package does not decode whole data: goavro does that. It reads and
+// writes the binary varints with Avro Java's rules (ReadInt, ReadLong,
+// AppendInt, AppendLong), and NormalizeBinary rejects the over-long varints
+// Java rejects and canonicalizes a datum before a lenient decoder reads it.
 package avro

@@ -31,7 +31,12 @@
 //
 // Payloads are raw Avro binary: strip the Confluent wire header (magic byte
 // and 4-byte id) first. Exactly one datum is read; trailing bytes are an
-// error (goavro would silently ignore them).
+// error (goavro would silently ignore them). Varints are read with Avro
+// Java's rules (avro.Normalizer, before goavro): an int of more than 5 bytes
+// or a long of more than 10 bytes is an ErrDecode error wrapping
+// avro.ErrInvalidInt or avro.ErrInvalidLong, and the bits Java drops from a
+// 5-byte int or a 10-byte long are dropped; a boolean byte other than 1 is
+// false, as in Java.
 //
 // # The rules
 //

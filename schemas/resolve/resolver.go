@@ -15,7 +15,8 @@ import (
 type Resolver struct {
 	writer, reader avro.Schema
 	codec          *goavro.Codec
-	native         conv // writer base values -> reader goavro native values
+	normalizer     *avro.Normalizer // Java's varint rules, before goavro
+	native         conv             // writer base values -> reader goavro native values
 
 	writerKeys map[avro.NamedSchema]string
 	jsonOnce   sync.Once
@@ -49,7 +50,7 @@ func Compile(writer, reader avro.Schema) (*Resolver, error) {
 	if n.err != nil {
 		return nil, n.err
 	}
-	return &Resolver{writer: writer, reader: reader, codec: codec, native: n.call(), writerKeys: keys}, nil
+	return &Resolver{writer: writer, reader: reader, codec: codec, normalizer: avro.NewNormalizer(writer), native: n.call(), writerKeys: keys}, nil
 }
 
 // Writer returns the writer schema.
@@ -59,6 +60,12 @@ func (r *Resolver) Writer() avro.Schema { return r.writer }
 func (r *Resolver) Reader() avro.Schema { return r.reader }
 
 func (r *Resolver) decodeWriter(b []byte) (any, error) {
+	// goavro reads over-long varints and keeps bits Java drops: reject and
+	// canonicalize as Java reads them first.
+	b, err := r.normalizer.Normalize(b)
+	if err != nil {
+		return nil, &Error{Path: "/", Kind: ErrDecode, Msg: "cannot decode writer datum", Err: err}
+	}
 	v, rest, err := r.codec.NativeFromBinary(b)
 	if err != nil {
 		return nil, &Error{Path: "/", Kind: ErrDecode, Msg: "cannot decode writer datum", Err: err}
