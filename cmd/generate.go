@@ -70,14 +70,18 @@ func envLookup(env *Env) *spec.Lookup {
 }
 
 // loadSpec loads the spec files of -f (default outbox.yaml). A spec that
-// does not load is bad input (exit 2).
-func loadSpec(files []string) (*spec.Spec, error) {
+// does not load is bad input (exit 2). The files of a folder that are not
+// outbox specs are named on stderr.
+func loadSpec(env *Env, files []string) (*spec.Spec, error) {
 	if len(files) == 0 {
 		files = []string{defaultSpecFile}
 	}
 	s, err := spec.Load(files...)
 	if err != nil {
 		return nil, UsageError(err)
+	}
+	for _, f := range s.Skipped {
+		fmt.Fprintf(env.IO.ErrOut, "outboxctl: skipped %s: not an outbox spec\n", f)
 	}
 	return s, nil
 }
@@ -100,7 +104,7 @@ func generateConnectors(env *Env, s *spec.Spec, lookup *spec.Lookup, bootstrap s
 func init() {
 	// Deploy and plan read outbox specs through the generator.
 	specConnectors = func(env *Env, paths []string) ([]connectorconfig.Connector, error) {
-		s, err := loadSpec(paths)
+		s, err := loadSpec(env, paths)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +116,7 @@ func runGenerate(env *Env, opts *generateOptions) error {
 	if opts.Output != "yaml" && opts.Output != "json" {
 		return UsageError(fmt.Errorf("unknown output format %q: use yaml or json", opts.Output))
 	}
-	s, err := loadSpec(opts.Files)
+	s, err := loadSpec(env, opts.Files)
 	if err != nil {
 		return err
 	}

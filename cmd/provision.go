@@ -92,7 +92,7 @@ type provisionReport struct {
 // specTargets loads the spec and pairs each outbox with its generated
 // connector (secrets resolved).
 func specTargets(env *Env, files []string) ([]provisioning.Target, *spec.Lookup, error) {
-	s, err := loadSpec(files)
+	s, err := loadSpec(env, files)
 	if err != nil {
 		return nil, nil, err
 	}

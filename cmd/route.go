@@ -281,7 +281,7 @@ func readSampleRow(env *Env, path string) (*eventrouter.SampleRow, error) {
 // specConnectorConfig generates the connector config of one outbox of the
 // spec (secret references are left as written: they do not affect routing).
 func specConnectorConfig(env *Env, files []string, name string) (map[string]string, *spec.Outbox, error) {
-	s, err := loadSpec(files)
+	s, err := loadSpec(env, files)
 	if err != nil {
 		return nil, nil, err
 	}

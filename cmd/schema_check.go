@@ -95,7 +95,7 @@ func runSchemaCheck(ctx context.Context, env *Env, opts *schemaCheckOptions) err
 	if err != nil {
 		return UsageError(err)
 	}
-	sp, cat, err := loadCatalog(opts.Files)
+	sp, cat, err := loadCatalog(env, opts.Files)
 	if err != nil {
 		return err
 	}
@@ -307,8 +307,8 @@ func writeCheckMarkdown(w io.Writer, rep *schemas.CheckReport) {
 
 // loadCatalog loads the spec files and the schema catalog of its event types
 // (a catalog problem, such as an unreadable .avsc, is bad input).
-func loadCatalog(files []string) (*spec.Spec, *schemas.Catalog, error) {
-	sp, err := loadSpec(files)
+func loadCatalog(env *Env, files []string) (*spec.Spec, *schemas.Catalog, error) {
+	sp, err := loadSpec(env, files)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -63,7 +63,7 @@ func runSchemaRegister(ctx context.Context, env *Env, opts *schemaRegisterOption
 	if err != nil {
 		return UsageError(err)
 	}
-	_, cat, err := loadCatalog(opts.Files)
+	_, cat, err := loadCatalog(env, opts.Files)
 	if err != nil {
 		return err
 	}

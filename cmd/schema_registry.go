@@ -348,7 +348,7 @@ func runSchemaDiff(ctx context.Context, env *Env, opts *schemaDiffOptions) error
 	} else {
 		path := opts.Local
 		if path == "" {
-			_, cat, err := loadCatalog(opts.Files)
+			_, cat, err := loadCatalog(env, opts.Files)
 			if err != nil {
 				return err
 			}

@@ -101,7 +101,7 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 	default:
 		return UsageError(fmt.Errorf("unknown --fail-on %q: use error or warning", opts.FailOn))
 	}
-	s, err := loadSpec(opts.Files)
+	s, err := loadSpec(env, opts.Files)
 	if err != nil {
 		var list spec.ErrorList
 		if opts.Output != "text" && errors.As(err, &list) {
