@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -77,6 +78,9 @@ was written), 4 changes pending with --dry-run --detailed-exitcode.`,
 func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 	if err := checkOutput(opts.Output, "text", "json"); err != nil {
 		return err
+	}
+	if opts.DetailedExitCode && !opts.DryRun {
+		return UsageError(errors.New("--detailed-exitcode needs --dry-run: deploy applies the changes, so there is nothing pending to report (use `outboxctl plan --detailed-exitcode` in a pull request)"))
 	}
 	p, client, err := computePlan(ctx, env, &opts.desiredFlags, &opts.Connect)
 	if err != nil {
