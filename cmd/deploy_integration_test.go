@@ -66,7 +66,7 @@ outboxes:
       kind: mariadb
       connection: {host: %[6]q, port: %[7]s, user: root, dbname: %[5]s}
     payloadFormat: json
-`, s.BootstrapServers, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, s.ConnectMariaDBHost, s.ConnectMariaDBPort, prefixPG, poll)
+`, s.ConnectBootstrap(), sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, s.ConnectMariaDBHost, s.ConnectMariaDBPort, prefixPG, poll)
 		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ outboxes:
       kind: mariadb
       connection: {host: %q, port: %s, user: root, password: "${env:IT_MA_BAD}", dbname: %s}
     payloadFormat: json
-`, s.BootstrapServers, sfx, s.ConnectMariaDBHost, s.ConnectMariaDBPort, dbName)), 0o644)
+`, s.ConnectBootstrap(), sfx, s.ConnectMariaDBHost, s.ConnectMariaDBPort, dbName)), 0o644)
 	code, out, errOut = runCLI(t, vars, "deploy", "-f", badSpec)
 	outputs = append(outputs, out, errOut)
 	if code != 3 || !strings.Contains(errOut, "CONNECT_VALIDATE") || !strings.Contains(errOut, "Access denied") || strings.Contains(out+errOut, "wr0ng-Maria-pw") {

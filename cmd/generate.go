@@ -9,19 +9,21 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
 const defaultSpecFile = "outbox.yaml"
 
 type generateOptions struct {
-	Files            []string
-	Output           string
-	OutDir           string
-	NoResolve        bool
-	BootstrapServers string
+	Files     []string
+	Output    string
+	OutDir    string
+	NoResolve bool
+	Kafka     kafkaFlags
 }
 
 func newGenerateCmd(env *Env) *cobra.Command {
@@ -50,7 +52,7 @@ through as written. Use --no-resolve to skip the resolution.`,
 	fs.StringVarP(&opts.Output, "output", "o", "yaml", "output format: yaml or json")
 	fs.StringVar(&opts.OutDir, "out-dir", "", "write one file per connector (<name>.yaml or <name>.json) into this folder instead of stdout")
 	fs.BoolVar(&opts.NoResolve, "no-resolve", false, "do not resolve ${env:…}/${file:…} secret references")
-	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers for the MySQL/MariaDB schema history when the spec sets none (default $OUTBOX_BOOTSTRAP_SERVERS)")
+	addKafkaFlags(fs, &opts.Kafka)
 	return c
 }
 
@@ -86,12 +88,35 @@ func loadSpec(env *Env, files []string) (*spec.Spec, error) {
 	return s, nil
 }
 
-// generateConnectors generates the connectors of a spec; lookup may be nil.
-func generateConnectors(env *Env, s *spec.Spec, lookup *spec.Lookup, bootstrap string) ([]connectorconfig.Connector, error) {
-	if bootstrap == "" {
-		bootstrap = env.Settings.BootstrapServers
+// kafkaFlags are the Kafka addresses generate and validate write into the
+// MySQL/MariaDB schema history config.
+type kafkaFlags struct {
+	BootstrapServers        string
+	ConnectBootstrapServers string
+}
+
+func addKafkaFlags(fs *pflag.FlagSet, f *kafkaFlags) {
+	fs.StringVar(&f.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers for the MySQL/MariaDB schema history when the spec sets none (default: the "+settings.EnvBootstrapServers+" variable, else "+settings.DefaultBootstrapServers+")")
+	fs.StringVar(&f.ConnectBootstrapServers, "connect-bootstrap-servers", "", "Kafka as Kafka Connect sees it (kafka:9092 under docker compose), for the MySQL/MariaDB schema history; overrides the spec's kafka.bootstrapServers (default: the "+settings.EnvConnectBootstrapServers+" variable)")
+}
+
+// genOptions are the generator options of a command: the flags, else the
+// OUTBOX_* settings.
+func genOptions(env *Env, lookup *spec.Lookup, kf *kafkaFlags) connectorconfig.Options {
+	o := connectorconfig.Options{Lookup: lookup, BootstrapServers: env.Settings.BootstrapServers, ConnectBootstrapServers: env.Settings.ConnectBootstrapServers}
+	if kf != nil && kf.BootstrapServers != "" {
+		o.BootstrapServers = kf.BootstrapServers
 	}
-	cs, err := connectorconfig.Generate(s, connectorconfig.Options{Lookup: lookup, BootstrapServers: bootstrap})
+	if kf != nil && kf.ConnectBootstrapServers != "" {
+		o.ConnectBootstrapServers = kf.ConnectBootstrapServers
+	}
+	return o
+}
+
+// generateConnectors generates the connectors of a spec; lookup and kf may
+// be nil.
+func generateConnectors(env *Env, s *spec.Spec, lookup *spec.Lookup, kf *kafkaFlags) ([]connectorconfig.Connector, error) {
+	cs, err := connectorconfig.Generate(s, genOptions(env, lookup, kf))
 	if err != nil {
 		if errors.Is(err, spec.ErrSecretUnresolved) {
 			return nil, UsageError(err)
@@ -108,7 +133,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return generateConnectors(env, s, envLookup(env), "")
+		return generateConnectors(env, s, envLookup(env), nil)
 	}
 }
 
@@ -124,7 +149,7 @@ func runGenerate(env *Env, opts *generateOptions) error {
 	if !opts.NoResolve {
 		lookup = envLookup(env)
 	}
-	cs, err := generateConnectors(env, s, lookup, opts.BootstrapServers)
+	cs, err := generateConnectors(env, s, lookup, &opts.Kafka)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,6 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 	"github.com/spf13/cobra"
 
-	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -97,7 +96,7 @@ func specTargets(env *Env, files []string) ([]provisioning.Target, *spec.Lookup,
 		return nil, nil, err
 	}
 	lookup := envLookup(env)
-	ts, err := provisioning.Targets(s, connectorconfig.Options{Lookup: lookup, BootstrapServers: env.Settings.BootstrapServers})
+	ts, err := provisioning.Targets(s, genOptions(env, lookup, nil))
 	if err != nil {
 		if errors.Is(err, spec.ErrSecretUnresolved) {
 			return nil, nil, UsageError(err)

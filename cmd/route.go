@@ -349,7 +349,7 @@ func specConnectorConfig(env *Env, files []string, name string) (map[string]stri
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, err := connectorconfig.Generate(s, connectorconfig.Options{BootstrapServers: env.Settings.BootstrapServers})
+	cs, err := connectorconfig.Generate(s, genOptions(env, nil, nil))
 	if err != nil {
 		return nil, nil, UsageError(err)
 	}

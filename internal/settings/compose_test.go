@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -110,26 +111,77 @@ func TestComposeEnv(t *testing.T) {
 	}
 	defer f.Close()
 	known := map[string]bool{
-		settings.EnvConnectPostgresHost: true, settings.EnvConnectPostgresPort: true,
+		settings.EnvConnectBootstrapServers: true,
+		settings.EnvConnectPostgresHost:     true, settings.EnvConnectPostgresPort: true,
 		settings.EnvConnectMariaDBHost: true, settings.EnvConnectMariaDBPort: true,
 		settings.EnvConnectMySQLHost: true, settings.EnvConnectMySQLPort: true,
 		"OUTBOX_MYSQL_REQUIRED": true,
 	}
 	sc := bufio.NewScanner(f)
-	n := 0
+	vals := map[string]string{}
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		k, _, ok := strings.Cut(line, "=")
+		k, v, ok := strings.Cut(line, "=")
 		if !ok || !known[k] {
 			t.Errorf("compose.env: unknown line %q", line)
 		}
-		n++
+		vals[k] = v
 	}
-	if n == 0 {
+	if len(vals) == 0 {
 		t.Error("compose.env sets nothing")
+	}
+
+	// Kafka as Connect sees it must be the broker's listener for the other
+	// containers (KAFKA_ADVERTISED_LISTENERS of the compose kafka service),
+	// not 127.0.0.1, which inside the Connect container is Connect itself.
+	b, err := os.ReadFile("../../docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cf composeFile
+	if err := yaml.Unmarshal(b, &cf); err != nil {
+		t.Fatal(err)
+	}
+	connectKafka := cf.Services["connect"].Environment["BOOTSTRAP_SERVERS"]
+	if got := vals[settings.EnvConnectBootstrapServers]; got == "" || got != connectKafka || strings.HasPrefix(got, "127.") || strings.HasPrefix(got, "localhost") {
+		t.Errorf("compose.env: %s=%q, want the Connect worker's own BOOTSTRAP_SERVERS %q", settings.EnvConnectBootstrapServers, got, connectKafka)
+	}
+	if adv := cf.Services["kafka"].Environment["KAFKA_ADVERTISED_LISTENERS"]; !strings.Contains(adv, "//"+connectKafka) {
+		t.Errorf("kafka advertises %q, which lacks %s", adv, connectKafka)
+	}
+	s := settings.FromEnv(func(k string) string { return vals[k] })
+	if s.ConnectBootstrap() != connectKafka {
+		t.Errorf("ConnectBootstrap() under compose = %q", s.ConnectBootstrap())
+	}
+	if d := settings.Defaults(); d.ConnectBootstrap() != settings.DefaultBootstrapServers || d.ConnectBootstrapServers != "" {
+		t.Errorf("native stack: ConnectBootstrap() = %q", d.ConnectBootstrap())
+	}
+}
+
+// TestComposeKafkaVersion keeps the compose Kafka image at the version of
+// the native stack (devstack/pom.xml's kafka.version).
+func TestComposeKafkaVersion(t *testing.T) {
+	b, err := os.ReadFile("../../docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cf composeFile
+	if err := yaml.Unmarshal(b, &cf); err != nil {
+		t.Fatal(err)
+	}
+	stack, err := os.ReadFile("../../devstack/pom.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`<kafka.version>([0-9.]+)</kafka.version>`).FindSubmatch(stack)
+	if m == nil {
+		t.Fatal("devstack/pom.xml: no kafka.version")
+	}
+	if img, want := cf.Services["kafka"].Image, "apache/kafka:"+string(m[1]); img != want {
+		t.Errorf("compose kafka image %s, native stack runs %s", img, want)
 	}
 }
 
