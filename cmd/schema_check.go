@@ -53,7 +53,7 @@ Intentional breaks are listed in the accepted-breaks file (default
 schemas/accepted-breaks.yaml next to the spec, if present):
 
   accepted:
-    - subject: outbox.event.Order-com.example.order.OrderCreated
+    - subject: outbox.event.Order-com.example.order.v1.OrderCreated
       fingerprint: 9d2c0f6a1b3e4d57   # printed by this check
       reason: drop totalCents, agreed with billing (#123)
 
