@@ -150,6 +150,9 @@ func runGenerate(env *Env, opts *generateOptions) error {
 		lookup = envLookup(env)
 	}
 	cs, err := generateConnectors(env, s, lookup, &opts.Kafka)
+	if errors.Is(err, spec.ErrSecretUnresolved) {
+		return UsageError(fmt.Errorf("%w\nset the variable (or make the file readable), or run with --no-resolve to print the references as written (the output then deploys too)", err))
+	}
 	if err != nil {
 		return err
 	}

@@ -253,6 +253,9 @@ as (sensitive). Values Connect returns masked or resolved by config providers,
 
 Dangerous changes are listed with a rule ID and what happens to offsets,
 slots and topics; deploy refuses them unless allowed with --allow RULE_ID.
+With --prune every deletion is listed; deleting every connector this owner
+manages (PRUNE_ALL) or more than --prune-max (PRUNE_LIMIT) is blocked unless
+--allow-prune-all or a higher --prune-max is given.
 
 ` + rulesHelp() + `
 Exit codes: 0 no changes (or changes without --detailed-exitcode), 3 blocked
