@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"net/url"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 type composeFile struct {
@@ -197,4 +200,69 @@ func TestFromEnv(t *testing.T) {
 	if s.BootstrapServers != settings.DefaultBootstrapServers {
 		t.Errorf("BootstrapServers = %s", s.BootstrapServers)
 	}
+}
+
+// TestDemoUnderCompose: with devstack/compose.env exported, the demo runs on
+// a spec whose databases are the compose services, and the generated MariaDB
+// connector's schema history reaches Kafka by the compose service name.
+func TestDemoUnderCompose(t *testing.T) {
+	vals := composeEnv(t)
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Fatal("bash is needed to run scripts/demo.sh")
+	}
+	c := exec.Command("bash", "scripts/demo.sh", "--print-spec")
+	c.Dir = "../.."
+	c.Env = os.Environ()
+	for k, v := range vals {
+		c.Env = append(c.Env, k+"="+v)
+	}
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("demo.sh --print-spec: %v", err)
+	}
+	sp, err := spec.Parse(spec.Source{Name: "../../examples/demo/outbox.yaml", Data: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := settings.FromEnv(func(k string) string { return vals[k] })
+	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{BootstrapServers: st.BootstrapServers, ConnectBootstrapServers: st.ConnectBootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]string{
+		"io.debezium.connector.postgresql.PostgresConnector": {st.ConnectPostgresHost, st.ConnectPostgresPort},
+		"io.debezium.connector.mariadb.MariaDbConnector":     {st.ConnectMariaDBHost, st.ConnectMariaDBPort},
+	}
+	for _, c := range cs {
+		w, ok := want[c.Config["connector.class"]]
+		if !ok {
+			t.Fatalf("unexpected connector %s", c.Name)
+		}
+		if c.Config["database.hostname"] != w[0] || c.Config["database.port"] != w[1] {
+			t.Errorf("%s: database %s:%s, want %s:%s", c.Name, c.Config["database.hostname"], c.Config["database.port"], w[0], w[1])
+		}
+		if bs, ok := c.Config["schema.history.internal.kafka.bootstrap.servers"]; ok && bs != "kafka:9092" {
+			t.Errorf("%s: schema history reaches Kafka at %s, want kafka:9092 under compose", c.Name, bs)
+		}
+	}
+	if cs[1].Config["schema.history.internal.kafka.bootstrap.servers"] != "kafka:9092" {
+		t.Errorf("the MariaDB connector has no compose schema history servers: %v", cs[1].Config)
+	}
+}
+
+// composeEnv reads devstack/compose.env.
+func composeEnv(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile("../../devstack/compose.env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if k, v, ok := strings.Cut(line, "="); ok && !strings.HasPrefix(line, "#") {
+			vals[k] = v
+		}
+	}
+	return vals
 }
