@@ -49,7 +49,14 @@ func refuseUnknownSubcommands(root *cobra.Command) {
 					names = append(names, s.Name())
 				}
 			}
-			return UsageError(fmt.Errorf("unknown command %q for %q (want %s)\nRun '%s --help' for usage.", args[0], c.CommandPath(), strings.Join(names, ", "), c.CommandPath()))
+			hint := ""
+			if c.SuggestionsMinimumDistance <= 0 {
+				c.SuggestionsMinimumDistance = 2
+			}
+			if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+				hint = "; did you mean " + strings.Join(s, " or ") + "?"
+			}
+			return UsageError(fmt.Errorf("unknown command %q for %q (want %s)%s\nRun '%s --help' for usage.", args[0], c.CommandPath(), strings.Join(names, ", "), hint, c.CommandPath()))
 		}
 	}
 	walk(root)

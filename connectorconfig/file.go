@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -146,6 +147,17 @@ func ReadConnectors(name string, data []byte, lookup *spec.Lookup) ([]Connector,
 		if asJSON {
 			pos = jsonPos(name, jsonData, err)
 		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			// Name the field and the JSON kinds, not the Go types.
+			field := te.Field
+			if field == "" {
+				field = "the file"
+			} else {
+				field = strconv.Quote(field)
+			}
+			return nil, bad("%s: %s: want %s, got %s", pos, field, jsonKindOf(te.Type), te.Value)
+		}
 		return nil, bad("%s: %v", pos, err)
 	}
 	if len(list) == 0 {
@@ -197,6 +209,19 @@ func ReadConnectors(name string, data []byte, lookup *spec.Lookup) ([]Connector,
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// jsonKindOf names the JSON value a Go type decodes from.
+func jsonKindOf(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "a " + t.Kind().String()
 }
 
 func strictJSON(data []byte, v any) error {

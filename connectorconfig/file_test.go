@@ -80,7 +80,7 @@ func TestReadConnectorsErrors(t *testing.T) {
 		{"a.json", `[{"name": "x", "config": {"connector.class": "c", "k": " [hidden] "}}]`, `config key "k" holds the masked value "[hidden]"`},
 		{"a.json", `[{"name": "x", "config": {}}]`, `a.json: connector "x": config has no connector.class`},
 		{"a.json", `[{"config": {}}]`, `a.json: connector 1: no name`},
-		{"a.json", "[\n{\"nam\": 1}]", `a.json: json: unknown field "nam"`}, {"a.json", "[\n{\"name\": 1}]", `a.json:2:11: json: cannot unmarshal number`},
+		{"a.json", "[\n{\"nam\": 1}]", `a.json: json: unknown field "nam"`}, {"a.json", "[\n{\"name\": 1}]", `a.json:2:11: "name": want a string, got number`}, {"a.json", `{"name": "x", "config": []}`, `a.json:1:26: "config": want an object, got array`}, {"a.json", `"x"`, `a.json:1:4: the file: want an array, got string`},
 		{"a.json", `{"name": "x", "state": "gone", "config": {"connector.class": "c"}}`, `state "gone"`},
 		{"<stdin>", "- name: x\n  config: {k: v}\n", `<stdin>: connector "x": config has no connector.class`},
 	} {
