@@ -35,7 +35,7 @@ type desiredFlags struct {
 const defaultPruneMax = 1
 
 func addDesiredFlags(fs *pflag.FlagSet, f *desiredFlags) {
-	fs.StringArrayVarP(&f.Files, "file", "f", nil, "connectors to deploy: a JSON array of {name, config, state} (.json, - for stdin) or an outbox spec (.yaml, a folder); repeatable")
+	fs.StringArrayVarP(&f.Files, "file", "f", nil, "connectors to deploy: an outbox spec (.yaml), a connectors file (generate --no-resolve -o json|yaml output, a JSON array of {name, config, state}; - for stdin) or a folder of either; repeatable")
 	fs.BoolVar(&f.Prune, "prune", false, "also delete connectors that carry this tool's ownership marker ("+plan.OwnerKey+") but are not declared")
 	fs.IntVar(&f.PruneMax, "prune-max", defaultPruneMax, "with --prune: refuse (exit 3) to delete more than this many connectors")
 	fs.BoolVar(&f.AllowPruneAll, "allow-prune-all", false, "with --prune: allow deleting every connector this owner manages, and lift --prune-max")
