@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -170,10 +169,7 @@ func runGenerate(env *Env, opts *generateOptions) error {
 		var buf bytes.Buffer
 		if opts.Output == "json" {
 			// One object per file: the body of POST /connectors.
-			enc := json.NewEncoder(&buf)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(connectorconfig.Documents(cs[i : i+1])[0]); err != nil {
+			if err := connectorconfig.WriteJSONObject(&buf, cs[i]); err != nil {
 				return err
 			}
 		} else if err := write(&buf, cs[i:i+1]); err != nil {
