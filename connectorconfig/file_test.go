@@ -34,7 +34,9 @@ func TestReadConnectorsRoundTrip(t *testing.T) {
 	}{
 		{"c.json", func(b *bytes.Buffer, cs []connectorconfig.Connector) error { return connectorconfig.WriteJSON(b, cs) }},
 		{"c.yaml", func(b *bytes.Buffer, cs []connectorconfig.Connector) error { return connectorconfig.WriteYAML(b, cs) }},
-		{"one.json", func(b *bytes.Buffer, cs []connectorconfig.Connector) error { return connectorconfig.WriteJSONObject(b, cs[0]) }},
+		{"one.json", func(b *bytes.Buffer, cs []connectorconfig.Connector) error {
+			return connectorconfig.WriteJSONObject(b, cs[0])
+		}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			t.Parallel()
