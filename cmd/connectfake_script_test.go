@@ -2,6 +2,7 @@ package cmd_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,6 +63,7 @@ func setupConnectFake(e *testscript.Env) error {
 //	fake writes N               exactly N writes since the mark
 //	fake puts NAME N            NAME got exactly N config writes
 //	fake taskrestarts NAME N    NAME's tasks were (re)started exactly N times
+//	fake config NAME KEY VALUE  NAME's stored config has KEY = VALUE (unmasked)
 func connectfakeCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"fake": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -98,6 +100,16 @@ func connectfakeCmds() map[string]func(ts *testscript.TestScript, neg bool, args
 				check("writes since mark", len(st.srv.Writes())-st.mark, num(args[1]))
 			case "puts":
 				check("puts of "+args[1], st.srv.Puts(args[1]), num(args[2]))
+			case "config":
+				resp, err := http.Get(st.srv.URL + "/connectors/" + args[1] + "/config")
+				ts.Check(err)
+				var cfg map[string]string
+				err = json.NewDecoder(resp.Body).Decode(&cfg)
+				resp.Body.Close()
+				ts.Check(err)
+				if got, ok := cfg[args[2]]; (ok && got == args[3]) == neg {
+					ts.Fatalf("config of %s: %s = %q, want %s%q", args[1], args[2], got, map[bool]string{true: "not ", false: ""}[neg], args[3])
+				}
 			case "taskrestarts":
 				check("task restarts of "+args[1], st.srv.TaskRestarts(args[1]), num(args[2]))
 			default:

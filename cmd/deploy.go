@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -42,7 +43,12 @@ are retried with backoff. Then it waits until each connector and every task
 is RUNNING (or PAUSED, STOPPED as declared), printing progress on stderr; a
 FAILED task's trace is shown. --prune deletes connectors that carry the
 ownership marker (` + plan.OwnerKey + `) but are no longer declared; it is
-never done by default.
+never done by default, and it is refused (exit 3, nothing written) when it
+would delete every connector this owner manages (--allow-prune-all) or more
+than --prune-max connectors (default 1).
+
+A connectors file with a masked value (generate's "********") is refused
+(exit 2): deploy from the spec or from generate --no-resolve output.
 
 Before the first write, every config to be written is sent to Connect's
 validate endpoint (--validate, on by default): one rejected value aborts the
@@ -54,7 +60,8 @@ wait timed out or Connect was unreachable or refused a write, 2 bad input,
 was written), 4 changes pending with --dry-run --detailed-exitcode.`,
 		Example: `  $ outboxctl deploy -f connectors.json
   $ outboxctl deploy -f connectors.json --dry-run --detailed-exitcode
-  $ outboxctl deploy -f connectors.json --allow SLOT_NAME_CHANGE --timeout 5m -o json`,
+  $ outboxctl deploy -f connectors.json --allow SLOT_NAME_CHANGE --timeout 5m -o json
+  $ outboxctl deploy -f outbox.yaml --prune --prune-max 2`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runDeploy(c.Context(), env, opts)
@@ -77,6 +84,9 @@ was written), 4 changes pending with --dry-run --detailed-exitcode.`,
 func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 	if err := checkOutput(opts.Output, "text", "json"); err != nil {
 		return err
+	}
+	if opts.DetailedExitCode && !opts.DryRun {
+		return UsageError(errors.New("--detailed-exitcode needs --dry-run: deploy applies the changes, so there is nothing pending to report (use `outboxctl plan --detailed-exitcode` in a pull request)"))
 	}
 	p, client, err := computePlan(ctx, env, &opts.desiredFlags, &opts.Connect)
 	if err != nil {

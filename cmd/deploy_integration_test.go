@@ -66,7 +66,7 @@ outboxes:
       kind: mariadb
       connection: {host: %[6]q, port: %[7]s, user: root, dbname: %[5]s}
     payloadFormat: json
-`, s.BootstrapServers, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, s.ConnectMariaDBHost, s.ConnectMariaDBPort, prefixPG, poll)
+`, s.ConnectBootstrap(), sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, s.ConnectMariaDBHost, s.ConnectMariaDBPort, prefixPG, poll)
 		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -132,9 +132,43 @@ outboxes:
 	}
 	check(0, "deploy", "-f", specV2, "-o", "json")
 
+	// generate -> deploy on the real Connect: the masked output is refused
+	// before any write (the stored password stays), the --no-resolve output
+	// deploys as a no-op, and a prune that would delete every managed
+	// connector is blocked.
+	masked := filepath.Join(t.TempDir(), "masked.json")
+	if err := os.WriteFile(masked, []byte(check(0, "generate", "-f", specV2, "-o", "json")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, vars, "deploy", "-f", masked)
+	outputs = append(outputs, out, errOut)
+	if code != 2 || !strings.Contains(errOut, `config key "database.password" holds the masked value`) || !strings.Contains(errOut, "--no-resolve") {
+		t.Fatalf("deploy of masked generate output: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if cfg, err := client.GetConfig(context.Background(), pgConn); err != nil || cfg["database.password"] != password+"-rotated" {
+		t.Fatalf("stored password changed by a refused deploy (err %v)", err)
+	}
+	refs := filepath.Join(t.TempDir(), "connectors.json")
+	if err := os.WriteFile(refs, []byte(check(0, "generate", "-f", specV2, "-o", "json", "--no-resolve")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = check(0, "deploy", "-f", refs)
+	if !strings.Contains(out, "No changes.") {
+		t.Errorf("deploy of --no-resolve output is not a no-op:\n%s", out)
+	}
+	check(0, "plan", "-f", refs, "--detailed-exitcode")
+	other := filepath.Join(t.TempDir(), "other.json")
+	_ = os.WriteFile(other, []byte(`[{"name": "cli-other-`+sfx+`", "config": {"connector.class": "io.debezium.connector.postgresql.PostgresConnector", "topic.prefix": "cli-other-`+sfx+`"}}]`), 0o644)
+	// Only a plan: the stack is shared, so other runs' connectors carry the
+	// default owner too, and every one of them would be a deletion.
+	code, out, errOut = runCLI(t, vars, "plan", "-f", other, "--prune")
+	if code != 3 || !strings.Contains(out, `# connector "`+pgConn+`" will be deleted`) || !strings.Contains(out, "blocked PRUNE_") {
+		t.Errorf("prune of (nearly) everything: exit %d, want 3 with each deletion listed\n%s\n%s", code, out, errOut)
+	}
+
 	// A dangerous change is refused with exit 3 and the rule id.
 	specV3 := writeSpec("cli-pg2-"+sfx, "250")
-	code, out, errOut := runCLI(t, vars, "deploy", "-f", specV3)
+	code, out, errOut = runCLI(t, vars, "deploy", "-f", specV3)
 	outputs = append(outputs, out, errOut)
 	if code != 3 || !strings.Contains(errOut, "TOPIC_PREFIX_CHANGE") {
 		t.Fatalf("dangerous deploy: exit %d\n%s\n%s", code, out, errOut)
@@ -184,7 +218,7 @@ outboxes:
       kind: mariadb
       connection: {host: %q, port: %s, user: root, password: "${env:IT_MA_BAD}", dbname: %s}
     payloadFormat: json
-`, s.BootstrapServers, sfx, s.ConnectMariaDBHost, s.ConnectMariaDBPort, dbName)), 0o644)
+`, s.ConnectBootstrap(), sfx, s.ConnectMariaDBHost, s.ConnectMariaDBPort, dbName)), 0o644)
 	code, out, errOut = runCLI(t, vars, "deploy", "-f", badSpec)
 	outputs = append(outputs, out, errOut)
 	if code != 3 || !strings.Contains(errOut, "CONNECT_VALIDATE") || !strings.Contains(errOut, "Access denied") || strings.Contains(out+errOut, "wr0ng-Maria-pw") {

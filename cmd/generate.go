@@ -2,26 +2,27 @@ package cmd
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
 const defaultSpecFile = "outbox.yaml"
 
 type generateOptions struct {
-	Files            []string
-	Output           string
-	OutDir           string
-	NoResolve        bool
-	BootstrapServers string
+	Files     []string
+	Output    string
+	OutDir    string
+	NoResolve bool
+	Kafka     kafkaFlags
 }
 
 func newGenerateCmd(env *Env) *cobra.Command {
@@ -50,7 +51,7 @@ through as written. Use --no-resolve to skip the resolution.`,
 	fs.StringVarP(&opts.Output, "output", "o", "yaml", "output format: yaml or json")
 	fs.StringVar(&opts.OutDir, "out-dir", "", "write one file per connector (<name>.yaml or <name>.json) into this folder instead of stdout")
 	fs.BoolVar(&opts.NoResolve, "no-resolve", false, "do not resolve ${env:…}/${file:…} secret references")
-	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers for the MySQL/MariaDB schema history when the spec sets none (default $OUTBOX_BOOTSTRAP_SERVERS)")
+	addKafkaFlags(fs, &opts.Kafka)
 	return c
 }
 
@@ -70,8 +71,9 @@ func envLookup(env *Env) *spec.Lookup {
 }
 
 // loadSpec loads the spec files of -f (default outbox.yaml). A spec that
-// does not load is bad input (exit 2).
-func loadSpec(files []string) (*spec.Spec, error) {
+// does not load is bad input (exit 2). The files of a folder that are not
+// outbox specs are named on stderr.
+func loadSpec(env *Env, files []string) (*spec.Spec, error) {
 	if len(files) == 0 {
 		files = []string{defaultSpecFile}
 	}
@@ -79,15 +81,41 @@ func loadSpec(files []string) (*spec.Spec, error) {
 	if err != nil {
 		return nil, UsageError(err)
 	}
+	for _, f := range s.Skipped {
+		fmt.Fprintf(env.IO.ErrOut, "outboxctl: skipped %s: not an outbox spec\n", f)
+	}
 	return s, nil
 }
 
-// generateConnectors generates the connectors of a spec; lookup may be nil.
-func generateConnectors(env *Env, s *spec.Spec, lookup *spec.Lookup, bootstrap string) ([]connectorconfig.Connector, error) {
-	if bootstrap == "" {
-		bootstrap = env.Settings.BootstrapServers
+// kafkaFlags are the Kafka addresses generate and validate write into the
+// MySQL/MariaDB schema history config.
+type kafkaFlags struct {
+	BootstrapServers        string
+	ConnectBootstrapServers string
+}
+
+func addKafkaFlags(fs *pflag.FlagSet, f *kafkaFlags) {
+	fs.StringVar(&f.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers for the MySQL/MariaDB schema history when the spec sets none (default: the "+settings.EnvBootstrapServers+" variable, else "+settings.DefaultBootstrapServers+")")
+	fs.StringVar(&f.ConnectBootstrapServers, "connect-bootstrap-servers", "", "Kafka as Kafka Connect sees it (kafka:9092 under docker compose), for the MySQL/MariaDB schema history; overrides the spec's kafka.bootstrapServers (default: the "+settings.EnvConnectBootstrapServers+" variable)")
+}
+
+// genOptions are the generator options of a command: the flags, else the
+// OUTBOX_* settings.
+func genOptions(env *Env, lookup *spec.Lookup, kf *kafkaFlags) connectorconfig.Options {
+	o := connectorconfig.Options{Lookup: lookup, BootstrapServers: env.Settings.BootstrapServers, ConnectBootstrapServers: env.Settings.ConnectBootstrapServers}
+	if kf != nil && kf.BootstrapServers != "" {
+		o.BootstrapServers = kf.BootstrapServers
 	}
-	cs, err := connectorconfig.Generate(s, connectorconfig.Options{Lookup: lookup, BootstrapServers: bootstrap})
+	if kf != nil && kf.ConnectBootstrapServers != "" {
+		o.ConnectBootstrapServers = kf.ConnectBootstrapServers
+	}
+	return o
+}
+
+// generateConnectors generates the connectors of a spec; lookup and kf may
+// be nil.
+func generateConnectors(env *Env, s *spec.Spec, lookup *spec.Lookup, kf *kafkaFlags) ([]connectorconfig.Connector, error) {
+	cs, err := connectorconfig.Generate(s, genOptions(env, lookup, kf))
 	if err != nil {
 		if errors.Is(err, spec.ErrSecretUnresolved) {
 			return nil, UsageError(err)
@@ -100,11 +128,11 @@ func generateConnectors(env *Env, s *spec.Spec, lookup *spec.Lookup, bootstrap s
 func init() {
 	// Deploy and plan read outbox specs through the generator.
 	specConnectors = func(env *Env, paths []string) ([]connectorconfig.Connector, error) {
-		s, err := loadSpec(paths)
+		s, err := loadSpec(env, paths)
 		if err != nil {
 			return nil, err
 		}
-		return generateConnectors(env, s, envLookup(env), "")
+		return generateConnectors(env, s, envLookup(env), nil)
 	}
 }
 
@@ -112,7 +140,7 @@ func runGenerate(env *Env, opts *generateOptions) error {
 	if opts.Output != "yaml" && opts.Output != "json" {
 		return UsageError(fmt.Errorf("unknown output format %q: use yaml or json", opts.Output))
 	}
-	s, err := loadSpec(opts.Files)
+	s, err := loadSpec(env, opts.Files)
 	if err != nil {
 		return err
 	}
@@ -120,7 +148,10 @@ func runGenerate(env *Env, opts *generateOptions) error {
 	if !opts.NoResolve {
 		lookup = envLookup(env)
 	}
-	cs, err := generateConnectors(env, s, lookup, opts.BootstrapServers)
+	cs, err := generateConnectors(env, s, lookup, &opts.Kafka)
+	if errors.Is(err, spec.ErrSecretUnresolved) {
+		return UsageError(fmt.Errorf("%w\nset the variable (or make the file readable), or run with --no-resolve to print the references as written (the output then deploys too)", err))
+	}
 	if err != nil {
 		return err
 	}
@@ -152,10 +183,7 @@ func runGenerate(env *Env, opts *generateOptions) error {
 		var buf bytes.Buffer
 		if opts.Output == "json" {
 			// One object per file: the body of POST /connectors.
-			enc := json.NewEncoder(&buf)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(connectorconfig.Documents(cs[i : i+1])[0]); err != nil {
+			if err := connectorconfig.WriteJSONObject(&buf, cs[i]); err != nil {
 				return err
 			}
 		} else if err := write(&buf, cs[i:i+1]); err != nil {

@@ -1,21 +1,18 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"gopkg.in/yaml.v3"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
@@ -25,22 +22,59 @@ import (
 
 // desiredFlags select the desired connectors and how they are compared.
 type desiredFlags struct {
-	Files  []string
-	Prune  bool
-	Allow  []string
-	Owner  string
-	Output string
+	Files         []string
+	Prune         bool
+	PruneMax      int
+	AllowPruneAll bool
+	Allow         []string
+	Owner         string
+	Output        string
 }
 
+// defaultPruneMax is --prune-max's default: one delete per run.
+const defaultPruneMax = 1
+
 func addDesiredFlags(fs *pflag.FlagSet, f *desiredFlags) {
-	fs.StringArrayVarP(&f.Files, "file", "f", nil, "connectors to deploy: a JSON array of {name, config, state} (.json, - for stdin) or an outbox spec (.yaml, a folder); repeatable")
+	fs.StringArrayVarP(&f.Files, "file", "f", nil, "connectors to deploy: an outbox spec (.yaml), a connectors file (generate --no-resolve -o json|yaml output, a JSON array of {name, config, state}; - for stdin) or a folder of either; repeatable")
 	fs.BoolVar(&f.Prune, "prune", false, "also delete connectors that carry this tool's ownership marker ("+plan.OwnerKey+") but are not declared")
-	fs.StringArrayVar(&f.Allow, "allow", nil, "allow the dangerous changes of a rule ID (repeatable; see `outboxctl plan --help`)")
+	fs.IntVar(&f.PruneMax, "prune-max", defaultPruneMax, "with --prune: refuse (exit 3) to delete more than this many connectors")
+	fs.BoolVar(&f.AllowPruneAll, "allow-prune-all", false, "with --prune: allow deleting every connector this owner manages, and lift --prune-max")
+	fs.StringArrayVar(&f.Allow, "allow", nil, "allow the dangerous changes of `RULE_ID` (repeatable; all allows every rule; the IDs are listed in the help of plan)")
 	fs.StringVar(&f.Owner, "owner", plan.DefaultOwner, "ownership marker value written to "+plan.OwnerKey+" (lets several repositories share a cluster)")
 }
 
+// check refuses flag values that make no sense (exit 2).
+func (f *desiredFlags) check() error {
+	valid := []string{"all"}
+	known := map[string]bool{"ALL": true}
+	for _, r := range plan.Rules {
+		valid = append(valid, r.ID)
+		known[r.ID] = true
+	}
+	for _, a := range f.Allow {
+		for _, id := range strings.Split(a, ",") {
+			id = strings.TrimSpace(id)
+			if !known[strings.ToUpper(id)] {
+				hint := ""
+				if u := strings.ToUpper(id); u == plan.RulePruneAll || u == plan.RulePruneLimit {
+					hint = " (the prune guard is lifted with --allow-prune-all or --prune-max, not --allow)"
+				}
+				return UsageError(fmt.Errorf("--allow %q: unknown rule ID%s; valid: %s", id, hint, strings.Join(valid, ", ")))
+			}
+		}
+	}
+	if f.PruneMax < 0 {
+		return UsageError(fmt.Errorf("--prune-max %d: want 0 or more", f.PruneMax))
+	}
+	return nil
+}
+
 func (f *desiredFlags) diffOptions() []plan.DiffOption {
-	return []plan.DiffOption{plan.WithOwner(f.Owner), plan.WithPrune(f.Prune), plan.WithAllow(f.Allow...)}
+	var allow []string
+	for _, a := range f.Allow {
+		allow = append(allow, strings.Split(a, ",")...)
+	}
+	return []plan.DiffOption{plan.WithOwner(f.Owner), plan.WithPrune(f.Prune), plan.WithPruneLimit(f.PruneMax, f.AllowPruneAll), plan.WithAllow(allow...)}
 }
 
 func rulesHelp() string {
@@ -62,7 +96,9 @@ var specConnectors = func(env *Env, paths []string) ([]connectorconfig.Connector
 	return nil, UsageError(fmt.Errorf("deploying from an outbox spec needs the connector generator, which this build does not have yet: run `outboxctl generate -o json > connectors.json` and use -f connectors.json"))
 }
 
-// loadDesired reads the desired connectors from -f inputs.
+// loadDesired reads the desired connectors from -f inputs: connectors files
+// (generate -o json|yaml output, - for stdin), outbox specs, and folders
+// holding either.
 func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) {
 	if len(files) == 0 {
 		return nil, UsageError(errors.New("no connectors given: use -f connectors.json (or -f outbox.yaml)"))
@@ -70,9 +106,39 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 	var out []connectorconfig.Connector
 	var specs []string
 	for _, f := range files {
-		ext := strings.ToLower(filepath.Ext(f))
-		if f == "-" || ext == ".json" || ((ext == ".yaml" || ext == ".yml") && isYAMLList(f)) {
-			cs, err := readConnectorsJSON(env, f)
+		if f == "-" {
+			data, err := io.ReadAll(env.IO.In)
+			if err != nil {
+				return nil, UsageError(err)
+			}
+			cs, err := readConnectorsFile(env, "<stdin>", data)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, cs...)
+			continue
+		}
+		st, err := os.Stat(f)
+		if err != nil {
+			return nil, UsageError(err)
+		}
+		if st.IsDir() {
+			cfiles, sfiles, err := scanFolder(env, f)
+			if err != nil {
+				return nil, err
+			}
+			for _, cf := range cfiles {
+				cs, err := readConnectorsPath(env, cf)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, cs...)
+			}
+			specs = append(specs, sfiles...)
+			continue
+		}
+		if ext := strings.ToLower(filepath.Ext(f)); ext == ".json" || ((ext == ".yaml" || ext == ".yml") && isConnectorsPath(f)) {
+			cs, err := readConnectorsPath(env, f)
 			if err != nil {
 				return nil, err
 			}
@@ -98,152 +164,74 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 	return out, nil
 }
 
-// jsonConnector is one connector of a -f file. It accepts the output of
-// `outboxctl generate -o json|yaml` (source and reasons are informational).
-type jsonConnector struct {
-	Name      string                     `json:"name"`
-	Config    map[string]json.RawMessage `json:"config"`
-	State     string                     `json:"state"`
-	Sensitive []string                   `json:"sensitive"`
-	Source    string                     `json:"source"`
-	Reasons   map[string]string          `json:"reasons"`
+// scanFolder sorts the *.json, *.yaml and *.yml files below dir into
+// connectors files and outbox spec files, by content. Hidden folders
+// (.github, .git, …) and other files (accepted-breaks.yaml, CI workflows)
+// are skipped, with a note on stderr.
+func scanFolder(env *Env, dir string) (connectors, specs []string, err error) {
+	var skipped []string
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != dir && strings.HasPrefix(d.Name(), ".") {
+				skipped = append(skipped, path+string(filepath.Separator))
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		ext := strings.ToLower(filepath.Ext(path))
+		if ext != ".json" && ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		switch {
+		case connectorconfig.IsConnectorsFile(path, data):
+			connectors = append(connectors, path)
+		case ext != ".json" && spec.IsSpec(data):
+			specs = append(specs, path)
+		default:
+			skipped = append(skipped, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, UsageError(err)
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(env.IO.ErrOut, "outboxctl: skipped %s: not a connectors file or an outbox spec\n", s)
+	}
+	if len(connectors) == 0 && len(specs) == 0 {
+		return nil, nil, UsageError(fmt.Errorf("%s: no connectors file or outbox spec in this folder", dir))
+	}
+	return connectors, specs, nil
 }
 
-func readConnectorsJSON(env *Env, path string) ([]connectorconfig.Connector, error) {
-	var data []byte
-	var err error
-	if path == "-" {
-		data, err = io.ReadAll(env.IO.In)
-		path = "<stdin>"
-	} else {
-		data, err = os.ReadFile(path)
+func readConnectorsPath(env *Env, path string) ([]connectorconfig.Connector, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, UsageError(err)
+	}
+	return readConnectorsFile(env, path, data)
+}
+
+// readConnectorsFile reads a connectors file (see
+// connectorconfig.ReadConnectors), resolving ${env:…}/${file:…} references.
+// Every error is bad input; a masked value gets a hint how to get a file
+// that deploys.
+func readConnectorsFile(env *Env, name string, data []byte) ([]connectorconfig.Connector, error) {
+	cs, err := connectorconfig.ReadConnectors(name, data, envLookup(env))
+	if errors.Is(err, connectorconfig.ErrMaskedValue) {
+		return nil, UsageError(fmt.Errorf("%w; generate the file with `outboxctl generate --no-resolve` (references such as ${env:NAME} and ${file:PATH} are kept and resolved at deploy time), or deploy from the spec: -f outbox.yaml", err))
 	}
 	if err != nil {
 		return nil, UsageError(err)
 	}
-	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
-		// A YAML list of connectors (generate -o yaml): convert to JSON.
-		var v any
-		if err := yaml.Unmarshal(data, &v); err != nil {
-			return nil, UsageError(fmt.Errorf("%s: %w", path, err))
-		}
-		if data, err = json.Marshal(v); err != nil {
-			return nil, UsageError(fmt.Errorf("%s: %w", path, err))
-		}
-	}
-	var list []jsonConnector
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) > 0 && trimmed[0] == '{' {
-		var one jsonConnector
-		err = strictJSON(trimmed, &one)
-		list = []jsonConnector{one}
-	} else {
-		err = strictJSON(trimmed, &list)
-	}
-	if err != nil {
-		return nil, UsageError(fmt.Errorf("%s: %s", jsonPos(path, data, err), err))
-	}
-	lookup := spec.Lookup{
-		Env: func(n string) (string, bool) {
-			v := env.Getenv(n)
-			return v, v != ""
-		},
-		ReadFile: os.ReadFile,
-	}
-	var out []connectorconfig.Connector
-	for i, jc := range list {
-		where := fmt.Sprintf("%s: connector %d", path, i+1)
-		if jc.Name != "" {
-			where = fmt.Sprintf("%s: connector %q", path, jc.Name)
-		}
-		if jc.Name == "" {
-			return nil, UsageError(fmt.Errorf("%s: no name", where))
-		}
-		switch strings.ToLower(jc.State) {
-		case "", "running", "paused", "stopped":
-		default:
-			return nil, UsageError(fmt.Errorf("%s: state %q: want running, paused or stopped", where, jc.State))
-		}
-		src := path
-		if jc.Source != "" {
-			src = jc.Source
-		}
-		c := connectorconfig.Connector{Name: jc.Name, State: strings.ToLower(jc.State), Sensitive: jc.Sensitive, Source: src, Config: map[string]string{}}
-		for k, raw := range jc.Config {
-			v, err := configValue(raw)
-			if err != nil {
-				return nil, UsageError(fmt.Errorf("%s: config key %q: %v", where, k, err))
-			}
-			if s, perr := spec.ParseSecret(v); perr == nil && (s.Kind == spec.SecretEnv || s.Kind == spec.SecretFile) {
-				if v, err = lookup.Resolve(v); err != nil {
-					return nil, UsageError(fmt.Errorf("%s: config key %q: %v", where, k, err))
-				}
-				c.Sensitive = append(c.Sensitive, k)
-			}
-			c.Config[k] = v
-		}
-		if c.Config["connector.class"] == "" {
-			return nil, UsageError(fmt.Errorf("%s: config has no connector.class", where))
-		}
-		if n, ok := c.Config["name"]; ok && n != c.Name {
-			return nil, UsageError(fmt.Errorf("%s: config name %q differs from the connector name", where, n))
-		}
-		delete(c.Config, "name")
-		out = append(out, c)
-	}
-	return out, nil
-}
-
-func strictJSON(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
-
-// configValue accepts a string, number or boolean (Connect stores strings).
-func configValue(raw json.RawMessage) (string, error) {
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return s, nil
-	}
-	var n json.Number
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var anyv any
-	if err := dec.Decode(&anyv); err != nil {
-		return "", err
-	}
-	switch x := anyv.(type) {
-	case json.Number:
-		n = x
-		return n.String(), nil
-	case bool:
-		return strconv.FormatBool(x), nil
-	}
-	return "", fmt.Errorf("want a string, number or boolean, got %s", string(raw))
-}
-
-func jsonPos(path string, data []byte, err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	off := int64(-1)
-	if errors.As(err, &se) {
-		off = se.Offset - 1 // Offset is just after the offending byte
-	} else if errors.As(err, &te) {
-		off = te.Offset
-	}
-	if off < 0 {
-		return path
-	}
-	line, col := 1, 1
-	for i := int64(0); i < off && i < int64(len(data)); i++ {
-		if data[i] == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return fmt.Sprintf("%s:%d:%d", path, line, col)
+	return cs, nil
 }
 
 type planOptions struct {
@@ -265,6 +253,9 @@ as (sensitive). Values Connect returns masked or resolved by config providers,
 
 Dangerous changes are listed with a rule ID and what happens to offsets,
 slots and topics; deploy refuses them unless allowed with --allow RULE_ID.
+With --prune every deletion is listed; deleting every connector this owner
+manages (PRUNE_ALL) or more than --prune-max (PRUNE_LIMIT) is blocked unless
+--allow-prune-all or a higher --prune-max is given.
 
 ` + rulesHelp() + `
 Exit codes: 0 no changes (or changes without --detailed-exitcode), 3 blocked
@@ -287,6 +278,9 @@ unreachable or failing, 2 bad input.`,
 
 // computePlan loads the desired connectors, reads Connect and diffs.
 func computePlan(ctx context.Context, env *Env, d *desiredFlags, cf *connectFlags) (plan.Plan, *connect.Client, error) {
+	if err := d.check(); err != nil {
+		return plan.Plan{}, nil, err
+	}
 	desired, err := loadDesired(env, d.Files)
 	if err != nil {
 		return plan.Plan{}, nil, err
@@ -421,16 +415,9 @@ func connectHint(err error) error {
 	return err
 }
 
-// isYAMLList reports whether a YAML file's top level is a sequence (a list of
-// connectors as generate writes it) rather than an outbox spec.
-func isYAMLList(path string) bool {
+// isConnectorsPath reports whether a YAML file is a connectors file (a
+// list, as generate writes it) rather than an outbox spec.
+func isConnectorsPath(path string) bool {
 	data, err := os.ReadFile(path)
-	if err != nil {
-		return false
-	}
-	var n yaml.Node
-	if yaml.Unmarshal(data, &n) != nil || len(n.Content) == 0 {
-		return false
-	}
-	return n.Content[0].Kind == yaml.SequenceNode
+	return err == nil && connectorconfig.IsConnectorsFile(path, data)
 }

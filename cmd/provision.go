@@ -10,12 +10,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	_ "github.com/go-sql-driver/mysql" // MySQL / MariaDB driver
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 	"github.com/spf13/cobra"
 
-	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -29,6 +27,7 @@ type provisionOptions struct {
 	Partitions        int
 	ReplicationFactor int
 	UserHost          string
+	Live              bool
 }
 
 func newProvisionCmd(env *Env) *cobra.Command {
@@ -50,12 +49,16 @@ func newProvisionCmd(env *Env) *cobra.Command {
               history topic of MySQL/MariaDB connectors (1 partition,
               cleanup.policy=delete, retention.ms=-1).
 
-Without either flag both are provisioned. --dry-run prints the SQL and asks
-the broker to validate the topic creations, changing nothing. The admin
+Without either flag both are provisioned. --dry-run prints, from the spec
+alone and without connecting to anything, every step and topic an empty
+server needs (with the SQL; passwords masked). --dry-run --live instead
+inspects the databases, prints only the missing steps and asks the broker to
+validate the topic creations; neither changes anything. The admin
 connections come from OUTBOX_PG_DSN, OUTBOX_MARIADB_DSN, OUTBOX_MYSQL_DSN and
 OUTBOX_BOOTSTRAP_SERVERS. Preflight findings that provisioning cannot fix
 (wal_level, binlog settings) are reported; errors among them exit 3.`,
 		Example: `  $ outboxctl provision -f examples/outbox.yaml --dry-run
+  $ outboxctl provision -f examples/outbox.yaml --dry-run --live --topics
   $ outboxctl provision -f examples/outbox.yaml --database -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -64,7 +67,8 @@ OUTBOX_BOOTSTRAP_SERVERS. Preflight findings that provisioning cannot fix
 	}
 	fs := c.Flags()
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
-	fs.BoolVar(&opts.DryRun, "dry-run", false, "print what would be done (with the SQL) and change nothing")
+	fs.BoolVar(&opts.DryRun, "dry-run", false, "print what would be done (with the SQL) from the spec alone, connecting to nothing, and change nothing")
+	fs.BoolVar(&opts.Live, "live", false, "with --dry-run: compare with the live databases and have the broker validate the topic creations (needs the admin connections)")
 	fs.BoolVar(&opts.Database, "database", false, "provision the databases only")
 	fs.BoolVar(&opts.Topics, "topics", false, "provision the Kafka topics only")
 	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
@@ -83,7 +87,9 @@ type outboxResult struct {
 }
 
 type provisionReport struct {
-	DryRun    bool                       `json:"dryRun"`
+	DryRun bool `json:"dryRun"`
+	// FromSpec: computed from the spec alone (--dry-run without --live).
+	FromSpec  bool                       `json:"fromSpec,omitempty"`
 	Databases []outboxResult             `json:"databases,omitempty"`
 	Topics    []provisioning.TopicResult `json:"topics,omitempty"`
 	Findings  []provisioning.Finding     `json:"findings"`
@@ -92,12 +98,12 @@ type provisionReport struct {
 // specTargets loads the spec and pairs each outbox with its generated
 // connector (secrets resolved).
 func specTargets(env *Env, files []string) ([]provisioning.Target, *spec.Lookup, error) {
-	s, err := loadSpec(files)
+	s, err := loadSpec(env, files)
 	if err != nil {
 		return nil, nil, err
 	}
 	lookup := envLookup(env)
-	ts, err := provisioning.Targets(s, connectorconfig.Options{Lookup: lookup, BootstrapServers: env.Settings.BootstrapServers})
+	ts, err := provisioning.Targets(s, genOptions(env, lookup, nil))
 	if err != nil {
 		if errors.Is(err, spec.ErrSecretUnresolved) {
 			return nil, nil, UsageError(err)
@@ -178,6 +184,9 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 	doDB, doTopics := opts.Database || !opts.Topics, opts.Topics || !opts.Database
 	popts := provisioning.Options{Lookup: lookup, UserHost: opts.UserHost}
 	rep := provisionReport{DryRun: opts.DryRun}
+	if opts.DryRun && !opts.Live {
+		return provisionFromSpec(env, opts, targets, popts, doDB, doTopics)
+	}
 	if doDB {
 		for _, t := range targets {
 			res, fs, err := provisionDatabase(ctx, env, t, popts, opts.DryRun)
@@ -191,20 +200,51 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 	if doTopics {
 		specs, fs := provisioning.TopicSpecs(targets, provisioning.TopicOptions{Partitions: opts.Partitions, ReplicationFactor: opts.ReplicationFactor})
 		rep.Findings = append(rep.Findings, fs...)
-		admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": env.Settings.BootstrapServers})
+		admin, err := newKafkaAdmin(env.Settings.BootstrapServers)
 		if err != nil {
-			return fmt.Errorf("kafka admin: %w", err)
+			return err
 		}
 		defer admin.Close()
 		results, fs, err := provisioning.EnsureTopics(ctx, admin, specs, opts.DryRun)
 		if err != nil {
-			return fmt.Errorf("%w (bootstrap servers %s)", err, env.Settings.BootstrapServers)
+			return admin.wrap(err, env.Settings.BootstrapServers)
 		}
 		rep.Topics = results
 		rep.Findings = append(rep.Findings, fs...)
 	}
 	if rep.Findings == nil {
 		rep.Findings = []provisioning.Finding{}
+	}
+	if err := renderProvision(env.IO.Out, opts.Output, rep); err != nil {
+		return err
+	}
+	if provisioning.Failed(rep.Findings) {
+		return SilentExit(ExitCheckFailed)
+	}
+	return nil
+}
+
+// provisionFromSpec is provision --dry-run without --live: every step an
+// empty server would need and every topic, from the spec alone, with no
+// connection to a database or broker.
+func provisionFromSpec(env *Env, opts *provisionOptions, targets []provisioning.Target, popts provisioning.Options, doDB, doTopics bool) error {
+	rep := provisionReport{DryRun: true, FromSpec: true, Findings: []provisioning.Finding{}}
+	if doDB {
+		for _, t := range targets {
+			steps, fs := provisioning.SpecSteps(t, popts)
+			rep.Databases = append(rep.Databases, outboxResult{Outbox: t.Outbox.Name, Kind: t.Outbox.Database.Kind, Steps: steps})
+			rep.Findings = append(rep.Findings, fs...)
+		}
+	}
+	if doTopics {
+		specs, fs := provisioning.TopicSpecs(targets, provisioning.TopicOptions{Partitions: opts.Partitions, ReplicationFactor: opts.ReplicationFactor})
+		rep.Findings = append(rep.Findings, fs...)
+		for _, s := range specs {
+			rep.Topics = append(rep.Topics, provisioning.TopicResult{TopicSpec: s, Action: "create"})
+		}
+	}
+	if opts.Output == "text" {
+		fmt.Fprintln(env.IO.ErrOut, "outboxctl: --dry-run from the spec alone (no database or broker asked): what an empty server needs; steps already done are skipped by a real run; --live compares with the servers")
 	}
 	if err := renderProvision(env.IO.Out, opts.Output, rep); err != nil {
 		return err
@@ -370,9 +410,9 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		in.Connect = client
 	}
 	if !opts.NoTopics {
-		admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": env.Settings.BootstrapServers})
+		admin, err := newKafkaAdmin(env.Settings.BootstrapServers)
 		if err != nil {
-			return fmt.Errorf("kafka admin: %w", err)
+			return err
 		}
 		defer admin.Close()
 		in.Admin = admin

@@ -92,6 +92,8 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		// Commands are registered here, one line per noun.
 	)
 	root.SetHelpCommand(newHelpCmd(env, root))
+	root.PersistentPreRunE = func(c *cobra.Command, args []string) error { return checkDurations(c) }
+	refuseUnknownSubcommands(root)
 	return root
 }
 

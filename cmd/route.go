@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -121,6 +122,11 @@ func runRoutePreview(env *Env, opts *routePreviewOptions) error {
 	}
 	if opts.Outbox != "" && len(opts.Files) == 0 {
 		return UsageError(errors.New("--outbox needs -f"))
+	}
+	switch opts.EventRouterVersion {
+	case eventrouter.Version36, eventrouter.Version35:
+	default:
+		return UsageError(fmt.Errorf("--eventrouter-version %q: want %s or %s", opts.EventRouterVersion, eventrouter.Version36, eventrouter.Version35))
 	}
 
 	var conf map[string]string
@@ -271,21 +277,79 @@ func readSampleRow(env *Env, path string) (*eventrouter.SampleRow, error) {
 		defer f.Close()
 		r = f
 	}
-	sr, err := eventrouter.ParseSampleRow(r)
+	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '{' {
+		return nil, fmt.Errorf("%s: a sample row is a JSON object such as {\"op\": \"c\", \"row\": {\"id\": …}}, not %s", path, jsonKind(t[0]))
+	}
+	if err := checkSampleShape(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	sr, err := eventrouter.ParseSampleRow(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	switch sr.Op {
+	case eventrouter.OpCreate, eventrouter.OpRead, eventrouter.OpUpdate, eventrouter.OpDelete, eventrouter.OpTruncate:
+	default:
+		return nil, fmt.Errorf("%s: op %q: want c, r, u, d or t (Debezium emits no other op)", path, sr.Op)
+	}
 	return sr, nil
+}
+
+// checkSampleShape checks the JSON kind of each field of a sample row, so
+// that a mistake is reported by field name, not as a Go type.
+func checkSampleShape(data []byte) error {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return nil // the parser reports the syntax error with its position
+	}
+	want := map[string]byte{"op": '"', "table": '"', "runId": '"', "columns": '{', "row": '{', "tsMs": '0', "primaryKey": '['}
+	names := map[byte]string{'"': "a string", '{': "an object", '[': "an array", '0': "a number"}
+	for k, raw := range top {
+		w, ok := want[k]
+		t := bytes.TrimSpace(raw)
+		if !ok || len(t) == 0 || string(t) == "null" {
+			continue
+		}
+		got := t[0]
+		if got == '-' || (got >= '0' && got <= '9') {
+			got = '0'
+		}
+		if got != w {
+			return fmt.Errorf("%q: want %s, got %s", k, names[w], jsonKind(t[0]))
+		}
+	}
+	return nil
+}
+
+// jsonKind names the JSON value that starts with b, for messages.
+func jsonKind(b byte) string {
+	switch b {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case '{':
+		return "an object"
+	}
+	return "a number"
 }
 
 // specConnectorConfig generates the connector config of one outbox of the
 // spec (secret references are left as written: they do not affect routing).
 func specConnectorConfig(env *Env, files []string, name string) (map[string]string, *spec.Outbox, error) {
-	s, err := loadSpec(files)
+	s, err := loadSpec(env, files)
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, err := connectorconfig.Generate(s, connectorconfig.Options{BootstrapServers: env.Settings.BootstrapServers})
+	cs, err := connectorconfig.Generate(s, genOptions(env, nil, nil))
 	if err != nil {
 		return nil, nil, UsageError(err)
 	}

@@ -53,7 +53,7 @@ Intentional breaks are listed in the accepted-breaks file (default
 schemas/accepted-breaks.yaml next to the spec, if present):
 
   accepted:
-    - subject: outbox.event.Order-com.example.order.OrderCreated
+    - subject: outbox.event.Order-com.example.order.v1.OrderCreated
       fingerprint: 9d2c0f6a1b3e4d57   # printed by this check
       reason: drop totalCents, agreed with billing (#123)
 
@@ -95,7 +95,7 @@ func runSchemaCheck(ctx context.Context, env *Env, opts *schemaCheckOptions) err
 	if err != nil {
 		return UsageError(err)
 	}
-	sp, cat, err := loadCatalog(opts.Files)
+	sp, cat, err := loadCatalog(env, opts.Files)
 	if err != nil {
 		return err
 	}
@@ -307,8 +307,8 @@ func writeCheckMarkdown(w io.Writer, rep *schemas.CheckReport) {
 
 // loadCatalog loads the spec files and the schema catalog of its event types
 // (a catalog problem, such as an unreadable .avsc, is bad input).
-func loadCatalog(files []string) (*spec.Spec, *schemas.Catalog, error) {
-	sp, err := loadSpec(files)
+func loadCatalog(env *Env, files []string) (*spec.Spec, *schemas.Catalog, error) {
+	sp, err := loadSpec(env, files)
 	if err != nil {
 		return nil, nil, err
 	}

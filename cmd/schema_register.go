@@ -41,7 +41,7 @@ registry's verdict on new versions.
 Exit status: 0 done, 3 a schema was (or would be) refused, 2 bad input, 1 the
 registry failed.`,
 		Example: `  $ outboxctl schema register -f outbox.yaml --dry-run
-  + create outbox.event.Order-com.example.order.OrderCreated (set level BACKWARD_TRANSITIVE, then version 1)  schemas/order/OrderCreated.v1.avsc
+  + create outbox.event.Order-com.example.order.v1.OrderCreated (set level BACKWARD_TRANSITIVE, then version 1)  schemas/order/OrderCreated.v1.avsc
   Plan: 1 to create, 0 to add, 0 unchanged, 0 refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runSchemaRegister(c.Context(), env, opts) },
@@ -63,7 +63,7 @@ func runSchemaRegister(ctx context.Context, env *Env, opts *schemaRegisterOption
 	if err != nil {
 		return UsageError(err)
 	}
-	_, cat, err := loadCatalog(opts.Files)
+	_, cat, err := loadCatalog(env, opts.Files)
 	if err != nil {
 		return err
 	}

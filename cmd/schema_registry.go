@@ -52,7 +52,7 @@ func addRegistryFlags(fs *pflag.FlagSet, f *registryFlags) {
 	fs.StringVar(&f.URL, "registry-url", "", "Schema Registry URL (default $"+settings.EnvSchemaRegistryURL+" or "+settings.DefaultSchemaRegistryURL+")")
 	fs.StringVar(&f.User, "registry-user", "", "basic-auth user (default $"+envRegistryUser+"; password from $"+envRegistryPassword+" or --registry-password-file)")
 	fs.StringVar(&f.PasswordFile, "registry-password-file", "", "file holding the basic-auth password (default $"+envRegistryPasswordFile+")")
-	fs.StringVar(&f.TokenFile, "registry-token-file", "", "file holding a bearer token (default $"+envRegistryToken+")")
+	fs.StringVar(&f.TokenFile, "registry-token-file", "", "file holding a bearer token (overrides $"+envRegistryToken+", which holds the token itself)")
 	fs.StringVar(&f.CAFile, "registry-ca-file", "", "PEM CA bundle to verify the registry's certificate")
 	fs.StringVar(&f.CertFile, "registry-cert-file", "", "PEM client certificate (mutual TLS)")
 	fs.StringVar(&f.KeyFile, "registry-key-file", "", "PEM client key (mutual TLS)")
@@ -157,7 +157,7 @@ func newSchemaListCmd(env *Env) *cobra.Command {
 		Use:   "list [--deleted] [-o text|json]",
 		Short: "List the subjects of the Schema Registry",
 		Example: `  $ outboxctl schema list
-  outbox.event.Order-com.example.order.OrderCreated`,
+  outbox.event.Order-com.example.order.v1.OrderCreated`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runSchemaList(c.Context(), env, opts) },
 	}
@@ -204,7 +204,7 @@ func newSchemaGetCmd(env *Env) *cobra.Command {
 		Short: "Print a registered schema",
 		Long: `Print a version of a subject (default the latest). Text output is the schema,
 indented; JSON output adds the subject, version, id and references.`,
-		Example: `  $ outboxctl schema get outbox.event.Order-com.example.order.OrderCreated --version 1`,
+		Example: `  $ outboxctl schema get outbox.event.Order-com.example.order.v1.OrderCreated --version 1`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Subject = args[0]
@@ -282,8 +282,8 @@ at the subject's level is printed after the diff.
 
 Exit status: 0 (also when they differ; with --exit-code, 4 when they differ,
 as git diff --exit-code), 1 when the registry cannot be read, 2 for bad input.`,
-		Example: `  $ outboxctl schema diff outbox.event.Order-com.example.order.OrderCreated -f outbox.yaml
-  $ outboxctl schema diff outbox.event.Order-com.example.order.OrderCreated --from 1 --to 2`,
+		Example: `  $ outboxctl schema diff outbox.event.Order-com.example.order.v1.OrderCreated -f outbox.yaml
+  $ outboxctl schema diff outbox.event.Order-com.example.order.v1.OrderCreated --from 1 --to 2`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Subject = args[0]
@@ -348,7 +348,7 @@ func runSchemaDiff(ctx context.Context, env *Env, opts *schemaDiffOptions) error
 	} else {
 		path := opts.Local
 		if path == "" {
-			_, cat, err := loadCatalog(opts.Files)
+			_, cat, err := loadCatalog(env, opts.Files)
 			if err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +28,8 @@ func newSchemaValidateCmd(env *Env) *cobra.Command {
 no nested unions or duplicate names). Each invalid file is reported as
 file:line:col: message (the first error of the file, as Java stops at it).
 
-Exit status: 0 when every file is a valid schema, 3 otherwise.`,
+Exit status: 0 when every file is a valid schema, 3 when one is not, 2 when
+a file cannot be read (missing, a directory); every file is still reported.`,
 		Example: `  $ outboxctl schema validate schemas/order/*.avsc
   $ outboxctl schema validate -o github-actions schemas/order/OrderCreated.v2.avsc`,
 		Args: cobra.MinimumNArgs(1),
@@ -70,13 +72,18 @@ func runSchemaValidate(env *Env, opts *schemaValidateOptions) error {
 		return schemaFileError(err)
 	}
 	report := validateJSON{Valid: true, Files: []validateJSONFile{}}
+	unreadable := 0
 	for _, file := range opts.Files {
 		res := validateJSONFile{File: file, Valid: true, Errors: []validateJSONError{}}
 		_, err := parseSchemaFile(file, opts.Parse.options(!opts.Lenient))
 		if err != nil {
 			res.Valid, report.Valid = false, false
 			var pe *avro.ParseError
-			if errors.As(err, &pe) {
+			var fe *fs.PathError
+			if errors.As(err, &fe) {
+				unreadable++ // missing, a directory, no permission: bad input
+				res.Errors = append(res.Errors, validateJSONError{Message: "cannot read: " + err.Error()})
+			} else if errors.As(err, &pe) {
 				res.Errors = append(res.Errors, validateJSONError{Line: pe.Pos.Line, Column: pe.Pos.Col, Message: pe.Msg})
 			} else {
 				res.Errors = append(res.Errors, validateJSONError{Message: err.Error()})
@@ -123,6 +130,9 @@ func runSchemaValidate(env *Env, opts *schemaValidateOptions) error {
 		} else {
 			fmt.Fprintf(env.IO.ErrOut, "%d of %s invalid\n", invalid, plural(len(report.Files), "schema"))
 		}
+	}
+	if unreadable > 0 {
+		return SilentExit(ExitUsage)
 	}
 	if !report.Valid {
 		return SilentExit(ExitCheckFailed)

@@ -19,7 +19,7 @@ type validateOptions struct {
 	Output           string
 	Server           bool
 	FailOn           string
-	BootstrapServers string
+	BootstrapServers kafkaFlags
 	Connect          connectFlags
 }
 
@@ -65,7 +65,7 @@ findings, 2 the spec does not load, 1 Connect unreachable with --server.`,
 	fs.BoolVar(&opts.Server, "server", false, "also validate with Kafka Connect's validate endpoint")
 	fs.StringVar(&opts.FailOn, "fail-on", "error", "lowest severity that fails the command (exit 3): error or warning")
 	fs.Bool("list-rules", false, "list the rules and exit")
-	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers for the MySQL/MariaDB schema history when the spec sets none (default $OUTBOX_BOOTSTRAP_SERVERS)")
+	addKafkaFlags(fs, &opts.BootstrapServers)
 	addConnectFlags(fs, &opts.Connect)
 	return c
 }
@@ -104,7 +104,7 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 	default:
 		return UsageError(fmt.Errorf("unknown --fail-on %q: use error or warning", opts.FailOn))
 	}
-	s, err := loadSpec(opts.Files)
+	s, err := loadSpec(env, opts.Files)
 	if err != nil {
 		var list spec.ErrorList
 		if opts.Output != "text" && errors.As(err, &list) {
@@ -117,13 +117,13 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 		return err
 	}
 	// Local rules work on the references; only the server needs secrets.
-	cs, err := generateConnectors(env, s, nil, opts.BootstrapServers)
+	cs, err := generateConnectors(env, s, nil, &opts.BootstrapServers)
 	if err != nil {
 		return err
 	}
 	findings := connectorconfig.Validate(s, cs)
 	if opts.Server {
-		resolved, err := generateConnectors(env, s, envLookup(env), opts.BootstrapServers)
+		resolved, err := generateConnectors(env, s, envLookup(env), &opts.BootstrapServers)
 		if err != nil {
 			return err
 		}

@@ -47,7 +47,17 @@
 //
 // Secrets: with Options.Lookup, ${env:…}/${file:…} references are resolved;
 // without it they stay as written. Connector.Sensitive lists the keys to
-// mask; MaskedConfig, WriteJSON and WriteYAML never print a resolved secret.
+// mask; MaskedConfig, WriteJSON, WriteJSONObject and WriteYAML never print
+// a resolved secret.
+//
+// # Connectors files
+//
+// WriteJSON, WriteJSONObject and WriteYAML write the connectors file that
+// plan and deploy accept; ReadConnectors reads it back. A masked value on
+// input is a *MaskedValueError (ErrMaskedValue): deploying it would write
+// the mask over the real secret. Files meant to be deployed are written
+// without a Lookup, so they keep the ${env:…}/${file:…} references, which
+// ReadConnectors resolves.
 //
 // # Validate
 //

@@ -60,6 +60,11 @@ type Options struct {
 	// BootstrapServers is used for schema.history.internal.kafka.bootstrap.servers
 	// when the spec sets no kafka.bootstrapServers.
 	BootstrapServers string
+	// ConnectBootstrapServers is Kafka as Kafka Connect sees it, a setting
+	// of the deployment (kafka:9092 when Connect runs in docker compose). When
+	// set it is used for schema.history.internal.kafka.bootstrap.servers over
+	// the spec's kafka.bootstrapServers and BootstrapServers.
+	ConnectBootstrapServers string
 }
 
 // Generate builds one Debezium 3.6 connector config, with the outbox
@@ -199,11 +204,16 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 		}
 		bs := s.Kafka.BootstrapServers
 		bsPos := s.Kafka.PosOf("bootstrapServers")
-		if bs == "" {
+		bsReason := ""
+		switch {
+		case opts.ConnectBootstrapServers != "":
+			bs, bsPos = opts.ConnectBootstrapServers, spec.Pos{}
+			bsReason = "Kafka as Kafka Connect sees it (the deployment's setting, over the spec's kafka.bootstrapServers)"
+		case bs == "":
 			bs, bsPos = opts.BootstrapServers, spec.Pos{}
 		}
 		if bs != "" {
-			b.set("schema.history.internal.kafka.bootstrap.servers", bs, bsPos, "")
+			b.set("schema.history.internal.kafka.bootstrap.servers", bs, bsPos, bsReason)
 		}
 		topic := k.SchemaHistoryTopic
 		if topic == "" {

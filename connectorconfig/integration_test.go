@@ -202,7 +202,7 @@ outboxes:
       timestamp: created_at
     connector:
       profile: throughput
-`, s.BootstrapServers, suffix, s.ConnectMariaDBHost, s.ConnectMariaDBPort, dbName))})
+`, s.ConnectBootstrap(), suffix, s.ConnectMariaDBHost, s.ConnectMariaDBPort, dbName))})
 	if err != nil {
 		t.Fatal(err)
 	}

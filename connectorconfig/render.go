@@ -41,7 +41,7 @@ func Documents(cs []Connector) []Document {
 }
 
 // WriteJSON writes cs as an indented JSON array of Documents (keys sorted,
-// secrets masked).
+// secrets masked). ReadConnectors reads it back, refusing the masked values.
 func WriteJSON(w io.Writer, cs []Connector) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -49,10 +49,21 @@ func WriteJSON(w io.Writer, cs []Connector) error {
 	return enc.Encode(Documents(cs))
 }
 
+// WriteJSONObject writes one connector as an indented JSON object, a
+// Document: the body of POST /connectors (keys sorted, secrets masked).
+// ReadConnectors reads it back.
+func WriteJSONObject(w io.Writer, c Connector) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(Documents([]Connector{c})[0])
+}
+
 var plainYAMLKey = regexp.MustCompile(`^[A-Za-z0-9_.\-]+$`)
 
 // WriteYAML writes cs as a YAML list of Documents with keys sorted, secrets
 // masked, and each reason as a "# reason:" comment above its key.
+// ReadConnectors reads it back, refusing the masked values.
 func WriteYAML(w io.Writer, cs []Connector) error {
 	var b strings.Builder
 	for _, d := range Documents(cs) {

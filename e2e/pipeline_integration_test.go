@@ -102,7 +102,7 @@ func TestOutboxPipeline(t *testing.T) {
 					"topic.prefix":          "e2emaria" + sfx,
 					"database.include.list": dbName,
 					"table.include.list":    dbName + ".outbox",
-					"schema.history.internal.kafka.bootstrap.servers":        s.BootstrapServers,
+					"schema.history.internal.kafka.bootstrap.servers":        s.ConnectBootstrap(),
 					"schema.history.internal.kafka.topic":                    historyTopic,
 					"schema.history.internal.store.only.captured.tables.ddl": "true",
 				})

@@ -643,7 +643,7 @@ func (h *harness) runVariant() (pass, total int) {
 		conf["database.server.id"] = fmt.Sprint(100000 + n.Int64())
 		conf["database.include.list"] = h.db.name
 		conf["table.include.list"] = h.db.name + "." + h.table
-		conf["schema.history.internal.kafka.bootstrap.servers"] = h.s.BootstrapServers
+		conf["schema.history.internal.kafka.bootstrap.servers"] = h.s.ConnectBootstrap()
 		conf["schema.history.internal.kafka.topic"] = h.prefix + ".history"
 		conf["include.schema.changes"] = "false"
 		h.deleteOnly[h.prefix+".history"] = true
@@ -1437,7 +1437,7 @@ outboxes:
       name: %s
       topicPrefix: %s
       %s
-`, h.s.BootstrapServers, h.prefix, kind, conn, h.table, h.v.gen, h.connector, h.prefix, extra)
+`, h.s.ConnectBootstrap(), h.prefix, kind, conn, h.table, h.v.gen, h.connector, h.prefix, extra)
 	sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
 	if err != nil {
 		h.t.Fatalf("spec: %v\n%s", err, doc)

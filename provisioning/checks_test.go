@@ -241,3 +241,28 @@ func TestPlanStepsUnresolvablePassword(t *testing.T) {
 		t.Errorf("findings = %v, want USER_PASSWORD_UNRESOLVED", fs)
 	}
 }
+
+// TestSpecSteps: the spec-only plan (provision --dry-run) is the database
+// step plus the steps of a fresh database, computed without a connection.
+func TestSpecSteps(t *testing.T) {
+	lookup := &spec.Lookup{Env: func(string) (string, bool) { return "pw", true }}
+	for _, kind := range []string{spec.Postgres, spec.MariaDB} {
+		t.Run(kind, func(t *testing.T) {
+			tg := target(t, kind, "")
+			steps, fs := provisioning.SpecSteps(tg, provisioning.Options{Lookup: lookup})
+			fresh, _ := provisioning.PlanSteps(tg, &provisioning.Facts{Kind: kind, MariaDB: kind == spec.MariaDB, DatabaseMissing: true}, provisioning.Options{Lookup: lookup})
+			if len(fs) != 0 || len(steps) != len(fresh)+1 || steps[0].ID != "create-database" || !strings.HasPrefix(steps[0].SQL, "CREATE DATABASE") {
+				t.Fatalf("steps = %+v, findings %v", steps, fs)
+			}
+			var idsGot []string
+			for _, s := range steps {
+				idsGot = append(idsGot, s.ID)
+			}
+			for _, want := range []string{"create-table", "create-user"} {
+				if !slices.Contains(idsGot, want) {
+					t.Errorf("steps %v lack %s", idsGot, want)
+				}
+			}
+		})
+	}
+}

@@ -24,7 +24,9 @@
 // Plan is Inspect (read the catalog into Facts) + Check (pure preflight
 // checks) + PlanSteps (pure planning); findings a step resolves are dropped.
 // PlanDatabase plans the CREATE DATABASE that must run on a server
-// connection first. What gets planned:
+// connection first. SpecSteps plans everything an empty server needs from
+// the spec alone, with no connection (provision --dry-run). What gets
+// planned:
 //
 //   - The outbox table: TableDDL, CREATE TABLE IF NOT EXISTS with the
 //     contract's columns and types (spec.Outbox.ColumnContract: uuid/varchar(36)

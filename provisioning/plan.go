@@ -34,11 +34,32 @@ func PlanDatabase(ctx context.Context, server Querier, o *spec.Outbox) (step Ste
 	if n > 0 {
 		return Step{}, false, nil
 	}
+	return CreateDatabaseStep(o), true, nil
+}
+
+// CreateDatabaseStep is the step that creates o's database (pure).
+func CreateDatabaseStep(o *spec.Outbox) Step {
+	kind := o.Database.Kind
+	name := o.Schema
+	if kind == spec.Postgres {
+		name = o.Database.Connection.DBName
+	}
 	stmt := "CREATE DATABASE " + outbox.QuoteIdent(kind, name)
 	if kind != spec.Postgres {
 		stmt = "CREATE DATABASE IF NOT EXISTS " + outbox.QuoteIdent(kind, name) + " CHARACTER SET utf8mb4"
 	}
-	return Step{ID: "create-database", Outbox: o.Name, Description: "create database " + name, SQL: stmt, Display: stmt, Fixes: []string{IDDatabaseMissing}}, true, nil
+	return Step{ID: "create-database", Outbox: o.Name, Description: "create database " + name, SQL: stmt, Display: stmt, Fixes: []string{IDDatabaseMissing}}
+}
+
+// SpecSteps are the steps that provision t on an empty server, computed from
+// the spec alone (no connection; pure): the database, the outbox table, for
+// PostgreSQL the publication, and the connector user. Against a real server
+// some of them may already be done; Plan tells which.
+func SpecSteps(t Target, opts Options) ([]Step, []Finding) {
+	o := t.Outbox
+	f := &Facts{Kind: o.Database.Kind, DatabaseMissing: true, MariaDB: o.Database.Kind == spec.MariaDB}
+	steps, fs := PlanSteps(t, f, opts)
+	return append([]Step{CreateDatabaseStep(o)}, steps...), fs
 }
 
 // Plan inspects t's database and returns the steps that provision it (the

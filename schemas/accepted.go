@@ -37,7 +37,7 @@ type AcceptedBreak struct {
 // AcceptedBreaks is the accepted-breaks file:
 //
 //	accepted:
-//	  - subject: outbox.event.Order-com.example.order.OrderCreated
+//	  - subject: outbox.event.Order-com.example.order.v1.OrderCreated
 //	    fingerprint: 9d2c0f6a1b3e4d57
 //	    reason: drop totalCents; no consumer reads it (#123)
 type AcceptedBreaks struct {

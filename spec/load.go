@@ -19,9 +19,11 @@ import (
 	"github.com/outboxctl/outboxctl/internal/yamlpos"
 )
 
-// Load reads spec files and folders (every *.yaml and *.yml below a folder,
-// in lexical order), merges them into one Spec, applies the defaults and
-// checks it. A file may hold several YAML documents (---).
+// Load reads spec files and folders (below a folder, every *.yaml and *.yml
+// that IsSpec, in lexical order; hidden folders such as .github and other
+// YAML files are skipped and listed in Spec.Skipped), merges them into one
+// Spec, applies the defaults and checks it. A file may hold several YAML
+// documents (---). A spec without outboxes is an error.
 //
 // Every problem is reported, not only the first: the error is an ErrorList
 // whose entries carry file:line:col (errors.Is(err, ErrInvalidSpec) holds).
@@ -30,7 +32,7 @@ func Load(paths ...string) (*Spec, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("load spec: no file given: %w", ErrInvalidSpec)
 	}
-	var files []string
+	var files, skipped []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -40,21 +42,38 @@ func Load(paths ...string) (*Spec, error) {
 			files = append(files, p)
 			continue
 		}
-		var found []string
+		var found, other []string
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			if !d.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			if d.IsDir() {
+				if path != p && strings.HasPrefix(d.Name(), ".") {
+					skipped = append(skipped, path+string(filepath.Separator))
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
+				return nil
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if IsSpec(data) {
 				found = append(found, path)
+			} else {
+				other = append(other, path)
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("load spec: %w", err)
 		}
+		skipped = append(skipped, other...)
 		if len(found) == 0 {
-			return nil, fmt.Errorf("load spec: no *.yaml file in %s: %w", p, ErrInvalidSpec)
+			return nil, fmt.Errorf("load spec: no outbox spec (a YAML file with apiVersion %s) in %s: %w", APIVersion, p, ErrInvalidSpec)
 		}
 		sort.Strings(found)
 		files = append(files, found...)
@@ -67,7 +86,40 @@ func Load(paths ...string) (*Spec, error) {
 		}
 		srcs = append(srcs, Source{Name: f, Data: data})
 	}
-	return Parse(srcs...)
+	s, err := Parse(srcs...)
+	if s != nil {
+		s.Skipped = skipped
+	}
+	return s, err
+}
+
+// IsSpec reports whether data looks like an outbox spec file: a YAML
+// document whose top level is a mapping with apiVersion, kind, kafka or
+// outboxes. Load uses it to pick the spec files of a folder, which may
+// also hold other YAML (accepted-breaks.yaml, CI workflows). Data that is
+// not valid YAML counts as a spec, so that its syntax error is reported.
+func IsSpec(data []byte) bool {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return false
+		}
+		if err != nil {
+			return true
+		}
+		if len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
+			continue
+		}
+		m := n.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			switch m.Content[i].Value {
+			case "apiVersion", "kind", "kafka", "outboxes":
+				return true
+			}
+		}
+	}
 }
 
 // Source is one spec file's name and content.
@@ -105,6 +157,13 @@ func Parse(srcs ...Source) (*Spec, error) {
 		check(&s.Outboxes[i], &errs)
 	}
 	checkDuplicates(s, &errs)
+	if len(s.Outboxes) == 0 && len(errs) == 0 {
+		p := Pos{}
+		if len(srcs) > 0 {
+			p = Pos{File: strings.Join(s.Files, ", ")}
+		}
+		errs.add(p, "no outboxes declared: the spec is empty (a spec with no outboxes would let deploy --prune delete every managed connector)")
+	}
 	if err := errs.err(); err != nil {
 		return nil, err
 	}

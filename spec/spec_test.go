@@ -232,3 +232,40 @@ func TestAliasBomb(t *testing.T) {
 		t.Errorf("Parse took %v", d)
 	}
 }
+
+// TestEmptySpecRejected: a spec without outboxes would let deploy --prune
+// delete every managed connector, so Load refuses it.
+func TestEmptySpecRejected(t *testing.T) {
+	t.Parallel()
+	for name, doc := range map[string]string{
+		"empty":         "",
+		"comments":      "# nothing yet\n",
+		"dashes":        "---\n---\n",
+		"no outboxes":   "apiVersion: outboxctl.dev/v1alpha1\noutboxes: []\n",
+		"kafka only":    "apiVersion: outboxctl.dev/v1alpha1\nkafka: {bootstrapServers: k:9092}\n",
+		"null outboxes": "apiVersion: outboxctl.dev/v1alpha1\noutboxes:\n",
+	} {
+		_, err := spec.Parse(spec.Source{Name: "s.yaml", Data: []byte(doc)})
+		if !errors.Is(err, spec.ErrInvalidSpec) || !strings.Contains(err.Error(), "s.yaml: no outboxes declared") {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+}
+
+func TestIsSpec(t *testing.T) {
+	t.Parallel()
+	for doc, want := range map[string]bool{
+		"apiVersion: x\n":                  true,
+		"# c\n---\noutboxes: []\n":         true,
+		"kafka: {}\n":                      true,
+		"accepted: []\n":                   false,
+		"name: ci\non: [push]\njobs: {}\n": false,
+		"- name: orders\n  config: {}\n":   false,
+		"":                                 false,
+		"outboxes:\n\t- bad\n":             true, // a syntax error is reported, not skipped
+	} {
+		if got := spec.IsSpec([]byte(doc)); got != want {
+			t.Errorf("IsSpec(%q) = %v", doc, got)
+		}
+	}
+}

@@ -71,6 +71,9 @@ func (n *Node) setKey(key string, p Pos) {
 type Spec struct {
 	// Files are the files that were read, in load order.
 	Files []string `yaml:"-" json:"files"`
+	// Skipped are the files and hidden folders below a folder given to Load
+	// that are not outbox specs and were not read.
+	Skipped []string `yaml:"-" json:"skipped,omitempty"`
 	// Kafka holds the Kafka settings shared by the outboxes (merged across
 	// files).
 	Kafka Kafka `yaml:"kafka" json:"kafka"`

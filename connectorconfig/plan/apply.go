@@ -28,6 +28,11 @@ func (e *BlockedError) Error() string {
 			list = append(list, f.Rule)
 		}
 	}
+	for _, f := range e.Findings {
+		if f.Rule == RulePruneAll || f.Rule == RulePruneLimit {
+			return fmt.Sprintf("%d delete(s) blocked (%s): nothing was applied; %s", len(e.Findings), f.Rule, f.Message)
+		}
+	}
 	return fmt.Sprintf("%d dangerous change(s) blocked (%s): nothing was applied; review the plan and allow each rule with --allow RULE_ID", len(e.Findings), strings.Join(list, ", "))
 }
 

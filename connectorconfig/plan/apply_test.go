@@ -161,7 +161,7 @@ func TestApplyRetriesRebalanceAndPrunes(t *testing.T) {
 	_, _, _ = deploy(t, c, []connectorconfig.Connector{{Name: "old", Config: mariaConfig()}})
 	f.Seed("foreign", map[string]string{"connector.class": "x"}, "RUNNING")
 	f.InjectConflicts(2)
-	_, rep, _ := deploy(t, c, []connectorconfig.Connector{{Name: "orders", Config: pgConfig()}}, WithPrune(true))
+	_, rep, _ := deploy(t, c, []connectorconfig.Connector{{Name: "orders", Config: pgConfig()}}, WithPrune(true), WithPruneLimit(-1, true))
 	if !rep.Converged() {
 		t.Fatalf("report = %+v", rep.Results)
 	}

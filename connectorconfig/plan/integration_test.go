@@ -127,7 +127,7 @@ outboxes:
       topicReplacement: dep%[2]s.${routedByValue}
     connector:
       profile: latency
-`, s.BootstrapServers, st.sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, s.ConnectMariaDBHost, s.ConnectMariaDBPort))})
+`, s.ConnectBootstrap(), st.sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, s.ConnectMariaDBHost, s.ConnectMariaDBPort))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -197,10 +197,12 @@ func (p Plan) Blocked() []Finding {
 type DiffOption func(*diffConfig)
 
 type diffConfig struct {
-	owner  string
-	prune  bool
-	allow  map[string]bool
-	ignore map[string]bool
+	owner         string
+	prune         bool
+	pruneMax      int
+	allowPruneAll bool
+	allow         map[string]bool
+	ignore        map[string]bool
 }
 
 // WithOwner sets the ownership marker value written into every desired
@@ -212,6 +214,16 @@ func WithOwner(owner string) DiffOption { return func(c *diffConfig) { c.owner =
 // marker but are not desired. Connectors without the marker are never
 // deleted.
 func WithPrune(prune bool) DiffOption { return func(c *diffConfig) { c.prune = prune } }
+
+// WithPruneLimit limits what WithPrune may delete: more than max deletes
+// (max < 0: no limit, the default) are blocked with a RulePruneLimit
+// finding on each delete, and deleting every connector this owner manages
+// is blocked with RulePruneAll unless allowAll, which lifts both limits.
+// Without this option only RulePruneAll applies. WithAllow never allows
+// these findings.
+func WithPruneLimit(max int, allowAll bool) DiffOption {
+	return func(c *diffConfig) { c.pruneMax, c.allowPruneAll = max, allowAll }
+}
 
 // WithAllow marks findings of the given rule IDs as allowed ("all" allows
 // every rule).
@@ -236,7 +248,7 @@ func WithIgnoreKeys(keys ...string) DiffOption {
 // Diff compares desired connectors with the actual ones and returns the plan.
 // It does no I/O.
 func Diff(desired []connectorconfig.Connector, actual map[string]ActualConnector, opts ...DiffOption) Plan {
-	cfg := diffConfig{owner: DefaultOwner, allow: map[string]bool{}, ignore: map[string]bool{"name": true}}
+	cfg := diffConfig{owner: DefaultOwner, pruneMax: -1, allow: map[string]bool{}, ignore: map[string]bool{"name": true}}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -256,8 +268,13 @@ func Diff(desired []connectorconfig.Connector, actual map[string]ActualConnector
 		p.Changes = append(p.Changes, ch)
 	}
 	if cfg.prune && cfg.owner != "" {
+		managed, first := 0, len(p.Changes)
 		for name, a := range actual {
-			if want[name] || a.Owner() != cfg.owner {
+			if a.Owner() != cfg.owner {
+				continue
+			}
+			managed++
+			if want[name] {
 				continue
 			}
 			p.Changes = append(p.Changes, Change{
@@ -265,15 +282,42 @@ func Diff(desired []connectorconfig.Connector, actual map[string]ActualConnector
 				Notes: []string{deleteNote(a.Config)}, Findings: []Finding{},
 			})
 		}
+		pruneGuard(p.Changes[first:], managed, cfg)
 	}
 	sort.Slice(p.Changes, func(i, j int) bool { return p.Changes[i].Name < p.Changes[j].Name })
 	for i := range p.Changes {
 		for j := range p.Changes[i].Findings {
 			f := &p.Changes[i].Findings[j]
+			if f.Rule == RulePruneAll || f.Rule == RulePruneLimit {
+				continue // only WithPruneLimit lifts these
+			}
 			f.Allowed = cfg.allow[f.Rule] || cfg.allow["ALL"]
 		}
 	}
 	return p
+}
+
+// pruneGuard adds a RulePruneAll or RulePruneLimit finding to each delete
+// when the deletes go beyond what WithPruneLimit allows.
+func pruneGuard(deletes []Change, managed int, cfg diffConfig) {
+	n := len(deletes)
+	if n == 0 || cfg.allowPruneAll {
+		return
+	}
+	var rule, msg string
+	switch {
+	case n == managed:
+		rule = RulePruneAll
+		msg = fmt.Sprintf("--prune would delete all %d connector(s) owned by %q, every one this owner manages (an empty or wrong spec?); pass --allow-prune-all if that is intended", n, cfg.owner)
+	case cfg.pruneMax >= 0 && n > cfg.pruneMax:
+		rule = RulePruneLimit
+		msg = fmt.Sprintf("--prune would delete %d of the %d connector(s) owned by %q, more than --prune-max %d; pass --prune-max %d if that is intended", n, managed, cfg.owner, cfg.pruneMax, n)
+	default:
+		return
+	}
+	for i := range deletes {
+		deletes[i].Findings = append(deletes[i].Findings, Finding{Rule: rule, Connector: deletes[i].Name, Message: msg})
+	}
 }
 
 func desiredSet(ds []connectorconfig.Connector) map[string]bool {
@@ -439,15 +483,7 @@ func isSensitive(key string, declared []string) bool {
 	return strings.HasSuffix(k, "ssl.key")
 }
 
-var maskedRE = regexp.MustCompile(`^(\[hidden\]|\*{3,}|<hidden>|\(sensitive\)|\[redacted\])$`)
-
-func isMasked(v string) bool {
-	v = strings.TrimSpace(v)
-	if v == "" || !strings.ContainsAny(v[:1], "[*<(") {
-		return false
-	}
-	return maskedRE.MatchString(v)
-}
+func isMasked(v string) bool { return connectorconfig.IsMasked(v) }
 
 var placeholderRE = regexp.MustCompile(`^\$\{[A-Za-z0-9_.-]+:[^}]*\}$`)
 

@@ -207,6 +207,69 @@ func TestRenameAndPrune(t *testing.T) {
 	}
 }
 
+// TestPruneGuard: a prune that deletes every managed connector, or more
+// than the limit, is blocked on each delete; only WithPruneLimit lifts it.
+func TestPruneGuard(t *testing.T) {
+	t.Parallel()
+	actual := map[string]ActualConnector{}
+	for _, n := range []string{"a", "b", "c"} {
+		actual[n] = actualOf(n, pgConfig(), connect.StateRunning)
+	}
+	actual["foreign"] = ActualConnector{Name: "foreign", Config: map[string]string{"connector.class": "x"}}
+	keep := func(names ...string) []connectorconfig.Connector {
+		var out []connectorconfig.Connector
+		for _, n := range names {
+			out = append(out, connectorconfig.Connector{Name: n, Config: pgConfig()})
+		}
+		return out
+	}
+	rules := func(p Plan) string {
+		var out []string
+		for _, f := range p.Blocked() {
+			if f.Rule != RulePruneAll && f.Rule != RulePruneLimit {
+				continue // "new" takes over a's source: a rename
+			}
+			out = append(out, f.Rule+":"+f.Connector)
+		}
+		return strings.Join(out, ",")
+	}
+	for _, tc := range []struct {
+		name    string
+		desired []connectorconfig.Connector
+		opts    []DiffOption
+		want    string
+	}{
+		{"all, default", keep("new"), nil, "PRUNE_ALL:a,PRUNE_ALL:b,PRUNE_ALL:c"},
+		{"all, --allow all does not lift it", keep("new"), []DiffOption{WithAllow("all"), WithAllow(RulePruneAll)}, "PRUNE_ALL:a,PRUNE_ALL:b,PRUNE_ALL:c"},
+		{"all, allowed", keep("new"), []DiffOption{WithPruneLimit(0, true)}, ""},
+		{"all of one", keep("a", "b"), []DiffOption{WithPruneLimit(5, false)}, ""},
+		{"two, limit 1", keep("a"), []DiffOption{WithPruneLimit(1, false)}, "PRUNE_LIMIT:b,PRUNE_LIMIT:c"},
+		{"two, limit 2", keep("a"), []DiffOption{WithPruneLimit(2, false)}, ""},
+		{"one, limit 1", keep("a", "b"), []DiffOption{WithPruneLimit(1, false)}, ""},
+		{"one, no limit", keep("a", "b"), nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Diff(tc.desired, actual, append([]DiffOption{WithPrune(true)}, tc.opts...)...)
+			if got := rules(p); got != tc.want {
+				t.Errorf("blocked = %q, want %q", got, tc.want)
+			}
+			if p.Counts().Delete != 3-len(tc.desired)+countNew(tc.desired) {
+				t.Errorf("every delete is still planned and listed: %+v", p.Counts())
+			}
+		})
+	}
+}
+
+func countNew(ds []connectorconfig.Connector) int {
+	n := 0
+	for _, d := range ds {
+		if d.Name == "new" {
+			n++
+		}
+	}
+	return n
+}
+
 // renderCases are the plans whose text and JSON renderings are golden.
 func renderCases() map[string]Plan {
 	pg := pgConfig()

@@ -110,7 +110,14 @@ func writeFindings(b *strings.Builder, p Plan) {
 		return
 	}
 	blocked := len(p.Blocked())
-	fmt.Fprintf(b, "\nDangerous changes: %d (%d blocked; allow one rule with --allow RULE_ID):\n", len(fs), blocked)
+	how := "allow one rule with --allow RULE_ID"
+	for _, f := range fs {
+		if f.Rule == RulePruneAll || f.Rule == RulePruneLimit {
+			how += "; a prune with --prune-max N or --allow-prune-all"
+			break
+		}
+	}
+	fmt.Fprintf(b, "\nDangerous changes: %d (%d blocked; %s):\n", len(fs), blocked, how)
 	for _, f := range fs {
 		mark := "blocked"
 		if f.Allowed {

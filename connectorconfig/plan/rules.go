@@ -44,6 +44,15 @@ const (
 	RuleOutboxTableExcluded = "OUTBOX_TABLE_EXCLUDED"
 )
 
+// Prune guard rule IDs: findings on the deletes of a prune that goes beyond
+// WithPruneLimit. They are not in Rules, and WithAllow does not allow them.
+const (
+	// RulePruneAll: the prune would delete every connector the owner manages.
+	RulePruneAll = "PRUNE_ALL"
+	// RulePruneLimit: the prune would delete more connectors than allowed.
+	RulePruneLimit = "PRUNE_LIMIT"
+)
+
 // Rules lists every dangerous-change rule with its purpose.
 var Rules = []Rule{
 	{RuleConnectorRename, "a new connector takes over the source of an existing one (same class and topic.prefix): offsets are keyed by connector name, so it starts without them"},

@@ -4,12 +4,16 @@ import (
 	"bufio"
 	"net/url"
 	"os"
+	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 type composeFile struct {
@@ -110,26 +114,77 @@ func TestComposeEnv(t *testing.T) {
 	}
 	defer f.Close()
 	known := map[string]bool{
-		settings.EnvConnectPostgresHost: true, settings.EnvConnectPostgresPort: true,
+		settings.EnvConnectBootstrapServers: true,
+		settings.EnvConnectPostgresHost:     true, settings.EnvConnectPostgresPort: true,
 		settings.EnvConnectMariaDBHost: true, settings.EnvConnectMariaDBPort: true,
 		settings.EnvConnectMySQLHost: true, settings.EnvConnectMySQLPort: true,
 		"OUTBOX_MYSQL_REQUIRED": true,
 	}
 	sc := bufio.NewScanner(f)
-	n := 0
+	vals := map[string]string{}
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		k, _, ok := strings.Cut(line, "=")
+		k, v, ok := strings.Cut(line, "=")
 		if !ok || !known[k] {
 			t.Errorf("compose.env: unknown line %q", line)
 		}
-		n++
+		vals[k] = v
 	}
-	if n == 0 {
+	if len(vals) == 0 {
 		t.Error("compose.env sets nothing")
+	}
+
+	// Kafka as Connect sees it must be the broker's listener for the other
+	// containers (KAFKA_ADVERTISED_LISTENERS of the compose kafka service),
+	// not 127.0.0.1, which inside the Connect container is Connect itself.
+	b, err := os.ReadFile("../../docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cf composeFile
+	if err := yaml.Unmarshal(b, &cf); err != nil {
+		t.Fatal(err)
+	}
+	connectKafka := cf.Services["connect"].Environment["BOOTSTRAP_SERVERS"]
+	if got := vals[settings.EnvConnectBootstrapServers]; got == "" || got != connectKafka || strings.HasPrefix(got, "127.") || strings.HasPrefix(got, "localhost") {
+		t.Errorf("compose.env: %s=%q, want the Connect worker's own BOOTSTRAP_SERVERS %q", settings.EnvConnectBootstrapServers, got, connectKafka)
+	}
+	if adv := cf.Services["kafka"].Environment["KAFKA_ADVERTISED_LISTENERS"]; !strings.Contains(adv, "//"+connectKafka) {
+		t.Errorf("kafka advertises %q, which lacks %s", adv, connectKafka)
+	}
+	s := settings.FromEnv(func(k string) string { return vals[k] })
+	if s.ConnectBootstrap() != connectKafka {
+		t.Errorf("ConnectBootstrap() under compose = %q", s.ConnectBootstrap())
+	}
+	if d := settings.Defaults(); d.ConnectBootstrap() != settings.DefaultBootstrapServers || d.ConnectBootstrapServers != "" {
+		t.Errorf("native stack: ConnectBootstrap() = %q", d.ConnectBootstrap())
+	}
+}
+
+// TestComposeKafkaVersion keeps the compose Kafka image at the version of
+// the native stack (devstack/pom.xml's kafka.version).
+func TestComposeKafkaVersion(t *testing.T) {
+	b, err := os.ReadFile("../../docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cf composeFile
+	if err := yaml.Unmarshal(b, &cf); err != nil {
+		t.Fatal(err)
+	}
+	stack, err := os.ReadFile("../../devstack/pom.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`<kafka.version>([0-9.]+)</kafka.version>`).FindSubmatch(stack)
+	if m == nil {
+		t.Fatal("devstack/pom.xml: no kafka.version")
+	}
+	if img, want := cf.Services["kafka"].Image, "apache/kafka:"+string(m[1]); img != want {
+		t.Errorf("compose kafka image %s, native stack runs %s", img, want)
 	}
 }
 
@@ -145,4 +200,69 @@ func TestFromEnv(t *testing.T) {
 	if s.BootstrapServers != settings.DefaultBootstrapServers {
 		t.Errorf("BootstrapServers = %s", s.BootstrapServers)
 	}
+}
+
+// TestDemoUnderCompose: with devstack/compose.env exported, the demo runs on
+// a spec whose databases are the compose services, and the generated MariaDB
+// connector's schema history reaches Kafka by the compose service name.
+func TestDemoUnderCompose(t *testing.T) {
+	vals := composeEnv(t)
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Fatal("bash is needed to run scripts/demo.sh")
+	}
+	c := exec.Command("bash", "scripts/demo.sh", "--print-spec")
+	c.Dir = "../.."
+	c.Env = os.Environ()
+	for k, v := range vals {
+		c.Env = append(c.Env, k+"="+v)
+	}
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("demo.sh --print-spec: %v", err)
+	}
+	sp, err := spec.Parse(spec.Source{Name: "../../examples/demo/outbox.yaml", Data: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := settings.FromEnv(func(k string) string { return vals[k] })
+	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{BootstrapServers: st.BootstrapServers, ConnectBootstrapServers: st.ConnectBootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]string{
+		"io.debezium.connector.postgresql.PostgresConnector": {st.ConnectPostgresHost, st.ConnectPostgresPort},
+		"io.debezium.connector.mariadb.MariaDbConnector":     {st.ConnectMariaDBHost, st.ConnectMariaDBPort},
+	}
+	for _, c := range cs {
+		w, ok := want[c.Config["connector.class"]]
+		if !ok {
+			t.Fatalf("unexpected connector %s", c.Name)
+		}
+		if c.Config["database.hostname"] != w[0] || c.Config["database.port"] != w[1] {
+			t.Errorf("%s: database %s:%s, want %s:%s", c.Name, c.Config["database.hostname"], c.Config["database.port"], w[0], w[1])
+		}
+		if bs, ok := c.Config["schema.history.internal.kafka.bootstrap.servers"]; ok && bs != "kafka:9092" {
+			t.Errorf("%s: schema history reaches Kafka at %s, want kafka:9092 under compose", c.Name, bs)
+		}
+	}
+	if cs[1].Config["schema.history.internal.kafka.bootstrap.servers"] != "kafka:9092" {
+		t.Errorf("the MariaDB connector has no compose schema history servers: %v", cs[1].Config)
+	}
+}
+
+// composeEnv reads devstack/compose.env.
+func composeEnv(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile("../../devstack/compose.env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if k, v, ok := strings.Cut(line, "="); ok && !strings.HasPrefix(line, "#") {
+			vals[k] = v
+		}
+	}
+	return vals
 }

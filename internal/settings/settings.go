@@ -42,6 +42,9 @@ const (
 	EnvConnectMariaDBPort  = "OUTBOX_CONNECT_MARIADB_PORT"
 	EnvConnectMySQLHost    = "OUTBOX_CONNECT_MYSQL_HOST"
 	EnvConnectMySQLPort    = "OUTBOX_CONNECT_MYSQL_PORT"
+	// EnvConnectBootstrapServers is Kafka as Kafka Connect sees it (the
+	// MySQL/MariaDB schema history): kafka:9092 under docker-compose.yml.
+	EnvConnectBootstrapServers = "OUTBOX_CONNECT_BOOTSTRAP_SERVERS"
 )
 
 // Settings are the endpoints outboxctl talks to.
@@ -52,6 +55,13 @@ type Settings struct {
 	PostgresDSN       string // PostgreSQL, as seen from this process
 	MariaDBDSN        string // MariaDB (go-sql-driver DSN), as seen from this process
 	MySQLDSN          string // MySQL (go-sql-driver DSN), as seen from this process
+
+	// ConnectBootstrapServers is Kafka as Kafka Connect sees it, for the
+	// schema history of MySQL and MariaDB connectors. Empty when unset: then
+	// the spec's kafka.bootstrapServers, else BootstrapServers, apply (the
+	// native stack, where both views are the same). See
+	// ConnectBootstrap for the value to use.
+	ConnectBootstrapServers string
 
 	// Database host and port as seen from Kafka Connect.
 	ConnectPostgresHost, ConnectPostgresPort string
@@ -84,5 +94,17 @@ func FromEnv(getenv func(string) string) Settings {
 		ConnectMariaDBPort:  get(EnvConnectMariaDBPort, DefaultConnectMariaDBPort),
 		ConnectMySQLHost:    get(EnvConnectMySQLHost, DefaultConnectMySQLHost),
 		ConnectMySQLPort:    get(EnvConnectMySQLPort, DefaultConnectMySQLPort),
+
+		ConnectBootstrapServers: getenv(EnvConnectBootstrapServers),
 	}
+}
+
+// ConnectBootstrap returns Kafka as Kafka Connect sees it:
+// ConnectBootstrapServers when set, else BootstrapServers. Tests that write
+// schema.history.internal.kafka.bootstrap.servers use it.
+func (s Settings) ConnectBootstrap() string {
+	if s.ConnectBootstrapServers != "" {
+		return s.ConnectBootstrapServers
+	}
+	return s.BootstrapServers
 }
