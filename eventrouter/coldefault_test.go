@@ -1,0 +1,153 @@
+package eventrouter_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/outboxctl/outboxctl/eventrouter"
+)
+
+// The expected defaults are what Debezium 3.6.1 put in the schema on the
+// stack (TestDifferentialEventRouter null_in_defaulted_columns and
+// null_payload_defaulted_tombstone_json_headers) or what its default value
+// converters compute.
+func TestColumnDefault(t *testing.T) {
+	pg, maria := eventrouter.Postgres, eventrouter.MariaDB
+	for _, tc := range []struct {
+		kind     eventrouter.ConnectorKind
+		sqlType  string
+		nullable bool
+		expr     string
+		want     any
+		wantErr  error
+	}{
+		{pg, "text", true, "'fallback'", "fallback", nil},
+		{pg, "varchar(20)", true, "'x'::character varying", "x", nil},
+		{pg, "varchar(20)", true, "''", "", nil},
+		{pg, "text", true, "'it''s'", "it", nil}, // the first quoted part only
+		{pg, "char(8)", true, "'ab'", "ab", nil}, // no blank padding
+		{pg, "int4", true, "7", int32(7), nil},
+		{pg, "int8", true, "'-42'::bigint", int64(-42), nil},
+		{pg, "int2", true, "'5'::smallint", int16(5), nil},
+		{pg, "int4", true, "(1 + 1)", nil, nil}, // an expression: no default
+		{pg, "boolean", true, "true", true, nil},
+		{pg, "bool", true, "'f'", false, nil},
+		{pg, "jsonb", true, `'{"b": 1, "a": [1, 2]}'`, `{"a": [1, 2], "b": 1}`, nil},
+		{pg, "json", true, `'{"b":1}'::json`, `{"b":1}`, nil},
+		{pg, "jsonb", true, "'{}'::jsonb", "{}", nil},
+		{pg, "timestamp(3)", true, "'2024-01-02 03:04:05.678'", int64(1704164645678), nil},
+		// generated values: a placeholder, not "no default"
+		{pg, "timestamp(3)", true, "now()", int64(0), nil},
+		{pg, "timestamp", true, "CURRENT_TIMESTAMP", int64(0), nil},
+		{pg, "date", true, "CURRENT_DATE", int32(0), nil},
+		{pg, "timestamptz", true, "now()", "1970-01-01T00:00:00Z", nil},
+		{pg, "uuid", true, "gen_random_uuid()", "00000000-0000-0000-0000-000000000000", nil},
+		{pg, "text", true, "now()::text", "", nil},
+		{pg, "text", true, "(now())::text", "", nil}, // as the catalog prints it
+		{pg, "jsonb", true, "jsonb_build_object('a', 1)", "{}", nil},
+		{pg, "int8", true, "nextval('s'::regclass)", int64(0), nil},
+		{pg, "boolean", true, "random() > 0.5", false, nil},
+		{pg, "varchar(20)", true, "NULL", nil, nil},
+		{pg, "varchar(20)", true, "NULL::character varying", nil, nil},
+		{pg, "bytea", true, `'\x00'::bytea`, nil, nil}, // no mapper
+		{pg, "timestamptz", true, "'2024-01-01 00:00:00+00'", nil, eventrouter.ErrUnsupported},
+
+		{maria, "longtext", true, "'fallback'", "fallback", nil},
+		{maria, "varchar(50)", true, "'it''s'", "it''s", nil},
+		{maria, "int", true, "7", int32(7), nil},
+		{maria, "bigint", true, "-42", int64(-42), nil},
+		{maria, "tinyint(1)", true, "TRUE", int16(1), nil},
+		{maria, "smallint", true, "5", int16(5), nil},
+		{maria, "json", true, `'{"b": 1, "a": [1, 2]}'`, `{"b": 1, "a": [1, 2]}`, nil},
+		{maria, "datetime(3)", true, "current_timestamp(3)", int64(0), nil},
+		{maria, "datetime(6)", true, "now(6)", int64(0), nil},
+		{maria, "datetime(3)", true, "'2024-01-02 03:04:05.678'", int64(1704164645678), nil},
+		{maria, "timestamp", true, "current_timestamp()", nil, nil},
+		{maria, "timestamp", false, "current_timestamp()", "1970-01-01T00:00:00Z", nil},
+		{maria, "varchar(36)", true, "uuid()", nil, nil},
+		{maria, "varchar(20)", true, "NULL", nil, nil},
+		{maria, "blob", true, "'x'", nil, eventrouter.ErrUnsupported},
+	} {
+		t.Run(string(tc.kind)+" "+tc.sqlType+" "+tc.expr, func(t *testing.T) {
+			s, err := eventrouter.ColumnSchema(tc.kind, tc.sqlType, tc.nullable)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := eventrouter.ColumnDefault(tc.kind, tc.sqlType, s, tc.expr)
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("error = %v, want %v", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("default = %#v, want %#v", got, tc.want)
+			}
+		})
+	}
+}
+
+// A NULL in a column with a default reaches the payload, the key and the
+// placements as the default; route.by.field and the timestamp see the NULL.
+func TestSampleRowDefaultExpression(t *testing.T) {
+	sr, err := eventrouter.ParseSampleRow(strings.NewReader(`{
+	  "columns": {"id": "uuid not null", "aggregateid": "varchar(20) default 'k0'",
+	              "payload": "jsonb DEFAULT '{}'::jsonb", "created_at": "timestamp(3) default now() not null",
+	              "status": {"type": "varchar(20)", "defaultExpression": "'new'"}},
+	  "row": {"id": "4d47e190-5b1e-4e0f-9d7a-0c3b7e3a9f01", "aggregatetype": "Order", "aggregateid": null,
+	          "type": "T", "payload": null, "created_at": "2024-01-01 00:00:00", "status": null}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := sr.Columns["created_at"]; c.Type != "timestamp(3)" || c.DefaultExpression != "now()" || c.Nullable == nil || *c.Nullable {
+		t.Errorf("created_at spec = %+v", c)
+	}
+	cfg, err := eventrouter.ParseConfig(connector(map[string]string{
+		"table.fields.additional.placement": "status:header,status:envelope:st",
+		"table.field.event.timestamp":       "created_at",
+	}, map[string]string{
+		"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+		"value.converter.schemas.enable": "false",
+	}), "outbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := sr.ChangeEvent(eventrouter.Postgres)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := eventrouter.Route(cfg, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Record
+	if string(r.Key) != "k0" {
+		t.Errorf("key = %q, want the default k0", r.Key)
+	}
+	if want := `{"payload":"{}","st":"new"}`; string(r.Value) != want {
+		t.Errorf("value = %s, want %s", r.Value, want)
+	}
+	var status string
+	for _, h := range r.Headers {
+		if h.Key == "status" {
+			status = string(h.Value)
+		}
+	}
+	if status != "new" {
+		t.Errorf("status header = %q, want new", status)
+	}
+
+	bad := `{"columns": {"p": {"type": "text", "default": "a", "defaultExpression": "'b'"}}, "row": {"p": null}}`
+	sr, err = eventrouter.ParseSampleRow(strings.NewReader(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sr.ChangeEvent(eventrouter.Postgres); !errors.Is(err, eventrouter.ErrInvalidEvent) {
+		t.Errorf("default and defaultExpression: error = %v, want ErrInvalidEvent", err)
+	}
+}
