@@ -15,9 +15,18 @@ type Aliases struct {
 	fields map[string]map[string]string // record full name -> field alias -> field name
 }
 
-// ReaderAliases collects the aliases of the whole reader schema, as
-// Schema.getAliases does.
-func ReaderAliases(reader avro.Schema) Aliases {
+// NewAliases is the renaming Java applies before resolving writer against
+// reader (Schema.applyAliases): none when the two are equal (avro.Equal,
+// which ignores aliases), else the aliases of the whole reader schema as
+// Schema.getAliases collects them.
+func NewAliases(writer, reader avro.Schema) Aliases {
+	if avro.Equal(writer, reader) {
+		return Aliases{}
+	}
+	return readerAliases(reader)
+}
+
+func readerAliases(reader avro.Schema) Aliases {
 	a := Aliases{names: map[string]string{}, fields: map[string]map[string]string{}}
 	seen := map[avro.Schema]bool{}
 	var walk func(s avro.Schema)
@@ -95,8 +104,9 @@ func (a Aliases) FieldName(record, field string) string {
 // ReaderBranch is the branch of the reader union r that Avro Java 1.12 reads
 // a datum of the writer type w (not a union) as
 // (Resolver.ReaderUnion.firstMatchingBranch, which ResolvingDecoder and so
-// GenericDatumReader use), after renaming the writer with aliases (from
-// ReaderAliases of the whole reader schema). It returns -1 when no branch
+// GenericDatumReader use), after renaming the writer with aliases
+// (NewAliases of the whole writer and reader schemas; the zero Aliases when
+// there are none). It returns -1 when no branch
 // fits (Java: "Found …, expecting union"). The order of preference:
 //
 //  1. the first branch of the writer's type; for a record, enum or fixed
@@ -114,6 +124,12 @@ func (a Aliases) FieldName(record, field string) string {
 // Decoders that must match Java call it; schemas/compat does not (Java's
 // SchemaCompatibility accepts any compatible branch).
 func ReaderBranch(w avro.Schema, r *avro.Union, aliases Aliases) int {
+	return readerBranch(w, r, aliases, map[[2]avro.Schema]bool{})
+}
+
+// readerBranch is ReaderBranch; inProgress holds the record pairs whose
+// check is under way (Java's seen map: such a pair counts as no error).
+func readerBranch(w avro.Schema, r *avro.Union, aliases Aliases, inProgress map[[2]avro.Schema]bool) int {
 	wt := w.Type()
 	structure := -1
 	for j, b := range r.Branches {
@@ -128,7 +144,7 @@ func ReaderBranch(w avro.Schema, r *avro.Union, aliases Aliases) int {
 		if wfull == b.(avro.NamedSchema).FullName() {
 			return j
 		}
-		if wt == avro.TypeRecord && !recordMatchError(w.(*avro.Record), b.(*avro.Record), aliases, map[[2]avro.Schema]bool{}) {
+		if wt == avro.TypeRecord && !recordMatchError(w.(*avro.Record), b.(*avro.Record), aliases, inProgress) {
 			if structure < 0 || shortName(wfull) == b.(avro.NamedSchema).Names().Name {
 				structure = j
 			}
@@ -151,10 +167,13 @@ func ReaderBranch(w avro.Schema, r *avro.Union, aliases Aliases) int {
 // reader field the writer lacks has no default, or the resolution of a
 // field the two share is itself an error (not one nested deeper).
 func recordMatchError(w, r *avro.Record, aliases Aliases, inProgress map[[2]avro.Schema]bool) bool {
+	key := [2]avro.Schema{w, r}
+	if inProgress[key] {
+		return false
+	}
 	if missingRequired(w, r, aliases) {
 		return true
 	}
-	key := [2]avro.Schema{w, r}
 	inProgress[key] = true
 	defer delete(inProgress, key)
 	wname := aliases.Name(w.FullName())
@@ -207,7 +226,7 @@ func errorAction(w, r avro.Schema, aliases Aliases, inProgress map[[2]avro.Schem
 		return false
 	}
 	if ru, ok := r.(*avro.Union); ok {
-		return ReaderBranch(w, ru, aliases) < 0
+		return readerBranch(w, ru, aliases, inProgress) < 0
 	}
 	wp, ok1 := w.(*avro.Primitive)
 	rp, ok2 := r.(*avro.Primitive)
@@ -292,4 +311,50 @@ func unionEquiv(w, r avro.Schema, aliases Aliases, seen map[[2]avro.Schema]bool)
 		return eq
 	}
 	return true
+}
+
+// Check reports the error Java's Schema.applyAliases raises while renaming
+// writer ("Duplicate in union"): a writer union, anywhere in the writer
+// schema, with two named branches that get the same full name. It is an
+// *Error that unwraps to ErrNameMismatch, or nil.
+func (a Aliases) Check(writer avro.Schema) error {
+	if len(a.names) == 0 {
+		return nil
+	}
+	seen := map[avro.Schema]bool{}
+	var walk func(s avro.Schema) error
+	walk = func(s avro.Schema) error {
+		switch t := s.(type) {
+		case *avro.Record:
+			if seen[t] {
+				return nil
+			}
+			seen[t] = true
+			for _, f := range t.Fields {
+				if err := walk(f.Type); err != nil {
+					return err
+				}
+			}
+		case *avro.Array:
+			return walk(t.Items)
+		case *avro.Map:
+			return walk(t.Values)
+		case *avro.Union:
+			names := map[string]bool{}
+			for _, b := range t.Branches {
+				if n, ok := b.(avro.NamedSchema); ok {
+					full := a.Name(n.FullName())
+					if names[full] {
+						return path{}.errorf(ErrNameMismatch, "writer union has two branches named "+full+" once the reader's aliases rename it (Java: Duplicate in union)")
+					}
+					names[full] = true
+				}
+				if err := walk(b); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(writer)
 }

@@ -29,10 +29,12 @@ func TestReaderBranch(t *testing.T) {
 		{"int first promotion", `"int"`, `["null","float","long"]`, 1},
 		{"string to bytes", `"string"`, `[{"type":"fixed","name":"F","size":1},"bytes"]`, 1},
 		{"no branch", `"boolean"`, `["null","int"]`, -1},
+		{"mutually recursive records terminate", rec("x.W", `{"name":"a","type":`+rec("x.W2", `{"name":"b","type":"x.W"}`)+`}`),
+			`["null",` + rec("y.R", `{"name":"a","type":["null",`+rec("y.R2", `{"name":"b","type":["null","y.R"]}`)+`]}`) + `]`, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, r := mustParse(t, tc.writer), mustParse(t, tc.reader)
-			if got := resolve.ReaderBranch(w, r.(*avro.Union), resolve.ReaderAliases(r)); got != tc.want {
+			if got := resolve.ReaderBranch(w, r.(*avro.Union), resolve.NewAliases(w, r)); got != tc.want {
 				t.Errorf("ReaderBranch = %d, want %d", got, tc.want)
 			}
 		})
@@ -41,11 +43,11 @@ func TestReaderBranch(t *testing.T) {
 	// equivalent unions go by position, others branch by branch
 	w := mustParse(t, `[{"type":"enum","name":"p.E","symbols":["A"]},"int"]`)
 	r := mustParse(t, `[{"type":"enum","name":"q.E","symbols":["A"]},"int"]`)
-	if got := resolve.UnionBranches(w.(*avro.Union), r.(*avro.Union), resolve.ReaderAliases(r)); !reflect.DeepEqual(got, []int{0, 1}) {
+	if got := resolve.UnionBranches(w.(*avro.Union), r.(*avro.Union), resolve.NewAliases(w, r)); !reflect.DeepEqual(got, []int{0, 1}) {
 		t.Errorf("UnionBranches equivalent = %v, want [0 1]", got)
 	}
 	r = mustParse(t, `["int",{"type":"enum","name":"q.E","symbols":["A"]}]`)
-	if got := resolve.UnionBranches(w.(*avro.Union), r.(*avro.Union), resolve.ReaderAliases(r)); !reflect.DeepEqual(got, []int{-1, 0}) {
+	if got := resolve.UnionBranches(w.(*avro.Union), r.(*avro.Union), resolve.NewAliases(w, r)); !reflect.DeepEqual(got, []int{-1, 0}) {
 		t.Errorf("UnionBranches = %v, want [-1 0]", got)
 	}
 }

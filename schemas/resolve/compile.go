@@ -64,8 +64,8 @@ type compiler struct {
 	aliases Aliases
 }
 
-func newCompiler(logical bool, writerKeys map[avro.NamedSchema]string, reader avro.Schema) *compiler {
-	c := &compiler{logical: logical, writerKeys: writerKeys, seen: map[pairKey]*node{}, aliases: ReaderAliases(reader)}
+func newCompiler(logical bool, writerKeys map[avro.NamedSchema]string, writer, reader avro.Schema) *compiler {
+	c := &compiler{logical: logical, writerKeys: writerKeys, seen: map[pairKey]*node{}, aliases: NewAliases(writer, reader)}
 	if logical {
 		c.readerKeys = goavroNames(reader)
 	}

@@ -368,6 +368,19 @@ func unionCases() []resolveCase {
 		// by branch, by position.
 		{name: "writer union enum branch with namespace change", writer: `["null",{"type":"enum","name":"p.E","symbols":["A"]}]`,
 			reader: `["null",{"type":"enum","name":"q.E","symbols":["A"]}]`, datum: goavro.Union("p.E", "A"), want: `{"q.E":"A"}`},
+		// Java renames nothing when the writer equals the reader (equality
+		// ignores aliases).
+		{name: "equal schemas: no alias renaming", writer: `[` + inner("a.W", `{"name":"x","type":"int"}`) + `,` + inner("b.N", `{"name":"x","type":"int"}`) + `]`,
+			reader: `[` + inner("a.W", `{"name":"x","type":"int"}`) + `,{"type":"record","name":"b.N","aliases":["a.W"],"fields":[{"name":"x","type":"int"}]}]`,
+			datum:  goavro.Union("a.W", map[string]any{"x": int32(1)}), want: `{"a.W":{"x":1}}`},
+		// ... else it renames, and a writer union with two branches of one
+		// name fails ("Duplicate in union").
+		{name: "unequal schemas: alias renaming makes a duplicate", writer: `[` + inner("a.W", `{"name":"x","type":"int"}`) + `,` + inner("b.N", `{"name":"x","type":"int"}`) + `]`,
+			reader: `[` + inner("a.W", `{"name":"x","type":"int"}`) + `,{"type":"record","name":"b.N","aliases":["a.W"],"fields":[{"name":"x","type":"long"}]}]`,
+			datum:  goavro.Union("a.W", map[string]any{"x": int32(1)}), compileErr: true, wantErr: resolve.ErrNameMismatch, errMsg: "Duplicate in union"},
+		{name: "unequal schemas: alias renaming", writer: `["null",` + inner("a.W", `{"name":"x","type":"int"}`) + `]`,
+			reader: `[` + inner("a.W", `{"name":"x","type":"int"}`) + `,{"type":"record","name":"b.N","aliases":["a.W"],"fields":[{"name":"x","type":"long"}]},"null"]`,
+			datum:  goavro.Union("a.W", map[string]any{"x": int32(1)}), want: `{"b.N":{"x":1}}`},
 		{name: "equivalent unions map branches by position", writer: `[` + inner("a.R", `{"name":"x","type":"int"}`) + `,` + inner("b.R", `{"name":"x","type":"int"}`) + `]`,
 			reader: `[` + inner("c.R", `{"name":"x","type":"int"}`) + `,` + inner("a.R", `{"name":"x","type":"int"}`) + `]`,
 			datum:  goavro.Union("a.R", map[string]any{"x": int32(3)}), want: `{"c.R":{"x":3}}`},
