@@ -384,6 +384,38 @@ func variants() []variant {
 			},
 		},
 		{
+			// the typed getters (getString, getInt32, getInt64) return the
+			// raw NULL, not the column default: route.by.field, the schema
+			// version, the partition and the timestamp
+			name: "typed_getters_ignore_defaults", parts: 2,
+			cols: []col{
+				{name: "id", pg: "uuid", maria: "varchar(36)", notNull: true, pk: true},
+				{name: "aggregatetype", pg: "varchar(255)", maria: "varchar(255)", pgDef: "'Fallback'", mariaDef: "'Fallback'"},
+				{name: "aggregateid", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "payload", pg: "jsonb", maria: "json"},
+				{name: "created_at", pg: "timestamp(3)", maria: "datetime(3)", pgDef: "now()", mariaDef: "current_timestamp(3)"},
+				{name: "version", pg: "int4", maria: "int", pgDef: "3", mariaDef: "3"},
+				{name: "part", pg: "int4", maria: "int", pgDef: "1", mariaDef: "1"},
+			},
+			er: map[string]string{
+				"table.field.event.timestamp":       "created_at",
+				"table.field.event.schema.version":  "version",
+				"table.fields.additional.placement": "part:partition,type:envelope:type,version:envelope:v",
+				"route.topic.replacement":           "dt$R.typed.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"created_at":"2024-01-01 00:00:00","version":1,"part":0}`,
+			ops: []op{
+				{name: "typed_nulls_stay_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"o-1","type":"OrderCreated","payload":{"a":1},"created_at":null,"version":null,"part":null}`},
+				{name: "typed_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"o-2","type":"OrderCreated","payload":{"a":2},"created_at":"2024-03-04 05:06:07.089","version":2,"part":1}`},
+				{name: "null_route_by_field_not_defaulted", kind: "insert", row: `{"id":"$ID","aggregatetype":null,"aggregateid":"o-3","type":"OrderCreated","payload":{"a":3},"created_at":null,"version":1,"part":0}`},
+			},
+		},
+		{
 			name: "zoned_timestamp_fails", cols: withCols(col{name: "created_at", pg: "timestamptz", maria: "timestamp"}),
 			er:   map[string]string{"table.field.event.timestamp": "created_at"},
 			conn: map[string]string{"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.storage.StringConverter"},
