@@ -28,8 +28,8 @@ import (
 // a default: the schema gets a placeholder, so a NULL reaches the
 // EventRouter as "" (text, varchar, char), "{}" (json, jsonb), 0 (integers;
 // the epoch for timestamp and date), false (boolean),
-// "00000000-0000-0000-0000-000000000000" (uuid) or "1970-01-01T00:00:00Z"
-// (timestamptz). DEFAULT NULL, bytea and other types without a mapper get no
+// "00000000-0000-0000-0000-000000000000" (uuid) or the epoch with the
+// column's fraction digits, "1970-01-01T00:00:00.000000Z" (timestamptz). DEFAULT NULL, bytea and other types without a mapper get no
 // default; so does a value that does not parse as the column type.
 //
 // MySQL / MariaDB (the DDL parser and BinlogDefaultValueConverter): a
@@ -138,7 +138,16 @@ func pgColumnDefault(sqlType string, s *Schema, expr string) (any, error) {
 		if !generated {
 			return nil, fmt.Errorf("%w: literal timestamptz default %s", ErrUnsupported, expr)
 		}
-		return "1970-01-01T00:00:00Z", nil
+		// ZonedTimestamp.toIsoString with the column's fractional width
+		// (the precision; 6 when none is declared; 0 prints none)
+		_, prec := parseSQLType(sqlType)
+		if prec < 0 {
+			prec = 6
+		}
+		if prec == 0 || prec > 9 {
+			return "1970-01-01T00:00:00Z", nil
+		}
+		return "1970-01-01T00:00:00." + strings.Repeat("0", prec) + "Z", nil
 	case "int2", "int4", "int8", "float4", "float8":
 		v = strings.TrimSpace(v)
 	}

@@ -42,7 +42,9 @@ func TestColumnDefault(t *testing.T) {
 		{pg, "timestamp(3)", true, "now()", int64(0), nil},
 		{pg, "timestamp", true, "CURRENT_TIMESTAMP", int64(0), nil},
 		{pg, "date", true, "CURRENT_DATE", int32(0), nil},
-		{pg, "timestamptz", true, "now()", "1970-01-01T00:00:00Z", nil},
+		{pg, "timestamptz", true, "now()", "1970-01-01T00:00:00.000000Z", nil},
+		{pg, "timestamptz(3)", true, "CURRENT_TIMESTAMP", "1970-01-01T00:00:00.000Z", nil},
+		{pg, "timestamptz(0)", true, "now()", "1970-01-01T00:00:00Z", nil},
 		{pg, "uuid", true, "gen_random_uuid()", "00000000-0000-0000-0000-000000000000", nil},
 		{pg, "text", true, "now()::text", "", nil},
 		{pg, "text", true, "(now())::text", "", nil}, // as the catalog prints it
