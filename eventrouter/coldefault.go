@@ -148,7 +148,14 @@ func pgColumnDefault(sqlType string, s *Schema, expr string) (any, error) {
 			return "1970-01-01T00:00:00Z", nil
 		}
 		return "1970-01-01T00:00:00." + strings.Repeat("0", prec) + "Z", nil
-	case "int2", "int4", "int8", "float4", "float8":
+	case "int2", "int4", "int8":
+		// Short/Integer/Long.parseXxx: out of range is no default
+		bits := map[string]int{"int2": 16, "int4": 32, "int8": 64}[typ]
+		if _, err := strconv.ParseInt(strings.TrimSpace(v), 10, bits); err != nil {
+			return nil, nil
+		}
+		v = strings.TrimSpace(v)
+	case "float4", "float8":
 		v = strings.TrimSpace(v)
 	}
 	switch typ {
@@ -189,7 +196,9 @@ func pgBool(v string) (bool, bool) {
 }
 
 var (
-	binlogNumber    = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+	binlogNumber = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+	// BinlogDefaultValueConverter.EPOCH_EQUIVALENT_DATE / _TIMESTAMP
+	binlogZeroDate  = regexp.MustCompile(`^(\d{4}-\d{2}-00|\d{4}-00-\d{2}|0000-\d{2}-\d{2})( 00:00:00(\.\d{1,6})?)?$`)
 	binlogCurrentTS = regexp.MustCompile(`(?i)^(current_timestamp|now|localtime|localtimestamp)\s*(\(\s*\d*\s*\))?$`)
 )
 
@@ -232,9 +241,21 @@ func binlogColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr str
 		}
 		return "1970-01-01T00:00:00Z", nil
 	case NameTimestamp, NameMicroTimestamp, NameDate:
+		// a zero date (0000-00-00…, or 0) or one that does not parse: no
+		// default on a nullable column, the epoch on a NOT NULL one
+		epoch := map[bool]string{true: "1970-01-01", false: "1970-01-01 00:00:00"}[s.Name == NameDate]
+		if v == "0" || binlogZeroDate.MatchString(v) {
+			if s.Optional {
+				return nil, nil
+			}
+			v = epoch
+		}
 		d, err := ColumnValue(kind, sqlType, s, mustJSONString(v))
 		if err != nil {
-			return nil, nil
+			if s.Optional {
+				return nil, nil
+			}
+			return ColumnValue(kind, sqlType, s, mustJSONString(epoch))
 		}
 		return d, nil
 	}

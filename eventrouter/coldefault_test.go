@@ -32,6 +32,7 @@ func TestColumnDefault(t *testing.T) {
 		{pg, "int8", true, "'-42'::bigint", int64(-42), nil},
 		{pg, "int2", true, "'5'::smallint", int16(5), nil},
 		{pg, "int4", true, "(1 + 1)", nil, nil}, // an expression: no default
+		{pg, "int2", true, "40000", nil, nil},   // out of range for Short.parseShort
 		{pg, "boolean", true, "true", true, nil},
 		{pg, "bool", true, "'f'", false, nil},
 		{pg, "jsonb", true, `'{"b": 1, "a": [1, 2]}'`, `{"a": [1, 2], "b": 1}`, nil},
@@ -66,6 +67,10 @@ func TestColumnDefault(t *testing.T) {
 		{maria, "datetime(3)", true, "current_timestamp(3)", int64(0), nil},
 		{maria, "datetime(6)", true, "now(6)", int64(0), nil},
 		{maria, "datetime(3)", true, "'2024-01-02 03:04:05.678'", int64(1704164645678), nil},
+		{maria, "datetime", true, "'0000-00-00 00:00:00'", nil, nil},
+		{maria, "datetime", false, "'0000-00-00 00:00:00'", int64(0), nil},
+		{maria, "date", false, "'2024-00-10'", int32(0), nil},
+		{maria, "date", true, "'not a date'", nil, nil},
 		{maria, "timestamp", true, "current_timestamp()", nil, nil},
 		{maria, "timestamp", false, "current_timestamp()", "1970-01-01T00:00:00Z", nil},
 		{maria, "varchar(36)", true, "uuid()", nil, nil},
