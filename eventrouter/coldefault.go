@@ -1,6 +1,7 @@
 package eventrouter
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -281,4 +282,63 @@ func binlogColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr str
 func mustJSONString(s string) []byte {
 	b, _ := json.Marshal(s)
 	return b
+}
+
+// jsonColumnDefault is the schema default Debezium derives from a column
+// DEFAULT given as a JSON value (SampleRow's "default"): the value is
+// written as the literal the database catalog prints (PostgreSQL
+// pg_get_expr, MariaDB SHOW CREATE TABLE) and that goes through
+// ColumnDefault. A number for a timestamp or date column is a value in the
+// column's unit, taken as is.
+func jsonColumnDefault(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage) (any, error) {
+	raw = json.RawMessage(strings.TrimSpace(string(raw)))
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if s.Type == Bytes {
+		// bytea has no default value mapper; a MariaDB blob default (an
+		// X'…' literal) gives none either
+		if _, err := ColumnValue(kind, sqlType, s, raw); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
+	var text string
+	switch raw[0] {
+	case '"':
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return nil, err
+		}
+	case '{', '[':
+		var b bytes.Buffer
+		if err := json.Compact(&b, raw); err != nil {
+			return nil, err
+		}
+		text = b.String()
+	default:
+		if s.Name != "" && s.Type != String {
+			return ColumnValue(kind, sqlType, s, raw) // a number in the column's unit
+		}
+		if _, err := ColumnValue(kind, sqlType, s, raw); err != nil {
+			return nil, err
+		}
+		return ColumnDefault(kind, sqlType, s, string(raw))
+	}
+	if kind == Postgres || kind == "" {
+		if s.Type == Boolean || s.Type == Int16 || s.Type == Int32 || s.Type == Int64 || s.Type == Float32 || s.Type == Float64 {
+			if _, err := ColumnValue(kind, sqlType, s, raw); err != nil {
+				return nil, err
+			}
+		}
+		return ColumnDefault(kind, sqlType, s, "'"+strings.ReplaceAll(text, "'", "''")+"'")
+	}
+	// SHOW CREATE TABLE escapes quotes by doubling them and backslashes by
+	// doubling them; Debezium's DDL parser keeps both doubled.
+	if s.Type != String {
+		if _, err := ColumnValue(kind, sqlType, s, raw); err != nil {
+			return nil, err
+		}
+	}
+	esc := strings.NewReplacer("'", "''", `\`, `\\`).Replace(text)
+	return ColumnDefault(kind, sqlType, s, "'"+esc+"'")
 }

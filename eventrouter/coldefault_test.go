@@ -158,3 +158,45 @@ func TestSampleRowDefaultExpression(t *testing.T) {
 		t.Errorf("default and defaultExpression: error = %v, want ErrInvalidEvent", err)
 	}
 }
+
+// A "default" given as a JSON value goes through Debezium's rules as the
+// literal the database stores (TestDifferentialEventRouter
+// json_defaults_debezium_rules checks these against the real connectors).
+func TestSampleRowJSONDefault(t *testing.T) {
+	for _, tc := range []struct {
+		kind    eventrouter.ConnectorKind
+		sqlType string
+		def     string
+		want    any
+	}{
+		{eventrouter.Postgres, "char(8)", `"ab"`, "ab"},
+		{eventrouter.Postgres, "varchar(20)", `"it's"`, "it"},
+		{eventrouter.Postgres, "varchar(20)", `"a\\b"`, `a\b`},
+		{eventrouter.Postgres, "bytea", `"hex:00ff"`, nil},
+		{eventrouter.Postgres, "jsonb", `{"b":1,"a":2}`, `{"a": 2, "b": 1}`},
+		{eventrouter.Postgres, "int4", `7`, int32(7)},
+		{eventrouter.Postgres, "boolean", `true`, true},
+		{eventrouter.Postgres, "timestamp(3)", `"2024-01-02 03:04:05.678"`, int64(1704164645678)},
+		{eventrouter.Postgres, "timestamp(3)", `1704164645678`, int64(1704164645678)},
+		{eventrouter.MariaDB, "varchar(20)", `"it's"`, "it''s"},
+		{eventrouter.MariaDB, "varchar(20)", `"a\\b"`, `a\\b`},
+		{eventrouter.MariaDB, "blob", `"hex:00ff"`, nil},
+		{eventrouter.MariaDB, "tinyint(1)", `false`, int16(0)},
+		{eventrouter.MariaDB, "json", `{"b": 1}`, `{"b":1}`},
+	} {
+		t.Run(string(tc.kind)+" "+tc.sqlType+" "+tc.def, func(t *testing.T) {
+			doc := `{"columns": {"c": {"type": "` + tc.sqlType + `", "default": ` + tc.def + `}}, "row": {"c": null}}`
+			sr, err := eventrouter.ParseSampleRow(strings.NewReader(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := sr.ChangeEvent(tc.kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ev.After[0].Schema.Default; !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("schema default = %#v, want %#v", got, tc.want)
+			}
+		})
+	}
+}

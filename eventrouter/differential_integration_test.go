@@ -393,6 +393,38 @@ func variants() []variant {
 			},
 		},
 		{
+			// column defaults given as JSON values (col.def): Debezium's
+			// rules still apply (char(n) defaults are not padded, a quote
+			// cuts a PostgreSQL literal short, bytea has no default)
+			name: "json_defaults_debezium_rules",
+			cols: []col{
+				{name: "id", pg: "uuid", maria: "varchar(36)", notNull: true, pk: true},
+				{name: "aggregatetype", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "aggregateid", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "payload", pg: "jsonb", maria: "json"},
+				{name: "d_char", pg: "char(8)", maria: "char(8)", def: `"ab"`},
+				{name: "d_quote", pg: "varchar(20)", maria: "varchar(20)", def: `"it's"`},
+				{name: "d_bs", pg: "varchar(20)", maria: "varchar(20)", def: `"a\\b"`},
+				{name: "d_bytes", pg: "bytea", maria: "blob", def: `"hex:00ff"`},
+				{name: "d_json", pg: "json", maria: "longtext", def: `{"b": 1,  "a": "x"}`},
+			},
+			er: map[string]string{
+				"table.fields.additional.placement": "d_char:header,d_quote:header,d_bs:header,d_bytes:header,d_json:header",
+				"route.topic.replacement":           "dt$R.jsondef.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+				"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"d_char":"x","d_quote":"x","d_bs":"x","d_bytes":"x","d_json":{}}`,
+			ops: []op{
+				{name: "json_defaults_all_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"d_char":null,"d_quote":null,"d_bs":null,"d_bytes":null,"d_json":null}`},
+				{name: "json_defaults_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{},"d_char":"cd","d_quote":"q","d_bs":"b","d_bytes":"hex:01","d_json":{"z":1}}`},
+			},
+		},
+		{
 			// the typed getters (getString, getInt32, getInt64) return the
 			// raw NULL, not the column default: route.by.field, the schema
 			// version, the partition and the timestamp

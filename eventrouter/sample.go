@@ -302,8 +302,12 @@ type SampleRow struct {
 type ColumnSpec struct {
 	Type     string `json:"type"`
 	Nullable *bool  `json:"nullable,omitempty"`
-	// Default is the column default Debezium puts in the schema (a JSON
-	// value of the column type); nil for none.
+	// Default is the column's DEFAULT as a JSON value of the column type
+	// (the value the database stores for it, written as in "row"); the
+	// schema default is what Debezium derives from it, as for
+	// DefaultExpression (a PostgreSQL char(n) default is not padded, a quote
+	// cuts a PostgreSQL text default short, bytes columns get none); nil
+	// for none.
 	Default json.RawMessage `json:"default,omitempty"`
 	// DefaultExpression is the column's DEFAULT clause as written in SQL
 	// ("'new'", "0", "now()"); the schema default is what Debezium derives
@@ -469,7 +473,7 @@ func (sr *SampleRow) ChangeEvent(kind ConnectorKind) (ChangeEvent, error) {
 		case len(spec.Default) > 0 && spec.DefaultExpression != "":
 			return ev, fmt.Errorf("%w: column %s: give \"default\" or \"defaultExpression\", not both", ErrInvalidEvent, v.Name)
 		case len(spec.Default) > 0:
-			d, err := ColumnValue(kind, spec.Type, s, spec.Default)
+			d, err := jsonColumnDefault(kind, spec.Type, s, spec.Default)
 			if err != nil {
 				return ev, fmt.Errorf("%w: column %s default: %v", ErrInvalidEvent, v.Name, err)
 			}
