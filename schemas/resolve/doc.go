@@ -103,8 +103,9 @@
 //     (Java 1.12.2's JsonEncoder writes nothing at all for a datum that
 //     contains one).
 //
-// TestJavaOracle and TestJavaOracleRandom (thousands of random writer/reader
-// pairs and data) compare this package with Avro Java 1.12.2 when
+// TestJavaOracle, TestJavaOracleRandom and TestJavaOracleRandomNames
+// (thousands of random writer/reader pairs and data, the latter with
+// renamed types, aliases and named decoys in reader unions) compare this package with Avro Java 1.12.2 when
 // OUTBOX_AVRO_JAVA_CP names its classpath; apart from the points above, the
 // results are the same, including which data fail.
 //
