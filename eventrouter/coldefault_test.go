@@ -1,6 +1,7 @@
 package eventrouter_test
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -113,6 +114,21 @@ func TestSampleRowDefaultExpression(t *testing.T) {
 	}
 	if c := sr.Columns["created_at"]; c.Type != "timestamp(3)" || c.DefaultExpression != "now()" || c.Nullable == nil || *c.Nullable {
 		t.Errorf("created_at spec = %+v", c)
+	}
+	for in, want := range map[string]eventrouter.ColumnSpec{
+		`"text NULL DEFAULT 'x'"`:          {Type: "text", DefaultExpression: "'x'"},
+		`"text DEFAULT 'x' NOT NULL"`:      {Type: "text", DefaultExpression: "'x'"},
+		`"varchar(9) default 'a default'"`: {Type: "varchar(9)", DefaultExpression: "'a default'"},
+		`"int4 not null default 0"`:        {Type: "int4", DefaultExpression: "0"},
+	} {
+		var got eventrouter.ColumnSpec
+		if err := json.Unmarshal([]byte(in), &got); err != nil {
+			t.Fatal(err)
+		}
+		notNull := strings.Contains(strings.ToLower(in), "not null")
+		if got.Type != want.Type || got.DefaultExpression != want.DefaultExpression || (got.Nullable != nil && !*got.Nullable) != notNull {
+			t.Errorf("%s: spec = %+v", in, got)
+		}
 	}
 	cfg, err := eventrouter.ParseConfig(connector(map[string]string{
 		"table.fields.additional.placement": "status:header,status:envelope:st",

@@ -324,8 +324,12 @@ func (c *ColumnSpec) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &s); err == nil {
 		notNull := func(s string) (string, bool) {
 			t := strings.TrimSpace(s)
-			if low := strings.ToLower(t); strings.HasSuffix(low, " not null") {
+			low := strings.ToLower(t)
+			switch {
+			case strings.HasSuffix(low, " not null"):
 				return strings.TrimSpace(t[:len(t)-len(" not null")]), true
+			case strings.HasSuffix(low, " null"): // explicitly nullable
+				return strings.TrimSpace(t[:len(t)-len(" null")]), false
 			}
 			return t, false
 		}
