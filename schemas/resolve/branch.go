@@ -81,6 +81,14 @@ func (a Aliases) Name(full string) string {
 	return full
 }
 
+// SameName is Java's name rule for an enum or fixed read as an enum or
+// fixed outside a union (EnumAdjust.resolve; Resolver.resolve for FIXED):
+// the writer's short name, after the renaming, is the reader's short name;
+// the namespace plays no part. (Records compare no names outside unions.)
+func (a Aliases) SameName(w, r avro.NamedSchema) bool {
+	return shortName(a.Name(w.FullName())) == r.Names().Name
+}
+
 // shortName is the unqualified part of a full name.
 func shortName(full string) string {
 	for i := len(full) - 1; i >= 0; i-- {
@@ -214,9 +222,9 @@ func errorAction(w, r avro.Schema, aliases Aliases, inProgress map[[2]avro.Schem
 		switch rt := r.(type) {
 		case *avro.Fixed:
 			wf := w.(*avro.Fixed)
-			return shortName(aliases.Name(wf.FullName())) != rt.Name || wf.Size != rt.Size
+			return !aliases.SameName(wf, rt) || wf.Size != rt.Size
 		case *avro.Enum:
-			return shortName(aliases.Name(w.(*avro.Enum).FullName())) != rt.Name
+			return !aliases.SameName(w.(*avro.Enum), rt)
 		case *avro.Record:
 			if inProgress[[2]avro.Schema{w, r}] {
 				return false // Java's seen map hands out the record in progress

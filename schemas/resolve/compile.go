@@ -267,13 +267,8 @@ func decimal(b []byte, scale int) *big.Rat {
 	return new(big.Rat).SetFrac(n, d)
 }
 
-// namesMatch is Java's name rule for enum and fixed outside unions
-// (EnumAdjust.resolve, Resolver.resolve for FIXED): the writer's short name,
-// after the reader's aliases renamed it, is the reader's short name; the
-// namespace plays no part.
-func (c *compiler) namesMatch(w, r avro.NamedSchema) bool {
-	return shortName(c.aliases.Name(w.FullName())) == r.Names().Name
-}
+// namesMatch is Aliases.SameName with the compiler's aliases.
+func (c *compiler) namesMatch(w, r avro.NamedSchema) bool { return c.aliases.SameName(w, r) }
 
 func (c *compiler) container(sub *node, isMap bool) *node {
 	if sub.err != nil {
