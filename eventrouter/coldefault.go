@@ -30,18 +30,23 @@ import (
 // EventRouter as "" (text, varchar, char), "{}" (json, jsonb), 0 (integers;
 // the epoch for timestamp and date), false (boolean),
 // "00000000-0000-0000-0000-000000000000" (uuid) or the epoch with the
-// column's fraction digits, "1970-01-01T00:00:00.000000Z" (timestamptz). DEFAULT NULL, bytea and other types without a mapper get no
-// default; so does a value that does not parse as the column type.
+// column's fraction digits, "1970-01-01T00:00:00.000000Z" (timestamptz).
+// DEFAULT NULL, bytea and other types without a mapper get no default; so
+// does a value that does not parse as the column type.
 //
 // MySQL / MariaDB (the DDL parser and BinlogDefaultValueConverter): a
 // string or number literal is the default (the outer quotes stripped,
 // doubled quotes inside kept as they are); TRUE / FALSE are 1 / 0 on
 // integer columns; CURRENT_TIMESTAMP and NOW() (with or without a
 // precision) become 1970-01-01 00:00:00: the epoch on datetime columns, and
-// on timestamp columns the epoch when NOT NULL, no default when nullable;
-// any other expression (uuid(), (1 + 1)) and DEFAULT NULL give no default.
+// on timestamp columns the epoch when NOT NULL, no default when nullable; a
+// zero or unparsable date is no default when nullable, the epoch when NOT
+// NULL; any other expression (uuid(), (1 + 1)) and DEFAULT NULL give no
+// default.
 //
-// Bytes columns with a literal default are not modelled (ErrUnsupported).
+// Not modelled (ErrUnsupported): a literal default on a MySQL / MariaDB
+// bytes column, a literal PostgreSQL timestamptz default and a literal
+// MySQL / MariaDB timestamp default (their time zone handling).
 func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, error) {
 	expr = strings.TrimSpace(expr)
 	if expr == "" {
