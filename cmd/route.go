@@ -67,7 +67,8 @@ The sample row (a file, or - for stdin) is JSON:
     "op": "c",                            c (default) | r | u | d | t
     "table": "public.outboxevent",        schema.table or database.table
     "columns": {"id": "uuid not null",    SQL types; inferred when absent
-                "payload": "jsonb"},      (from the spec with -f)
+                "payload": "jsonb",       (from the spec with -f)
+                "status": "text default 'new'"},
     "row": {"id": "4d47e190-…", "aggregatetype": "Order",
             "aggregateid": "1", "type": "OrderCreated",
             "payload": {"id": 1}},
@@ -79,6 +80,13 @@ A string value of a text column is the column text, an object or array its
 JSON text (jsonb is normalized as PostgreSQL stores it). A bytes column takes
 "base64:…", "hex:…" or plain text. Timestamps are "2006-01-02 15:04:05.999999"
 (UTC) or a number in the column's unit.
+
+A column's DEFAULT (as in CREATE TABLE: "default 'new'", "default now()",
+or {"type":…,"defaultExpression":…}) matters: Debezium puts it in the
+column schema, and the EventRouter then reads a NULL in the payload, key,
+id and header/envelope columns as that default. For a function default
+(now(), gen_random_uuid()) PostgreSQL connectors use a placeholder: "",
+"{}", 0, false, the epoch or the nil UUID.
 
 Bytes are printed as text when they are valid UTF-8, else as base64:…; the
 json output has both. The __debezium.context.runId header is random per task

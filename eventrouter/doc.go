@@ -41,8 +41,8 @@
 // StringConverter, ByteArrayConverter, BinaryDataConverter and
 // SimpleHeaderConverter.
 //
-// Facts the integration test (differential_integration_test.go: 16
-// connector configs, 47 cases, on PostgreSQL 15 with Debezium 3.6.1 and on
+// Facts the integration test (differential_integration_test.go: 20
+// connector configs, 57 cases, on PostgreSQL 15 with Debezium 3.6.1 and on
 // MariaDB 10.11 with the Debezium 3.5.0 MariaDB plugin, Kafka 4.3.1) pinned
 // down beyond eventrouter.md:
 //
@@ -55,6 +55,16 @@
 //     text as inserted; PostgreSQL json keeps the text, jsonb is
 //     normalized (NormalizeJSONB); PostgreSQL char(n) is blank-padded,
 //     MariaDB char(n) is not; column defaults are in the schema on both.
+//   - A NULL in a column with a DEFAULT reaches the payload, id, key and
+//     header and envelope placements as the schema default Debezium
+//     derived (Connect's Struct.get); the typed getters (route.by.field,
+//     schema version, partition, timestamp) see the NULL. The default is
+//     not always the SQL one: PostgreSQL function defaults (now(),
+//     gen_random_uuid(), nextval) become placeholders ("", "{}", 0, false,
+//     the epoch, the nil UUID), a quote cuts a PostgreSQL literal short,
+//     char(n) defaults are not padded, MariaDB keeps doubled quotes and
+//     backslashes, and bytea/blob and computed MariaDB defaults give none
+//     (ColumnDefault; a sample row gives a column's DEFAULT in "columns").
 //   - Kafka 4 brokers reject record timestamps more than an hour in the
 //     future (log.message.timestamp.after.max.ms); with errors.tolerance=all
 //     the record and the records batched with it are lost silently. Route

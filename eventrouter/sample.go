@@ -140,7 +140,7 @@ func parseSQLType(t string) (string, int) {
 //   - bytes columns: "base64:…", "hex:…" or plain text (its UTF-8 bytes); a
 //     JSON object or array is its compact JSON text;
 //   - integer, boolean and float columns: JSON numbers / booleans (or strings
-//     holding them);
+//     holding them); true and false are 1 and 0 in an integer column;
 //   - Timestamp / MicroTimestamp / NanoTimestamp: "2006-01-02 15:04:05.999999"
 //     (or RFC 3339; a wall clock taken as UTC, as Debezium does) or a number
 //     in the column's unit;
@@ -214,7 +214,12 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 			}
 			return int32(t.Unix() / 86400), nil
 		}
-		n, err := strconv.ParseInt(strings.Trim(string(raw), `"`), 10, 64)
+		text := strings.Trim(string(raw), `"`)
+		if b, err := strconv.ParseBool(text); err == nil && (text == "true" || text == "false") {
+			// MySQL's BOOLEAN is tinyint(1): true and false are 1 and 0
+			text = map[bool]string{true: "1", false: "0"}[b]
+		}
+		n, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
 			return nil, err
 		}
@@ -269,7 +274,8 @@ func parseWallClock(v, name string) (int64, error) {
 //	  "columns": {                        // SQL types; default: inferred
 //	    "id": "uuid not null",
 //	    "payload": "jsonb",
-//	    "created_at": {"type": "timestamp(3)", "nullable": false}
+//	    "created_at": {"type": "timestamp(3)", "nullable": false},
+//	    "status": "varchar(20) not null default 'new'"
 //	  },
 //	  "row": {"id": "…", "aggregatetype": "Order", "aggregateid": "1",
 //	          "type": "OrderCreated", "payload": {"id": 1}},
@@ -296,20 +302,50 @@ type SampleRow struct {
 type ColumnSpec struct {
 	Type     string `json:"type"`
 	Nullable *bool  `json:"nullable,omitempty"`
-	// Default is the column default Debezium puts in the schema (a JSON
-	// value of the column type); nil for none.
+	// Default is the column's DEFAULT as a JSON value of the column type
+	// (the value the database stores for it, written as in "row"); the
+	// schema default is what Debezium derives from it, as for
+	// DefaultExpression (a PostgreSQL char(n) default is not padded, a quote
+	// cuts a PostgreSQL text default short, bytes columns get none); nil
+	// for none.
 	Default json.RawMessage `json:"default,omitempty"`
+	// DefaultExpression is the column's DEFAULT clause as written in SQL
+	// ("'new'", "0", "now()"); the schema default is what Debezium derives
+	// from it (ColumnDefault). At most one of Default and DefaultExpression.
+	DefaultExpression string `json:"defaultExpression,omitempty"`
 }
 
-// UnmarshalJSON accepts "type [not null]" or {"type","nullable","default"}.
+var defaultClause = regexp.MustCompile(`(?i)\s+default\s+`)
+
+// UnmarshalJSON accepts "type [not null] [default EXPR]" or
+// {"type","nullable","default","defaultExpression"}.
 func (c *ColumnSpec) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
-		low := strings.ToLower(strings.TrimSpace(s))
-		if strings.HasSuffix(low, " not null") {
+		notNull := func(s string) (string, bool) {
+			t := strings.TrimSpace(s)
+			low := strings.ToLower(t)
+			switch {
+			case strings.HasSuffix(low, " not null"):
+				return strings.TrimSpace(t[:len(t)-len(" not null")]), true
+			case strings.HasSuffix(low, " null"): // explicitly nullable
+				return strings.TrimSpace(t[:len(t)-len(" null")]), false
+			}
+			return t, false
+		}
+		if loc := defaultClause.FindStringIndex(s); loc != nil {
+			expr, nn := notNull(s[loc[1]:])
+			c.DefaultExpression = expr
+			s = s[:loc[0]]
+			if nn {
+				f := false
+				c.Nullable = &f
+			}
+		}
+		var nn bool
+		if s, nn = notNull(s); nn {
 			f := false
 			c.Nullable = &f
-			s = strings.TrimSpace(s[:len(strings.TrimRight(s, " "))-len(" not null")])
 		}
 		c.Type = s
 		return nil
@@ -437,10 +473,19 @@ func (sr *SampleRow) ChangeEvent(kind ConnectorKind) (ChangeEvent, error) {
 		if err != nil {
 			return ev, fmt.Errorf("column %s: %w", v.Name, err)
 		}
-		if len(spec.Default) > 0 {
-			d, err := ColumnValue(kind, spec.Type, s, spec.Default)
+		switch {
+		case len(spec.Default) > 0 && spec.DefaultExpression != "":
+			return ev, fmt.Errorf("%w: column %s: give \"default\" or \"defaultExpression\", not both", ErrInvalidEvent, v.Name)
+		case len(spec.Default) > 0:
+			d, err := jsonColumnDefault(kind, spec.Type, s, spec.Default)
 			if err != nil {
 				return ev, fmt.Errorf("%w: column %s default: %v", ErrInvalidEvent, v.Name, err)
+			}
+			s.Default = d
+		case spec.DefaultExpression != "":
+			d, err := ColumnDefault(kind, spec.Type, s, spec.DefaultExpression)
+			if err != nil {
+				return ev, fmt.Errorf("column %s default %s: %w", v.Name, spec.DefaultExpression, err)
 			}
 			s.Default = d
 		}

@@ -59,10 +59,13 @@ type compiler struct {
 	// the native form).
 	readerKeys map[avro.NamedSchema]string
 	seen       map[pairKey]*node
+	// aliases rename the writer's names and fields as Java does before
+	// resolving (Schema.applyAliases with the whole reader schema)
+	aliases Aliases
 }
 
-func newCompiler(logical bool, writerKeys map[avro.NamedSchema]string, reader avro.Schema) *compiler {
-	c := &compiler{logical: logical, writerKeys: writerKeys, seen: map[pairKey]*node{}}
+func newCompiler(logical bool, writerKeys map[avro.NamedSchema]string, writer, reader avro.Schema) *compiler {
+	c := &compiler{logical: logical, writerKeys: writerKeys, seen: map[pairKey]*node{}, aliases: NewAliases(writer, reader)}
 	if logical {
 		c.readerKeys = goavroNames(reader)
 	}
@@ -157,7 +160,7 @@ func (c *compiler) compile(w, r avro.Schema, p path) *node {
 		if !ok {
 			return failed(mismatch(w, r, p))
 		}
-		if !namesMatch(wf, rt) {
+		if !c.namesMatch(wf, rt) {
 			return failed(p.with("name").errorf(ErrNameMismatch, "expected: "+wf.FullName()))
 		}
 		if wf.Size != rt.Size {
@@ -264,25 +267,8 @@ func decimal(b []byte, scale int) *big.Rat {
 	return new(big.Rat).SetFrac(n, d)
 }
 
-// namesMatch is the name rule for enum and fixed (and records in unions):
-// the same full name, the same short name (Avro's SchemaCompatibility; Java's
-// decoder would also want the namespace), or a reader alias naming the
-// writer's full name.
-func namesMatch(w, r avro.NamedSchema) bool {
-	if w.FullName() == r.FullName() || w.Names().Name == r.Names().Name {
-		return true
-	}
-	return hasAlias(r, w.FullName())
-}
-
-func hasAlias(r avro.NamedSchema, full string) bool {
-	for _, a := range r.Names().Aliases {
-		if a == full {
-			return true
-		}
-	}
-	return false
-}
+// namesMatch is Aliases.SameName with the compiler's aliases.
+func (c *compiler) namesMatch(w, r avro.NamedSchema) bool { return c.aliases.SameName(w, r) }
 
 func (c *compiler) container(sub *node, isMap bool) *node {
 	if sub.err != nil {
@@ -334,7 +320,7 @@ func (c *compiler) container(sub *node, isMap bool) *node {
 }
 
 func (c *compiler) enum(w, r *avro.Enum, p path) *node {
-	if !namesMatch(w, r) {
+	if !c.namesMatch(w, r) {
 		return failed(p.with("name").errorf(ErrNameMismatch, "expected: "+w.FullName()))
 	}
 	same := true
@@ -380,23 +366,14 @@ func (c *compiler) record(w, r *avro.Record, p path) *node {
 	defer func() { n.done = true }()
 
 	// Writer field -> reader field, as Java's decoder does after
-	// Schema.applyAliases: a reader field alias naming a writer field wins
-	// over a reader field with that name.
-	byAlias := map[string]*avro.Field{}
-	for _, rf := range r.Fields {
-		for _, a := range rf.Aliases {
-			if _, dup := byAlias[a]; !dup {
-				byAlias[a] = rf
-			}
-		}
-	}
+	// Schema.applyAliases: the field aliases of the reader record named as
+	// the (renamed) writer record rename the writer's fields, so an alias
+	// naming a writer field wins over a reader field with that name.
+	wname := c.aliases.Name(w.FullName())
 	source := map[*avro.Field]*avro.Field{} // reader field -> writer field
 	var dropped []string
 	for _, wf := range w.Fields {
-		rf := byAlias[wf.Name]
-		if rf == nil {
-			rf = r.Field(wf.Name)
-		}
+		rf := r.Field(c.aliases.FieldName(wname, wf.Name))
 		if rf == nil {
 			dropped = append(dropped, wf.Name)
 			continue
@@ -522,58 +499,8 @@ func (c *compiler) record(w, r *avro.Record, p path) *node {
 	return n
 }
 
-// firstMatchingBranch is Java's choice of a reader union branch for a
-// writer type that is not a union (ResolvingGrammarGenerator
-// .firstMatchingBranch): the first branch of the same type (for named
-// types: the same full name, or a reader alias naming the writer); else a
-// record branch that resolves without error, preferring one with the same
-// short name; else (a deliberate extension, see the package doc) an enum or
-// fixed branch with the same short name; else the first branch the writer
-// type promotes to. -1 when there is none.
-func (c *compiler) firstMatchingBranch(r *avro.Union, w avro.Schema, p path) int {
-	wt := w.Type()
-	structure := -1
-	for j, b := range r.Branches {
-		if b.Type() != wt {
-			continue
-		}
-		wn, named := w.(avro.NamedSchema)
-		if !named {
-			return j
-		}
-		bn := b.(avro.NamedSchema)
-		if wn.FullName() == bn.FullName() || hasAlias(bn, wn.FullName()) {
-			return j
-		}
-		if wt == avro.TypeRecord {
-			sub := c.record(w.(*avro.Record), b.(*avro.Record), p.with(strconv.Itoa(j)))
-			if sub.err == nil && (structure < 0 || wn.Names().Name == bn.Names().Name) {
-				structure = j
-			}
-		}
-	}
-	if structure >= 0 {
-		return structure
-	}
-	if wn, named := w.(avro.NamedSchema); named && wt != avro.TypeRecord {
-		for j, b := range r.Branches {
-			if b.Type() == wt && b.(avro.NamedSchema).Names().Name == wn.Names().Name {
-				return j
-			}
-		}
-	}
-	if wp, ok := w.(*avro.Primitive); ok {
-		for j, b := range r.Branches {
-			if bp, ok := b.(*avro.Primitive); ok && promotable(wp.Kind, bp.Kind) {
-				return j
-			}
-		}
-	}
-	return -1
-}
-
 func (c *compiler) readerUnion(w avro.Schema, r *avro.Union, p path) *node {
-	j := c.firstMatchingBranch(r, w, p)
+	j := ReaderBranch(w, r, c.aliases)
 	if j < 0 {
 		return failed(p.errorf(ErrMissingUnionBranch, "reader union lacking writer type: "+w.Type().Upper()))
 	}
@@ -612,6 +539,10 @@ func (c *compiler) writerUnion(w *avro.Union, r avro.Schema, p path) *node {
 	ru, readerIsUnion := r.(*avro.Union)
 	plans := make([]branchPlan, len(w.Branches))
 	identity := readerIsUnion
+	var choice []int
+	if readerIsUnion {
+		choice = UnionBranches(w, ru, c.aliases)
+	}
 	ok := 0
 	var firstErr *Error
 	for i, wb := range w.Branches {
@@ -620,7 +551,7 @@ func (c *compiler) writerUnion(w *avro.Union, r avro.Schema, p path) *node {
 			bp.key = ""
 		}
 		if readerIsUnion {
-			j := c.firstMatchingBranch(ru, wb, p)
+			j := choice[i]
 			if j < 0 {
 				bp.err = p.errorf(ErrUnionBranch, fmt.Sprintf("writer union branch %d (%s) not in reader union", i, avro.TypeName(wb)))
 			} else {

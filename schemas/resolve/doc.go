@@ -47,7 +47,8 @@
 //     float to double; string to bytes and bytes to string.
 //   - Records: fields are matched by name; a reader field alias naming a
 //     writer field renames it (and wins over a reader field of that name, as
-//     Java's Schema.applyAliases does). Writer fields the reader lacks are
+//     Java's Schema.applyAliases does) when the writer record has, after
+//     renaming, the name of the reader record holding the alias. Writer fields the reader lacks are
 //     decoded and dropped. Reader fields the writer lacks take their default;
 //     without one, Compile fails with ErrMissingDefault. Record names are not
 //     compared outside unions (Java's decoder does not compare them either).
@@ -60,19 +61,27 @@
 //   - Enums: symbols are matched by name; a writer symbol the reader lacks
 //     takes the reader enum's default, and without one the datum fails with
 //     ErrEnumSymbol. A field default is not a fallback for unknown symbols.
-//   - Enum and fixed names: the same full name, the same short name, or a
-//     reader alias naming the writer's full name. Fixed sizes must be equal.
+//   - Enum and fixed names: the same short name, after the writer is
+//     renamed by the aliases of the whole reader schema (Java's
+//     Schema.applyAliases: a reader type with the writer's full name as an
+//     alias gives the writer its name). Fixed sizes must be equal. Field
+//     aliases apply to the writer record that gets the reader record's name.
 //   - Unions: a writer union is resolved branch by branch, for the branch
 //     the datum actually took. A writer branch the reader cannot read fails
 //     only the data that take it (ErrUnionBranch): null read as "string"
-//     fails for the null datum alone. A reader union with a plain writer type
-//     takes the branch Java's ResolvingGrammarGenerator.firstMatchingBranch
-//     takes: the first branch of the same type (named types: the same full
-//     name, or a reader alias naming the writer), else the first record
-//     branch that resolves without error (preferring one with the same short
-//     name), else the first branch the writer type promotes to, in reader
-//     order. So int into ["null","long","int"] is {"int": …}, and int into
-//     ["null","double","long"] is {"double": …}.
+//     fails for the null datum alone. A writer union equivalent to the
+//     reader union (same length, same types position by position, named
+//     types by short name) is read by position; otherwise each writer
+//     branch, like a plain writer type read as a reader union, takes the
+//     branch ReaderBranch names (Java's firstMatchingBranch): the first
+//     branch of the same type (named types: the same full name after the
+//     aliases; an enum or fixed in another namespace is NOT taken, so
+//     Compile fails as Java's decoder does), else the first record branch
+//     that resolves without an error at its top level (preferring one with
+//     the same short name), else the first branch the writer type promotes
+//     to, in reader order. So int into ["null","long","int"] is {"int": …},
+//     and int into ["null","double","long"] is {"double": …}. Decoders that
+//     must agree with Java use ReaderBranch and UnionBranches.
 //   - Arrays and maps resolve element by element; an element type that does
 //     not resolve fails only non-empty arrays and maps.
 //   - Recursive types work: plans are memoized per (writer, reader) pair.
@@ -87,11 +96,6 @@
 //
 // # Deviations from Java, on purpose
 //
-//   - An enum or fixed branch of a reader union is also taken when only its
-//     short name matches (a namespace change). Java's decoder fails there
-//     ("Found p.E, expecting union[null, E]") although SchemaCompatibility
-//     calls the pair compatible; this package reads what the compatibility
-//     check accepts.
 //   - A reader field whose alias and name match two different writer fields
 //     is a Compile error (ErrAmbiguousField), as in SchemaCompatibility.
 //   - Avro Java 1.12.2 rejects an array of ints read as doubles ("Collection
@@ -104,8 +108,9 @@
 //     (Java 1.12.2's JsonEncoder writes nothing at all for a datum that
 //     contains one).
 //
-// TestJavaOracle and TestJavaOracleRandom (thousands of random writer/reader
-// pairs and data) compare this package with Avro Java 1.12.2 when
+// TestJavaOracle, TestJavaOracleRandom and TestJavaOracleRandomNames
+// (thousands of random writer/reader pairs and data, the latter with
+// renamed types, aliases and named decoys in reader unions) compare this package with Avro Java 1.12.2 when
 // OUTBOX_AVRO_JAVA_CP names its classpath; apart from the points above, the
 // results are the same, including which data fail.
 //

@@ -80,3 +80,18 @@ func ExampleCache() {
 	// Output:
 	// {"orderId":7,"status":"PAID","currency":"EUR","coupon":null}
 }
+
+// The reader union branch Avro Java reads a writer type as: an enum only by
+// its full name (after the reader's aliases), so the namespace change
+// finds no branch, while the alias does.
+func ExampleReaderBranch() {
+	writer, _ := avro.Parse([]byte(`{"type":"enum","name":"shop.Status","symbols":["NEW"]}`))
+	moved, _ := avro.Parse([]byte(`["null",{"type":"enum","name":"billing.Status","symbols":["NEW"]}]`))
+	aliased, _ := avro.Parse([]byte(`["null",{"type":"enum","name":"billing.Status","aliases":["shop.Status"],"symbols":["NEW"]}]`))
+	for _, r := range []avro.Schema{moved, aliased} {
+		fmt.Println(resolve.ReaderBranch(writer, r.(*avro.Union), resolve.NewAliases(writer, r)))
+	}
+	// Output:
+	// -1
+	// 1
+}

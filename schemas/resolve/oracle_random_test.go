@@ -72,13 +72,20 @@ func (s *gs) json(defined map[string]bool) any {
 		if s.enumDef != "" {
 			m["default"] = s.enumDef
 		}
+		if len(s.aliases) > 0 {
+			m["aliases"] = s.aliases
+		}
 		return m
 	case "fixed":
 		if defined[s.name] {
 			return s.name
 		}
 		defined[s.name] = true
-		return map[string]any{"type": "fixed", "name": s.name, "size": s.size}
+		m := map[string]any{"type": "fixed", "name": s.name, "size": s.size}
+		if len(s.aliases) > 0 {
+			m["aliases"] = s.aliases
+		}
+		return m
 	case "array":
 		return map[string]any{"type": "array", "items": s.items.json(defined)}
 	case "map":
@@ -104,6 +111,55 @@ func (s *gs) String() string {
 type gen struct {
 	rng *rand.Rand
 	n   int
+	// names: evolve also renames named types (namespace change, rename
+	// with or without an alias) and puts named decoys beside them in
+	// reader unions, to exercise the union branch choice
+	names bool
+}
+
+// rename gives a reader copy of a named type another name, sometimes.
+func (g *gen) rename(r *gs, writerName string) {
+	if !g.names {
+		return
+	}
+	short := writerName[strings.LastIndex(writerName, ".")+1:]
+	switch g.rng.Intn(6) {
+	case 0:
+		r.name = "h." + short // namespace change
+	case 1:
+		r.name = g.name("N")
+		r.aliases = []string{writerName}
+	case 2:
+		r.name = g.name("N")
+	}
+}
+
+// decoy is a named type of r's kind beside r in a reader union: the same
+// short name in another namespace, or another name; records get the
+// writer's field names with random primitive types.
+func (g *gen) decoy(w, r *gs) *gs {
+	short := w.name[strings.LastIndex(w.name, ".")+1:]
+	name := g.name("D")
+	if g.rng.Intn(2) == 0 {
+		name = fmt.Sprintf("k%d.%s", g.n, short)
+		g.n++
+	}
+	d := &gs{kind: r.kind, name: name, size: r.size, symbols: append([]string{}, r.symbols...)}
+	if r.kind == "fixed" && g.rng.Intn(3) == 0 {
+		d.size = r.size + 1
+	}
+	if r.kind == "enum" && g.rng.Intn(3) == 0 {
+		d.symbols = []string{"OTHER"}
+	}
+	if r.kind == "record" {
+		for _, f := range w.fields {
+			if g.rng.Intn(4) == 0 {
+				continue
+			}
+			d.fields = append(d.fields, &gf{name: f.name, typ: &gs{kind: primKinds[1+g.rng.Intn(len(primKinds)-1)]}})
+		}
+	}
+	return d
 }
 
 func (g *gen) name(prefix string) string {
@@ -294,6 +350,7 @@ func (g *gen) evolve(s *gs, seen map[*gs]*gs) *gs {
 	switch s.kind {
 	case "record":
 		r = &gs{kind: "record", name: s.name}
+		g.rename(r, s.name)
 		seen[s] = r
 		for _, f := range s.fields {
 			if g.rng.Intn(6) == 0 {
@@ -315,6 +372,13 @@ func (g *gen) evolve(s *gs, seen map[*gs]*gs) *gs {
 			r.fields = append(r.fields, &gf{name: "added", typ: t, def: g.defaultFor(t), hasDef: true})
 		}
 		g.rng.Shuffle(len(r.fields), func(i, j int) { r.fields[i], r.fields[j] = r.fields[j], r.fields[i] })
+		if g.names && g.rng.Intn(3) == 0 {
+			d := g.decoy(s, r)
+			if g.rng.Intn(2) == 0 {
+				return &gs{kind: "union", branches: []*gs{d, r}}
+			}
+			return &gs{kind: "union", branches: []*gs{{kind: "null"}, r, d}}
+		}
 		return r
 	case "enum":
 		r = &gs{kind: "enum", name: s.name, symbols: append([]string{}, s.symbols...)}
@@ -328,10 +392,30 @@ func (g *gen) evolve(s *gs, seen map[*gs]*gs) *gs {
 			r.symbols = append(r.symbols, "NEW")
 		}
 		g.rng.Shuffle(len(r.symbols), func(i, j int) { r.symbols[i], r.symbols[j] = r.symbols[j], r.symbols[i] })
+		g.rename(r, s.name)
 		seen[s] = r
+		if g.names && g.rng.Intn(3) == 0 {
+			d := g.decoy(s, r)
+			if g.rng.Intn(2) == 0 {
+				return &gs{kind: "union", branches: []*gs{d, r}}
+			}
+			return &gs{kind: "union", branches: []*gs{{kind: "null"}, r, d}}
+		}
 		return r
 	case "fixed":
 		r = s
+		if g.names {
+			r = &gs{kind: "fixed", name: s.name, size: s.size}
+			g.rename(r, s.name)
+			seen[s] = r
+			if g.rng.Intn(3) == 0 {
+				d := g.decoy(s, r)
+				if g.rng.Intn(2) == 0 {
+					return &gs{kind: "union", branches: []*gs{d, r}}
+				}
+				return &gs{kind: "union", branches: []*gs{r, d, {kind: "null"}}}
+			}
+		}
 	case "array", "map":
 		r = &gs{kind: s.kind, items: g.evolve(s.items, seen)}
 	case "union":
@@ -384,13 +468,20 @@ func (g *gen) evolve(s *gs, seen map[*gs]*gs) *gs {
 // TestJavaOracleRandom compares random writer/reader pairs and data with
 // Avro Java (see TestJavaOracle for the setup). OUTBOX_ORACLE_N sets the
 // number of pairs (default 400).
-func TestJavaOracleRandom(t *testing.T) {
+func TestJavaOracleRandom(t *testing.T) { randomOracle(t, false) }
+
+// TestJavaOracleRandomNames is TestJavaOracleRandom with renamed named
+// types (namespace changes, aliases) and named decoys in reader unions:
+// the union branch choice for records, enums and fixed.
+func TestJavaOracleRandomNames(t *testing.T) { randomOracle(t, true) }
+
+func randomOracle(t *testing.T, names bool) {
 	java := javaoracle.Compile(t, "testdata/oracle/Oracle.java", "Oracle")
 	n := 400
 	if s := os.Getenv("OUTBOX_ORACLE_N"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}
-	g := &gen{rng: rand.New(rand.NewSource(int64(n)))}
+	g := &gen{rng: rand.New(rand.NewSource(int64(n))), names: names}
 	type pair struct {
 		w, r string
 		data []byte

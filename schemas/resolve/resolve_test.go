@@ -58,7 +58,7 @@ type resolveCase struct {
 // them all).
 func allCases() []resolveCase {
 	var all []resolveCase
-	for _, f := range []func() []resolveCase{promotionCases, defaultCases, enumCases, fixedCases, recordCases, recursiveCases, unionCases, logicalCases} {
+	for _, f := range []func() []resolveCase{promotionCases, defaultCases, enumCases, fixedCases, recordCases, recursiveCases, unionCases, aliasElsewhereCases, logicalCases} {
 		all = append(all, f()...)
 	}
 	return all
@@ -220,6 +220,20 @@ func enumCases() []resolveCase {
 	}
 }
 
+// Outside unions Java compares enum and fixed short names after renaming
+// the writer by the reader's aliases: an alias elsewhere in the reader
+// schema can rename the writer away from a namesake.
+func aliasElsewhereCases() []resolveCase {
+	return []resolveCase{
+		{name: "enum renamed by an alias elsewhere in the reader",
+			writer: rec(`{"name":"e","type":{"type":"enum","name":"p.E","symbols":["A"]}}`),
+			reader: rec(`{"name":"e","type":{"type":"enum","name":"q.E","symbols":["A"]}},{"name":"x","type":{"type":"enum","name":"r.X","aliases":["p.E"],"symbols":["A"]},"default":"A"}`),
+			datum:  map[string]any{"e": "A"}, compileErr: true, wantErr: resolve.ErrNameMismatch},
+	}
+}
+
+func TestAliasElsewhere(t *testing.T) { runCases(t, aliasElsewhereCases()) }
+
 func TestEnums(t *testing.T) { runCases(t, enumCases()) }
 
 func fixedCases() []resolveCase {
@@ -333,9 +347,83 @@ func unionCases() []resolveCase {
 		{name: "record in union by structure skips unresolvable", writer: inner("a.R", `{"name":"x","type":"int"}`),
 			reader: `[` + inner("b.S", `{"name":"y","type":"int"}`) + `,` + inner("b.T", `{"name":"x","type":"int"}`) + `]`,
 			datum:  map[string]any{"x": int32(1)}, want: `{"b.T":{"x":1}}`},
+		// Java picks enum and fixed branches by full name only
+		// (Resolver.ReaderUnion.firstMatchingBranch): "Found p.E, expecting
+		// union", although the short names agree.
 		{name: "enum in union with namespace change", writer: rec(`{"name":"e","type":{"type":"enum","name":"p.E","symbols":["A"]}}`),
 			reader: rec(`{"name":"e","type":["null",{"type":"enum","name":"q.E","symbols":["A"]}]}`),
-			datum:  map[string]any{"e": "A"}, want: `{"e":{"q.E":"A"}}`},
+			datum:  map[string]any{"e": "A"}, compileErr: true, wantErr: resolve.ErrMissingUnionBranch, errMsg: `reader union lacking writer type: ENUM`},
+		{name: "fixed in union with namespace change", writer: `{"type":"fixed","name":"p.F","size":2}`,
+			reader: `["null",{"type":"fixed","name":"q.F","size":2}]`,
+			datum:  []byte("ab"), compileErr: true, wantErr: resolve.ErrMissingUnionBranch, errMsg: `reader union lacking writer type: FIXED`},
+		{name: "fixed in union by full name after a namesake", writer: `{"type":"fixed","name":"p.F","size":2}`,
+			reader: `[{"type":"fixed","name":"q.F","size":2},{"type":"fixed","name":"p.F","size":2}]`,
+			datum:  []byte("ab"), want: `{"p.F":"ab"}`},
+		{name: "enum in union by alias", writer: `{"type":"enum","name":"p.Old","symbols":["A","B"]}`,
+			reader: `["null","string",{"type":"enum","name":"q.New","aliases":["p.Old"],"symbols":["B","A"]}]`,
+			datum:  "A", want: `{"q.New":"A"}`},
+		{name: "enum in union not read as string", writer: `{"type":"enum","name":"p.E","symbols":["A"]}`,
+			reader: `["null","string"]`, datum: "A", compileErr: true, wantErr: resolve.ErrMissingUnionBranch},
+		// Equivalent unions (Java's unionEquiv: short names) are read branch
+		// by branch, by position.
+		{name: "writer union enum branch with namespace change", writer: `["null",{"type":"enum","name":"p.E","symbols":["A"]}]`,
+			reader: `["null",{"type":"enum","name":"q.E","symbols":["A"]}]`, datum: goavro.Union("p.E", "A"), want: `{"q.E":"A"}`},
+		// Java renames nothing when the writer equals the reader (equality
+		// ignores aliases).
+		{name: "equal schemas: no alias renaming", writer: `[` + inner("a.W", `{"name":"x","type":"int"}`) + `,` + inner("b.N", `{"name":"x","type":"int"}`) + `]`,
+			reader: `[` + inner("a.W", `{"name":"x","type":"int"}`) + `,{"type":"record","name":"b.N","aliases":["a.W"],"fields":[{"name":"x","type":"int"}]}]`,
+			datum:  goavro.Union("a.W", map[string]any{"x": int32(1)}), want: `{"a.W":{"x":1}}`},
+		// ... else it renames, and a writer union with two branches of one
+		// name fails ("Duplicate in union").
+		{name: "unequal schemas: alias renaming makes a duplicate", writer: `[` + inner("a.W", `{"name":"x","type":"int"}`) + `,` + inner("b.N", `{"name":"x","type":"int"}`) + `]`,
+			reader: `[` + inner("a.W", `{"name":"x","type":"int"}`) + `,{"type":"record","name":"b.N","aliases":["a.W"],"fields":[{"name":"x","type":"long"}]}]`,
+			datum:  goavro.Union("a.W", map[string]any{"x": int32(1)}), compileErr: true, wantErr: resolve.ErrNameMismatch, errMsg: "Duplicate in union"},
+		{name: "unequal schemas: alias renaming", writer: `["null",` + inner("a.W", `{"name":"x","type":"int"}`) + `]`,
+			reader: `[` + inner("a.W", `{"name":"x","type":"int"}`) + `,{"type":"record","name":"b.N","aliases":["a.W"],"fields":[{"name":"x","type":"long"}]},"null"]`,
+			datum:  goavro.Union("a.W", map[string]any{"x": int32(1)}), want: `{"b.N":{"x":1}}`},
+		{name: "equivalent unions map branches by position", writer: `[` + inner("a.R", `{"name":"x","type":"int"}`) + `,` + inner("b.R", `{"name":"x","type":"int"}`) + `]`,
+			reader: `[` + inner("c.R", `{"name":"x","type":"int"}`) + `,` + inner("a.R", `{"name":"x","type":"int"}`) + `]`,
+			datum:  goavro.Union("a.R", map[string]any{"x": int32(3)}), want: `{"c.R":{"x":3}}`},
+		{name: "writer union not equivalent: enum branch by full name", writer: `["null",{"type":"enum","name":"p.E","symbols":["A"]},"int"]`,
+			reader: `["null",{"type":"enum","name":"q.E","symbols":["A"]}]`, datum: goavro.Union("p.E", "A"), wantErr: resolve.ErrUnionBranch},
+		{name: "writer union enum branch with namespace change, null datum", writer: `["null",{"type":"enum","name":"p.E","symbols":["A"]}]`,
+			reader: `["null",{"type":"enum","name":"q.E","symbols":["A"]}]`, datum: nil, want: `null`},
+		// Java renames the writer by every alias of the reader schema
+		// first: a branch that aliases the writer's name beats an earlier
+		// branch carrying that very name.
+		{name: "record alias beats a branch of the same name", writer: inner("a.W", `{"name":"x","type":"int"}`),
+			reader: `[` + inner("a.W", `{"name":"x","type":"int"}`) + `,{"type":"record","name":"b.N","aliases":["a.W"],"fields":[{"name":"x","type":"long"}]}]`,
+			datum:  map[string]any{"x": int32(1)}, want: `{"b.N":{"x":1}}`},
+		{name: "record same short name other namespace beats first structural match", writer: inner("a.R", `{"name":"x","type":"int"}`),
+			reader: `["null",` + inner("b.S", `{"name":"x","type":"long"}`) + `,` + inner("c.R", `{"name":"x","type":"int"},{"name":"y","type":"string","default":"d"}`) + `]`,
+			datum:  map[string]any{"x": int32(1)}, want: `{"c.R":{"x":1,"y":"d"}}`},
+		{name: "record first of several structural matches", writer: inner("a.W", `{"name":"x","type":"int"}`),
+			reader: `[` + inner("b.S", `{"name":"x","type":"long"}`) + `,` + inner("b.T", `{"name":"x","type":"int"}`) + `]`,
+			datum:  map[string]any{"x": int32(1)}, want: `{"b.S":{"x":1}}`},
+		// The structural match looks at the top level only: a nested record
+		// whose own field fails does not disqualify the branch (Java then
+		// fails on the datum) ...
+		{name: "record structural match ignores errors nested deeper", writer: inner("a.W", `{"name":"n","type":`+inner("a.N", `{"name":"v","type":"int"}`)+`}`),
+			reader: `[` + inner("b.S", `{"name":"n","type":`+inner("b.N1", `{"name":"v","type":"boolean"}`)+`}`) + `,` + inner("b.T", `{"name":"n","type":`+inner("b.N2", `{"name":"v","type":"int"}`)+`}`) + `]`,
+			datum:  map[string]any{"n": map[string]any{"v": int32(1)}}, compileErr: true, wantErr: resolve.ErrTypeMismatch},
+		// ... but a nested record lacking a required field does.
+		{name: "record structural match sees nested missing field", writer: inner("a.W", `{"name":"n","type":`+inner("a.N", `{"name":"v","type":"int"}`)+`}`),
+			reader: `[` + inner("b.S", `{"name":"n","type":`+inner("b.N1", `{"name":"v","type":"int"},{"name":"req","type":"int"}`)+`}`) + `,` + inner("b.T", `{"name":"n","type":`+inner("b.N2", `{"name":"v","type":"int"}`)+`}`) + `]`,
+			datum:  map[string]any{"n": map[string]any{"v": int32(1)}}, want: `{"b.T":{"n":{"v":1}}}`},
+		{name: "record structural match sees a field's unreadable union", writer: inner("a.W", `{"name":"e","type":{"type":"enum","name":"p.E","symbols":["A"]}}`),
+			reader: `[` + inner("b.S", `{"name":"e","type":["null",{"type":"enum","name":"q.E","symbols":["A"]}]}`) + `,` + inner("b.T", `{"name":"e","type":["null",{"type":"enum","name":"p.E","symbols":["A"]}]}`) + `]`,
+			datum:  map[string]any{"e": "A"}, want: `{"b.T":{"e":{"p.E":"A"}}}`},
+		// Field aliases belong to the reader record of the writer's name:
+		// a differently named writer record does not get them.
+		{name: "field alias needs the record name", writer: inner("a.W", `{"name":"old","type":"int"}`),
+			reader: `["null",{"type":"record","name":"b.R","fields":[{"name":"new","type":"int","aliases":["old"],"default":0}]}]`,
+			datum:  map[string]any{"old": int32(5)}, want: `{"b.R":{"new":0}}`},
+		{name: "field alias with the record name", writer: inner("b.R", `{"name":"old","type":"int"}`),
+			reader: `["null",{"type":"record","name":"b.R","fields":[{"name":"new","type":"int","aliases":["old"],"default":0}]}]`,
+			datum:  map[string]any{"old": int32(5)}, want: `{"b.R":{"new":5}}`},
+		{name: "primitive mix exact before promotion", writer: `"long"`, reader: `["null","double","string","long","int"]`, datum: int64(7), want: `{"long":7}`},
+		{name: "primitive mix null", writer: `"null"`, reader: `["string",{"type":"enum","name":"E","symbols":["A"]},"null"]`, datum: nil, want: `null`},
+		{name: "primitive mix bytes after named", writer: `"string"`, reader: `[{"type":"fixed","name":"F","size":1},"bytes"]`, datum: "s", want: `{"bytes":"s"}`},
 		{name: "writer union of records to reader union", writer: `["null",` + inner("a.R", `{"name":"x","type":"int"}`) + `]`,
 			reader: `["null",` + inner("a.R", `{"name":"x","type":"int"},{"name":"y","type":"int","default":2}`) + `]`,
 			datum:  goavro.Union("a.R", map[string]any{"x": int32(1)}), want: `{"a.R":{"x":1,"y":2}}`},

@@ -46,7 +46,11 @@ func Compile(writer, reader avro.Schema) (*Resolver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: goavro cannot build a codec for the writer schema: %v", ErrUnsupported, err)
 	}
-	n := newCompiler(true, keys, reader).compile(writer, reader, path{})
+	c := newCompiler(true, keys, writer, reader)
+	if err := c.aliases.Check(writer); err != nil {
+		return nil, err
+	}
+	n := c.compile(writer, reader, path{})
 	if n.err != nil {
 		return nil, n.err
 	}
@@ -100,7 +104,7 @@ func (r *Resolver) Decode(b []byte) (any, error) {
 
 func (r *Resolver) prepareJSON() error {
 	r.jsonOnce.Do(func() {
-		n := newCompiler(false, r.writerKeys, r.reader).compile(r.writer, r.reader, path{})
+		n := newCompiler(false, r.writerKeys, r.writer, r.reader).compile(r.writer, r.reader, path{})
 		if n.err != nil {
 			r.jsonErr = n.err
 			return
