@@ -34,11 +34,11 @@ func TestString(t *testing.T) {
 func TestURL(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
-		"http://user:pw@connect:8083":         "http://user:" + Mask + "@connect:8083",
+		"http://user:pw@connect:8083":          "http://user:" + Mask + "@connect:8083",
 		"https://user:p%40ss@reg/apis/ccompat": "https://user:" + Mask + "@reg/apis/ccompat",
-		"http://connect:8083":                 "http://connect:8083",
-		"http://user@connect:8083":            "http://user@connect:8083",
-		"not a url":                           "not a url",
+		"http://connect:8083":                  "http://connect:8083",
+		"http://user@connect:8083":             "http://user@connect:8083",
+		"not a url":                            "not a url",
 	} {
 		if got := URL(in); got != want {
 			t.Errorf("URL(%q) = %q, want %q", in, got, want)
