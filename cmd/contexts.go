@@ -15,7 +15,9 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/internal/redact"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // Environment variables of the Connect connection (OUTBOX_CONNECT_URL is in
@@ -206,7 +208,7 @@ func envRef(env *Env, v, what string) (string, error) {
 }
 
 func readSecretFile(path, what string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := spec.ReadSecretFile(path)
 	if err != nil {
 		return "", UsageError(fmt.Errorf("connect %s file: %w", what, err))
 	}
@@ -319,7 +321,7 @@ never stored in the file: only files or ${env:NAME} references.`,
 				if n == cfg.CurrentContext {
 					mark = "*"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", mark, n, cfg.Contexts[n].Connect.URL)
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", mark, n, redact.URL(cfg.Contexts[n].Connect.URL))
 			}
 			return tw.Flush()
 		},
@@ -375,7 +377,7 @@ never stored in the file: only files or ${env:NAME} references.`,
 				return "(sensitive)"
 			}
 			fmt.Fprintf(env.IO.Out, "connect url:   %s\nuser:          %s\npassword:      %s\npassword file: %s\ntoken:         %s\nca file:       %s\n",
-				ep.URL, ep.User, mask(ep.Password), ep.PasswordFile, mask(ep.Token+ep.TokenFile), ep.CAFile)
+				redact.URL(ep.URL), ep.User, mask(ep.Password), ep.PasswordFile, mask(ep.Token+ep.TokenFile), ep.CAFile)
 			return nil
 		},
 	})

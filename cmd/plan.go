@@ -148,7 +148,7 @@ func readConnectorsJSON(env *Env, path string) ([]connectorconfig.Connector, err
 			v := env.Getenv(n)
 			return v, v != ""
 		},
-		ReadFile: os.ReadFile,
+		ReadFile: spec.ReadSecretFile,
 	}
 	var out []connectorconfig.Connector
 	for i, jc := range list {

@@ -18,6 +18,7 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/compat"
 	"github.com/outboxctl/outboxctl/schemas/registry"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // Environment variables of the registry credentials (the URL is
@@ -61,7 +62,7 @@ func addRegistryFlags(fs *pflag.FlagSet, f *registryFlags) {
 }
 
 func readRegistrySecret(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := spec.ReadSecretFile(path)
 	if err != nil {
 		return "", UsageError(fmt.Errorf("registry secret file: %w", err))
 	}

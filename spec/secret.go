@@ -2,6 +2,8 @@ package spec
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strings"
 )
 
@@ -51,9 +53,68 @@ func ParseSecret(v string) (Secret, error) {
 	}
 }
 
+// MaxSecretFileSize is the largest secret file ReadSecretFile reads and
+// Resolve accepts (1 MiB): a secret is a password or a key, never more.
+const MaxSecretFileSize = 1 << 20
+
+// ReadSecretFile reads the secret file path, for Lookup.ReadFile and other
+// secret files (passwords, tokens): it must be a regular file (not a
+// device such as /dev/zero, a FIFO or a directory) of at most
+// MaxSecretFileSize bytes. Special files are refused before they are
+// opened, so a FIFO does not block.
+func ReadSecretFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := secretFileOK(path, fi); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := secretFileOK(path, fi); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxSecretFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxSecretFileSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxSecretFileSize)
+	}
+	return data, nil
+}
+
+func secretFileOK(path string, fi os.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		kind := "a special file"
+		switch m := fi.Mode(); {
+		case m.IsDir():
+			kind = "a directory"
+		case m&os.ModeDevice != 0:
+			kind = "a device"
+		case m&os.ModeNamedPipe != 0:
+			kind = "a named pipe"
+		case m&os.ModeSocket != 0:
+			kind = "a socket"
+		}
+		return fmt.Errorf("%s is not a regular file but %s", path, kind)
+	}
+	if fi.Size() > MaxSecretFileSize {
+		return fmt.Errorf("%s is larger than %d bytes (%d)", path, MaxSecretFileSize, fi.Size())
+	}
+	return nil
+}
+
 // Lookup resolves ${env:…} and ${file:…} references. The library never reads
 // the process environment itself: the CLI passes os.LookupEnv and
-// os.ReadFile, tests pass maps.
+// ReadSecretFile, tests pass maps.
 type Lookup struct {
 	Env      func(name string) (string, bool)
 	ReadFile func(path string) ([]byte, error)
@@ -85,6 +146,9 @@ func (l Lookup) Resolve(ref string) (string, error) {
 		b, err := l.ReadFile(s.Ref)
 		if err != nil {
 			return "", fmt.Errorf("%s: %v: %w", ref, err, ErrSecretUnresolved)
+		}
+		if len(b) > MaxSecretFileSize {
+			return "", fmt.Errorf("%s: file is larger than %d bytes: %w", ref, MaxSecretFileSize, ErrSecretUnresolved)
 		}
 		return strings.TrimRight(string(b), "\r\n"), nil
 	}
