@@ -24,7 +24,7 @@ type Client struct {
 	baseStr   string
 	hc        *http.Client
 	tlsConfig *tls.Config
-	rt        http.RoundTripper
+	wrap      func(http.RoundTripper) http.RoundTripper
 	userAgent string
 	user      string
 	password  string
@@ -54,11 +54,13 @@ func WithRequestTimeout(d time.Duration) Opt { return func(c *Client) { c.timeou
 // DefaultMaxAnswerSize. A larger answer fails with ErrAnswerTooLarge.
 func WithMaxAnswerSize(n int64) Opt { return func(c *Client) { c.maxAnswer = n } }
 
-// WithTransport sets the transport of the default HTTP client, overriding a
-// clone of http.DefaultTransport (WithTLSConfig then applies only when rt
-// is an *http.Transport; ignored with WithHTTPClient). outboxctl uses it to
-// trace requests.
-func WithTransport(rt http.RoundTripper) Opt { return func(c *Client) { c.rt = rt } }
+// WithTransportWrapper wraps the transport of the default HTTP client (a
+// clone of http.DefaultTransport with WithTLSConfig applied), overriding no
+// wrapping; ignored with WithHTTPClient. outboxctl uses it to trace
+// requests.
+func WithTransportWrapper(wrap func(http.RoundTripper) http.RoundTripper) Opt {
+	return func(c *Client) { c.wrap = wrap }
+}
 
 // Retry bounds the retries of requests answered with 409 while the Connect
 // group rebalances. The wait doubles from Initial up to Max between attempts.
@@ -115,14 +117,13 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 		o(c)
 	}
 	if c.hc == nil {
-		rt := c.rt
-		if rt == nil {
-			rt = http.DefaultTransport.(*http.Transport).Clone()
-		}
-		if tr, ok := rt.(*http.Transport); ok && c.tlsConfig != nil {
-			tr = tr.Clone()
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		if c.tlsConfig != nil {
 			tr.TLSClientConfig = c.tlsConfig
-			rt = tr
+		}
+		var rt http.RoundTripper = tr
+		if c.wrap != nil {
+			rt = c.wrap(rt)
 		}
 		c.hc = &http.Client{Transport: rt}
 	}

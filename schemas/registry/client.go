@@ -38,7 +38,15 @@ type Client struct {
 	tlsCfg     *TLSConfig
 	userAgent  string
 	reqTimeout time.Duration // per HTTP request; 0: none
+	wrap       func(http.RoundTripper) http.RoundTripper
 	maxAnswer  int64
+}
+
+// WithTransportWrapper wraps the transport (the one of WithTransport, or
+// the default with WithTLS applied), overriding no wrapping. outboxctl uses
+// it to trace requests.
+func WithTransportWrapper(wrap func(http.RoundTripper) http.RoundTripper) Opt {
+	return func(c *Client) { c.wrap = wrap }
 }
 
 // DefaultMaxAnswerSize is the largest answer body a client reads.
@@ -122,6 +130,9 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 			tr.TLSClientConfig = cfg
 		}
 		c.rt = tr
+	}
+	if c.wrap != nil {
+		c.rt = c.wrap(c.rt)
 	}
 	return c, nil
 }
