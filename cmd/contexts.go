@@ -221,7 +221,10 @@ func connectClient(env *Env, f *connectFlags) (*connect.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []connect.Opt{connect.WithUserAgent("outboxctl/" + buildVersion().Version)}
+	opts := []connect.Opt{connect.WithUserAgent("outboxctl/" + buildVersion().Version), connect.WithRequestTimeout(env.RequestTimeout)}
+	if env.trace != nil {
+		opts = append(opts, connect.WithTransportWrapper(env.trace.Wrap))
+	}
 	if ep.PasswordFile != "" {
 		p, err := readSecretFile(ep.PasswordFile, "password")
 		if err != nil {

@@ -196,7 +196,7 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 			return fmt.Errorf("kafka admin: %w", err)
 		}
 		defer admin.Close()
-		results, fs, err := provisioning.EnsureTopics(ctx, admin, specs, opts.DryRun)
+		results, fs, err := provisioning.EnsureTopics(ctx, provisioning.WithRequestTimeout(admin, env.RequestTimeout), specs, opts.DryRun)
 		if err != nil {
 			return fmt.Errorf("%w (bootstrap servers %s)", err, env.Settings.BootstrapServers)
 		}
@@ -375,7 +375,7 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 			return fmt.Errorf("kafka admin: %w", err)
 		}
 		defer admin.Close()
-		in.Admin = admin
+		in.Admin = provisioning.WithRequestTimeout(admin, env.RequestTimeout)
 	}
 	rep := provisioning.Health(ctx, in)
 	if rep.Findings == nil {

@@ -11,11 +11,21 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/outboxctl/outboxctl/connectorconfig/plan"
+	"github.com/outboxctl/outboxctl/internal/httptrace"
+	"github.com/outboxctl/outboxctl/internal/redact"
 	"github.com/outboxctl/outboxctl/internal/settings"
 )
+
+// envRequestTimeout is the default of --request-timeout.
+const envRequestTimeout = "OUTBOX_REQUEST_TIMEOUT"
+
+// defaultRequestTimeout is the default of --request-timeout.
+const defaultRequestTimeout = 30 * time.Second
 
 // IOStreams are the streams a command reads and writes. Data goes to Out,
 // progress, warnings and errors go to ErrOut.
@@ -32,6 +42,65 @@ type Env struct {
 	Settings settings.Settings
 	// Getenv reads the process environment; tests replace it.
 	Getenv func(string) string
+	// RequestTimeout bounds each request to Kafka Connect, the schema
+	// registry and Kafka (--request-timeout, $OUTBOX_REQUEST_TIMEOUT);
+	// 0 means no bound.
+	RequestTimeout time.Duration
+	// trace is the HTTP trace of -v/--verbose (nil without it).
+	trace *httptrace.Transport
+}
+
+// globalFlags are the flags of every command.
+type globalFlags struct {
+	RequestTimeout time.Duration
+	Verbose        bool
+}
+
+func addGlobalFlags(root *cobra.Command, g *globalFlags) {
+	fs := root.PersistentFlags()
+	fs.DurationVar(&g.RequestTimeout, "request-timeout", defaultRequestTimeout,
+		"bound of each request to Kafka Connect, the schema registry and Kafka, e.g. 10s or 2m; 0 disables it (default $"+envRequestTimeout+" or 30s)")
+	fs.BoolVarP(&g.Verbose, "verbose", "v", false, "trace every HTTP request on stderr (method, URL, status, duration, bodies; secrets masked)")
+}
+
+// applyGlobalFlags fills env from the global flags: flag > environment >
+// default. A bad value is exit 2.
+func (env *Env) applyGlobalFlags(c *cobra.Command, g *globalFlags) error {
+	d := g.RequestTimeout
+	if f := c.Flags().Lookup("request-timeout"); (f == nil || !f.Changed) && env.Getenv != nil {
+		if v := strings.TrimSpace(env.Getenv(envRequestTimeout)); v != "" {
+			p, err := time.ParseDuration(v)
+			if err != nil {
+				return UsageError(fmt.Errorf("%s=%q: want a duration such as 30s or 2m", envRequestTimeout, v))
+			}
+			if p < 0 {
+				return UsageError(fmt.Errorf("%s=%q: the request timeout must not be negative", envRequestTimeout, v))
+			}
+			d = p
+		}
+	}
+	if d < 0 {
+		return UsageError(fmt.Errorf("--request-timeout %s: the request timeout must not be negative", d))
+	}
+	env.RequestTimeout = d
+	if g.Verbose {
+		env.trace = httptrace.New(nil, env.IO.ErrOut, httptrace.Options{
+			Sensitive: func(k string) bool { return plan.IsSensitive(k, nil) },
+		})
+	}
+	return nil
+}
+
+// traceSecrets adds the values of the connectors' sensitive keys to the
+// secrets the -v trace masks (keys a connector declares sensitive whose
+// names do not say so).
+func (env *Env) traceSecrets(keys []string, config map[string]string) {
+	if env.trace == nil {
+		return
+	}
+	for _, k := range keys {
+		env.trace.Secrets(config[k])
+	}
 }
 
 // Main runs outboxctl with os.Args and the process streams and returns the
@@ -59,7 +128,7 @@ func Run(ctx context.Context, env *Env, args []string) int {
 	}
 	var silent *silentError
 	if !errors.As(err, &silent) {
-		fmt.Fprintf(env.IO.ErrOut, "outboxctl: %s\n", err)
+		fmt.Fprintf(env.IO.ErrOut, "outboxctl: %s\n", redact.String(err.Error()))
 	}
 	return code
 }
@@ -75,6 +144,9 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	g := &globalFlags{}
+	addGlobalFlags(root, g)
+	root.PersistentPreRunE = func(c *cobra.Command, args []string) error { return env.applyGlobalFlags(c, g) }
 	root.SetIn(env.IO.In)
 	root.SetOut(env.IO.Out)
 	root.SetErr(env.IO.ErrOut)

@@ -78,7 +78,10 @@ func (f *registryFlags) client(env *Env) (*registry.Client, error) {
 	if url == "" {
 		url = settings.DefaultSchemaRegistryURL
 	}
-	opts := []registry.Opt{registry.WithTimeout(f.Timeout), registry.WithUserAgent("outboxctl")}
+	opts := []registry.Opt{registry.WithTimeout(f.Timeout), registry.WithRequestTimeout(env.RequestTimeout), registry.WithUserAgent("outboxctl")}
+	if env.trace != nil {
+		opts = append(opts, registry.WithTransportWrapper(env.trace.Wrap))
+	}
 	user := f.User
 	if user == "" {
 		user = env.Getenv(envRegistryUser)
