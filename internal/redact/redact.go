@@ -51,26 +51,36 @@ func String(s string) string {
 	}
 	s = userinfoRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := userinfoRE.FindStringSubmatch(m)
-		if sub[3] == Mask || strings.HasPrefix(sub[3], "${") {
+		if masked(sub[3]) || strings.HasPrefix(sub[3], "${") {
 			return m
 		}
 		return sub[1] + sub[2] + ":" + Mask + "@"
 	})
 	s = oracleRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := oracleRE.FindStringSubmatch(m)
-		if sub[3] == Mask {
+		if masked(sub[3]) {
 			return m
 		}
 		return sub[1] + sub[2] + "/" + Mask + "@"
 	})
 	s = paramRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := paramRE.FindStringSubmatch(m)
-		if sub[2] == "" || sub[2] == Mask || strings.HasPrefix(sub[2], "${") {
+		if sub[2] == "" || masked(sub[2]) || strings.HasPrefix(sub[2], "${") {
 			return m
 		}
 		return sub[1] + Mask
 	})
 	return s
+}
+
+// masked reports a value that is already a mask (this package's, or the
+// ones of plans and of Connect).
+func masked(v string) bool {
+	switch v {
+	case Mask, "(sensitive)", "[hidden]", "<hidden>", "[redacted]":
+		return true
+	}
+	return false
 }
 
 // Header returns the value of an HTTP header fit for output: Authorization,

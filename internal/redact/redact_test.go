@@ -19,6 +19,7 @@ func TestString(t *testing.T) {
 		{"placeholder kept", "jdbc:mysql://db/app?password=${file:/s.properties:pw}", "jdbc:mysql://db/app?password=${file:/s.properties:pw}"},
 		{"host port path at", "http://host:8083/a@b", "http://host:8083/a@b"},
 		{"in json", `{"connection.url":"jdbc:postgresql://u:pw@h/db"}`, `{"connection.url":"jdbc:postgresql://u:` + Mask + `@h/db"}`},
+		{"plan mask kept", "jdbc:postgresql://db/o?password=(sensitive) failed", "jdbc:postgresql://db/o?password=(sensitive) failed"},
 		{"email", "mail alice@example.com", "mail alice@example.com"},
 	}
 	for _, tt := range tests {
