@@ -195,8 +195,10 @@ func apply(ctx context.Context, c *connect.Client, p Plan, opts ApplyOptions) (R
 		if err != nil {
 			res.Reason, res.WriteFailed = err.Error(), true
 			fmt.Fprintf(progress, "%s: %s\n", ch.Name, err)
+			// Connect unreachable or hanging: the next writes would fare
+			// no better (each waiting the request timeout).
 			var u *connect.UnreachableError
-			if errors.As(err, &u) {
+			if errors.As(err, &u) || errors.Is(err, connect.ErrTimeout) {
 				rep.Results = append(rep.Results, res)
 				return rep, err
 			}
