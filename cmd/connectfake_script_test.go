@@ -62,8 +62,13 @@ func setupConnectFake(e *testscript.Env) error {
 //	fake writes N               exactly N writes since the mark
 //	fake puts NAME N            NAME got exactly N config writes
 //	fake taskrestarts NAME N    NAME's tasks were (re)started exactly N times
+//	fake hang 'METHOD /path' [off]     such requests get no answer (until "off")
+//	fake answer 'METHOD /path' STATUS FILE  such requests get FILE as the answer
+//
+// and httpfake (see httpfakeCmd).
 func connectfakeCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"httpfake": httpfakeCmd,
 		"fake": func(ts *testscript.TestScript, neg bool, args []string) {
 			st := ts.Value(fakeKey{}).(*fakeState)
 			if len(args) == 0 {
@@ -98,6 +103,10 @@ func connectfakeCmds() map[string]func(ts *testscript.TestScript, neg bool, args
 				check("writes since mark", len(st.srv.Writes())-st.mark, num(args[1]))
 			case "puts":
 				check("puts of "+args[1], st.srv.Puts(args[1]), num(args[2]))
+			case "hang":
+				st.srv.Hang(args[1], len(args) < 3 || args[2] != "off")
+			case "answer":
+				st.srv.Answer(args[1], num(args[2]), ts.ReadFile(args[3]))
 			case "taskrestarts":
 				check("task restarts of "+args[1], st.srv.TaskRestarts(args[1]), num(args[2]))
 			default:
