@@ -63,7 +63,7 @@ func setupConnectFake(e *testscript.Env) error {
 //	fake puts NAME N            NAME got exactly N config writes
 //	fake taskrestarts NAME N    NAME's tasks were (re)started exactly N times
 //	fake hang 'METHOD /path' [off]     such requests get no answer (until "off")
-//	fake answer 'METHOD /path' STATUS FILE  such requests get FILE as the answer
+//	fake answer 'METHOD /path' STATUS FILE  such requests get FILE as the answer (STATUS 0 clears)
 //
 // and httpfake (see httpfakeCmd).
 func connectfakeCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
@@ -106,7 +106,11 @@ func connectfakeCmds() map[string]func(ts *testscript.TestScript, neg bool, args
 			case "hang":
 				st.srv.Hang(args[1], len(args) < 3 || args[2] != "off")
 			case "answer":
-				st.srv.Answer(args[1], num(args[2]), ts.ReadFile(args[3]))
+				body := ""
+				if num(args[2]) != 0 {
+					body = ts.ReadFile(args[3])
+				}
+				st.srv.Answer(args[1], num(args[2]), body)
 			case "taskrestarts":
 				check("task restarts of "+args[1], st.srv.TaskRestarts(args[1]), num(args[2]))
 			default:
