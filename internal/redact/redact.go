@@ -25,7 +25,8 @@ var (
 	// jdbc:oracle:thin:user/password@host
 	oracleRE = regexp.MustCompile(`(?i)(jdbc:oracle:[a-z0-9]+:)([^/@\s:'"]+)/([^@\s'"]+)@`)
 	// ?password=…, &password=…, ;password=… (JDBC and DSN parameters)
-	paramRE = regexp.MustCompile(`(?i)([?&;](?:password|passwd|pwd|secret|token|access_token|sslpassword)=)([^&;\s'"]*)`)
+	// (also with & escaped as \u0026, as JSON encoders write it)
+	paramRE = regexp.MustCompile(`(?i)((?:[?&;]|\\u0026)(?:password|passwd|pwd|secret|token|access_token|sslpassword)=)([^&;\s'"\\]*)`)
 )
 
 // URL returns u with the password of its userinfo replaced by Mask

@@ -20,6 +20,7 @@ func TestString(t *testing.T) {
 		{"host port path at", "http://host:8083/a@b", "http://host:8083/a@b"},
 		{"in json", `{"connection.url":"jdbc:postgresql://u:pw@h/db"}`, `{"connection.url":"jdbc:postgresql://u:` + Mask + `@h/db"}`},
 		{"plan mask kept", "jdbc:postgresql://db/o?password=(sensitive) failed", "jdbc:postgresql://db/o?password=(sensitive) failed"},
+		{"json escaped ampersand", `"jdbc:mysql://db/app?user=deb\u0026password=pw\u0026ssl=true"`, `"jdbc:mysql://db/app?user=deb\u0026password=` + Mask + `\u0026ssl=true"`},
 		{"email", "mail alice@example.com", "mail alice@example.com"},
 	}
 	for _, tt := range tests {
