@@ -13,6 +13,20 @@ import (
 // timeout of WithRequestTimeout.
 var ErrTimeout = errors.New("kafka admin request timed out")
 
+// TimeoutError is a Kafka admin request that ran out of time.
+type TimeoutError struct {
+	Op    string        // e.g. "kafka metadata request"
+	After time.Duration // the bound
+	Err   error         // what the Kafka client reported
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s timed out after %s (is the broker up and are the bootstrap servers right?): %v", e.Op, e.After, e.Err)
+}
+
+// Unwrap returns ErrTimeout and the Kafka client's error.
+func (e *TimeoutError) Unwrap() []error { return []error{ErrTimeout, e.Err} }
+
 // WithRequestTimeout returns admin with each call bounded by d: metadata
 // requests wait at most d, and CreateTopics and DescribeConfigs get a
 // context deadline of d (the Kafka client uses it as its request timeout).
@@ -33,7 +47,7 @@ type timedAdmin struct {
 func (t *timedAdmin) timeout(op string, err error) error {
 	var ke kafka.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ke) && ke.Code() == kafka.ErrTimedOut) {
-		return fmt.Errorf("%s timed out after %s (is the broker up and the bootstrap servers right?): %w: %w", op, t.d, ErrTimeout, err)
+		return &TimeoutError{Op: op, After: t.d, Err: err}
 	}
 	return err
 }
@@ -42,7 +56,13 @@ func (t *timedAdmin) GetMetadata(topic *string, allTopics bool, timeoutMs int) (
 	if ms := int(t.d / time.Millisecond); ms < timeoutMs || timeoutMs <= 0 {
 		timeoutMs = ms
 	}
+	start := time.Now()
 	md, err := t.a.GetMetadata(topic, allTopics, timeoutMs)
+	if err != nil && time.Since(start) >= time.Duration(timeoutMs)*time.Millisecond*9/10 {
+		// librdkafka reports a metadata request that found no broker in
+		// time as a transport failure: it ran out of time all the same.
+		return md, &TimeoutError{Op: "kafka metadata request", After: time.Duration(timeoutMs) * time.Millisecond, Err: err}
+	}
 	return md, t.timeout("kafka metadata request", err)
 }
 
