@@ -291,6 +291,9 @@ func computePlan(ctx context.Context, env *Env, d *desiredFlags, cf *connectFlag
 	if err != nil {
 		return plan.Plan{}, nil, err
 	}
+	for _, c := range desired {
+		env.traceSecrets(c.Sensitive, c.Config)
+	}
 	client, err := connectClient(env, cf)
 	if err != nil {
 		return plan.Plan{}, nil, err
