@@ -106,10 +106,10 @@ func WithRetry(r Retry) Opt { return func(c *Client) { c.retry = r } }
 func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
 	if err != nil {
-		return nil, fmt.Errorf("kafka connect url %q: %w", baseURL, err)
+		return nil, fmt.Errorf("kafka connect url %q: %w", redact.URL(baseURL), err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("kafka connect url %q: want http(s)://host:port", baseURL)
+		return nil, fmt.Errorf("kafka connect url %q: want http(s)://host:port", redact.URL(baseURL))
 	}
 	c := &Client{base: u, baseStr: u.String(), userAgent: "outboxctl", retry: DefaultRetry, sleep: sleepCtx,
 		timeout: DefaultRequestTimeout, maxAnswer: DefaultMaxAnswerSize}
