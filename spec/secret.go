@@ -2,9 +2,9 @@ package spec
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"strings"
+
+	"github.com/outboxctl/outboxctl/internal/limitio"
 )
 
 // SecretKind says how a secret reference is resolved.
@@ -63,53 +63,7 @@ const MaxSecretFileSize = 1 << 20
 // MaxSecretFileSize bytes. Special files are refused before they are
 // opened, so a FIFO does not block.
 func ReadSecretFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := secretFileOK(path, fi); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if err := secretFileOK(path, fi); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxSecretFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxSecretFileSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxSecretFileSize)
-	}
-	return data, nil
-}
-
-func secretFileOK(path string, fi os.FileInfo) error {
-	if !fi.Mode().IsRegular() {
-		kind := "a special file"
-		switch m := fi.Mode(); {
-		case m.IsDir():
-			kind = "a directory"
-		case m&os.ModeDevice != 0:
-			kind = "a device"
-		case m&os.ModeNamedPipe != 0:
-			kind = "a named pipe"
-		case m&os.ModeSocket != 0:
-			kind = "a socket"
-		}
-		return fmt.Errorf("%s is not a regular file but %s", path, kind)
-	}
-	if fi.Size() > MaxSecretFileSize {
-		return fmt.Errorf("%s is larger than %d bytes (%d)", path, MaxSecretFileSize, fi.Size())
-	}
-	return nil
+	return limitio.ReadFile(path, MaxSecretFileSize)
 }
 
 // Lookup resolves ${env:…} and ${file:…} references. The library never reads

@@ -34,7 +34,7 @@ func TestResolveFileSecretIsBounded(t *testing.T) {
 		{"/dev/zero", "not a regular file but a device"},
 		{dir, "not a regular file but a directory"},
 		{fifo, "not a regular file but a named pipe"}, // refused without blocking in open
-		{big, "larger than 1048576 bytes"},
+		{big, "more than 1048576 bytes"},
 		{filepath.Join(dir, "missing"), "no such file"},
 	} {
 		ref := "${file:" + tt.path + "}"

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
@@ -230,9 +231,9 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		return 0, c.transportErr(ctx, reqCtx, start, method, u, err)
 	}
 	defer resp.Body.Close()
-	data, err := readAnswer(resp.Body, c.maxAnswer)
+	data, err := limitio.ReadAll(resp.Body, c.maxAnswer)
 	if err != nil {
-		if errors.Is(err, ErrAnswerTooLarge) {
+		if errors.Is(err, limitio.ErrTooLarge) {
 			return resp.StatusCode, fmt.Errorf("%s %s: %w: more than %d bytes", method, redact.URL(u), ErrAnswerTooLarge, c.maxAnswer)
 		}
 		return resp.StatusCode, c.transportErr(ctx, reqCtx, start, method, u, err)
@@ -277,18 +278,6 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 // shaped is an answer type that can say whether it has the documented
 // shape (required fields present).
 type shaped interface{ Check() error }
-
-// readAnswer reads at most limit bytes of r; more is ErrAnswerTooLarge.
-func readAnswer(r io.Reader, limit int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, ErrAnswerTooLarge
-	}
-	return data, nil
-}
 
 // transportErr classifies an error without an HTTP answer: the caller's
 // context ended, the request timed out, or Connect is unreachable.
