@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/outboxctl/outboxctl/internal/limitio"
 )
 
 // Load reads spec files and folders (every *.yaml and *.yml below a folder,
@@ -59,7 +61,7 @@ func Load(paths ...string) (*Spec, error) {
 	}
 	srcs := make([]Source, 0, len(files))
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := limitio.ReadFile(f, MaxFileSize)
 		if err != nil {
 			return nil, fmt.Errorf("load spec: %w", err)
 		}
@@ -67,6 +69,10 @@ func Load(paths ...string) (*Spec, error) {
 	}
 	return Parse(srcs...)
 }
+
+// MaxFileSize is the largest spec file Load reads (16 MiB); Load reads
+// regular files only.
+const MaxFileSize = 16 << 20
 
 // Source is one spec file's name and content.
 type Source struct {
