@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/internal/redact"
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/spec"
@@ -30,6 +31,9 @@ const (
 	envConfig              = "OUTBOXCTL_CONFIG"
 	envContext             = "OUTBOXCTL_CONTEXT"
 )
+
+// maxContextFile bounds the context file and the CA bundle read.
+const maxContextFile = 4 << 20
 
 // cliConfig is the context file ($XDG_CONFIG_HOME/outboxctl/config.yaml):
 //
@@ -111,7 +115,7 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 	if path == "" {
 		return cfg, "", nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := limitio.ReadFile(path, maxContextFile)
 	if err != nil {
 		if os.IsNotExist(err) && flag == "" && env.Getenv(envConfig) == "" {
 			return cfg, path, nil
@@ -248,7 +252,7 @@ func connectClient(env *Env, f *connectFlags) (*connect.Client, error) {
 	if ep.CAFile != "" || ep.CertFile != "" || ep.InsecureSkipVerify {
 		tc := &tls.Config{InsecureSkipVerify: ep.InsecureSkipVerify} //nolint:gosec // explicit user choice
 		if ep.CAFile != "" {
-			pem, err := os.ReadFile(ep.CAFile)
+			pem, err := limitio.ReadFile(ep.CAFile, maxContextFile)
 			if err != nil {
 				return nil, UsageError(fmt.Errorf("connect ca file: %w", err))
 			}
@@ -341,7 +345,7 @@ never stored in the file: only files or ${env:NAME} references.`,
 			}
 			// Rewrite only current-context, keeping the rest of the file.
 			var doc yaml.Node
-			data, _ := os.ReadFile(path)
+			data, _ := limitio.ReadFile(path, maxContextFile)
 			if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
 				return fmt.Errorf("context file %s: %v", path, err)
 			}
