@@ -12,12 +12,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/riferrei/srclient"
 
+	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
@@ -140,7 +140,7 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 func (t *TLSConfig) build() (*tls.Config, error) {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: t.InsecureSkipVerify}
 	if t.CAFile != "" {
-		pem, err := os.ReadFile(t.CAFile)
+		pem, err := limitio.ReadFile(t.CAFile, 4<<20)
 		if err != nil {
 			return nil, fmt.Errorf("schema registry tls: ca file: %w", err)
 		}
