@@ -225,7 +225,11 @@ func connectClient(env *Env, f *connectFlags) (*connect.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []connect.Opt{connect.WithUserAgent("outboxctl/" + buildVersion().Version), connect.WithRequestTimeout(env.RequestTimeout)}
+	timeout, err := env.requestTimeout()
+	if err != nil {
+		return nil, err
+	}
+	opts := []connect.Opt{connect.WithUserAgent("outboxctl/" + buildVersion().Version), connect.WithRequestTimeout(timeout)}
 	if env.trace != nil {
 		opts = append(opts, connect.WithTransportWrapper(env.trace.Wrap))
 	}

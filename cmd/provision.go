@@ -191,12 +191,16 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 	if doTopics {
 		specs, fs := provisioning.TopicSpecs(targets, provisioning.TopicOptions{Partitions: opts.Partitions, ReplicationFactor: opts.ReplicationFactor})
 		rep.Findings = append(rep.Findings, fs...)
+		timeout, err := env.requestTimeout()
+		if err != nil {
+			return err
+		}
 		admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": env.Settings.BootstrapServers})
 		if err != nil {
 			return fmt.Errorf("kafka admin: %w", err)
 		}
 		defer admin.Close()
-		results, fs, err := provisioning.EnsureTopics(ctx, provisioning.WithRequestTimeout(admin, env.RequestTimeout), specs, opts.DryRun)
+		results, fs, err := provisioning.EnsureTopics(ctx, provisioning.WithRequestTimeout(admin, timeout), specs, opts.DryRun)
 		if err != nil {
 			return fmt.Errorf("%w (bootstrap servers %s)", err, env.Settings.BootstrapServers)
 		}
@@ -370,12 +374,16 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		in.Connect = client
 	}
 	if !opts.NoTopics {
+		timeout, err := env.requestTimeout()
+		if err != nil {
+			return err
+		}
 		admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": env.Settings.BootstrapServers})
 		if err != nil {
 			return fmt.Errorf("kafka admin: %w", err)
 		}
 		defer admin.Close()
-		in.Admin = provisioning.WithRequestTimeout(admin, env.RequestTimeout)
+		in.Admin = provisioning.WithRequestTimeout(admin, timeout)
 	}
 	rep := provisioning.Health(ctx, in)
 	if rep.Findings == nil {

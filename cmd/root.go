@@ -48,6 +48,8 @@ type Env struct {
 	RequestTimeout time.Duration
 	// trace is the HTTP trace of -v/--verbose (nil without it).
 	trace *httptrace.Transport
+	// timeoutErr is a bad $OUTBOX_REQUEST_TIMEOUT (see requestTimeout).
+	timeoutErr error
 }
 
 // globalFlags are the flags of every command.
@@ -59,24 +61,27 @@ type globalFlags struct {
 func addGlobalFlags(root *cobra.Command, g *globalFlags) {
 	fs := root.PersistentFlags()
 	fs.DurationVar(&g.RequestTimeout, "request-timeout", defaultRequestTimeout,
-		"bound of each request to Kafka Connect, the schema registry and Kafka, e.g. 10s or 2m; 0 disables it (default $"+envRequestTimeout+" or 30s)")
+		"bound of each request to Kafka Connect, the schema registry and Kafka, e.g. 10s or 2m; 0: no bound; $"+envRequestTimeout+" overrides the default")
 	fs.BoolVarP(&g.Verbose, "verbose", "v", false, "trace every HTTP request on stderr (method, URL, status, duration, bodies; secrets masked)")
 }
 
 // applyGlobalFlags fills env from the global flags: flag > environment >
-// default. A bad value is exit 2.
+// default. A negative flag is exit 2 at once; a bad $OUTBOX_REQUEST_TIMEOUT
+// is exit 2 for the commands that talk to a server (requestTimeout), so that
+// version or help still run.
 func (env *Env) applyGlobalFlags(c *cobra.Command, g *globalFlags) error {
 	d := g.RequestTimeout
 	if f := c.Flags().Lookup("request-timeout"); (f == nil || !f.Changed) && env.Getenv != nil {
 		if v := strings.TrimSpace(env.Getenv(envRequestTimeout)); v != "" {
 			p, err := time.ParseDuration(v)
-			if err != nil {
-				return UsageError(fmt.Errorf("%s=%q: want a duration such as 30s or 2m", envRequestTimeout, v))
+			switch {
+			case err != nil:
+				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: want a duration such as 30s or 2m", envRequestTimeout, v))
+			case p < 0:
+				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: the request timeout must not be negative", envRequestTimeout, v))
+			default:
+				d = p
 			}
-			if p < 0 {
-				return UsageError(fmt.Errorf("%s=%q: the request timeout must not be negative", envRequestTimeout, v))
-			}
-			d = p
 		}
 	}
 	if d < 0 {
@@ -89,6 +94,12 @@ func (env *Env) applyGlobalFlags(c *cobra.Command, g *globalFlags) error {
 		})
 	}
 	return nil
+}
+
+// requestTimeout is the bound of each request to a server, or the usage
+// error of a bad $OUTBOX_REQUEST_TIMEOUT.
+func (env *Env) requestTimeout() (time.Duration, error) {
+	return env.RequestTimeout, env.timeoutErr
 }
 
 // traceSecrets adds the values of the connectors' sensitive keys to the

@@ -78,7 +78,11 @@ func (f *registryFlags) client(env *Env) (*registry.Client, error) {
 	if url == "" {
 		url = settings.DefaultSchemaRegistryURL
 	}
-	opts := []registry.Opt{registry.WithTimeout(f.Timeout), registry.WithRequestTimeout(env.RequestTimeout), registry.WithUserAgent("outboxctl")}
+	timeout, err := env.requestTimeout()
+	if err != nil {
+		return nil, err
+	}
+	opts := []registry.Opt{registry.WithTimeout(f.Timeout), registry.WithRequestTimeout(timeout), registry.WithUserAgent("outboxctl")}
 	if env.trace != nil {
 		opts = append(opts, registry.WithTransportWrapper(env.trace.Wrap))
 	}
