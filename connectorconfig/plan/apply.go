@@ -429,6 +429,11 @@ func wait(ctx context.Context, c *connect.Client, rep *Report, wrote map[string]
 		var still []*track
 		if err != nil {
 			still = open // keep the last known states; the timeout below reports them
+			if errors.Is(err, connect.ErrTimeout) {
+				for _, t := range open {
+					rep.Results[t.idx].Reason = "status request: " + err.Error()
+				}
+			}
 		}
 		for _, t := range open {
 			if err != nil {

@@ -37,6 +37,36 @@ func TestApplyTimeoutBoundsHangingStatusRequests(t *testing.T) {
 	}
 }
 
+// Status requests that time out inside the wait are retried until the
+// deploy timeout, which then names them.
+func TestApplyWaitRetriesTimedOutStatusRequests(t *testing.T) {
+	f := connectfake.New(connectfake.Options{})
+	t.Cleanup(f.Close)
+	c, err := connect.NewClient(f.URL, connect.WithRequestTimeout(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Hang("GET /connectors", true)
+	var progress bytes.Buffer
+	p := Diff([]connectorconfig.Connector{{Name: "orders", Config: pgConfig()}}, nil)
+	o := fastOpts(&progress)
+	o.Timeout = 400 * time.Millisecond
+	rep, err := Apply(context.Background(), c, p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	polls := 0
+	for _, r := range f.Requests() {
+		if r == "GET /connectors" {
+			polls++
+		}
+	}
+	r := rep.Results[0]
+	if r.Converged || !strings.Contains(r.Reason, "timed out after 400ms") || !strings.Contains(r.Reason, "status request: kafka connect request GET") || polls < 2 {
+		t.Fatalf("polls %d, result %+v", polls, r)
+	}
+}
+
 // A hanging write fails with the request timeout, not "unreachable", and
 // stops the deploy: the next connectors are not tried.
 func TestApplyHangingWriteIsTimeout(t *testing.T) {
