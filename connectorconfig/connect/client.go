@@ -52,7 +52,8 @@ const DefaultMaxAnswerSize = 32 << 20
 func WithRequestTimeout(d time.Duration) Opt { return func(c *Client) { c.timeout = d } }
 
 // WithMaxAnswerSize limits the answer bodies read, overriding
-// DefaultMaxAnswerSize. A larger answer fails with ErrAnswerTooLarge.
+// DefaultMaxAnswerSize (n <= 0 keeps it). A larger answer fails with
+// ErrAnswerTooLarge.
 func WithMaxAnswerSize(n int64) Opt { return func(c *Client) { c.maxAnswer = n } }
 
 // WithTransportWrapper wraps the transport of the default HTTP client (a

@@ -59,7 +59,8 @@ const DefaultMaxAnswerSize = 32 << 20
 func WithRequestTimeout(d time.Duration) Opt { return func(c *Client) { c.reqTimeout = d } }
 
 // WithMaxAnswerSize limits the answer bodies read, overriding
-// DefaultMaxAnswerSize. A larger answer fails with ErrAnswerTooLarge.
+// DefaultMaxAnswerSize (n <= 0 keeps it). A larger answer fails with
+// ErrAnswerTooLarge.
 func WithMaxAnswerSize(n int64) Opt { return func(c *Client) { c.maxAnswer = n } }
 
 // Opt configures a Client.
@@ -133,6 +134,9 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 	}
 	if c.wrap != nil {
 		c.rt = c.wrap(c.rt)
+	}
+	if c.maxAnswer <= 0 {
+		c.maxAnswer = DefaultMaxAnswerSize
 	}
 	return c, nil
 }
@@ -212,7 +216,6 @@ func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		cancel()
 		return nil, err
 	}
-	body := &answerBody{rc: resp.Body, left: t.c.maxAnswer, t: t, ctx: ctx, cancel: cancel}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		resp.Body.Close()
@@ -221,7 +224,7 @@ func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = io.NopCloser(bytes.NewReader(data))
 		return resp, nil
 	}
-	resp.Body = body
+	resp.Body = &answerBody{rc: resp.Body, left: t.c.maxAnswer, t: t, ctx: ctx, cancel: cancel}
 	return resp, nil
 }
 
@@ -248,14 +251,8 @@ type answerBody struct {
 }
 
 func (b *answerBody) Read(p []byte) (int, error) {
-	if b.left <= 0 {
-		// One more byte tells a body of exactly the limit from a larger one.
-		var one [1]byte
-		if n, _ := b.rc.Read(one[:]); n > 0 {
-			b.t.call.tooLarge = true
-			return 0, ErrAnswerTooLarge
-		}
-	}
+	// Reading one byte past the limit tells a body of exactly the limit
+	// from a larger one.
 	if int64(len(p)) > b.left+1 {
 		p = p[:b.left+1]
 	}
