@@ -20,8 +20,9 @@ import (
 const Mask = "********"
 
 var (
-	// scheme://user:password@  (the password may be empty; user may be too)
-	userinfoRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://)([^/\s:@'"]*):([^@\s/'"]+)@`)
+	// scheme://user:password@ (user may be empty; the password runs to the
+	// last @ before the path, so an unencoded @ in it is masked too)
+	userinfoRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://)([^/\s:@'"]*):([^\s/'"]+)@`)
 	// jdbc:oracle:thin:user/password@host
 	oracleRE = regexp.MustCompile(`(?i)(jdbc:oracle:[a-z0-9]+:)([^/@\s:'"]+)/([^@\s'"]+)@`)
 	// ?password=…, &password=…, ;password=… (JDBC and DSN parameters)

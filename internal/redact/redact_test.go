@@ -21,6 +21,7 @@ func TestString(t *testing.T) {
 		{"in json", `{"connection.url":"jdbc:postgresql://u:pw@h/db"}`, `{"connection.url":"jdbc:postgresql://u:` + Mask + `@h/db"}`},
 		{"plan mask kept", "jdbc:postgresql://db/o?password=(sensitive) failed", "jdbc:postgresql://db/o?password=(sensitive) failed"},
 		{"json escaped ampersand", `"jdbc:mysql://db/app?user=deb\u0026password=pw\u0026ssl=true"`, `"jdbc:mysql://db/app?user=deb\u0026password=` + Mask + `\u0026ssl=true"`},
+		{"unencoded at in password", "http://u:p@ss@host:1/x and a@b", "http://u:" + Mask + "@host:1/x and a@b"},
 		{"email", "mail alice@example.com", "mail alice@example.com"},
 	}
 	for _, tt := range tests {
