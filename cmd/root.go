@@ -21,12 +21,6 @@ import (
 	"github.com/outboxctl/outboxctl/internal/settings"
 )
 
-// envRequestTimeout is the default of --request-timeout.
-const envRequestTimeout = "OUTBOX_REQUEST_TIMEOUT"
-
-// defaultRequestTimeout is the default of --request-timeout.
-const defaultRequestTimeout = 30 * time.Second
-
 // IOStreams are the streams a command reads and writes. Data goes to Out,
 // progress, warnings and errors go to ErrOut.
 type IOStreams struct {
@@ -60,8 +54,8 @@ type globalFlags struct {
 
 func addGlobalFlags(root *cobra.Command, g *globalFlags) {
 	fs := root.PersistentFlags()
-	fs.DurationVar(&g.RequestTimeout, "request-timeout", defaultRequestTimeout,
-		"bound of each request to Kafka Connect, the schema registry and Kafka, e.g. 10s or 2m; 0: no bound; $"+envRequestTimeout+" overrides the default")
+	fs.DurationVar(&g.RequestTimeout, "request-timeout", settings.DefaultRequestTimeout,
+		"bound of each request to Kafka Connect, the schema registry and Kafka, e.g. 10s or 2m; 0: no bound; $"+settings.EnvRequestTimeout+" overrides the default")
 	fs.BoolVarP(&g.Verbose, "verbose", "v", false, "trace every HTTP request on stderr (method, URL, status, duration, bodies; secrets masked)")
 }
 
@@ -72,13 +66,13 @@ func addGlobalFlags(root *cobra.Command, g *globalFlags) {
 func (env *Env) applyGlobalFlags(c *cobra.Command, g *globalFlags) error {
 	d := g.RequestTimeout
 	if f := c.Flags().Lookup("request-timeout"); (f == nil || !f.Changed) && env.Getenv != nil {
-		if v := strings.TrimSpace(env.Getenv(envRequestTimeout)); v != "" {
+		if v := strings.TrimSpace(env.Getenv(settings.EnvRequestTimeout)); v != "" {
 			p, err := time.ParseDuration(v)
 			switch {
 			case err != nil:
-				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: want a duration such as 30s or 2m", envRequestTimeout, v))
+				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: want a duration such as 30s or 2m", settings.EnvRequestTimeout, v))
 			case p < 0:
-				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: the request timeout must not be negative", envRequestTimeout, v))
+				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: the request timeout must not be negative", settings.EnvRequestTimeout, v))
 			default:
 				d = p
 			}

@@ -8,6 +8,8 @@
 // lookup function (os.Getenv in the CLI, a map in tests).
 package settings
 
+import "time"
+
 // Default endpoints of the native stack (devstack/stack.sh) and of
 // docker-compose.yml.
 const (
@@ -42,7 +44,16 @@ const (
 	EnvConnectMariaDBPort  = "OUTBOX_CONNECT_MARIADB_PORT"
 	EnvConnectMySQLHost    = "OUTBOX_CONNECT_MYSQL_HOST"
 	EnvConnectMySQLPort    = "OUTBOX_CONNECT_MYSQL_PORT"
+	// EnvRequestTimeout is the default of outboxctl's --request-timeout, a
+	// Go duration (DefaultRequestTimeout when unset). outboxctl parses it
+	// itself: a bad value is a usage error of the commands that use it.
+	EnvRequestTimeout = "OUTBOX_REQUEST_TIMEOUT"
 )
+
+// DefaultRequestTimeout bounds each request to Kafka Connect, the schema
+// registry and Kafka unless EnvRequestTimeout or --request-timeout say
+// otherwise.
+const DefaultRequestTimeout = 30 * time.Second
 
 // Settings are the endpoints outboxctl talks to.
 type Settings struct {
