@@ -146,9 +146,20 @@ func (c *Client) ServerInfo(ctx context.Context) (ServerInfo, error) {
 
 // ListConnectors returns the names of all connectors, unsorted.
 func (c *Client) ListConnectors(ctx context.Context) ([]string, error) {
-	var names []string
+	var names nameList
 	_, err := c.do(ctx, http.MethodGet, "/connectors", nil, nil, &names)
 	return names, err
+}
+
+// nameList is the answer of GET /connectors.
+type nameList []string
+
+// Check reports a JSON null instead of a list.
+func (l nameList) Check() error {
+	if l == nil {
+		return errors.New("no connector list (null)")
+	}
+	return nil
 }
 
 // ListConnectorsExpanded returns every connector with its info (config) and
@@ -166,6 +177,9 @@ type expandedAnswer map[string]Expanded
 // Check reports entries without the info or status asked for, or with a
 // status of the wrong shape.
 func (a expandedAnswer) Check() error {
+	if a == nil {
+		return errors.New("no connector map (null)")
+	}
 	for name, e := range a {
 		if e.Info == nil || e.Status == nil {
 			return fmt.Errorf("connector %q has no info or status (want expand=status&expand=info)", name)

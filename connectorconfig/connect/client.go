@@ -261,14 +261,17 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		return resp.StatusCode, nil
 	}
-	if len(bytes.TrimSpace(data)) > 0 {
-		if err := json.Unmarshal(data, out); err != nil {
-			return resp.StatusCode, &BadAnswerError{Method: method, URL: u, Reason: "decode: " + err.Error()}
+	s, isShaped := out.(shaped)
+	if len(bytes.TrimSpace(data)) == 0 {
+		if isShaped {
+			return resp.StatusCode, &BadAnswerError{Method: method, URL: u, Reason: "empty answer"}
 		}
-	} else if _, ok := out.(shaped); !ok {
 		return resp.StatusCode, nil
 	}
-	if s, ok := out.(shaped); ok {
+	if err := json.Unmarshal(data, out); err != nil {
+		return resp.StatusCode, &BadAnswerError{Method: method, URL: u, Reason: "decode: " + err.Error()}
+	}
+	if isShaped {
 		if err := s.Check(); err != nil {
 			return resp.StatusCode, &BadAnswerError{Method: method, URL: u, Reason: err.Error()}
 		}
