@@ -64,8 +64,13 @@ func setupConnectFake(e *testscript.Env) error {
 //	fake puts NAME N            NAME got exactly N config writes
 //	fake taskrestarts NAME N    NAME's tasks were (re)started exactly N times
 //	fake config NAME KEY VALUE  NAME's stored config has KEY = VALUE (unmasked)
+//	fake hang 'METHOD /path' [off]     such requests get no answer (until "off")
+//	fake answer 'METHOD /path' STATUS FILE  such requests get FILE as the answer (STATUS 0 clears)
+//
+// and httpfake (see httpfakeCmd).
 func connectfakeCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"httpfake": httpfakeCmd,
 		"fake": func(ts *testscript.TestScript, neg bool, args []string) {
 			st := ts.Value(fakeKey{}).(*fakeState)
 			if len(args) == 0 {
@@ -110,6 +115,14 @@ func connectfakeCmds() map[string]func(ts *testscript.TestScript, neg bool, args
 				if got, ok := cfg[args[2]]; (ok && got == args[3]) == neg {
 					ts.Fatalf("config of %s: %s = %q, want %s%q", args[1], args[2], got, map[bool]string{true: "not ", false: ""}[neg], args[3])
 				}
+			case "hang":
+				st.srv.Hang(args[1], len(args) < 3 || args[2] != "off")
+			case "answer":
+				body := ""
+				if num(args[2]) != 0 {
+					body = ts.ReadFile(args[3])
+				}
+				st.srv.Answer(args[1], num(args[2]), body)
 			case "taskrestarts":
 				check("task restarts of "+args[1], st.srv.TaskRestarts(args[1]), num(args[2]))
 			default:

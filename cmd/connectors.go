@@ -17,6 +17,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
+	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
 type connectorsOptions struct {
@@ -168,7 +169,7 @@ func maskConfig(cfg map[string]string) map[string]string {
 		if plan.IsSensitive(k, nil) {
 			v = "(sensitive)"
 		}
-		out[k] = v
+		out[k] = redact.String(v)
 	}
 	return out
 }

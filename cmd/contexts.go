@@ -15,8 +15,11 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/internal/limitio"
+	"github.com/outboxctl/outboxctl/internal/redact"
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/internal/yamlpos"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // Environment variables of the Connect connection (OUTBOX_CONNECT_URL is in
@@ -29,6 +32,9 @@ const (
 	envConfig              = "OUTBOXCTL_CONFIG"
 	envContext             = "OUTBOXCTL_CONTEXT"
 )
+
+// maxContextFile bounds the context file and the CA bundle read.
+const maxContextFile = 4 << 20
 
 // cliConfig is the context file ($XDG_CONFIG_HOME/outboxctl/config.yaml):
 //
@@ -110,7 +116,7 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 	if path == "" {
 		return cfg, "", nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := limitio.ReadFile(path, maxContextFile)
 	if err != nil {
 		if os.IsNotExist(err) && flag == "" && env.Getenv(envConfig) == "" {
 			return cfg, path, nil
@@ -207,7 +213,7 @@ func envRef(env *Env, v, what string) (string, error) {
 }
 
 func readSecretFile(path, what string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := spec.ReadSecretFile(path)
 	if err != nil {
 		return "", UsageError(fmt.Errorf("connect %s file: %w", what, err))
 	}
@@ -220,7 +226,14 @@ func connectClient(env *Env, f *connectFlags) (*connect.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []connect.Opt{connect.WithUserAgent("outboxctl/" + buildVersion().Version)}
+	timeout, err := env.requestTimeout()
+	if err != nil {
+		return nil, err
+	}
+	opts := []connect.Opt{connect.WithUserAgent("outboxctl/" + buildVersion().Version), connect.WithRequestTimeout(timeout)}
+	if env.trace != nil {
+		opts = append(opts, connect.WithTransportWrapper(env.trace.Wrap))
+	}
 	if ep.PasswordFile != "" {
 		p, err := readSecretFile(ep.PasswordFile, "password")
 		if err != nil {
@@ -244,7 +257,7 @@ func connectClient(env *Env, f *connectFlags) (*connect.Client, error) {
 	if ep.CAFile != "" || ep.CertFile != "" || ep.InsecureSkipVerify {
 		tc := &tls.Config{InsecureSkipVerify: ep.InsecureSkipVerify} //nolint:gosec // explicit user choice
 		if ep.CAFile != "" {
-			pem, err := os.ReadFile(ep.CAFile)
+			pem, err := limitio.ReadFile(ep.CAFile, maxContextFile)
 			if err != nil {
 				return nil, UsageError(fmt.Errorf("connect ca file: %w", err))
 			}
@@ -320,7 +333,7 @@ never stored in the file: only files or ${env:NAME} references.`,
 				if n == cfg.CurrentContext {
 					mark = "*"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", mark, n, cfg.Contexts[n].Connect.URL)
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", mark, n, redact.URL(cfg.Contexts[n].Connect.URL))
 			}
 			return tw.Flush()
 		},
@@ -337,7 +350,7 @@ never stored in the file: only files or ${env:NAME} references.`,
 			}
 			// Rewrite only current-context, keeping the rest of the file.
 			var doc yaml.Node
-			data, _ := os.ReadFile(path)
+			data, _ := limitio.ReadFile(path, maxContextFile)
 			if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
 				return fmt.Errorf("context file %s: %v", path, err)
 			}
@@ -376,7 +389,7 @@ never stored in the file: only files or ${env:NAME} references.`,
 				return "(sensitive)"
 			}
 			fmt.Fprintf(env.IO.Out, "connect url:   %s\nuser:          %s\npassword:      %s\npassword file: %s\ntoken:         %s\nca file:       %s\n",
-				ep.URL, ep.User, mask(ep.Password), ep.PasswordFile, mask(ep.Token+ep.TokenFile), ep.CAFile)
+				redact.URL(ep.URL), ep.User, mask(ep.Password), ep.PasswordFile, mask(ep.Token+ep.TokenFile), ep.CAFile)
 			return nil
 		},
 	})

@@ -31,7 +31,7 @@ const exitCodesHelp = `Exit codes of outboxctl:
 
   0  success; for checks: nothing found
   1  operational error: a server was unreachable or answered with an error,
-     a connector or task FAILED, a wait timed out
+     a connector or task FAILED, a request (--request-timeout) or a wait timed out
   2  bad input: unknown flag or command, a spec, config or schema that does not
      parse, an invalid argument; nothing was changed
   3  a check failed: validation findings, incompatible schemas, a connector or

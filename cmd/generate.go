@@ -66,7 +66,7 @@ func envLookup(env *Env) *spec.Lookup {
 			v := env.Getenv(n)
 			return v, v != ""
 		},
-		ReadFile: os.ReadFile,
+		ReadFile: spec.ReadSecretFile,
 	}
 }
 

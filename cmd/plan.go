@@ -17,6 +17,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
+	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -185,7 +186,7 @@ func scanFolder(env *Env, dir string) (connectors, specs []string, err error) {
 		if ext != ".json" && ext != ".yaml" && ext != ".yml" {
 			return nil
 		}
-		data, err := os.ReadFile(path)
+		data, err := limitio.ReadFile(path, spec.MaxFileSize)
 		if err != nil {
 			return err
 		}
@@ -212,7 +213,7 @@ func scanFolder(env *Env, dir string) (connectors, specs []string, err error) {
 }
 
 func readConnectorsPath(env *Env, path string) ([]connectorconfig.Connector, error) {
-	data, err := os.ReadFile(path)
+	data, err := limitio.ReadFile(path, spec.MaxFileSize)
 	if err != nil {
 		return nil, UsageError(err)
 	}
@@ -284,6 +285,9 @@ func computePlan(ctx context.Context, env *Env, d *desiredFlags, cf *connectFlag
 	desired, err := loadDesired(env, d.Files)
 	if err != nil {
 		return plan.Plan{}, nil, err
+	}
+	for _, c := range desired {
+		env.traceSecrets(c.Sensitive, c.Config)
 	}
 	client, err := connectClient(env, cf)
 	if err != nil {
@@ -418,6 +422,6 @@ func connectHint(err error) error {
 // isConnectorsPath reports whether a YAML file is a connectors file (a
 // list, as generate writes it) rather than an outbox spec.
 func isConnectorsPath(path string) bool {
-	data, err := os.ReadFile(path)
+	data, err := limitio.ReadFile(path, spec.MaxFileSize)
 	return err == nil && connectorconfig.IsConnectorsFile(path, data)
 }

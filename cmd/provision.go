@@ -200,12 +200,16 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 	if doTopics {
 		specs, fs := provisioning.TopicSpecs(targets, provisioning.TopicOptions{Partitions: opts.Partitions, ReplicationFactor: opts.ReplicationFactor})
 		rep.Findings = append(rep.Findings, fs...)
+		timeout, err := env.requestTimeout()
+		if err != nil {
+			return err
+		}
 		admin, err := newKafkaAdmin(env.Settings.BootstrapServers)
 		if err != nil {
 			return err
 		}
 		defer admin.Close()
-		results, fs, err := provisioning.EnsureTopics(ctx, admin, specs, opts.DryRun)
+		results, fs, err := provisioning.EnsureTopics(ctx, provisioning.WithRequestTimeout(admin, timeout), specs, opts.DryRun)
 		if err != nil {
 			return admin.wrap(err, env.Settings.BootstrapServers)
 		}
@@ -410,12 +414,16 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		in.Connect = client
 	}
 	if !opts.NoTopics {
+		timeout, err := env.requestTimeout()
+		if err != nil {
+			return err
+		}
 		admin, err := newKafkaAdmin(env.Settings.BootstrapServers)
 		if err != nil {
 			return err
 		}
 		defer admin.Close()
-		in.Admin = admin
+		in.Admin = provisioning.WithRequestTimeout(admin, timeout)
 	}
 	rep := provisioning.Health(ctx, in)
 	if rep.Findings == nil {

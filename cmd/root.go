@@ -11,9 +11,13 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/outboxctl/outboxctl/connectorconfig/plan"
+	"github.com/outboxctl/outboxctl/internal/httptrace"
+	"github.com/outboxctl/outboxctl/internal/redact"
 	"github.com/outboxctl/outboxctl/internal/settings"
 )
 
@@ -32,6 +36,76 @@ type Env struct {
 	Settings settings.Settings
 	// Getenv reads the process environment; tests replace it.
 	Getenv func(string) string
+	// RequestTimeout bounds each request to Kafka Connect, the schema
+	// registry and Kafka (--request-timeout, $OUTBOX_REQUEST_TIMEOUT);
+	// 0 means no bound.
+	RequestTimeout time.Duration
+	// trace is the HTTP trace of -v/--verbose (nil without it).
+	trace *httptrace.Transport
+	// timeoutErr is a bad $OUTBOX_REQUEST_TIMEOUT (see requestTimeout).
+	timeoutErr error
+}
+
+// globalFlags are the flags of every command.
+type globalFlags struct {
+	RequestTimeout time.Duration
+	Verbose        bool
+}
+
+func addGlobalFlags(root *cobra.Command, g *globalFlags) {
+	fs := root.PersistentFlags()
+	fs.DurationVar(&g.RequestTimeout, "request-timeout", settings.DefaultRequestTimeout,
+		"bound of each request to Kafka Connect, the schema registry and Kafka, e.g. 10s or 2m; 0: no bound; $"+settings.EnvRequestTimeout+" overrides the default")
+	fs.BoolVarP(&g.Verbose, "verbose", "v", false, "trace every HTTP request on stderr (method, URL, status, duration, bodies; secrets masked)")
+}
+
+// applyGlobalFlags fills env from the global flags: flag > environment >
+// default. A negative flag is exit 2 at once; a bad $OUTBOX_REQUEST_TIMEOUT
+// is exit 2 for the commands that talk to a server (requestTimeout), so that
+// version or help still run.
+func (env *Env) applyGlobalFlags(c *cobra.Command, g *globalFlags) error {
+	d := g.RequestTimeout
+	if f := c.Flags().Lookup("request-timeout"); (f == nil || !f.Changed) && env.Getenv != nil {
+		if v := strings.TrimSpace(env.Getenv(settings.EnvRequestTimeout)); v != "" {
+			p, err := time.ParseDuration(v)
+			switch {
+			case err != nil:
+				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: want a duration such as 30s or 2m", settings.EnvRequestTimeout, v))
+			case p < 0:
+				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: the request timeout must not be negative", settings.EnvRequestTimeout, v))
+			default:
+				d = p
+			}
+		}
+	}
+	if d < 0 {
+		return UsageError(fmt.Errorf("--request-timeout %s: the request timeout must not be negative", d))
+	}
+	env.RequestTimeout = d
+	if g.Verbose {
+		env.trace = httptrace.New(nil, env.IO.ErrOut, httptrace.Options{
+			Sensitive: func(k string) bool { return plan.IsSensitive(k, nil) },
+		})
+	}
+	return nil
+}
+
+// requestTimeout is the bound of each request to a server, or the usage
+// error of a bad $OUTBOX_REQUEST_TIMEOUT.
+func (env *Env) requestTimeout() (time.Duration, error) {
+	return env.RequestTimeout, env.timeoutErr
+}
+
+// traceSecrets adds the values of the connectors' sensitive keys to the
+// secrets the -v trace masks (keys a connector declares sensitive whose
+// names do not say so).
+func (env *Env) traceSecrets(keys []string, config map[string]string) {
+	if env.trace == nil {
+		return
+	}
+	for _, k := range keys {
+		env.trace.Secrets(config[k])
+	}
 }
 
 // Main runs outboxctl with os.Args and the process streams and returns the
@@ -59,7 +133,7 @@ func Run(ctx context.Context, env *Env, args []string) int {
 	}
 	var silent *silentError
 	if !errors.As(err, &silent) {
-		fmt.Fprintf(env.IO.ErrOut, "outboxctl: %s\n", err)
+		fmt.Fprintf(env.IO.ErrOut, "outboxctl: %s\n", redact.String(err.Error()))
 	}
 	return code
 }
@@ -74,6 +148,14 @@ configs with the Outbox EventRouter, deploys them to Kafka Connect, and keeps
 the Avro schemas of the routed events compatible in a Schema Registry.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+	}
+	g := &globalFlags{}
+	addGlobalFlags(root, g)
+	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		if err := checkDurations(c); err != nil {
+			return err
+		}
+		return env.applyGlobalFlags(c, g)
 	}
 	root.SetIn(env.IO.In)
 	root.SetOut(env.IO.Out)
@@ -92,7 +174,6 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		// Commands are registered here, one line per noun.
 	)
 	root.SetHelpCommand(newHelpCmd(env, root))
-	root.PersistentPreRunE = func(c *cobra.Command, args []string) error { return checkDurations(c) }
 	refuseUnknownSubcommands(root)
 	return root
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/compat"
 	"github.com/outboxctl/outboxctl/schemas/registry"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // Environment variables of the registry credentials (the URL is
@@ -61,7 +62,7 @@ func addRegistryFlags(fs *pflag.FlagSet, f *registryFlags) {
 }
 
 func readRegistrySecret(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := spec.ReadSecretFile(path)
 	if err != nil {
 		return "", UsageError(fmt.Errorf("registry secret file: %w", err))
 	}
@@ -77,7 +78,14 @@ func (f *registryFlags) client(env *Env) (*registry.Client, error) {
 	if url == "" {
 		url = settings.DefaultSchemaRegistryURL
 	}
-	opts := []registry.Opt{registry.WithTimeout(f.Timeout), registry.WithUserAgent("outboxctl")}
+	timeout, err := env.requestTimeout()
+	if err != nil {
+		return nil, err
+	}
+	opts := []registry.Opt{registry.WithTimeout(f.Timeout), registry.WithRequestTimeout(timeout), registry.WithUserAgent("outboxctl")}
+	if env.trace != nil {
+		opts = append(opts, registry.WithTransportWrapper(env.trace.Wrap))
+	}
 	user := f.User
 	if user == "" {
 		user = env.Getenv(envRegistryUser)

@@ -127,6 +127,9 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 		if err != nil {
 			return err
 		}
+		for _, c := range resolved {
+			env.traceSecrets(c.Sensitive, c.Config)
+		}
 		client, err := connectClient(env, &opts.Connect)
 		if err != nil {
 			return err

@@ -26,8 +26,9 @@ type Validator interface {
 //
 // The configs must hold resolved secrets (Generate with a Lookup) for the
 // database checks to pass; finding messages never contain config values.
-// An error is returned when Connect cannot be asked (unreachable, 4xx/5xx);
-// the findings gathered so far are returned with it.
+// An error is returned when Connect cannot be asked (unreachable, timed out,
+// 4xx/5xx) or answers with a body of the wrong shape (connect.ErrBadAnswer:
+// never "no findings"); the findings gathered so far are returned with it.
 func ValidateServer(ctx context.Context, v Validator, cs []Connector) ([]Finding, error) {
 	var out []Finding
 	for i := range cs {
@@ -39,6 +40,12 @@ func ValidateServer(ctx context.Context, v Validator, cs []Connector) ([]Finding
 		}
 		cfg["name"] = c.Name // the validate endpoint requires it
 		infos, err := v.ValidateConfig(ctx, class, cfg)
+		if err == nil {
+			// The Connect client checks its answers; other Validators may not.
+			if cerr := infos.Check(); cerr != nil {
+				err = fmt.Errorf("%w: %v", connect.ErrBadAnswer, cerr)
+			}
+		}
 		if err != nil {
 			return out, fmt.Errorf("validate connector %s with Connect: %w", c.Name, err)
 		}

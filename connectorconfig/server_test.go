@@ -2,6 +2,7 @@ package connectorconfig_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -54,5 +55,19 @@ func TestValidateServerMapsKeysToSpecLines(t *testing.T) {
 		if strings.Contains(f.Message, "pg-s3cret") || f.RuleID != connectorconfig.ServerRuleID {
 			t.Errorf("finding leaks the secret or has the wrong rule: %+v", f)
 		}
+	}
+}
+
+type shapelessValidator struct{}
+
+func (shapelessValidator) ValidateConfig(context.Context, string, map[string]string) (connect.ConfigInfos, error) {
+	return connect.ConfigInfos{}, nil // what {"foo": 1} decodes to
+}
+
+func TestValidateServerWrongShapeIsAnError(t *testing.T) {
+	cs := []connectorconfig.Connector{{Name: "c", Config: map[string]string{"connector.class": "x"}}}
+	fs, err := connectorconfig.ValidateServer(context.Background(), shapelessValidator{}, cs)
+	if !errors.Is(err, connect.ErrBadAnswer) || len(fs) != 0 {
+		t.Fatalf("findings %v, err %v: want ErrBadAnswer, not \"no findings\"", fs, err)
 	}
 }

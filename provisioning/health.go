@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
 // ConnectorHealth checks the connector of t on Kafka Connect through the
@@ -19,7 +20,7 @@ func ConnectorHealth(ctx context.Context, client *connect.Client, t Target) ([]F
 	name := t.Connector.Name
 	st, err := client.Status(ctx, name)
 	if errors.Is(err, connect.ErrNotFound) {
-		fs.add(IDConnectorNotFound, SeverityError, "connector "+name, "outboxctl deploy", "connector is not deployed on %s", client.URL())
+		fs.add(IDConnectorNotFound, SeverityError, "connector "+name, "outboxctl deploy", "connector is not deployed on %s", redact.URL(client.URL()))
 		return fs.list, nil
 	}
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
@@ -92,7 +91,7 @@ type ReadFileFunc func(path string) ([]byte, error)
 // subject and record. Every problem is reported (errors.Join of
 // *CatalogError, unwrapping to ErrBadCatalog).
 func BuildCatalog(s *spec.Spec) (*Catalog, error) {
-	return BuildCatalogFrom(s, os.ReadFile)
+	return BuildCatalogFrom(s, avro.ReadFile)
 }
 
 // BuildCatalogFrom is BuildCatalog reading schema files with read (for

@@ -16,6 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/internal/yamlpos"
 )
 
@@ -80,7 +81,7 @@ func Load(paths ...string) (*Spec, error) {
 	}
 	srcs := make([]Source, 0, len(files))
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := limitio.ReadFile(f, MaxFileSize)
 		if err != nil {
 			return nil, fmt.Errorf("load spec: %w", err)
 		}
@@ -121,6 +122,10 @@ func IsSpec(data []byte) bool {
 		}
 	}
 }
+
+// MaxFileSize is the largest spec file Load reads (16 MiB); Load reads
+// regular files only.
+const MaxFileSize = 16 << 20
 
 // Source is one spec file's name and content.
 type Source struct {

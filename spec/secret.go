@@ -3,6 +3,8 @@ package spec
 import (
 	"fmt"
 	"strings"
+
+	"github.com/outboxctl/outboxctl/internal/limitio"
 )
 
 // SecretKind says how a secret reference is resolved.
@@ -51,9 +53,22 @@ func ParseSecret(v string) (Secret, error) {
 	}
 }
 
+// MaxSecretFileSize is the largest secret file ReadSecretFile reads and
+// Resolve accepts (1 MiB): a secret is a password or a key, never more.
+const MaxSecretFileSize = 1 << 20
+
+// ReadSecretFile reads the secret file path, for Lookup.ReadFile and other
+// secret files (passwords, tokens): it must be a regular file (not a
+// device such as /dev/zero, a FIFO or a directory) of at most
+// MaxSecretFileSize bytes. Special files are refused before they are
+// opened, so a FIFO does not block.
+func ReadSecretFile(path string) ([]byte, error) {
+	return limitio.ReadFile(path, MaxSecretFileSize)
+}
+
 // Lookup resolves ${env:…} and ${file:…} references. The library never reads
 // the process environment itself: the CLI passes os.LookupEnv and
-// os.ReadFile, tests pass maps.
+// ReadSecretFile, tests pass maps.
 type Lookup struct {
 	Env      func(name string) (string, bool)
 	ReadFile func(path string) ([]byte, error)
@@ -85,6 +100,9 @@ func (l Lookup) Resolve(ref string) (string, error) {
 		b, err := l.ReadFile(s.Ref)
 		if err != nil {
 			return "", fmt.Errorf("%s: %v: %w", ref, err, ErrSecretUnresolved)
+		}
+		if len(b) > MaxSecretFileSize {
+			return "", fmt.Errorf("%s: file is larger than %d bytes: %w", ref, MaxSecretFileSize, ErrSecretUnresolved)
 		}
 		return strings.TrimRight(string(b), "\r\n"), nil
 	}

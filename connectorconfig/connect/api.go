@@ -2,6 +2,7 @@ package connect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -24,6 +25,15 @@ type ServerInfo struct {
 	Version        string `json:"version"`
 	Commit         string `json:"commit"`
 	KafkaClusterID string `json:"kafka_cluster_id"`
+}
+
+// Check reports a server info without a version (the answer of something
+// that is not Kafka Connect).
+func (s ServerInfo) Check() error {
+	if s.Version == "" {
+		return errors.New("no version in the answer of GET /")
+	}
+	return nil
 }
 
 // AtLeast reports whether the worker's version is major.minor or newer. An
@@ -98,6 +108,28 @@ type Status struct {
 	Type      string         `json:"type"`
 }
 
+// Check reports a status without the fields Connect always sends: the
+// connector's state, and each task's state.
+func (s Status) Check() error {
+	if s.Connector.State == "" {
+		return fmt.Errorf("status of connector %q has no connector.state", s.Name)
+	}
+	for i, t := range s.Tasks {
+		if t.State == "" {
+			return fmt.Errorf("status of connector %q: task #%d has no state", s.Name, i)
+		}
+	}
+	return nil
+}
+
+// Check reports a task status without a state.
+func (t TaskState) Check() error {
+	if t.State == "" {
+		return fmt.Errorf("status of task %d has no state", t.ID)
+	}
+	return nil
+}
+
 // Expanded is one entry of GET /connectors?expand=status&expand=info.
 type Expanded struct {
 	Info   *Info   `json:"info,omitempty"`
@@ -114,18 +146,52 @@ func (c *Client) ServerInfo(ctx context.Context) (ServerInfo, error) {
 
 // ListConnectors returns the names of all connectors, unsorted.
 func (c *Client) ListConnectors(ctx context.Context) ([]string, error) {
-	var names []string
+	var names nameList
 	_, err := c.do(ctx, http.MethodGet, "/connectors", nil, nil, &names)
 	return names, err
+}
+
+// nameList is the answer of GET /connectors.
+type nameList []string
+
+// Check reports a JSON null instead of a list.
+func (l nameList) Check() error {
+	if l == nil {
+		return errors.New("no connector list (null)")
+	}
+	return nil
 }
 
 // ListConnectorsExpanded returns every connector with its info (config) and
 // status in one call (GET /connectors?expand=status&expand=info).
 func (c *Client) ListConnectorsExpanded(ctx context.Context) (map[string]Expanded, error) {
-	out := map[string]Expanded{}
+	out := expandedAnswer{}
 	q := url.Values{"expand": {"status", "info"}}
 	_, err := c.do(ctx, http.MethodGet, "/connectors", q, nil, &out)
 	return out, err
+}
+
+// expandedAnswer is the answer of GET /connectors?expand=status&expand=info.
+type expandedAnswer map[string]Expanded
+
+// Check reports entries without the info or status asked for, or with a
+// status of the wrong shape.
+func (a expandedAnswer) Check() error {
+	if a == nil {
+		return errors.New("no connector map (null)")
+	}
+	for name, e := range a {
+		if e.Info == nil || e.Status == nil {
+			return fmt.Errorf("connector %q has no info or status (want expand=status&expand=info)", name)
+		}
+		if e.Info.Config == nil {
+			return fmt.Errorf("connector %q: info has no config", name)
+		}
+		if err := e.Status.Check(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // GetConnector returns a connector's info.
@@ -336,6 +402,29 @@ type ConfigInfos struct {
 	ErrorCount int          `json:"error_count"`
 	Groups     []string     `json:"groups"`
 	Configs    []ConfigInfo `json:"configs"`
+}
+
+// Check reports a validation answer of the wrong shape: no name, no
+// configs list, a key without its name, or an error_count that the keys'
+// errors do not account for (it would hide findings).
+func (ci ConfigInfos) Check() error {
+	if ci.Name == "" {
+		return errors.New("validation answer has no name")
+	}
+	if ci.Configs == nil {
+		return errors.New("validation answer has no configs")
+	}
+	n := 0
+	for i, c := range ci.Configs {
+		if c.Value.Name == "" && c.Definition.Name == "" {
+			return fmt.Errorf("validation answer: config #%d has no name", i)
+		}
+		n += len(c.Value.Errors)
+	}
+	if ci.ErrorCount < 0 || (ci.ErrorCount > 0 && n == 0) {
+		return fmt.Errorf("validation answer has error_count %d but no key has errors", ci.ErrorCount)
+	}
+	return nil
 }
 
 // Errors returns key → messages for every key with errors.

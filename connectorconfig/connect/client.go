@@ -8,10 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/outboxctl/outboxctl/internal/limitio"
+	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
 // Client talks to one Kafka Connect REST endpoint. It is safe for concurrent
@@ -21,12 +25,43 @@ type Client struct {
 	baseStr   string
 	hc        *http.Client
 	tlsConfig *tls.Config
+	wrap      func(http.RoundTripper) http.RoundTripper
 	userAgent string
 	user      string
 	password  string
 	token     string
 	retry     Retry
 	sleep     func(context.Context, time.Duration) error
+	timeout   time.Duration // per request; 0: none
+	maxAnswer int64
+}
+
+// DefaultRequestTimeout bounds each HTTP request of a new Client (sending
+// it and reading the whole answer). Connect's own REST timeout is 90 s, but
+// a worker that answers at all answers far sooner.
+const DefaultRequestTimeout = 30 * time.Second
+
+// DefaultMaxAnswerSize is the largest answer body a new Client reads.
+const DefaultMaxAnswerSize = 32 << 20
+
+// WithRequestTimeout bounds each HTTP request (every retry attempt on its
+// own, including reading the answer), overriding DefaultRequestTimeout; 0
+// disables the bound. A request that exceeds it fails with a
+// [*TimeoutError] (ErrTimeout). The caller's context still bounds the
+// whole call.
+func WithRequestTimeout(d time.Duration) Opt { return func(c *Client) { c.timeout = d } }
+
+// WithMaxAnswerSize limits the answer bodies read, overriding
+// DefaultMaxAnswerSize (n <= 0 keeps it). A larger answer fails with
+// ErrAnswerTooLarge.
+func WithMaxAnswerSize(n int64) Opt { return func(c *Client) { c.maxAnswer = n } }
+
+// WithTransportWrapper wraps the transport of the default HTTP client (a
+// clone of http.DefaultTransport with WithTLSConfig applied), overriding no
+// wrapping; ignored with WithHTTPClient. outboxctl uses it to trace
+// requests.
+func WithTransportWrapper(wrap func(http.RoundTripper) http.RoundTripper) Opt {
+	return func(c *Client) { c.wrap = wrap }
 }
 
 // Retry bounds the retries of requests answered with 409 while the Connect
@@ -57,7 +92,8 @@ func WithBearerToken(token string) Opt { return func(c *Client) { c.token = toke
 // (ignored with WithHTTPClient).
 func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.tlsConfig = cfg } }
 
-// WithHTTPClient uses hc, overriding the default client (30 s timeout).
+// WithHTTPClient uses hc, overriding the default client (no client timeout:
+// WithRequestTimeout bounds each request).
 func WithHTTPClient(hc *http.Client) Opt { return func(c *Client) { c.hc = hc } }
 
 // WithUserAgent sets the User-Agent header, overriding "outboxctl".
@@ -72,12 +108,13 @@ func WithRetry(r Retry) Opt { return func(c *Client) { c.retry = r } }
 func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
 	if err != nil {
-		return nil, fmt.Errorf("kafka connect url %q: %w", baseURL, err)
+		return nil, fmt.Errorf("kafka connect url %q: %w", redact.URL(baseURL), err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("kafka connect url %q: want http(s)://host:port", baseURL)
+		return nil, fmt.Errorf("kafka connect url %q: want http(s)://host:port", redact.URL(baseURL))
 	}
-	c := &Client{base: u, baseStr: u.String(), userAgent: "outboxctl", retry: DefaultRetry, sleep: sleepCtx}
+	c := &Client{base: u, baseStr: u.String(), userAgent: "outboxctl", retry: DefaultRetry, sleep: sleepCtx,
+		timeout: DefaultRequestTimeout, maxAnswer: DefaultMaxAnswerSize}
 	for _, o := range opts {
 		o(c)
 	}
@@ -86,7 +123,14 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 		if c.tlsConfig != nil {
 			tr.TLSClientConfig = c.tlsConfig
 		}
-		c.hc = &http.Client{Transport: tr, Timeout: 100 * time.Second} // Connect's own request timeout is 90 s
+		var rt http.RoundTripper = tr
+		if c.wrap != nil {
+			rt = c.wrap(rt)
+		}
+		c.hc = &http.Client{Transport: rt}
+	}
+	if c.maxAnswer <= 0 {
+		c.maxAnswer = DefaultMaxAnswerSize
 	}
 	if c.retry.MaxAttempts < 1 {
 		c.retry.MaxAttempts = 1
@@ -162,9 +206,14 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 	if body != nil {
 		r = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u, r)
+	reqCtx, cancel := ctx, context.CancelFunc(func() {})
+	if c.timeout > 0 {
+		reqCtx, cancel = context.WithTimeout(ctx, c.timeout)
+	}
+	defer cancel()
+	req, err := http.NewRequestWithContext(reqCtx, method, u, r)
 	if err != nil {
-		return 0, fmt.Errorf("%s %s: %w", method, u, err)
+		return 0, fmt.Errorf("%s %s: %w", method, redact.URL(u), err)
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -177,17 +226,18 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 	case c.user != "" || c.password != "":
 		req.SetBasicAuth(c.user, c.password)
 	}
+	start := time.Now()
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		if ctx.Err() != nil {
-			return 0, fmt.Errorf("%s %s: %w", method, u, ctx.Err())
-		}
-		return 0, &UnreachableError{URL: c.baseStr, Err: err}
+		return 0, c.transportErr(ctx, reqCtx, start, method, u, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	data, err := limitio.ReadAll(resp.Body, c.maxAnswer)
 	if err != nil {
-		return resp.StatusCode, &UnreachableError{URL: c.baseStr, Err: err}
+		if errors.Is(err, limitio.ErrTooLarge) {
+			return resp.StatusCode, fmt.Errorf("%s %s: %w: more than %d bytes", method, redact.URL(u), ErrAnswerTooLarge, c.maxAnswer)
+		}
+		return resp.StatusCode, c.transportErr(ctx, reqCtx, start, method, u, err)
 	}
 	if resp.StatusCode >= 300 {
 		e := &APIError{Status: resp.StatusCode, ErrorCode: resp.StatusCode, Method: method, URL: u}
@@ -208,12 +258,45 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		}
 		return resp.StatusCode, e
 	}
-	if out != nil && len(bytes.TrimSpace(data)) > 0 {
-		if err := json.Unmarshal(data, out); err != nil {
-			return resp.StatusCode, fmt.Errorf("%s %s: decode answer: %w", method, u, err)
+	if out == nil || resp.StatusCode == http.StatusNoContent {
+		return resp.StatusCode, nil
+	}
+	s, isShaped := out.(shaped)
+	if len(bytes.TrimSpace(data)) == 0 {
+		if isShaped {
+			return resp.StatusCode, &BadAnswerError{Method: method, URL: u, Reason: "empty answer"}
+		}
+		return resp.StatusCode, nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return resp.StatusCode, &BadAnswerError{Method: method, URL: u, Reason: "decode: " + err.Error()}
+	}
+	if isShaped {
+		if err := s.Check(); err != nil {
+			return resp.StatusCode, &BadAnswerError{Method: method, URL: u, Reason: err.Error()}
 		}
 	}
 	return resp.StatusCode, nil
+}
+
+// shaped is an answer type that can say whether it has the documented
+// shape (required fields present).
+type shaped interface{ Check() error }
+
+// transportErr classifies an error without an HTTP answer: the caller's
+// context ended, the request timed out, or Connect is unreachable.
+func (c *Client) transportErr(ctx, reqCtx context.Context, start time.Time, method, u string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s %s: %w", method, redact.URL(u), ctx.Err())
+	}
+	if errors.Is(reqCtx.Err(), context.DeadlineExceeded) {
+		return &TimeoutError{Method: method, URL: u, After: c.timeout}
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &TimeoutError{Method: method, URL: u, After: time.Since(start).Round(time.Millisecond)}
+	}
+	return &UnreachableError{URL: c.baseStr, Err: err}
 }
 
 func connPath(name string, rest ...string) string {

@@ -14,6 +14,13 @@
 // [ErrConflict] (409), [ErrBadRequest] (400) so that callers can write
 // errors.Is(err, connect.ErrNotFound). A connection that cannot be made is an
 // [*UnreachableError] that unwraps to [ErrUnreachable] and names the URL.
+// A request that gets no complete answer within the request timeout
+// ([WithRequestTimeout], default 30 s) is a [*TimeoutError] ([ErrTimeout],
+// "timed out after 30s"), never "unreachable". Answers are read up to
+// [WithMaxAnswerSize] ([ErrAnswerTooLarge]), and 2xx answers of the wrong
+// shape (not JSON, a status without connector.state, a validation result
+// without configs) are a [*BadAnswerError] ([ErrBadAnswer]). Credentials in
+// the URL are masked in every error.
 //
 // A 409 on a write is what Connect answers while the group rebalances ("Cannot
 // complete request momentarily due to stale configuration", "no known leader

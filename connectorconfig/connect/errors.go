@@ -1,10 +1,14 @@
 package connect
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
+
+	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
 // Sentinel errors. Every [*APIError] and [*UnreachableError] unwraps to one of
@@ -20,9 +24,19 @@ var (
 	// example a config that does not validate or an offset change on a
 	// connector that is not STOPPED.
 	ErrBadRequest = errors.New("bad request")
-	// ErrUnreachable: no HTTP answer at all (connection refused, DNS, TLS,
-	// timeout).
+	// ErrUnreachable: no HTTP answer at all (connection refused, DNS, TLS).
+	// A request that got no answer in time is ErrTimeout instead.
 	ErrUnreachable = errors.New("kafka connect unreachable")
+	// ErrTimeout: a request got no (complete) answer within the request
+	// timeout (WithRequestTimeout). [*TimeoutError] unwraps to it and to
+	// context.DeadlineExceeded.
+	ErrTimeout = errors.New("kafka connect request timed out")
+	// ErrAnswerTooLarge: an answer body exceeded the size limit
+	// (WithMaxAnswerSize).
+	ErrAnswerTooLarge = errors.New("kafka connect answer too large")
+	// ErrBadAnswer: Connect answered 2xx with a body of the wrong shape
+	// (not JSON, wrong types, required fields missing); see [*BadAnswerError].
+	ErrBadAnswer = errors.New("unexpected kafka connect answer")
 	// ErrUnsupported: the worker is too old for the requested feature.
 	ErrUnsupported = errors.New("not supported by this kafka connect version")
 )
@@ -42,7 +56,7 @@ func (e *APIError) Error() string {
 	if msg == "" {
 		msg = http.StatusText(e.Status)
 	}
-	return fmt.Sprintf("%s %s: %d %s", e.Method, e.URL, e.Status, msg)
+	return redact.String(fmt.Sprintf("%s %s: %d %s", e.Method, e.URL, e.Status, msg))
 }
 
 // Unwrap returns the sentinel matching the status: ErrNotFound, ErrConflict,
@@ -66,8 +80,38 @@ type UnreachableError struct {
 }
 
 func (e *UnreachableError) Error() string {
-	return fmt.Sprintf("kafka connect at %s is unreachable: %v (is the worker running and the URL right?)", e.URL, rootCause(e.Err))
+	return redact.String(fmt.Sprintf("kafka connect at %s is unreachable: %v (is the worker running and the URL right?)", e.URL, rootCause(e.Err)))
 }
+
+// TimeoutError is returned when a request got no complete answer within
+// the request timeout.
+type TimeoutError struct {
+	Method string
+	URL    string        // the request URL
+	After  time.Duration // the timeout that expired
+}
+
+func (e *TimeoutError) Error() string {
+	return redact.String(fmt.Sprintf("kafka connect request %s %s timed out after %s (raise the request timeout if the worker is just slow)", e.Method, e.URL, e.After))
+}
+
+// Unwrap returns ErrTimeout and context.DeadlineExceeded.
+func (e *TimeoutError) Unwrap() []error { return []error{ErrTimeout, context.DeadlineExceeded} }
+
+// BadAnswerError is a 2xx answer whose body does not have the shape the
+// Connect REST API documents.
+type BadAnswerError struct {
+	Method string
+	URL    string
+	Reason string // what is wrong, e.g. "status has no connector.state"
+}
+
+func (e *BadAnswerError) Error() string {
+	return redact.String(fmt.Sprintf("%s %s: unexpected answer from kafka connect: %s (is the URL a Kafka Connect REST API?)", e.Method, e.URL, e.Reason))
+}
+
+// Unwrap returns ErrBadAnswer.
+func (e *BadAnswerError) Unwrap() error { return ErrBadAnswer }
 
 // Unwrap returns both ErrUnreachable and the transport error.
 func (e *UnreachableError) Unwrap() []error { return []error{ErrUnreachable, e.Err} }

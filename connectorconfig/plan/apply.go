@@ -200,8 +200,10 @@ func apply(ctx context.Context, c *connect.Client, p Plan, opts ApplyOptions) (R
 		if err != nil {
 			res.Reason, res.WriteFailed = err.Error(), true
 			fmt.Fprintf(progress, "%s: %s\n", ch.Name, err)
+			// Connect unreachable or hanging: the next writes would fare
+			// no better (each waiting the request timeout).
 			var u *connect.UnreachableError
-			if errors.As(err, &u) {
+			if errors.As(err, &u) || errors.Is(err, connect.ErrTimeout) {
 				rep.Results = append(rep.Results, res)
 				return rep, err
 			}
@@ -432,6 +434,11 @@ func wait(ctx context.Context, c *connect.Client, rep *Report, wrote map[string]
 		var still []*track
 		if err != nil {
 			still = open // keep the last known states; the timeout below reports them
+			if errors.Is(err, connect.ErrTimeout) {
+				for _, t := range open {
+					rep.Results[t.idx].Reason = "status request: " + err.Error()
+				}
+			}
 		}
 		for _, t := range open {
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
 // OwnerKey is the config key outboxctl writes into every connector it
@@ -353,12 +354,16 @@ func createChange(d connectorconfig.Connector) Change {
 	for _, k := range sortedKeys(d.Config) {
 		kc := KeyChange{Key: k, Action: Create, Sensitive: isSensitive(k, d.Sensitive)}
 		if !kc.Sensitive {
-			kc.After = ptr(d.Config[k])
+			kc.After = shown(d.Config[k])
 		}
 		ch.Keys = append(ch.Keys, kc)
 	}
 	return ch
 }
+
+// shown is a value as plans show it: credentials inside it (a JDBC or
+// other URL with a password, password= parameters) are masked.
+func shown(v string) *string { return ptr(redact.String(v)) }
 
 func updateChange(d connectorconfig.Connector, a ActualConnector, cfg diffConfig) Change {
 	ch := Change{Name: d.Name, Action: NoOp, Source: d.Source, Desired: &d, Owned: cfg.owner != "" && a.Owner() == cfg.owner, Findings: []Finding{}, Keys: []KeyChange{}}
@@ -370,7 +375,7 @@ func updateChange(d connectorconfig.Connector, a ActualConnector, cfg diffConfig
 		case !ok:
 			kc := KeyChange{Key: k, Action: Create, Sensitive: sens}
 			if !sens {
-				kc.After = ptr(want)
+				kc.After = shown(want)
 			}
 			ch.Keys = append(ch.Keys, kc)
 		case isMasked(have):
@@ -381,7 +386,7 @@ func updateChange(d connectorconfig.Connector, a ActualConnector, cfg diffConfig
 		default:
 			kc := KeyChange{Key: k, Action: Update, Sensitive: sens}
 			if !sens {
-				kc.Before, kc.After = ptr(have), ptr(want)
+				kc.Before, kc.After = shown(have), shown(want)
 			}
 			ch.Keys = append(ch.Keys, kc)
 		}
@@ -428,7 +433,7 @@ func removedKeys(actual map[string]string, ignore map[string]bool, desired map[s
 		}
 		kc := KeyChange{Key: k, Action: Delete, Sensitive: isSensitive(k, nil)}
 		if !kc.Sensitive && !isMasked(actual[k]) {
-			kc.Before = ptr(actual[k])
+			kc.Before = shown(actual[k])
 		} else {
 			kc.Sensitive = true
 		}
@@ -542,7 +547,8 @@ func Fetch(ctx context.Context, c *connect.Client) (map[string]ActualConnector, 
 // MaskSecrets replaces, in s, the value of every sensitive key of cfg (see
 // IsSensitive) by "(sensitive)". It is applied to Connect's error messages
 // and stack traces, which can echo config values. Values shorter than 4
-// characters and config-provider placeholders are left alone.
+// characters and config-provider placeholders are left alone. Credentials
+// in URLs and JDBC values are masked too (internal/redact).
 func MaskSecrets(s string, cfg map[string]string, declared []string) string {
 	for k, v := range cfg {
 		if len(v) < 4 || strings.HasPrefix(v, "${") || !isSensitive(k, declared) {
@@ -550,5 +556,5 @@ func MaskSecrets(s string, cfg map[string]string, declared []string) string {
 		}
 		s = strings.ReplaceAll(s, v, sensitiveText)
 	}
-	return s
+	return redact.String(s)
 }

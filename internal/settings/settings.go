@@ -8,6 +8,8 @@
 // lookup function (os.Getenv in the CLI, a map in tests).
 package settings
 
+import "time"
+
 // Default endpoints of the native stack (devstack/stack.sh) and of
 // docker-compose.yml.
 const (
@@ -45,7 +47,16 @@ const (
 	// EnvConnectBootstrapServers is Kafka as Kafka Connect sees it (the
 	// MySQL/MariaDB schema history): kafka:9092 under docker-compose.yml.
 	EnvConnectBootstrapServers = "OUTBOX_CONNECT_BOOTSTRAP_SERVERS"
+	// EnvRequestTimeout is the default of outboxctl's --request-timeout, a
+	// Go duration (DefaultRequestTimeout when unset). outboxctl parses it
+	// itself: a bad value is a usage error of the commands that use it.
+	EnvRequestTimeout = "OUTBOX_REQUEST_TIMEOUT"
 )
+
+// DefaultRequestTimeout bounds each request to Kafka Connect, the schema
+// registry and Kafka unless EnvRequestTimeout or --request-timeout say
+// otherwise.
+const DefaultRequestTimeout = 30 * time.Second
 
 // Settings are the endpoints outboxctl talks to.
 type Settings struct {

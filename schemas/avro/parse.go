@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/outboxctl/outboxctl/internal/javatext"
+	"github.com/outboxctl/outboxctl/internal/limitio"
 )
 
 // ErrInvalidSchema is what every *ParseError unwraps to.
@@ -88,9 +88,18 @@ func ParseWithNamed(data []byte, named ...NamedSchema) (Schema, error) {
 	return ParseWith(data, Options{Named: named})
 }
 
-// ParseFile reads and parses the schema in path; positions carry path.
+// MaxFileSize is the largest schema file ReadFile and ParseFile read
+// (16 MiB).
+const MaxFileSize = 16 << 20
+
+// ReadFile reads a schema file: a regular file of at most MaxFileSize
+// bytes (a missing file keeps fs.ErrNotExist).
+func ReadFile(path string) ([]byte, error) { return limitio.ReadFile(path, MaxFileSize) }
+
+// ParseFile reads (ReadFile) and parses the schema in path; positions carry
+// path.
 func ParseFile(path string) (Schema, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -7,15 +7,18 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/riferrei/srclient"
+
+	"github.com/outboxctl/outboxctl/internal/limitio"
+	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
 // DefaultTimeout bounds every call (all its HTTP requests together) unless
@@ -26,15 +29,39 @@ const DefaultTimeout = 15 * time.Second
 // Apicurio's ccompat API). It is safe for concurrent use. It caches nothing:
 // every call asks the registry, so "latest" is never stale.
 type Client struct {
-	base      string // without trailing slash and without userinfo
-	user      string
-	pass      string
-	token     string
-	timeout   time.Duration
-	rt        http.RoundTripper
-	tlsCfg    *TLSConfig
-	userAgent string
+	base       string // without trailing slash and without userinfo
+	user       string
+	pass       string
+	token      string
+	timeout    time.Duration
+	rt         http.RoundTripper
+	tlsCfg     *TLSConfig
+	userAgent  string
+	reqTimeout time.Duration // per HTTP request; 0: none
+	wrap       func(http.RoundTripper) http.RoundTripper
+	maxAnswer  int64
 }
+
+// WithTransportWrapper wraps the transport (the one of WithTransport, or
+// the default with WithTLS applied), overriding no wrapping. outboxctl uses
+// it to trace requests.
+func WithTransportWrapper(wrap func(http.RoundTripper) http.RoundTripper) Opt {
+	return func(c *Client) { c.wrap = wrap }
+}
+
+// DefaultMaxAnswerSize is the largest answer body a client reads.
+const DefaultMaxAnswerSize = 32 << 20
+
+// WithRequestTimeout bounds each HTTP request of a call (sending it and
+// reading its whole answer), overriding the default of no per-request
+// bound (the call's WithTimeout still applies). A request that exceeds
+// either bound fails with a [*TimeoutError] (ErrTimeout).
+func WithRequestTimeout(d time.Duration) Opt { return func(c *Client) { c.reqTimeout = d } }
+
+// WithMaxAnswerSize limits the answer bodies read, overriding
+// DefaultMaxAnswerSize (n <= 0 keeps it). A larger answer fails with
+// ErrAnswerTooLarge.
+func WithMaxAnswerSize(n int64) Opt { return func(c *Client) { c.maxAnswer = n } }
 
 // Opt configures a Client.
 type Opt func(*Client)
@@ -84,7 +111,7 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("schema registry url %q: want http(s)://host[:port][/path]", redactURL(baseURL))
 	}
-	c := &Client{timeout: DefaultTimeout}
+	c := &Client{timeout: DefaultTimeout, maxAnswer: DefaultMaxAnswerSize}
 	if u.User != nil {
 		c.user = u.User.Username()
 		c.pass, _ = u.User.Password()
@@ -105,13 +132,19 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 		}
 		c.rt = tr
 	}
+	if c.wrap != nil {
+		c.rt = c.wrap(c.rt)
+	}
+	if c.maxAnswer <= 0 {
+		c.maxAnswer = DefaultMaxAnswerSize
+	}
 	return c, nil
 }
 
 func (t *TLSConfig) build() (*tls.Config, error) {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: t.InsecureSkipVerify}
 	if t.CAFile != "" {
-		pem, err := os.ReadFile(t.CAFile)
+		pem, err := limitio.ReadFile(t.CAFile, 4<<20)
 		if err != nil {
 			return nil, fmt.Errorf("schema registry tls: ca file: %w", err)
 		}
@@ -137,14 +170,7 @@ func (t *TLSConfig) build() (*tls.Config, error) {
 // URL is the registry's base URL, without credentials.
 func (c *Client) URL() string { return c.base }
 
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
-	}
-	u.User = url.User("xxxxx")
-	return u.String()
-}
+func redactURL(s string) string { return redact.URL(s) }
 
 // call is the state of one client call: its context and the last error
 // answer seen by the transport (srclient drops the status of non-JSON
@@ -154,6 +180,10 @@ type call struct {
 	status int
 	body   []byte
 	netErr error
+	// the last request, and how it ended without an answer
+	method, url string
+	timedOut    time.Duration // the bound that expired, or 0
+	tooLarge    bool
 }
 
 type callTransport struct {
@@ -162,7 +192,11 @@ type callTransport struct {
 }
 
 func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	r := req.Clone(t.call.ctx)
+	ctx, cancel := t.call.ctx, context.CancelFunc(func() {})
+	if t.c.reqTimeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, t.c.reqTimeout)
+	}
+	r := req.Clone(ctx)
 	switch {
 	case t.c.token != "":
 		r.Header.Set("Authorization", "Bearer "+t.c.token)
@@ -175,18 +209,68 @@ func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if r.Header.Get("Accept") == "" {
 		r.Header.Set("Accept", "application/vnd.schemaregistry.v1+json, application/json")
 	}
+	t.call.method, t.call.url = r.Method, r.URL.String()
 	resp, err := t.c.rt.RoundTrip(r)
 	if err != nil {
-		t.call.netErr = err
+		t.noAnswer(ctx, err)
+		cancel()
 		return nil, err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		resp.Body.Close()
-		t.call.status, t.call.body = resp.StatusCode, body
-		resp.Body = io.NopCloser(bytes.NewReader(body))
+		cancel()
+		t.call.status, t.call.body = resp.StatusCode, data
+		resp.Body = io.NopCloser(bytes.NewReader(data))
+		return resp, nil
 	}
+	resp.Body = &answerBody{rc: resp.Body, left: t.c.maxAnswer, t: t, ctx: ctx, cancel: cancel}
 	return resp, nil
+}
+
+// noAnswer records why a request got no (complete) answer.
+func (t *callTransport) noAnswer(ctx context.Context, err error) {
+	t.call.netErr = err
+	switch {
+	case errors.Is(t.call.ctx.Err(), context.DeadlineExceeded) && t.c.timeout > 0:
+		t.call.timedOut = t.c.timeout
+	case t.call.ctx.Err() != nil: // the caller's context
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		t.call.timedOut = t.c.reqTimeout
+	}
+}
+
+// answerBody bounds the answer size and records read errors; Close ends
+// the request's timeout.
+type answerBody struct {
+	rc     io.ReadCloser
+	left   int64
+	t      *callTransport
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+func (b *answerBody) Read(p []byte) (int, error) {
+	// Reading one byte past the limit tells a body of exactly the limit
+	// from a larger one.
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		b.t.call.tooLarge = true
+		return 0, ErrAnswerTooLarge
+	}
+	if err != nil && err != io.EOF {
+		b.t.noAnswer(b.ctx, err)
+	}
+	return n, err
+}
+
+func (b *answerBody) Close() error {
+	defer b.cancel()
+	return b.rc.Close()
 }
 
 // begin starts a call: a context bounded by the client's timeout and an
@@ -224,6 +308,12 @@ func (c *Client) mapErr(op string, cl *call, err error) error {
 	if cl.status != 0 {
 		return newAPIError(op, cl.status, cl.body)
 	}
+	if cl.tooLarge {
+		return fmt.Errorf("%s: %s %s: %w: more than %d bytes", op, cl.method, redactURL(cl.url), ErrAnswerTooLarge, c.maxAnswer)
+	}
+	if cl.timedOut > 0 {
+		return fmt.Errorf("%s: %w", op, &TimeoutError{Method: cl.method, URL: cl.url, After: cl.timedOut})
+	}
 	if cl.netErr != nil {
 		return fmt.Errorf("%s: %w", op, &UnreachableError{URL: c.base, Err: cl.netErr})
 	}
@@ -260,7 +350,7 @@ func (c *Client) rest(ctx context.Context, op, method, path string, in, out any)
 	}
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, &UnreachableError{URL: c.base, Err: err})
+		return c.mapErr(op, cl, err)
 	}
 	if out != nil {
 		if err := json.Unmarshal(data, out); err != nil {

@@ -26,9 +26,11 @@
 //     ErrVersionNotFound, ErrSchemaNotFound, ErrIncompatible,
 //     ErrInvalidSchema, ErrInvalidLevel, ErrUnauthorized, …). No answer at
 //     all is *UnreachableError (ErrUnreachable, and the context error when
-//     the call was cancelled or timed out).
-//   - Context and timeout on every call (srclient has none): each call is
-//     bounded by the caller's context and WithTimeout (DefaultTimeout).
+//     the call was cancelled); no answer in time is *TimeoutError
+//     (ErrTimeout, context.DeadlineExceeded).
+//   - Context and timeouts on every call (srclient has none): each call is
+//     bounded by the caller's context and WithTimeout (DefaultTimeout), each
+//     request by WithRequestTimeout; answers by WithMaxAnswerSize.
 //   - Auth (basic, bearer) is set by the package's transport on every
 //     request, also on the plain net/http calls below; credentials in the
 //     URL are moved to basic auth and never printed. TLS via WithTLS (CA

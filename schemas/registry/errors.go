@@ -1,12 +1,16 @@
 package registry
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
+
+	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
 // Sentinel errors. Every [*APIError] and [*UnreachableError] unwraps to the
@@ -42,6 +46,11 @@ var (
 	// DNS, TLS, timeout), or a gateway in front of it answered 502, 503
 	// or 504 without a registry error body.
 	ErrUnreachable = errors.New("schema registry unreachable")
+	// ErrTimeout: a request got no (complete) answer within the call's
+	// timeout (WithTimeout) or the request timeout (WithRequestTimeout).
+	ErrTimeout = errors.New("schema registry request timed out")
+	// ErrAnswerTooLarge: an answer body exceeded WithMaxAnswerSize.
+	ErrAnswerTooLarge = errors.New("schema registry answer too large")
 	// ErrServer: any other error answer (5xx store errors 50001-50003,
 	// unexpected statuses).
 	ErrServer = errors.New("schema registry error")
@@ -85,7 +94,7 @@ func (e *APIError) Error() string {
 	if e.Code != 0 && e.Code != e.Status {
 		code = fmt.Sprintf(" (error code %d)", e.Code)
 	}
-	return fmt.Sprintf("%s: registry answered %d%s: %s", e.Op, e.Status, code, msg)
+	return redact.String(fmt.Sprintf("%s: registry answered %d%s: %s", e.Op, e.Status, code, msg))
 }
 
 // Unwrap returns the sentinel for Code, or for Status when Code is unknown.
@@ -135,11 +144,25 @@ func (e *UnreachableError) Error() string {
 	if errors.As(cause, &u) {
 		cause = u.Err
 	}
-	return fmt.Sprintf("schema registry at %s is unreachable: %v (is it running and the URL right?)", e.URL, cause)
+	return redact.String(fmt.Sprintf("schema registry at %s is unreachable: %v (is it running and the URL right?)", e.URL, cause))
 }
 
 // Unwrap returns ErrUnreachable and the transport error.
 func (e *UnreachableError) Unwrap() []error { return []error{ErrUnreachable, e.Err} }
+
+// TimeoutError is returned when a request got no complete answer in time.
+type TimeoutError struct {
+	Method string
+	URL    string        // the request URL, without credentials
+	After  time.Duration // the bound that expired
+}
+
+func (e *TimeoutError) Error() string {
+	return redact.String(fmt.Sprintf("schema registry request %s %s timed out after %s", e.Method, e.URL, e.After))
+}
+
+// Unwrap returns ErrTimeout and context.DeadlineExceeded.
+func (e *TimeoutError) Unwrap() []error { return []error{ErrTimeout, context.DeadlineExceeded} }
 
 // newAPIError builds an APIError from a response status and body.
 func newAPIError(op string, status int, body []byte) *APIError {

@@ -21,6 +21,7 @@ package connectfake
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -67,6 +68,14 @@ type Server struct {
 	conflicts int
 	requests  []string
 	now       func() time.Time
+	hang      map[string]bool     // "METHOD /path" → never answer
+	answers   map[string]override // "METHOD /path" → fixed answer
+	stop      chan struct{}
+}
+
+type override struct {
+	status int
+	body   string
 }
 
 // New starts a fake Connect server; close it with Close.
@@ -81,9 +90,47 @@ func New(opts Options) *Server {
 			"io.debezium.connector.mariadb.MariaDbConnector",
 		}
 	}
-	s := &Server{opts: opts, conns: map[string]*conn{}, fail: map[string]string{}, now: time.Now}
+	s := &Server{opts: opts, conns: map[string]*conn{}, fail: map[string]string{}, now: time.Now,
+		hang: map[string]bool{}, answers: map[string]override{}, stop: make(chan struct{})}
 	s.Server = httptest.NewServer(s.routes())
 	return s
+}
+
+// Close ends hanging requests and shuts the server down.
+func (s *Server) Close() {
+	s.mu.Lock()
+	select {
+	case <-s.stop:
+	default:
+		close(s.stop)
+	}
+	s.mu.Unlock()
+	s.Server.Close()
+}
+
+// Hang makes requests "METHOD /path" (the path without query) get no answer
+// until the client gives up, like a worker that hangs; on false they are
+// answered again.
+func (s *Server) Hang(request string, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if on {
+		s.hang[request] = true
+	} else {
+		delete(s.hang, request)
+	}
+}
+
+// Answer makes requests "METHOD /path" get status and body instead of the
+// fake's answer (for answers of the wrong shape); status 0 clears it.
+func (s *Server) Answer(request string, status int, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if status == 0 {
+		delete(s.answers, request)
+	} else {
+		s.answers[request] = override{status, body}
+	}
 }
 
 // InjectConflicts makes the next n write requests (PUT, POST, PATCH, DELETE)
@@ -318,7 +365,23 @@ func (s *Server) routes() http.Handler {
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		s.requests = append(s.requests, r.Method+" "+r.URL.Path)
+		req := r.Method + " " + r.URL.Path
+		s.requests = append(s.requests, req)
+		if s.hang[req] {
+			s.mu.Unlock()
+			select {
+			case <-r.Context().Done():
+			case <-s.stop:
+			}
+			return
+		}
+		if o, ok := s.answers[req]; ok {
+			s.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(o.status)
+			_, _ = io.WriteString(w, o.body)
+			return
+		}
 		if r.Method != http.MethodGet && s.conflicts > 0 {
 			s.conflicts--
 			s.mu.Unlock()
