@@ -820,6 +820,9 @@ func (c *compiler) record(w, r *avro.Record, t reflect.Type, where string, p rpa
 func (c *compiler) recordPlan(w, r *avro.Record, t reflect.Type, where string, p rpath) (decFn, error) {
 	var gf map[*avro.Field]reflect.StructField
 	if t != nil {
+		if t.Kind() == reflect.Map {
+			return nil, unsupported(where, t, r) // a record as a map: resolve's plain values
+		}
 		if t.Kind() != reflect.Struct {
 			return nil, typeErr(where, t, r)
 		}

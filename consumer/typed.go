@@ -1,0 +1,77 @@
+package consumer
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/outboxctl/outboxctl/schemas/avro"
+	"github.com/outboxctl/outboxctl/schemas/avrobind"
+)
+
+// AllowUnmappedFields lets the handler's struct have fields that match no
+// field of its ReaderSchema (they stay zero). Without it such a field is an
+// ErrInvalidConfig at Handle, as is a field whose Go type cannot hold its
+// schema type; tag a single field `avro:"-"` to leave just that one out.
+func AllowUnmappedFields() HandlerOption {
+	return func(o *handlerOptions) error {
+		o.allowUnmapped = true
+		return nil
+	}
+}
+
+// checkBinding is the registration check of a handler's payload type
+// against its reader schema (when it has one): every struct field must
+// match a reader field (unless AllowUnmappedFields), and every Go type must
+// hold its schema type. Types the compiled decoder does not bind (any,
+// map[string]any, structs with interface fields) are not checked; they
+// take the generic path.
+func checkBinding(t reflect.Type, o handlerOptions) error {
+	if o.reader == nil {
+		return nil
+	}
+	err := avrobind.Check(o.reader, t, o.allowUnmapped)
+	if err == nil || errors.Is(err, avrobind.ErrUnsupported) {
+		return nil
+	}
+	return fmt.Errorf("%w: payload type %s does not fit reader schema %s: %w", ErrInvalidConfig, t, avro.TypeName(o.reader), err)
+}
+
+// decodeAvro decodes the Avro datum of m (written with w) into dst, a
+// pointer to the handler's T: with the compiled plan for (writer id,
+// reader, T), or, for types the plan does not bind, with resolve and
+// assignAvro.
+func (r *Router) decodeAvro(m *Message, w, reader avro.Schema, dst any) error {
+	if !r.legacyDecode {
+		t := reflect.TypeOf(dst).Elem()
+		p, err := r.plans.Plan(m.Meta.SchemaID, reader, t, func(int) (avro.Schema, error) { return w, nil })
+		switch {
+		case err == nil:
+			if err := p.Decode(m.Value[5:], dst); err != nil {
+				return decodeError(m, fmt.Errorf("avro (schema id %d) into %s: %w", m.Meta.SchemaID, t, err))
+			}
+			return nil
+		case !errors.Is(err, avrobind.ErrUnsupported):
+			rn := reader
+			if rn == nil {
+				rn = w
+			}
+			return decodeError(m, fmt.Errorf("writer schema %d to reader %s into %s: %w", m.Meta.SchemaID, avro.TypeName(rn), t, err))
+		}
+	}
+	if reader == nil {
+		reader = w
+	}
+	res, err := r.cache.Resolver(m.Meta.SchemaID, reader, func(int) (avro.Schema, error) { return w, nil })
+	if err != nil {
+		return decodeError(m, fmt.Errorf("writer schema %d to reader %s: %w", m.Meta.SchemaID, avro.TypeName(reader), err))
+	}
+	v, err := res.Decode(m.Value[5:])
+	if err != nil {
+		return decodeError(m, fmt.Errorf("avro (schema id %d): %w", m.Meta.SchemaID, err))
+	}
+	if err := assignAvro(reader, v, reflect.ValueOf(dst).Elem(), ""); err != nil {
+		return decodeError(m, fmt.Errorf("avro into %T: %w", dst, err))
+	}
+	return nil
+}
