@@ -759,6 +759,7 @@ type defStep struct {
 	fn   decFn
 	data []byte
 	str  string // data as a string, for strings cut from it
+	name string
 }
 
 // goFields maps the reader fields to the struct fields of t: by `avro`
@@ -891,7 +892,7 @@ func (c *compiler) recordPlan(w, r *avro.Record, t reflect.Type, where string, p
 		if err != nil {
 			return nil, err
 		}
-		defs = append(defs, defStep{off: sf.Offset, fn: fn, data: data, str: string(data)})
+		defs = append(defs, defStep{off: sf.Offset, fn: fn, data: data, str: string(data), name: rf.Name})
 	}
 	return func(d *decoder, p unsafe.Pointer) error {
 		for i := range steps {
@@ -907,13 +908,21 @@ func (c *compiler) recordPlan(w, r *avro.Record, t reflect.Type, where string, p
 		if p == nil {
 			return nil
 		}
+		if len(defs) == 0 {
+			return nil
+		}
+		// Defaults are decoded from their encoded bytes with the same
+		// decoder, its input swapped for the default's.
+		saved := *d
 		for i := range defs {
 			df := &defs[i]
-			dd := decoder{b: df.data, s: df.str, shared: true}
-			if err := df.fn(&dd, unsafe.Add(p, df.off)); err != nil {
-				return err
+			*d = decoder{b: df.data, s: df.str, shared: true}
+			if err := df.fn(d, unsafe.Add(p, df.off)); err != nil {
+				*d = saved
+				return at(err, df.name)
 			}
 		}
+		*d = saved
 		return nil
 	}, nil
 }

@@ -82,15 +82,24 @@ func (p *Plan) Decode(data []byte, dst any) error {
 	if v.Type() != p.ptr || v.IsNil() {
 		return fmt.Errorf("avrobind: decode into %T, want a non-nil %s", dst, p.ptr)
 	}
-	d := decoder{b: data, shared: len(data) <= sharedMax}
-	if err := p.fn(&d, v.UnsafePointer()); err != nil {
+	d := decoders.Get().(*decoder)
+	*d = decoder{b: data, shared: len(data) <= sharedMax}
+	err := p.fn(d, v.UnsafePointer())
+	rest := len(data) - d.i
+	*d = decoder{}
+	decoders.Put(d)
+	if err != nil {
 		return rootErr(err)
 	}
-	if d.i != len(data) {
-		return &Error{Err: decodeErr(fmt.Sprintf("%d trailing bytes after the datum", len(data)-d.i))}
+	if rest != 0 {
+		return &Error{Err: decodeErr(fmt.Sprintf("%d trailing bytes after the datum", rest))}
 	}
 	return nil
 }
+
+// decoders are reused: a decoder passed to the plan's closures would
+// otherwise be one allocation per datum.
+var decoders = sync.Pool{New: func() any { return new(decoder) }}
 
 // Cache holds compiled plans keyed by (writer schema id, reader schema,
 // Go type). The reader is compared by identity (the same parsed
