@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"unsafe"
 
 	"github.com/outboxctl/outboxctl/schemas/avro"
 )
@@ -112,10 +113,21 @@ type Cache struct {
 	entries sync.Map // cacheKey -> *cacheEntry
 }
 
+// cacheKey holds the identities (data pointers) of the reader and the
+// type: hashing it is hashing 24 bytes, where interface keys cost a
+// dynamic hash per field on every lookup.
 type cacheKey struct {
 	writerID int
-	reader   avro.Schema
-	typ      reflect.Type
+	reader   unsafe.Pointer
+	typ      unsafe.Pointer
+}
+
+// identity is the data pointer of an interface value.
+func identity(v any) unsafe.Pointer {
+	if v == nil {
+		return nil
+	}
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1]
 }
 
 type cacheEntry struct {
@@ -128,7 +140,7 @@ type cacheEntry struct {
 // is writerID, read as reader (nil: the writer schema itself) into t. On a
 // miss it calls loadWriter and Compile.
 func (c *Cache) Plan(writerID int, reader avro.Schema, t reflect.Type, loadWriter func(id int) (avro.Schema, error)) (*Plan, error) {
-	key := cacheKey{writerID, reader, t}
+	key := cacheKey{writerID, identity(reader), identity(t)}
 	e, ok := c.entries.Load(key)
 	if !ok {
 		e, _ = c.entries.LoadOrStore(key, &cacheEntry{})
