@@ -188,7 +188,8 @@ func ReaderSchema(avsc string) HandlerOption {
 // version registered for its type.
 //
 // Errors: ErrDuplicateHandler for a second registration of the same type and
-// version, ErrInvalidConfig for a bad option.
+// version, ErrInvalidConfig for a bad option or, with a ReaderSchema, a T
+// that does not fit it (see AllowUnmappedFields).
 func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx context.Context, ev Event[T]) error, opts ...HandlerOption) error {
 	if eventType == "" || fn == nil || majorVersion < 0 {
 		return fmt.Errorf("%w: handle: need an event type, a major version >= 0 and a function", ErrInvalidConfig)
