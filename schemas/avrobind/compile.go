@@ -42,12 +42,18 @@ type holder struct {
 
 type compiler struct {
 	memo map[memoKey]*holder
+	// aliases rename the writer's names and fields as the reader's
+	// aliases say (resolve.NewAliases, one implementation for both
+	// decoders).
+	aliases resolve.Aliases
 	// strict collects struct fields that match no reader field.
 	strict   bool
 	unmapped []error
 }
 
-func newCompiler() *compiler { return &compiler{memo: map[memoKey]*holder{}} }
+func newCompiler(writer, reader avro.Schema) *compiler {
+	return &compiler{memo: map[memoKey]*holder{}, aliases: resolve.NewAliases(writer, reader)}
+}
 
 func typeErr(where string, t reflect.Type, s avro.Schema) error {
 	return &TypeError{Where: where, GoType: t, Schema: s, Kind: ErrType}
@@ -72,7 +78,7 @@ func (c *compiler) compile(w, r avro.Schema, t reflect.Type, where string, p rpa
 		return c.writerUnion(wu, r, t, where, p)
 	}
 	if ru, ok := r.(*avro.Union); ok {
-		j := resolve.FirstMatchingBranch(ru, w)
+		j := resolve.ReaderBranch(w, ru, c.aliases)
 		if j < 0 {
 			return nil, p.errorf(resolve.ErrMissingUnionBranch, "reader union lacking writer type: "+w.Type().Upper())
 		}
@@ -132,7 +138,7 @@ func (c *compiler) compile(w, r avro.Schema, t reflect.Type, where string, p rpa
 		if !ok {
 			return nil, mismatch(w, r, p)
 		}
-		if !namesMatch(wf, rt) {
+		if !c.namesMatch(wf, rt) {
 			return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+wf.FullName())
 		}
 		if wf.Size != rt.Size {
@@ -171,18 +177,11 @@ func promotable(w, r avro.Type) bool {
 	return false
 }
 
-// namesMatch is package resolve's rule for enum and fixed names: the same
-// full name, the same short name, or a reader alias naming the writer.
-func namesMatch(w, r avro.NamedSchema) bool {
-	if w.FullName() == r.FullName() || w.Names().Name == r.Names().Name {
-		return true
-	}
-	for _, a := range r.Names().Aliases {
-		if a == w.FullName() {
-			return true
-		}
-	}
-	return false
+// namesMatch is the name rule for enum and fixed: the writer's short name,
+// after the reader's aliases renamed it, is the reader's short name.
+func (c *compiler) namesMatch(w, r avro.NamedSchema) bool {
+	full := c.aliases.Name(w.FullName())
+	return full[strings.LastIndexByte(full, '.')+1:] == r.Names().Name
 }
 
 // zeroFn stores the zero value of t (a null datum reads nothing).
@@ -218,13 +217,17 @@ func (c *compiler) writerUnion(w *avro.Union, r avro.Schema, t reflect.Type, whe
 	ru, readerIsUnion := r.(*avro.Union)
 	fns := make([]decFn, len(w.Branches))
 	errs := make([]error, len(w.Branches))
+	var choice []int
+	if readerIsUnion {
+		choice = resolve.UnionBranches(w, ru, c.aliases)
+	}
 	ok := 0
 	var first error
 	for i, wb := range w.Branches {
 		var fn decFn
 		var err error
 		if readerIsUnion {
-			j := resolve.FirstMatchingBranch(ru, wb)
+			j := choice[i]
 			if j < 0 {
 				err = p.errorf(resolve.ErrUnionBranch, fmt.Sprintf("writer union branch %d (%s) not in reader union", i, avro.TypeName(wb)))
 			} else {
@@ -547,7 +550,7 @@ func (c *compiler) fixed(r *avro.Fixed, t reflect.Type, where string) (decFn, er
 }
 
 func (c *compiler) enum(w, r *avro.Enum, t reflect.Type, where string, p rpath) (decFn, error) {
-	if !namesMatch(w, r) {
+	if !c.namesMatch(w, r) {
 		return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+w.FullName())
 	}
 	if t != nil && t.Kind() != reflect.String {
@@ -830,23 +833,13 @@ func (c *compiler) recordPlan(w, r *avro.Record, t reflect.Type, where string, p
 		gf = c.goFields(r, t, where)
 	}
 	// Writer field -> reader field, as resolve (and Java, after
-	// Schema.applyAliases) match them: a reader alias naming a writer
-	// field wins over a reader field of that name.
-	byAlias := map[string]*avro.Field{}
-	for _, rf := range r.Fields {
-		for _, a := range rf.Aliases {
-			if _, dup := byAlias[a]; !dup {
-				byAlias[a] = rf
-			}
-		}
-	}
+	// Schema.applyAliases) match them: a reader field alias renames the
+	// writer field, and wins over a reader field of that name.
+	wname := c.aliases.Name(w.FullName())
 	source := map[*avro.Field]*avro.Field{}
 	steps := make([]step, 0, len(w.Fields))
 	for _, wf := range w.Fields {
-		rf := byAlias[wf.Name]
-		if rf == nil {
-			rf = r.Field(wf.Name)
-		}
+		rf := r.Field(c.aliases.FieldName(wname, wf.Name))
 		if rf == nil {
 			skip, err := c.compile(wf.Type, wf.Type, nil, where, p)
 			if err != nil {

@@ -36,9 +36,11 @@
 // double; long to float, double; float to double; string to and from bytes.
 // Record fields by name and reader aliases; defaults for reader fields the
 // writer lacks; enum symbols by name with the reader enum's default for
-// unknown ones; enum and fixed names and fixed sizes; unions on either side,
-// where the reader branch for a writer type is resolve.FirstMatchingBranch
-// (one implementation of Java's firstMatchingBranch for both decoders).
+// unknown ones; enum and fixed names and fixed sizes; unions on either side.
+// The choices that need Java's fine print come from package resolve, so
+// both decoders make them in one place: the alias renaming
+// (resolve.NewAliases) and the union branches (resolve.ReaderBranch for a
+// plain writer type, resolve.UnionBranches for a writer union).
 // Compile fails with resolve's *resolve.Error kinds where resolve.Compile
 // does; what only some data hit (an unknown enum symbol, a writer union
 // branch the reader cannot read, items of a non-empty array that do not

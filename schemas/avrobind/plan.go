@@ -34,7 +34,10 @@ func Compile(writer, reader avro.Schema, t reflect.Type) (*Plan, error) {
 	if t == nil {
 		return nil, fmt.Errorf("%w: nil type", ErrUnsupported)
 	}
-	c := newCompiler()
+	c := newCompiler(writer, reader)
+	if err := c.aliases.Check(writer); err != nil {
+		return nil, err
+	}
 	fn, err := c.compile(writer, reader, t, typeName(t), rpath{})
 	if err != nil {
 		return nil, err
@@ -51,7 +54,7 @@ func Check(reader avro.Schema, t reflect.Type, allowUnmapped bool) error {
 	if t == nil {
 		return fmt.Errorf("%w: nil type", ErrUnsupported)
 	}
-	c := newCompiler()
+	c := newCompiler(reader, reader)
 	c.strict = !allowUnmapped
 	if _, err := c.compile(reader, reader, t, typeName(t), rpath{}); err != nil {
 		return err
