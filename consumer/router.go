@@ -407,11 +407,7 @@ func (r *Router) writer(ctx context.Context, m *Message) (avro.Schema, error) {
 // decodeInto decodes m's value into *dst (dst is a non-nil pointer to T).
 func (r *Router) decodeInto(ctx context.Context, m *Message, reader avro.Schema, dst any) error {
 	if m.Meta.SchemaID != 0 {
-		w, err := r.writer(ctx, m)
-		if err != nil {
-			return err
-		}
-		return r.decodeAvro(m, w, reader, dst)
+		return r.decodeAvro(ctx, m, reader, dst)
 	}
 	if err := decodeJSON(m.Value, dst); err != nil {
 		return decodeError(m, fmt.Errorf("json into %T: %w", dst, err))

@@ -1,12 +1,14 @@
 package consumer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
 
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/avrobind"
+	"github.com/outboxctl/outboxctl/schemas/resolve"
 )
 
 // AllowUnmappedFields lets the handler's struct have fields that match no
@@ -37,15 +39,24 @@ func checkBinding(t reflect.Type, o handlerOptions) error {
 	return fmt.Errorf("%w: payload type %s does not fit reader schema %s: %w", ErrInvalidConfig, t, avro.TypeName(o.reader), err)
 }
 
-// decodeAvro decodes the Avro datum of m (written with w) into dst, a
-// pointer to the handler's T: with the compiled plan for (writer id,
-// reader, T), or, for types the plan does not bind, with resolve and
-// assignAvro.
-func (r *Router) decodeAvro(m *Message, w, reader avro.Schema, dst any) error {
+// decodeAvro decodes the Avro datum of m into dst, a pointer to the
+// handler's T: with the compiled plan for (writer id, reader, T), or, for
+// types the plan does not bind, with resolve and assignAvro. A cached plan
+// needs no writer schema lookup.
+func (r *Router) decodeAvro(ctx context.Context, m *Message, reader avro.Schema, dst any) error {
 	if !r.legacyDecode {
 		t := reflect.TypeOf(dst).Elem()
-		p, err := r.plans.Plan(m.Meta.SchemaID, reader, t, func(int) (avro.Schema, error) { return w, nil })
+		var loadErr error
+		p, err := r.plans.Plan(m.Meta.SchemaID, reader, t, func(int) (avro.Schema, error) {
+			w, err := r.writer(ctx, m)
+			loadErr = err
+			return w, err
+		})
 		switch {
+		case loadErr != nil:
+			return loadErr // as writer reports it (ErrSchema)
+		case err != nil && !compileError(err):
+			return err // the load of another goroutine waiting for the same plan
 		case err == nil:
 			if err := p.Decode(m.Value[5:], dst); err != nil {
 				return decodeError(m, fmt.Errorf("avro (schema id %d) into %s: %w", m.Meta.SchemaID, t, err))
@@ -54,10 +65,16 @@ func (r *Router) decodeAvro(m *Message, w, reader avro.Schema, dst any) error {
 		case !errors.Is(err, avrobind.ErrUnsupported):
 			rn := reader
 			if rn == nil {
-				rn = w
+				if w, werr := r.writer(ctx, m); werr == nil {
+					rn = w
+				}
 			}
-			return decodeError(m, fmt.Errorf("writer schema %d to reader %s into %s: %w", m.Meta.SchemaID, avro.TypeName(rn), t, err))
+			return decodeError(m, fmt.Errorf("writer schema %d to reader %s into %s: %w", m.Meta.SchemaID, typeNameOf(rn), t, err))
 		}
+	}
+	w, err := r.writer(ctx, m)
+	if err != nil {
+		return err
 	}
 	if reader == nil {
 		reader = w
@@ -74,4 +91,19 @@ func (r *Router) decodeAvro(m *Message, w, reader avro.Schema, dst any) error {
 		return decodeError(m, fmt.Errorf("avro into %T: %w", dst, err))
 	}
 	return nil
+}
+
+// compileError reports whether err comes from compiling a plan (rather
+// than from loading the writer schema).
+func compileError(err error) bool {
+	var te *avrobind.TypeError
+	var re *resolve.Error
+	return errors.As(err, &te) || errors.As(err, &re) || errors.Is(err, avrobind.ErrUnsupported)
+}
+
+func typeNameOf(s avro.Schema) string {
+	if s == nil {
+		return "(the writer schema)"
+	}
+	return avro.TypeName(s)
 }
