@@ -273,3 +273,21 @@ func TestLogicalAndFixed(t *testing.T) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
 }
+
+func TestCheckAroundInterfaces(t *testing.T) {
+	r := parse(t, readerV1)
+	type withAny struct {
+		ID    string           `avro:"id"`
+		Lines []map[string]any `avro:"lines"`
+		Note  any              `avro:"note"`
+		Typo  int              `avro:"amout"`
+	}
+	err := avrobind.Check(r, reflect.TypeFor[withAny](), false)
+	var ue *avrobind.UnmappedError
+	if !errors.As(err, &ue) || ue.Name != "amout" {
+		t.Errorf("Check = %v, want the unmapped amout", err)
+	}
+	if _, err := avrobind.Compile(r, r, reflect.TypeFor[withAny]()); !errors.Is(err, avrobind.ErrUnsupported) {
+		t.Errorf("Compile = %v, want ErrUnsupported", err)
+	}
+}

@@ -49,13 +49,16 @@ func Compile(writer, reader avro.Schema, t reflect.Type) (*Plan, error) {
 // Compile(reader, reader, t) would give, and, unless allowUnmapped, every
 // exported struct field (by `avro` tag, else name) that matches no field of
 // its reader record, as *UnmappedError values (ErrUnmappedField), joined.
-// A field tagged `avro:"-"` is never reported.
+// A field tagged `avro:"-"` is never reported. An interface (any) or a
+// map[string]X for a record, which Compile does not bind
+// (ErrUnsupported), is taken to hold anything, so the rest of t is still
+// checked.
 func Check(reader avro.Schema, t reflect.Type, allowUnmapped bool) error {
 	if t == nil {
 		return fmt.Errorf("%w: nil type", ErrUnsupported)
 	}
 	c := newCompiler(reader, reader)
-	c.strict = !allowUnmapped
+	c.strict, c.check = !allowUnmapped, true
 	if _, err := c.compile(reader, reader, t, typeName(t), rpath{}); err != nil {
 		return err
 	}
