@@ -2,6 +2,7 @@ package avrobind_test
 
 import (
 	"errors"
+	"fmt"
 	"math/big"
 	"reflect"
 	"strings"
@@ -289,5 +290,102 @@ func TestCheckAroundInterfaces(t *testing.T) {
 	}
 	if _, err := avrobind.Compile(r, r, reflect.TypeFor[withAny]()); !errors.Is(err, avrobind.ErrUnsupported) {
 		t.Errorf("Compile = %v, want ErrUnsupported", err)
+	}
+}
+
+type node struct {
+	V    int32 `avro:"v"`
+	Next *node `avro:"next"`
+}
+
+func TestRecursiveAndContainers(t *testing.T) {
+	schema := `{"type":"record","name":"Node","fields":[{"name":"v","type":"int"},{"name":"next","type":["null","Node"]}]}`
+	s := parse(t, schema)
+	p, err := avrobind.Compile(s, s, reflect.TypeFor[node]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n node
+	in := map[string]any{"v": int32(1), "next": goavro.Union("Node", map[string]any{"v": int32(2), "next": nil})}
+	if err := p.Decode(encode(t, schema, in), &n); err != nil {
+		t.Fatal(err)
+	}
+	if n.V != 1 || n.Next == nil || n.Next.V != 2 || n.Next.Next != nil {
+		t.Errorf("got %+v %+v", n, n.Next)
+	}
+
+	// A writer union read as a plain reader type, a map of records, and
+	// arrays in several blocks.
+	w := `{"type":"record","name":"C","fields":[
+	 {"name":"u","type":["int","long"]},
+	 {"name":"m","type":{"type":"map","values":{"type":"record","name":"I","fields":[{"name":"s","type":"string"}]}}},
+	 {"name":"a","type":{"type":"array","items":"long"}}]}`
+	r := `{"type":"record","name":"C","fields":[
+	 {"name":"u","type":"double"},
+	 {"name":"m","type":{"type":"map","values":{"type":"record","name":"I","fields":[{"name":"s","type":"bytes"}]}}},
+	 {"name":"a","type":{"type":"array","items":"double"}}]}`
+	type item struct {
+		S []byte `avro:"s"`
+	}
+	type c struct {
+		U float64         `avro:"u"`
+		M map[string]item `avro:"m"`
+		A []float64       `avro:"a"`
+	}
+	pc, err := avrobind.Compile(parse(t, w), parse(t, r), reflect.TypeFor[c]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// u: branch 1 (long) 3; m: one block of 2; a: two blocks, the second
+	// with a byte size (negative count), then the end.
+	data := []byte{0x02, 0x06,
+		0x04, 0x02, 'x', 0x02, 'a', 0x02, 'y', 0x02, 'b', 0x00,
+		0x02, 0x02, 0x03, 0x04, 0x06, 0x08, 0x00}
+	var got c
+	if err := pc.Decode(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := c{U: 3, M: map[string]item{"x": {[]byte("a")}, "y": {[]byte("b")}}, A: []float64{1, 3, 4}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+func TestCacheConcurrent(t *testing.T) {
+	w, r := parse(t, writerV1), parse(t, readerV1)
+	data := encode(t, writerV1, datum("PAID", nil))
+	var cache avrobind.Cache
+	loads := make(chan struct{}, 100)
+	done := make(chan error)
+	for range 8 {
+		go func() {
+			for range 50 {
+				p, err := cache.Plan(7, r, reflect.TypeFor[order](), func(int) (avro.Schema, error) {
+					loads <- struct{}{}
+					return w, nil
+				})
+				if err != nil {
+					done <- err
+					return
+				}
+				var o order
+				if err := p.Decode(data, &o); err != nil || o.ID != "o-1" {
+					done <- fmt.Errorf("decode: %v %+v", err, o)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(loads) != 1 || cache.Len() != 1 {
+		t.Errorf("%d loads, %d plans, want 1 and 1", len(loads), cache.Len())
+	}
+	if _, err := cache.Plan(8, r, reflect.TypeFor[order](), func(int) (avro.Schema, error) { return nil, errors.New("registry down") }); err == nil || cache.Len() != 1 {
+		t.Errorf("a failed load: %v, %d plans (the failure is not cached)", err, cache.Len())
 	}
 }

@@ -70,3 +70,17 @@ func TestVarintsLikeJava(t *testing.T) {
 		}
 	}
 }
+
+// TestBooleanLikeJava: Java's readBoolean is true for the byte 1 only (0,
+// 2 and 0xff read as false; measured with Avro Java 1.12.2).
+func TestBooleanLikeJava(t *testing.T) {
+	for b, want := range map[byte]bool{0: false, 1: true, 2: false, 0xff: false} {
+		d := &decoder{b: []byte{b}}
+		if got, err := d.readBoolean(); err != nil || got != want {
+			t.Errorf("%#x: %v %v, want %v", b, got, err, want)
+		}
+	}
+	if _, err := (&decoder{}).readBoolean(); err != errEOF {
+		t.Errorf("empty: %v", err)
+	}
+}
