@@ -41,21 +41,20 @@
 // over the schemas/registry client) and cached; the datum is resolved to the
 // handler's ReaderSchema (promotions, defaults, enum defaults, aliases, as
 // Avro Java resolves them) and stored into T. Magic byte 1 (schema GUIDs) is
-// rejected. T may be:
+// rejected. The datum is decoded straight into T by a plan compiled once
+// per (writer schema id, reader schema, T) (schemas/avrobind; no
+// intermediate maps). T may be:
 //
-//   - a struct, a pointer to one, or another concrete type: decoded straight
-//     into T by a plan compiled once per (writer schema id, reader schema,
-//     T) (schemas/avrobind; no intermediate maps). Fields by `avro:"name"`
-//     tag, else the Go field name (exact, then case-insensitive); nested
-//     records into nested structs, arrays into slices, maps into
-//     map[string]X, unions into the branch value (null into a nil pointer),
-//     enums into strings, bytes and fixed into []byte (fixed also [N]byte),
-//     logical types as time.Time, time.Duration and *big.Rat. A Go type
-//     must hold its schema type without loss: int32, int64 or int for an
-//     int, int64 or int for a long, and so on (see schemas/avrobind);
-//   - map[string]any or any, or a struct with such fields: the generic
-//     path, schemas/resolve into goavro values, then plain values with
-//     unions unwrapped.
+//   - a struct (or a pointer to one): fields by `avro:"name"` tag, else the
+//     Go field name (exact, then case-insensitive); nested records into
+//     nested structs, arrays into slices, maps into map[string]X, unions
+//     into the branch value (null into a nil pointer), enums into strings,
+//     bytes and fixed into []byte (fixed also [N]byte), logical types as
+//     time.Time, time.Duration and *big.Rat. A Go type must hold its schema
+//     type without loss: int32, int64 or int for an int, int64 or int for a
+//     long, and so on (see schemas/avrobind);
+//   - any or map[string]any, also as a field: plain values, records and
+//     maps as map[string]any, arrays as []any, unions unwrapped.
 //
 // With a ReaderSchema, Handle checks T against it: a struct field whose tag
 // (or name) matches no field of the reader record, or whose Go type cannot

@@ -25,9 +25,9 @@ func AllowUnmappedFields() HandlerOption {
 // checkBinding is the registration check of a handler's payload type
 // against its reader schema (when it has one): every struct field must
 // match a reader field (unless AllowUnmappedFields), and every Go type must
-// hold its schema type. Types the compiled decoder does not bind (any,
-// map[string]any, structs with interface fields) are not checked; they
-// take the generic path.
+// hold its schema type. An any or map[string]any part holds anything; a
+// type the compiled decoder does not bind at all (ErrUnsupported) is not
+// checked: it takes the generic path.
 func checkBinding(t reflect.Type, o handlerOptions) error {
 	if o.reader == nil {
 		return nil

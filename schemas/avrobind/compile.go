@@ -41,7 +41,8 @@ type holder struct {
 }
 
 type compiler struct {
-	memo map[memoKey]*holder
+	memo      map[memoKey]*holder
+	plainMemo map[[2]avro.Schema]*plainHolder
 	// aliases rename the writer's names and fields as the reader's
 	// aliases say (resolve.NewAliases, one implementation for both
 	// decoders).
@@ -56,7 +57,7 @@ type compiler struct {
 }
 
 func newCompiler(writer, reader avro.Schema) *compiler {
-	return &compiler{memo: map[memoKey]*holder{}, aliases: resolve.NewAliases(writer, reader)}
+	return &compiler{memo: map[memoKey]*holder{}, plainMemo: map[[2]avro.Schema]*plainHolder{}, aliases: resolve.NewAliases(writer, reader)}
 }
 
 func typeErr(where string, t reflect.Type, s avro.Schema) error {
@@ -113,8 +114,21 @@ func (c *compiler) compile(w, r avro.Schema, t reflect.Type, where string, p rpa
 				*(*unsafe.Pointer)(p) = np
 				return nil
 			}, nil
-		case t.Kind() == reflect.Interface && t.NumMethod() == 0 && c.check:
-			return zeroFn(nil), nil // the generic path stores anything here
+		case t.Kind() == reflect.Interface && t.NumMethod() == 0:
+			if c.check {
+				return zeroFn(nil), nil // holds anything
+			}
+			vf, err := c.plain(w, r, p)
+			if err != nil {
+				return nil, err
+			}
+			return func(d *decoder, p unsafe.Pointer) error {
+				v, err := vf(d)
+				if err == nil && p != nil {
+					*(*any)(p) = v
+				}
+				return err
+			}, nil
 		case t.Kind() == reflect.Interface, t.Kind() == reflect.Chan, t.Kind() == reflect.Func,
 			t.Kind() == reflect.UnsafePointer, t.Kind() == reflect.Complex64, t.Kind() == reflect.Complex128:
 			return nil, unsupported(where, t, r)
@@ -484,14 +498,7 @@ func decimalFn(s avro.Schema, scale, size int, t reflect.Type, where string) (de
 		}
 		return d.b[start : start+n], nil
 	}
-	den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)
-	rat := func(b []byte) *big.Rat {
-		n := new(big.Int).SetBytes(b)
-		if len(b) > 0 && b[0]&0x80 != 0 {
-			n.Sub(n, new(big.Int).Lsh(big.NewInt(1), uint(len(b))*8))
-		}
-		return new(big.Rat).SetFrac(n, den)
-	}
+	rat := ratOf(scale)
 	var store func(p unsafe.Pointer, r *big.Rat)
 	switch {
 	case t == ratPtrType:
@@ -562,23 +569,7 @@ func (c *compiler) enum(w, r *avro.Enum, t reflect.Type, where string, p rpath) 
 	if t != nil && t.Kind() != reflect.String {
 		return nil, typeErr(where, t, r)
 	}
-	// to[i] is the reader symbol for writer symbol i; missing[i] marks a
-	// symbol the reader lacks and has no default for.
-	to := make([]string, len(w.Symbols))
-	var missing []error
-	for i, sym := range w.Symbols {
-		switch {
-		case r.HasSymbol(sym):
-			to[i] = sym
-		case r.HasDefault && r.HasSymbol(r.Default):
-			to[i] = r.Default
-		default:
-			if missing == nil {
-				missing = make([]error, len(w.Symbols))
-			}
-			missing[i] = &kindError{resolve.ErrEnumSymbol, fmt.Sprintf("enum symbol %q not in reader and no default", sym)}
-		}
-	}
+	to, missing := enumTable(w, r)
 	n := int32(len(to))
 	return func(d *decoder, p unsafe.Pointer) error {
 		i, err := d.readInt()
@@ -596,6 +587,27 @@ func (c *compiler) enum(w, r *avro.Enum, t reflect.Type, where string, p rpath) 
 		}
 		return nil
 	}, nil
+}
+
+// enumTable maps writer symbol i to its reader symbol to[i]; missing[i]
+// (missing is nil when none) is the error of a writer symbol that the
+// reader lacks and has no default for.
+func enumTable(w, r *avro.Enum) (to []string, missing []error) {
+	to = make([]string, len(w.Symbols))
+	for i, sym := range w.Symbols {
+		switch {
+		case r.HasSymbol(sym):
+			to[i] = sym
+		case r.HasDefault && r.HasSymbol(r.Default):
+			to[i] = r.Default
+		default:
+			if missing == nil {
+				missing = make([]error, len(w.Symbols))
+			}
+			missing[i] = &kindError{resolve.ErrEnumSymbol, fmt.Sprintf("enum symbol %q not in reader and no default", sym)}
+		}
+	}
+	return to, missing
 }
 
 // lazy is the plan of a container whose items do not resolve: only a
@@ -830,11 +842,24 @@ func (c *compiler) record(w, r *avro.Record, t reflect.Type, where string, p rpa
 func (c *compiler) recordPlan(w, r *avro.Record, t reflect.Type, where string, p rpath) (decFn, error) {
 	var gf map[*avro.Field]reflect.StructField
 	if t != nil {
-		if t.Kind() == reflect.Map {
-			if c.check && t.Key().Kind() == reflect.String {
-				return zeroFn(nil), nil // the generic path's plain values
+		if t == anyMapType {
+			if c.check {
+				return zeroFn(nil), nil
 			}
-			return nil, unsupported(where, t, r) // a record as a map: resolve's plain values
+			vf, err := c.plainRecord(w, r, p)
+			if err != nil {
+				return nil, err
+			}
+			return func(d *decoder, p unsafe.Pointer) error {
+				v, err := vf(d)
+				if err == nil && p != nil {
+					*(*map[string]any)(p) = v.(map[string]any)
+				}
+				return err
+			}, nil
+		}
+		if t.Kind() == reflect.Map {
+			return nil, unsupported(where, t, r) // a record as another map type
 		}
 		if t.Kind() != reflect.Struct {
 			return nil, typeErr(where, t, r)

@@ -72,8 +72,16 @@
 //
 // A pointer to any of these is allocated when a (non-null) value arrives.
 // Narrower types (int16 for an int, int32 for a long, uint kinds) are
-// ErrType at Compile: a plan never truncates. Interfaces (any,
-// map[string]any) are ErrUnsupported: decode those with resolve.
+// ErrType at Compile: a plan never truncates.
+//
+// An interface (any), and a map[string]any for a record, get plain values,
+// what the generic path (resolve's goavro values, unions unwrapped) gives:
+// records and maps as map[string]any, arrays as []any, unions as the
+// branch's value (nil for null), enums as strings, int as int32, long as
+// int64, float as float32, double as float64, bytes and fixed as []byte,
+// logical types as above (date and timestamps time.Time, times
+// time.Duration, decimals *big.Rat). Other Go types (channels, funcs, a
+// record into a map[string]string) are ErrUnsupported.
 //
 // Strings of an input up to 4 KiB are cut from one copy of the input (one
 // allocation for all of them); larger inputs copy each string, so that a
@@ -90,7 +98,6 @@
 // # What the package does not do
 //
 // It does not encode, parse schemas (package avro), fetch them from a
-// registry, or strip the Confluent wire header. It does not decode into
-// interfaces. Recursive schemas need recursive Go types through pointers
+// registry, or strip the Confluent wire header. Recursive schemas need recursive Go types through pointers
 // or slices (type Node struct{ Next *Node }).
 package avrobind

@@ -22,8 +22,8 @@ var (
 	// field of the reader record (Check only).
 	ErrUnmappedField = errors.New("struct field matches no field of the reader schema")
 	// ErrUnsupported: a Go type the compiled decoder does not bind
-	// (interfaces, map[string]any for a record, channels, funcs…); use a
-	// generic decoder (resolve.Resolver.Decode) for it.
+	// (channels, funcs, a record into a map other than map[string]any…);
+	// use a generic decoder (resolve.Resolver.Decode) for it.
 	ErrUnsupported = errors.New("go type not supported by the compiled decoder")
 )
 

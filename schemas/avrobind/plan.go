@@ -50,9 +50,8 @@ func Compile(writer, reader avro.Schema, t reflect.Type) (*Plan, error) {
 // exported struct field (by `avro` tag, else name) that matches no field of
 // its reader record, as *UnmappedError values (ErrUnmappedField), joined.
 // A field tagged `avro:"-"` is never reported. An interface (any) or a
-// map[string]X for a record, which Compile does not bind
-// (ErrUnsupported), is taken to hold anything, so the rest of t is still
-// checked.
+// map[string]any for a record holds anything (plain values), so only the
+// rest of t is checked.
 func Check(reader avro.Schema, t reflect.Type, allowUnmapped bool) error {
 	if t == nil {
 		return fmt.Errorf("%w: nil type", ErrUnsupported)

@@ -436,3 +436,127 @@ func compareJava(t *testing.T, name, line string, got []byte, err error) string 
 	t.Errorf("%s:\n    java %s\navrobind %s", name, javaOut, got)
 	return "mismatch"
 }
+
+// plainOf is what the generic path hands an `any`: resolve's native value
+// with unions unwrapped (consumer's plainAvro).
+func plainOf(s avro.Schema, v any) any {
+	switch t := s.(type) {
+	case *avro.Union:
+		if v == nil {
+			return nil
+		}
+		for key, val := range v.(map[string]any) {
+			var match avro.Schema
+			for _, b := range t.Branches {
+				if unionKey(b) == key || avro.TypeName(b) == key || strings.HasSuffix(key, "."+avro.TypeName(b)) {
+					match = b
+				}
+			}
+			if match == nil {
+				return fmt.Sprintf("test: no branch for key %q", key)
+			}
+			return plainOf(match, val)
+		}
+	case *avro.Record:
+		m := v.(map[string]any)
+		out := make(map[string]any, len(m))
+		for _, f := range t.Fields {
+			out[f.Name] = plainOf(f.Type, m[f.Name])
+		}
+		return out
+	case *avro.Array:
+		items := v.([]any)
+		out := make([]any, len(items))
+		for i, x := range items {
+			out[i] = plainOf(t.Items, x)
+		}
+		return out
+	case *avro.Map:
+		m := v.(map[string]any)
+		out := make(map[string]any, len(m))
+		for k, x := range m {
+			out[k] = plainOf(t.Values, x)
+		}
+		return out
+	}
+	return v
+}
+
+// TestBindAnyMatchesResolve: decoding into `any` (avrobind's plain values)
+// gives what the generic path gives (resolve, unions unwrapped) for every
+// table case and the random pairs, failures included.
+func TestBindAnyMatchesResolve(t *testing.T) {
+	type pair struct {
+		name, w, r string
+		data       []byte
+	}
+	var pairs []pair
+	for _, tc := range allCases() {
+		if !tc.compileErr {
+			pairs = append(pairs, pair{tc.name, tc.writer, tc.reader, encode(t, tc.writer, tc.datum)})
+		}
+	}
+	g := &gen{rng: rand.New(rand.NewSource(7))}
+	for len(pairs) < 400 {
+		w := g.record(3)
+		r := g.evolve(w, map[*gs]*gs{})
+		codec, err := goavro.NewCodec(w.String())
+		if err != nil {
+			continue
+		}
+		data, err := codec.BinaryFromNative(nil, g.datum(w))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs = append(pairs, pair{fmt.Sprintf("random %d", len(pairs)), w.String(), r.String(), data})
+	}
+	stats := map[string]int{}
+	for _, p := range pairs {
+		w, r := mustParse(t, p.w), mustParse(t, p.r)
+		var want any
+		res, rerr := resolve.Compile(w, r)
+		if rerr == nil {
+			var v any
+			if v, rerr = res.Decode(p.data); rerr == nil {
+				want = plainOf(r, v)
+			}
+		}
+		var got any
+		plan, err := avrobind.Compile(w, r, reflect.TypeFor[any]())
+		if err == nil {
+			err = plan.Decode(p.data, &got)
+		}
+		switch {
+		case (rerr == nil) != (err == nil):
+			t.Errorf("%s: resolve %v, avrobind %v\nwriter %s\nreader %s", p.name, rerr, err, p.w, p.r)
+		case rerr != nil:
+			stats["both fail"]++
+		case !reflect.DeepEqual(normRat(got), normRat(want)):
+			t.Errorf("%s:\n resolve  %#v\n avrobind %#v\nwriter %s\nreader %s", p.name, want, got, p.w, p.r)
+		default:
+			stats["same"]++
+		}
+	}
+	t.Logf("%d pairs: %v", len(pairs), stats)
+}
+
+// normRat makes *big.Rat values comparable with reflect.DeepEqual.
+func normRat(v any) any {
+	switch t := v.(type) {
+	case *big.Rat:
+		return t.RatString()
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = normRat(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = normRat(x)
+		}
+		return out
+	}
+	return v
+}
