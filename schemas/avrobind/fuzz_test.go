@@ -24,6 +24,10 @@ func FuzzDecode(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	pa, err := avrobind.Compile(w, r, reflect.TypeFor[any]())
+	if err != nil {
+		f.Fatal(err)
+	}
 	// goavro preallocates what a block claims; keep the oracle fast.
 	goavro.MaxBlockCount = 1 << 12
 	f.Add(encode(f, writerV1, datum("PAID", goavro.Union("string", "x"))))
@@ -33,6 +37,10 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var o order
 		err := p.Decode(data, &o)
+		var plain any
+		if perr := pa.Decode(data, &plain); (perr == nil) != (err == nil) {
+			t.Fatalf("struct target: %v, any target: %v", err, perr)
+		}
 		v, rerr := res.Decode(data)
 		if err != nil {
 			if !errors.Is(err, resolve.ErrDecode) && !errors.Is(err, resolve.ErrEnumSymbol) && !errors.Is(err, resolve.ErrUnionBranch) {
