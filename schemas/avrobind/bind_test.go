@@ -390,3 +390,43 @@ func TestCacheConcurrent(t *testing.T) {
 		t.Errorf("a failed load: %v, %d plans (the failure is not cached)", err, cache.Len())
 	}
 }
+
+type envelope struct {
+	ID string `avro:"id"`
+}
+
+type withEmbedded struct {
+	envelope
+	Amount int64 `avro:"amount"`
+	Audit  `avro:"-"`
+}
+
+type Audit struct{ By string }
+
+func TestEmbeddedStructs(t *testing.T) {
+	s := parse(t, `{"type":"record","name":"E","fields":[{"name":"id","type":"string"},{"name":"amount","type":"long"}]}`)
+	if err := avrobind.Check(s, reflect.TypeFor[withEmbedded](), false); err != nil {
+		t.Fatalf("Check = %v", err)
+	}
+	p, err := avrobind.Compile(s, s, reflect.TypeFor[withEmbedded]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got withEmbedded
+	if err := p.Decode(encode(t, `{"type":"record","name":"E","fields":[{"name":"id","type":"string"},{"name":"amount","type":"long"}]}`, map[string]any{"id": "x", "amount": int64(3)}), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != "x" || got.Amount != 3 {
+		t.Errorf("got %+v", got)
+	}
+	type extra struct {
+		envelope
+		Zip string
+	}
+	var ue *avrobind.UnmappedError
+	if err := avrobind.Check(s, reflect.TypeFor[struct {
+		extra
+	}](), false); !errors.As(err, &ue) || !strings.HasSuffix(ue.Field, ".extra.Zip") {
+		t.Errorf("unmapped promoted field: %v", err)
+	}
+}

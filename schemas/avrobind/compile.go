@@ -784,16 +784,31 @@ type defStep struct {
 }
 
 // goFields maps the reader fields to the struct fields of t: by `avro`
-// tag, else the Go name, exactly and then case-insensitively.
+// tag, else the Go name, exactly and then case-insensitively. The fields of
+// an embedded struct without an `avro` tag are promoted, as encoding/json
+// promotes them (the outer field wins a name both have); an embedded
+// pointer is a field like any other.
 func (c *compiler) goFields(r *avro.Record, t reflect.Type, where string) map[*avro.Field]reflect.StructField {
 	out := map[*avro.Field]reflect.StructField{}
+	c.collectFields(r, t, 0, where, "", out)
+	return out
+}
+
+// prefix is the path of embedded structs to t ("Base."), base their offset.
+func (c *compiler) collectFields(r *avro.Record, t reflect.Type, base uintptr, where, prefix string, out map[*avro.Field]reflect.StructField) {
+	var embedded []reflect.StructField
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
+		tag, tagged := sf.Tag.Lookup("avro")
+		if sf.Anonymous && !tagged && sf.Type.Kind() == reflect.Struct {
+			embedded = append(embedded, sf)
+			continue
+		}
 		if !sf.IsExported() {
 			continue
 		}
 		name := sf.Name
-		if tag, ok := sf.Tag.Lookup("avro"); ok {
+		if tagged {
 			tag, _, _ = strings.Cut(tag, ",")
 			if tag == "-" {
 				continue
@@ -813,15 +828,19 @@ func (c *compiler) goFields(r *avro.Record, t reflect.Type, where string) map[*a
 		}
 		if f == nil {
 			if c.strict {
-				c.unmapped = append(c.unmapped, &UnmappedError{Field: where + "." + sf.Name, Name: name, Record: r.FullName()})
+				c.unmapped = append(c.unmapped, &UnmappedError{Field: where + "." + prefix + sf.Name, Name: name, Record: r.FullName()})
 			}
 			continue
 		}
 		if _, dup := out[f]; !dup {
+			sf.Offset += base
+			sf.Name = prefix + sf.Name
 			out[f] = sf
 		}
 	}
-	return out
+	for _, sf := range embedded {
+		c.collectFields(r, sf.Type, base+sf.Offset, where, prefix+sf.Name+".", out)
+	}
 }
 
 func (c *compiler) record(w, r *avro.Record, t reflect.Type, where string, p rpath) (decFn, error) {

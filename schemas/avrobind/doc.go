@@ -51,7 +51,8 @@
 // The reader schema decides what a Go type may hold:
 //
 //	record           struct (fields by `avro:"name"` tag, else the Go name,
-//	                 exactly, then case-insensitively; `avro:"-"` skips one)
+//	                 exactly, then case-insensitively; `avro:"-"` skips one;
+//	                 the fields of an untagged embedded struct are promoted)
 //	array, map       []T, map[K]T with a string-kind K
 //	union            the branch's type; null is the zero value, so
 //	                 ["null", X] is *X (nil for null) or X (zero for null);
