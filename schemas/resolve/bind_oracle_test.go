@@ -27,11 +27,13 @@ import (
 // it, into Go types built from the reader schema with reflect.StructOf
 // (records as structs, ["null", X] as *X, arrays as slices, maps as
 // map[string]X, enums as strings, logical types as time.Time,
-// time.Duration and *big.Rat). A reader type Go cannot express that way
-// (a union of two non-null types, a recursive record) is not bound and is
-// counted as such. The decoded Go value is turned back into a reader datum
-// (goavro encodes it with the reader schema) and printed as Avro JSON by
-// resolve, the form the Java oracle prints.
+// time.Duration and *big.Rat; a union of two non-null types and a
+// recursive record as any, which gets plain values). The decoded Go value
+// is turned back into a reader datum (goavro encodes it with the reader
+// schema) and printed as Avro JSON by resolve, the form the Java oracle
+// prints. A value that cannot be turned back unambiguously (a plain value
+// that fits two union branches, a name goavro spells otherwise) is counted
+// as not representable.
 
 // goTypeFor builds the Go type for reader schema s, or false.
 func goTypeFor(s avro.Schema, open map[avro.Schema]bool) (reflect.Type, bool) {
@@ -116,10 +118,10 @@ func goTypeFor(s avro.Schema, open map[avro.Schema]bool) (reflect.Type, bool) {
 			}
 			return et, ok
 		}
-		return nil, false
+		return reflect.TypeFor[any](), true // plain values
 	case *avro.Record:
 		if open[t] {
-			return nil, false // recursive
+			return reflect.TypeFor[any](), true // recursive: plain values
 		}
 		open[t] = true
 		defer delete(open, t)
@@ -139,6 +141,13 @@ func goTypeFor(s avro.Schema, open map[avro.Schema]bool) (reflect.Type, bool) {
 // nativeOf turns a value decoded into goTypeFor(s) back into a goavro
 // native datum of s.
 func nativeOf(s avro.Schema, v reflect.Value) any {
+	if v.Kind() == reflect.Interface {
+		n, ok := plainToNative(s, v.Interface())
+		if !ok {
+			return fmt.Sprintf("test: plain value %#v does not fit %s", v.Interface(), avro.TypeName(s))
+		}
+		return n
+	}
 	switch t := s.(type) {
 	case *avro.Union:
 		var branch avro.Schema
@@ -185,6 +194,100 @@ func nativeOf(s avro.Schema, v reflect.Value) any {
 	return v.Interface()
 }
 
+// errAmbiguous marks a plain value that fits two union branches.
+var errAmbiguous = errors.New("test: the plain value fits several union branches")
+
+// plainToNative turns a plain value (what avrobind stores in an any) back
+// into a goavro native datum of s, picking a union's branch by the value's
+// shape; false when x does not fit s.
+func plainToNative(s avro.Schema, x any) (any, bool) {
+	switch t := s.(type) {
+	case *avro.Union:
+		var out any
+		fits := 0
+		for _, b := range t.Branches {
+			if b.Type() == avro.TypeNull {
+				if x == nil {
+					return nil, true
+				}
+				continue
+			}
+			if n, ok := plainToNative(b, x); ok {
+				if fits == 0 {
+					out = goavro.Union(unionKey(b), n)
+				}
+				fits++
+			}
+		}
+		if fits > 1 {
+			// Two branches of the same shape (records with the same
+			// fields): the plain value does not say which one was read.
+			return errAmbiguous, true
+		}
+		return out, fits == 1
+	case *avro.Record:
+		m, ok := x.(map[string]any)
+		if !ok || len(m) != len(t.Fields) {
+			return nil, false
+		}
+		out := make(map[string]any, len(m))
+		for _, f := range t.Fields {
+			v, present := m[f.Name]
+			if !present {
+				return nil, false
+			}
+			if out[f.Name], ok = plainToNative(f.Type, v); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	case *avro.Array:
+		items, ok := x.([]any)
+		if !ok {
+			return nil, false
+		}
+		out := make([]any, len(items))
+		for i, v := range items {
+			if out[i], ok = plainToNative(t.Items, v); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	case *avro.Map:
+		m, ok := x.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		out := make(map[string]any, len(m))
+		for k, v := range m {
+			if out[k], ok = plainToNative(t.Values, v); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	case *avro.Enum:
+		sym, ok := x.(string)
+		return sym, ok && t.HasSymbol(sym)
+	case *avro.Fixed:
+		if t.Logical != nil && t.Logical.Name == "decimal" {
+			_, ok := x.(*big.Rat)
+			return x, ok
+		}
+		b, ok := x.([]byte)
+		return b, ok && len(b) == t.Size
+	case *avro.Primitive:
+		want, ok := goTypeFor(t, nil)
+		if !ok || x == nil {
+			return nil, t.Kind == avro.TypeNull && x == nil
+		}
+		if t.Kind == avro.TypeNull {
+			return nil, false
+		}
+		return x, reflect.TypeOf(x) == want
+	}
+	return nil, false
+}
+
 func unionKey(b avro.Schema) string {
 	if p, ok := b.(*avro.Primitive); ok && p.Logical != nil {
 		switch string(p.Kind) + "." + p.Logical.Name {
@@ -215,7 +318,11 @@ func bindJSON(w, r avro.Schema, readerText string, data []byte) (out []byte, bou
 	if err := plan.Decode(data, dst.Interface()); err != nil {
 		return nil, true, err
 	}
-	bin, err := codec.BinaryFromNative(nil, nativeOf(r, dst.Elem()))
+	native := nativeOf(r, dst.Elem())
+	if containsAmbiguous(native) {
+		return nil, false, nil
+	}
+	bin, err := codec.BinaryFromNative(nil, native)
 	if err != nil {
 		// goavro names a null-namespace type inside a namespace after the
 		// enclosing namespace; such a reader cannot be printed this way.
@@ -260,6 +367,26 @@ func withoutAliases(js []byte) []byte {
 	strip(v)
 	out, _ := json.Marshal(v)
 	return out
+}
+
+func containsAmbiguous(v any) bool {
+	switch t := v.(type) {
+	case error:
+		return t == errAmbiguous
+	case map[string]any:
+		for _, x := range t {
+			if containsAmbiguous(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if containsAmbiguous(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TestBindMatchesResolve runs every table case through avrobind and
