@@ -158,7 +158,7 @@ func (c *compiler) compile(w, r avro.Schema, t reflect.Type, where string, p rpa
 		if !ok {
 			return nil, mismatch(w, r, p)
 		}
-		if !c.namesMatch(wf, rt) {
+		if !c.aliases.SameName(wf, rt) {
 			return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+wf.FullName())
 		}
 		if wf.Size != rt.Size {
@@ -195,13 +195,6 @@ func promotable(w, r avro.Type) bool {
 		return r == avro.TypeString
 	}
 	return false
-}
-
-// namesMatch is the name rule for enum and fixed: the writer's short name,
-// after the reader's aliases renamed it, is the reader's short name.
-func (c *compiler) namesMatch(w, r avro.NamedSchema) bool {
-	full := c.aliases.Name(w.FullName())
-	return full[strings.LastIndexByte(full, '.')+1:] == r.Names().Name
 }
 
 // zeroFn stores the zero value of t (a null datum reads nothing).
@@ -563,7 +556,7 @@ func (c *compiler) fixed(r *avro.Fixed, t reflect.Type, where string) (decFn, er
 }
 
 func (c *compiler) enum(w, r *avro.Enum, t reflect.Type, where string, p rpath) (decFn, error) {
-	if !c.namesMatch(w, r) {
+	if !c.aliases.SameName(w, r) {
 		return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+w.FullName())
 	}
 	if t != nil && t.Kind() != reflect.String {

@@ -113,7 +113,7 @@ func (c *compiler) plain(w, r avro.Schema, p rpath) (valFn, error) {
 		if !ok {
 			return nil, mismatch(w, r, p)
 		}
-		if !c.namesMatch(we, rt) {
+		if !c.aliases.SameName(we, rt) {
 			return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+we.FullName())
 		}
 		to, missing := enumTable(we, rt)
@@ -136,7 +136,7 @@ func (c *compiler) plain(w, r avro.Schema, p rpath) (valFn, error) {
 		if !ok {
 			return nil, mismatch(w, r, p)
 		}
-		if !c.namesMatch(wf, rt) {
+		if !c.aliases.SameName(wf, rt) {
 			return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+wf.FullName())
 		}
 		if wf.Size != rt.Size {

@@ -28,7 +28,7 @@ func TestVarintsLikeJava(t *testing.T) {
 		{false, "feffffff0f", 2147483647, nil, 0},
 		{false, "ffffffff1f", -2147483648, nil, 0}, // high bits dropped, as Java
 		{false, "ffffffff7f", -2147483648, nil, 0},
-		{false, "a2a2a2a230", 35932305, nil, 0}, // goavro reads -2111551343
+		{false, "a2a2a2a230", 35932305, nil, 0},      // goavro reads -2111551343
 		{false, "ffffffff8f00", 0, errInvalidInt, 0}, // 6-byte int
 		{false, "8080808000", 0, nil, 0},
 		{false, "808080801000", 0, nil, 1},

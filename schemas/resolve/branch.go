@@ -78,6 +78,20 @@ func (a Aliases) Name(full string) string {
 	return full
 }
 
+// SameName is the name rule for an enum or fixed read as an enum or fixed
+// outside a union: the writer's short name, after the renaming, is the
+// reader's short name.
+func (a Aliases) SameName(w, r avro.NamedSchema) bool {
+	full := a.Name(w.FullName())
+	for i := len(full) - 1; i >= 0; i-- {
+		if full[i] == '.' {
+			full = full[i+1:]
+			break
+		}
+	}
+	return full == r.Names().Name
+}
+
 // FieldName is the name the reader record of full name record gives the
 // writer field field: the reader field with that alias, else field.
 func (a Aliases) FieldName(record, field string) string {
