@@ -41,19 +41,31 @@
 // A value starting with the magic byte 0 is Avro in Confluent wire format:
 // the 4-byte big-endian schema id selects the writer schema, fetched once per
 // id from RouterConfig.Schemas (a SchemaSource: RegistrySchemas(client)
-// over the schemas/registry client) and cached; the datum is resolved to the handler's
-// ReaderSchema with schemas/resolve (promotions, defaults, enum defaults,
-// aliases; one compiled plan per writer id and reader schema) and stored into
-// T. ReaderSchemaFromSpec takes the reader schema from the spec's .avsc file
-// for the event type and major version instead of a pasted string. Magic
-// byte 1 (schema GUIDs) is rejected. T may be:
+// over the schemas/registry client) and cached; the datum is resolved to the
+// handler's ReaderSchema (promotions, defaults, enum defaults, aliases, as
+// Avro Java resolves them) and stored into T. Magic byte 1 (schema GUIDs) is
+// rejected. The datum is decoded straight into T by a plan compiled once
+// per (writer schema id, reader schema, T) (schemas/avrobind; no
+// intermediate maps). ReaderSchemaFromSpec takes the reader schema from the
+// spec's .avsc file for the event type and major version instead of a pasted
+// string. T may be:
 //
-//   - a struct: fields by `avro:"name"` tag, else the Go field name (exact,
-//     then case-insensitive); nested records into nested structs, arrays into
-//     slices, maps into map[string]X, unions into the branch value (null into
-//     a nil pointer), enums into strings, bytes and fixed into []byte,
-//     logical types as time.Time, time.Duration and *big.Rat;
-//   - map[string]any or any: plain values, unions unwrapped.
+//   - a struct (or a pointer to one): fields by `avro:"name"` tag, else the
+//     Go field name (exact, then case-insensitive); nested records into
+//     nested structs, arrays into slices, maps into map[string]X, unions
+//     into the branch value (null into a nil pointer), enums into strings,
+//     bytes and fixed into []byte (fixed also [N]byte), logical types as
+//     time.Time, time.Duration and *big.Rat. A Go type must hold its schema
+//     type without loss: int32, int64 or int for an int, int64 or int for a
+//     long, and so on (see schemas/avrobind);
+//   - any or map[string]any, also as a field: plain values, records and
+//     maps as map[string]any, arrays as []any, unions unwrapped.
+//
+// With a ReaderSchema, Handle checks T against it: a struct field whose tag
+// (or name) matches no field of the reader record, or whose Go type cannot
+// hold the field's type, is an ErrInvalidConfig naming the Go field and the
+// schema. Tag a field `avro:"-"` to leave it out on purpose, or pass
+// AllowUnmappedFields() to allow every unmapped field (type checks stay).
 //
 // Any other value is JSON, decoded with encoding/json into T, with the same
 // field names as Avro: a struct field is named by its `json` tag if it has

@@ -13,6 +13,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/schemas/avro"
+	"github.com/outboxctl/outboxctl/schemas/avrobind"
 	"github.com/outboxctl/outboxctl/schemas/resolve"
 )
 
@@ -98,8 +99,12 @@ type Router struct {
 	versions   map[string][]int // event type -> registered majors
 	middleware []Middleware
 
-	writers sync.Map // schema id -> avro.Schema
-	cache   resolve.Cache
+	writers sync.Map       // schema id -> avro.Schema
+	cache   resolve.Cache  // generic path: any, map[string]any
+	plans   avrobind.Cache // typed path (typed.go)
+	// legacyDecode sends every Avro payload through the generic path
+	// (benchmarks of the old path).
+	legacyDecode bool
 }
 
 type handlerKey struct {
@@ -153,8 +158,9 @@ func (r *Router) Use(mw ...Middleware) {
 type HandlerOption func(*handlerOptions) error
 
 type handlerOptions struct {
-	reader avro.Schema
-	link   *upcastLink // set by Upcast
+	reader        avro.Schema
+	link          *upcastLink // set by Upcast
+	allowUnmapped bool
 }
 
 // ReaderSchema sets the handler's Avro reader schema (an .avsc text): Avro
@@ -191,7 +197,8 @@ func ReaderSchema(avsc string) HandlerOption {
 // record's schema version header; Upcast brings older major versions to fn.
 //
 // Errors: ErrDuplicateHandler for a second registration of the same type and
-// version (a Handle or an Upcast), ErrInvalidConfig for a bad option.
+// version (a Handle or an Upcast), ErrInvalidConfig for a bad option or,
+// with a ReaderSchema, a T that does not fit it (see AllowUnmappedFields).
 func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx context.Context, ev Event[T]) error, opts ...HandlerOption) error {
 	if eventType == "" || fn == nil || majorVersion < 0 {
 		return fmt.Errorf("%w: handle: need an event type, a major version >= 0 and a function", ErrInvalidConfig)
@@ -201,6 +208,9 @@ func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx co
 		if err := opt(&o); err != nil {
 			return fmt.Errorf("handle %s v%d: %w", eventType, majorVersion, err)
 		}
+	}
+	if err := checkBinding(reflect.TypeFor[T](), o); err != nil {
+		return fmt.Errorf("handle %s v%d: %w", eventType, majorVersion, err)
 	}
 	e := &entry{eventType: eventType, version: majorVersion, reader: o.reader, in: reflect.TypeFor[T](), deliver: handlerDeliver(majorVersion, fn)}
 	e.decode = func(ctx context.Context, r *Router, m *Message) (func(context.Context, *sql.Tx) error, error) {
@@ -399,25 +409,7 @@ func (r *Router) writer(ctx context.Context, m *Message) (avro.Schema, error) {
 // decodeInto decodes m's value into *dst (dst is a non-nil pointer to T).
 func (r *Router) decodeInto(ctx context.Context, m *Message, reader avro.Schema, dst any) error {
 	if m.Meta.SchemaID != 0 {
-		w, err := r.writer(ctx, m)
-		if err != nil {
-			return err
-		}
-		if reader == nil {
-			reader = w
-		}
-		res, err := r.cache.Resolver(m.Meta.SchemaID, reader, func(int) (avro.Schema, error) { return w, nil })
-		if err != nil {
-			return decodeError(m, fmt.Errorf("writer schema %d to reader %s: %w", m.Meta.SchemaID, avro.TypeName(reader), err))
-		}
-		v, err := res.Decode(m.Value[5:])
-		if err != nil {
-			return decodeError(m, fmt.Errorf("avro (schema id %d): %w", m.Meta.SchemaID, err))
-		}
-		if err := assignAvro(reader, v, reflect.ValueOf(dst).Elem(), ""); err != nil {
-			return decodeError(m, fmt.Errorf("avro into %T: %w", dst, err))
-		}
-		return nil
+		return r.decodeAvro(ctx, m, reader, dst)
 	}
 	if err := decodeJSON(m.Value, dst); err != nil {
 		return decodeError(m, fmt.Errorf("json into %T: %w", dst, err))
