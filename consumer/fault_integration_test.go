@@ -131,6 +131,7 @@ type ledger struct {
 	starts map[int32]time.Time
 	ends   map[int32]time.Time
 	counts map[int32]int
+	others []time.Time // when each record of partitions > 0 was handled
 }
 
 func newLedger() *ledger {
@@ -148,6 +149,9 @@ func (l *ledger) add(m *consumer.Message, seq int) {
 	}
 	l.ends[m.Partition] = now
 	l.counts[m.Partition]++
+	if m.Partition > 0 {
+		l.others = append(l.others, now)
+	}
 }
 
 func (l *ledger) onError(err error) {
