@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/outboxctl/outboxctl/consumer/inbox"
 )
 
 // ErrBatchFailed: a record of a batch failed, so the batch was rolled back
@@ -48,9 +50,13 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
 			_ = tx.Rollback()
 		}
 	}()
-	for _, m := range ms {
+	premarked, err := r.premark(ctx, tx, ms)
+	if err != nil {
+		return err
+	}
+	for i, m := range ms {
 		m.Attempt = 0
-		if err := r.processIn(ctx, m, tx); err != nil {
+		if err := r.processIn(ctx, m, tx, premarked[i]); err != nil {
 			return fmt.Errorf("%w at %s/%d@%d: %w", ErrBatchFailed, m.Topic, m.Partition, m.Offset, err)
 		}
 	}
@@ -72,8 +78,56 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
 	return nil
 }
 
+// mark is what premark found for one record of a batch.
+type mark uint8
+
+const (
+	markNone mark = iota // not marked yet: inBatchTx marks it
+	markNew              // marked now
+	markDup              // processed before (or earlier in the batch)
+)
+
+// premark marks every record of the batch that has an event id with one
+// statement when the Store is an inbox.BatchStore (one round trip instead of
+// one per record). A record marked here that turns out to have no handler
+// and is skipped (UnknownSkip) keeps its mark: it is done for this group.
+func (r *Router) premark(ctx context.Context, tx *sql.Tx, ms []*Message) ([]mark, error) {
+	marks := make([]mark, len(ms))
+	bs, ok := r.cfg.Inbox.(inbox.BatchStore)
+	if !ok {
+		return marks, nil
+	}
+	var ids []string
+	var at []int
+	for i, m := range ms {
+		if id, ok := m.Header(r.cfg.IDHeader); ok && len(id) > 0 {
+			ids = append(ids, string(id))
+			at = append(at, i)
+		}
+	}
+	if len(ids) == 0 {
+		return marks, nil
+	}
+	dups, err := bs.MarkProcessedBatch(ctx, tx, r.cfg.ConsumerGroup, ids)
+	if err != nil {
+		if errors.Is(err, inbox.ErrInvalidKey) {
+			// A bad id: the records run one at a time, where it is
+			// dead-lettered alone.
+			return nil, fmt.Errorf("%w: inbox: %w", ErrBatchFailed, err)
+		}
+		return nil, Transient(fmt.Errorf("%w: inbox: mark: %w", ErrBatchFailed, err))
+	}
+	for j, i := range at {
+		marks[i] = markNew
+		if dups[j] {
+			marks[i] = markDup
+		}
+	}
+	return marks, nil
+}
+
 // processIn is Process for a record of a batch running in tx.
-func (r *Router) processIn(ctx context.Context, m *Message, tx *sql.Tx) error {
+func (r *Router) processIn(ctx context.Context, m *Message, tx *sql.Tx, pm mark) error {
 	if m.Attempt == 0 {
 		m.Attempt = 1
 	}
@@ -81,7 +135,7 @@ func (r *Router) processIn(ctx context.Context, m *Message, tx *sql.Tx) error {
 	mws := r.middleware
 	r.mu.RUnlock()
 	metaErr := r.parseMeta(m)
-	m.chain = chainInfo{router: r, batch: true, tx: tx}
+	m.chain = chainInfo{router: r, batch: true, tx: tx, mark: pm}
 	var h Handler = func(ctx context.Context, m *Message) error {
 		if metaErr != nil {
 			return metaErr
@@ -97,9 +151,13 @@ func (r *Router) processIn(ctx context.Context, m *Message, tx *sql.Tx) error {
 // inBatchTx marks m and runs its handler in the batch's transaction.
 func (r *Router) inBatchTx(ctx context.Context, m *Message, call func(context.Context, *sql.Tx) error) error {
 	tx := m.chain.tx
-	dup, err := r.cfg.Inbox.MarkProcessed(ctx, tx, r.cfg.ConsumerGroup, m.Meta.EventID)
-	if err != nil {
-		return Transient(fmt.Errorf("inbox: mark %s: %w", m.Meta.EventID, err))
+	dup := m.chain.mark == markDup
+	if m.chain.mark == markNone {
+		var err error
+		dup, err = r.cfg.Inbox.MarkProcessed(ctx, tx, r.cfg.ConsumerGroup, m.Meta.EventID)
+		if err != nil {
+			return Transient(fmt.Errorf("inbox: mark %s: %w", m.Meta.EventID, err))
+		}
 	}
 	if dup {
 		m.chain.outcome = outcomeDuplicate

@@ -30,7 +30,7 @@ import (
 // (make stack-fault-up), never in the main stack other tests share.
 
 // createTopicN creates topic with partitions partitions, deleted at cleanup.
-func createTopicN(t *testing.T, bootstrap, topic string, partitions int) {
+func createTopicN(t testing.TB, bootstrap, topic string, partitions int) {
 	t.Helper()
 	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
 	if err != nil {
@@ -82,7 +82,7 @@ func events(prefix string, partitions, perPartition, aggs int, value func(p int3
 }
 
 // produceEvents writes evs to topic and waits for every delivery report.
-func produceEvents(t *testing.T, bootstrap, topic string, evs []event) {
+func produceEvents(t testing.TB, bootstrap, topic string, evs []event) {
 	t.Helper()
 	p := newProducer(t, bootstrap)
 	ch := make(chan kafka.Event, len(evs))

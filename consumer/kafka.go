@@ -40,7 +40,7 @@ type ConsumerConfig struct {
 	// assigned partition runs in its own lane).
 	MaxConcurrentPartitions int
 	// QueueSize is how many polled records a partition's lane holds
-	// before the partition is paused (default 1000); it is resumed when
+	// before the partition is paused (default 10000); it is resumed when
 	// the lane is down to half of it.
 	QueueSize int
 	// DrainTimeout bounds the shutdown: when Run's ctx is cancelled, the
@@ -218,7 +218,7 @@ func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 // Defaults of ConsumerConfig.
 const (
 	defaultMaxRedeliveryBackoff = 30 * time.Second
-	defaultQueueSize            = 1000
+	defaultQueueSize            = 10000
 	defaultDrainTimeout         = 30 * time.Second
 	defaultRevokeTimeout        = 10 * time.Second
 	defaultFinalCommitTimeout   = 10 * time.Second

@@ -56,6 +56,7 @@ type chainInfo struct {
 	dlq    bool
 	batch  bool    // the record runs in a batch (Router.ProcessBatch)
 	tx     *sql.Tx // the batch's inbox transaction
+	mark   mark    // what the batch's mark statement found for the record
 	// outcome in a batch, counted (and reported) once the batch committed
 	outcome outcome
 }
