@@ -169,4 +169,3 @@ func benchThroughput(b *testing.B, bootstrap, dsn string, partitions, batch, n i
 		b.ReportMetric(p/float64(n)/1e3, "µs/record-in-lane")
 	}
 }
-
