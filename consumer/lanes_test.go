@@ -350,3 +350,42 @@ func TestConsumerRefusesInvalidRouter(t *testing.T) {
 		}
 	}
 }
+
+// TestConsumerShutdownDuringRetry: a record in Retry's backoff when Run's
+// ctx is cancelled makes no further attempt (the handler context is not
+// cancelled, but the lane drains): Run returns long before Retry or
+// DrainTimeout would end, and the record is not committed.
+func TestConsumerShutdownDuringRetry(t *testing.T) {
+	t.Parallel()
+	const topic, group = "outbox.event.RetryDrain", "retry-drain-svc"
+	bootstrap := mockCluster(t, topic, 1)
+	produce(t, bootstrap, topic, rec{n: 0}, rec{n: 1})
+	var attempts atomic.Int32
+	s := &seen{}
+	r := pingRouter(t, s, func(m *consumer.Message, n int) error {
+		if n == 1 {
+			attempts.Add(1)
+			return errors.New("not yet")
+		}
+		return nil
+	})
+	must(t, r.Use(consumer.Retry{MaxAttempts: 100, InitialInterval: 2 * time.Second}.Middleware))
+	run := start(t, consumer.ConsumerConfig{
+		BootstrapServers: bootstrap, GroupID: group, Topics: []string{topic},
+		CommitInterval: time.Hour, DrainTimeout: time.Minute, OnError: s.onError,
+	}, r)
+	waitFor(t, mockTimeout, "record 1 failing", func() bool { return attempts.Load() >= 1 })
+	began := time.Now()
+	if err := run.stop(t); err != nil {
+		t.Fatalf("Run = %v", err)
+	}
+	if d := time.Since(began); d > 10*time.Second {
+		t.Errorf("Run took %s to return while Retry backed off (2s waits, DrainTimeout 1m)", d)
+	}
+	if n := attempts.Load(); n > 2 {
+		t.Errorf("%d attempts of record 1 after the shutdown began, want no new one", n)
+	}
+	if got := itest.CommittedOffsets(t, bootstrap, group, topic, 1)[0]; got != 1 {
+		t.Errorf("committed offset = %d, want 1", got)
+	}
+}
