@@ -15,12 +15,13 @@ import (
 // IsConnectionError reports whether err says that a database (or another
 // network peer) could not be reached or dropped the connection, so that the
 // same work may succeed later: a net.Error (refused, reset, timeout),
-// driver.ErrBadConn, sql.ErrConnDone, an unexpected EOF, a deadline that
-// passed, or an SQLSTATE of class 08 (connection exception), 57P (operator
+// driver.ErrBadConn, sql.ErrConnDone, io.ErrUnexpectedEOF (a connection
+// closed in the middle of a message), a deadline that passed, or an SQLSTATE of class 08 (connection exception), 57P (operator
 // intervention: shutdown), 53 (insufficient resources), 40001
-// (serialization failure) or 40P01 (deadlock). The Router classifies a
-// handler error that IsConnectionError inside an inbox transaction as
-// transient.
+// (serialization failure) or 40P01 (deadlock), or an error that pgx marks
+// safe to retry. The Router classifies a handler error that
+// IsConnectionError inside an inbox transaction as transient; a handler
+// that calls another service returns Transient(err) itself.
 func IsConnectionError(err error) bool {
 	if err == nil {
 		return false
@@ -31,7 +32,6 @@ func IsConnectionError(err error) bool {
 		errors.Is(err, driver.ErrBadConn),
 		errors.Is(err, sql.ErrConnDone),
 		errors.Is(err, io.ErrUnexpectedEOF),
-		errors.Is(err, io.EOF),
 		errors.Is(err, context.DeadlineExceeded),
 		errors.Is(err, syscall.ECONNREFUSED),
 		errors.Is(err, syscall.ECONNRESET),

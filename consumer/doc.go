@@ -146,6 +146,7 @@
 //	registry: schema is PROTOBUF or JSON              permanent  DLQ, "schema N is PROTOBUF, not AVRO"
 //	registry: schema has references                   permanent  DLQ, "schema N has K schema references"
 //	registry unreachable, timeout or 5xx              transient  partition paused and retried; never DLQ
+//	registry: any other error (401, 403, …)           transient  partition paused and retried; never DLQ
 //	no SchemaSource for an Avro record                stop       Run returns ErrStopped + ErrSchema
 //	value does not decode (framing, Avro, JSON)       permanent  DLQ (ErrDecode)
 //	no id header under an inbox                       permanent  DLQ (ErrNoEventID)
