@@ -297,3 +297,21 @@ func TestIsConnectionError(t *testing.T) {
 		}
 	}
 }
+
+// TestTestRegistryUnknownID: consumertest.Registry answers an unknown id as
+// the registry client does, so the Router dead-letters the record.
+func TestTestRegistryUnknownID(t *testing.T) {
+	k := newKit(t)
+	r := k.router(consumer.RouterConfig{})
+	dlq := &consumertest.Producer{}
+	must(t, r.Use(consumer.DLQ{Topic: "dlq", Producer: dlq}.Middleware))
+	must(t, consumer.Handle(r, "OrderCreated", 1, func(context.Context, consumer.Event[map[string]any]) error { return nil }))
+	m := k.jsonRecord("OrderCreated", 1, `{}`)
+	m.Value = []byte{0, 0, 0, 0x7f, 0, 2}
+	if err := r.Process(context.Background(), m); err != nil || len(dlq.Records()) != 1 {
+		t.Fatalf("Process = %v, %d DLQ records: want the unknown schema id dead-lettered", err, len(dlq.Records()))
+	}
+	if e, _ := dlq.Records()[0].Header(consumer.HeaderDLQError); !strings.Contains(string(e), registry.ErrSchemaNotFound.Error()) {
+		t.Errorf("DLQ error %q, want it to name %q", e, registry.ErrSchemaNotFound)
+	}
+}

@@ -438,6 +438,12 @@ func (c *Consumer) rebalance(kc *kafka.Consumer, ev kafka.Event) error {
 			delete(c.lanes, l.key)
 		}
 		c.mu.Unlock()
+		for _, l := range lanes {
+			if l.paused {
+				// Given back unpaused, should it be assigned here again.
+				_ = kc.Resume([]kafka.TopicPartition{{Topic: &l.key.topic, Partition: l.key.partition}})
+			}
+		}
 		if cooperative {
 			return kc.IncrementalUnassign(e.Partitions)
 		}
