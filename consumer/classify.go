@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"strings"
 	"syscall"
 
 	"github.com/outboxctl/outboxctl/schemas/registry"
@@ -18,10 +20,12 @@ import (
 // driver.ErrBadConn, sql.ErrConnDone, io.ErrUnexpectedEOF (a connection
 // closed in the middle of a message), a deadline that passed, or an SQLSTATE of class 08 (connection exception), 57P (operator
 // intervention: shutdown), 53 (insufficient resources), 40001
-// (serialization failure) or 40P01 (deadlock), or an error that pgx marks
-// safe to retry. The Router classifies a handler error that
-// IsConnectionError inside an inbox transaction as transient; a handler
-// that calls another service returns Transient(err) itself.
+// (serialization failure) or 40P01 (deadlock), an error that pgx marks
+// safe to retry, and the MySQL/MariaDB driver's equivalents (a broken
+// connection, errors 1040, 1053, 1205, 1213). The Router classifies a
+// handler error that IsConnectionError inside an inbox transaction as
+// transient; a handler that calls another service returns Transient(err)
+// itself.
 func IsConnectionError(err error) bool {
 	if err == nil {
 		return false
@@ -51,6 +55,47 @@ func IsConnectionError(err error) bool {
 	var safe interface{ SafeToRetry() bool }
 	if errors.As(err, &safe) && safe.SafeToRetry() {
 		return true
+	}
+	return isMySQLConnError(err)
+}
+
+// isMySQLConnError recognises go-sql-driver/mysql's errors without importing
+// the driver (which would register it in every program using this package):
+// its ErrInvalidConn ("invalid connection": the connection broke in the
+// middle of a query), and a *mysql.MySQLError ("Error 1213 (40001): …")
+// with a transient number: 1040 too many connections, 1053 server
+// shutdown, 1205 lock wait timeout, 1213 deadlock, or an SQLSTATE of class
+// 08 or 40001.
+func isMySQLConnError(err error) bool {
+	stack := []error{err}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e == nil {
+			continue
+		}
+		msg := e.Error()
+		if fmt.Sprintf("%T", e) == "*errors.errorString" && msg == "invalid connection" {
+			return true
+		}
+		if fmt.Sprintf("%T", e) == "*mysql.MySQLError" {
+			var num int
+			var state string
+			if _, scanErr := fmt.Sscanf(msg, "Error %d (%5s)", &num, &state); scanErr != nil {
+				_, _ = fmt.Sscanf(msg, "Error %d", &num)
+			}
+			switch {
+			case num == 1040, num == 1053, num == 1205, num == 1213,
+				strings.HasPrefix(state, "08"), state == "40001":
+				return true
+			}
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() error }:
+			stack = append(stack, u.Unwrap())
+		case interface{ Unwrap() []error }:
+			stack = append(stack, u.Unwrap()...)
+		}
 	}
 	return false
 }

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/consumertest"
 	"github.com/outboxctl/outboxctl/schemas/registry"
@@ -290,6 +292,12 @@ func TestIsConnectionError(t *testing.T) {
 		{sqlStateErr("40P01"), true},  // deadlock
 		{sqlStateErr("23505"), false}, // unique violation
 		{sqlStateErr("22P02"), false}, // invalid text representation
+		{fmt.Errorf("exec: %w", mysql.ErrInvalidConn), true},
+		{&mysql.MySQLError{Number: 1213, SQLState: [5]byte{'4', '0', '0', '0', '1'}, Message: "Deadlock found"}, true},
+		{fmt.Errorf("insert: %w", &mysql.MySQLError{Number: 1205, SQLState: [5]byte{'H', 'Y', '0', '0', '0'}, Message: "Lock wait timeout"}), true},
+		{&mysql.MySQLError{Number: 1062, SQLState: [5]byte{'2', '3', '0', '0', '0'}, Message: "Duplicate entry"}, false},
+		{&mysql.MySQLError{Number: 1999, SQLState: [5]byte{'0', '8', 'S', '0', '1'}, Message: "lost"}, true},
+		{errors.New("invalid connection string"), false},
 	}
 	for _, c := range cases {
 		if got := consumer.IsConnectionError(c.err); got != c.want {
