@@ -98,3 +98,61 @@ func TestBatchPoisonRecord(t *testing.T) {
 		t.Errorf("handler runs = %d, want more than %d (the poison batch replayed) and at most %d (one batch)", got, n-1, n-1+20)
 	}
 }
+
+// TestBatchRedelivery: after a crash that lost the committed offsets, a
+// batch consumer gets every event again; the batch marks find them all
+// processed, so no handler runs, no effect repeats, and every record is
+// counted as a duplicate once.
+func TestBatchRedelivery(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Postgres)
+	sfx := itest.Suffix()
+	topic, group := "outbox.event.BatchRe"+sfx, "batchre-"+sfx
+	itest.CreateTopic(t, s.BootstrapServers, topic)
+	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
+	const n = 150
+	evs := events("batchre"+sfx, 1, n, 5, func(_ int32, seq, _ int) []byte { return []byte(fmt.Sprintf(`{"seq":%d}`, seq)) })
+	produceEvents(t, s.BootstrapServers, topic, evs)
+	db := itest.PostgresDatabase(t, s.PostgresDSN, "batchre_"+sfx)
+	store, err := inbox.NewPostgres(db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateTable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, `CREATE TABLE effects (pos bigserial, event_id text PRIMARY KEY, agg text NOT NULL, seq int NOT NULL)`)
+	run := func() (*consumer.Router, int32, int32) {
+		var runs, dups atomic.Int32
+		r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "batchre",
+			OnDuplicate: func(context.Context, *consumer.Message) { dups.Add(1) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
+			runs.Add(1)
+			_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
+			return err
+		}))
+		stop := runFor(t, consumer.ConsumerConfig{
+			BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic}, CommitInterval: 100 * time.Millisecond,
+			Batch: consumer.Batch{MaxRecords: 40, MaxWait: 50 * time.Millisecond},
+		}, r)
+		waitFor(t, 60*time.Second, "every record done", func() bool {
+			return itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 1)[0] == n
+		})
+		if err := stop(); err != nil {
+			t.Errorf("Run = %v", err)
+		}
+		return r, runs.Load(), dups.Load()
+	}
+	r1, runs1, dups1 := run()
+	if st := r1.Stats(); st.Handled != n || runs1 != n || dups1 != 0 {
+		t.Errorf("first run: stats %+v, %d handler runs, %d duplicates; want %d handled once each", st, runs1, dups1, n)
+	}
+	resetGroup(t, s.BootstrapServers, group, topic)
+	r2, runs2, dups2 := run()
+	if st := r2.Stats(); st.Handled != 0 || st.Duplicates != n || runs2 != 0 || dups2 != n {
+		t.Errorf("after the offsets were lost: stats %+v, %d handler runs, %d OnDuplicate calls; want 0 handled and %d duplicates", st, runs2, dups2, n)
+	}
+	checkEffects(t, db, evs)
+}
