@@ -139,6 +139,7 @@ type Consumer struct {
 
 	mu       sync.Mutex
 	lanes    map[tpKey]*lane
+	order    []*lane // the lanes of lanes, for flowControl without allocating
 	draining bool
 
 	// base is the parent of the handler contexts: Run's ctx without its
@@ -299,6 +300,7 @@ func (c *Consumer) dispatch(km *kafka.Message) {
 	if l == nil {
 		l = newLane(c, k)
 		c.lanes[k] = l
+		c.order = append(c.order, l)
 		go l.run()
 	}
 	c.mu.Unlock()
@@ -309,25 +311,20 @@ func (c *Consumer) dispatch(km *kafka.Message) {
 // full, and resumes them when the lane recovered or is down to half. On
 // resume librdkafka fetches again from the record after the last one
 // polled, so nothing fetched while paused is lost.
+//
+// It runs on the poll goroutine, the only one that changes the lanes.
 func (c *Consumer) flowControl() {
-	c.mu.Lock()
-	lanes := make([]*lane, 0, len(c.lanes))
-	for _, l := range c.lanes {
-		lanes = append(lanes, l)
-	}
-	c.mu.Unlock()
-	for _, l := range lanes {
+	for _, l := range c.order {
 		pause, resume := l.flow(c.cfg.QueueSize)
-		tp := []kafka.TopicPartition{{Topic: &l.key.topic, Partition: l.key.partition}}
 		switch {
 		case pause && !l.paused:
-			if err := c.kc.Pause(tp); err != nil {
+			if err := c.kc.Pause(l.tp()); err != nil {
 				c.report(fmt.Errorf("consumer: pause %s/%d: %w", l.key.topic, l.key.partition, err))
 				continue
 			}
 			l.paused = true
 		case resume && l.paused:
-			if err := c.kc.Resume(tp); err != nil {
+			if err := c.kc.Resume(l.tp()); err != nil {
 				c.report(fmt.Errorf("consumer: resume %s/%d: %w", l.key.topic, l.key.partition, err))
 				continue
 			}
@@ -437,11 +434,15 @@ func (c *Consumer) rebalance(kc *kafka.Consumer, ev kafka.Event) error {
 		for _, l := range lanes {
 			delete(c.lanes, l.key)
 		}
+		c.order = c.order[:0]
+		for _, l := range c.lanes {
+			c.order = append(c.order, l)
+		}
 		c.mu.Unlock()
 		for _, l := range lanes {
 			if l.paused {
 				// Given back unpaused, should it be assigned here again.
-				_ = kc.Resume([]kafka.TopicPartition{{Topic: &l.key.topic, Partition: l.key.partition}})
+				_ = kc.Resume(l.tp())
 			}
 		}
 		if cooperative {

@@ -57,6 +57,11 @@ func draining(ctx context.Context) <-chan struct{} {
 	return ch
 }
 
+// tp is the lane's partition, for Pause and Resume.
+func (l *lane) tp() []kafka.TopicPartition {
+	return []kafka.TopicPartition{{Topic: &l.key.topic, Partition: l.key.partition}}
+}
+
 func (l *lane) push(km *kafka.Message) {
 	l.mu.Lock()
 	if l.stopping {
