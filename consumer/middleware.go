@@ -136,7 +136,9 @@ func (r Retry) Middleware(next Handler) Handler {
 
 // Timeout gives each handler run a context with deadline d. Handlers must
 // honour ctx: the middleware does not abandon a running handler. An error
-// returned after the deadline passed wraps ErrTimeout.
+// returned after the deadline passed wraps ErrTimeout. Under an inbox, a
+// deadline that passes while the transaction is open (a database that does
+// not answer) is transient: never dead-lettered, the partition waits.
 func Timeout(d time.Duration) Middleware {
 	return func(next Handler) Handler {
 		return func(ctx context.Context, m *Message) error {

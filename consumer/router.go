@@ -284,7 +284,9 @@ func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx co
 // Process runs one record through the middleware chain and the handler. A nil
 // error means the record is done (handled, skipped as unknown, or skipped as a
 // duplicate by the inbox) and its offset may be committed. An error means it
-// is not: the Consumer redelivers it.
+// is not: the Consumer redelivers it, or stops at it for a StopError. Errors
+// are classified with IsPermanent, IsTransient and IsStop (see the package
+// guide's failure table).
 //
 // Process fills m.Meta from the headers and key, and sets m.Attempt to 1 if
 // it is 0.
