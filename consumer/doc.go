@@ -76,9 +76,10 @@
 // Connect {"schema","payload"} envelope are unwrapped first. A Kafka
 // tombstone reaches the handler with Meta.Tombstone set and a zero payload.
 //
-// Decode failures, unknown event types (with UnknownFail) and records without
+// Decode failures, unknown event types (with UnknownDLQ) and records without
 // an id under an inbox are permanent errors (IsPermanent): Retry does not
-// retry them and DLQ dead-letters them at once.
+// retry them and DLQ dead-letters them at once. See Failures for the whole
+// table.
 //
 // # Upcasting
 //
@@ -123,8 +124,14 @@
 // The DLQ record carries the original key, value and headers plus
 // outbox.dlq.error, outbox.dlq.attempts, outbox.dlq.reason and the original
 // topic, partition and offset. A failed DLQ write keeps the record
-// undelivered rather than losing it; a registry outage is not dead-lettered
-// by default.
+// undelivered rather than losing it; a transient error (a registry or
+// database outage) is never dead-lettered.
+//
+// Use checks what it is given: a nil middleware, or a Retry or DLQ whose
+// Validate fails, is an error of Use (NewRetry and NewDLQ return the same
+// error when they build the middleware), and a Router with such an error
+// refuses to Process and to be given to NewConsumer. An invalid chain never
+// runs.
 //
 // # Inbox
 //
@@ -138,11 +145,77 @@
 //
 // # Delivery
 //
-// The Consumer commits an offset only after Process returned nil for the
-// record (at-least-once). It processes one record at a time in poll order,
-// so per-partition, and hence per-aggregate, order is kept; a failing record
-// is redelivered (its partition is sought back) and blocks the records after
-// it in its partition until it succeeds or is dead-lettered.
+// The Consumer gives each assigned partition its own lane: a goroutine and
+// a queue that run the partition's records one after the other in offset
+// order, so per-partition, and hence per-aggregate, order is kept while
+// partitions run in parallel (at most ConsumerConfig.MaxConcurrentPartitions
+// at a time; default: all). A partition's offset is committed only up to
+// the records that succeeded (at-least-once): it never moves past a record
+// that failed. A failing record pauses its partition (librdkafka pause and
+// resume; the poll loop never sleeps) and is run again by its lane after
+// RedeliveryBackoff, doubled per failure up to MaxRedeliveryBackoff and
+// jittered; the records after it wait, the other partitions keep their
+// pace. A lane holding QueueSize records pauses its partition too
+// (backpressure) until it is down to half.
+//
+// With ConsumerConfig.Batch{MaxRecords: N, MaxWait: T} a lane runs up to N
+// records of its partition (waiting at most T for them) in one inbox
+// transaction with their marks (Router.ProcessBatch). If one of them
+// fails, the batch rolls back and its records run again one at a time, so
+// that a poison record costs one batch and is dead-lettered alone. The
+// default is one record per transaction.
+//
+// Revoked partitions drain: their lanes finish the record in processing,
+// for at most RevokeTimeout, and their done offsets are committed before
+// the partitions are given up (unless the assignment was lost). When Run's
+// ctx is cancelled, the records in processing finish and commit within
+// DrainTimeout; their handler context is not cancelled before that (it is
+// Run's context without its cancellation), so a handler that returned nil
+// commits its inbox transaction. Then the consumer commits and closes.
+//
+// # Failures
+//
+// Every failure is one of three kinds. Permanent (IsPermanent): no retry
+// can fix the record; Retry does not retry it and DLQ dead-letters it at
+// once with the reason. Transient (IsTransient): a dependency is down; Retry
+// retries it, DLQ never dead-letters it (whatever Filter says), and the
+// Consumer pauses the partition and runs the record again with capped,
+// jittered backoff until it succeeds, so the order per aggregate holds and
+// nothing is lost. Stop (IsStop): the Consumer stops at the record; Run
+// returns an error wrapping ErrStopped after committing what is done before
+// it. Errors of none of the three (a handler's own error) are retried by
+// Retry, then dead-lettered as "failed" by DLQ, or without a DLQ retried by
+// the Consumer like a transient one.
+//
+//	what happens                                      kind       outcome
+//	------------------------------------------------  ---------  ------------------------------------------
+//	registry: schema id unknown (404, code 40403)     permanent  DLQ, reason names the id and the code
+//	registry: schema is PROTOBUF or JSON              permanent  DLQ, "schema N is PROTOBUF, not AVRO"
+//	registry: schema has references                   permanent  DLQ, "schema N has K schema references"
+//	registry unreachable, timeout or 5xx              transient  partition paused and retried; never DLQ
+//	registry: any other error (401, 403, …)           transient  partition paused and retried; never DLQ
+//	no SchemaSource for an Avro record                stop       Run returns ErrStopped + ErrSchema
+//	value does not decode (framing, Avro, JSON)       permanent  DLQ (ErrDecode)
+//	no id header under an inbox                       permanent  DLQ (ErrNoEventID)
+//	inbox database unreachable: begin, mark, commit   transient  partition paused and retried; never DLQ
+//	handler error inside the inbox transaction that   transient  partition paused and retried; never DLQ
+//	  IsConnectionError, or its deadline passed
+//	unknown type or version, UnknownSkip              -          skipped, committed, logged, Stats().UnknownSkipped
+//	unknown type or version, UnknownDLQ               permanent  DLQ, logged, Stats().UnknownDeadLettered
+//	unknown type or version, UnknownStop              stop       Run returns ErrStopped + ErrUnknownEventType
+//	unknown, no policy set (UnknownDefault)           -          as UnknownDLQ with a DLQ in the chain, else UnknownStop
+//	handler returns Permanent(err) / Transient(err)   as marked  as above
+//	handler returns another error                     -          Retry, then DLQ "failed"; no DLQ: redelivered
+//	handler panics (with Recover)                     -          as another error (ErrPanic)
+//	DLQ write fails                                   -          not done, redelivered (both errors reported)
+//	shutdown (Run's ctx cancelled)                    -          in-flight records finish within DrainTimeout, commit
+//	handler still running after DrainTimeout          -          its ctx is cancelled, its offset not committed
+//	invalid Retry{} or DLQ{} (or nil) given to Use    config     Use returns ErrInvalidConfig; nothing runs
+//
+// The offset of a partition never passes a record that did not succeed or
+// was not dead-lettered: a failed record stays at the head of its lane
+// (there is no seek that could fail), and only its lane's done offset is
+// committed.
 //
 // # What this package does not do
 //

@@ -129,6 +129,7 @@ outboxes:
 	warm := map[string]bool{}
 	r, err := consumer.NewRouter(consumer.RouterConfig{
 		Schemas: consumer.RegistrySchemas(client), Inbox: store, ConsumerGroup: "billing",
+		Unknown: consumer.UnknownSkip, // the warm-up markers have no handler
 		OnUnknown: func(_ context.Context, m *consumer.Message) {
 			mu.Lock()
 			warm[m.Meta.AggregateID] = true

@@ -57,7 +57,7 @@ type rec struct {
 
 // newProducer returns an idempotent producer, flushed and closed at the end
 // of the test.
-func newProducer(t *testing.T, bootstrap string) *kafka.Producer {
+func newProducer(t testing.TB, bootstrap string) *kafka.Producer {
 	t.Helper()
 	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "enable.idempotence": true})
 	if err != nil {

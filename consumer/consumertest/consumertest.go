@@ -26,6 +26,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/schemas/registry"
 )
 
 // Formats of the payload column.
@@ -270,7 +271,10 @@ func (r *Registry) Register(avsc string) (int, error) {
 	return len(r.schemas), nil
 }
 
-// SchemaByID implements consumer.SchemaSource.
+// SchemaByID implements consumer.SchemaSource. An id that was not
+// registered is registry.ErrSchemaNotFound, as the registry client returns
+// it, so the Router treats it as permanent (dead-lettered); Err, when set,
+// is returned as it is (transient for the Router, like an outage).
 func (r *Registry) SchemaByID(_ context.Context, id int) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -278,7 +282,7 @@ func (r *Registry) SchemaByID(_ context.Context, id int) (string, error) {
 		return "", r.Err
 	}
 	if id < 1 || id > len(r.schemas) {
-		return "", fmt.Errorf("schema %d not found", id)
+		return "", fmt.Errorf("%w: schema %d", registry.ErrSchemaNotFound, id)
 	}
 	return r.schemas[id-1], nil
 }
