@@ -12,9 +12,17 @@ STACK_DIR := $(or $(OUTBOX_STACK_DIR),$(CURDIR)/.stack)
 # The stack keeps Avro Java 1.12 (the registry's) in .stack/avro-java; with it
 # the Java oracle tests of schemas/resolve compare this project's resolution
 # with Java's GenericDatumReader on every run.
+# The fault instance: a second, isolated stack (PostgreSQL, Kafka and the
+# registry only, every port + 1000) that the consumer's failure tests pause
+# with SIGSTOP/SIGCONT through the pid files in its run/ directory, so that
+# they never disturb the tests sharing the main stack.
+FAULT_STACK_DIR := $(or $(OUTBOX_FAULT_STACK_DIR),$(CURDIR)/.stack-fault)
+FAULT_PORT_OFFSET := 1000
+FAULT_SERVICES := postgres kafka registry
+WITH_FAULT_STACK = export OUTBOX_FAULT_STACK_DIR="$(FAULT_STACK_DIR)" OUTBOX_FAULT_PORT_OFFSET=$(FAULT_PORT_OFFSET);
 WITH_AVRO_JAVA = if [[ -z "$${OUTBOX_AVRO_JAVA_CP:-}" && -d "$(STACK_DIR)/avro-java" ]]; then export OUTBOX_AVRO_JAVA_CP="$(STACK_DIR)/avro-java/*"; fi;
 
-.PHONY: all build test test-unit test-integration vet fmt-check stack-up stack-down stack-status stack-logs stack-clean demo bench clean
+.PHONY: all build test test-unit test-integration vet fmt-check stack-up stack-down stack-status stack-logs stack-clean stack-fault-up stack-fault-down demo bench clean
 
 all: build
 
@@ -26,14 +34,14 @@ build: ## build bin/outboxctl
 # make test: bring the native stack up (installing what is missing), then run
 # the unit tests and the integration tests (build tag "integration") in one
 # go test run. With CI=true a service that does not answer fails the run.
-test: stack-up vet fmt-check
-	$(WITH_AVRO_JAVA) scripts/gotest.sh -tags integration ./...
+test: stack-up stack-fault-up vet fmt-check
+	$(WITH_AVRO_JAVA) $(WITH_FAULT_STACK) scripts/gotest.sh -tags integration ./...
 
 test-unit: vet ## unit tests only, no stack
 	scripts/gotest.sh ./...
 
-test-integration: stack-up
-	$(WITH_AVRO_JAVA) scripts/gotest.sh -tags integration ./...
+test-integration: stack-up stack-fault-up
+	$(WITH_AVRO_JAVA) $(WITH_FAULT_STACK) scripts/gotest.sh -tags integration ./...
 
 vet:
 	$(GO) vet ./...
@@ -44,6 +52,7 @@ fmt-check:
 
 bench: stack-up ## benchmarks; results go to docs/benchmarks.md by hand
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -tags integration -run '^$$' -bench BenchmarkConsumerThroughput -benchtime 1x ./consumer/
 
 ## ------------------------------------------------------------------ stack
 
@@ -63,6 +72,13 @@ stack-logs:
 
 stack-clean: ## stop and delete data and logs (downloads stay in ~/.m2)
 	devstack/stack.sh clean
+
+stack-fault-up: ## start the fault instance (postgres, kafka, registry; ports + 1000) for the failure tests
+	@if [[ "$${OUTBOX_STACK:-native}" == external ]]; then echo "OUTBOX_STACK=external: no fault instance (the failure tests that pause services fail under CI=true)"; else \
+		OUTBOX_STACK_DIR="$(FAULT_STACK_DIR)" OUTBOX_STACK_PORT_OFFSET=$(FAULT_PORT_OFFSET) OUTBOX_STACK_SERVICES="$(FAULT_SERVICES)" devstack/stack.sh up; fi
+
+stack-fault-down:
+	OUTBOX_STACK_DIR="$(FAULT_STACK_DIR)" OUTBOX_STACK_PORT_OFFSET=$(FAULT_PORT_OFFSET) devstack/stack.sh down
 
 ## ------------------------------------------------------------------ demo
 

@@ -9,7 +9,8 @@ import (
 // Consumer wrap one of them (or the handler's own error).
 var (
 	// ErrUnknownEventType: no handler is registered for the event type and
-	// major version (returned only with UnknownFail; UnknownSkip skips).
+	// major version (returned with UnknownDLQ, wrapped in a PermanentError,
+	// and with UnknownStop, wrapped in a StopError; UnknownSkip skips).
 	ErrUnknownEventType = errors.New("no handler for event type")
 	// ErrNoEventType: the record carries no event type header and the
 	// payload is not Avro (so there is no record name to fall back on).
@@ -21,7 +22,10 @@ var (
 	// fit T, a writer schema that cannot be resolved to the reader's).
 	ErrDecode = errors.New("cannot decode event")
 	// ErrSchema: the writer schema could not be fetched from the registry.
-	// It is not permanent: the registry may answer on the next attempt.
+	// It is transient (the registry may answer on the next attempt) unless
+	// the registry says the id does not exist, the schema is not Avro or
+	// it has references: those are permanent. Without a SchemaSource it
+	// is a StopError.
 	ErrSchema = errors.New("cannot get writer schema")
 	// ErrPanic: the handler panicked (see Recover).
 	ErrPanic = errors.New("handler panicked")
@@ -67,4 +71,65 @@ func IsPermanent(err error) bool {
 // decodeError is a permanent ErrDecode with the record's place.
 func decodeError(m *Message, err error) error {
 	return Permanent(fmt.Errorf("%w: %s/%d@%d: %w", ErrDecode, m.Topic, m.Partition, m.Offset, err))
+}
+
+// ErrStopped: the Consumer stopped because a record asked it to (see Stop,
+// UnknownStop). Run returns an error wrapping it and the record's own error.
+var ErrStopped = errors.New("consumer stopped")
+
+// TransientError marks an error that is expected to go away without any
+// change to the record: the registry cannot be reached or answers 5xx, the
+// inbox database cannot be reached, a transaction failed for a connection
+// reason or timed out. Retry retries it; DLQ never dead-letters it, even
+// after Retry gave up; the Consumer pauses the record's partition and
+// delivers the record again with a capped, jittered backoff until it
+// succeeds, so the order per partition (and per aggregate) holds.
+type TransientError struct{ Err error }
+
+func (e *TransientError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped error.
+func (e *TransientError) Unwrap() error { return e.Err }
+
+// Transient wraps err so that it is retried and never dead-lettered.
+// Handlers return Transient(err) for failures of a dependency that will
+// come back. Transient(nil) is nil.
+func Transient(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &TransientError{Err: err}
+}
+
+// IsTransient reports whether err (or an error it wraps) is a
+// TransientError. A transient error is never dead-lettered, even when it
+// also wraps a PermanentError.
+func IsTransient(err error) bool {
+	var p *TransientError
+	return errors.As(err, &p)
+}
+
+// StopError marks an error after which the Consumer must stop: it does not
+// commit the record's offset, lets the other partitions' records in flight
+// finish and commit, and Run returns an error wrapping ErrStopped and Err.
+// Retry does not retry it and DLQ does not dead-letter it.
+type StopError struct{ Err error }
+
+func (e *StopError) Error() string { return e.Err.Error() }
+
+// Unwrap returns ErrStopped and the wrapped error.
+func (e *StopError) Unwrap() []error { return []error{ErrStopped, e.Err} }
+
+// Stop wraps err so that the Consumer stops at the record. Stop(nil) is nil.
+func Stop(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &StopError{Err: err}
+}
+
+// IsStop reports whether err (or an error it wraps) is a StopError.
+func IsStop(err error) bool {
+	var s *StopError
+	return errors.As(err, &s)
 }

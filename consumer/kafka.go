@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"strings"
 	"sync"
@@ -24,20 +25,49 @@ type ConsumerConfig struct {
 	// after a record is done.
 	Kafka kafka.ConfigMap
 	// CommitInterval is how often done offsets are committed (default 1s;
-	// negative: after every record). They are also committed when
-	// partitions are revoked and when Run returns.
+	// negative: after every poll that completed a record). They are also
+	// committed when partitions are revoked and when Run returns.
 	CommitInterval time.Duration
-	// RedeliveryBackoff is the wait before a record whose processing
-	// failed is delivered again (default 1s).
-	RedeliveryBackoff time.Duration
+	// RedeliveryBackoff is the first wait before a record whose processing
+	// failed is processed again (default 1s). Every further failure of the
+	// same record doubles it, up to MaxRedeliveryBackoff (default 30s), and
+	// each wait is jittered (between half and all of it). The record's
+	// partition is paused meanwhile; the other partitions go on.
+	RedeliveryBackoff    time.Duration
+	MaxRedeliveryBackoff time.Duration
+	// MaxConcurrentPartitions bounds how many partitions have a record (or
+	// a batch) in processing at the same time (default 0: no bound, every
+	// assigned partition runs in its own lane).
+	MaxConcurrentPartitions int
+	// QueueSize is how many polled records a partition's lane holds
+	// before the partition is paused (default 1000); it is resumed when
+	// the lane is down to half of it.
+	QueueSize int
+	// DrainTimeout bounds the shutdown: when Run's ctx is cancelled, the
+	// records in processing finish and their offsets are committed; their
+	// handler context is cancelled only once DrainTimeout has passed
+	// (default 30s).
+	DrainTimeout time.Duration
+	// RevokeTimeout is the same bound for the partitions revoked in a
+	// rebalance: their records in processing finish (for at most
+	// RevokeTimeout, default 10s) and are committed before the partitions
+	// are given up, unless the assignment was lost.
+	RevokeTimeout time.Duration
 	// FinalCommitTimeout bounds how long Run, when it returns, waits for a
 	// group rebalance in progress to end so that it can commit its done
 	// offsets (default 10s). Offsets not committed by then are delivered
 	// again after a restart (at least once).
 	FinalCommitTimeout time.Duration
+	// Batch, when Batch.MaxRecords > 1, processes up to MaxRecords records
+	// of one partition in one inbox transaction (see Batch). The default
+	// is one record per transaction.
+	Batch Batch
 	// OnError, if set, is called with processing errors (the record will
-	// be redelivered) and non-fatal Kafka errors.
+	// be redelivered) and non-fatal Kafka errors. Without it they are
+	// logged to Logger.
 	OnError func(err error)
+	// Logger receives the Consumer's warnings (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // Validate checks the configuration. Errors wrap ErrInvalidConfig.
@@ -55,6 +85,23 @@ func (c ConsumerConfig) Validate() error {
 	if v, ok := c.Kafka["enable.auto.commit"]; ok && fmt.Sprint(v) != "false" {
 		errs = append(errs, errors.New("Kafka: enable.auto.commit must stay false (offsets are committed after processing)"))
 	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"MaxRedeliveryBackoff", c.MaxRedeliveryBackoff}, {"DrainTimeout", c.DrainTimeout}, {"RevokeTimeout", c.RevokeTimeout}} {
+		if d.v < 0 {
+			errs = append(errs, fmt.Errorf("%s = %s, want >= 0", d.name, d.v))
+		}
+	}
+	if c.MaxConcurrentPartitions < 0 {
+		errs = append(errs, fmt.Errorf("MaxConcurrentPartitions = %d, want >= 0", c.MaxConcurrentPartitions))
+	}
+	if c.QueueSize < 0 {
+		errs = append(errs, fmt.Errorf("QueueSize = %d, want >= 0", c.QueueSize))
+	}
+	if err := c.Batch.validate(); err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: consumer: %w", ErrInvalidConfig, errors.Join(errs...))
 	}
@@ -62,24 +109,43 @@ func (c ConsumerConfig) Validate() error {
 }
 
 // Consumer reads topics as a member of a Kafka consumer group and runs each
-// record through a Router, committing a record's offset only after Process
-// returned nil for it (at-least-once). Records are processed one at a time
-// in the order they are polled, so the order within a partition, and with
-// the EventRouter's key = aggregate id the order per aggregate, is kept. A
-// record whose processing fails is delivered again (its partition is sought
-// back to it) after RedeliveryBackoff; the records after it in its partition
-// wait. Scale with partitions and consumer instances.
+// record through a Router, committing a partition's offset only after
+// Process returned nil for every record before it (at-least-once).
 //
-// On partition revocation the done offsets of the revoked partitions are
-// committed first (unless the assignment was lost). Run returns when ctx is
-// cancelled, after committing what is done.
+// Each assigned partition has its own lane: a goroutine with a queue that
+// processes the partition's records one after the other in offset order,
+// so the order within a partition, and with the EventRouter's key =
+// aggregate id the order per aggregate, is kept, while partitions run in
+// parallel (at most MaxConcurrentPartitions at a time). A record whose
+// processing fails pauses its partition and is processed again, by its
+// lane, after a capped and jittered backoff; the records after it in its
+// partition wait, the other partitions keep their pace. The offset of a
+// partition never moves past a record that has not succeeded (or been
+// dead-lettered by the DLQ middleware).
+//
+// On partition revocation the revoked lanes finish their record in
+// processing (for at most RevokeTimeout) and their done offsets are
+// committed before the partitions are given up (unless the assignment was
+// lost). Run returns when ctx is cancelled, after the records in processing
+// finished (for at most DrainTimeout) and what is done was committed.
 type Consumer struct {
 	cfg    ConsumerConfig
 	router *Router
 	kc     *kafka.Consumer
+	sem    chan struct{} // MaxConcurrentPartitions slots; nil: no bound
 
-	mu      sync.Mutex
-	pending map[tpKey]int64 // next offset to commit, per partition
+	mu       sync.Mutex
+	lanes    map[tpKey]*lane
+	draining bool
+
+	// base is the parent of the handler contexts: Run's ctx without its
+	// cancellation; hardCancel ends it after DrainTimeout.
+	base       context.Context
+	hardCancel context.CancelFunc
+
+	fatalOnce sync.Once
+	fatalErr  error
+	fatalCh   chan struct{}
 }
 
 type tpKey struct {
@@ -88,7 +154,7 @@ type tpKey struct {
 }
 
 // NewConsumer creates the underlying confluent-kafka-go consumer. Call Run to
-// start it.
+// start it. A Router whose Use refused a middleware is an error here.
 func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -96,15 +162,40 @@ func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 	if r == nil {
 		return nil, fmt.Errorf("%w: consumer: nil Router", ErrInvalidConfig)
 	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if cfg.Batch.MaxRecords > 1 && r.cfg.Inbox == nil {
+		return nil, fmt.Errorf("%w: consumer: Batch needs a Router with an Inbox (a batch is one inbox transaction)", ErrInvalidConfig)
+	}
 	if cfg.CommitInterval == 0 {
 		cfg.CommitInterval = time.Second
 	}
 	if cfg.RedeliveryBackoff <= 0 {
 		cfg.RedeliveryBackoff = time.Second
 	}
+	if cfg.MaxRedeliveryBackoff == 0 {
+		cfg.MaxRedeliveryBackoff = defaultMaxRedeliveryBackoff
+	}
+	if cfg.MaxRedeliveryBackoff < cfg.RedeliveryBackoff {
+		cfg.MaxRedeliveryBackoff = cfg.RedeliveryBackoff
+	}
+	if cfg.QueueSize == 0 {
+		cfg.QueueSize = defaultQueueSize
+	}
+	if cfg.DrainTimeout == 0 {
+		cfg.DrainTimeout = defaultDrainTimeout
+	}
+	if cfg.RevokeTimeout == 0 {
+		cfg.RevokeTimeout = defaultRevokeTimeout
+	}
 	if cfg.FinalCommitTimeout <= 0 {
 		cfg.FinalCommitTimeout = defaultFinalCommitTimeout
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	cfg.Batch = cfg.Batch.withDefaults()
 	km := kafka.ConfigMap{
 		"auto.offset.reset":        "earliest",
 		"enable.auto.offset.store": false,
@@ -117,17 +208,40 @@ func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("consumer: %w", err)
 	}
-	return &Consumer{cfg: cfg, router: r, kc: kc, pending: map[tpKey]int64{}}, nil
+	c := &Consumer{cfg: cfg, router: r, kc: kc, lanes: map[tpKey]*lane{}, fatalCh: make(chan struct{})}
+	if cfg.MaxConcurrentPartitions > 0 {
+		c.sem = make(chan struct{}, cfg.MaxConcurrentPartitions)
+	}
+	return c, nil
 }
 
-// Run subscribes and processes records until ctx is cancelled or a fatal
-// Kafka error occurs, then commits the done offsets and closes the consumer.
-// If that commit meets a rebalance in progress, Run serves the rebalance and
-// commits again (for at most 10 seconds). It returns nil after a
-// cancellation, else the fatal error or the error of that last commit (the
-// records it did not cover are delivered again). Call it once.
+// Defaults of ConsumerConfig.
+const (
+	defaultMaxRedeliveryBackoff = 30 * time.Second
+	defaultQueueSize            = 1000
+	defaultDrainTimeout         = 30 * time.Second
+	defaultRevokeTimeout        = 10 * time.Second
+	defaultFinalCommitTimeout   = 10 * time.Second
+)
+
+// pollTimeout is how long one Poll waits for an event; it bounds how late
+// a pause, a resume or a commit after every record happens.
+const pollTimeout = 50
+
+// Run subscribes and processes records until ctx is cancelled, a record
+// asks to stop (a StopError, such as an unknown event type under
+// UnknownStop) or a fatal Kafka error occurs. Then it lets the records in
+// processing finish (DrainTimeout), commits the done offsets and closes the
+// consumer. If that commit meets a rebalance in progress, Run serves the
+// rebalance and commits again (for at most FinalCommitTimeout). It returns
+// nil after a cancellation, an error wrapping ErrStopped and the record's
+// error after a stop, else the fatal error or the error of that last commit
+// (the records it did not cover are delivered again). Call it once.
 func (c *Consumer) Run(ctx context.Context) (err error) {
+	c.base, c.hardCancel = context.WithCancel(context.WithoutCancel(ctx))
+	defer c.hardCancel()
 	defer func() {
+		c.drain()
 		if cerr := c.finalCommit(); cerr != nil && err == nil {
 			err = cerr
 		}
@@ -140,19 +254,25 @@ func (c *Consumer) Run(ctx context.Context) (err error) {
 	}
 	lastCommit := time.Now()
 	for ctx.Err() == nil {
-		switch e := c.kc.Poll(100).(type) {
+		select {
+		case <-c.fatalCh:
+			return c.fatalErr
+		default:
+		}
+		switch e := c.kc.Poll(pollTimeout).(type) {
 		case *kafka.Message:
 			if e.TopicPartition.Error != nil {
 				c.report(fmt.Errorf("consumer: %w", e.TopicPartition.Error))
 				continue
 			}
-			c.handle(ctx, e)
+			c.dispatch(e)
 		case kafka.Error:
 			if e.IsFatal() {
 				return fmt.Errorf("consumer: fatal kafka error: %w", e)
 			}
 			c.report(fmt.Errorf("consumer: kafka: %w", e))
 		}
+		c.flowControl()
 		if c.cfg.CommitInterval < 0 || time.Since(lastCommit) >= c.cfg.CommitInterval {
 			if err := c.commit(nil); err != nil && !isNoOffset(err) {
 				c.report(err)
@@ -163,33 +283,119 @@ func (c *Consumer) Run(ctx context.Context) (err error) {
 	return nil
 }
 
-func (c *Consumer) handle(ctx context.Context, km *kafka.Message) {
+// dispatch hands a polled record to its partition's lane (started on the
+// partition's first record).
+func (c *Consumer) dispatch(km *kafka.Message) {
 	k := tpKey{*km.TopicPartition.Topic, km.TopicPartition.Partition}
-	off := int64(km.TopicPartition.Offset)
-	m := fromKafka(km)
-	err := c.router.Process(ctx, m)
-	if err == nil {
-		c.mu.Lock()
-		c.pending[k] = off + 1
+	c.mu.Lock()
+	if c.draining {
 		c.mu.Unlock()
-		return
+		return // not done: delivered again after a restart
 	}
-	if ctx.Err() != nil {
-		return // shutting down: not done, redelivered after restart
+	l := c.lanes[k]
+	if l == nil {
+		l = newLane(c, k)
+		c.lanes[k] = l
+		go l.run()
 	}
-	c.report(fmt.Errorf("consumer: %s/%d@%d (%s %s): %w", k.topic, k.partition, off, m.Meta.EventType, m.Meta.EventID, err))
-	// Seek back: librdkafka drops the records of this partition fetched
-	// before the seek (fetch version barrier), so the failed record is the
-	// next one of its partition.
-	if serr := c.kc.Seek(kafka.TopicPartition{Topic: &k.topic, Partition: k.partition, Offset: kafka.Offset(off)}, -1); serr != nil {
-		c.report(fmt.Errorf("consumer: seek %s/%d to %d: %w", k.topic, k.partition, off, serr))
+	c.mu.Unlock()
+	l.push(km)
+}
+
+// flowControl pauses the partitions whose lane is failing (backing off) or
+// full, and resumes them when the lane recovered or is down to half. On
+// resume librdkafka fetches again from the record after the last one
+// polled, so nothing fetched while paused is lost.
+func (c *Consumer) flowControl() {
+	c.mu.Lock()
+	lanes := make([]*lane, 0, len(c.lanes))
+	for _, l := range c.lanes {
+		lanes = append(lanes, l)
 	}
-	t := time.NewTimer(c.cfg.RedeliveryBackoff)
-	select {
-	case <-ctx.Done():
-	case <-t.C:
+	c.mu.Unlock()
+	for _, l := range lanes {
+		pause, resume := l.flow(c.cfg.QueueSize)
+		tp := []kafka.TopicPartition{{Topic: &l.key.topic, Partition: l.key.partition}}
+		switch {
+		case pause && !l.paused:
+			if err := c.kc.Pause(tp); err != nil {
+				c.report(fmt.Errorf("consumer: pause %s/%d: %w", l.key.topic, l.key.partition, err))
+				continue
+			}
+			l.paused = true
+		case resume && l.paused:
+			if err := c.kc.Resume(tp); err != nil {
+				c.report(fmt.Errorf("consumer: resume %s/%d: %w", l.key.topic, l.key.partition, err))
+				continue
+			}
+			l.paused = false
+		}
 	}
-	t.Stop()
+}
+
+// drain stops every lane after its record in processing and waits for them
+// for at most DrainTimeout, polling meanwhile (records polled are dropped:
+// they were not processed, so they are delivered again); then it cancels
+// the handler contexts and waits a little more.
+func (c *Consumer) drain() {
+	c.mu.Lock()
+	c.draining = true
+	lanes := make([]*lane, 0, len(c.lanes))
+	for _, l := range c.lanes {
+		lanes = append(lanes, l)
+	}
+	c.mu.Unlock()
+	for _, l := range lanes {
+		l.stop()
+	}
+	deadline := time.Now().Add(c.cfg.DrainTimeout)
+	for !allFinished(lanes) {
+		if time.Now().After(deadline) {
+			c.report(fmt.Errorf("consumer: records still in processing after the drain timeout (%s): cancelling their context", c.cfg.DrainTimeout))
+			c.hardCancel()
+			waitFinished(lanes, cancelGrace)
+			return
+		}
+		c.kc.Poll(pollTimeout)
+	}
+}
+
+// cancelGrace is how long a drain or a revocation waits for handlers after
+// it cancelled their context.
+const cancelGrace = 5 * time.Second
+
+func allFinished(lanes []*lane) bool {
+	for _, l := range lanes {
+		select {
+		case <-l.finished:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// waitFinished waits for the lanes to end, for at most d; it reports
+// whether they all did.
+func waitFinished(lanes []*lane, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for _, l := range lanes {
+		select {
+		case <-l.finished:
+		case <-t.C:
+			return false
+		}
+	}
+	return true
+}
+
+// fatal records the first StopError of a lane; Run returns it.
+func (c *Consumer) fatal(err error) {
+	c.fatalOnce.Do(func() {
+		c.fatalErr = err
+		close(c.fatalCh)
+	})
 }
 
 func (c *Consumer) rebalance(kc *kafka.Consumer, ev kafka.Event) error {
@@ -201,15 +407,32 @@ func (c *Consumer) rebalance(kc *kafka.Consumer, ev kafka.Event) error {
 		}
 		return kc.Assign(e.Partitions)
 	case kafka.RevokedPartitions:
-		if !kc.AssignmentLost() {
+		lost := kc.AssignmentLost()
+		c.mu.Lock()
+		var lanes []*lane
+		for _, tp := range e.Partitions {
+			if l := c.lanes[tpKey{*tp.Topic, tp.Partition}]; l != nil {
+				lanes = append(lanes, l)
+			}
+		}
+		c.mu.Unlock()
+		for _, l := range lanes {
+			l.stop()
+		}
+		if !waitFinished(lanes, c.cfg.RevokeTimeout) {
+			c.report(fmt.Errorf("consumer: revoked partitions still in processing after %s: cancelling their context", c.cfg.RevokeTimeout))
+			for _, l := range lanes {
+				l.cancel()
+			}
+		}
+		if !lost {
 			if err := c.commit(e.Partitions); err != nil && !isNoOffset(err) {
 				c.report(err)
 			}
 		}
 		c.mu.Lock()
-		for _, tp := range e.Partitions {
-			k := tpKey{*tp.Topic, tp.Partition}
-			delete(c.pending, k)
+		for _, l := range lanes {
+			delete(c.lanes, l.key)
 		}
 		c.mu.Unlock()
 		if cooperative {
@@ -220,16 +443,25 @@ func (c *Consumer) rebalance(kc *kafka.Consumer, ev kafka.Event) error {
 	return nil
 }
 
-// commit commits the done offsets of the given partitions (all when nil).
+// commit commits the done offsets of the given partitions (all when nil)
+// that moved since their last commit.
 func (c *Consumer) commit(only []kafka.TopicPartition) error {
+	type pending struct {
+		l   *lane
+		off int64
+	}
 	c.mu.Lock()
 	var offs []kafka.TopicPartition
-	for k, off := range c.pending {
+	var ps []pending
+	for k, l := range c.lanes {
 		if only != nil && !containsTP(only, k) {
 			continue
 		}
-		topic := k.topic
-		offs = append(offs, kafka.TopicPartition{Topic: &topic, Partition: k.partition, Offset: kafka.Offset(off)})
+		if off, ok := l.uncommitted(); ok {
+			topic := k.topic
+			offs = append(offs, kafka.TopicPartition{Topic: &topic, Partition: k.partition, Offset: kafka.Offset(off)})
+			ps = append(ps, pending{l, off})
+		}
 	}
 	c.mu.Unlock()
 	if len(offs) == 0 {
@@ -238,19 +470,11 @@ func (c *Consumer) commit(only []kafka.TopicPartition) error {
 	if _, err := c.kc.CommitOffsets(offs); err != nil {
 		return fmt.Errorf("consumer: commit: %w", err)
 	}
-	c.mu.Lock()
-	for _, tp := range offs {
-		k := tpKey{*tp.Topic, tp.Partition}
-		if c.pending[k] == int64(tp.Offset) {
-			delete(c.pending, k)
-		}
+	for _, p := range ps {
+		p.l.committedUpTo(p.off)
 	}
-	c.mu.Unlock()
 	return nil
 }
-
-// defaultFinalCommitTimeout is the default ConsumerConfig.FinalCommitTimeout.
-const defaultFinalCommitTimeout = 10 * time.Second
 
 // finalCommit commits the done offsets when Run returns. A commit sent while
 // the group rebalances (another member joins or leaves, as in a rolling
@@ -296,7 +520,9 @@ func isNoOffset(err error) bool {
 func (c *Consumer) report(err error) {
 	if c.cfg.OnError != nil {
 		c.cfg.OnError(err)
+		return
 	}
+	c.cfg.Logger.Warn(err.Error())
 }
 
 func fromKafka(km *kafka.Message) *Message {

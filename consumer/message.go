@@ -41,6 +41,8 @@ type Message struct {
 	// Attempt is the 1-based attempt number of the current handler run
 	// (the Retry middleware advances it; 1 without Retry).
 	Attempt int
+
+	chain chainInfo // set by Router.Process and the DLQ middleware
 }
 
 // Header returns the value of the last header named key (the EventRouter

@@ -26,11 +26,15 @@ type Handler func(ctx context.Context, m *Message) error
 type Middleware func(next Handler) Handler
 
 // Retry retries a failing handler with exponential backoff. It does not retry
-// permanent errors (Permanent, decode errors, unknown event types) nor errors
-// for which ShouldRetry returns false, and stops when ctx is cancelled.
-// It sets Message.Attempt for each attempt.
+// permanent errors (Permanent, decode errors, unknown event types), stop
+// errors (Stop) nor errors for which ShouldRetry returns false, and stops
+// when ctx is cancelled. It sets Message.Attempt for each attempt. A
+// transient error (IsTransient) that is still failing after MaxAttempts is
+// returned as it is: the DLQ middleware does not dead-letter it, and the
+// Consumer pauses the partition and delivers the record again later.
 //
-// Use it as router.Use(retry.Middleware) after checking Validate.
+// Use it as router.Use(retry.Middleware), or build it with NewRetry; both
+// check Validate.
 type Retry struct {
 	// MaxAttempts is the number of runs including the first (>= 1).
 	MaxAttempts int
@@ -77,18 +81,36 @@ func (r Retry) Delay(n int) time.Duration {
 	return time.Duration(d)
 }
 
-// Middleware is the Retry middleware. An invalid Retry makes every record
-// fail with the Validate error (not permanent, so nothing is lost).
+// NewRetry returns r's middleware, or r's Validate error.
+func NewRetry(r Retry) (Middleware, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	return r.Middleware, nil
+}
+
+// Middleware is the Retry middleware. An invalid Retry panics when the
+// middleware is built; Router.Use turns that into its error (and NewRetry
+// returns the Validate error without building anything), so an invalid
+// Retry is an error when the router is built, never at run time.
 func (r Retry) Middleware(next Handler) Handler {
-	verr := r.Validate()
+	if err := r.Validate(); err != nil {
+		panic(configPanic{err})
+	}
 	return func(ctx context.Context, m *Message) error {
-		if verr != nil {
-			return verr
+		if m.chain.batch {
+			// In a batch one failure rolls back the batch, whose records
+			// then run one at a time: retry them there.
+			return next(ctx, m)
 		}
+		stopping := draining(ctx)
 		for attempt := 1; ; attempt++ {
 			m.Attempt = attempt
 			err := next(ctx, m)
-			if err == nil || IsPermanent(err) || attempt >= r.MaxAttempts || ctx.Err() != nil {
+			if err == nil || attempt >= r.MaxAttempts || ctx.Err() != nil {
+				return err
+			}
+			if IsStop(err) || (IsPermanent(err) && !IsTransient(err)) {
 				return err
 			}
 			if r.ShouldRetry != nil && !r.ShouldRetry(err) {
@@ -101,6 +123,9 @@ func (r Retry) Middleware(next Handler) Handler {
 			t := time.NewTimer(d)
 			select {
 			case <-ctx.Done():
+				t.Stop()
+				return err
+			case <-stopping: // the Consumer drains: no further attempt
 				t.Stop()
 				return err
 			case <-t.C:
@@ -198,18 +223,23 @@ type Producer interface {
 // dead-letter record has the original key, value and headers plus the
 // HeaderDLQ* headers. If producing fails, the original error and the produce
 // error are both returned and the record is not done (it is redelivered, not
-// lost). Errors from a cancelled ctx (shutdown) are never dead-lettered.
+// lost).
 //
-// Put it outside Retry: router.Use(dlq.Middleware, retry.Middleware).
+// Never dead-lettered, whatever Filter says: transient errors (IsTransient:
+// registry or inbox database unreachable; the partition waits instead, so
+// the order per aggregate holds), stop errors (IsStop) and errors from a
+// cancelled ctx (shutdown).
+//
+// Put it outside Retry: router.Use(dlq.Middleware, retry.Middleware), or
+// build it with NewDLQ; both check Validate.
 type DLQ struct {
 	// Topic is the dead-letter topic (required).
 	Topic string
 	// Producer writes the dead-letter record (required).
 	Producer Producer
-	// Filter, if set, decides which errors are dead-lettered; the others
-	// are returned (the record is redelivered). The default dead-letters
-	// every error except a registry failure that is not permanent
-	// (ErrSchema): a registry outage should stall, not empty, the topic.
+	// Filter, if set, decides which of the other errors are dead-lettered;
+	// the rest are returned (the record is redelivered). The default
+	// dead-letters every error that is not transient nor a stop.
 	Filter func(err error) bool
 	// OnSent, if set, is called after a record was dead-lettered.
 	OnSent func(ctx context.Context, m *Message, err error)
@@ -226,27 +256,38 @@ func (d DLQ) Validate() error {
 	return nil
 }
 
-// Middleware is the DLQ middleware. An invalid DLQ makes every failing record
-// fail with the Validate error joined to its own.
+// NewDLQ returns d's middleware, or d's Validate error.
+func NewDLQ(d DLQ) (Middleware, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	return d.Middleware, nil
+}
+
+// Middleware is the DLQ middleware. An invalid DLQ panics when the
+// middleware is built; Router.Use turns that into its error (and NewDLQ
+// returns the Validate error), so an invalid DLQ is an error when the router
+// is built, never at run time.
 func (d DLQ) Middleware(next Handler) Handler {
-	verr := d.Validate()
+	if err := d.Validate(); err != nil {
+		panic(configPanic{err})
+	}
 	return func(ctx context.Context, m *Message) error {
+		m.chain.dlq = true
 		err := next(ctx, m)
-		if err == nil || ctx.Err() != nil {
+		if err == nil || ctx.Err() != nil || IsTransient(err) || IsStop(err) || m.chain.batch {
+			// In a batch a failure rolls the batch back and its records
+			// run again one at a time: dead-letter them there.
 			return err
 		}
-		if verr != nil {
-			return errors.Join(err, verr)
-		}
-		if d.Filter != nil {
-			if !d.Filter(err) {
-				return err
-			}
-		} else if errors.Is(err, ErrSchema) && !IsPermanent(err) {
+		if d.Filter != nil && !d.Filter(err) {
 			return err
 		}
 		if perr := d.Producer.Produce(ctx, d.Record(m, err)); perr != nil {
 			return errors.Join(err, fmt.Errorf("dlq: produce to %s: %w", d.Topic, perr))
+		}
+		if r := m.chain.router; r != nil {
+			r.stats.deadLettered.Add(1)
 		}
 		if d.OnSent != nil {
 			d.OnSent(ctx, m, err)

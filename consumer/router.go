@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"strconv"
 	"strings"
@@ -26,20 +27,46 @@ type SchemaSource interface {
 
 // UnknownPolicy says what the Router does with a record for which no handler
 // is registered (unknown event type, unknown major version, or no event type
-// at all).
+// at all). No outcome is silent: every such record is logged
+// (RouterConfig.Logger) and counted (Router.Stats).
 type UnknownPolicy int
 
 const (
-	// UnknownSkip calls RouterConfig.OnUnknown and skips the record: its
-	// offset is committed as if it had been handled. The default: a
-	// consumer usually reads a topic carrying more event types than it
-	// cares about.
-	UnknownSkip UnknownPolicy = iota
-	// UnknownFail makes Process return a permanent error that wraps
+	// UnknownDefault, the zero value: UnknownDLQ when the record runs
+	// through a DLQ middleware, UnknownStop otherwise.
+	UnknownDefault UnknownPolicy = iota
+	// UnknownSkip logs the record, calls RouterConfig.OnUnknown and skips
+	// it: its offset is committed as if it had been handled. Choose it for
+	// a topic that carries more event types than the service cares about.
+	UnknownSkip
+	// UnknownDLQ makes Process return a permanent error that wraps
 	// ErrUnknownEventType (or ErrNoEventType), so a DLQ middleware sends
-	// the record to the dead-letter topic.
-	UnknownFail
+	// the record to the dead-letter topic. Without a DLQ the record stays
+	// undelivered and its partition waits.
+	UnknownDLQ
+	// UnknownStop makes Process return a StopError wrapping
+	// ErrUnknownEventType (or ErrNoEventType): the Consumer commits what is
+	// done before the record, never the record itself, and Run returns the
+	// error. Deploy a service that knows the type, then start again.
+	UnknownStop
 )
+
+// UnknownFail is the former name of UnknownDLQ.
+const UnknownFail = UnknownDLQ
+
+func (p UnknownPolicy) String() string {
+	switch p {
+	case UnknownDefault:
+		return "default"
+	case UnknownSkip:
+		return "skip"
+	case UnknownDLQ:
+		return "dlq"
+	case UnknownStop:
+		return "stop"
+	}
+	return "UnknownPolicy(" + strconv.Itoa(int(p)) + ")"
+}
 
 // RouterConfig configures a Router. The zero value is valid for JSON
 // payloads without an inbox.
@@ -59,9 +86,15 @@ type RouterConfig struct {
 	SchemaVersionHeader string
 
 	// Unknown is the policy for records without a handler (default
-	// UnknownSkip). OnUnknown, if set, is called for each skipped record.
+	// UnknownDefault: dead-letter when a DLQ middleware is in the chain,
+	// stop otherwise). OnUnknown, if set, is called for each skipped
+	// record (UnknownSkip).
 	Unknown   UnknownPolicy
 	OnUnknown func(ctx context.Context, m *Message)
+
+	// Logger receives a line for every record skipped, dead-lettered or
+	// stopped on as unknown (default slog.Default()).
+	Logger *slog.Logger
 
 	// Inbox, when set, makes every handler run in a database transaction
 	// from Inbox.Begin in which the event id is first marked processed for
@@ -80,7 +113,7 @@ func (c RouterConfig) Validate() error {
 	if c.Inbox != nil && c.ConsumerGroup == "" {
 		return fmt.Errorf("%w: router: ConsumerGroup is required with an Inbox", ErrInvalidConfig)
 	}
-	if c.Unknown != UnknownSkip && c.Unknown != UnknownFail {
+	if c.Unknown < UnknownDefault || c.Unknown > UnknownStop {
 		return fmt.Errorf("%w: router: unknown UnknownPolicy %d", ErrInvalidConfig, c.Unknown)
 	}
 	return nil
@@ -100,6 +133,11 @@ type Router struct {
 
 	writers sync.Map // schema id -> avro.Schema
 	cache   resolve.Cache
+
+	stats routerStats
+	// err is the first invalid middleware given to Use: Process and
+	// NewConsumer return it.
+	err error
 }
 
 type handlerKey struct {
@@ -135,6 +173,9 @@ func NewRouter(cfg RouterConfig) (*Router, error) {
 	if cfg.SchemaVersionHeader == "" {
 		cfg.SchemaVersionHeader = DefaultSchemaVersionHeader
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
 	return &Router{cfg: cfg, handlers: map[handlerKey]*entry{}, versions: map[string][]int{}}, nil
 }
 
@@ -143,10 +184,34 @@ func NewRouter(cfg RouterConfig) (*Router, error) {
 // Use(hooks, dlq, retry, Timeout(d), Recover()): a panic becomes an error,
 // each attempt has its own timeout, retries run first and the DLQ gets what
 // they could not fix.
-func (r *Router) Use(mw ...Middleware) {
+//
+// Use checks the middleware when it is added: a nil one, or a Retry or DLQ
+// whose Validate fails (Retry{}.Middleware, DLQ{}.Middleware), is an error
+// wrapping ErrInvalidConfig, and the Router stays unusable: Process and
+// NewConsumer return that error, so an invalid chain never runs. NewRetry
+// and NewDLQ check the same when the middleware is built.
+func (r *Router) Use(mw ...Middleware) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	for i, m := range mw {
+		if err := checkMiddleware(m); err != nil {
+			err = fmt.Errorf("router: use middleware %d: %w", len(r.middleware)+i+1, err)
+			if r.err == nil {
+				r.err = err
+			}
+			return err
+		}
+	}
 	r.middleware = append(r.middleware, mw...)
+	return nil
+}
+
+// Err returns the error of an invalid middleware given to Use (nil when
+// the Router is usable).
+func (r *Router) Err() error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.err
 }
 
 // HandlerOption configures one handler registration.
@@ -228,6 +293,13 @@ func (r *Router) Process(ctx context.Context, m *Message) error {
 	if m.Attempt == 0 {
 		m.Attempt = 1
 	}
+	r.mu.RLock()
+	mws, buildErr := r.middleware, r.err
+	r.mu.RUnlock()
+	if buildErr != nil {
+		return buildErr
+	}
+	m.chain = chainInfo{router: r}
 	metaErr := r.parseMeta(m)
 	var h Handler = func(ctx context.Context, m *Message) error {
 		if metaErr != nil {
@@ -235,9 +307,6 @@ func (r *Router) Process(ctx context.Context, m *Message) error {
 		}
 		return r.dispatch(ctx, m)
 	}
-	r.mu.RLock()
-	mws := r.middleware
-	r.mu.RUnlock()
 	for i := len(mws) - 1; i >= 0; i-- {
 		h = mws[i](h)
 	}
@@ -294,7 +363,11 @@ func (r *Router) dispatch(ctx context.Context, m *Message) error {
 		return err
 	}
 	if r.cfg.Inbox == nil {
-		return call(ctx, nil)
+		if err := call(ctx, nil); err != nil {
+			return err
+		}
+		r.stats.handled.Add(1)
+		return nil
 	}
 	return r.inInbox(ctx, m, call)
 }
@@ -326,26 +399,16 @@ func (r *Router) lookup(eventType string, version int, m *Message) *entry {
 	return nil
 }
 
-func (r *Router) unknown(ctx context.Context, m *Message) error {
-	if r.cfg.Unknown == UnknownFail {
-		if m.Meta.EventType == "" {
-			return Permanent(fmt.Errorf("%w: %s/%d@%d: no %s header", ErrNoEventType, m.Topic, m.Partition, m.Offset, r.cfg.EventTypeHeader))
-		}
-		return Permanent(fmt.Errorf("%w: %s v%d (%s/%d@%d)", ErrUnknownEventType, m.Meta.EventType, m.Meta.Version, m.Topic, m.Partition, m.Offset))
-	}
-	if r.cfg.OnUnknown != nil {
-		r.cfg.OnUnknown(ctx, m)
-	}
-	return nil
-}
-
 func (r *Router) inInbox(ctx context.Context, m *Message, call func(context.Context, *sql.Tx) error) (err error) {
 	if m.Meta.EventID == "" {
 		return Permanent(fmt.Errorf("%w: %s/%d@%d: no %s header", ErrNoEventID, m.Topic, m.Partition, m.Offset, r.cfg.IDHeader))
 	}
+	if m.chain.tx != nil {
+		return r.inBatchTx(ctx, m, call)
+	}
 	tx, err := r.cfg.Inbox.Begin(ctx)
 	if err != nil {
-		return fmt.Errorf("inbox: begin: %w", err)
+		return Transient(fmt.Errorf("inbox: begin: %w", err))
 	}
 	done := false
 	defer func() {
@@ -355,21 +418,23 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call func(context.Cont
 	}()
 	dup, err := r.cfg.Inbox.MarkProcessed(ctx, tx, r.cfg.ConsumerGroup, m.Meta.EventID)
 	if err != nil {
-		return fmt.Errorf("inbox: mark %s: %w", m.Meta.EventID, err)
+		if errors.Is(err, inbox.ErrInvalidKey) {
+			return Permanent(fmt.Errorf("inbox: mark %s: %w", m.Meta.EventID, err))
+		}
+		return Transient(fmt.Errorf("inbox: mark %s: %w", m.Meta.EventID, err))
 	}
 	if dup {
-		if r.cfg.OnDuplicate != nil {
-			r.cfg.OnDuplicate(ctx, m)
-		}
+		r.duplicate(ctx, m)
 		return nil // deferred rollback
 	}
 	if err := call(ctx, tx); err != nil {
-		return err
+		return handlerTxError(ctx, err)
 	}
 	done = true
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("inbox: commit %s: %w", m.Meta.EventID, err)
+		return Transient(fmt.Errorf("inbox: commit %s: %w", m.Meta.EventID, err))
 	}
+	r.stats.handled.Add(1)
 	return nil
 }
 
@@ -380,11 +445,12 @@ func (r *Router) writer(ctx context.Context, m *Message) (avro.Schema, error) {
 		return w.(avro.Schema), nil
 	}
 	if r.cfg.Schemas == nil {
-		return nil, fmt.Errorf("%w: id %d: the router has no SchemaSource", ErrSchema, id)
+		// A configuration error: no record with a schema id can be read.
+		return nil, Stop(fmt.Errorf("%w: id %d: the router has no SchemaSource", ErrSchema, id))
 	}
 	text, err := r.cfg.Schemas.SchemaByID(ctx, id)
 	if err != nil {
-		return nil, fmt.Errorf("%w: id %d: %w", ErrSchema, id, err)
+		return nil, schemaError(fmt.Errorf("%w: id %d: %w", ErrSchema, id, err))
 	}
 	// Schemas stored in a registry are parsed leniently, as the registry
 	// itself does for schemas it already holds.

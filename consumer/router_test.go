@@ -307,7 +307,7 @@ func TestUnknownEventTypes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name+"/skip", func(t *testing.T) {
 			var skipped []*consumer.Message
-			r := k.router(consumer.RouterConfig{OnUnknown: func(_ context.Context, m *consumer.Message) { skipped = append(skipped, m) }})
+			r := k.router(consumer.RouterConfig{Unknown: consumer.UnknownSkip, OnUnknown: func(_ context.Context, m *consumer.Message) { skipped = append(skipped, m) }})
 			known(r)
 			if err := r.Process(context.Background(), c.record); err != nil {
 				t.Fatalf("Process = %v, want nil (skipped)", err)
@@ -707,9 +707,12 @@ func TestRetryValidate(t *testing.T) {
 			t.Errorf("%+v: Validate = %v, want ok=%v", c.r, err, c.ok)
 		}
 	}
-	// An invalid Retry does not lose records: every record fails.
+	// An invalid Retry is an error when the router is built, and the
+	// router then refuses to run (nothing is lost).
 	r, _ := consumer.NewRouter(consumer.RouterConfig{})
-	r.Use(consumer.Retry{}.Middleware)
+	if err := r.Use(consumer.Retry{}.Middleware); !errors.Is(err, consumer.ErrInvalidConfig) {
+		t.Errorf("Use(Retry{}) = %v, want ErrInvalidConfig", err)
+	}
 	must(t, consumer.Handle(r, "A", 0, func(context.Context, consumer.Event[any]) error { return nil }))
 	m := &consumer.Message{Value: []byte(`{}`), Headers: []consumer.Header{{Key: "eventType", Value: []byte("A")}}}
 	if err := r.Process(context.Background(), m); !errors.Is(err, consumer.ErrInvalidConfig) || consumer.IsPermanent(err) {

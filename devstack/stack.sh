@@ -40,7 +40,27 @@ WAIT_KAFKA=${OUTBOX_STACK_WAIT_KAFKA:-120}
 WAIT_CONNECT=${OUTBOX_STACK_WAIT_CONNECT:-240}
 WAIT_REGISTRY=${OUTBOX_STACK_WAIT_REGISTRY:-180}
 
-SERVICES=(postgres mariadb kafka connect registry)
+ALL_SERVICES=(postgres mariadb kafka connect registry)
+# OUTBOX_STACK_SERVICES (default: all) selects the services of an instance,
+# e.g. "postgres kafka registry" for the consumer's fault instance. `up`
+# records the selection in $STACK/etc/services, so that later `status`,
+# `down` and `clean` of that instance act on the same services without it.
+select_services() {
+	local want=${OUTBOX_STACK_SERVICES:-} svc
+	if [[ -z $want && -s $STACK/etc/services ]]; then want=$(cat "$STACK/etc/services"); fi
+	if [[ -z $want ]]; then SERVICES=("${ALL_SERVICES[@]}"); return; fi
+	SERVICES=()
+	for svc in "${ALL_SERVICES[@]}"; do
+		[[ " ${want//,/ } " == *" $svc "* ]] && SERVICES+=("$svc")
+	done
+	for svc in ${want//,/ }; do
+		[[ " ${ALL_SERVICES[*]} " == *" $svc "* ]] || { echo "OUTBOX_STACK_SERVICES: unknown service '$svc' (known: ${ALL_SERVICES[*]})" >&2; exit 2; }
+	done
+	if selected connect && ! selected kafka; then echo "OUTBOX_STACK_SERVICES: connect needs kafka" >&2; exit 2; fi
+}
+selected() { [[ " ${SERVICES[*]} " == *" $1 "* ]]; }
+SERVICES=()
+select_services
 JAVA21="" JAVA21_RESOLVED="" # see resolve_java21
 
 log() { printf '[stack %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -377,17 +397,18 @@ cmd_up() {
 	ensure_packages
 	ensure_artifacts
 	write_configs
-	start_service postgres
-	start_service mariadb
-	start_service kafka
-	wait_healthy postgres "$WAIT_DB"
-	wait_healthy mariadb "$WAIT_DB"
-	wait_healthy kafka "$WAIT_KAFKA"
-	start_service connect
-	start_service registry
-	wait_healthy registry "$WAIT_REGISTRY"
-	wait_healthy connect "$WAIT_CONNECT"
-	log "stack up in $((SECONDS - t0))s (dir: $STACK)"
+	printf '%s\n' "${SERVICES[*]}" >"$STACK/etc/services"
+	if selected postgres; then start_service postgres; fi
+	if selected mariadb; then start_service mariadb; fi
+	if selected kafka; then start_service kafka; fi
+	if selected postgres; then wait_healthy postgres "$WAIT_DB"; fi
+	if selected mariadb; then wait_healthy mariadb "$WAIT_DB"; fi
+	if selected kafka; then wait_healthy kafka "$WAIT_KAFKA"; fi
+	if selected connect; then start_service connect; fi
+	if selected registry; then start_service registry; fi
+	if selected registry; then wait_healthy registry "$WAIT_REGISTRY"; fi
+	if selected connect; then wait_healthy connect "$WAIT_CONNECT"; fi
+	log "stack up in $((SECONDS - t0))s (${SERVICES[*]}; dir: $STACK)"
 }
 
 # ---------------------------------------------------------------- stop

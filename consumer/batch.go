@@ -1,0 +1,113 @@
+package consumer
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// ErrBatchFailed: a record of a batch failed, so the batch was rolled back
+// (see Router.ProcessBatch). It wraps the record's error.
+var ErrBatchFailed = errors.New("batch rolled back")
+
+// ProcessBatch runs records of one partition, in order, in ONE inbox
+// transaction: each record's inbox mark and its handler's writes through
+// Event.Tx, then a single commit. nil means every record is done (handled,
+// skipped as unknown, or skipped as a duplicate) and committed. An error
+// (wrapping ErrBatchFailed and the first record's error) means none is: the
+// transaction was rolled back; run the records again one at a time with
+// Process, which retries and dead-letters them one by one, so that one
+// poison record costs one batch. The Consumer does this with
+// ConsumerConfig.Batch.
+//
+// The middleware chain runs for every record of the batch, but Retry makes
+// one attempt and DLQ dead-letters nothing inside a batch: both act in the
+// one-at-a-time replay. Counters (Stats) and OnDuplicate/OnUnknown see a
+// record once its batch committed.
+//
+// ProcessBatch needs an Inbox (ErrInvalidConfig otherwise); one record is
+// Process.
+func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	if r.cfg.Inbox == nil {
+		return fmt.Errorf("%w: router: ProcessBatch needs an Inbox", ErrInvalidConfig)
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	tx, err := r.cfg.Inbox.Begin(ctx)
+	if err != nil {
+		return Transient(fmt.Errorf("%w: inbox: begin: %w", ErrBatchFailed, err))
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = tx.Rollback()
+		}
+	}()
+	for _, m := range ms {
+		m.Attempt = 0
+		if err := r.processIn(ctx, m, tx); err != nil {
+			return fmt.Errorf("%w at %s/%d@%d: %w", ErrBatchFailed, m.Topic, m.Partition, m.Offset, err)
+		}
+	}
+	committed = true
+	if err := tx.Commit(); err != nil {
+		return Transient(fmt.Errorf("%w: inbox: commit: %w", ErrBatchFailed, err))
+	}
+	for _, m := range ms {
+		switch m.chain.outcome {
+		case outcomeHandled:
+			r.stats.handled.Add(1)
+		case outcomeDuplicate:
+			r.duplicate(ctx, m)
+		case outcomeSkipped:
+			r.skipped(ctx, m)
+		}
+		m.chain = chainInfo{}
+	}
+	return nil
+}
+
+// processIn is Process for a record of a batch running in tx.
+func (r *Router) processIn(ctx context.Context, m *Message, tx *sql.Tx) error {
+	if m.Attempt == 0 {
+		m.Attempt = 1
+	}
+	r.mu.RLock()
+	mws := r.middleware
+	r.mu.RUnlock()
+	metaErr := r.parseMeta(m)
+	m.chain = chainInfo{router: r, batch: true, tx: tx}
+	var h Handler = func(ctx context.Context, m *Message) error {
+		if metaErr != nil {
+			return metaErr
+		}
+		return r.dispatch(ctx, m)
+	}
+	for i := len(mws) - 1; i >= 0; i-- {
+		h = mws[i](h)
+	}
+	return h(ctx, m)
+}
+
+// inBatchTx marks m and runs its handler in the batch's transaction.
+func (r *Router) inBatchTx(ctx context.Context, m *Message, call func(context.Context, *sql.Tx) error) error {
+	tx := m.chain.tx
+	dup, err := r.cfg.Inbox.MarkProcessed(ctx, tx, r.cfg.ConsumerGroup, m.Meta.EventID)
+	if err != nil {
+		return Transient(fmt.Errorf("inbox: mark %s: %w", m.Meta.EventID, err))
+	}
+	if dup {
+		m.chain.outcome = outcomeDuplicate
+		return nil
+	}
+	if err := call(ctx, tx); err != nil {
+		return handlerTxError(ctx, err)
+	}
+	m.chain.outcome = outcomeHandled
+	return nil
+}

@@ -1,0 +1,100 @@
+//go:build integration
+
+package consumer_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/outboxctl/outboxctl/consumer"
+	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/internal/itest"
+)
+
+// TestBatchPoisonRecord: in batch mode (up to 20 records per inbox
+// transaction) a record that cannot be decoded, in the middle of a batch,
+// rolls its batch back; the batch is replayed one record at a time, the
+// poison record alone goes to the DLQ, and every other event has exactly
+// one effect, in order.
+func TestBatchPoisonRecord(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Postgres)
+	sfx := itest.Suffix()
+	topic, dlqTopic, group := "outbox.event.Batch"+sfx, "batch-dlq-"+sfx, "batch-"+sfx
+	itest.CreateTopic(t, s.BootstrapServers, topic)
+	itest.CreateTopic(t, s.BootstrapServers, dlqTopic)
+	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
+	const n, poison = 100, 37
+	evs := events("batch"+sfx, 1, n, 3, func(_ int32, seq, i int) []byte {
+		if i == poison {
+			return []byte(`{"seq":"not a number"}`)
+		}
+		return []byte(fmt.Sprintf(`{"seq":%d}`, seq))
+	})
+	produceEvents(t, s.BootstrapServers, topic, evs)
+
+	db := itest.PostgresDatabase(t, s.PostgresDSN, "batch_"+sfx)
+	store, err := inbox.NewPostgres(db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateTable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, `CREATE TABLE effects (pos bigserial, event_id text PRIMARY KEY, agg text NOT NULL, seq int NOT NULL)`)
+	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "batch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := consumer.NewKafkaProducer(newProducer(t, s.BootstrapServers))
+	must(t, r.Use(consumer.DLQ{Topic: dlqTopic, Producer: p}.Middleware, consumer.Retry{MaxAttempts: 3, InitialInterval: 10 * time.Millisecond}.Middleware))
+	var runs atomic.Int32
+	must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
+		runs.Add(1)
+		_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
+		return err
+	}))
+	stop := runFor(t, consumer.ConsumerConfig{
+		BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic}, CommitInterval: 100 * time.Millisecond,
+		Batch: consumer.Batch{MaxRecords: 20, MaxWait: 200 * time.Millisecond},
+	}, r)
+	waitFor(t, 60*time.Second, "every record done", func() bool {
+		return itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 1)[0] == n
+	})
+	if err := stop(); err != nil {
+		t.Errorf("Run = %v", err)
+	}
+	var good []event
+	for i, e := range evs {
+		if i != poison {
+			good = append(good, e)
+		}
+	}
+	checkEffects(t, db, good)
+	rd := itest.NewReader(t, s.BootstrapServers, dlqTopic)
+	m := rd.Next(30 * time.Second)
+	if m == nil {
+		t.Fatal("the poison record is not in the DLQ")
+	}
+	if id, _ := itest.Header(m, "id"); id != evs[poison].id {
+		t.Errorf("dead-lettered %s, want the poison record %s", id, evs[poison].id)
+	}
+	if reason, _ := itest.Header(m, consumer.HeaderDLQReason); reason != "permanent" {
+		t.Errorf("DLQ reason %q, want permanent", reason)
+	}
+	if extra := rd.Next(2 * time.Second); extra != nil {
+		id, _ := itest.Header(extra, "id")
+		t.Errorf("a second record in the DLQ: %s", id)
+	}
+	st := r.Stats()
+	if st.Handled != n-1 || st.DeadLettered != 1 || st.Duplicates != 0 {
+		t.Errorf("Stats = %+v, want %d handled, 1 dead-lettered, 0 duplicates", st, n-1)
+	}
+	// The poison record's batch ran its records before it twice (rolled
+	// back, then one at a time); all the others ran once, in batches.
+	if got := runs.Load(); got <= n-1 || got > n-1+20 {
+		t.Errorf("handler runs = %d, want more than %d (the poison batch replayed) and at most %d (one batch)", got, n-1, n-1+20)
+	}
+}
