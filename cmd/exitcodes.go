@@ -35,7 +35,7 @@ const exitCodesHelp = `Exit codes of outboxctl:
   2  bad input: unknown flag or command, a spec, config or schema that does not
      parse, an invalid argument; nothing was changed
   3  a check failed: validation findings, incompatible schemas, a connector or
-     task not RUNNING (status)
+     task not RUNNING (status), events lost, duplicated or out of order (bench)
   4  changes pending: plan/deploy --dry-run with --detailed-exitcode found
      changes; schema diff --exit-code found the two sides different
 
