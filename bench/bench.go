@@ -92,7 +92,9 @@ type Options struct {
 	// events (default 30s; it ends earlier once every event is handled).
 	Drain time.Duration
 	// LagBound is the p99 latency a RateMax step may reach and still count
-	// as sustained (default 1s).
+	// as sustained (default 2s: a pipeline that does not keep up falls
+	// behind by seconds within a step; one that does stays within its
+	// connector's poll interval, up to 1 s with the throughput profile).
 	LagBound time.Duration
 	// MaxSteps bounds a RateMax search (default 12 steps).
 	MaxSteps int
@@ -117,7 +119,7 @@ func (o *Options) defaults() error {
 		o.Drain = 30 * time.Second
 	}
 	if o.LagBound <= 0 {
-		o.LagBound = time.Second
+		o.LagBound = 2 * time.Second
 	}
 	if o.MaxSteps <= 0 {
 		o.MaxSteps = 12
@@ -192,7 +194,9 @@ func Run(ctx context.Context, p Pipeline, opts Options) (rep *Report, err error)
 // search doubles the rate from StartRate until a step is not sustained
 // (something lost, duplicated or reordered, the writers behind the target
 // by more than 10 %, or p99 over LagBound), then bisects between the best
-// sustained and the first failed rate, within MaxSteps steps in all. The
+// sustained and the first failed rate until they are within 15 %, within
+// MaxSteps steps in all. When the first step already fails it halves the
+// rate, down to StartRate/16. The
 // Report is that of the best sustained step (the first step's when none
 // was), with every step in Steps.
 func search(ctx context.Context, opts Options, runStep func(int, float64) (*Report, error)) (*Report, error) {
@@ -216,14 +220,20 @@ func search(ctx context.Context, opts Options, runStep func(int, float64) (*Repo
 		} else {
 			hi = rate
 		}
-		if hi == 0 {
-			rate *= 2
-			continue
+		next, more := 0.0, false
+		switch {
+		case hi == 0: // nothing failed yet: double
+			next, more = rate*2, true
+		case lo == 0: // nothing sustained yet: halve, down to StartRate/16
+			next = math.Round(rate / 2)
+			more = next >= opts.StartRate/16
+		case hi/lo >= 1.15:
+			next, more = math.Round((lo+hi)/2), true
 		}
-		if lo == 0 || hi/lo < 1.15 {
+		if !more {
 			break
 		}
-		rate = math.Round((lo + hi) / 2)
+		rate = next
 	}
 	if best == nil {
 		best = first

@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,5 +165,25 @@ func TestSearch(t *testing.T) {
 	}
 	if r.RateTarget != s.MaxSustained {
 		t.Errorf("report of step %v/s, want the best sustained %v/s", r.RateTarget, s.MaxSustained)
+	}
+}
+
+// TestSearchNothingSustained: when even the first rate is not sustained the
+// search halves it (down to StartRate/16) and reports that none was.
+func TestSearchNothingSustained(t *testing.T) {
+	f := &benchtest.Fake{Delay: 120 * time.Millisecond}
+	r := run(t, f, bench.Options{Rate: bench.RateMax, Duration: 200 * time.Millisecond, StartRate: 80, LagBound: 50 * time.Millisecond})
+	var rates []float64
+	for _, st := range r.Search.Steps {
+		rates = append(rates, st.Rate)
+		if st.Sustained {
+			t.Errorf("step %v/s sustained with p99 %s over the bound", st.Rate, st.P99)
+		}
+	}
+	if want := []float64{80, 40, 20, 10, 5}; fmt.Sprint(rates) != fmt.Sprint(want) {
+		t.Errorf("rates %v, want %v", rates, want)
+	}
+	if r.Search.MaxSustained != 0 || r.RateTarget != 80 {
+		t.Errorf("max sustained %v, report of %v/s; want 0 and the first step", r.Search.MaxSustained, r.RateTarget)
 	}
 }

@@ -52,8 +52,9 @@ Reported: sent, handled, lost, duplicate effects, events out of order per
 aggregate, the achieved rate and the latency commit->handler (p50, p90,
 p99, p99.9, max). --rate max searches for the highest rate sustained
 (nothing lost, duplicated or reordered, >= 90 % of the target sent, p99 <=
-1 s): it doubles from 200/s until a step fails, then bisects, in at most 12
-steps of --duration each. --plot writes the latency histogram (PNG, SVG or
+2 s): it doubles from 200/s until a step fails, then bisects to within
+15 %, in at most 12 steps of --duration each (halving from 200/s when
+that already fails). --plot writes the latency histogram (PNG, SVG or
 PDF by the file's extension).
 
 Connections are those of provision: OUTBOX_PG_DSN, OUTBOX_MARIADB_DSN or
