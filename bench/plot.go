@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"image/color"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -33,20 +34,27 @@ func Plot(r *Report, title, file string) error {
 	for _, b := range h.Bins {
 		top = max(top, b.Weight)
 	}
+	h.FillColor = color.Gray{Y: 190}
 	for _, m := range []struct {
 		name string
 		v    Millis
-	}{{"p50", r.Latency.P50}, {"p99", r.Latency.P99}, {"p99.9", r.Latency.P999}} {
+		c    color.Color
+	}{{"p50", r.Latency.P50, color.RGBA{B: 200, A: 255}}, {"p99", r.Latency.P99, color.RGBA{R: 220, A: 255}}, {"p99.9", r.Latency.P999, color.RGBA{R: 140, G: 0, B: 140, A: 255}}} {
 		x := m.v.Float()
 		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: top}})
 		if err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
 		l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		l.LineStyle.Color = m.c
+		l.LineStyle.Width = vg.Points(1.5)
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("%s %.1f ms", m.name, x), l)
 	}
 	p.Legend.Top = true
+	p.Legend.XOffs = -vg.Points(6)
+	p.Legend.YOffs = -vg.Points(6)
+	p.Title.Padding = vg.Points(6)
 	if err := p.Save(16*vg.Centimeter, 9*vg.Centimeter, file); err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
