@@ -36,6 +36,10 @@ const eventSchema = `{"type":"record","name":"CrashEvent","namespace":"dev.outbo
  {"name":"aggregate","type":"string"},
  {"name":"seq","type":"long"}]}`
 
+// duplicateMsg is the consumer process's log message for a redelivery the
+// inbox skipped.
+const duplicateMsg = "inbox skipped a redelivered event"
+
 const (
 	partitions = 4
 	aggregates = 16
@@ -67,6 +71,7 @@ type suite struct {
 	exited   chan error
 	logFile  string
 	rows     []string // the crash table
+	skipped  int      // redeliveries the inbox skipped, up to the last row
 }
 
 // TestMain runs the crash suite's consumer process instead of the tests
@@ -101,7 +106,9 @@ func runConsumerProcess() error {
 		return err
 	}
 	group := os.Getenv("CRASH_GROUP")
-	r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistrySchemas(client), Inbox: store, ConsumerGroup: group, Logger: log})
+	r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistrySchemas(client), Inbox: store, ConsumerGroup: group, Logger: log,
+		// The suite counts these lines: redeliveries the inbox skipped.
+		OnDuplicate: func(_ context.Context, m *consumer.Message) { log.Info(duplicateMsg, "id", m.Meta.EventID) }})
 	if err != nil {
 		return err
 	}
@@ -317,10 +324,13 @@ func (s *suite) settle(fault string, rep int, stopLoad chan struct{}, loadDone <
 	if c, err = s.count(ctx); err != nil {
 		t.Fatalf("%s #%d: count: %v", fault, rep, err)
 	}
-	row := fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d |", fault, rep, c.committed, c.distinct, c.lost, c.effects-c.distinct, c.reordered)
+	b, _ := os.ReadFile(s.logFile)
+	skipped := strings.Count(string(b), duplicateMsg)
+	row := fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d | %d |", fault, rep, c.committed, c.distinct, c.lost, c.effects-c.distinct, c.reordered, skipped-s.skipped)
+	s.skipped = skipped
 	s.rows = append(s.rows, row)
-	t.Logf("%s #%d: committed %d, handled effects %d (distinct %d), lost %d, duplicate effects %d, reordered %d, foreign %d",
-		fault, rep, c.committed, c.effects, c.distinct, c.lost, c.effects-c.distinct, c.reordered, c.foreign)
+	t.Logf("%s #%d: committed %d, handled effects %d (distinct %d), lost %d, duplicate effects %d, reordered %d, foreign %d; redeliveries skipped by the inbox so far %d",
+		fault, rep, c.committed, c.effects, c.distinct, c.lost, c.effects-c.distinct, c.reordered, c.foreign, skipped)
 	if c.committed == 0 || c.lost != 0 || c.effects != c.committed || c.distinct != c.committed || c.reordered != 0 || c.foreign != 0 {
 		t.Errorf("%s #%d: want every one of the %d committed events handled exactly once and in order; got %d effects of %d events, %d lost, %d reordered, %d foreign (consumer log: %s)",
 			fault, rep, c.committed, c.effects, c.distinct, c.lost, c.reordered, c.foreign, s.logFile)
@@ -399,7 +409,7 @@ func TestCrashSuite(t *testing.T) {
 		itest.WaitRunning(t, cs.connectURL(), s.o.Name+"-outbox", 3*time.Minute)
 	})
 	if out := os.Getenv("OUTBOX_CRASH_REPORT"); out != "" {
-		text := "| fault | repetition | committed | handled effects | lost | duplicate effects | reordered |\n|---|---|---|---|---|---|---|\n" + strings.Join(s.rows, "\n") + "\n"
+		text := "| fault | repetition | committed (cumulative) | handled effects | lost | duplicate effects | reordered | redeliveries skipped by the inbox |\n|---|---|---|---|---|---|---|---|\n" + strings.Join(s.rows, "\n") + "\n"
 		if err := os.WriteFile(out, []byte(text), 0o644); err != nil {
 			t.Error(err)
 		}
