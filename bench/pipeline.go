@@ -289,10 +289,22 @@ func (p *pipeline) Close(ctx context.Context) error {
 			}
 		}
 	}
-	if _, err := p.admin.DeleteTopics(ctx, []string{p.topic}); err != nil {
+	res, err := p.admin.DeleteTopics(ctx, []string{p.topic}, kafka.SetAdminOperationTimeout(30*time.Second))
+	for _, r := range res {
+		if c := r.Error.Code(); c != kafka.ErrNoError && c != kafka.ErrUnknownTopicOrPart && err == nil {
+			err = r.Error
+		}
+	}
+	if err != nil {
 		errs = append(errs, fmt.Errorf("delete topic %s: %w", p.topic, err))
 	}
-	if _, err := p.admin.DeleteConsumerGroups(ctx, []string{p.group}); err != nil {
+	gres, err := p.admin.DeleteConsumerGroups(ctx, []string{p.group})
+	for _, r := range gres.ConsumerGroupResults {
+		if c := r.Error.Code(); c != kafka.ErrNoError && c != kafka.ErrGroupIDNotFound && err == nil {
+			err = r.Error
+		}
+	}
+	if err != nil {
 		errs = append(errs, fmt.Errorf("delete consumer group %s: %w", p.group, err))
 	}
 	p.admin.Close()
