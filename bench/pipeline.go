@@ -14,25 +14,34 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/linkedin/goavro/v2"
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/schemas/registry"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
 // Event types the bench writes. They are not declared in the spec: the
 // writer runs with outbox.AllowUndeclaredEvents, and they go to a topic of
 // their own (aggregate type "bench<RunID>"), so no consumer of the user's
-// topics sees them.
+// topics sees them. Payloads are JSON for a json outbox, AvroSchema in
+// Confluent wire format for an avro one.
 const (
 	EventType       = "OutboxctlBenchEvent"
 	WarmUpEventType = "OutboxctlBenchWarmUp"
 )
 
-// ErrUnsupported: an outbox the bench cannot write to (an Avro payload
-// format: the bench writes JSON payloads).
+// ErrUnsupported: an outbox the bench cannot write to (an Avro outbox
+// without a registry client).
 var ErrUnsupported = errors.New("bench: unsupported outbox")
+
+// AvroSchema is the writer (and reader) schema of the bench's events in an
+// Avro outbox, registered under the subject <topic>-value of the run's
+// topic (deleted on Close).
+const AvroSchema = `{"type":"record","name":"OutboxctlBenchEvent","namespace":"dev.outboxctl.bench","fields":[` +
+	`{"name":"run","type":"string"},{"name":"step","type":"long"},{"name":"n","type":"long"},{"name":"seq","type":"long"}]}`
 
 // PipelineConfig configures the real pipeline: the user's outbox table and
 // connector, a topic of the run's own, and an SDK consumer.
@@ -55,6 +64,9 @@ type PipelineConfig struct {
 	// RunID names the run's aggregate type, topic, consumer group and
 	// tables: letters and digits only.
 	RunID string
+	// Registry is required for an Avro outbox: the bench registers
+	// AvroSchema there and the consumer reads writer schemas from it.
+	Registry *registry.Client
 	// Kafka holds extra consumer settings (librdkafka), e.g. for TLS.
 	Kafka kafka.ConfigMap
 	// Logger receives the consumer's warnings (default: discarded).
@@ -71,6 +83,9 @@ type pipeline struct {
 	group  string
 	agg    string
 	admin  *kafka.AdminClient
+
+	enc     *outbox.AvroEncoder // nil: JSON payloads
+	subject string
 
 	effects string // effects table ("" without inbox)
 	inboxT  string
@@ -91,8 +106,8 @@ func NewPipeline(ctx context.Context, cfg PipelineConfig) (Pipeline, error) {
 	if o == nil || cfg.DB == nil {
 		return nil, fmt.Errorf("%w: Outbox and DB are required", ErrInvalidOptions)
 	}
-	if o.PayloadFormat != spec.FormatJSON {
-		return nil, fmt.Errorf("%w: outbox %s has payload format %s; the bench writes JSON payloads (payloadFormat: json)", ErrUnsupported, o.Name, o.PayloadFormat)
+	if o.PayloadFormat == spec.FormatAvro && cfg.Registry == nil {
+		return nil, fmt.Errorf("%w: outbox %s has Avro payloads: the bench needs a schema registry client", ErrUnsupported, o.Name)
 	}
 	if !runID.MatchString(cfg.RunID) {
 		return nil, fmt.Errorf("%w: RunID %q: letters and digits only", ErrInvalidOptions, cfg.RunID)
@@ -121,6 +136,23 @@ func NewPipeline(ctx context.Context, cfg PipelineConfig) (Pipeline, error) {
 		return nil, fmt.Errorf("kafka admin: %w", err)
 	}
 	p.admin = admin
+	if o.PayloadFormat == spec.FormatAvro {
+		codec, err := goavro.NewCodec(AvroSchema)
+		if err != nil {
+			admin.Close()
+			return nil, err
+		}
+		p.subject = topic + "-value"
+		reg, err := cfg.Registry.Register(ctx, p.subject, AvroSchema)
+		if err != nil {
+			admin.Close()
+			return nil, fmt.Errorf("register the bench schema as %s: %w", p.subject, err)
+		}
+		if p.enc, err = outbox.NewAvroEncoder(uint32(reg.ID), codec); err != nil {
+			admin.Close()
+			return nil, err
+		}
+	}
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	res, err := admin.CreateTopics(cctx, []kafka.TopicSpecification{{Topic: topic, NumPartitions: cfg.Partitions}})
@@ -140,10 +172,18 @@ func (p *pipeline) Topic() string { return p.topic }
 func (p *pipeline) NewID() (string, error) { return outbox.NewUUIDv7() }
 
 type payload struct {
-	Run  string `json:"run"`
-	Step int    `json:"step"`
-	N    int    `json:"n"`
-	Seq  int    `json:"seq"`
+	Run  string `json:"run" avro:"run"`
+	Step int    `json:"step" avro:"step"`
+	N    int    `json:"n" avro:"n"`
+	Seq  int    `json:"seq" avro:"seq"`
+}
+
+// encode is the payload in the outbox's format.
+func (p *pipeline) encode(v payload) ([]byte, error) {
+	if p.enc == nil {
+		return json.Marshal(v)
+	}
+	return p.enc.Encode(map[string]any{"run": v.Run, "step": int64(v.Step), "n": int64(v.N), "seq": int64(v.Seq)})
 }
 
 func (p *pipeline) write(ctx context.Context, e outbox.Event) error {
@@ -159,12 +199,20 @@ func (p *pipeline) write(ctx context.Context, e outbox.Event) error {
 }
 
 func (p *pipeline) Send(ctx context.Context, e Event) error {
-	b, _ := json.Marshal(payload{Run: p.cfg.RunID, Step: e.Step, N: e.N, Seq: e.Seq})
+	b, err := p.encode(payload{Run: p.cfg.RunID, Step: e.Step, N: e.N, Seq: e.Seq})
+	if err != nil {
+		return err
+	}
 	return p.write(ctx, outbox.Event{ID: e.ID, AggregateType: p.agg, AggregateID: e.Aggregate, Type: EventType, Payload: b, SchemaVersion: 1})
 }
 
 func (p *pipeline) Start(ctx context.Context, deliver func(Delivery)) error {
 	rcfg := consumer.RouterConfig{Logger: p.cfg.Logger, Unknown: consumer.UnknownSkip}.ForOutbox(p.cfg.Outbox)
+	var opts []consumer.HandlerOption
+	if p.enc != nil {
+		rcfg.Schemas = consumer.RegistrySchemas(p.cfg.Registry)
+		opts = append(opts, consumer.ReaderSchema(AvroSchema))
+	}
 	if db := p.cfg.InboxDB; db != nil {
 		p.inboxT, p.effects = "bench_inbox_"+p.cfg.RunID, "bench_effects_"+p.cfg.RunID
 		store, err := inbox.NewSQLStore(db, p.cfg.InboxDialect, p.inboxT, nil)
@@ -206,14 +254,14 @@ func (p *pipeline) Start(ctx context.Context, deliver func(Delivery)) error {
 		}
 		deliver(Delivery{Step: ev.Payload.Step, N: ev.Payload.N, ID: ev.EventID, Aggregate: ev.AggregateID, Seq: ev.Payload.Seq, At: at})
 		return nil
-	})
+	}, opts...)
 	if err != nil {
 		return err
 	}
-	err = consumer.Handle(r, WarmUpEventType, 1, func(ctx context.Context, ev consumer.Event[json.RawMessage]) error {
+	err = consumer.Handle(r, WarmUpEventType, 1, func(ctx context.Context, ev consumer.Event[payload]) error {
 		p.warm.Store(ev.AggregateID, struct{}{})
 		return nil
-	})
+	}, opts...)
 	if err != nil {
 		return err
 	}
@@ -235,7 +283,11 @@ func (p *pipeline) WarmUp(ctx context.Context) error {
 	deadline := time.Now().Add(p.cfg.WarmUpTimeout)
 	for i := 0; ; i++ {
 		key := fmt.Sprintf("warmup-%d", i)
-		if err := p.write(ctx, outbox.Event{AggregateType: p.agg, AggregateID: key, Type: WarmUpEventType, Payload: []byte("{}"), SchemaVersion: 1}); err != nil {
+		b, err := p.encode(payload{Run: p.cfg.RunID, Step: -1, N: i})
+		if err != nil {
+			return err
+		}
+		if err := p.write(ctx, outbox.Event{AggregateType: p.agg, AggregateID: key, Type: WarmUpEventType, Payload: b, SchemaVersion: 1}); err != nil {
 			return fmt.Errorf("warm-up write into %s: %w", p.cfg.Outbox.QualifiedTable(), err)
 		}
 		for j := 0; j < 10; j++ {
@@ -308,5 +360,16 @@ func (p *pipeline) Close(ctx context.Context) error {
 		errs = append(errs, fmt.Errorf("delete consumer group %s: %w", p.group, err))
 	}
 	p.admin.Close()
+	if p.subject != "" {
+		// Soft, then permanent delete (the registry refuses the second
+		// without the first).
+		err := p.cfg.Registry.DeleteSubject(ctx, p.subject, false)
+		if err == nil {
+			err = p.cfg.Registry.DeleteSubject(ctx, p.subject, true)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("delete subject %s: %w", p.subject, err))
+		}
+	}
 	return errors.Join(errs...)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/outboxctl/outboxctl/bench"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/schemas/registry"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -61,8 +62,10 @@ Connections are those of provision: OUTBOX_PG_DSN, OUTBOX_MARIADB_DSN or
 OUTBOX_MYSQL_DSN (pointed at the outbox's database) and
 OUTBOX_BOOTSTRAP_SERVERS. The run's topic, consumer group and inbox tables
 are deleted afterwards; its rows stay in the outbox table (aggregate type
-bench<run id>) for the usual outbox cleanup. Only payloadFormat: json
-outboxes are supported.
+bench<run id>) for the usual outbox cleanup. For an avro outbox the bench
+registers its own schema as <topic>-value in the registry of
+OUTBOX_SCHEMA_REGISTRY_URL (credentials as for the schema commands) and
+deletes it afterwards; a json outbox gets JSON payloads.
 
 Exit codes: 0 nothing lost, duplicated or reordered; 3 something was; 1 an
 operational error (a service unreachable, the connector not streaming).`,
@@ -203,6 +206,14 @@ func openRealBenchTarget(ctx context.Context, env *Env, o *spec.Outbox, opts *be
 	runID := time.Now().UTC().Format("0102150405") + hex.EncodeToString(b)
 	cfg := bench.PipelineConfig{Outbox: o, DB: db, BootstrapServers: env.Settings.BootstrapServers, Partitions: opts.Partitions, RunID: runID,
 		Logger: slog.New(slog.NewTextHandler(env.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	if o.PayloadFormat == spec.FormatAvro {
+		// The registry of the schema commands: OUTBOX_SCHEMA_REGISTRY_URL
+		// and its credentials from the environment.
+		if cfg.Registry, err = (&registryFlags{Timeout: registry.DefaultTimeout}).client(env); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	setup := bench.Setup{Outbox: o.Name, Database: o.Database.Kind, Format: o.PayloadFormat, Partitions: opts.Partitions}
 	var inboxDB *sql.DB
 	if opts.Inbox {

@@ -27,12 +27,12 @@ type benchJSON struct {
 	} `json:"latency_ms"`
 }
 
-// TestCLIBenchRealStack provisions and deploys a JSON outbox with the CLI,
-// then runs `outboxctl bench` against it at a small rate, with and without
-// the inbox: every committed event handled once and in order, percentiles
-// ordered, exit 0.
+// TestCLIBenchRealStack provisions and deploys a JSON and an Avro outbox
+// with the CLI, then runs `outboxctl bench` against them at a small rate,
+// with and without the inbox: every committed event handled once and in
+// order, percentiles ordered, a plot written, exit 0.
 func TestCLIBenchRealStack(t *testing.T) {
-	s := itest.Require(t, itest.Connect, itest.Postgres, itest.Kafka)
+	s := itest.Require(t, itest.Connect, itest.Postgres, itest.Kafka, itest.Registry)
 	sfx := itest.Suffix()
 	dbName := "outbox_bench_" + sfx
 	itest.PostgresDatabase(t, s.PostgresDSN, dbName)
@@ -50,6 +50,14 @@ outboxes:
     payloadFormat: json
     connector:
       profile: latency
+  - name: bench-avro-%[2]s
+    database:
+      kind: postgres
+      connection: {host: %[3]q, port: %[4]s, user: postgres, password: "${env:IT_PG_PASSWORD}", dbname: %[5]s}
+    table: outbox_avro
+    payloadFormat: avro
+    connector:
+      profile: latency
 `, s.BootstrapServers, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName)
 	if err := os.WriteFile(specFile, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
@@ -65,12 +73,18 @@ outboxes:
 	run(t, 0, "provision", "-f", specFile, "--database")
 	run(t, 0, "deploy", "-f", specFile, "--timeout", "2m")
 	for _, tc := range []struct {
-		name  string
-		extra []string
-	}{{"no-inbox", nil}, {"inbox", []string{"--inbox"}}} {
+		name, outbox string
+		extra        []string
+	}{
+		{"no-inbox", "bench-" + sfx, nil},
+		{"inbox", "bench-" + sfx, []string{"--inbox"}},
+		// Avro: the bench registers its schema in the stack's registry,
+		// the consumer resolves it from there.
+		{"avro-inbox", "bench-avro-" + sfx, []string{"--inbox"}},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plot := filepath.Join(t.TempDir(), "latency.png")
-			args := append([]string{"bench", "-f", specFile, "--outbox", "bench-" + sfx, "--rate", "50", "--duration", "3s",
+			args := append([]string{"bench", "-f", specFile, "--outbox", tc.outbox, "--rate", "50", "--duration", "3s",
 				"--partitions", "2", "-o", "json", "--plot", plot}, tc.extra...)
 			out := run(t, 0, args...)
 			var r benchJSON
