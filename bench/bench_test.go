@@ -94,12 +94,11 @@ func TestOpenLoop(t *testing.T) {
 	if r.RateAchieved > 120 {
 		t.Errorf("achieved %.1f/s, want about 100/s (one writer at 10 ms a send)", r.RateAchieved)
 	}
-	// The same load with writers enough: on schedule, latency is the
-	// pipeline's.
+	// The same load with writers enough keeps (nearly) to the schedule.
 	f = &benchtest.Fake{SendTime: 10 * time.Millisecond, Delay: time.Millisecond}
-	r = run(t, f, bench.Options{Rate: 200, Duration: 200 * time.Millisecond, Writers: 8})
-	if d := time.Duration(r.MaxSendDelay); d > 60*time.Millisecond {
-		t.Errorf("8 writers: largest send delay %s", d)
+	r8 := run(t, f, bench.Options{Rate: 200, Duration: 200 * time.Millisecond, Writers: 8})
+	if r8.MaxSendDelay > r.MaxSendDelay/2 {
+		t.Errorf("8 writers: largest send delay %s, one writer %s: want far less", r8.MaxSendDelay, r.MaxSendDelay)
 	}
 }
 
@@ -155,8 +154,10 @@ func TestSearch(t *testing.T) {
 	if s == nil || len(s.Steps) < 3 {
 		t.Fatalf("search: %+v", s)
 	}
-	if s.MaxSustained < 150 || s.MaxSustained > 400 {
-		t.Errorf("max sustained %v/s, want between 150 and 400 (capacity 400/s)\n%s", s.MaxSustained, r.Text())
+	// A loaded machine sleeps longer than 2.5 ms, so the capacity is at
+	// most 400/s; the search must find a rate, and none above that.
+	if s.MaxSustained < 50 || s.MaxSustained > 400 {
+		t.Errorf("max sustained %v/s, want between 50 and 400 (capacity at most 400/s)\n%s", s.MaxSustained, r.Text())
 	}
 	for _, st := range s.Steps {
 		if st.Sustained && st.Rate > 400 {
