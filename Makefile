@@ -19,10 +19,17 @@ STACK_DIR := $(or $(OUTBOX_STACK_DIR),$(CURDIR)/.stack)
 FAULT_STACK_DIR := $(or $(OUTBOX_FAULT_STACK_DIR),$(CURDIR)/.stack-fault)
 FAULT_PORT_OFFSET := 1000
 FAULT_SERVICES := postgres kafka registry
-WITH_FAULT_STACK = export OUTBOX_FAULT_STACK_DIR="$(FAULT_STACK_DIR)" OUTBOX_FAULT_PORT_OFFSET=$(FAULT_PORT_OFFSET);
+WITH_FAULT_STACK = export OUTBOX_FAULT_STACK_DIR="$(FAULT_STACK_DIR)" OUTBOX_FAULT_PORT_OFFSET=$(FAULT_PORT_OFFSET) OUTBOX_CRASH_STACK_DIR="$(CRASH_STACK_DIR)" OUTBOX_CRASH_PORT_OFFSET=$(CRASH_PORT_OFFSET);
+# The crash instance: a third stack (PostgreSQL, Kafka, Connect, registry;
+# ports + 2000) that the crash suite (package crashtest) kills and restarts
+# services of. It is not the fault instance because the consumer's pause
+# tests use that one at the same time under go test ./....
+CRASH_STACK_DIR := $(or $(OUTBOX_CRASH_STACK_DIR),$(CURDIR)/.stack-crash)
+CRASH_PORT_OFFSET := 2000
+CRASH_SERVICES := postgres kafka connect registry
 WITH_AVRO_JAVA = if [[ -z "$${OUTBOX_AVRO_JAVA_CP:-}" && -d "$(STACK_DIR)/avro-java" ]]; then export OUTBOX_AVRO_JAVA_CP="$(STACK_DIR)/avro-java/*"; fi;
 
-.PHONY: all build test test-unit test-integration vet fmt-check stack-up stack-down stack-status stack-logs stack-clean stack-fault-up stack-fault-down demo bench clean
+.PHONY: all build test test-unit test-integration crash-test vet fmt-check stack-up stack-down stack-status stack-logs stack-clean stack-fault-up stack-fault-down stack-crash-up stack-crash-down demo bench clean
 
 all: build
 
@@ -34,14 +41,22 @@ build: ## build bin/outboxctl
 # make test: bring the native stack up (installing what is missing), then run
 # the unit tests and the integration tests (build tag "integration") in one
 # go test run. With CI=true a service that does not answer fails the run.
-test: stack-up stack-fault-up vet fmt-check
+test: stack-up stack-fault-up stack-crash-up vet fmt-check
 	$(WITH_AVRO_JAVA) $(WITH_FAULT_STACK) scripts/gotest.sh -tags integration ./...
 
 test-unit: vet ## unit tests only, no stack
 	scripts/gotest.sh ./...
 
-test-integration: stack-up stack-fault-up
+test-integration: stack-up stack-fault-up stack-crash-up
 	$(WITH_AVRO_JAVA) $(WITH_FAULT_STACK) scripts/gotest.sh -tags integration ./...
+
+# make crash-test: the full crash suite (consumer killed 10 times, Connect 3
+# times, the broker restarted twice, then the registry, the inbox database
+# and PostgreSQL); `make test` runs its short form (each fault once). The
+# crash table is written to crash-report.md.
+crash-test: stack-crash-up
+	$(WITH_FAULT_STACK) OUTBOX_CRASH_FULL=1 OUTBOX_CRASH_REPORT="$(CURDIR)/crash-report.md" \
+		$(GO) test -count=1 -tags integration -timeout 60m -run '^TestCrashSuite$$' -v ./crashtest/
 
 vet:
 	$(GO) vet ./...
@@ -79,6 +94,13 @@ stack-fault-up: ## start the fault instance (postgres, kafka, registry; ports + 
 
 stack-fault-down:
 	OUTBOX_STACK_DIR="$(FAULT_STACK_DIR)" OUTBOX_STACK_PORT_OFFSET=$(FAULT_PORT_OFFSET) devstack/stack.sh down
+
+stack-crash-up: ## start the crash instance (postgres, kafka, connect, registry; ports + 2000) for the crash suite
+	@if [[ "$${OUTBOX_STACK:-native}" == external ]]; then echo "OUTBOX_STACK=external: no crash instance (the crash suite fails under CI=true)"; else \
+		OUTBOX_STACK_DIR="$(CRASH_STACK_DIR)" OUTBOX_STACK_PORT_OFFSET=$(CRASH_PORT_OFFSET) OUTBOX_STACK_SERVICES="$(CRASH_SERVICES)" devstack/stack.sh up; fi
+
+stack-crash-down:
+	OUTBOX_STACK_DIR="$(CRASH_STACK_DIR)" OUTBOX_STACK_PORT_OFFSET=$(CRASH_PORT_OFFSET) devstack/stack.sh down
 
 ## ------------------------------------------------------------------ demo
 

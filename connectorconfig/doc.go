@@ -41,8 +41,9 @@
 //     predicate on the outbox topic, the column names, routing, the event
 //     type and schema version as headers (table.fields.additional.placement),
 //     the optional timestamp and trace-context columns;
-//   - the latency (poll 100 ms, batch 512, queue 2048) or throughput (poll
-//     1000 ms, batch 8192, queue 32768) profile;
+//   - the latency (poll 10 ms, batch 2048, queue 8192) or throughput (poll
+//     100 ms, batch 8192, queue 32768) profile, tuned with outboxctl bench
+//     (the figures are in each key's reason and docs/benchmarks.md);
 //   - connector overrides last.
 //
 // Secrets: with Options.Lookup, ${env:…}/${file:…} references are resolved;

@@ -261,8 +261,14 @@ start_postgres() {
 	touch "$log" && chown postgres "$log"
 	[[ $log == "$(logfile postgres)" ]] || ln -sfn "$log" "$(logfile postgres)"
 	# pg_ctl -w waits for the server; postgres writes its own pid file.
+	# synchronous_commit=on, as in production: with it off, a commit returns
+	# before its WAL is flushed, and the logical walsender only sends flushed
+	# WAL, so every CDC event would wait for the WAL writer (wal_writer_delay,
+	# 200 ms) and the latency figures would be the dev stack's, not Debezium's.
+	# fsync=off and full_page_writes=off stay (speed; no crash safety of the
+	# data directory against power loss, which a dev stack does not need).
 	runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$data" -l "$log" -w -t "$WAIT_DB" \
-		-o "-c wal_level=logical -c max_wal_senders=20 -c max_replication_slots=40 -c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$root/run/pgsock -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+		-o "-c wal_level=logical -c max_wal_senders=20 -c max_replication_slots=40 -c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$root/run/pgsock -c fsync=off -c synchronous_commit=on -c full_page_writes=off" \
 		start >/dev/null
 	head -1 "$data/postmaster.pid" >"$(pidfile postgres)"
 }

@@ -1,0 +1,375 @@
+package bench
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"regexp"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/linkedin/goavro/v2"
+
+	"github.com/outboxctl/outboxctl/consumer"
+	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/schemas/registry"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// Event types the bench writes. They are not declared in the spec: the
+// writer runs with outbox.AllowUndeclaredEvents, and they go to a topic of
+// their own (aggregate type "bench<RunID>"), so no consumer of the user's
+// topics sees them. Payloads are JSON for a json outbox, AvroSchema in
+// Confluent wire format for an avro one.
+const (
+	EventType       = "OutboxctlBenchEvent"
+	WarmUpEventType = "OutboxctlBenchWarmUp"
+)
+
+// ErrUnsupported: an outbox the bench cannot write to (an Avro outbox
+// without a registry client).
+var ErrUnsupported = errors.New("bench: unsupported outbox")
+
+// AvroSchema is the writer (and reader) schema of the bench's events in an
+// Avro outbox, registered under the subject <topic>-value of the run's
+// topic (deleted on Close).
+const AvroSchema = `{"type":"record","name":"OutboxctlBenchEvent","namespace":"dev.outboxctl.bench","fields":[` +
+	`{"name":"run","type":"string"},{"name":"step","type":"long"},{"name":"n","type":"long"},{"name":"seq","type":"long"}]}`
+
+// PipelineConfig configures the real pipeline: the user's outbox table and
+// connector, a topic of the run's own, and an SDK consumer.
+type PipelineConfig struct {
+	// Outbox is the spec's outbox; its table must exist and its connector
+	// run (outboxctl provision + deploy).
+	Outbox *spec.Outbox
+	// DB is a pool on the outbox's database; the bench sizes it.
+	DB *sql.DB
+	// InboxDB, when set, makes the consumer use an inbox.SQLStore in this
+	// database (tables bench_inbox_<run> and bench_effects_<run>, dropped
+	// on Close): each handler writes one effect row in the inbox
+	// transaction, and the effects are counted there.
+	InboxDB      *sql.DB
+	InboxDialect inbox.Dialect
+	// BootstrapServers of the Kafka cluster the connector writes to.
+	BootstrapServers string
+	// Partitions of the run's topic (default 1).
+	Partitions int
+	// RunID names the run's aggregate type, topic, consumer group and
+	// tables: letters and digits only.
+	RunID string
+	// Registry is required for an Avro outbox: the bench registers
+	// AvroSchema there and the consumer reads writer schemas from it.
+	Registry *registry.Client
+	// Kafka holds extra consumer settings (librdkafka), e.g. for TLS.
+	Kafka kafka.ConfigMap
+	// Logger receives the consumer's warnings (default: discarded).
+	Logger *slog.Logger
+	// WarmUpTimeout bounds WarmUp (default 2 min).
+	WarmUpTimeout time.Duration
+}
+
+// Pipeline is the real pipeline; build it with NewPipeline.
+type pipeline struct {
+	cfg    PipelineConfig
+	writer *outbox.Writer
+	topic  string
+	group  string
+	agg    string
+	admin  *kafka.AdminClient
+
+	enc     *outbox.AvroEncoder // nil: JSON payloads
+	subject string
+
+	effects string // effects table ("" without inbox)
+	inboxT  string
+	ph      func(int) string
+
+	cancel context.CancelFunc
+	done   chan error
+	warm   sync.Map // warm-up aggregate id -> struct{}
+	closed atomic.Bool
+}
+
+var runID = regexp.MustCompile(`^[A-Za-z0-9]{1,40}$`)
+
+// NewPipeline checks cfg and creates the run's topic (cfg.Partitions
+// partitions, the broker's replication factor).
+func NewPipeline(ctx context.Context, cfg PipelineConfig) (Pipeline, error) {
+	o := cfg.Outbox
+	if o == nil || cfg.DB == nil {
+		return nil, fmt.Errorf("%w: Outbox and DB are required", ErrInvalidOptions)
+	}
+	if o.PayloadFormat == spec.FormatAvro && cfg.Registry == nil {
+		return nil, fmt.Errorf("%w: outbox %s has Avro payloads: the bench needs a schema registry client", ErrUnsupported, o.Name)
+	}
+	if !runID.MatchString(cfg.RunID) {
+		return nil, fmt.Errorf("%w: RunID %q: letters and digits only", ErrInvalidOptions, cfg.RunID)
+	}
+	if cfg.Partitions <= 0 {
+		cfg.Partitions = 1
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.WarmUpTimeout <= 0 {
+		cfg.WarmUpTimeout = 2 * time.Minute
+	}
+	w, err := outbox.NewWriter(outbox.TableFor(o), outbox.AllowUndeclaredEvents())
+	if err != nil {
+		return nil, err
+	}
+	p := &pipeline{cfg: cfg, writer: w, agg: "bench" + cfg.RunID, group: "outboxctl-bench-" + cfg.RunID}
+	topic, _, err := o.Routing.Topic(p.agg)
+	if err != nil {
+		return nil, fmt.Errorf("outbox %s: routed topic: %w", o.Name, err)
+	}
+	p.topic = topic
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": cfg.BootstrapServers})
+	if err != nil {
+		return nil, fmt.Errorf("kafka admin: %w", err)
+	}
+	p.admin = admin
+	if o.PayloadFormat == spec.FormatAvro {
+		codec, err := goavro.NewCodec(AvroSchema)
+		if err != nil {
+			admin.Close()
+			return nil, err
+		}
+		p.subject = topic + "-value"
+		reg, err := cfg.Registry.Register(ctx, p.subject, AvroSchema)
+		if err != nil {
+			admin.Close()
+			return nil, fmt.Errorf("register the bench schema as %s: %w", p.subject, err)
+		}
+		if p.enc, err = outbox.NewAvroEncoder(uint32(reg.ID), codec); err != nil {
+			admin.Close()
+			return nil, err
+		}
+	}
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	res, err := admin.CreateTopics(cctx, []kafka.TopicSpecification{{Topic: topic, NumPartitions: cfg.Partitions}})
+	if err == nil && len(res) == 1 && res[0].Error.Code() != kafka.ErrNoError {
+		err = res[0].Error
+	}
+	if err != nil {
+		admin.Close()
+		return nil, fmt.Errorf("create topic %s (bootstrap servers %s): %w", topic, cfg.BootstrapServers, err)
+	}
+	return p, nil
+}
+
+// Topic is the run's topic.
+func (p *pipeline) Topic() string { return p.topic }
+
+func (p *pipeline) NewID() (string, error) { return outbox.NewUUIDv7() }
+
+type payload struct {
+	Run  string `json:"run" avro:"run"`
+	Step int    `json:"step" avro:"step"`
+	N    int    `json:"n" avro:"n"`
+	Seq  int    `json:"seq" avro:"seq"`
+}
+
+// encode is the payload in the outbox's format.
+func (p *pipeline) encode(v payload) ([]byte, error) {
+	if p.enc == nil {
+		return json.Marshal(v)
+	}
+	return p.enc.Encode(map[string]any{"run": v.Run, "step": int64(v.Step), "n": int64(v.N), "seq": int64(v.Seq)})
+}
+
+func (p *pipeline) write(ctx context.Context, e outbox.Event) error {
+	tx, err := p.cfg.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := p.writer.Write(ctx, tx, e); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+func (p *pipeline) Send(ctx context.Context, e Event) error {
+	b, err := p.encode(payload{Run: p.cfg.RunID, Step: e.Step, N: e.N, Seq: e.Seq})
+	if err != nil {
+		return err
+	}
+	return p.write(ctx, outbox.Event{ID: e.ID, AggregateType: p.agg, AggregateID: e.Aggregate, Type: EventType, Payload: b, SchemaVersion: 1})
+}
+
+func (p *pipeline) Start(ctx context.Context, deliver func(Delivery)) error {
+	rcfg := consumer.RouterConfig{Logger: p.cfg.Logger, Unknown: consumer.UnknownSkip}.ForOutbox(p.cfg.Outbox)
+	var opts []consumer.HandlerOption
+	if p.enc != nil {
+		rcfg.Schemas = consumer.RegistrySchemas(p.cfg.Registry)
+		opts = append(opts, consumer.ReaderSchema(AvroSchema))
+	}
+	if db := p.cfg.InboxDB; db != nil {
+		p.inboxT, p.effects = "bench_inbox_"+p.cfg.RunID, "bench_effects_"+p.cfg.RunID
+		store, err := inbox.NewSQLStore(db, p.cfg.InboxDialect, p.inboxT, nil)
+		if err != nil {
+			return err
+		}
+		if err := store.CreateTable(ctx); err != nil {
+			return fmt.Errorf("inbox table: %w", err)
+		}
+		if _, err := db.ExecContext(ctx, "CREATE TABLE "+p.effects+" (event_id varchar(64) NOT NULL, step int NOT NULL, n int NOT NULL)"); err != nil {
+			return fmt.Errorf("effects table: %w", err)
+		}
+		p.ph = func(i int) string { return "?" }
+		if p.cfg.InboxDialect == inbox.Postgres {
+			p.ph = func(i int) string { return fmt.Sprintf("$%d", i) }
+		}
+		rcfg.Inbox, rcfg.ConsumerGroup = store, p.group
+	}
+	r, err := consumer.NewRouter(rcfg)
+	if err != nil {
+		return err
+	}
+	if err := r.Use(consumer.Recover()); err != nil {
+		return err
+	}
+	insert := ""
+	if p.effects != "" {
+		insert = fmt.Sprintf("INSERT INTO %s (event_id, step, n) VALUES (%s, %s, %s)", p.effects, p.ph(1), p.ph(2), p.ph(3))
+	}
+	err = consumer.Handle(r, EventType, 1, func(ctx context.Context, ev consumer.Event[payload]) error {
+		at := time.Now()
+		if ev.Payload.Run != p.cfg.RunID {
+			return nil
+		}
+		if insert != "" {
+			if _, err := ev.Tx.ExecContext(ctx, insert, ev.EventID, ev.Payload.Step, ev.Payload.N); err != nil {
+				return err
+			}
+		}
+		deliver(Delivery{Step: ev.Payload.Step, N: ev.Payload.N, ID: ev.EventID, Aggregate: ev.AggregateID, Seq: ev.Payload.Seq, At: at})
+		return nil
+	}, opts...)
+	if err != nil {
+		return err
+	}
+	err = consumer.Handle(r, WarmUpEventType, 1, func(ctx context.Context, ev consumer.Event[payload]) error {
+		p.warm.Store(ev.AggregateID, struct{}{})
+		return nil
+	}, opts...)
+	if err != nil {
+		return err
+	}
+	c, err := consumer.NewConsumer(consumer.ConsumerConfig{
+		BootstrapServers: p.cfg.BootstrapServers, GroupID: p.group, Topics: []string{p.topic},
+		Kafka: p.cfg.Kafka, CommitInterval: 500 * time.Millisecond, Logger: p.cfg.Logger,
+		RedeliveryBackoff: 100 * time.Millisecond, MaxRedeliveryBackoff: 2 * time.Second,
+	}, r)
+	if err != nil {
+		return err
+	}
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	p.cancel, p.done = cancel, make(chan error, 1)
+	go func() { p.done <- c.Run(rctx) }()
+	return nil
+}
+
+func (p *pipeline) WarmUp(ctx context.Context) error {
+	deadline := time.Now().Add(p.cfg.WarmUpTimeout)
+	for i := 0; ; i++ {
+		key := fmt.Sprintf("warmup-%d", i)
+		b, err := p.encode(payload{Run: p.cfg.RunID, Step: -1, N: i})
+		if err != nil {
+			return err
+		}
+		if err := p.write(ctx, outbox.Event{AggregateType: p.agg, AggregateID: key, Type: WarmUpEventType, Payload: b, SchemaVersion: 1}); err != nil {
+			return fmt.Errorf("warm-up write into %s: %w", p.cfg.Outbox.QualifiedTable(), err)
+		}
+		for j := 0; j < 10; j++ {
+			select {
+			case err := <-p.done:
+				p.done <- err
+				return fmt.Errorf("%w: the consumer stopped: %v", ErrWarmUp, err)
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(50 * time.Millisecond):
+			}
+			if _, ok := p.warm.Load(key); ok {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w: no marker event written to %s reached topic %s within %s: is the connector of outbox %s running (outboxctl deploy, outboxctl connectors status)?",
+				ErrWarmUp, p.cfg.Outbox.QualifiedTable(), p.topic, p.cfg.WarmUpTimeout, p.cfg.Outbox.Name)
+		}
+	}
+}
+
+func (p *pipeline) Effects(ctx context.Context, step int) (distinct, total int, ok bool, err error) {
+	if p.effects == "" {
+		return 0, 0, false, nil
+	}
+	err = p.cfg.InboxDB.QueryRowContext(ctx, fmt.Sprintf("SELECT count(DISTINCT event_id), count(*) FROM %s WHERE step = %s", p.effects, p.ph(1)), step).Scan(&distinct, &total)
+	return distinct, total, err == nil, err
+}
+
+func (p *pipeline) Close(ctx context.Context) error {
+	if !p.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	var errs []error
+	if p.cancel != nil {
+		p.cancel()
+		select {
+		case err := <-p.done:
+			if err != nil && !errors.Is(err, context.Canceled) {
+				errs = append(errs, fmt.Errorf("consumer: %w", err))
+			}
+		case <-ctx.Done():
+			errs = append(errs, fmt.Errorf("consumer did not stop: %w", ctx.Err()))
+		}
+	}
+	if p.effects != "" {
+		for _, t := range []string{p.effects, p.inboxT} {
+			if _, err := p.cfg.InboxDB.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	res, err := p.admin.DeleteTopics(ctx, []string{p.topic}, kafka.SetAdminOperationTimeout(30*time.Second))
+	for _, r := range res {
+		if c := r.Error.Code(); c != kafka.ErrNoError && c != kafka.ErrUnknownTopicOrPart && err == nil {
+			err = r.Error
+		}
+	}
+	if err != nil {
+		errs = append(errs, fmt.Errorf("delete topic %s: %w", p.topic, err))
+	}
+	gres, err := p.admin.DeleteConsumerGroups(ctx, []string{p.group})
+	for _, r := range gres.ConsumerGroupResults {
+		if c := r.Error.Code(); c != kafka.ErrNoError && c != kafka.ErrGroupIDNotFound && err == nil {
+			err = r.Error
+		}
+	}
+	if err != nil {
+		errs = append(errs, fmt.Errorf("delete consumer group %s: %w", p.group, err))
+	}
+	p.admin.Close()
+	if p.subject != "" {
+		// Soft, then permanent delete (the registry refuses the second
+		// without the first).
+		err := p.cfg.Registry.DeleteSubject(ctx, p.subject, false)
+		if err == nil {
+			err = p.cfg.Registry.DeleteSubject(ctx, p.subject, true)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("delete subject %s: %w", p.subject, err))
+		}
+	}
+	return errors.Join(errs...)
+}

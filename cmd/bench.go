@@ -1,0 +1,249 @@
+package cmd
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/outboxctl/outboxctl/bench"
+	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/schemas/registry"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+type benchOptions struct {
+	Files      []string
+	Outbox     string
+	Rate       string
+	Duration   time.Duration
+	Inbox      bool
+	Partitions int
+	Output     string
+	Plot       string
+}
+
+func newBenchCmd(env *Env) *cobra.Command {
+	opts := &benchOptions{}
+	c := &cobra.Command{
+		Use:   "bench -f SPEC --outbox NAME [--rate N|max] [--duration D] [--inbox] [--partitions N] [-o text|json] [--plot FILE]",
+		Short: "Measure an outbox pipeline end to end: loss, duplicates, order, commit->handler latency",
+		Long: `Bench writes events into the outbox table of --outbox with the outbox
+writer, one real transaction per event, at a steady open-loop rate: every
+send time is scheduled in advance, and a send that starts late counts its
+delay in its latency (no coordinated omission). The outbox's connector
+(outboxctl provision + deploy) routes them to a topic of the run's own
+(aggregate type bench<run id>, --partitions partitions), and a consumer
+built with the SDK (consumer.Router + consumer.Consumer) reads it from a
+fresh consumer group, with --inbox through an inbox.SQLStore in the outbox's
+database. Events are matched by event id.
+
+Reported: sent, handled, lost, duplicate effects, events out of order per
+aggregate, the achieved rate and the latency commit->handler (p50, p90,
+p99, p99.9, max). --rate max searches for the highest rate sustained
+(nothing lost, duplicated or reordered, >= 90 % of the target sent, p99 <=
+2 s): it doubles from 200/s until a step fails, then bisects to within
+15 %, in at most 12 steps of --duration each (halving from 200/s when
+that already fails). --plot writes the latency histogram (PNG, SVG or
+PDF by the file's extension).
+
+Connections are those of provision: OUTBOX_PG_DSN, OUTBOX_MARIADB_DSN or
+OUTBOX_MYSQL_DSN (pointed at the outbox's database) and
+OUTBOX_BOOTSTRAP_SERVERS. The run's topic, consumer group and inbox tables
+are deleted afterwards; its rows stay in the outbox table (aggregate type
+bench<run id>) for the usual outbox cleanup. For an avro outbox the bench
+registers its own schema as <topic>-value in the registry of
+OUTBOX_SCHEMA_REGISTRY_URL (credentials as for the schema commands) and
+deletes it afterwards; a json outbox gets JSON payloads.
+
+Exit codes: 0 nothing lost, duplicated or reordered; 3 something was; 1 an
+operational error (a service unreachable, the connector not streaming).`,
+		Example: `  $ outboxctl bench -f outbox.yaml --outbox orders --rate 1000 --duration 30s --inbox
+  $ outboxctl bench -f outbox.yaml --outbox orders --rate max --duration 10s -o json --plot latency.png`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runBench(c.Context(), env, opts)
+		},
+	}
+	fs := c.Flags()
+	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
+	fs.StringVar(&opts.Outbox, "outbox", "", "the outbox to measure (default: the spec's only outbox)")
+	fs.StringVar(&opts.Rate, "rate", "100", "events per second, or max to search for the highest sustained rate")
+	fs.DurationVar(&opts.Duration, "duration", 10*time.Second, "how long to send (each step, with --rate max)")
+	fs.BoolVar(&opts.Inbox, "inbox", false, "consume through an inbox (inbox.SQLStore) in the outbox's database")
+	fs.IntVar(&opts.Partitions, "partitions", 4, "partitions of the run's topic")
+	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	fs.StringVar(&opts.Plot, "plot", "", "write the latency distribution to this file (.png, .svg, .pdf)")
+	return c
+}
+
+// benchTarget is what runBench measures: the pipeline and a description.
+type benchTarget struct {
+	Pipeline bench.Pipeline
+	Setup    bench.Setup
+	Close    func()
+	// Drain overrides how long the run waits for the last events (0: the
+	// default).
+	Drain time.Duration
+}
+
+// openBenchTarget builds the real pipeline; tests replace it.
+var openBenchTarget = openRealBenchTarget
+
+func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
+	if opts.Output != "text" && opts.Output != "json" {
+		return UsageError(fmt.Errorf("unknown output format %q: use text or json", opts.Output))
+	}
+	rate := float64(bench.RateMax)
+	if opts.Rate != "max" {
+		r, err := strconv.ParseFloat(opts.Rate, 64)
+		if err != nil || !(r > 0) {
+			return UsageError(fmt.Errorf("--rate %q: want a positive number of events per second or max", opts.Rate))
+		}
+		rate = r
+	}
+	if opts.Duration <= 0 {
+		return UsageError(fmt.Errorf("--duration %s: want > 0", opts.Duration))
+	}
+	if opts.Partitions <= 0 {
+		return UsageError(fmt.Errorf("--partitions %d: want > 0", opts.Partitions))
+	}
+	s, err := loadSpec(env, opts.Files)
+	if err != nil {
+		return err
+	}
+	o, err := pickOutbox(s, opts.Outbox)
+	if err != nil {
+		return err
+	}
+	target, err := openBenchTarget(ctx, env, o, opts)
+	if err != nil {
+		return err
+	}
+	defer target.Close()
+	progress := func(line string) { fmt.Fprintf(env.IO.ErrOut, "bench: %s\n", line) }
+	rep, err := bench.Run(ctx, target.Pipeline, bench.Options{Rate: rate, Duration: opts.Duration, Drain: target.Drain, Aggregates: bench.DefaultAggregates, Progress: progress})
+	if err != nil {
+		return err
+	}
+	setup := target.Setup
+	setup.Duration = opts.Duration.Seconds()
+	setup.Aggregates = bench.DefaultAggregates
+	rep.Setup = &setup
+	if opts.Plot != "" {
+		title := fmt.Sprintf("outbox %s, %.0f events/s", o.Name, rep.RateTarget)
+		if setup.Inbox != "" {
+			title += ", inbox"
+		}
+		if err := bench.Plot(rep, title, opts.Plot); err != nil {
+			return err
+		}
+	}
+	if opts.Output == "json" {
+		enc := json.NewEncoder(env.IO.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else if _, err := io.WriteString(env.IO.Out, rep.Text()); err != nil {
+		return err
+	}
+	if rep.Failed() {
+		return SilentExit(ExitCheckFailed)
+	}
+	return nil
+}
+
+// pickOutbox finds the outbox named name (the only one when name is empty).
+func pickOutbox(s *spec.Spec, name string) (*spec.Outbox, error) {
+	var names []string
+	for i := range s.Outboxes {
+		if s.Outboxes[i].Name == name || (name == "" && len(s.Outboxes) == 1) {
+			return &s.Outboxes[i], nil
+		}
+		names = append(names, s.Outboxes[i].Name)
+	}
+	if name == "" {
+		return nil, UsageError(fmt.Errorf("the spec has %d outboxes (%s): choose one with --outbox", len(names), strings.Join(names, ", ")))
+	}
+	return nil, UsageError(fmt.Errorf("no outbox %q in the spec (outboxes: %s)", name, strings.Join(names, ", ")))
+}
+
+func openRealBenchTarget(ctx context.Context, env *Env, o *spec.Outbox, opts *benchOptions) (*benchTarget, error) {
+	driver, dsn := adminDB(env, o)
+	var err error
+	if o.Database.Kind == spec.Postgres {
+		dsn = settings.PostgresDSNWithDatabase(dsn, o.Database.Connection.DBName)
+	} else if dsn, err = settings.MySQLDSNWithDatabase(dsn, o.Database.Connection.DBName); err != nil {
+		return nil, UsageError(err)
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("outbox %s: %w", o.Name, err)
+	}
+	db.SetMaxOpenConns(24)
+	db.SetMaxIdleConns(24)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("outbox %s: database %s: %w", o.Name, o.Database.Connection.DBName, err)
+	}
+	b := make([]byte, 4)
+	if _, err := rand.Read(b); err != nil {
+		db.Close()
+		return nil, err
+	}
+	runID := time.Now().UTC().Format("0102150405") + hex.EncodeToString(b)
+	cfg := bench.PipelineConfig{Outbox: o, DB: db, BootstrapServers: env.Settings.BootstrapServers, Partitions: opts.Partitions, RunID: runID,
+		Logger: slog.New(slog.NewTextHandler(env.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	if o.PayloadFormat == spec.FormatAvro {
+		// The registry of the schema commands: OUTBOX_SCHEMA_REGISTRY_URL
+		// and its credentials from the environment.
+		if cfg.Registry, err = (&registryFlags{Timeout: registry.DefaultTimeout}).client(env); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	setup := bench.Setup{Outbox: o.Name, Database: o.Database.Kind, Format: o.PayloadFormat, Partitions: opts.Partitions}
+	var inboxDB *sql.DB
+	if opts.Inbox {
+		// The consumer's own pool: its transactions never wait for the
+		// writers' connections.
+		if inboxDB, err = sql.Open(driver, dsn); err != nil {
+			db.Close()
+			return nil, err
+		}
+		inboxDB.SetMaxOpenConns(opts.Partitions + 4)
+		cfg.InboxDB, cfg.InboxDialect = inboxDB, inbox.MySQL
+		if o.Database.Kind == spec.Postgres {
+			cfg.InboxDialect = inbox.Postgres
+		}
+		setup.Inbox = string(cfg.InboxDialect)
+	}
+	closeAll := func() {
+		db.Close()
+		if inboxDB != nil {
+			inboxDB.Close()
+		}
+	}
+	p, err := bench.NewPipeline(ctx, cfg)
+	if err != nil {
+		closeAll()
+		if errors.Is(err, bench.ErrUnsupported) {
+			return nil, UsageError(err)
+		}
+		return nil, err
+	}
+	setup.Topic = p.(interface{ Topic() string }).Topic()
+	return &benchTarget{Pipeline: p, Setup: setup, Close: closeAll}, nil
+}

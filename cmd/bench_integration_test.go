@@ -1,0 +1,116 @@
+//go:build integration
+
+package cmd_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/outboxctl/outboxctl/internal/itest"
+)
+
+// benchJSON is the contract of `outboxctl bench -o json`.
+type benchJSON struct {
+	Sent         *int     `json:"sent"`
+	Handled      *int     `json:"handled"`
+	Lost         *int     `json:"lost"`
+	Duplicates   *int     `json:"duplicates"`
+	Reordered    *int     `json:"reordered"`
+	RateTarget   *float64 `json:"rate_target"`
+	RateAchieved *float64 `json:"rate_achieved"`
+	Latency      *struct {
+		P50, P90, P99, P999, Max *float64
+	} `json:"latency_ms"`
+}
+
+// TestCLIBenchRealStack provisions and deploys a JSON and an Avro outbox
+// with the CLI, then runs `outboxctl bench` against them at a small rate,
+// with and without the inbox: every committed event handled once and in
+// order, percentiles ordered, a plot written, exit 0.
+func TestCLIBenchRealStack(t *testing.T) {
+	s := itest.Require(t, itest.Connect, itest.Postgres, itest.Kafka, itest.Registry)
+	sfx := itest.Suffix()
+	dbName := "outbox_bench_" + sfx
+	itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	itest.CleanupRun(t, s.ConnectURL, s.BootstrapServers, sfx)
+	vars := map[string]string{"IT_PG_PASSWORD": "unused", "XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""}
+	specFile := filepath.Join(t.TempDir(), "outbox.yaml")
+	data := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+kafka:
+  bootstrapServers: %[1]s
+outboxes:
+  - name: bench-%[2]s
+    database:
+      kind: postgres
+      connection: {host: %[3]q, port: %[4]s, user: postgres, password: "${env:IT_PG_PASSWORD}", dbname: %[5]s}
+    payloadFormat: json
+    connector:
+      profile: latency
+  - name: bench-avro-%[2]s
+    database:
+      kind: postgres
+      connection: {host: %[3]q, port: %[4]s, user: postgres, password: "${env:IT_PG_PASSWORD}", dbname: %[5]s}
+    table: outbox_avro
+    payloadFormat: avro
+    connector:
+      profile: latency
+`, s.BootstrapServers, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName)
+	if err := os.WriteFile(specFile, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(t *testing.T, want int, args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, vars, args...)
+		if code != want {
+			t.Fatalf("outboxctl %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, out, errOut)
+		}
+		return out
+	}
+	run(t, 0, "provision", "-f", specFile, "--database")
+	run(t, 0, "deploy", "-f", specFile, "--timeout", "2m")
+	for _, tc := range []struct {
+		name, outbox string
+		extra        []string
+	}{
+		{"no-inbox", "bench-" + sfx, nil},
+		{"inbox", "bench-" + sfx, []string{"--inbox"}},
+		// Avro: the bench registers its schema in the stack's registry,
+		// the consumer resolves it from there.
+		{"avro-inbox", "bench-avro-" + sfx, []string{"--inbox"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plot := filepath.Join(t.TempDir(), "latency.png")
+			args := append([]string{"bench", "-f", specFile, "--outbox", tc.outbox, "--rate", "50", "--duration", "3s",
+				"--partitions", "2", "-o", "json", "--plot", plot}, tc.extra...)
+			out := run(t, 0, args...)
+			var r benchJSON
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("bench -o json: %v\n%s", err, out)
+			}
+			if r.Sent == nil || r.Handled == nil || r.Lost == nil || r.Duplicates == nil || r.Reordered == nil ||
+				r.RateTarget == nil || r.RateAchieved == nil || r.Latency == nil || r.Latency.P50 == nil || r.Latency.P90 == nil ||
+				r.Latency.P99 == nil || r.Latency.P999 == nil || r.Latency.Max == nil {
+				t.Fatalf("bench -o json lacks a field of the contract:\n%s", out)
+			}
+			if *r.Sent != 150 || *r.Handled != *r.Sent || *r.Lost != 0 || *r.Duplicates != 0 || *r.Reordered != 0 {
+				t.Errorf("counts: sent %d handled %d lost %d duplicates %d reordered %d, want 150 sent, all handled once in order",
+					*r.Sent, *r.Handled, *r.Lost, *r.Duplicates, *r.Reordered)
+			}
+			if *r.RateTarget != 50 || *r.RateAchieved < 40 || *r.RateAchieved > 60 {
+				t.Errorf("rate: target %v, achieved %v", *r.RateTarget, *r.RateAchieved)
+			}
+			l := r.Latency
+			if !(0 < *l.P50 && *l.P50 <= *l.P90 && *l.P90 <= *l.P99 && *l.P99 <= *l.P999 && *l.P999 <= *l.Max) {
+				t.Errorf("percentiles not ordered: %+v", out)
+			}
+			if st, err := os.Stat(plot); err != nil || st.Size() < 1000 {
+				t.Errorf("plot %s: %v", plot, err)
+			}
+			t.Logf("bench %s: %s", tc.name, strings.Join(strings.Fields(out), " "))
+		})
+	}
+}

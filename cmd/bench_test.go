@@ -1,0 +1,73 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/outboxctl/outboxctl/bench"
+	"github.com/outboxctl/outboxctl/bench/benchtest"
+	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// TestBenchExitCodes runs `outboxctl bench` against in-memory pipelines: a
+// clean run exits 0, a lost or duplicated event exits 3 (a check failed),
+// bad flags exit 2, and the JSON report has the contract's counts.
+func TestBenchExitCodes(t *testing.T) {
+	specFile := filepath.Join(t.TempDir(), "outbox.yaml")
+	if err := os.WriteFile(specFile, []byte(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: orders
+    database:
+      kind: postgres
+      connection: {host: 127.0.0.1, port: 15432, user: postgres, dbname: orders}
+    payloadFormat: json
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lose := func(_, n int) bool { return n == 4 }
+	for _, tc := range []struct {
+		name string
+		fake *benchtest.Fake
+		args []string
+		want int
+		lost int
+	}{
+		{name: "clean", fake: &benchtest.Fake{}, want: ExitOK},
+		{name: "loss", fake: &benchtest.Fake{Drop: lose}, want: ExitCheckFailed, lost: 1},
+		{name: "duplicate", fake: &benchtest.Fake{Duplicate: lose}, want: ExitCheckFailed},
+		{name: "bad rate", fake: &benchtest.Fake{}, args: []string{"--rate", "fast"}, want: ExitUsage},
+		{name: "unknown outbox", fake: &benchtest.Fake{}, args: []string{"--outbox", "billing"}, want: ExitUsage},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			saved := openBenchTarget
+			t.Cleanup(func() { openBenchTarget = saved })
+			openBenchTarget = func(ctx context.Context, env *Env, o *spec.Outbox, opts *benchOptions) (*benchTarget, error) {
+				return &benchTarget{Pipeline: tc.fake, Setup: bench.Setup{Outbox: o.Name}, Close: func() {}, Drain: 300 * time.Millisecond}, nil
+			}
+			var out, errOut bytes.Buffer
+			env := &Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Getenv: func(string) string { return "" }, Settings: settings.Defaults()}
+			args := append([]string{"bench", "-f", specFile, "--rate", "200", "--duration", "100ms", "-o", "json"}, tc.args...)
+			code := Run(context.Background(), env, args)
+			if code != tc.want {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.want, out.String(), errOut.String())
+			}
+			if tc.want == ExitUsage {
+				return
+			}
+			var r struct{ Sent, Handled, Lost, Duplicates int }
+			if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+				t.Fatalf("json: %v\n%s", err, out.String())
+			}
+			if r.Sent != 20 || r.Lost != tc.lost || r.Handled != 20-tc.lost {
+				t.Errorf("sent %d handled %d lost %d, want 20 sent and %d lost", r.Sent, r.Handled, r.Lost, tc.lost)
+			}
+		})
+	}
+}

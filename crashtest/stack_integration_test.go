@@ -1,0 +1,210 @@
+//go:build integration
+
+package crashtest
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/outboxctl/outboxctl/internal/itest"
+)
+
+// crashStack is the crash suite's stack instance.
+type crashStack struct {
+	dir  string
+	off  int
+	repo string
+}
+
+func (c *crashStack) port(base int) int { return base + c.off }
+func (c *crashStack) pgAddr() string    { return fmt.Sprintf("127.0.0.1:%d", c.port(15432)) }
+func (c *crashStack) pgDSN(db string) string {
+	return fmt.Sprintf("postgres://postgres@%s/%s?sslmode=disable", c.pgAddr(), db)
+}
+func (c *crashStack) bootstrap() string { return fmt.Sprintf("127.0.0.1:%d", c.port(19092)) }
+func (c *crashStack) connectURL() string {
+	return fmt.Sprintf("http://127.0.0.1:%d", c.port(18083))
+}
+func (c *crashStack) registryURL() string {
+	return fmt.Sprintf("http://127.0.0.1:%d/apis/ccompat/v7", c.port(18081))
+}
+
+// requireCrash returns the crash instance once its services answer; it
+// fails under CI and skips elsewhere when they do not.
+func requireCrash(t *testing.T) *crashStack {
+	t.Helper()
+	miss := func(why string) {
+		t.Helper()
+		if itest.InCI() {
+			t.Fatalf("integration: %s", why)
+		}
+		t.Skipf("INTEGRATION NOT RUN: %s", why)
+	}
+	dir := os.Getenv("OUTBOX_CRASH_STACK_DIR")
+	if dir == "" {
+		miss("OUTBOX_CRASH_STACK_DIR is not set (run `make stack-crash-up`, then export it)")
+	}
+	c := &crashStack{dir: dir, off: 2000}
+	if v := os.Getenv("OUTBOX_CRASH_PORT_OFFSET"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("OUTBOX_CRASH_PORT_OFFSET=%q: %v", v, err)
+		}
+		c.off = n
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.repo = filepath.Dir(wd)
+	for svc, addr := range map[string]string{"postgres": c.pgAddr(), "kafka": c.bootstrap(), "connect": strings.TrimPrefix(c.connectURL(), "http://"),
+		"registry": fmt.Sprintf("127.0.0.1:%d", c.port(18081))} {
+		conn, err := net.DialTimeout("tcp", addr, 3*time.Second)
+		if err != nil {
+			miss(fmt.Sprintf("crash instance: %s does not answer at %s: %v (run `make stack-crash-up`)", svc, addr, err))
+		}
+		conn.Close()
+		if _, err := c.pid(svc); err != nil {
+			miss(fmt.Sprintf("crash instance: %v", err))
+		}
+	}
+	return c
+}
+
+func (c *crashStack) pid(svc string) (int, error) {
+	b, err := os.ReadFile(filepath.Join(c.dir, "run", svc+".pid"))
+	if err != nil {
+		return 0, fmt.Errorf("pid of %s: %w", svc, err)
+	}
+	return strconv.Atoi(strings.TrimSpace(string(b)))
+}
+
+func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
+
+// signal sends sig to svc and, with wait, waits until the process is gone.
+func (c *crashStack) signal(t *testing.T, svc string, sig syscall.Signal, wait bool) {
+	t.Helper()
+	pid, err := c.pid(svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, sig); err != nil {
+		t.Fatalf("%s %s (pid %d): %v", sig, svc, pid, err)
+	}
+	t.Logf("%s: sent %s to pid %d", svc, sig, pid)
+	if !wait {
+		return
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s (pid %d) still runs 90s after %s", svc, pid, sig)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// up starts what is not running of the instance and waits until healthy.
+func (c *crashStack) up(t *testing.T) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(c.repo, "devstack", "stack.sh"), "up")
+	cmd.Env = append(os.Environ(), "OUTBOX_STACK_DIR="+c.dir, "OUTBOX_STACK_PORT_OFFSET="+strconv.Itoa(c.off))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("stack.sh up (crash instance): %v\n%s", err, out.String())
+	}
+	t.Logf("crash instance up again after %s", time.Since(start).Round(time.Millisecond))
+}
+
+// proxy forwards TCP connections to target; Cut makes it unreachable (every
+// open connection closed, new ones refused) until Restore.
+type proxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	cut    bool
+	conns  map[net.Conn]struct{}
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{ln: ln, target: target, conns: map[net.Conn]struct{}{}}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			if p.cut {
+				p.mu.Unlock()
+				c.Close()
+				continue
+			}
+			p.mu.Unlock()
+			go p.serve(c)
+		}
+	}()
+	return p
+}
+
+func (p *proxy) addr() string { return p.ln.Addr().String() }
+
+func (p *proxy) serve(c net.Conn) {
+	u, err := net.DialTimeout("tcp", p.target, 5*time.Second)
+	if err != nil {
+		c.Close()
+		return
+	}
+	p.mu.Lock()
+	if p.cut {
+		p.mu.Unlock()
+		c.Close()
+		u.Close()
+		return
+	}
+	p.conns[c], p.conns[u] = struct{}{}, struct{}{}
+	p.mu.Unlock()
+	done := make(chan struct{}, 2)
+	go func() { io.Copy(u, c); done <- struct{}{} }()
+	go func() { io.Copy(c, u); done <- struct{}{} }()
+	<-done
+	c.Close()
+	u.Close()
+	p.mu.Lock()
+	delete(p.conns, c)
+	delete(p.conns, u)
+	p.mu.Unlock()
+}
+
+func (p *proxy) Cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cut = true
+	for c := range p.conns {
+		c.Close()
+	}
+}
+
+func (p *proxy) Restore() {
+	p.mu.Lock()
+	p.cut = false
+	p.mu.Unlock()
+}
