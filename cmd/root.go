@@ -89,6 +89,7 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		newPlanCmd(env), newDeployCmd(env), newConnectorsCmd(env), newContextCmd(env),
 		newProvisionCmd(env), newDoctorCmd(env),
 		newRouteCmd(env),
+		newRelayCmd(env),
 		// Commands are registered here, one line per noun.
 	)
 	root.SetHelpCommand(newHelpCmd(env, root))

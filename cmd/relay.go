@@ -1,0 +1,267 @@
+package cmd
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/spf13/cobra"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
+
+	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/relay"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+type relayOptions struct {
+	Config             string
+	Files              []string
+	Outbox             string
+	Transform          string
+	WorkerConfig       string
+	EventRouterVersion string
+	BootstrapServers   string
+	ProducerConfig     string
+	DSN                string
+	PollInterval       time.Duration
+	Batch              int
+	Once               bool
+	OrderColumn        string
+	MarkColumn         string
+	Listen             string
+}
+
+func newRelayCmd(env *Env) *cobra.Command {
+	opts := &relayOptions{}
+	c := &cobra.Command{
+		Use:   "relay (--config CONNECTOR.json | -f outbox.yaml [--outbox NAME]) [flags]",
+		Short: "Publish an outbox table by polling, with the records the Debezium EventRouter would produce",
+		Long: `Relay reads the outbox table and publishes every row as exactly the Kafka
+record the Debezium connector with the outbox EventRouter would produce under
+the same connector config: topic, partition, key, headers in order, value and
+timestamp (only the __debezium.context.runId header differs, as it does
+between two task starts). Consumers cannot tell the two publishers apart.
+
+The connector config comes from --config (the JSON body of POST /connectors,
+or a flat config map) or from an outbox spec (-f, with --outbox when it has
+several). The relay reads the table named by table.include.list through the
+config's database.* settings (or --dsn) and publishes to --bootstrap-servers
+(default $OUTBOX_BOOTSTRAP_SERVERS).
+
+Rows are published in the order of --order-column (default: the event id
+column; the outbox writer's ids are time-ordered UUIDv7) and deleted (or,
+with --mark-column, marked) once the broker has acknowledged them. Several
+relays may run: one holds the outbox's advisory lock and publishes, the
+others wait and take over when its database session ends. With --once the
+relay publishes what is pending and exits 0.
+
+A config the relay cannot honour (a converter not emulated, a missing table
+or column) is an error at start (exit 2). A row the real task would fail on
+stops the relay with the task's error (exit 1) and stays in the table. See
+docs/relay.md for what polling cannot see that CDC does.`,
+		Example: `  $ outboxctl relay --config connector.json --once
+  $ outboxctl relay -f outbox.yaml --outbox orders --poll-interval 100ms --listen outbox_orders`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runRelay(c.Context(), env, opts)
+		},
+	}
+	fs := c.Flags()
+	fs.StringVar(&opts.Config, "config", "", "connector JSON file: {\"name\",\"config\"} or a flat config map")
+	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder: relay with the generated connector config")
+	fs.StringVar(&opts.Outbox, "outbox", "", "the outbox of the spec (needed when the spec has several)")
+	fs.StringVar(&opts.Transform, "transform", "", "alias of the EventRouter transform (default: the only one in transforms)")
+	fs.StringVar(&opts.WorkerConfig, "worker-config", "", "Kafka Connect worker properties file (its converters apply when the connector sets none)")
+	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics to reproduce: 3.6, or 3.5 (the MariaDB 3.5.0 connector plugin)")
+	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers (default $OUTBOX_BOOTSTRAP_SERVERS)")
+	fs.StringVar(&opts.ProducerConfig, "producer-config", "", "properties file of further librdkafka producer settings (security, client.id)")
+	fs.StringVar(&opts.DSN, "dsn", "", "outbox database DSN (default: built from the config's database.* settings)")
+	fs.DurationVar(&opts.PollInterval, "poll-interval", relay.DefaultPollInterval, "time between polls when the table is drained")
+	fs.IntVar(&opts.Batch, "batch", relay.DefaultBatch, "rows per poll")
+	fs.BoolVar(&opts.Once, "once", false, "publish what is pending, then exit")
+	fs.StringVar(&opts.OrderColumn, "order-column", "", "column giving the publish order (default: the event id column)")
+	fs.StringVar(&opts.MarkColumn, "mark-column", "", "nullable timestamp column to set instead of deleting published rows")
+	fs.StringVar(&opts.Listen, "listen", "", "PostgreSQL: LISTEN on this channel to wake up before the poll interval")
+	return c
+}
+
+func runRelay(ctx context.Context, env *Env, opts *relayOptions) error {
+	if (opts.Config != "") == (len(opts.Files) > 0) {
+		return UsageError(errors.New("give exactly one of --config or -f"))
+	}
+	if opts.Outbox != "" && len(opts.Files) == 0 {
+		return UsageError(errors.New("--outbox needs -f"))
+	}
+	if opts.Batch <= 0 {
+		return UsageError(fmt.Errorf("--batch %d: want a positive number of rows", opts.Batch))
+	}
+	if opts.PollInterval <= 0 {
+		return UsageError(fmt.Errorf("--poll-interval %s: want a positive duration", opts.PollInterval))
+	}
+	var conf map[string]string
+	var err error
+	if opts.Config != "" {
+		conf, err = readConnectorConfig(opts.Config)
+	} else {
+		conf, err = relaySpecConfig(env, opts.Files, opts.Outbox)
+	}
+	if err != nil {
+		return err
+	}
+	ro := relay.Options{
+		BootstrapServers:   opts.BootstrapServers,
+		Transform:          opts.Transform,
+		EventRouterVersion: opts.EventRouterVersion,
+		OrderColumn:        opts.OrderColumn,
+		MarkColumn:         opts.MarkColumn,
+		Batch:              opts.Batch,
+		PollInterval:       opts.PollInterval,
+		Logf:               func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) },
+	}
+	if ro.BootstrapServers == "" {
+		ro.BootstrapServers = env.Settings.BootstrapServers
+	}
+	if opts.WorkerConfig != "" {
+		if ro.Worker, err = readProperties(opts.WorkerConfig); err != nil {
+			return UsageError(err)
+		}
+	}
+	if opts.ProducerConfig != "" {
+		if ro.Kafka, err = readProperties(opts.ProducerConfig); err != nil {
+			return UsageError(err)
+		}
+	}
+	driver, dsn, err := relayDSN(conf, opts.DSN)
+	if err != nil {
+		return UsageError(err)
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		return UsageError(err)
+	}
+	defer db.Close()
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if opts.Listen != "" {
+		if driver != "pgx" {
+			return UsageError(errors.New("--listen needs a PostgreSQL outbox"))
+		}
+		wake, err := relay.Listen(ctx, dsn, opts.Listen, ro.Logf)
+		if err != nil {
+			return err
+		}
+		ro.Wake = wake
+	}
+	r, err := relay.New(ctx, db, conf, ro)
+	if err != nil {
+		if errors.Is(err, relay.ErrConfig) {
+			return UsageError(err)
+		}
+		return err
+	}
+	defer r.Close()
+	if opts.Once {
+		err = r.Drain(ctx)
+	} else {
+		err = r.Run(ctx)
+	}
+	st := r.Stats()
+	fmt.Fprintf(env.IO.Out, "relay %s: published %d, dropped %d, failed attempts %d\n", r.Table(), st.Published, st.Dropped, st.Failed)
+	return err
+}
+
+// relaySpecConfig generates the connector config of one outbox of a spec,
+// resolving ${env:…} and ${file:…} secrets.
+func relaySpecConfig(env *Env, files []string, name string) (map[string]string, error) {
+	s, err := loadSpec(files)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := generateConnectors(env, s, envLookup(env), "")
+	if err != nil {
+		return nil, err
+	}
+	o, err := pickOutbox(s, name)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		if c.Provenance.Outbox == o.Name {
+			return c.Config, nil
+		}
+	}
+	return nil, UsageError(fmt.Errorf("no connector config generated for outbox %q", o.Name))
+}
+
+func pickOutbox(s *spec.Spec, name string) (*spec.Outbox, error) {
+	var names []string
+	for i := range s.Outboxes {
+		names = append(names, s.Outboxes[i].Name)
+		if s.Outboxes[i].Name == name || (name == "" && len(s.Outboxes) == 1) {
+			return &s.Outboxes[i], nil
+		}
+	}
+	if name == "" {
+		return nil, UsageError(fmt.Errorf("the spec has %d outboxes (%s): pass --outbox", len(s.Outboxes), strings.Join(names, ", ")))
+	}
+	return nil, UsageError(fmt.Errorf("no outbox %q in the spec (have %s)", name, strings.Join(names, ", ")))
+}
+
+// relayDSN is the driver and DSN of the outbox database: dsn when given,
+// else the connector config's database.* settings (as Kafka Connect reaches
+// the database).
+func relayDSN(conf map[string]string, dsn string) (string, string, error) {
+	class := conf["connector.class"]
+	pg := strings.HasSuffix(class, "PostgresConnector")
+	if !pg && !strings.HasSuffix(class, "MySqlConnector") && !strings.HasSuffix(class, "MariaDbConnector") {
+		return "", "", fmt.Errorf("connector.class=%q: the relay reads PostgreSQL, MySQL and MariaDB outboxes", class)
+	}
+	driver := "mysql"
+	if pg {
+		driver = "pgx"
+	}
+	if dsn != "" {
+		return driver, dsn, nil
+	}
+	host, port, user, pass := conf["database.hostname"], conf["database.port"], conf["database.user"], conf["database.password"]
+	if host == "" {
+		return "", "", errors.New("database.hostname is not set: pass --dsn")
+	}
+	if strings.Contains(pass, "${") {
+		return "", "", errors.New("database.password is a Kafka Connect config provider reference the relay cannot resolve: pass --dsn")
+	}
+	if pg {
+		if port == "" {
+			port = "5432"
+		}
+		u := url.URL{Scheme: "postgres", Host: net.JoinHostPort(host, port), Path: "/" + conf["database.dbname"]}
+		if pass != "" {
+			u.User = url.UserPassword(user, pass)
+		} else {
+			u.User = url.User(user)
+		}
+		mode := conf["database.sslmode"]
+		if mode == "" {
+			mode = "disable"
+		}
+		u.RawQuery = "sslmode=" + url.QueryEscape(mode)
+		return driver, u.String(), nil
+	}
+	if port == "" {
+		port = "3306"
+	}
+	mc := mysql.NewConfig()
+	mc.User, mc.Passwd, mc.Net, mc.Addr = user, pass, "tcp", net.JoinHostPort(host, port)
+	return driver, mc.FormatDSN(), nil
+}

@@ -1,0 +1,77 @@
+package relay
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/outboxctl/outboxctl/eventrouter"
+)
+
+func TestTableOf(t *testing.T) {
+	for _, tc := range []struct {
+		list, schema, name string
+		err                bool
+	}{
+		{list: `public\.outbox`, schema: "public", name: "outbox"},
+		{list: `public.outbox`, schema: "public", name: "outbox"},
+		{list: `app_db\.outbox\_x`, schema: "app_db", name: "outbox_x"},
+		{list: `public\.out.*`, err: true},
+		{list: `public\.a,public\.b`, err: true},
+		{list: `outbox`, err: true},
+		{list: ``, err: true},
+	} {
+		s, n, err := tableOf(map[string]string{"table.include.list": tc.list})
+		if tc.err {
+			if !errors.Is(err, ErrConfig) {
+				t.Errorf("%q: err %v, want ErrConfig", tc.list, err)
+			}
+			continue
+		}
+		if err != nil || s != tc.schema || n != tc.name {
+			t.Errorf("%q: %q %q %v, want %q %q", tc.list, s, n, err, tc.schema, tc.name)
+		}
+	}
+}
+
+func TestDefaultLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		kind eventrouter.ConnectorKind
+		def  string
+		want string // "" for none
+	}{
+		{eventrouter.Postgres, `'new'::character varying`, `"new"`},
+		{eventrouter.Postgres, `'it''s'::text`, `"it's"`},
+		{eventrouter.Postgres, `42`, `42`},
+		{eventrouter.Postgres, `'-1'::integer`, `"-1"`},
+		{eventrouter.Postgres, `(-1)`, `-1`},
+		{eventrouter.Postgres, `true`, `true`},
+		{eventrouter.Postgres, `now()`, ``},
+		{eventrouter.Postgres, `nextval('s'::regclass)`, ``},
+		{eventrouter.MariaDB, `'new'`, `"new"`},
+		{eventrouter.MariaDB, `NULL`, ``},
+		{eventrouter.MariaDB, `current_timestamp()`, ``},
+		{eventrouter.MariaDB, `7`, `7`},
+	} {
+		got, ok := defaultLiteral(tc.kind, tc.def)
+		if (tc.want == "") == ok || string(got) != tc.want {
+			t.Errorf("%s %q: %q %v, want %q", tc.kind, tc.def, got, ok, tc.want)
+		}
+	}
+}
+
+func TestZoned(t *testing.T) {
+	for _, tc := range []struct {
+		pg       bool
+		in, want string
+	}{
+		{true, "2024-01-01T00:00:00.000000", "2024-01-01T00:00:00Z"},
+		{true, "2024-01-01T10:20:30.123400", "2024-01-01T10:20:30.1234Z"},
+		{false, "1704067200.000000", "2024-01-01T00:00:00Z"},
+		{false, "1704067200.5", "2024-01-01T00:00:00.5Z"},
+	} {
+		got, err := zoned(tc.pg, tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("zoned(%v, %q) = %q, %v; want %q", tc.pg, tc.in, got, err, tc.want)
+		}
+	}
+}
