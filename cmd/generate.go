@@ -104,7 +104,11 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return generateConnectors(env, s, envLookup(env), "")
+		cs, err := generateConnectors(env, s, envLookup(env), "")
+		if err != nil {
+			return nil, err
+		}
+		return withoutRelayPublished(s, cs), nil
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 
+	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/relay"
 	"github.com/outboxctl/outboxctl/spec"
@@ -73,7 +74,7 @@ docs/relay.md for what polling cannot see that CDC does.`,
   $ outboxctl relay -f outbox.yaml --outbox orders --poll-interval 100ms --listen outbox_orders`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return runRelay(c.Context(), env, opts)
+			return runRelay(c.Context(), env, opts, func(name string) bool { return c.Flags().Changed(name) })
 		},
 	}
 	fs := c.Flags()
@@ -95,7 +96,7 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	return c
 }
 
-func runRelay(ctx context.Context, env *Env, opts *relayOptions) error {
+func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(string) bool) error {
 	if (opts.Config != "") == (len(opts.Files) > 0) {
 		return UsageError(errors.New("give exactly one of --config or -f"))
 	}
@@ -113,7 +114,10 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions) error {
 	if opts.Config != "" {
 		conf, err = readConnectorConfig(opts.Config)
 	} else {
-		conf, err = relaySpecConfig(env, opts.Files, opts.Outbox)
+		var o *spec.Outbox
+		if conf, o, err = relaySpecConfig(env, opts.Files, opts.Outbox); err == nil && o.Relay != nil {
+			err = relayDefaults(opts, o.Relay, flagsSet)
+		}
 	}
 	if err != nil {
 		return err
@@ -183,25 +187,63 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions) error {
 
 // relaySpecConfig generates the connector config of one outbox of a spec,
 // resolving ${env:…} and ${file:…} secrets.
-func relaySpecConfig(env *Env, files []string, name string) (map[string]string, error) {
+func relaySpecConfig(env *Env, files []string, name string) (map[string]string, *spec.Outbox, error) {
 	s, err := loadSpec(files)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cs, err := generateConnectors(env, s, envLookup(env), "")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o, err := pickOutbox(s, name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, c := range cs {
 		if c.Provenance.Outbox == o.Name {
-			return c.Config, nil
+			return c.Config, o, nil
 		}
 	}
-	return nil, UsageError(fmt.Errorf("no connector config generated for outbox %q", o.Name))
+	return nil, nil, UsageError(fmt.Errorf("no connector config generated for outbox %q", o.Name))
+}
+
+// relayDefaults takes the spec's relay settings for the flags not given.
+func relayDefaults(opts *relayOptions, r *spec.RelaySpec, set func(string) bool) error {
+	if r.OrderColumn != "" && !set("order-column") {
+		opts.OrderColumn = r.OrderColumn
+	}
+	if r.Batch > 0 && !set("batch") {
+		opts.Batch = r.Batch
+	}
+	if r.Notify != "" && !set("listen") {
+		opts.Listen = r.Notify
+	}
+	if r.PollInterval != "" && !set("poll-interval") {
+		d, err := time.ParseDuration(r.PollInterval)
+		if err != nil {
+			return UsageError(fmt.Errorf("relay.pollInterval: %w", err))
+		}
+		opts.PollInterval = d
+	}
+	return nil
+}
+
+// withoutRelayPublished drops the connectors of the outboxes the relay
+// publishes: plan and deploy leave no connector for them (with --prune, a
+// deployed one is deleted).
+func withoutRelayPublished(s *spec.Spec, cs []connectorconfig.Connector) []connectorconfig.Connector {
+	relayed := map[string]bool{}
+	for i := range s.Outboxes {
+		relayed[s.Outboxes[i].Name] = s.Outboxes[i].RelayPublished()
+	}
+	var out []connectorconfig.Connector
+	for _, c := range cs {
+		if !relayed[c.Provenance.Outbox] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func pickOutbox(s *spec.Spec, name string) (*spec.Outbox, error) {

@@ -101,6 +101,7 @@ func Parse(srcs ...Source) (*Spec, error) {
 	}
 	for i := range s.Outboxes {
 		check(&s.Outboxes[i], &errs)
+		checkRelay(&s.Outboxes[i], &errs)
 	}
 	checkDuplicates(s, &errs)
 	if err := errs.err(); err != nil {
