@@ -357,3 +357,56 @@ func TestNewRejectsWhatItCannotHonour(t *testing.T) {
 		}
 	}
 }
+
+// With a mark column the published rows stay, marked, and are not
+// published again; the order column decides the order.
+func TestRelayMarkColumnAndOrderColumn(t *testing.T) {
+	for _, sd := range sides {
+		t.Run(sd.name, func(t *testing.T) {
+			f := newFixture(t, sd, nil)
+			ddl := "ALTER TABLE outbox ADD COLUMN published_at timestamp NULL, ADD COLUMN seq int NOT NULL DEFAULT 0"
+			if sd.kind != eventrouter.Postgres {
+				ddl = "ALTER TABLE outbox ADD COLUMN published_at datetime(6) NULL, ADD COLUMN seq int NOT NULL DEFAULT 0"
+			}
+			if _, err := f.db.Exec(ddl); err != nil {
+				t.Fatal(err)
+			}
+			// ids in one order, seq in the reverse one
+			var ids []string
+			for i := 0; i < 3; i++ {
+				id := itest.UUID(t)
+				ids = append(ids, id)
+				f.insert(f.db, id, "Order", "1", `{}`)
+				q := "UPDATE outbox SET seq = $1 WHERE id = $2"
+				if sd.kind != eventrouter.Postgres {
+					q = "UPDATE outbox SET seq = ? WHERE id = ?"
+				}
+				if _, err := f.db.Exec(q, 10-i, id); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := f.relay(relay.Options{MarkColumn: "published_at", OrderColumn: "seq"})
+			for i := 0; i < 2; i++ { // the second Drain finds nothing unmarked
+				if err := r.Drain(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if st := r.Stats(); st.Published != 3 {
+				t.Errorf("published %d, want 3", st.Published)
+			}
+			var marked int
+			if err := f.db.QueryRow("SELECT count(*) FROM outbox WHERE published_at IS NOT NULL").Scan(&marked); err != nil || marked != 3 {
+				t.Errorf("%d rows marked (%v), want 3", marked, err)
+			}
+			ms := f.read(3)
+			for i, m := range ms {
+				if got := header(m, "id"); got != ids[2-i] {
+					t.Errorf("record %d: %s, want %s (seq order)", i, got, ids[2-i])
+				}
+			}
+			if _, err := relay.New(context.Background(), f.db, f.conf, relay.Options{BootstrapServers: f.boot, MarkColumn: "seq"}); !errors.Is(err, relay.ErrConfig) {
+				t.Errorf("a NOT NULL mark column: %v, want ErrConfig", err)
+			}
+		})
+	}
+}
