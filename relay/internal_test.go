@@ -75,3 +75,15 @@ func TestZoned(t *testing.T) {
 		}
 	}
 }
+
+func TestUUIDV7Time(t *testing.T) {
+	ts, ok := uuidV7Time("01a23377-5022-7175-9e6c-ef37efa09f0c")
+	if !ok || ts.UnixMilli() != 0x01a233775022 {
+		t.Errorf("got %v %v", ts.UnixMilli(), ok)
+	}
+	for _, bad := range []any{"4d47e190-0402-4048-bc2c-89dd90a3d1b8", "x", 42, nil} {
+		if _, ok := uuidV7Time(bad); ok {
+			t.Errorf("%v: want not a UUIDv7", bad)
+		}
+	}
+}

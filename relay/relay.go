@@ -79,6 +79,10 @@ type Stats struct {
 	LastBatch time.Duration
 	// Leader reports whether this relay holds the lock.
 	Leader bool
+	// OldestPending is the age of the oldest row the last batch read, from
+	// its UUIDv7 event id (the writer's); 0 when the table was drained or
+	// the id is not a UUIDv7.
+	OldestPending time.Duration
 }
 
 // Relay publishes the rows of one outbox table as the Debezium connector
@@ -332,9 +336,10 @@ func (r *Relay) Drain(ctx context.Context) error {
 
 // pending is one row of a batch.
 type pending struct {
-	key    []any
-	rec    *eventrouter.Record // nil: dropped
-	reason string
+	key     []any
+	eventID any
+	rec     *eventrouter.Record // nil: dropped
+	reason  string
 }
 
 // batch publishes the oldest rows (at most Batch) and deletes (or marks)
@@ -381,6 +386,15 @@ func (r *Relay) batch(ctx context.Context) (int, error) {
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("%w: read %s: %v", ErrDatabase, r.t.qualified(), err)
 	}
+	var oldest time.Duration
+	if len(batch) > 0 {
+		if ts, ok := uuidV7Time(batch[0].eventID); ok {
+			oldest = r.opts.Now().Sub(ts)
+		}
+	}
+	r.mu.Lock()
+	r.stats.OldestPending = oldest
+	r.mu.Unlock()
 	done, perr := r.publish(batch)
 	if err := r.remove(ctx, conn, batch[:done]); err != nil {
 		return n, err
@@ -407,6 +421,11 @@ func (r *Relay) route(dests []any) (pending, error) {
 	}
 	for _, i := range r.pkIdx {
 		p.key = append(p.key, ev.After[i].Value)
+	}
+	for _, c := range ev.After {
+		if c.Name == r.cfg.FieldEventID {
+			p.eventID = c.Value
+		}
 	}
 	res, err := r.router.Route(ev)
 	for _, l := range res.Logs {
@@ -546,4 +565,21 @@ func newUUID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// uuidV7Time is the timestamp of a UUIDv7 (its first 48 bits, Unix ms).
+func uuidV7Time(v any) (time.Time, bool) {
+	s, ok := v.(string)
+	if !ok || len(s) != 36 || s[14] != '7' {
+		return time.Time{}, false
+	}
+	var ms int64
+	for _, c := range strings.ReplaceAll(s[:13], "-", "") {
+		d := strings.IndexRune("0123456789abcdef", c|0x20)
+		if d < 0 {
+			return time.Time{}, false
+		}
+		ms = ms<<4 | int64(d)
+	}
+	return time.UnixMilli(ms), true
 }

@@ -164,8 +164,8 @@ func TestRelayPublishesInOrderAndDeletes(t *testing.T) {
 			if n := f.count(); n != 0 {
 				t.Errorf("%d rows left after Drain, want 0", n)
 			}
-			if st := r.Stats(); st.Published != 5 {
-				t.Errorf("stats: published %d, want 5", st.Published)
+			if st := r.Stats(); st.Published != 5 || st.Batches != 3 || st.OldestPending <= 0 || st.OldestPending > time.Minute {
+				t.Errorf("stats %+v: want 5 published in 3 batches, the last row's age from its UUIDv7", st)
 			}
 			ms := f.read(5)
 			for i, m := range ms {
