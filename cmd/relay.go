@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -93,7 +94,138 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.StringVar(&opts.OrderColumn, "order-column", "", "column giving the publish order (default: the event id column)")
 	fs.StringVar(&opts.MarkColumn, "mark-column", "", "nullable timestamp column to set instead of deleting published rows")
 	fs.StringVar(&opts.Listen, "listen", "", "PostgreSQL: LISTEN on this channel to wake up before the poll interval")
+	c.AddCommand(newRelayCutoverCmd(env))
 	return c
+}
+
+type relayCutoverOptions struct {
+	relayOptions
+	To         string
+	Connector  string
+	ConnectURL string
+	Timeout    time.Duration
+}
+
+func newRelayCutoverCmd(env *Env) *cobra.Command {
+	opts := &relayCutoverOptions{}
+	c := &cobra.Command{
+		Use:   "cutover --to cdc|relay (--config CONNECTOR.json | -f outbox.yaml [--outbox NAME]) [flags]",
+		Short: "Check the steps of a move between the relay and the Debezium connector, one by one",
+		Long: `Cutover checks, one by one and waiting for each, the steps of moving an
+outbox between the polling relay and the Debezium connector (same connector
+config, so consumers see the same records).
+
+--to cdc (deploy the connector while the relay runs, then run this):
+  1. the connector and its task are RUNNING;
+  2. the connector streams (Kafka Connect holds offsets for it);
+  3. every relay is stopped (stop them now): the cutover takes their lock;
+  4. the rows still in the table are published once more.
+  Events of the overlap window are published twice with the same event id;
+  the inbox absorbs them. None is lost.
+
+--to relay:
+  1. the connector is STOPPED or PAUSED (or deleted);
+  2. the rows in the table are counted: the relay publishes them all, again
+     for those the connector published. Then start the relay.
+  The writer must not delete rows after inserting them (the project's
+  writer never does).
+
+Exit 0 when every step completed, 1 when one failed or --timeout passed.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runRelayCutover(c.Context(), env, opts)
+		},
+	}
+	fs := c.Flags()
+	fs.StringVar(&opts.To, "to", "", "cdc or relay")
+	fs.StringVar(&opts.Config, "config", "", "connector JSON file: {\"name\",\"config\"} or a flat config map (then --connector)")
+	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder")
+	fs.StringVar(&opts.Outbox, "outbox", "", "the outbox of the spec")
+	fs.StringVar(&opts.Connector, "connector", "", "connector name (default: the name in --config, or the spec's)")
+	fs.StringVar(&opts.ConnectURL, "connect-url", "", "Kafka Connect REST URL (default $OUTBOX_CONNECT_URL)")
+	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers (default $OUTBOX_BOOTSTRAP_SERVERS)")
+	fs.StringVar(&opts.DSN, "dsn", "", "outbox database DSN (default: built from the config's database.* settings)")
+	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5")
+	fs.DurationVar(&opts.PollInterval, "poll-interval", time.Second, "time between checks")
+	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
+	return c
+}
+
+func runRelayCutover(ctx context.Context, env *Env, opts *relayCutoverOptions) error {
+	if opts.To != "cdc" && opts.To != "relay" {
+		return UsageError(fmt.Errorf("--to %q: want cdc or relay", opts.To))
+	}
+	if (opts.Config != "") == (len(opts.Files) > 0) {
+		return UsageError(errors.New("give exactly one of --config or -f"))
+	}
+	var conf map[string]string
+	var err error
+	name := opts.Connector
+	if opts.Config != "" {
+		if conf, err = readConnectorConfig(opts.Config); err != nil {
+			return err
+		}
+		if name == "" {
+			name = connectorName(opts.Config)
+		}
+	} else {
+		var o *spec.Outbox
+		if conf, o, err = relaySpecConfig(env, opts.Files, opts.Outbox); err != nil {
+			return err
+		}
+		if name == "" {
+			name = o.Connector.Name
+		}
+	}
+	if name == "" {
+		return UsageError(errors.New("no connector name: pass --connector"))
+	}
+	driver, dsn, err := relayDSN(conf, opts.DSN)
+	if err != nil {
+		return UsageError(err)
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		return UsageError(err)
+	}
+	defer db.Close()
+	cc, err := connectClient(env, &connectFlags{connectEndpoint: connectEndpoint{URL: opts.ConnectURL}})
+	if err != nil {
+		return UsageError(err)
+	}
+	ro := relay.Options{BootstrapServers: opts.BootstrapServers, EventRouterVersion: opts.EventRouterVersion, PollInterval: opts.PollInterval,
+		Logf: func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) }}
+	if ro.BootstrapServers == "" {
+		ro.BootstrapServers = env.Settings.BootstrapServers
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	r, err := relay.New(ctx, db, conf, ro)
+	if err != nil {
+		if errors.Is(err, relay.ErrConfig) {
+			return UsageError(err)
+		}
+		return err
+	}
+	defer r.Close()
+	step := func(s string) { fmt.Fprintf(env.IO.Out, "ok  %s\n", s) }
+	if opts.To == "cdc" {
+		return r.CutoverToCDC(ctx, cc, name, step)
+	}
+	return r.CutoverToRelay(ctx, cc, name, step)
+}
+
+// connectorName is the "name" of a {"name","config"} connector file.
+func connectorName(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var v struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(b, &v)
+	return v.Name
 }
 
 func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(string) bool) error {
