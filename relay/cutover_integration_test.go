@@ -167,3 +167,123 @@ outboxes:
 		t.Errorf("want records from both publishers (relay %d, connector %d)", byRelay, records-byRelay)
 	}
 }
+
+// TestRelayCutoverToRelay moves a PostgreSQL outbox from the connector to
+// the relay under a steady writer: the connector is stopped, CutoverToRelay
+// confirms it and counts the rows, the relay starts and publishes them all
+// (again, for those the connector published). None lost.
+func TestRelayCutoverToRelay(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
+	sfx := strings.ToLower(itest.Suffix())
+	dbName := "relay_cut2_" + sfx
+	db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	topic := "relay." + sfx + ".Order"
+	doc := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: cut%s
+    database:
+      kind: postgres
+      connection: {host: %s, port: %s, user: postgres, dbname: %s}
+    payloadFormat: json
+    routing:
+      topicReplacement: relay.%s.${routedByValue}
+    connector: {name: relay-cut2-%s, topicPrefix: cut2%s, heartbeat: 1s}
+`, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, sfx, sfx, sfx)
+	sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	itest.CreateOutboxTable(t, db, &sp.Outboxes[0])
+	itest.CreateTopic(t, s.BootstrapServers, topic)
+	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{BootstrapServers: s.BootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf, name := cs[0].Config, cs[0].Name
+	itest.PutConnector(t, s.ConnectURL, name, conf)
+	itest.WaitRunning(t, s.ConnectURL, name, 90*time.Second)
+	cc, err := connect.NewClient(s.ConnectURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// wait until the connector streams, then write under CDC
+	for {
+		o, err := cc.Offsets(ctx, name)
+		if err == nil && len(o.Offsets) > 0 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("connector does not stream")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	var written []string
+	write := func(n int) {
+		for i := 0; i < n; i++ {
+			id := itest.UUID(t)
+			if _, err := db.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, 'Order', $2, 'OrderCreated', '{}', 1)`, id, fmt.Sprint(i%4)); err != nil {
+				t.Fatal(err)
+			}
+			written = append(written, id)
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	write(100)
+	if err := cc.Stop(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	write(100) // while the connector stops: nothing may be lost
+	r, err := relay.New(ctx, db, conf, relay.Options{BootstrapServers: s.BootstrapServers, PollInterval: 100 * time.Millisecond, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var steps []string
+	if err := r.CutoverToRelay(ctx, cc, name, func(s string) { steps = append(steps, s); t.Logf("cutover: ok %s", s) }); err != nil {
+		t.Fatalf("cutover: %v (steps %q)", err, steps)
+	}
+	write(50) // after the cutover, before the relay starts
+	if err := r.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers, "group.id": "cut2-" + sfx, "auto.offset.reset": "earliest", "enable.auto.commit": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cons.Close()
+	if err := cons.Subscribe(topic, nil); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	records, byRelay := 0, 0
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); {
+		m, ok := cons.Poll(200).(*kafka.Message)
+		if !ok || m.TopicPartition.Error != nil {
+			if len(seen) >= len(written) {
+				break
+			}
+			continue
+		}
+		records++
+		seen[header(m, "id")]++
+		if header(m, "__debezium.context.runId") == r.RunID() {
+			byRelay++
+		}
+	}
+	lost := 0
+	for _, id := range written {
+		if seen[id] == 0 {
+			lost++
+		}
+	}
+	t.Logf("COUNTS cutover to relay: written %d, records %d (relay %d, connector %d), distinct %d, duplicates %d, lost %d", len(written), records, byRelay, records-byRelay, len(seen), records-len(seen), lost)
+	if lost > 0 {
+		t.Errorf("%d events lost in the cutover", lost)
+	}
+	if int(r.Stats().Published) != len(written) {
+		t.Errorf("relay published %d, want every row of the table (%d)", r.Stats().Published, len(written))
+	}
+}
