@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -41,6 +42,7 @@ type relayOptions struct {
 	OrderColumn        string
 	MarkColumn         string
 	Listen             string
+	MetricsAddr        string
 }
 
 func newRelayCmd(env *Env) *cobra.Command {
@@ -94,6 +96,7 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.StringVar(&opts.OrderColumn, "order-column", "", "column giving the publish order (default: the event id column)")
 	fs.StringVar(&opts.MarkColumn, "mark-column", "", "nullable timestamp column to set instead of deleting published rows")
 	fs.StringVar(&opts.Listen, "listen", "", "PostgreSQL: LISTEN on this channel to wake up before the poll interval")
+	fs.StringVar(&opts.MetricsAddr, "metrics-addr", "", "serve Prometheus metrics on this address at /metrics (for example :9464)")
 	c.AddCommand(newRelayCutoverCmd(env))
 	return c
 }
@@ -307,6 +310,21 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		return err
 	}
 	defer r.Close()
+	if opts.MetricsAddr != "" {
+		ln, err := net.Listen("tcp", opts.MetricsAddr)
+		if err != nil {
+			return UsageError(fmt.Errorf("--metrics-addr: %w", err))
+		}
+		mux := http.NewServeMux()
+		mux.HandleFunc("/metrics", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+			_ = r.WriteMetrics(w)
+		})
+		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		defer srv.Close()
+		ro.Logf("relay: metrics on http://%s/metrics", ln.Addr())
+	}
 	if opts.Once {
 		err = r.Drain(ctx)
 	} else {

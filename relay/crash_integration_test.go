@@ -7,9 +7,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -89,7 +92,7 @@ func crashRun(t *testing.T, sd side) {
 	var procs []*relayProc
 	start := func(name string) *relayProc {
 		p := &relayProc{name: name}
-		args := []string{"relay", "--config", cfgPath, "--dsn", dsn, "--bootstrap-servers", f.boot, "--poll-interval", "50ms", "--batch", "20"}
+		args := []string{"relay", "--config", cfgPath, "--dsn", dsn, "--bootstrap-servers", f.boot, "--poll-interval", "50ms", "--batch", "20", "--metrics-addr", "127.0.0.1:0"}
 		if sd.kind == eventrouter.MariaDB {
 			args = append(args, "--eventrouter-version", "3.5")
 		}
@@ -175,6 +178,20 @@ func crashRun(t *testing.T, sd side) {
 			t.Fatalf("%d rows still unpublished after 60s; leader %s:\n%s", f.count(), third.name, third.log())
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	// the active relay's metrics
+	if m := regexp.MustCompile(`metrics on (http://\S+)`).FindStringSubmatch(third.log()); m == nil {
+		t.Errorf("%s logs no metrics address:\n%s", third.name, third.log())
+	} else if resp, err := http.Get(m[1]); err != nil {
+		t.Error(err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		leader := regexp.MustCompile(`(?m)^outboxctl_relay_leader\{table="[^"]+"\} 1$`)
+		published := regexp.MustCompile(`(?m)^outboxctl_relay_published_total\{table="[^"]+"\} [1-9]`)
+		if !leader.Match(body) || !published.Match(body) {
+			t.Errorf("metrics of the active relay:\n%s", body)
+		}
 	}
 	for _, p := range procs {
 		if p.cmd.ProcessState == nil {
