@@ -13,25 +13,29 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/relay"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
-// BenchmarkRelayLatency measures commit→consumer latency of the relay on
-// PostgreSQL: b.N events written at 500 events/s, one per transaction,
-// published by a relay polling every 100 ms, or woken by LISTEN/NOTIFY (with
-// the same 100 ms poll as the safety net). It reports p50 and p99 in ms.
+// BenchmarkRelayLatency measures commit→consumer latency on PostgreSQL:
+// b.N events written at 500 events/s, one per transaction, published by a
+// relay polling every 100 ms, by a relay woken by LISTEN/NOTIFY (with the
+// same 100 ms poll as the safety net), and by the Debezium connector
+// generated with the latency profile (cdc; needs Kafka Connect). It reports
+// p50 and p99 in ms.
 //
 //	go test -tags integration ./relay -run '^$' -bench RelayLatency -benchtime 3000x
 func BenchmarkRelayLatency(b *testing.B) {
-	for _, mode := range []string{"poll100ms", "listen"} {
-		b.Run(mode, func(b *testing.B) { latencyRun(b, mode == "listen") })
+	for _, mode := range []string{"poll100ms", "listen", "cdc"} {
+		b.Run(mode, func(b *testing.B) { latencyRun(b, mode) })
 	}
 }
 
-func latencyRun(b *testing.B, listen bool) {
+func latencyRun(b *testing.B, mode string) {
 	s := itest.Require(b, itest.Kafka, itest.Postgres)
 	sfx := strings.ToLower(itest.Suffix())
 	dbName := "relay_lat_" + sfx
@@ -42,41 +46,55 @@ outboxes:
   - name: lat
     database:
       kind: postgres
-      connection: {host: 127.0.0.1, user: postgres, dbname: %s}
+      connection: {host: %s, port: %s, user: postgres, dbname: %s}
     payloadFormat: json
     routing:
       topicReplacement: relay.%s.${routedByValue}
+    connector: {name: relay-lat-%s, topicPrefix: lat%s, profile: latency}
     relay: {notify: lat_%s}
-`, dbName, sfx, sfx)
+`, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, sfx, sfx, sfx, sfx)
 	sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
 	if err != nil {
 		b.Fatal(err)
 	}
 	itest.CreateOutboxTable(b, db, &sp.Outboxes[0])
 	itest.CreateTopic(b, s.BootstrapServers, topic)
-	conf := map[string]string{
-		"connector.class":        "io.debezium.connector.postgresql.PostgresConnector",
-		"topic.prefix":           "lat" + sfx,
-		"table.include.list":     `public\.outbox`,
-		"transforms":             "outbox",
-		"transforms.outbox.type": "io.debezium.transforms.outbox.EventRouter",
-		"transforms.outbox.route.topic.replacement": topic,
-		"value.converter": "org.apache.kafka.connect.storage.StringConverter",
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	opts := relay.Options{BootstrapServers: s.BootstrapServers, PollInterval: 100 * time.Millisecond, Kafka: map[string]string{"linger.ms": "0"}}
-	if listen {
-		if opts.Wake, err = relay.Listen(ctx, settings.PostgresDSNWithDatabase(s.PostgresDSN, dbName), "lat_"+sfx, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	r, err := relay.New(ctx, db, conf, opts)
+	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{BootstrapServers: s.BootstrapServers})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer r.Close()
-	go func() { _ = r.Run(ctx) }()
+	conf := cs[0].Config
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if mode == "cdc" {
+		itest.Require(b, itest.Connect)
+		itest.PutConnector(b, s.ConnectURL, cs[0].Name, conf)
+		cc, err := connect.NewClient(s.ConnectURL)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+			if o, err := cc.Offsets(ctx, cs[0].Name); err == nil && len(o.Offsets) > 0 {
+				break // streaming
+			}
+			if time.Now().After(deadline) {
+				b.Fatal("the connector does not stream")
+			}
+		}
+	} else {
+		opts := relay.Options{BootstrapServers: s.BootstrapServers, PollInterval: 100 * time.Millisecond, Kafka: map[string]string{"linger.ms": "0"}}
+		if mode == "listen" {
+			if opts.Wake, err = relay.Listen(ctx, settings.PostgresDSNWithDatabase(s.PostgresDSN, dbName), "lat_"+sfx, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		r, err := relay.New(ctx, db, conf, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer r.Close()
+		go func() { _ = r.Run(ctx) }()
+	}
 
 	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers, "group.id": "lat-" + sfx, "auto.offset.reset": "earliest", "enable.auto.commit": false, "fetch.wait.max.ms": 10})
 	if err != nil {
