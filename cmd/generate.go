@@ -104,12 +104,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		cs, err := generateConnectors(env, s, envLookup(env), "")
-		if err != nil {
-			return nil, err
-		}
-		return withoutRelayPublished(s, cs), nil
+		return generateConnectors(env, s, envLookup(env), "")
 	}
+	specConnectors = skipRelayPublished(specConnectors)
 }
 
 func runGenerate(env *Env, opts *generateOptions) error {

@@ -338,12 +338,18 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 // relaySpecConfig generates the connector config of one outbox of a spec,
 // resolving ${env:…} and ${file:…} secrets.
 func relaySpecConfig(env *Env, files []string, name string) (map[string]string, *spec.Outbox, error) {
-	s, err := loadSpec(files)
-	if err != nil {
-		return nil, nil, err
+	if len(files) == 0 {
+		files = []string{defaultSpecFile}
 	}
-	cs, err := generateConnectors(env, s, envLookup(env), "")
+	s, err := spec.Load(files...)
 	if err != nil {
+		return nil, nil, UsageError(err)
+	}
+	cs, err := connectorconfig.Generate(s, connectorconfig.Options{Lookup: envLookup(env), BootstrapServers: env.Settings.BootstrapServers})
+	if err != nil {
+		if errors.Is(err, spec.ErrSecretUnresolved) {
+			return nil, nil, UsageError(err)
+		}
 		return nil, nil, err
 	}
 	o, err := pickOutbox(s, name)
@@ -379,21 +385,23 @@ func relayDefaults(opts *relayOptions, r *spec.RelaySpec, set func(string) bool)
 	return nil
 }
 
-// withoutRelayPublished drops the connectors of the outboxes the relay
-// publishes: plan and deploy leave no connector for them (with --prune, a
-// deployed one is deleted).
-func withoutRelayPublished(s *spec.Spec, cs []connectorconfig.Connector) []connectorconfig.Connector {
-	relayed := map[string]bool{}
-	for i := range s.Outboxes {
-		relayed[s.Outboxes[i].Name] = s.Outboxes[i].RelayPublished()
-	}
-	var out []connectorconfig.Connector
-	for _, c := range cs {
-		if !relayed[c.Provenance.Outbox] {
-			out = append(out, c)
+// skipRelayPublished wraps the spec generator of plan and deploy: they leave
+// no connector for an outbox the relay publishes (with --prune, a deployed
+// one is deleted).
+func skipRelayPublished(gen func(*Env, []string) ([]connectorconfig.Connector, error)) func(*Env, []string) ([]connectorconfig.Connector, error) {
+	return func(env *Env, paths []string) ([]connectorconfig.Connector, error) {
+		cs, err := gen(env, paths)
+		if err != nil {
+			return nil, err
 		}
+		var out []connectorconfig.Connector
+		for _, c := range cs {
+			if !c.Provenance.Relay {
+				out = append(out, c)
+			}
+		}
+		return out, nil
 	}
-	return out
 }
 
 func pickOutbox(s *spec.Spec, name string) (*spec.Outbox, error) {
