@@ -179,7 +179,7 @@ func diffRelay(h *harness, runID string, exp *eventrouter.Record, real, m *kafka
 			case a.Key != b.Key:
 				d = append(d, fmt.Sprintf("header %d: real %q, relay %q", i, a.Key, b.Key))
 			case a.Key == "__debezium.context.runId":
-				if len(a.Value) == 0 || string(b.Value) != runID {
+				if len(a.Value) == 0 || !strings.Contains(string(b.Value), runID) { // a JSON header converter wraps it
 					d = append(d, fmt.Sprintf("runId: real %q, relay %q (want the relay's %s)", a.Value, b.Value, runID))
 				}
 			case !bytesEq(a.Value, b.Value):
