@@ -222,8 +222,11 @@ var (
 )
 
 // defaultLiteral turns a catalog column default into a JSON sample value
-// (a string literal, a number, a boolean). Expressions (now(), sequences)
-// have no literal: Debezium leaves them out of the schema too.
+// (a string literal, a number, a boolean); expressions get none. It only
+// covers literal defaults: eventrouter.ColumnDefault (h12-fidelity, on main)
+// is the emulation of Debezium's default value converters (placeholders for
+// function defaults, PostgreSQL's cut at the first quote, …) and replaces
+// this function and the ColumnValue call in loadTable once both are merged.
 func defaultLiteral(kind eventrouter.ConnectorKind, def string) (json.RawMessage, bool) {
 	d := strings.TrimSpace(def)
 	if kind != eventrouter.Postgres && strings.EqualFold(d, "NULL") {
