@@ -87,9 +87,8 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		newSchemaCmd(env),
 		newGenerateCmd(env), newValidateCmd(env),
 		newPlanCmd(env), newDeployCmd(env), newConnectorsCmd(env), newContextCmd(env),
-		newProvisionCmd(env), newDoctorCmd(env),
+		newProvisionCmd(env), newDoctorCmd(env), newRelayCmd(env),
 		newRouteCmd(env),
-		newRelayCmd(env),
 		// Commands are registered here, one line per noun.
 	)
 	root.SetHelpCommand(newHelpCmd(env, root))
