@@ -352,7 +352,7 @@ func relaySpecConfig(env *Env, files []string, name string) (map[string]string, 
 		}
 		return nil, nil, err
 	}
-	o, err := pickOutbox(s, name)
+	o, err := relayOutboxOf(s, name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -404,7 +404,7 @@ func skipRelayPublished(gen func(*Env, []string) ([]connectorconfig.Connector, e
 	}
 }
 
-func pickOutbox(s *spec.Spec, name string) (*spec.Outbox, error) {
+func relayOutboxOf(s *spec.Spec, name string) (*spec.Outbox, error) {
 	var names []string
 	for i := range s.Outboxes {
 		names = append(names, s.Outboxes[i].Name)
