@@ -134,6 +134,7 @@ func init() {
 		}
 		return generateConnectors(env, s, envLookup(env), nil)
 	}
+	specConnectors = skipRelayPublished(specConnectors)
 }
 
 func runGenerate(env *Env, opts *generateOptions) error {

@@ -169,7 +169,7 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		newSchemaCmd(env),
 		newGenerateCmd(env), newValidateCmd(env),
 		newPlanCmd(env), newDeployCmd(env), newConnectorsCmd(env), newContextCmd(env),
-		newProvisionCmd(env), newDoctorCmd(env),
+		newProvisionCmd(env), newDoctorCmd(env), newRelayCmd(env),
 		newRouteCmd(env),
 		newBenchCmd(env),
 		// Commands are registered here, one line per noun.

@@ -41,4 +41,7 @@ type Provenance struct {
 	// Reasons explains chosen values for the keys that matter (snapshot
 	// mode, converters, skipped operations, …), keyed by config key.
 	Reasons map[string]string `json:"-"`
+	// Relay: the polling relay publishes the outbox (spec relay:), with this
+	// config; plan and deploy leave no connector for it.
+	Relay bool `json:"-"`
 }

@@ -142,6 +142,7 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 			Kind:      o.Database.Kind,
 			Positions: map[string]spec.Pos{},
 			Reasons:   map[string]string{},
+			Relay:     o.RelayPublished(),
 		},
 	}
 	def := o.Pos

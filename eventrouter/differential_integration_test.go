@@ -538,7 +538,13 @@ type dbSide struct {
 	name string
 }
 
-func TestDifferentialEventRouter(t *testing.T) {
+func TestDifferentialEventRouter(t *testing.T) { runDifferential(t, nil) }
+
+// afterVariant runs after a variant's real records were compared, with the
+// connector still registered (the relay differential test replays the rows).
+type afterVariant func(ctx context.Context, h *harness, cons *kafka.Consumer, got []*kafka.Message)
+
+func runDifferential(t *testing.T, after afterVariant) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres, itest.MariaDB)
 	run := randSuffix()
 	worker := map[string]string{ // the stack's worker converters (devstack/stack.sh)
@@ -568,7 +574,7 @@ func TestDifferentialEventRouter(t *testing.T) {
 					t.Parallel()
 					sem <- struct{}{}
 					defer func() { <-sem }()
-					h := &harness{t: t, s: s, side: side, db: db, v: v, run: run, idx: vi, worker: worker, admin: admin, connect: cc}
+					h := &harness{t: t, s: s, side: side, db: db, v: v, run: run, idx: vi, worker: worker, admin: admin, connect: cc, after: after}
 					pass, total := h.runVariant()
 					mu.Lock()
 					c := summary[side.name]
@@ -695,6 +701,10 @@ type harness struct {
 	caseKeyByID   map[string]string // event id -> emulated id header bytes
 	caseByEventID map[string]string // event id -> case name
 	rows          map[string]string // event id -> inserted row JSON
+
+	after    afterVariant
+	conf     map[string]string // the connector config
+	inserted []string          // every inserted row JSON, in insert order
 }
 
 type expectedRec struct {
@@ -811,6 +821,7 @@ func (h *harness) runVariant() (pass, total int) {
 			h.deleteOnly[hist] = true
 		}
 	}
+	h.conf = conf
 	h.tombstonesOnDelete = !strings.EqualFold(strings.TrimSpace(conf["tombstones.on.delete"]), "false")
 	var err error
 	opts := eventrouter.ParseOptions{Worker: h.worker}
@@ -908,7 +919,11 @@ func (h *harness) runVariant() (pass, total int) {
 				more := itest.UUID(t)
 				h.insertRow(ctx, h.subst(h.v.base, more), h.v.ops[0].name)
 			}
-			if h.checkFailed(ctx, h.v.ops[0].name+" (first record)", ferr) {
+			ok := h.checkFailed(ctx, h.v.ops[0].name+" (first record)", ferr)
+			if h.after != nil {
+				h.after(ctx, h, cons, got)
+			}
+			if ok {
 				return 1, 1
 			}
 			return 0, 1
@@ -984,6 +999,9 @@ func (h *harness) runVariant() (pass, total int) {
 	}
 
 	p, n := h.compare(got, warmIDs, warmHdr)
+	if h.after != nil {
+		h.after(ctx, h, cons, got)
+	}
 	return pass + p, total + n
 }
 
@@ -1269,6 +1287,7 @@ func (h *harness) insertRow(ctx context.Context, rowJSON, caseName string) {
 	if err := h.db.exec(ctx, fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", h.table, strings.Join(names, ", "), strings.Join(vals, ", "))); err != nil {
 		h.t.Fatalf("insert %s: %v", caseName, err)
 	}
+	h.inserted = append(h.inserted, rowJSON)
 }
 
 func (h *harness) updateAndEmulate(ctx context.Context, p plannedOp) error {

@@ -76,5 +76,29 @@ func TableDDL(o *spec.Outbox) []string {
 	if kind == spec.Postgres && o.Columns.Timestamp != "" {
 		stmts = append(stmts, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (%s)", q(indexName(o)), qualifiedTable(o), q(o.Columns.Timestamp)))
 	}
-	return stmts
+	return append(stmts, NotifyDDL(o)...)
+}
+
+// NotifyDDL returns the statements of the relay's wake-up (postgres, with
+// relay.notify in the spec): a trigger function that NOTIFYs the channel
+// and a statement-level AFTER INSERT trigger on the outbox table. NOTIFY is
+// delivered at commit, when the rows are visible to the relay. Nil when the
+// spec asks for none.
+func NotifyDDL(o *spec.Outbox) []string {
+	if o.Relay == nil || o.Relay.Notify == "" || o.Database.Kind != spec.Postgres {
+		return nil
+	}
+	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
+	name := o.Table + "_relay_notify"
+	if len(name) > 63 {
+		name = name[len(name)-63:]
+	}
+	fn := q(name)
+	if o.Schema != "" {
+		fn = q(o.Schema) + "." + fn
+	}
+	return []string{
+		fmt.Sprintf("CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('%s', ''); RETURN NULL; END $$", fn, o.Relay.Notify),
+		fmt.Sprintf("CREATE OR REPLACE TRIGGER %s AFTER INSERT ON %s FOR EACH STATEMENT EXECUTE FUNCTION %s()", q(name), qualifiedTable(o), fn),
+	}
 }

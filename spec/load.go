@@ -160,6 +160,7 @@ func Parse(srcs ...Source) (*Spec, error) {
 	}
 	for i := range s.Outboxes {
 		check(&s.Outboxes[i], &errs)
+		checkRelay(&s.Outboxes[i], &errs)
 	}
 	checkDuplicates(s, &errs)
 	if len(s.Outboxes) == 0 && len(errs) == 0 {

@@ -156,6 +156,10 @@ type Outbox struct {
 	Events []EventType `yaml:"events" json:"events,omitempty"`
 	// Connector is the Debezium connector that captures the outbox.
 	Connector ConnectorSpec `yaml:"connector" json:"connector"`
+	// Relay, when set, makes the polling relay (`outboxctl relay`) the
+	// outbox's publisher instead of the connector: plan and deploy leave no
+	// connector for it (see RelaySpec).
+	Relay *RelaySpec `yaml:"relay" json:"relay,omitempty"`
 }
 
 // QualifiedTable is schema.table (PostgreSQL) or database.table (MySQL).

@@ -1,0 +1,467 @@
+package cmd
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/spf13/cobra"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
+
+	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/relay"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+type relayOptions struct {
+	Config             string
+	Files              []string
+	Outbox             string
+	Transform          string
+	WorkerConfig       string
+	EventRouterVersion string
+	BootstrapServers   string
+	ProducerConfig     string
+	DSN                string
+	PollInterval       time.Duration
+	Batch              int
+	Once               bool
+	OrderColumn        string
+	MarkColumn         string
+	Listen             string
+	MetricsAddr        string
+}
+
+func newRelayCmd(env *Env) *cobra.Command {
+	opts := &relayOptions{}
+	c := &cobra.Command{
+		Use:   "relay (--config CONNECTOR.json | -f outbox.yaml [--outbox NAME]) [flags]",
+		Short: "Publish an outbox table by polling, with the records the Debezium EventRouter would produce",
+		Long: `Relay reads the outbox table and publishes every row as exactly the Kafka
+record the Debezium connector with the outbox EventRouter would produce under
+the same connector config: topic, partition, key, headers in order, value and
+timestamp (only the __debezium.context.runId header differs, as it does
+between two task starts). Consumers cannot tell the two publishers apart.
+
+The connector config comes from --config (the JSON body of POST /connectors,
+or a flat config map) or from an outbox spec (-f, with --outbox when it has
+several). The relay reads the table named by table.include.list through the
+config's database.* settings (or --dsn) and publishes to --bootstrap-servers
+(default $OUTBOX_BOOTSTRAP_SERVERS).
+
+Rows are published in the order of --order-column (default: the event id
+column; the outbox writer's ids are time-ordered UUIDv7) and deleted (or,
+with --mark-column, marked) once the broker has acknowledged them. Several
+relays may run: one holds the outbox's advisory lock and publishes, the
+others wait and take over when its database session ends. With --once the
+relay publishes what is pending and exits 0.
+
+A config the relay cannot honour (a converter not emulated, a missing table
+or column) is an error at start (exit 2). A row the real task would fail on
+stops the relay with the task's error (exit 1) and stays in the table. See
+docs/relay.md for what polling cannot see that CDC does.`,
+		Example: `  $ outboxctl relay --config connector.json --once
+  $ outboxctl relay -f outbox.yaml --outbox orders --poll-interval 100ms --listen outbox_orders`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runRelay(c.Context(), env, opts, func(name string) bool { return c.Flags().Changed(name) })
+		},
+	}
+	fs := c.Flags()
+	fs.StringVar(&opts.Config, "config", "", "connector JSON file: {\"name\",\"config\"} or a flat config map")
+	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder: relay with the generated connector config")
+	fs.StringVar(&opts.Outbox, "outbox", "", "the outbox of the spec (needed when the spec has several)")
+	fs.StringVar(&opts.Transform, "transform", "", "alias of the EventRouter transform (default: the only one in transforms)")
+	fs.StringVar(&opts.WorkerConfig, "worker-config", "", "Kafka Connect worker properties file (its converters apply when the connector sets none)")
+	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics to reproduce: 3.6, or 3.5 (the MariaDB 3.5.0 connector plugin)")
+	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers (default $OUTBOX_BOOTSTRAP_SERVERS)")
+	fs.StringVar(&opts.ProducerConfig, "producer-config", "", "properties file of further librdkafka producer settings (security, client.id)")
+	fs.StringVar(&opts.DSN, "dsn", "", "outbox database DSN (default: built from the config's database.* settings)")
+	fs.DurationVar(&opts.PollInterval, "poll-interval", relay.DefaultPollInterval, "time between polls when the table is drained")
+	fs.IntVar(&opts.Batch, "batch", relay.DefaultBatch, "rows per poll")
+	fs.BoolVar(&opts.Once, "once", false, "publish what is pending, then exit")
+	fs.StringVar(&opts.OrderColumn, "order-column", "", "column giving the publish order (default: the event id column)")
+	fs.StringVar(&opts.MarkColumn, "mark-column", "", "nullable timestamp column to set instead of deleting published rows")
+	fs.StringVar(&opts.Listen, "listen", "", "PostgreSQL: LISTEN on this channel to wake up before the poll interval")
+	fs.StringVar(&opts.MetricsAddr, "metrics-addr", "", "serve Prometheus metrics on this address at /metrics (for example :9464)")
+	c.AddCommand(newRelayCutoverCmd(env))
+	return c
+}
+
+type relayCutoverOptions struct {
+	relayOptions
+	To         string
+	Connector  string
+	ConnectURL string
+	Timeout    time.Duration
+}
+
+func newRelayCutoverCmd(env *Env) *cobra.Command {
+	opts := &relayCutoverOptions{}
+	c := &cobra.Command{
+		Use:   "cutover --to cdc|relay (--config CONNECTOR.json | -f outbox.yaml [--outbox NAME]) [flags]",
+		Short: "Check the steps of a move between the relay and the Debezium connector, one by one",
+		Long: `Cutover checks, one by one and waiting for each, the steps of moving an
+outbox between the polling relay and the Debezium connector (same connector
+config, so consumers see the same records).
+
+--to cdc (deploy the connector while the relay runs, then run this):
+  1. the connector and its task are RUNNING;
+  2. the connector streams (Kafka Connect holds offsets for it);
+  3. every relay is stopped (stop them now): the cutover takes their lock;
+  4. the rows still in the table are published once more.
+  Events of the overlap window are published twice with the same event id;
+  the inbox absorbs them. None is lost.
+
+--to relay:
+  1. the connector is STOPPED or PAUSED (or deleted);
+  2. the rows in the table are counted: the relay publishes them all, again
+     for those the connector published. Then start the relay.
+  The writer must not delete rows after inserting them (the project's
+  writer never does).
+
+Exit 0 when every step completed, 1 when one failed or --timeout passed.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runRelayCutover(c.Context(), env, opts)
+		},
+	}
+	fs := c.Flags()
+	fs.StringVar(&opts.To, "to", "", "cdc or relay")
+	fs.StringVar(&opts.Config, "config", "", "connector JSON file: {\"name\",\"config\"} or a flat config map (then --connector)")
+	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder")
+	fs.StringVar(&opts.Outbox, "outbox", "", "the outbox of the spec")
+	fs.StringVar(&opts.Connector, "connector", "", "connector name (default: the name in --config, or the spec's)")
+	fs.StringVar(&opts.ConnectURL, "connect-url", "", "Kafka Connect REST URL (default $OUTBOX_CONNECT_URL)")
+	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers (default $OUTBOX_BOOTSTRAP_SERVERS)")
+	fs.StringVar(&opts.DSN, "dsn", "", "outbox database DSN (default: built from the config's database.* settings)")
+	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5")
+	fs.DurationVar(&opts.PollInterval, "poll-interval", time.Second, "time between checks")
+	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
+	return c
+}
+
+func runRelayCutover(ctx context.Context, env *Env, opts *relayCutoverOptions) error {
+	if opts.To != "cdc" && opts.To != "relay" {
+		return UsageError(fmt.Errorf("--to %q: want cdc or relay", opts.To))
+	}
+	if (opts.Config != "") == (len(opts.Files) > 0) {
+		return UsageError(errors.New("give exactly one of --config or -f"))
+	}
+	var conf map[string]string
+	var err error
+	name := opts.Connector
+	if opts.Config != "" {
+		if conf, err = readConnectorConfig(opts.Config); err != nil {
+			return err
+		}
+		if name == "" {
+			name = connectorName(opts.Config)
+		}
+	} else {
+		var o *spec.Outbox
+		if conf, o, err = relaySpecConfig(env, opts.Files, opts.Outbox); err != nil {
+			return err
+		}
+		if name == "" {
+			name = o.Connector.Name
+		}
+	}
+	if name == "" {
+		return UsageError(errors.New("no connector name: pass --connector"))
+	}
+	driver, dsn, err := relayDSN(conf, opts.DSN)
+	if err != nil {
+		return UsageError(err)
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		return UsageError(err)
+	}
+	defer db.Close()
+	cc, err := connectClient(env, &connectFlags{connectEndpoint: connectEndpoint{URL: opts.ConnectURL}})
+	if err != nil {
+		return UsageError(err)
+	}
+	ro := relay.Options{BootstrapServers: opts.BootstrapServers, EventRouterVersion: opts.EventRouterVersion, PollInterval: opts.PollInterval,
+		Logf: func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) }}
+	if ro.BootstrapServers == "" {
+		ro.BootstrapServers = env.Settings.BootstrapServers
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	r, err := relay.New(ctx, db, conf, ro)
+	if err != nil {
+		if errors.Is(err, relay.ErrConfig) {
+			return UsageError(err)
+		}
+		return err
+	}
+	defer r.Close()
+	step := func(s string) { fmt.Fprintf(env.IO.Out, "ok  %s\n", s) }
+	if opts.To == "cdc" {
+		return r.CutoverToCDC(ctx, cc, name, step)
+	}
+	return r.CutoverToRelay(ctx, cc, name, step)
+}
+
+// connectorName is the "name" of a {"name","config"} connector file.
+func connectorName(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var v struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(b, &v)
+	return v.Name
+}
+
+func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(string) bool) error {
+	if (opts.Config != "") == (len(opts.Files) > 0) {
+		return UsageError(errors.New("give exactly one of --config or -f"))
+	}
+	if opts.Outbox != "" && len(opts.Files) == 0 {
+		return UsageError(errors.New("--outbox needs -f"))
+	}
+	if opts.Batch <= 0 {
+		return UsageError(fmt.Errorf("--batch %d: want a positive number of rows", opts.Batch))
+	}
+	if opts.PollInterval <= 0 {
+		return UsageError(fmt.Errorf("--poll-interval %s: want a positive duration", opts.PollInterval))
+	}
+	var conf map[string]string
+	var err error
+	if opts.Config != "" {
+		conf, err = readConnectorConfig(opts.Config)
+	} else {
+		var o *spec.Outbox
+		if conf, o, err = relaySpecConfig(env, opts.Files, opts.Outbox); err == nil && o.Relay != nil {
+			err = relayDefaults(opts, o.Relay, flagsSet)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	ro := relay.Options{
+		BootstrapServers:   opts.BootstrapServers,
+		Transform:          opts.Transform,
+		EventRouterVersion: opts.EventRouterVersion,
+		OrderColumn:        opts.OrderColumn,
+		MarkColumn:         opts.MarkColumn,
+		Batch:              opts.Batch,
+		PollInterval:       opts.PollInterval,
+		Logf:               func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) },
+	}
+	if ro.BootstrapServers == "" {
+		ro.BootstrapServers = env.Settings.BootstrapServers
+	}
+	if opts.WorkerConfig != "" {
+		if ro.Worker, err = readProperties(opts.WorkerConfig); err != nil {
+			return UsageError(err)
+		}
+	}
+	if opts.ProducerConfig != "" {
+		if ro.Kafka, err = readProperties(opts.ProducerConfig); err != nil {
+			return UsageError(err)
+		}
+	}
+	driver, dsn, err := relayDSN(conf, opts.DSN)
+	if err != nil {
+		return UsageError(err)
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		return UsageError(err)
+	}
+	defer db.Close()
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if opts.Listen != "" {
+		if driver != "pgx" {
+			return UsageError(errors.New("--listen needs a PostgreSQL outbox"))
+		}
+		wake, err := relay.Listen(ctx, dsn, opts.Listen, ro.Logf)
+		if err != nil {
+			return err
+		}
+		ro.Wake = wake
+	}
+	r, err := relay.New(ctx, db, conf, ro)
+	if err != nil {
+		if errors.Is(err, relay.ErrConfig) {
+			return UsageError(err)
+		}
+		return err
+	}
+	defer r.Close()
+	if opts.MetricsAddr != "" {
+		ln, err := net.Listen("tcp", opts.MetricsAddr)
+		if err != nil {
+			return UsageError(fmt.Errorf("--metrics-addr: %w", err))
+		}
+		mux := http.NewServeMux()
+		mux.HandleFunc("/metrics", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+			_ = r.WriteMetrics(w)
+		})
+		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		defer srv.Close()
+		ro.Logf("relay: metrics on http://%s/metrics", ln.Addr())
+	}
+	if opts.Once {
+		err = r.Drain(ctx)
+	} else {
+		err = r.Run(ctx)
+	}
+	st := r.Stats()
+	fmt.Fprintf(env.IO.Out, "relay %s: published %d, dropped %d, failed attempts %d\n", r.Table(), st.Published, st.Dropped, st.Failed)
+	return err
+}
+
+// relaySpecConfig generates the connector config of one outbox of a spec,
+// resolving ${env:…} and ${file:…} secrets.
+func relaySpecConfig(env *Env, files []string, name string) (map[string]string, *spec.Outbox, error) {
+	if len(files) == 0 {
+		files = []string{defaultSpecFile}
+	}
+	s, err := spec.Load(files...)
+	if err != nil {
+		return nil, nil, UsageError(err)
+	}
+	cs, err := connectorconfig.Generate(s, connectorconfig.Options{Lookup: envLookup(env), BootstrapServers: env.Settings.BootstrapServers})
+	if err != nil {
+		if errors.Is(err, spec.ErrSecretUnresolved) {
+			return nil, nil, UsageError(err)
+		}
+		return nil, nil, err
+	}
+	o, err := relayOutboxOf(s, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range cs {
+		if c.Provenance.Outbox == o.Name {
+			return c.Config, o, nil
+		}
+	}
+	return nil, nil, UsageError(fmt.Errorf("no connector config generated for outbox %q", o.Name))
+}
+
+// relayDefaults takes the spec's relay settings for the flags not given.
+func relayDefaults(opts *relayOptions, r *spec.RelaySpec, set func(string) bool) error {
+	if r.OrderColumn != "" && !set("order-column") {
+		opts.OrderColumn = r.OrderColumn
+	}
+	if r.Batch > 0 && !set("batch") {
+		opts.Batch = r.Batch
+	}
+	if r.Notify != "" && !set("listen") {
+		opts.Listen = r.Notify
+	}
+	if r.PollInterval != "" && !set("poll-interval") {
+		d, err := time.ParseDuration(r.PollInterval)
+		if err != nil {
+			return UsageError(fmt.Errorf("relay.pollInterval: %w", err))
+		}
+		opts.PollInterval = d
+	}
+	return nil
+}
+
+// skipRelayPublished wraps the spec generator of plan and deploy: they leave
+// no connector for an outbox the relay publishes (with --prune, a deployed
+// one is deleted).
+func skipRelayPublished(gen func(*Env, []string) ([]connectorconfig.Connector, error)) func(*Env, []string) ([]connectorconfig.Connector, error) {
+	return func(env *Env, paths []string) ([]connectorconfig.Connector, error) {
+		cs, err := gen(env, paths)
+		if err != nil {
+			return nil, err
+		}
+		var out []connectorconfig.Connector
+		for _, c := range cs {
+			if !c.Provenance.Relay {
+				out = append(out, c)
+			}
+		}
+		return out, nil
+	}
+}
+
+func relayOutboxOf(s *spec.Spec, name string) (*spec.Outbox, error) {
+	var names []string
+	for i := range s.Outboxes {
+		names = append(names, s.Outboxes[i].Name)
+		if s.Outboxes[i].Name == name || (name == "" && len(s.Outboxes) == 1) {
+			return &s.Outboxes[i], nil
+		}
+	}
+	if name == "" {
+		return nil, UsageError(fmt.Errorf("the spec has %d outboxes (%s): pass --outbox", len(s.Outboxes), strings.Join(names, ", ")))
+	}
+	return nil, UsageError(fmt.Errorf("no outbox %q in the spec (have %s)", name, strings.Join(names, ", ")))
+}
+
+// relayDSN is the driver and DSN of the outbox database: dsn when given,
+// else the connector config's database.* settings (as Kafka Connect reaches
+// the database).
+func relayDSN(conf map[string]string, dsn string) (string, string, error) {
+	class := conf["connector.class"]
+	pg := strings.HasSuffix(class, "PostgresConnector")
+	if !pg && !strings.HasSuffix(class, "MySqlConnector") && !strings.HasSuffix(class, "MariaDbConnector") {
+		return "", "", fmt.Errorf("connector.class=%q: the relay reads PostgreSQL, MySQL and MariaDB outboxes", class)
+	}
+	driver := "mysql"
+	if pg {
+		driver = "pgx"
+	}
+	if dsn != "" {
+		return driver, dsn, nil
+	}
+	host, port, user, pass := conf["database.hostname"], conf["database.port"], conf["database.user"], conf["database.password"]
+	if host == "" {
+		return "", "", errors.New("database.hostname is not set: pass --dsn")
+	}
+	if strings.Contains(pass, "${") {
+		return "", "", errors.New("database.password is a Kafka Connect config provider reference the relay cannot resolve: pass --dsn")
+	}
+	if pg {
+		if port == "" {
+			port = "5432"
+		}
+		u := url.URL{Scheme: "postgres", Host: net.JoinHostPort(host, port), Path: "/" + conf["database.dbname"]}
+		if pass != "" {
+			u.User = url.UserPassword(user, pass)
+		} else {
+			u.User = url.User(user)
+		}
+		mode := conf["database.sslmode"]
+		if mode == "" {
+			mode = "disable"
+		}
+		u.RawQuery = "sslmode=" + url.QueryEscape(mode)
+		return driver, u.String(), nil
+	}
+	if port == "" {
+		port = "3306"
+	}
+	mc := mysql.NewConfig()
+	mc.User, mc.Passwd, mc.Net, mc.Addr = user, pass, "tcp", net.JoinHostPort(host, port)
+	return driver, mc.FormatDSN(), nil
+}

@@ -1,0 +1,273 @@
+//go:build integration
+
+package relay_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/internal/settings"
+)
+
+// relayProc is an `outboxctl relay` subprocess.
+type relayProc struct {
+	name   string
+	cmd    *exec.Cmd
+	mu     sync.Mutex
+	stderr bytes.Buffer
+}
+
+func (p *relayProc) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderr.Write(b)
+}
+
+func (p *relayProc) log() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderr.String()
+}
+
+func (p *relayProc) leader() bool { return strings.Contains(p.log(), "holding the lock") }
+
+// TestRelayCrashAndStandbys runs relays as subprocesses while a writer
+// inserts a steady stream of events for 8 aggregates: two relays at once
+// (one active, one standby), the active one killed with SIGKILL while it
+// publishes, a third one started, the new active one killed again. Every row
+// must be published at least once, none lost, and per aggregate the events
+// must first appear in writer order (duplicates from a takeover allowed).
+func TestRelayCrashAndStandbys(t *testing.T) {
+	for _, sd := range sides {
+		t.Run(sd.name, func(t *testing.T) { crashRun(t, sd) })
+	}
+}
+
+func crashRun(t *testing.T, sd side) {
+	f := newFixture(t, sd, nil)
+	s := itest.Settings()
+	bin := filepath.Join(t.TempDir(), "outboxctl")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/outboxctl").CombinedOutput(); err != nil {
+		t.Fatalf("build outboxctl: %v\n%s", err, out)
+	}
+	// a topic with 3 partitions: aggregates spread over them
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": f.boot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	f.topic += "3"
+	f.conf["transforms.outbox.route.topic.replacement"] = f.topic
+	if _, err := admin.CreateTopics(context.Background(), []kafka.TopicSpecification{{Topic: f.topic, NumPartitions: 3, ReplicationFactor: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { itest.DeleteTopics(t, f.boot, f.topic) })
+
+	cfgPath := filepath.Join(t.TempDir(), "connector.json")
+	b, _ := json.Marshal(map[string]any{"name": "crash", "config": f.conf})
+	if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dsn := settings.PostgresDSNWithDatabase(s.PostgresDSN, dbNameOf(t, f))
+	if sd.kind == eventrouter.MariaDB {
+		dsn = s.MariaDBDSN
+	}
+	var procs []*relayProc
+	start := func(name string) *relayProc {
+		p := &relayProc{name: name}
+		args := []string{"relay", "--config", cfgPath, "--dsn", dsn, "--bootstrap-servers", f.boot, "--poll-interval", "50ms", "--batch", "20", "--metrics-addr", "127.0.0.1:0"}
+		if sd.kind == eventrouter.MariaDB {
+			args = append(args, "--eventrouter-version", "3.5")
+		}
+		p.cmd = exec.Command(bin, args...)
+		p.cmd.Stderr = p
+		if err := p.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		procs = append(procs, p)
+		return p
+	}
+	t.Cleanup(func() {
+		for _, p := range procs {
+			if p.cmd.ProcessState == nil {
+				_ = p.cmd.Process.Kill()
+				_ = p.cmd.Wait()
+			}
+		}
+	})
+	waitLeader := func(ps ...*relayProc) *relayProc {
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			for _, p := range ps {
+				if p.cmd.ProcessState == nil && p.leader() {
+					return p
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		for _, p := range ps {
+			t.Logf("%s stderr:\n%s", p.name, p.log())
+		}
+		t.Fatal("no relay took the lock")
+		return nil
+	}
+	kill := func(p *relayProc) {
+		if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		_ = p.cmd.Wait()
+		t.Logf("%s killed with SIGKILL (%d rows still in the table)", p.name, f.count())
+	}
+
+	// the writer: 8 aggregates, a sequence number per aggregate
+	const aggs, total = 8, 1600
+	type ev struct {
+		id  string
+		agg int
+		seq int
+	}
+	written := make([]ev, 0, total)
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		seq := make([]int, aggs)
+		for i := 0; i < total; i++ {
+			a := i % aggs
+			e := ev{id: itest.UUID(t), agg: a, seq: seq[a]}
+			seq[a]++
+			f.insert(f.db, e.id, "Order", fmt.Sprint("agg-", a), fmt.Sprintf(`{"agg": %d, "seq": %d}`, a, e.seq))
+			written = append(written, e)
+			time.Sleep(4 * time.Millisecond)
+		}
+	}()
+
+	a, b2 := start("relay-1"), start("relay-2")
+	first := waitLeader(a, b2)
+	time.Sleep(1500 * time.Millisecond) // publishing under load
+	kill(first)
+	c := start("relay-3")
+	second := waitLeader(a, b2, c)
+	if second == first {
+		t.Fatal("the killed relay is still the leader")
+	}
+	time.Sleep(1500 * time.Millisecond)
+	kill(second)
+	third := waitLeader(a, b2, c)
+	<-writerDone
+
+	deadline := time.Now().Add(60 * time.Second)
+	for f.count() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d rows still unpublished after 60s; leader %s:\n%s", f.count(), third.name, third.log())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// the active relay's metrics
+	if m := regexp.MustCompile(`metrics on (http://\S+)`).FindStringSubmatch(third.log()); m == nil {
+		t.Errorf("%s logs no metrics address:\n%s", third.name, third.log())
+	} else if resp, err := http.Get(m[1]); err != nil {
+		t.Error(err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		leader := regexp.MustCompile(`(?m)^outboxctl_relay_leader\{table="[^"]+"\} 1$`)
+		published := regexp.MustCompile(`(?m)^outboxctl_relay_published_total\{table="[^"]+"\} [1-9]`)
+		if !leader.Match(body) || !published.Match(body) {
+			t.Errorf("metrics of the active relay:\n%s", body)
+		}
+	}
+	for _, p := range procs {
+		if p.cmd.ProcessState == nil {
+			_ = p.cmd.Process.Signal(syscall.SIGTERM)
+			if err := p.cmd.Wait(); err != nil {
+				t.Errorf("%s: exit after SIGTERM: %v\n%s", p.name, err, p.log())
+			}
+		}
+	}
+
+	// read everything back
+	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": f.boot, "group.id": "crash-" + itest.Suffix(), "auto.offset.reset": "earliest", "enable.auto.commit": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cons.Close()
+	if err := cons.Subscribe(f.topic, nil); err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]ev{}
+	for _, e := range written {
+		byID[e.id] = e
+	}
+	seen := map[string]int{}
+	next := make([]int, aggs) // the next seq expected first per aggregate
+	records, disorder := 0, 0
+	until := time.Now().Add(60 * time.Second)
+	for len(seen) < total && time.Now().Before(until) {
+		m, ok := cons.Poll(200).(*kafka.Message)
+		if !ok || m.TopicPartition.Error != nil {
+			continue
+		}
+		records++
+		id := header(m, "id")
+		e, known := byID[id]
+		if !known {
+			t.Errorf("record with unknown id %q", id)
+			continue
+		}
+		seen[id]++
+		if seen[id] == 1 {
+			if e.seq != next[e.agg] {
+				disorder++
+				t.Errorf("aggregate %d: first seen seq %d, want %d (order lost)", e.agg, e.seq, next[e.agg])
+			}
+			next[e.agg] = e.seq + 1
+		}
+	}
+	// a short tail: duplicates arriving after the last first occurrence
+	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); {
+		if m, ok := cons.Poll(200).(*kafka.Message); ok && m.TopicPartition.Error == nil {
+			records++
+			seen[header(m, "id")]++
+		}
+	}
+	dups := 0
+	for _, n := range seen {
+		dups += n - 1
+	}
+	lost := total - len(seen)
+	t.Logf("COUNTS %s: written %d, records %d, distinct %d, duplicates %d, lost %d, order violations %d (relays started 3, killed 2 with SIGKILL)", sd.name, total, records, len(seen), dups, lost, disorder)
+	if lost > 0 {
+		t.Errorf("%d events lost", lost)
+	}
+}
+
+// dbNameOf is the fixture's database name (PostgreSQL: the database the
+// fixture created).
+func dbNameOf(t *testing.T, f *fixture) string {
+	var name string
+	q := "SELECT current_database()"
+	if f.side.kind != eventrouter.Postgres {
+		q = "SELECT DATABASE()"
+	}
+	if err := f.db.QueryRow(q).Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}

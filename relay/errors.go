@@ -1,0 +1,66 @@
+package relay
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. Every error of this package unwraps to one of them (a
+// row the EventRouter fails on unwraps to eventrouter.ErrTaskFailed too).
+var (
+	// ErrConfig: the connector config, or the outbox table it names, is one
+	// the relay cannot honour (an unsupported converter or column type, no
+	// table.include.list, a missing table or column). Returned by New.
+	ErrConfig = errors.New("relay cannot honour the connector config")
+	// ErrRowFailed: a row the real connector task would fail on; the relay
+	// stops on it and leaves it (and the rows after it) in the table.
+	ErrRowFailed = errors.New("outbox row fails the EventRouter")
+	// ErrKafka: publishing failed; the rows stay in the table and are
+	// retried by the next poll.
+	ErrKafka = errors.New("kafka publish failed")
+	// ErrDatabase: reading or deleting outbox rows failed.
+	ErrDatabase = errors.New("outbox database error")
+	// ErrLocked: another relay holds the outbox's lock (Drain only; Run
+	// waits as a standby).
+	ErrLocked = errors.New("another relay holds the outbox lock")
+)
+
+// ConfigError is a start-time problem. It unwraps to ErrConfig and to the
+// cause (for example an eventrouter.ConfigError).
+type ConfigError struct {
+	Msg string
+	Err error
+}
+
+func (e *ConfigError) Error() string {
+	if e.Err != nil {
+		return e.Msg + ": " + e.Err.Error()
+	}
+	return e.Msg
+}
+
+// Unwrap returns ErrConfig and the cause.
+func (e *ConfigError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrConfig, e.Err}
+	}
+	return []error{ErrConfig}
+}
+
+func configErr(err error, format string, args ...any) error {
+	return &ConfigError{Msg: fmt.Sprintf(format, args...), Err: err}
+}
+
+// RowError is a row the relay stops on. Err is the *eventrouter.TaskError
+// the Debezium task would fail with (its text is the task's exception and
+// message), or another emulator error.
+type RowError struct {
+	// Key is the row's primary key, as text.
+	Key string
+	Err error
+}
+
+func (e *RowError) Error() string { return fmt.Sprintf("outbox row %s: %v", e.Key, e.Err) }
+
+// Unwrap returns ErrRowFailed and the cause.
+func (e *RowError) Unwrap() []error { return []error{ErrRowFailed, e.Err} }

@@ -1,0 +1,112 @@
+package relay
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/outboxctl/outboxctl/eventrouter"
+)
+
+func TestTableOf(t *testing.T) {
+	for _, tc := range []struct {
+		list, schema, name string
+		err                bool
+	}{
+		{list: `public\.outbox`, schema: "public", name: "outbox"},
+		{list: `public.outbox`, schema: "public", name: "outbox"},
+		{list: `app_db\.outbox\_x`, schema: "app_db", name: "outbox_x"},
+		{list: `public\.out.*`, err: true},
+		{list: `public\.a,public\.b`, err: true},
+		{list: `outbox`, err: true},
+		{list: ``, err: true},
+	} {
+		s, n, err := tableOf(map[string]string{"table.include.list": tc.list})
+		if tc.err {
+			if !errors.Is(err, ErrConfig) {
+				t.Errorf("%q: err %v, want ErrConfig", tc.list, err)
+			}
+			continue
+		}
+		if err != nil || s != tc.schema || n != tc.name {
+			t.Errorf("%q: %q %q %v, want %q %q", tc.list, s, n, err, tc.schema, tc.name)
+		}
+	}
+}
+
+func TestDefaultLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		kind eventrouter.ConnectorKind
+		def  string
+		want string // "" for none
+	}{
+		{eventrouter.Postgres, `'new'::character varying`, `"new"`},
+		{eventrouter.Postgres, `'it''s'::text`, `"it's"`},
+		{eventrouter.Postgres, `42`, `42`},
+		{eventrouter.Postgres, `'-1'::integer`, `"-1"`},
+		{eventrouter.Postgres, `(-1)`, `-1`},
+		{eventrouter.Postgres, `true`, `true`},
+		{eventrouter.Postgres, `now()`, ``},
+		{eventrouter.Postgres, `nextval('s'::regclass)`, ``},
+		{eventrouter.MariaDB, `'new'`, `"new"`},
+		{eventrouter.MariaDB, `NULL`, ``},
+		{eventrouter.MariaDB, `current_timestamp()`, ``},
+		{eventrouter.MariaDB, `7`, `7`},
+	} {
+		got, ok := defaultLiteral(tc.kind, tc.def)
+		if (tc.want == "") == ok || string(got) != tc.want {
+			t.Errorf("%s %q: %q %v, want %q", tc.kind, tc.def, got, ok, tc.want)
+		}
+	}
+}
+
+func TestZoned(t *testing.T) {
+	for _, tc := range []struct {
+		pg       bool
+		in, want string
+	}{
+		{true, "2024-01-01T00:00:00.000000", "2024-01-01T00:00:00Z"},
+		{true, "2024-01-01T10:20:30.123400", "2024-01-01T10:20:30.1234Z"},
+		{false, "1704067200.000000", "2024-01-01T00:00:00Z"},
+		{false, "1704067200.5", "2024-01-01T00:00:00.5Z"},
+	} {
+		got, err := zoned(tc.pg, tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("zoned(%v, %q) = %q, %v; want %q", tc.pg, tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestUUIDV7Time(t *testing.T) {
+	ts, ok := uuidV7Time("01a23377-5022-7175-9e6c-ef37efa09f0c")
+	if !ok || ts.UnixMilli() != 0x01a233775022 {
+		t.Errorf("got %v %v", ts.UnixMilli(), ok)
+	}
+	for _, bad := range []any{"4d47e190-0402-4048-bc2c-89dd90a3d1b8", "x", 42, nil} {
+		if _, ok := uuidV7Time(bad); ok {
+			t.Errorf("%v: want not a UUIDv7", bad)
+		}
+	}
+}
+
+func TestWriteMetrics(t *testing.T) {
+	r := &Relay{t: &table{schema: "public", name: `out"box`}}
+	r.stats = Stats{Published: 7, Dropped: 1, Failed: 2, Batches: 3, LastBatch: 1500 * time.Millisecond, OldestPending: 2 * time.Second, Leader: true}
+	var b strings.Builder
+	if err := r.WriteMetrics(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"# TYPE outboxctl_relay_published_total counter\noutboxctl_relay_published_total{table=\"public.out\\\"box\"} 7\n",
+		"outboxctl_relay_dropped_total{table=\"public.out\\\"box\"} 1\n",
+		"outboxctl_relay_failed_total{table=\"public.out\\\"box\"} 2\n",
+		"outboxctl_relay_batch_duration_seconds{table=\"public.out\\\"box\"} 1.5\n",
+		"outboxctl_relay_oldest_pending_seconds{table=\"public.out\\\"box\"} 2\n",
+		"outboxctl_relay_leader{table=\"public.out\\\"box\"} 1\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("metrics lack %q:\n%s", want, b.String())
+		}
+	}
+}

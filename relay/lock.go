@@ -1,0 +1,97 @@
+package relay
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"hash/fnv"
+)
+
+// lock is the outbox's leader lock: a session-level advisory lock
+// (pg_try_advisory_lock / GET_LOCK) held on a dedicated connection. The lock
+// lives as long as the session: a relay that dies (kill -9, network loss)
+// releases it with its connection, and a standby takes it.
+type lock struct {
+	t    *table
+	name string
+	conn *sql.Conn
+}
+
+// lockName is the lock's name: one per outbox table (and, for PostgreSQL,
+// per database, since advisory locks are per database).
+func lockName(t *table) string {
+	return "outboxctl-relay:" + string(t.kind) + ":" + t.qualified()
+}
+
+// pgKey is the bigint key of a PostgreSQL advisory lock for name.
+func pgKey(name string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return int64(h.Sum64())
+}
+
+// mysqlName is a GET_LOCK name (at most 64 characters, server-wide).
+func mysqlName(name string) string {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return fmt.Sprintf("outboxctl-relay-%016x", h.Sum64())
+}
+
+// tryAcquire takes the lock if it is free. It returns false when another
+// session holds it.
+func (l *lock) tryAcquire(ctx context.Context, db *sql.DB) (bool, error) {
+	if l.conn != nil {
+		return true, nil
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return false, fmt.Errorf("%w: lock connection: %v", ErrDatabase, err)
+	}
+	var ok sql.NullBool
+	if l.t.pg() {
+		err = conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", pgKey(l.name)).Scan(&ok)
+	} else {
+		var n sql.NullInt64
+		err = conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, 0)", mysqlName(l.name)).Scan(&n)
+		ok = sql.NullBool{Bool: n.Valid && n.Int64 == 1, Valid: true}
+	}
+	if err != nil {
+		conn.Close()
+		return false, fmt.Errorf("%w: take lock %s: %v", ErrDatabase, l.name, err)
+	}
+	if !ok.Bool {
+		conn.Close()
+		return false, nil
+	}
+	l.conn = conn
+	return true, nil
+}
+
+// held checks that the lock's session is still alive (the lock is the
+// session's); a dead session means the lock is lost.
+func (l *lock) held(ctx context.Context) bool {
+	if l.conn == nil {
+		return false
+	}
+	if err := l.conn.PingContext(ctx); err != nil {
+		l.conn.Close()
+		l.conn = nil
+		return false
+	}
+	return true
+}
+
+// release gives the lock back (closing the session would too).
+func (l *lock) release() {
+	if l.conn == nil {
+		return
+	}
+	ctx := context.Background()
+	if l.t.pg() {
+		_, _ = l.conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", pgKey(l.name))
+	} else {
+		_, _ = l.conn.ExecContext(ctx, "SELECT RELEASE_LOCK(?)", mysqlName(l.name))
+	}
+	l.conn.Close()
+	l.conn = nil
+}

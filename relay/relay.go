@@ -1,0 +1,585 @@
+package relay
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/eventrouter"
+)
+
+// Defaults of Options.
+const (
+	DefaultBatch          = 100
+	DefaultPollInterval   = time.Second
+	DefaultMessageTimeout = 30 * time.Second
+)
+
+// Options configure a Relay. The connector config (New's argument) says
+// what the records look like; Options say how the relay runs.
+type Options struct {
+	// BootstrapServers are the Kafka brokers (required).
+	BootstrapServers string
+	// Kafka are further librdkafka producer settings (security, client.id,
+	// …). enable.idempotence, acks and partitioner are the relay's and
+	// cannot be overridden.
+	Kafka map[string]string
+	// Transform is the EventRouter's alias in transforms (default: the only one).
+	Transform string
+	// Worker are the Connect worker's converter settings, applied when the
+	// connector sets none (eventrouter.ParseOptions.Worker).
+	Worker map[string]string
+	// EventRouterVersion is eventrouter.Version36 (default) or Version35
+	// (the MariaDB 3.5.0 connector plugin's own EventRouter).
+	EventRouterVersion string
+	// OrderColumn is the column rows are published in the order of
+	// (default: the event id column, table.field.event.id; the project's
+	// writer makes time-ordered UUIDv7 ids).
+	OrderColumn string
+	// MarkColumn, when set, is a nullable timestamp column the relay sets
+	// to the current time for a published row, instead of deleting it; the
+	// relay reads the rows where it is NULL.
+	MarkColumn string
+	// Batch is the number of rows per poll (default DefaultBatch).
+	Batch int
+	// PollInterval is the time between polls when the table is drained
+	// (default DefaultPollInterval). A standby retries the lock as often.
+	PollInterval time.Duration
+	// MessageTimeout bounds a publish attempt (librdkafka message.timeout.ms;
+	// default DefaultMessageTimeout); the rows of a failed attempt stay.
+	MessageTimeout time.Duration
+	// Wake, when not nil, wakes the relay before the poll interval is over
+	// (for example PostgreSQL LISTEN, see Listen).
+	Wake <-chan struct{}
+	// Logf receives the relay's log lines (nil: none).
+	Logf func(format string, args ...any)
+	// Now is the clock (nil: time.Now); it gives the envelope ts_ms.
+	Now func() time.Time
+}
+
+// Stats are the relay's counters since New.
+type Stats struct {
+	// Published rows: acknowledged by the broker and deleted (or marked).
+	Published int64
+	// Dropped rows: the EventRouter drops them (errors.tolerance=all);
+	// deleted like published ones.
+	Dropped int64
+	// Failed publish attempts (Kafka errors); their rows stay.
+	Failed int64
+	// Batches run.
+	Batches int64
+	// LastBatch is the duration of the last batch.
+	LastBatch time.Duration
+	// Leader reports whether this relay holds the lock.
+	Leader bool
+	// OldestPending is the age of the oldest row the last batch read, from
+	// its UUIDv7 event id (the writer's); 0 when the table was drained or
+	// the id is not a UUIDv7.
+	OldestPending time.Duration
+}
+
+// Relay publishes the rows of one outbox table as the Debezium connector
+// with the EventRouter would. Not safe for concurrent use (one Run or
+// Drain at a time); Stats may be called at any time.
+type Relay struct {
+	db       *sql.DB
+	cfg      eventrouter.Config
+	router   *eventrouter.Router
+	t        *table
+	opts     Options
+	orderCol string
+	runID    string
+	producer *kafka.Producer
+	lock     lock
+	query    string
+	pkIdx    []int
+
+	closed bool
+
+	mu    sync.Mutex
+	stats Stats
+}
+
+// New checks that the relay can honour conf (the connector config
+// Debezium would get, as `outboxctl route preview` takes it) against the
+// outbox table in db, and creates the Kafka producer. db is the outbox's
+// database (pgx stdlib for PostgreSQL, go-sql-driver for MySQL and
+// MariaDB). Errors unwrap to ErrConfig (the config or table cannot be
+// honoured), ErrDatabase or ErrKafka.
+func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) (*Relay, error) {
+	cfg, err := eventrouter.ParseConfigWithOptions(conf, opts.Transform, eventrouter.ParseOptions{Worker: opts.Worker, EventRouterVersion: opts.EventRouterVersion})
+	if err != nil {
+		return nil, configErr(err, "connector config")
+	}
+	switch cfg.Connector {
+	case eventrouter.Postgres, eventrouter.MySQL, eventrouter.MariaDB:
+	default:
+		return nil, configErr(nil, "connector.class=%q: the relay reads PostgreSQL, MySQL and MariaDB outboxes", cfg.ConnectorClass)
+	}
+	if cfg.TopicPrefix == "" {
+		return nil, configErr(nil, "topic.prefix is not set")
+	}
+	schema, name, err := tableOf(conf)
+	if err != nil {
+		return nil, err
+	}
+	t, err := loadTable(ctx, db, cfg.Connector, schema, name)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Batch <= 0 {
+		opts.Batch = DefaultBatch
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = DefaultPollInterval
+	}
+	if opts.MessageTimeout <= 0 {
+		opts.MessageTimeout = DefaultMessageTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.BootstrapServers == "" {
+		return nil, configErr(nil, "no Kafka bootstrap servers")
+	}
+	r := &Relay{db: db, cfg: cfg, router: eventrouter.NewRouter(cfg), t: t, opts: opts, runID: newUUID()}
+	r.orderCol = opts.OrderColumn
+	if r.orderCol == "" {
+		r.orderCol = cfg.FieldEventID
+	}
+	if t.col(r.orderCol) == nil {
+		return nil, configErr(nil, "order column %s is not a column of %s", r.orderCol, t.qualified())
+	}
+	if opts.MarkColumn != "" {
+		if c := t.col(opts.MarkColumn); c == nil || !c.nullable {
+			return nil, configErr(nil, "mark column %s must be a nullable column of %s", opts.MarkColumn, t.qualified())
+		}
+	}
+	pk := t.pk
+	if len(pk) == 0 {
+		if t.col(cfg.FieldEventID) == nil {
+			return nil, configErr(nil, "%s has no primary key and no event id column %s: the relay cannot delete published rows", t.qualified(), cfg.FieldEventID)
+		}
+		pk = []string{cfg.FieldEventID}
+	}
+	// The EventRouter passes the change event through when its predicate
+	// does not apply to the table's topic: that record (a Debezium
+	// envelope) is not emulated.
+	probe, _ := eventrouter.Route(cfg, eventrouter.ChangeEvent{Op: eventrouter.OpCreate, Table: t.qualified()})
+	if probe.PassThrough {
+		return nil, configErr(nil, "%s", probe.Reason+" (the relay publishes only what the EventRouter routes)")
+	}
+
+	var exprs []string
+	for i, c := range t.cols {
+		exprs = append(exprs, t.selectExpr(c))
+		for _, k := range pk {
+			if k == c.name {
+				r.pkIdx = append(r.pkIdx, i)
+			}
+		}
+	}
+	where := ""
+	if opts.MarkColumn != "" {
+		where = " WHERE " + t.quote(opts.MarkColumn) + " IS NULL"
+	}
+	order := []string{t.quote(r.orderCol)}
+	for _, k := range pk {
+		if k != r.orderCol {
+			order = append(order, t.quote(k))
+		}
+	}
+	r.query = fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), where, strings.Join(order, ", "), opts.Batch)
+	r.lock = lock{t: t, name: lockName(t)}
+
+	pc := kafka.ConfigMap{}
+	for k, v := range opts.Kafka {
+		pc[k] = v
+	}
+	pc["bootstrap.servers"] = opts.BootstrapServers
+	pc["enable.idempotence"] = true
+	pc["acks"] = "all"
+	// Kafka's Java producer partitions a keyed record by murmur2 of the key
+	// bytes, as Kafka Connect's does; librdkafka's default (crc32) differs.
+	pc["partitioner"] = "murmur2_random"
+	pc["message.timeout.ms"] = int(opts.MessageTimeout / time.Millisecond)
+	pc["go.logs.channel.enable"] = false
+	if r.producer, err = kafka.NewProducer(&pc); err != nil {
+		return nil, fmt.Errorf("%w: producer: %v", ErrKafka, err)
+	}
+	go func() { // drain the producer's event channel (errors, stats)
+		for ev := range r.producer.Events() {
+			if e, ok := ev.(kafka.Error); ok && e.Code() != kafka.ErrAllBrokersDown && e.Code() != kafka.ErrTransport {
+				r.logf("kafka: %v", e)
+			}
+		}
+	}()
+	return r, nil
+}
+
+// Table is the outbox table the relay reads, as Debezium names it.
+func (r *Relay) Table() string { return r.t.qualified() }
+
+// RunID is the __debezium.context.runId of this relay's records (random per
+// New, as per task start).
+func (r *Relay) RunID() string { return r.runID }
+
+// Stats returns the counters.
+func (r *Relay) Stats() Stats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stats
+}
+
+// Close releases the lock and closes the producer (after flushing it).
+func (r *Relay) Close() {
+	if r.closed {
+		return
+	}
+	r.closed = true
+	r.lock.release()
+	r.producer.Flush(int(r.opts.MessageTimeout / time.Millisecond))
+	r.producer.Close()
+}
+
+func (r *Relay) logf(format string, args ...any) {
+	if r.opts.Logf != nil {
+		r.opts.Logf(format, args...)
+	}
+}
+
+// Run publishes until ctx is done or a row fails the EventRouter. Only the
+// relay holding the outbox's lock publishes; the others are standbys that
+// retry the lock every poll interval and take over when its holder's
+// database session ends. A Kafka error leaves the rows in the table; they
+// are retried after the poll interval. Run returns nil when ctx is
+// cancelled, else an error unwrapping to ErrRowFailed (or ErrDatabase for a
+// database that stays unreachable).
+func (r *Relay) Run(ctx context.Context) error {
+	for {
+		if ctx.Err() != nil {
+			return nil
+		}
+		leader, err := r.lead(ctx)
+		if err != nil {
+			r.logf("relay: %v", err)
+		}
+		if leader {
+			n, err := r.batch(ctx)
+			switch {
+			case err == nil && n == r.opts.Batch:
+				continue // more rows are pending
+			case err == nil:
+			case errors.Is(err, ErrRowFailed):
+				return err
+			case ctx.Err() != nil:
+				return nil
+			default:
+				r.logf("relay: %v (rows stay; retrying in %s)", err, r.opts.PollInterval)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(r.opts.PollInterval):
+		case <-r.opts.Wake:
+		}
+	}
+}
+
+// lead takes (or checks) the lock.
+func (r *Relay) lead(ctx context.Context) (bool, error) {
+	was := r.lock.conn != nil
+	if was && r.lock.held(ctx) {
+		return true, nil
+	}
+	if was {
+		r.logf("relay: lost the lock of %s (session ended): standby", r.t.qualified())
+	}
+	ok, err := r.lock.tryAcquire(ctx, r.db)
+	if ok && !was {
+		r.logf("relay: holding the lock of %s: publishing", r.t.qualified())
+	}
+	r.mu.Lock()
+	r.stats.Leader = ok
+	r.mu.Unlock()
+	return ok, err
+}
+
+// Drain publishes every row pending now and returns (the --once mode). It
+// fails with ErrLocked when another relay holds the lock.
+func (r *Relay) Drain(ctx context.Context) error {
+	ok, err := r.lead(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrLocked, r.t.qualified())
+	}
+	for {
+		n, err := r.batch(ctx)
+		if err != nil {
+			return err
+		}
+		if n < r.opts.Batch {
+			return nil
+		}
+	}
+}
+
+// pending is one row of a batch.
+type pending struct {
+	key     []any
+	eventID any
+	rec     *eventrouter.Record // nil: dropped
+	reason  string
+}
+
+// batch publishes the oldest rows (at most Batch) and deletes (or marks)
+// those the broker acknowledged. It returns the number of rows read. There
+// is no watermark: every batch reads the oldest rows still in the table, so
+// a row whose transaction committed late is read by the next poll.
+func (r *Relay) batch(ctx context.Context) (int, error) {
+	start := time.Now()
+	defer func() {
+		r.mu.Lock()
+		r.stats.Batches++
+		r.stats.LastBatch = time.Since(start)
+		r.mu.Unlock()
+	}()
+	conn := r.lock.conn
+	rows, err := conn.QueryContext(ctx, r.query)
+	if err != nil {
+		return 0, fmt.Errorf("%w: poll %s: %v", ErrDatabase, r.t.qualified(), err)
+	}
+	var batch []pending
+	var stop error
+	n := 0
+	for rows.Next() {
+		n++
+		dests := make([]any, len(r.t.cols))
+		for i, c := range r.t.cols {
+			dests[i] = scanDest(c)
+		}
+		if err := rows.Scan(dests...); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("%w: read %s: %v", ErrDatabase, r.t.qualified(), err)
+		}
+		if stop != nil {
+			continue
+		}
+		p, err := r.route(dests)
+		if err != nil {
+			stop = err
+			continue
+		}
+		batch = append(batch, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("%w: read %s: %v", ErrDatabase, r.t.qualified(), err)
+	}
+	var oldest time.Duration
+	if len(batch) > 0 {
+		if ts, ok := uuidV7Time(batch[0].eventID); ok {
+			oldest = r.opts.Now().Sub(ts)
+		}
+	}
+	r.mu.Lock()
+	r.stats.OldestPending = oldest
+	r.mu.Unlock()
+	done, perr := r.publish(batch)
+	if err := r.remove(ctx, conn, batch[:done]); err != nil {
+		return n, err
+	}
+	if perr != nil {
+		return n, perr
+	}
+	return n, stop
+}
+
+// route builds the change event Debezium would hand the EventRouter for a
+// row (an insert) and runs it.
+func (r *Relay) route(dests []any) (pending, error) {
+	ev := eventrouter.ChangeEvent{Op: eventrouter.OpCreate, Table: r.t.qualified(), RunID: r.runID, KeyColumns: r.t.pk}
+	ts := r.opts.Now().UnixMilli()
+	ev.TsMs = &ts
+	var p pending
+	for i, c := range r.t.cols {
+		v, err := r.t.connectValue(c, dests[i])
+		if err != nil {
+			return p, err
+		}
+		ev.After = append(ev.After, eventrouter.Column{Name: c.name, Schema: c.schema, Value: v})
+	}
+	for _, i := range r.pkIdx {
+		p.key = append(p.key, ev.After[i].Value)
+	}
+	for _, c := range ev.After {
+		if c.Name == r.cfg.FieldEventID {
+			p.eventID = c.Value
+		}
+	}
+	res, err := r.router.Route(ev)
+	for _, l := range res.Logs {
+		r.logf("eventrouter: %s", l)
+	}
+	if err != nil {
+		return p, &RowError{Key: keyText(p.key), Err: err}
+	}
+	switch {
+	case res.PassThrough:
+		return p, &RowError{Key: keyText(p.key), Err: fmt.Errorf("%w: %s", eventrouter.ErrUnsupported, res.Reason)}
+	case res.Dropped:
+		p.reason = res.Reason
+		r.logf("relay: row %s dropped: %s", keyText(p.key), res.Reason)
+	default:
+		p.rec = res.Record
+	}
+	return p, nil
+}
+
+// publish produces the batch's records and waits for every delivery
+// report. It returns how many rows, from the start of the batch, are done
+// (acknowledged or dropped): a failed record and every row after it stay,
+// so that a retry republishes them in order.
+func (r *Relay) publish(batch []pending) (int, error) {
+	ch := make(chan kafka.Event, len(batch)+1)
+	sent := 0
+	failAt := len(batch)
+	var errAt error
+	for i, p := range batch {
+		if p.rec == nil {
+			continue
+		}
+		m := message(p.rec)
+		m.Opaque = i
+		if err := r.producer.Produce(m, ch); err != nil {
+			// queue full, unknown partition…: this row and the rest stay
+			failAt, errAt = i, err
+			break
+		}
+		sent++
+	}
+	for j := 0; j < sent; j++ {
+		m, ok := (<-ch).(*kafka.Message)
+		if !ok || m.TopicPartition.Error == nil {
+			continue
+		}
+		err := m.TopicPartition.Error
+		i := m.Opaque.(int)
+		var ke kafka.Error
+		if r.cfg.ErrorsTolerance == "all" && errors.As(err, &ke) && !retriable(ke) {
+			// Connect with errors.tolerance=all skips a record the broker
+			// rejects (for example a timestamp too far in the future).
+			r.logf("relay: row %s skipped (errors.tolerance=all): %v", keyText(batch[i].key), err)
+			batch[i].rec, batch[i].reason = nil, "rejected by the broker: "+err.Error()
+			continue
+		}
+		if i < failAt {
+			failAt, errAt = i, err
+		}
+	}
+	if errAt != nil {
+		r.mu.Lock()
+		r.stats.Failed++
+		r.mu.Unlock()
+		return failAt, fmt.Errorf("%w: %v", ErrKafka, errAt)
+	}
+	return len(batch), nil
+}
+
+// retriable: the broker may accept the record later (Kafka down, a
+// timeout), as opposed to a rejection of the record itself.
+func retriable(e kafka.Error) bool {
+	switch e.Code() {
+	case kafka.ErrMsgTimedOut, kafka.ErrTransport, kafka.ErrAllBrokersDown, kafka.ErrTimedOut, kafka.ErrTimedOutQueue:
+		return true
+	}
+	return e.IsRetriable()
+}
+
+func message(rec *eventrouter.Record) *kafka.Message {
+	m := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &rec.Topic, Partition: kafka.PartitionAny}, Key: rec.Key, Value: rec.Value}
+	if rec.Partition != nil {
+		m.TopicPartition.Partition = *rec.Partition
+	}
+	for _, h := range rec.Headers {
+		m.Headers = append(m.Headers, kafka.Header{Key: h.Key, Value: h.Value})
+	}
+	if rec.Timestamp != nil {
+		m.Timestamp = time.UnixMilli(*rec.Timestamp)
+		m.TimestampType = kafka.TimestampCreateTime
+	}
+	return m
+}
+
+// remove deletes (or marks) the done rows.
+func (r *Relay) remove(ctx context.Context, conn *sql.Conn, done []pending) error {
+	if len(done) == 0 {
+		return nil
+	}
+	t := r.t
+	var conds []string
+	var args []any
+	for _, p := range done {
+		var parts []string
+		for j, i := range r.pkIdx {
+			args = append(args, p.key[j])
+			parts = append(parts, t.quote(t.cols[i].name)+" = "+t.placeholder(len(args)))
+		}
+		conds = append(conds, "("+strings.Join(parts, " AND ")+")")
+	}
+	q := "DELETE FROM " + t.from() + " WHERE " + strings.Join(conds, " OR ")
+	if r.opts.MarkColumn != "" {
+		q = "UPDATE " + t.from() + " SET " + t.quote(r.opts.MarkColumn) + " = CURRENT_TIMESTAMP WHERE " + strings.Join(conds, " OR ")
+	}
+	if _, err := conn.ExecContext(ctx, q, args...); err != nil {
+		return fmt.Errorf("%w: delete published rows of %s (they will be published again): %v", ErrDatabase, t.qualified(), err)
+	}
+	var pub, drop int64
+	for _, p := range done {
+		if p.rec != nil {
+			pub++
+		} else {
+			drop++
+		}
+	}
+	r.mu.Lock()
+	r.stats.Published += pub
+	r.stats.Dropped += drop
+	r.mu.Unlock()
+	return nil
+}
+
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// uuidV7Time is the timestamp of a UUIDv7 (its first 48 bits, Unix ms).
+func uuidV7Time(v any) (time.Time, bool) {
+	s, ok := v.(string)
+	if !ok || len(s) != 36 || s[14] != '7' {
+		return time.Time{}, false
+	}
+	var ms int64
+	for _, c := range strings.ReplaceAll(s[:13], "-", "") {
+		d := strings.IndexRune("0123456789abcdef", c|0x20)
+		if d < 0 {
+			return time.Time{}, false
+		}
+		ms = ms<<4 | int64(d)
+	}
+	return time.UnixMilli(ms), true
+}

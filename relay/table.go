@@ -1,0 +1,379 @@
+package relay
+
+import (
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/outboxctl/outboxctl/eventrouter"
+)
+
+// column is one column of the outbox table as the connector sees it.
+type column struct {
+	name     string
+	sqlType  string // as eventrouter.ColumnSchema reads it
+	nullable bool
+	schema   *eventrouter.Schema
+}
+
+// table is the outbox table: where it is, its columns in table order and
+// its primary key.
+type table struct {
+	kind   eventrouter.ConnectorKind
+	schema string // PostgreSQL schema, or MySQL/MariaDB database
+	name   string
+	cols   []column
+	pk     []string
+}
+
+// qualified is the table name as Debezium names it in the CDC topic.
+func (t *table) qualified() string { return t.schema + "." + t.name }
+
+func (t *table) pg() bool { return t.kind == eventrouter.Postgres }
+
+// quote quotes an identifier for the table's dialect.
+func (t *table) quote(id string) string {
+	if t.pg() {
+		return `"` + strings.ReplaceAll(id, `"`, `""`) + `"`
+	}
+	return "`" + strings.ReplaceAll(id, "`", "``") + "`"
+}
+
+func (t *table) from() string { return t.quote(t.schema) + "." + t.quote(t.name) }
+
+func (t *table) placeholder(i int) string {
+	if t.pg() {
+		return "$" + strconv.Itoa(i)
+	}
+	return "?"
+}
+
+func (t *table) col(name string) *column {
+	for i := range t.cols {
+		if t.cols[i].name == name {
+			return &t.cols[i]
+		}
+	}
+	return nil
+}
+
+// tableOf reads table.include.list: the relay publishes one table, named
+// literally (the generated config quotes it with regexp.QuoteMeta).
+func tableOf(conf map[string]string) (schema, name string, err error) {
+	list := strings.TrimSpace(conf["table.include.list"])
+	if list == "" {
+		return "", "", configErr(nil, "table.include.list is not set: the relay needs the outbox table")
+	}
+	if strings.Contains(list, ",") {
+		return "", "", configErr(nil, "table.include.list=%q names several tables: the relay publishes one outbox table", list)
+	}
+	var b strings.Builder
+	dot := -1
+	for i := 0; i < len(list); i++ {
+		c := list[i]
+		switch {
+		case c == '\\' && i+1 < len(list):
+			i++
+			if list[i] == '.' && dot < 0 {
+				dot = b.Len()
+			}
+			b.WriteByte(list[i])
+		case c == '.':
+			if dot < 0 {
+				dot = b.Len()
+			}
+			b.WriteByte('.')
+		case strings.IndexByte("*+?()[]{}|^$", c) >= 0:
+			return "", "", configErr(nil, "table.include.list=%q is a pattern: the relay needs one table named literally", list)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	s := b.String()
+	if dot < 0 {
+		return "", "", configErr(nil, "table.include.list=%q: want schema.table (PostgreSQL) or database.table", list)
+	}
+	return s[:dot], s[dot+1:], nil
+}
+
+// loadTable reads the table's columns and primary key from the catalog.
+func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, schema, name string) (*table, error) {
+	t := &table{kind: kind, schema: schema, name: name}
+	type raw struct {
+		name, typ, def   string
+		nullable, hasDef bool
+	}
+	var raws []raw
+	switch kind {
+	case eventrouter.Postgres:
+		rows, err := db.QueryContext(ctx, `
+SELECT a.attname, ty.typname, a.atttypmod, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid)
+FROM pg_attribute a
+JOIN pg_class c ON c.oid = a.attrelid
+JOIN pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_type ty ON ty.oid = a.atttypid
+LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r','p') AND a.attnum > 0 AND NOT a.attisdropped
+ORDER BY a.attnum`, schema, name)
+		if err != nil {
+			return nil, fmt.Errorf("%w: read columns of %s.%s: %v", ErrDatabase, schema, name, err)
+		}
+		for rows.Next() {
+			var r raw
+			var mod int
+			var def sql.NullString
+			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("%w: %v", ErrDatabase, err)
+			}
+			switch r.typ {
+			case "bpchar", "varchar":
+				if mod >= 4 {
+					r.typ += fmt.Sprintf("(%d)", mod-4)
+				}
+			case "timestamp", "timestamptz":
+				if mod >= 0 {
+					r.typ += fmt.Sprintf("(%d)", mod)
+				}
+			}
+			r.def, r.hasDef = def.String, def.Valid
+			raws = append(raws, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrDatabase, err)
+		}
+		krows, err := db.QueryContext(ctx, `
+SELECT a.attname FROM pg_index i
+JOIN pg_class c ON c.oid = i.indrelid
+JOIN pg_namespace n ON n.oid = c.relnamespace
+JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord) ON true
+JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
+WHERE n.nspname = $1 AND c.relname = $2 AND i.indisprimary
+ORDER BY k.ord`, schema, name)
+		if err != nil {
+			return nil, fmt.Errorf("%w: read primary key of %s.%s: %v", ErrDatabase, schema, name, err)
+		}
+		for krows.Next() {
+			var k string
+			if err := krows.Scan(&k); err != nil {
+				krows.Close()
+				return nil, fmt.Errorf("%w: %v", ErrDatabase, err)
+			}
+			t.pk = append(t.pk, k)
+		}
+		krows.Close()
+	default:
+		rows, err := db.QueryContext(ctx, `
+SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE = 'YES', COLUMN_DEFAULT, COLUMN_KEY = 'PRI'
+FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?
+ORDER BY ORDINAL_POSITION`, schema, name)
+		if err != nil {
+			return nil, fmt.Errorf("%w: read columns of %s.%s: %v", ErrDatabase, schema, name, err)
+		}
+		for rows.Next() {
+			var r raw
+			var def sql.NullString
+			var pri bool
+			if err := rows.Scan(&r.name, &r.typ, &r.nullable, &def, &pri); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("%w: %v", ErrDatabase, err)
+			}
+			r.def, r.hasDef = def.String, def.Valid
+			if pri {
+				t.pk = append(t.pk, r.name)
+			}
+			raws = append(raws, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrDatabase, err)
+		}
+	}
+	if len(raws) == 0 {
+		return nil, configErr(nil, "outbox table %s.%s does not exist (or has no columns)", schema, name)
+	}
+	for _, r := range raws {
+		s, err := eventrouter.ColumnSchema(kind, r.typ, r.nullable)
+		if err != nil {
+			return nil, configErr(err, "column %s", r.name)
+		}
+		if r.hasDef {
+			if d, ok := defaultLiteral(kind, r.def); ok {
+				if v, err := eventrouter.ColumnValue(kind, r.typ, s, d); err == nil {
+					s.Default = v
+				}
+			}
+		}
+		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s})
+	}
+	return t, nil
+}
+
+var (
+	pgStringDefault = regexp.MustCompile(`^'((?:[^']|'')*)'(?:::[a-z][a-z0-9_ ]*(?:\(\d+\))?)?$`)
+	numberDefault   = regexp.MustCompile(`^\(?(-?\d+(?:\.\d+)?)\)?(?:::[a-z][a-z0-9_ ]*)?$`)
+)
+
+// defaultLiteral turns a catalog column default into a JSON sample value
+// (a string literal, a number, a boolean); expressions get none. It only
+// covers literal defaults: eventrouter.ColumnDefault (h12-fidelity, on main)
+// is the emulation of Debezium's default value converters (placeholders for
+// function defaults, PostgreSQL's cut at the first quote, …) and replaces
+// this function and the ColumnValue call in loadTable once both are merged.
+func defaultLiteral(kind eventrouter.ConnectorKind, def string) (json.RawMessage, bool) {
+	d := strings.TrimSpace(def)
+	if kind != eventrouter.Postgres && strings.EqualFold(d, "NULL") {
+		return nil, false
+	}
+	if m := pgStringDefault.FindStringSubmatch(d); m != nil {
+		s := strings.ReplaceAll(m[1], "''", "'")
+		if kind != eventrouter.Postgres {
+			s = strings.ReplaceAll(s, `\\`, `\`)
+		}
+		b, _ := json.Marshal(s)
+		return b, true
+	}
+	if m := numberDefault.FindStringSubmatch(d); m != nil {
+		return json.RawMessage(m[1]), true
+	}
+	if kind == eventrouter.Postgres && (d == "true" || d == "false") {
+		return json.RawMessage(d), true
+	}
+	return nil, false
+}
+
+// selectExpr is the SELECT expression of a column: text for the types
+// whose Debezium value is their text (uuid, json, jsonb, wall-clock times),
+// epoch seconds for MySQL/MariaDB TIMESTAMP.
+func (t *table) selectExpr(c column) string {
+	q := t.quote(c.name)
+	s := c.schema
+	switch {
+	case s.Name == eventrouter.NameZonedTimestamp && !t.pg():
+		return "UNIX_TIMESTAMP(" + q + ")"
+	case s.Name == eventrouter.NameZonedTimestamp:
+		return "to_char(" + q + " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US')"
+	case t.pg() && (s.Type == eventrouter.String || s.Name != ""):
+		if strings.HasPrefix(c.sqlType, "bpchar") {
+			return q // ::text would strip the blank padding
+		}
+		return q + "::text"
+	}
+	return q
+}
+
+// scanDest returns a fresh scan destination for a column.
+func scanDest(c column) any {
+	switch c.schema.Type {
+	case eventrouter.Bytes:
+		return new([]byte)
+	case eventrouter.Boolean:
+		return new(sql.NullBool)
+	case eventrouter.Float32, eventrouter.Float64:
+		return new(sql.NullFloat64)
+	case eventrouter.Int8, eventrouter.Int16, eventrouter.Int32, eventrouter.Int64:
+		if c.schema.Name == "" {
+			return new(sql.NullInt64)
+		}
+	}
+	return new(sql.NullString)
+}
+
+// connectValue converts a scanned column into the value the connector
+// delivers (eventrouter.ColumnValue does the logical types).
+func (t *table) connectValue(c column, dest any) (any, error) {
+	s := c.schema
+	switch d := dest.(type) {
+	case *[]byte:
+		if *d == nil {
+			return nil, nil
+		}
+		return append([]byte{}, *d...), nil
+	case *sql.NullBool:
+		if !d.Valid {
+			return nil, nil
+		}
+		return d.Bool, nil
+	case *sql.NullFloat64:
+		if !d.Valid {
+			return nil, nil
+		}
+		if s.Type == eventrouter.Float32 {
+			return float32(d.Float64), nil
+		}
+		return d.Float64, nil
+	case *sql.NullInt64:
+		if !d.Valid {
+			return nil, nil
+		}
+		switch s.Type {
+		case eventrouter.Int8:
+			return int8(d.Int64), nil
+		case eventrouter.Int16:
+			return int16(d.Int64), nil
+		case eventrouter.Int32:
+			return int32(d.Int64), nil
+		}
+		return d.Int64, nil
+	case *sql.NullString:
+		if !d.Valid {
+			return nil, nil
+		}
+		v := d.String
+		if s.Name == eventrouter.NameZonedTimestamp {
+			return zoned(t.pg(), v)
+		}
+		if s.Type == eventrouter.String {
+			return v, nil
+		}
+		raw, _ := json.Marshal(v)
+		return eventrouter.ColumnValue(t.kind, c.sqlType, s, raw)
+	}
+	return nil, fmt.Errorf("%w: column %s: unexpected scan type %T", ErrDatabase, c.name, dest)
+}
+
+// zoned formats a TIMESTAMP / timestamptz value as Debezium's
+// io.debezium.time.ZonedTimestamp: ISO-8601 in UTC, fraction trimmed.
+func zoned(pg bool, v string) (string, error) {
+	var ts time.Time
+	if pg {
+		var err error
+		if ts, err = time.ParseInLocation("2006-01-02T15:04:05.999999", v, time.UTC); err != nil {
+			return "", fmt.Errorf("%w: timestamptz %q: %v", ErrDatabase, v, err)
+		}
+	} else {
+		sec, frac, _ := strings.Cut(v, ".")
+		s, err := strconv.ParseInt(sec, 10, 64)
+		if err != nil {
+			return "", fmt.Errorf("%w: timestamp %q: %v", ErrDatabase, v, err)
+		}
+		ns := int64(0)
+		if frac != "" {
+			f := (frac + "000000000")[:9]
+			ns, _ = strconv.ParseInt(f, 10, 64)
+		}
+		ts = time.Unix(s, ns).UTC()
+	}
+	return ts.Format("2006-01-02T15:04:05.999999999Z"), nil
+}
+
+// keyText renders primary key values for messages and for the DELETE.
+func keyText(vals []any) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		switch x := v.(type) {
+		case []byte:
+			parts[i] = "0x" + hex.EncodeToString(x)
+		default:
+			parts[i] = fmt.Sprint(x)
+		}
+	}
+	return strings.Join(parts, ",")
+}

@@ -1,0 +1,63 @@
+package spec
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// RelaySpec is the polling relay as an outbox's publisher. The relay
+// publishes the records the connector config generated for the outbox
+// would produce; the connector itself is not deployed.
+type RelaySpec struct {
+	Node `yaml:"-"`
+	// OrderColumn is the column rows are published in the order of
+	// (default: the id column; the writer's ids are time-ordered UUIDv7).
+	OrderColumn string `yaml:"orderColumn" json:"orderColumn,omitempty"`
+	// PollInterval is the time between polls ("1s" default, "100ms").
+	PollInterval string `yaml:"pollInterval" json:"pollInterval,omitempty"`
+	// Batch is the number of rows per poll (default 100).
+	Batch int `yaml:"batch" json:"batch,omitempty"`
+	// Notify (postgres) is a NOTIFY channel: provisioning adds a trigger to
+	// the outbox table that notifies it on insert, and the relay LISTENs on
+	// it to wake up before the poll interval.
+	Notify string `yaml:"notify" json:"notify,omitempty"`
+}
+
+// RelayPublished reports whether the polling relay publishes the outbox
+// (then no connector is deployed for it).
+func (o *Outbox) RelayPublished() bool { return o.Relay != nil }
+
+var channelRe = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
+
+// checkRelay checks the relay block of o against its column contract.
+func checkRelay(o *Outbox, errs *ErrorList) {
+	r := o.Relay
+	if r == nil {
+		return
+	}
+	if r.OrderColumn != "" {
+		found := false
+		for _, c := range o.ColumnContract() {
+			found = found || (c.Name == r.OrderColumn && !c.Nullable)
+		}
+		if !found {
+			errs.add(r.PosOf("orderColumn"), fmt.Sprintf("outbox %q: relay.orderColumn %q: want a NOT NULL column of the outbox table (the id or timestamp column)", o.Name, r.OrderColumn))
+		}
+	}
+	if r.PollInterval != "" {
+		if d, err := time.ParseDuration(r.PollInterval); err != nil || d <= 0 {
+			errs.add(r.PosOf("pollInterval"), fmt.Sprintf("outbox %q: relay.pollInterval %q: want a positive duration such as 100ms or 1s", o.Name, r.PollInterval))
+		}
+	}
+	if r.Batch < 0 {
+		errs.add(r.PosOf("batch"), fmt.Sprintf("outbox %q: relay.batch %d: want a positive number of rows", o.Name, r.Batch))
+	}
+	if r.Notify != "" {
+		if o.Database.Kind != Postgres {
+			errs.add(r.PosOf("notify"), fmt.Sprintf("outbox %q: relay.notify needs a postgres outbox (LISTEN/NOTIFY)", o.Name))
+		} else if !channelRe.MatchString(r.Notify) {
+			errs.add(r.PosOf("notify"), fmt.Sprintf("outbox %q: relay.notify %q: want a lower-case identifier", o.Name, r.Notify))
+		}
+	}
+}

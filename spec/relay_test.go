@@ -1,0 +1,48 @@
+package spec_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+func relayDoc(kind, relay string) string {
+	return `apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: orders
+    database:
+      kind: ` + kind + `
+      connection: {host: db, user: app, dbname: shop}
+    payloadFormat: json
+    relay:
+` + relay
+}
+
+func TestRelaySpec(t *testing.T) {
+	s, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(relayDoc("postgres", "      orderColumn: id\n      pollInterval: 100ms\n      batch: 50\n      notify: outbox_orders\n"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &s.Outboxes[0]
+	if !o.RelayPublished() || o.Relay.OrderColumn != "id" || o.Relay.Batch != 50 || o.Relay.Notify != "outbox_orders" || o.Relay.PollInterval != "100ms" {
+		t.Errorf("relay = %+v", o.Relay)
+	}
+	s, err = spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(relayDoc("postgres", "      {}\n"))})
+	if err != nil || !s.Outboxes[0].RelayPublished() {
+		t.Errorf("relay: {}: %v", err)
+	}
+	for _, tc := range []struct{ kind, relay, want string }{
+		{"postgres", "      orderColumn: payload\n", `outbox.yaml:9:20: outbox "orders": relay.orderColumn "payload": want a NOT NULL column`},
+		{"postgres", "      orderColumn: nosuch\n", `relay.orderColumn "nosuch"`},
+		{"postgres", "      pollInterval: fast\n", `relay.pollInterval "fast": want a positive duration`},
+		{"postgres", "      batch: -1\n", `relay.batch -1`},
+		{"mariadb", "      notify: outbox_orders\n", `relay.notify needs a postgres outbox`},
+		{"postgres", "      notify: Bad-Name\n", `relay.notify "Bad-Name": want a lower-case identifier`},
+	} {
+		_, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(relayDoc(tc.kind, tc.relay))})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %q: %v, want %q", tc.kind, tc.relay, err, tc.want)
+		}
+	}
+}
