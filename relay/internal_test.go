@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/outboxctl/outboxctl/eventrouter"
 )
 
 func TestTableOf(t *testing.T) {
@@ -31,32 +29,6 @@ func TestTableOf(t *testing.T) {
 		}
 		if err != nil || s != tc.schema || n != tc.name {
 			t.Errorf("%q: %q %q %v, want %q %q", tc.list, s, n, err, tc.schema, tc.name)
-		}
-	}
-}
-
-func TestDefaultLiteral(t *testing.T) {
-	for _, tc := range []struct {
-		kind eventrouter.ConnectorKind
-		def  string
-		want string // "" for none
-	}{
-		{eventrouter.Postgres, `'new'::character varying`, `"new"`},
-		{eventrouter.Postgres, `'it''s'::text`, `"it's"`},
-		{eventrouter.Postgres, `42`, `42`},
-		{eventrouter.Postgres, `'-1'::integer`, `"-1"`},
-		{eventrouter.Postgres, `(-1)`, `-1`},
-		{eventrouter.Postgres, `true`, `true`},
-		{eventrouter.Postgres, `now()`, ``},
-		{eventrouter.Postgres, `nextval('s'::regclass)`, ``},
-		{eventrouter.MariaDB, `'new'`, `"new"`},
-		{eventrouter.MariaDB, `NULL`, ``},
-		{eventrouter.MariaDB, `current_timestamp()`, ``},
-		{eventrouter.MariaDB, `7`, `7`},
-	} {
-		got, ok := defaultLiteral(tc.kind, tc.def)
-		if (tc.want == "") == ok || string(got) != tc.want {
-			t.Errorf("%s %q: %q %v, want %q", tc.kind, tc.def, got, ok, tc.want)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -205,48 +204,15 @@ ORDER BY ORDINAL_POSITION`, schema, name)
 			return nil, configErr(err, "column %s", r.name)
 		}
 		if r.hasDef {
-			if d, ok := defaultLiteral(kind, r.def); ok {
-				if v, err := eventrouter.ColumnValue(kind, r.typ, s, d); err == nil {
-					s.Default = v
-				}
+			d, err := eventrouter.ColumnDefault(kind, r.typ, s, r.def)
+			if err != nil {
+				return nil, configErr(err, "column %s DEFAULT %s", r.name, r.def)
 			}
+			s.Default = d
 		}
 		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s})
 	}
 	return t, nil
-}
-
-var (
-	pgStringDefault = regexp.MustCompile(`^'((?:[^']|'')*)'(?:::[a-z][a-z0-9_ ]*(?:\(\d+\))?)?$`)
-	numberDefault   = regexp.MustCompile(`^\(?(-?\d+(?:\.\d+)?)\)?(?:::[a-z][a-z0-9_ ]*)?$`)
-)
-
-// defaultLiteral turns a catalog column default into a JSON sample value
-// (a string literal, a number, a boolean); expressions get none. It only
-// covers literal defaults: eventrouter.ColumnDefault (h12-fidelity, on main)
-// is the emulation of Debezium's default value converters (placeholders for
-// function defaults, PostgreSQL's cut at the first quote, …) and replaces
-// this function and the ColumnValue call in loadTable once both are merged.
-func defaultLiteral(kind eventrouter.ConnectorKind, def string) (json.RawMessage, bool) {
-	d := strings.TrimSpace(def)
-	if kind != eventrouter.Postgres && strings.EqualFold(d, "NULL") {
-		return nil, false
-	}
-	if m := pgStringDefault.FindStringSubmatch(d); m != nil {
-		s := strings.ReplaceAll(m[1], "''", "'")
-		if kind != eventrouter.Postgres {
-			s = strings.ReplaceAll(s, `\\`, `\`)
-		}
-		b, _ := json.Marshal(s)
-		return b, true
-	}
-	if m := numberDefault.FindStringSubmatch(d); m != nil {
-		return json.RawMessage(m[1]), true
-	}
-	if kind == eventrouter.Postgres && (d == "true" || d == "false") {
-		return json.RawMessage(d), true
-	}
-	return nil, false
 }
 
 // selectExpr is the SELECT expression of a column: text for the types
