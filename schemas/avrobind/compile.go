@@ -226,10 +226,16 @@ func zeroFn(t reflect.Type) decFn {
 	}
 }
 
-func (c *compiler) writerUnion(w *avro.Union, r avro.Schema, t reflect.Type, where string, p rpath) (decFn, error) {
+// unionBranches resolves each branch of a writer union against the reader
+// (a union, whose matching branch it takes, or one schema) with branch. A
+// branch that does not resolve fails only the data that take it: its error,
+// as an ErrUnionBranch, stands in errs. It fails when no branch resolves, or
+// at once for an error fatal reports (nil: none is).
+func unionBranches[F any](c *compiler, w *avro.Union, r avro.Schema, p rpath, fatal func(error) bool,
+	branch func(wb, rb avro.Schema, p rpath) (F, error)) (fns []F, errs []error, err error) {
 	ru, readerIsUnion := r.(*avro.Union)
-	fns := make([]decFn, len(w.Branches))
-	errs := make([]error, len(w.Branches))
+	fns = make([]F, len(w.Branches))
+	errs = make([]error, len(w.Branches))
 	var choice []int
 	if readerIsUnion {
 		choice = resolve.UnionBranches(w, ru, c.aliases)
@@ -237,21 +243,20 @@ func (c *compiler) writerUnion(w *avro.Union, r avro.Schema, t reflect.Type, whe
 	ok := 0
 	var first error
 	for i, wb := range w.Branches {
-		var fn decFn
+		var fn F
 		var err error
 		if readerIsUnion {
-			j := choice[i]
-			if j < 0 {
+			if j := choice[i]; j < 0 {
 				err = p.errorf(resolve.ErrUnionBranch, fmt.Sprintf("writer union branch %d (%s) not in reader union", i, avro.TypeName(wb)))
 			} else {
-				fn, err = c.compile(wb, ru.Branches[j], t, where, p.with(strconv.Itoa(j)))
+				fn, err = branch(wb, ru.Branches[j], p.with(strconv.Itoa(j)))
 			}
 		} else {
-			fn, err = c.compile(wb, r, t, where, p)
+			fn, err = branch(wb, r, p)
 		}
 		if err != nil {
-			if goErr(err) {
-				return nil, err
+			if fatal != nil && fatal(err) {
+				return nil, nil, err
 			}
 			if first == nil {
 				first = err
@@ -269,7 +274,17 @@ func (c *compiler) writerUnion(w *avro.Union, r avro.Schema, t reflect.Type, whe
 		fns[i] = fn
 	}
 	if ok == 0 && len(fns) > 0 {
-		return nil, first
+		return nil, nil, first
+	}
+	return fns, errs, nil
+}
+
+func (c *compiler) writerUnion(w *avro.Union, r avro.Schema, t reflect.Type, where string, p rpath) (decFn, error) {
+	fns, errs, err := unionBranches(c, w, r, p, goErr, func(wb, rb avro.Schema, p rpath) (decFn, error) {
+		return c.compile(wb, rb, t, where, p)
+	})
+	if err != nil {
+		return nil, err
 	}
 	n := int32(len(fns))
 	return func(d *decoder, p unsafe.Pointer) error {

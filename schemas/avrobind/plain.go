@@ -1,7 +1,6 @@
 package avrobind
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -34,44 +33,11 @@ type plainHolder struct {
 // *big.Rat for decimal); other logical types keep their base values.
 func (c *compiler) plain(w, r avro.Schema, p rpath) (valFn, error) {
 	if wu, ok := w.(*avro.Union); ok {
-		ru, readerIsUnion := r.(*avro.Union)
-		var choice []int
-		if readerIsUnion {
-			choice = resolve.UnionBranches(wu, ru, c.aliases)
-		}
-		fns := make([]valFn, len(wu.Branches))
-		errs := make([]error, len(wu.Branches))
-		ok := 0
-		var first error
-		for i, wb := range wu.Branches {
-			var fn valFn
-			var err error
-			if readerIsUnion {
-				if j := choice[i]; j < 0 {
-					err = p.errorf(resolve.ErrUnionBranch, fmt.Sprintf("writer union branch %d (%s) not in reader union", i, avro.TypeName(wb)))
-				} else {
-					fn, err = c.plain(wb, ru.Branches[j], p.with(strconv.Itoa(j)))
-				}
-			} else {
-				fn, err = c.plain(wb, r, p)
-			}
-			if err != nil {
-				if first == nil {
-					first = err
-				}
-				var re *resolve.Error
-				if errors.As(err, &re) && re.Kind != resolve.ErrUnionBranch {
-					err = &resolve.Error{Path: re.Path, Field: re.Field, Kind: resolve.ErrUnionBranch,
-						Msg: fmt.Sprintf("writer union branch %d (%s): %s", i, avro.TypeName(wb), re.Msg)}
-				}
-				errs[i] = err
-			} else {
-				ok++
-			}
-			fns[i] = fn
-		}
-		if ok == 0 && len(fns) > 0 {
-			return nil, first
+		fns, errs, err := unionBranches(c, wu, r, p, nil, func(wb, rb avro.Schema, p rpath) (valFn, error) {
+			return c.plain(wb, rb, p)
+		})
+		if err != nil {
+			return nil, err
 		}
 		n := int32(len(fns))
 		return func(d *decoder) (any, error) {
