@@ -633,6 +633,20 @@ func lazy(err error) decFn {
 	}
 }
 
+// items compiles the items (or values) of an array (or map) for the Go type
+// et. When they do not resolve, item is nil and done is the container's
+// plan (lazy), or err the Go type's mismatch.
+func (c *compiler) items(w, r avro.Schema, et reflect.Type, where string, p rpath) (item, done decFn, err error) {
+	item, err = c.compile(w, r, et, where+"[]", p)
+	if err != nil {
+		if goErr(err) {
+			return nil, nil, err
+		}
+		return nil, lazy(err), nil
+	}
+	return item, nil, nil
+}
+
 type sliceHeader struct {
 	data     unsafe.Pointer
 	len, cap int
@@ -648,43 +662,27 @@ func (c *compiler) array(w, r *avro.Array, t reflect.Type, where string, p rpath
 		}
 		et = t.Elem()
 	}
-	item, err := c.compile(w.Items, r.Items, et, where+"[]", p.with("items"))
-	if err != nil {
-		if goErr(err) {
-			return nil, err
-		}
-		return lazy(err), nil
+	item, lz, err := c.items(w.Items, r.Items, et, where, p.with("items"))
+	if lz != nil || err != nil {
+		return lz, err
 	}
 	if t == nil {
 		return func(d *decoder, _ unsafe.Pointer) error {
-			total := 0
-			for {
-				n, err := d.readBlock(total)
-				if err != nil || n == 0 {
-					return err
-				}
+			return d.blocks(func(total, n int) error {
 				for i := 0; i < n; i++ {
 					if err := item(d, nil); err != nil {
 						return atIndex(err, total+i)
 					}
 				}
-				total += n
-			}
+				return nil
+			})
 		}, nil
 	}
 	size := et.Size()
 	return func(d *decoder, p unsafe.Pointer) error {
 		h := (*sliceHeader)(p)
 		*h = sliceHeader{data: unsafe.Pointer(&zeroBase)}
-		total := 0
-		for {
-			n, err := d.readBlock(total)
-			if err != nil {
-				return err
-			}
-			if n == 0 {
-				return nil
-			}
+		return d.blocks(func(total, n int) error {
 			// Items take at least one byte unless they are empty; do
 			// not let a claimed count allocate more than the input holds.
 			if size > 0 && n > len(d.b)-d.i && n > 1024 {
@@ -699,8 +697,8 @@ func (c *compiler) array(w, r *avro.Array, t reflect.Type, where string, p rpath
 					return atIndex(err, total+i)
 				}
 			}
-			total += n
-		}
+			return nil
+		})
 	}, nil
 }
 
@@ -712,21 +710,13 @@ func (c *compiler) mapping(w, r *avro.Map, t reflect.Type, where string, p rpath
 		}
 		et = t.Elem()
 	}
-	val, err := c.compile(w.Values, r.Values, et, where+"[]", p.with("values"))
-	if err != nil {
-		if goErr(err) {
-			return nil, err
-		}
-		return lazy(err), nil
+	val, lz, err := c.items(w.Values, r.Values, et, where, p.with("values"))
+	if lz != nil || err != nil {
+		return lz, err
 	}
 	if t == nil {
 		return func(d *decoder, _ unsafe.Pointer) error {
-			total := 0
-			for {
-				n, err := d.readBlock(total)
-				if err != nil || n == 0 {
-					return err
-				}
+			return d.blocks(func(_, n int) error {
 				for i := 0; i < n; i++ {
 					k, err := d.readString()
 					if err != nil {
@@ -736,23 +726,15 @@ func (c *compiler) mapping(w, r *avro.Map, t reflect.Type, where string, p rpath
 						return at(err, k)
 					}
 				}
-				total += n
-			}
+				return nil
+			})
 		}, nil
 	}
 	return func(d *decoder, p unsafe.Pointer) error {
 		mv := reflect.MakeMap(t)
 		reflect.NewAt(t, p).Elem().Set(mv)
 		var kv, tmp reflect.Value
-		total := 0
-		for {
-			n, err := d.readBlock(total)
-			if err != nil {
-				return err
-			}
-			if n == 0 {
-				return nil
-			}
+		return d.blocks(func(_, n int) error {
 			if !kv.IsValid() {
 				kv = reflect.New(t.Key()).Elem()
 				tmp = reflect.New(et).Elem()
@@ -769,8 +751,8 @@ func (c *compiler) mapping(w, r *avro.Map, t reflect.Type, where string, p rpath
 				kv.SetString(k)
 				mv.SetMapIndex(kv, tmp)
 			}
-			total += n
-		}
+			return nil
+		})
 	}, nil
 }
 
