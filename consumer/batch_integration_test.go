@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/outboxctl/outboxctl/consumer"
-	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/itest"
 )
 
@@ -35,15 +34,7 @@ func TestBatchPoisonRecord(t *testing.T) {
 	})
 	produceEvents(t, s.BootstrapServers, topic, evs)
 
-	db := itest.PostgresDatabase(t, s.PostgresDSN, "batch_"+sfx)
-	store, err := inbox.NewPostgres(db, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateTable(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, db, `CREATE TABLE effects (pos bigserial, event_id text PRIMARY KEY, agg text NOT NULL, seq int NOT NULL)`)
+	db, store := effectsInbox(t, s.PostgresDSN, "batch_"+sfx)
 	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "batch"})
 	if err != nil {
 		t.Fatal(err)
@@ -53,8 +44,7 @@ func TestBatchPoisonRecord(t *testing.T) {
 	var runs atomic.Int32
 	must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
 		runs.Add(1)
-		_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
-		return err
+		return insertEffect(ctx, ev)
 	}))
 	stop := runFor(t, consumer.ConsumerConfig{
 		BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic}, CommitInterval: 100 * time.Millisecond,
@@ -110,17 +100,9 @@ func TestBatchRedelivery(t *testing.T) {
 	itest.CreateTopic(t, s.BootstrapServers, topic)
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 	const n = 150
-	evs := events("batchre"+sfx, 1, n, 5, func(_ int32, seq, _ int) []byte { return []byte(fmt.Sprintf(`{"seq":%d}`, seq)) })
+	evs := events("batchre"+sfx, 1, n, 5, seqValue)
 	produceEvents(t, s.BootstrapServers, topic, evs)
-	db := itest.PostgresDatabase(t, s.PostgresDSN, "batchre_"+sfx)
-	store, err := inbox.NewPostgres(db, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateTable(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, db, `CREATE TABLE effects (pos bigserial, event_id text PRIMARY KEY, agg text NOT NULL, seq int NOT NULL)`)
+	db, store := effectsInbox(t, s.PostgresDSN, "batchre_"+sfx)
 	run := func() (*consumer.Router, int32, int32) {
 		var runs, dups atomic.Int32
 		r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "batchre",
@@ -130,8 +112,7 @@ func TestBatchRedelivery(t *testing.T) {
 		}
 		must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
 			runs.Add(1)
-			_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
-			return err
+			return insertEffect(ctx, ev)
 		}))
 		stop := runFor(t, consumer.ConsumerConfig{
 			BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic}, CommitInterval: 100 * time.Millisecond,
