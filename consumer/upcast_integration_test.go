@@ -12,9 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/linkedin/goavro/v2"
-
-	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/itest"
@@ -76,17 +73,7 @@ outboxes:
 	}
 	o := &sp.Outboxes[0]
 
-	itest.CreateOutboxTable(t, db, o)
-	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{
-		Lookup:           &spec.Lookup{Env: func(string) (string, bool) { return "unused", true }},
-		BootstrapServers: s.BootstrapServers,
-	})
-	if err != nil {
-		t.Fatalf("generate: %v", err)
-	}
-	itest.CreateTopic(t, s.BootstrapServers, topic)
-	itest.PutConnector(t, s.ConnectURL, cs[0].Name, cs[0].Config)
-	itest.WaitRunning(t, s.ConnectURL, cs[0].Name, 90*time.Second)
+	deployOutbox(t, s, db, sp, topic)
 
 	// The producer: v1 events still written with the oldest v1 schema, v2
 	// events with the v2 schema; one subject per major version.
@@ -95,18 +82,7 @@ outboxes:
 	if idV1 == idV2 {
 		t.Fatalf("v1 and v2 got the same schema id %d", idV1)
 	}
-	encoder := func(schema string, id int) *outbox.AvroEncoder {
-		codec, err := goavro.NewCodec(schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		enc, err := outbox.NewAvroEncoder(uint32(id), codec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return enc
-	}
-	encV1, encV2 := encoder(writerUpV1, idV1), encoder(schemaUpV2, idV2)
+	encV1, encV2 := avroEncoder(t, writerUpV1, idV1), avroEncoder(t, schemaUpV2, idV2)
 	w, err := outbox.NewWriter(outbox.TableFor(o)) // checks events against the spec
 	if err != nil {
 		t.Fatal(err)
@@ -168,28 +144,7 @@ outboxes:
 	}
 	run := runConsumer(t, ccfg, r)
 
-	// Warm-up: with snapshot.mode=no_data only rows written after the
-	// connector streams are routed.
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		key := "warmup-" + itest.Suffix()
-		if _, err := warmW.Write(ctx, db, outbox.Event{AggregateType: aggType, AggregateID: key, Type: "WarmUp", SchemaVersion: 1}); err != nil {
-			t.Fatalf("warm-up write: %v", err)
-		}
-		seen := false
-		for i := 0; i < 30 && !seen; i++ {
-			time.Sleep(100 * time.Millisecond)
-			mu.Lock()
-			seen = warm[key]
-			mu.Unlock()
-		}
-		if seen {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no warm-up event reached the consumer within 90s")
-		}
-	}
+	warmUp(ctx, t, db, warmW, aggType, func(key string) bool { mu.Lock(); defer mu.Unlock(); return warm[key] })
 
 	// 12 events of 3 aggregates, v1 and v2 interleaved, in two transactions.
 	type written struct {
