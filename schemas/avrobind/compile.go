@@ -833,6 +833,39 @@ func (c *compiler) collectFields(r *avro.Record, t reflect.Type, base uintptr, w
 	}
 }
 
+// readerField is the field of reader record r that writer field wf (of a
+// record named wname after the aliases) fills, nil for none, as resolve
+// (and Java, after Schema.applyAliases) match them: a reader field alias
+// renames the writer field and wins over a reader field of that name.
+// source records the match; a reader field that two writer fields fill is
+// ambiguous.
+func (c *compiler) readerField(wname string, wf *avro.Field, r *avro.Record, source map[*avro.Field]*avro.Field, p rpath) (*avro.Field, error) {
+	rf := r.Field(c.aliases.FieldName(wname, wf.Name))
+	if rf == nil {
+		return nil, nil
+	}
+	if prev, dup := source[rf]; dup {
+		return nil, p.withField(rf.Index, rf.Name).errorf(resolve.ErrAmbiguousField,
+			fmt.Sprintf("reader field matches writer fields %q and %q", prev.Name, wf.Name))
+	}
+	source[rf] = wf
+	return rf, nil
+}
+
+// fieldDefault is the default of reader field rf, which no writer field
+// fills, in Avro binary (encodeDefault).
+func fieldDefault(rf *avro.Field, p rpath) ([]byte, error) {
+	fp := p.withField(rf.Index, rf.Name)
+	if !rf.HasDefault {
+		return nil, fp.errorf(resolve.ErrMissingDefault, "field missing in writer and no default")
+	}
+	data, err := encodeDefault(nil, rf.Type, rf.Default, fp.with("type"))
+	if err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
 func (c *compiler) record(w, r *avro.Record, t reflect.Type, where string, p rpath) (decFn, error) {
 	key := memoKey{w, r, t}
 	if h, ok := c.memo[key]; ok {
@@ -875,14 +908,15 @@ func (c *compiler) recordPlan(w, r *avro.Record, t reflect.Type, where string, p
 		}
 		gf = c.goFields(r, t, where)
 	}
-	// Writer field -> reader field, as resolve (and Java, after
-	// Schema.applyAliases) match them: a reader field alias renames the
-	// writer field, and wins over a reader field of that name.
+	// Writer field -> reader field (readerField).
 	wname := c.aliases.Name(w.FullName())
 	source := map[*avro.Field]*avro.Field{}
 	steps := make([]step, 0, len(w.Fields))
 	for _, wf := range w.Fields {
-		rf := r.Field(c.aliases.FieldName(wname, wf.Name))
+		rf, err := c.readerField(wname, wf, r, source, p)
+		if err != nil {
+			return nil, err
+		}
 		if rf == nil {
 			skip, err := c.compile(wf.Type, wf.Type, nil, where, p)
 			if err != nil {
@@ -891,11 +925,6 @@ func (c *compiler) recordPlan(w, r *avro.Record, t reflect.Type, where string, p
 			steps = append(steps, step{fn: skip, name: wf.Name})
 			continue
 		}
-		if prev, dup := source[rf]; dup {
-			return nil, p.withField(rf.Index, rf.Name).errorf(resolve.ErrAmbiguousField,
-				fmt.Sprintf("reader field matches writer fields %q and %q", prev.Name, wf.Name))
-		}
-		source[rf] = wf
 		sf, has := gf[rf]
 		var ft reflect.Type
 		if has {
@@ -912,19 +941,15 @@ func (c *compiler) recordPlan(w, r *avro.Record, t reflect.Type, where string, p
 		if source[rf] != nil {
 			continue
 		}
-		fp := p.withField(rf.Index, rf.Name)
-		if !rf.HasDefault {
-			return nil, fp.errorf(resolve.ErrMissingDefault, "field missing in writer and no default")
-		}
-		data, rerr := encodeDefault(nil, rf.Type, rf.Default, fp.with("type"))
-		if rerr != nil {
-			return nil, rerr
+		data, err := fieldDefault(rf, p)
+		if err != nil {
+			return nil, err
 		}
 		sf, has := gf[rf]
 		if !has {
 			continue
 		}
-		fn, err := c.compile(rf.Type, rf.Type, sf.Type, where+"."+sf.Name, fp.with("type"))
+		fn, err := c.compile(rf.Type, rf.Type, sf.Type, where+"."+sf.Name, p.withField(rf.Index, rf.Name).with("type"))
 		if err != nil {
 			return nil, err
 		}

@@ -222,7 +222,10 @@ func (c *compiler) plainRecord(w, r *avro.Record, p rpath) (valFn, error) {
 	source := map[*avro.Field]*avro.Field{}
 	var steps []pstep
 	for _, wf := range w.Fields {
-		rf := r.Field(c.aliases.FieldName(wname, wf.Name))
+		rf, err := c.readerField(wname, wf, r, source, p)
+		if err != nil {
+			return nil, err
+		}
 		if rf == nil {
 			skip, err := c.compile(wf.Type, wf.Type, nil, "", p)
 			if err != nil {
@@ -231,11 +234,6 @@ func (c *compiler) plainRecord(w, r *avro.Record, p rpath) (valFn, error) {
 			steps = append(steps, pstep{skip: skip, name: wf.Name})
 			continue
 		}
-		if prev, dup := source[rf]; dup {
-			return nil, p.withField(rf.Index, rf.Name).errorf(resolve.ErrAmbiguousField,
-				fmt.Sprintf("reader field matches writer fields %q and %q", prev.Name, wf.Name))
-		}
-		source[rf] = wf
 		fn, err := c.plain(wf.Type, rf.Type, p.withField(rf.Index, rf.Name).with("type"))
 		if err != nil {
 			return nil, err
@@ -247,15 +245,11 @@ func (c *compiler) plainRecord(w, r *avro.Record, p rpath) (valFn, error) {
 		if source[rf] != nil {
 			continue
 		}
-		fp := p.withField(rf.Index, rf.Name)
-		if !rf.HasDefault {
-			return nil, fp.errorf(resolve.ErrMissingDefault, "field missing in writer and no default")
+		data, err := fieldDefault(rf, p)
+		if err != nil {
+			return nil, err
 		}
-		data, rerr := encodeDefault(nil, rf.Type, rf.Default, fp.with("type"))
-		if rerr != nil {
-			return nil, rerr
-		}
-		fn, err := c.plain(rf.Type, rf.Type, fp.with("type"))
+		fn, err := c.plain(rf.Type, rf.Type, p.withField(rf.Index, rf.Name).with("type"))
 		if err != nil {
 			return nil, err
 		}
