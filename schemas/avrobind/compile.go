@@ -83,9 +83,9 @@ func (c *compiler) compile(w, r avro.Schema, t reflect.Type, where string, p rpa
 		return c.writerUnion(wu, r, t, where, p)
 	}
 	if ru, ok := r.(*avro.Union); ok {
-		j := resolve.ReaderBranch(w, ru, c.aliases)
-		if j < 0 {
-			return nil, p.errorf(resolve.ErrMissingUnionBranch, "reader union lacking writer type: "+w.Type().Upper())
+		j, err := c.readerBranch(w, ru, p)
+		if err != nil {
+			return nil, err
 		}
 		return c.compile(w, ru.Branches[j], t, where, p.with(strconv.Itoa(j)))
 	}
@@ -158,11 +158,8 @@ func (c *compiler) compile(w, r avro.Schema, t reflect.Type, where string, p rpa
 		if !ok {
 			return nil, mismatch(w, r, p)
 		}
-		if !c.aliases.SameName(wf, rt) {
-			return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+wf.FullName())
-		}
-		if wf.Size != rt.Size {
-			return nil, p.with("size").errorf(resolve.ErrFixedSize, fmt.Sprintf("expected: %d, found: %d", wf.Size, rt.Size))
+		if err := c.sameFixed(wf, rt, p); err != nil {
+			return nil, err
 		}
 		return c.fixed(rt, t, where)
 	case *avro.Array:
@@ -179,6 +176,54 @@ func (c *compiler) compile(w, r avro.Schema, t reflect.Type, where string, p rpa
 		return c.mapping(wm, rt, t, where, p)
 	}
 	return nil, mismatch(w, r, p)
+}
+
+// readerBranch is the branch of reader union ru that the writer's w (not a
+// union) resolves to.
+func (c *compiler) readerBranch(w avro.Schema, ru *avro.Union, p rpath) (int, error) {
+	j := resolve.ReaderBranch(w, ru, c.aliases)
+	if j < 0 {
+		return 0, p.errorf(resolve.ErrMissingUnionBranch, "reader union lacking writer type: "+w.Type().Upper())
+	}
+	return j, nil
+}
+
+// sameName fails unless the writer's and the reader's named type have one
+// name after the aliases.
+func (c *compiler) sameName(w, r avro.NamedSchema, p rpath) error {
+	if !c.aliases.SameName(w, r) {
+		return p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+w.FullName())
+	}
+	return nil
+}
+
+// sameFixed fails unless the writer's and the reader's fixed have one name
+// and one size.
+func (c *compiler) sameFixed(w, r *avro.Fixed, p rpath) error {
+	if err := c.sameName(w, r, p); err != nil {
+		return err
+	}
+	if w.Size != r.Size {
+		return p.with("size").errorf(resolve.ErrFixedSize, fmt.Sprintf("expected: %d, found: %d", w.Size, r.Size))
+	}
+	return nil
+}
+
+// readEnum reads the index of a writer enum symbol of the n there are and
+// fails for one out of range or for one the reader lacks (missing, from
+// enumTable).
+func readEnum(d *decoder, n int32, missing []error) (int32, error) {
+	i, err := d.readInt()
+	if err != nil {
+		return 0, err
+	}
+	if i < 0 || i >= n {
+		return 0, errEnumIndex
+	}
+	if missing != nil && missing[i] != nil {
+		return 0, missing[i]
+	}
+	return i, nil
 }
 
 func promotable(w, r avro.Type) bool {
@@ -571,8 +616,8 @@ func (c *compiler) fixed(r *avro.Fixed, t reflect.Type, where string) (decFn, er
 }
 
 func (c *compiler) enum(w, r *avro.Enum, t reflect.Type, where string, p rpath) (decFn, error) {
-	if !c.aliases.SameName(w, r) {
-		return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+w.FullName())
+	if err := c.sameName(w, r, p); err != nil {
+		return nil, err
 	}
 	if t != nil && t.Kind() != reflect.String {
 		return nil, typeErr(where, t, r)
@@ -580,15 +625,9 @@ func (c *compiler) enum(w, r *avro.Enum, t reflect.Type, where string, p rpath) 
 	to, missing := enumTable(w, r)
 	n := int32(len(to))
 	return func(d *decoder, p unsafe.Pointer) error {
-		i, err := d.readInt()
+		i, err := readEnum(d, n, missing)
 		if err != nil {
 			return err
-		}
-		if i < 0 || i >= n {
-			return errEnumIndex
-		}
-		if missing != nil && missing[i] != nil {
-			return missing[i]
 		}
 		if p != nil {
 			*(*string)(p) = to[i]

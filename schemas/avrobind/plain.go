@@ -1,14 +1,12 @@
 package avrobind
 
 import (
-	"fmt"
 	"math/big"
 	"reflect"
 	"strconv"
 	"time"
 
 	"github.com/outboxctl/outboxctl/schemas/avro"
-	"github.com/outboxctl/outboxctl/schemas/resolve"
 )
 
 var anyMapType = reflect.TypeFor[map[string]any]()
@@ -55,9 +53,9 @@ func (c *compiler) plain(w, r avro.Schema, p rpath) (valFn, error) {
 		}, nil
 	}
 	if ru, ok := r.(*avro.Union); ok {
-		j := resolve.ReaderBranch(w, ru, c.aliases)
-		if j < 0 {
-			return nil, p.errorf(resolve.ErrMissingUnionBranch, "reader union lacking writer type: "+w.Type().Upper())
+		j, err := c.readerBranch(w, ru, p)
+		if err != nil {
+			return nil, err
 		}
 		return c.plain(w, ru.Branches[j], p.with(strconv.Itoa(j)))
 	}
@@ -79,21 +77,15 @@ func (c *compiler) plain(w, r avro.Schema, p rpath) (valFn, error) {
 		if !ok {
 			return nil, mismatch(w, r, p)
 		}
-		if !c.aliases.SameName(we, rt) {
-			return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+we.FullName())
+		if err := c.sameName(we, rt, p); err != nil {
+			return nil, err
 		}
 		to, missing := enumTable(we, rt)
 		n := int32(len(to))
 		return func(d *decoder) (any, error) {
-			i, err := d.readInt()
+			i, err := readEnum(d, n, missing)
 			if err != nil {
 				return nil, err
-			}
-			if i < 0 || i >= n {
-				return nil, errEnumIndex
-			}
-			if missing != nil && missing[i] != nil {
-				return nil, missing[i]
 			}
 			return to[i], nil
 		}, nil
@@ -102,11 +94,8 @@ func (c *compiler) plain(w, r avro.Schema, p rpath) (valFn, error) {
 		if !ok {
 			return nil, mismatch(w, r, p)
 		}
-		if !c.aliases.SameName(wf, rt) {
-			return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+wf.FullName())
-		}
-		if wf.Size != rt.Size {
-			return nil, p.with("size").errorf(resolve.ErrFixedSize, fmt.Sprintf("expected: %d, found: %d", wf.Size, rt.Size))
+		if err := c.sameFixed(wf, rt, p); err != nil {
+			return nil, err
 		}
 		size := rt.Size
 		if rt.Logical != nil && rt.Logical.Name == "decimal" {
