@@ -6,10 +6,10 @@ import (
 	"math/big"
 	"reflect"
 	"strconv"
-	"strings"
 	"time"
 	"unsafe"
 
+	"github.com/outboxctl/outboxctl/internal/avrofield"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/resolve"
 )
@@ -828,7 +828,7 @@ func (c *compiler) collectFields(r *avro.Record, t reflect.Type, base uintptr, w
 	var embedded []reflect.StructField
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
-		tag, tagged := sf.Tag.Lookup("avro")
+		_, tagged := sf.Tag.Lookup("avro")
 		if sf.Anonymous && !tagged && sf.Type.Kind() == reflect.Struct {
 			embedded = append(embedded, sf)
 			continue
@@ -836,25 +836,11 @@ func (c *compiler) collectFields(r *avro.Record, t reflect.Type, base uintptr, w
 		if !sf.IsExported() {
 			continue
 		}
-		name := sf.Name
-		if tagged {
-			tag, _, _ = strings.Cut(tag, ",")
-			if tag == "-" {
-				continue
-			}
-			if tag != "" {
-				name = tag
-			}
+		name, ok := avrofield.Name(sf)
+		if !ok {
+			continue
 		}
-		f := r.Field(name)
-		if f == nil {
-			for _, cand := range r.Fields {
-				if strings.EqualFold(cand.Name, name) {
-					f = cand
-					break
-				}
-			}
-		}
+		f := avrofield.Lookup(r, name)
 		if f == nil {
 			if c.strict {
 				c.unmapped = append(c.unmapped, &UnmappedError{Field: where + "." + prefix + sf.Name, Name: name, Record: r.FullName()})
