@@ -42,20 +42,7 @@ func TestBatchPoisonRecord(t *testing.T) {
 	p := consumer.NewKafkaProducer(newProducer(t, s.BootstrapServers))
 	must(t, r.Use(consumer.DLQ{Topic: dlqTopic, Producer: p}.Middleware, consumer.Retry{MaxAttempts: 3, InitialInterval: 10 * time.Millisecond}.Middleware))
 	var runs atomic.Int32
-	must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
-		runs.Add(1)
-		return insertEffect(ctx, ev)
-	}))
-	stop := runFor(t, consumer.ConsumerConfig{
-		BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic}, CommitInterval: 100 * time.Millisecond,
-		Batch: consumer.Batch{MaxRecords: 20, MaxWait: 200 * time.Millisecond},
-	}, r)
-	waitFor(t, 60*time.Second, "every record done", func() bool {
-		return itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 1)[0] == n
-	})
-	if err := stop(); err != nil {
-		t.Errorf("Run = %v", err)
-	}
+	runBatches(t, r, &runs, s.BootstrapServers, group, topic, n, consumer.Batch{MaxRecords: 20, MaxWait: 200 * time.Millisecond})
 	var good []event
 	for i, e := range evs {
 		if i != poison {
@@ -110,20 +97,7 @@ func TestBatchRedelivery(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
-			runs.Add(1)
-			return insertEffect(ctx, ev)
-		}))
-		stop := runFor(t, consumer.ConsumerConfig{
-			BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic}, CommitInterval: 100 * time.Millisecond,
-			Batch: consumer.Batch{MaxRecords: 40, MaxWait: 50 * time.Millisecond},
-		}, r)
-		waitFor(t, 60*time.Second, "every record done", func() bool {
-			return itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 1)[0] == n
-		})
-		if err := stop(); err != nil {
-			t.Errorf("Run = %v", err)
-		}
+		runBatches(t, r, &runs, s.BootstrapServers, group, topic, n, consumer.Batch{MaxRecords: 40, MaxWait: 50 * time.Millisecond})
 		return r, runs.Load(), dups.Load()
 	}
 	r1, runs1, dups1 := run()
@@ -136,4 +110,25 @@ func TestBatchRedelivery(t *testing.T) {
 		t.Errorf("after the offsets were lost: stats %+v, %d handler runs, %d OnDuplicate calls; want 0 handled and %d duplicates", st, runs2, dups2, n)
 	}
 	checkEffects(t, db, evs)
+}
+
+// runBatches handles Step events with insertEffect on r, counting the
+// handler runs in runs, and consumes topic (one partition) in batch mode
+// until group has committed all n records; then it stops the consumer.
+func runBatches(t *testing.T, r *consumer.Router, runs *atomic.Int32, bootstrap, group, topic string, n int64, batch consumer.Batch) {
+	t.Helper()
+	must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
+		runs.Add(1)
+		return insertEffect(ctx, ev)
+	}))
+	stop := runFor(t, consumer.ConsumerConfig{
+		BootstrapServers: bootstrap, GroupID: group, Topics: []string{topic}, CommitInterval: 100 * time.Millisecond,
+		Batch: batch,
+	}, r)
+	waitFor(t, 60*time.Second, "every record done", func() bool {
+		return itest.CommittedOffsets(t, bootstrap, group, topic, 1)[0] == n
+	})
+	if err := stop(); err != nil {
+		t.Errorf("Run = %v", err)
+	}
 }
