@@ -6,8 +6,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -124,7 +122,6 @@ func warmUp(ctx context.Context, t *testing.T, db *sql.DB, w *outbox.Writer, agg
 }
 
 func runEndToEnd(t *testing.T, s settings.Settings, sfx string, db *sql.DB, store *inbox.SQLStore, database, createInvoices, insertInvoice, countInvoices string) {
-	dir := t.TempDir()
 	specText := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
 outboxes:
   - name: ce2e%s
@@ -132,13 +129,7 @@ outboxes:
       %s
     payloadFormat: avro
 `, sfx, database)
-	if err := os.WriteFile(filepath.Join(dir, "outbox.yaml"), []byte(specText), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sp, err := spec.Load(filepath.Join(dir, "outbox.yaml"))
-	if err != nil {
-		t.Fatalf("spec: %v", err)
-	}
+	sp := loadSpecFiles(t, map[string]string{"outbox.yaml": specText})
 	o := &sp.Outboxes[0]
 
 	aggType := "Order" + sfx

@@ -5,8 +5,6 @@ package consumer_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -16,7 +14,6 @@ import (
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/outbox"
-	"github.com/outboxctl/outboxctl/spec"
 )
 
 // TestUpcastEndToEnd: OrderCreated v1 and v2 events, written through the
@@ -39,8 +36,7 @@ func TestUpcastEndToEnd(t *testing.T) {
 	topic := "outbox.event." + aggType
 
 	// One spec: the outbox, and OrderCreated v1 and v2 with their schema files.
-	dir := t.TempDir()
-	files := map[string]string{
+	sp := loadSpecFiles(t, map[string]string{
 		"outbox.yaml": fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
 outboxes:
   - name: cup%s
@@ -57,20 +53,7 @@ outboxes:
 `, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, aggType),
 		"schemas/OrderCreated.v1.avsc": readerUpV1,
 		"schemas/OrderCreated.v2.avsc": schemaUpV2,
-	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sp, err := spec.Load(filepath.Join(dir, "outbox.yaml"))
-	if err != nil {
-		t.Fatalf("spec: %v", err)
-	}
+	})
 	o := &sp.Outboxes[0]
 
 	deployOutbox(t, s, db, sp, topic)
