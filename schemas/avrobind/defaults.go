@@ -44,7 +44,7 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 			if !ok || (t.Kind == avro.TypeInt && (i < math.MinInt32 || i > math.MaxInt32)) {
 				return bad()
 			}
-			return appendLong(buf, i), nil
+			return avro.AppendLong(buf, i), nil
 		case avro.TypeFloat:
 			f, ok := defaultjson.Float(v)
 			if !ok {
@@ -62,14 +62,14 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 			if !ok {
 				return bad()
 			}
-			return append(appendLong(buf, int64(len(str))), str...), nil
+			return append(avro.AppendLong(buf, int64(len(str))), str...), nil
 		case avro.TypeBytes:
 			str, ok := v.(string)
 			if !ok {
 				return bad()
 			}
 			b := defaultjson.Latin1(str)
-			return append(appendLong(buf, int64(len(b))), b...), nil
+			return append(avro.AppendLong(buf, int64(len(b))), b...), nil
 		}
 	case *avro.Fixed:
 		str, ok := v.(string)
@@ -87,7 +87,7 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 		}
 		for i, sym := range t.Symbols {
 			if sym == str {
-				return appendLong(buf, int64(i)), nil
+				return avro.AppendLong(buf, int64(i)), nil
 			}
 		}
 		return bad()
@@ -97,7 +97,7 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 			return bad()
 		}
 		if len(items) > 0 {
-			buf = appendLong(buf, int64(len(items)))
+			buf = avro.AppendLong(buf, int64(len(items)))
 			for _, x := range items {
 				var err *resolve.Error
 				if buf, err = encodeDefault(buf, t.Items, x, p.with("items")); err != nil {
@@ -112,9 +112,9 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 			return bad()
 		}
 		if len(m) > 0 {
-			buf = appendLong(buf, int64(len(m)))
+			buf = avro.AppendLong(buf, int64(len(m)))
 			for k, x := range m {
-				buf = append(appendLong(buf, int64(len(k))), k...)
+				buf = append(avro.AppendLong(buf, int64(len(k))), k...)
 				var err *resolve.Error
 				if buf, err = encodeDefault(buf, t.Values, x, p.with("values")); err != nil {
 					return nil, err
@@ -145,7 +145,7 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 	case *avro.Union:
 		var first *resolve.Error
 		for j, b := range t.Branches {
-			out, err := encodeDefault(appendLong(buf, int64(j)), b, v, p.with(strconv.Itoa(j)))
+			out, err := encodeDefault(avro.AppendLong(buf, int64(j)), b, v, p.with(strconv.Itoa(j)))
 			if err == nil {
 				return out, nil
 			}
@@ -159,13 +159,4 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 		return nil, first
 	}
 	return bad()
-}
-
-func appendLong(b []byte, v int64) []byte {
-	u := uint64(v<<1) ^ uint64(v>>63)
-	for u >= 0x80 {
-		b = append(b, byte(u)|0x80)
-		u >>= 7
-	}
-	return append(b, byte(u))
 }
