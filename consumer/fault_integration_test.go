@@ -29,28 +29,6 @@ import (
 // unreachable pause it with SIGSTOP in the fault instance of the stack
 // (make stack-fault-up), never in the main stack other tests share.
 
-// createTopicN creates topic with partitions partitions, deleted at cleanup.
-func createTopicN(t testing.TB, bootstrap, topic string, partitions int) {
-	t.Helper()
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	res, err := admin.CreateTopics(ctx, []kafka.TopicSpecification{{Topic: topic, NumPartitions: partitions, ReplicationFactor: 1}})
-	if err != nil {
-		t.Fatalf("create topic %s: %v", topic, err)
-	}
-	for _, r := range res {
-		if r.Error.Code() != kafka.ErrNoError {
-			t.Fatalf("create topic %s: %v", topic, r.Error)
-		}
-	}
-	t.Cleanup(func() { itest.DeleteTopics(t, bootstrap, topic) })
-}
-
 // event is a record to produce: an outbox event of an aggregate, with the
 // routed headers.
 type event struct {
@@ -220,8 +198,8 @@ func TestFailureRegistryUnreachable(t *testing.T) {
 	f := itest.RequireFault(t)
 	sfx := itest.Suffix()
 	topic, dlqTopic, group := "outbox.event.RegOut"+sfx, "regout-dlq-"+sfx, "regout-"+sfx
-	createTopicN(t, f.BootstrapServers, topic, 4)
-	createTopicN(t, f.BootstrapServers, dlqTopic, 1)
+	itest.CreateTopicN(t, f.BootstrapServers, topic, 4)
+	itest.CreateTopicN(t, f.BootstrapServers, dlqTopic, 1)
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, f.BootstrapServers, group) })
 	client, id := registerSubject(t, f.SchemaRegistryURL, topic+"-it.Step", stepSchema)
 	wire := wireEncoder(t, stepSchema, id)
@@ -307,8 +285,8 @@ func TestFailureDatabaseUnreachable(t *testing.T) {
 	f := itest.RequireFault(t)
 	sfx := itest.Suffix()
 	topic, dlqTopic, group := "outbox.event.DBOut"+sfx, "dbout-dlq-"+sfx, "dbout-"+sfx
-	createTopicN(t, f.BootstrapServers, topic, 4)
-	createTopicN(t, f.BootstrapServers, dlqTopic, 1)
+	itest.CreateTopicN(t, f.BootstrapServers, topic, 4)
+	itest.CreateTopicN(t, f.BootstrapServers, dlqTopic, 1)
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, f.BootstrapServers, group) })
 	const per = 60
 	evs := events("db"+sfx, 4, per, 3, seqValue)

@@ -51,7 +51,7 @@ func lanesRun(t *testing.T, partitions int, hold bool) float64 {
 	s := itest.Require(t, itest.Kafka, itest.Postgres)
 	sfx := itest.Suffix()
 	topic, group := "outbox.event.Lanes"+sfx, "lanes-"+sfx
-	createTopicN(t, s.BootstrapServers, topic, partitions)
+	itest.CreateTopicN(t, s.BootstrapServers, topic, partitions)
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 	// Each record's handler takes about 8 ms (a call to another service,
 	// say) besides its inbox transaction: 300 records per partition are at
@@ -136,7 +136,7 @@ func TestRevokeDrainsInFlight(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Postgres)
 	sfx := itest.Suffix()
 	topic, group := "outbox.event.Revoke"+sfx, "revoke-"+sfx
-	createTopicN(t, s.BootstrapServers, topic, 4)
+	itest.CreateTopicN(t, s.BootstrapServers, topic, 4)
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 	const per = 20
 	evs := events("revoke"+sfx, 4, per, 2, seqValue)
