@@ -134,18 +134,7 @@ func (r *Router) processIn(ctx context.Context, m *Message, tx *sql.Tx, pm mark)
 	r.mu.RLock()
 	mws := r.middleware
 	r.mu.RUnlock()
-	metaErr := r.parseMeta(m)
-	m.chain = chainInfo{router: r, batch: true, tx: tx, mark: pm}
-	var h Handler = func(ctx context.Context, m *Message) error {
-		if metaErr != nil {
-			return metaErr
-		}
-		return r.dispatch(ctx, m)
-	}
-	for i := len(mws) - 1; i >= 0; i-- {
-		h = mws[i](h)
-	}
-	return h(ctx, m)
+	return r.run(ctx, m, mws, chainInfo{router: r, batch: true, tx: tx, mark: pm})
 }
 
 // inBatchTx marks m and runs its handler in the batch's transaction.

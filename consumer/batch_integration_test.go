@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/outboxctl/outboxctl/consumer"
-	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/itest"
 )
 
@@ -35,15 +34,7 @@ func TestBatchPoisonRecord(t *testing.T) {
 	})
 	produceEvents(t, s.BootstrapServers, topic, evs)
 
-	db := itest.PostgresDatabase(t, s.PostgresDSN, "batch_"+sfx)
-	store, err := inbox.NewPostgres(db, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateTable(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, db, `CREATE TABLE effects (pos bigserial, event_id text PRIMARY KEY, agg text NOT NULL, seq int NOT NULL)`)
+	db, store := effectsInbox(t, s.PostgresDSN, "batch_"+sfx)
 	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "batch"})
 	if err != nil {
 		t.Fatal(err)
@@ -51,21 +42,7 @@ func TestBatchPoisonRecord(t *testing.T) {
 	p := consumer.NewKafkaProducer(newProducer(t, s.BootstrapServers))
 	must(t, r.Use(consumer.DLQ{Topic: dlqTopic, Producer: p}.Middleware, consumer.Retry{MaxAttempts: 3, InitialInterval: 10 * time.Millisecond}.Middleware))
 	var runs atomic.Int32
-	must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
-		runs.Add(1)
-		_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
-		return err
-	}))
-	stop := runFor(t, consumer.ConsumerConfig{
-		BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic}, CommitInterval: 100 * time.Millisecond,
-		Batch: consumer.Batch{MaxRecords: 20, MaxWait: 200 * time.Millisecond},
-	}, r)
-	waitFor(t, 60*time.Second, "every record done", func() bool {
-		return itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 1)[0] == n
-	})
-	if err := stop(); err != nil {
-		t.Errorf("Run = %v", err)
-	}
+	runBatches(t, r, &runs, s.BootstrapServers, group, topic, n, consumer.Batch{MaxRecords: 20, MaxWait: 200 * time.Millisecond})
 	var good []event
 	for i, e := range evs {
 		if i != poison {
@@ -110,17 +87,9 @@ func TestBatchRedelivery(t *testing.T) {
 	itest.CreateTopic(t, s.BootstrapServers, topic)
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 	const n = 150
-	evs := events("batchre"+sfx, 1, n, 5, func(_ int32, seq, _ int) []byte { return []byte(fmt.Sprintf(`{"seq":%d}`, seq)) })
+	evs := events("batchre"+sfx, 1, n, 5, seqValue)
 	produceEvents(t, s.BootstrapServers, topic, evs)
-	db := itest.PostgresDatabase(t, s.PostgresDSN, "batchre_"+sfx)
-	store, err := inbox.NewPostgres(db, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateTable(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, db, `CREATE TABLE effects (pos bigserial, event_id text PRIMARY KEY, agg text NOT NULL, seq int NOT NULL)`)
+	db, store := effectsInbox(t, s.PostgresDSN, "batchre_"+sfx)
 	run := func() (*consumer.Router, int32, int32) {
 		var runs, dups atomic.Int32
 		r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "batchre",
@@ -128,21 +97,7 @@ func TestBatchRedelivery(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
-			runs.Add(1)
-			_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
-			return err
-		}))
-		stop := runFor(t, consumer.ConsumerConfig{
-			BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic}, CommitInterval: 100 * time.Millisecond,
-			Batch: consumer.Batch{MaxRecords: 40, MaxWait: 50 * time.Millisecond},
-		}, r)
-		waitFor(t, 60*time.Second, "every record done", func() bool {
-			return itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 1)[0] == n
-		})
-		if err := stop(); err != nil {
-			t.Errorf("Run = %v", err)
-		}
+		runBatches(t, r, &runs, s.BootstrapServers, group, topic, n, consumer.Batch{MaxRecords: 40, MaxWait: 50 * time.Millisecond})
 		return r, runs.Load(), dups.Load()
 	}
 	r1, runs1, dups1 := run()
@@ -155,4 +110,25 @@ func TestBatchRedelivery(t *testing.T) {
 		t.Errorf("after the offsets were lost: stats %+v, %d handler runs, %d OnDuplicate calls; want 0 handled and %d duplicates", st, runs2, dups2, n)
 	}
 	checkEffects(t, db, evs)
+}
+
+// runBatches handles Step events with insertEffect on r, counting the
+// handler runs in runs, and consumes topic (one partition) in batch mode
+// until group has committed all n records; then it stops the consumer.
+func runBatches(t *testing.T, r *consumer.Router, runs *atomic.Int32, bootstrap, group, topic string, n int64, batch consumer.Batch) {
+	t.Helper()
+	must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
+		runs.Add(1)
+		return insertEffect(ctx, ev)
+	}))
+	stop := runFor(t, consumer.ConsumerConfig{
+		BootstrapServers: bootstrap, GroupID: group, Topics: []string{topic}, CommitInterval: 100 * time.Millisecond,
+		Batch: batch,
+	}, r)
+	waitFor(t, 60*time.Second, "every record done", func() bool {
+		return itest.CommittedOffsets(t, bootstrap, group, topic, 1)[0] == n
+	})
+	if err := stop(); err != nil {
+		t.Errorf("Run = %v", err)
+	}
 }

@@ -74,11 +74,9 @@ func benchThroughput(b *testing.B, bootstrap, dsn string, partitions, batch, n i
 	b.StopTimer()
 	sfx := itest.Suffix()
 	topic, group := "outbox.event.Bench"+sfx, "bench-"+sfx
-	createTopicN(b, bootstrap, topic, partitions)
+	itest.CreateTopicN(b, bootstrap, topic, partitions)
 	b.Cleanup(func() { itest.DeleteConsumerGroup(b, bootstrap, group) })
-	evs := events("bench"+sfx, partitions, n/partitions, 16, func(_ int32, seq, _ int) []byte {
-		return []byte(fmt.Sprintf(`{"seq":%d}`, seq))
-	})
+	evs := events("bench"+sfx, partitions, n/partitions, 16, seqValue)
 	produceEvents(b, bootstrap, topic, evs)
 
 	db := itest.PostgresDatabase(b, dsn, "bench_"+sfx)

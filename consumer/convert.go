@@ -5,9 +5,9 @@ import (
 	"math"
 	"math/big"
 	"reflect"
-	"strings"
 	"time"
 
+	"github.com/outboxctl/outboxctl/internal/avrofield"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 )
 
@@ -125,25 +125,11 @@ func assignRecord(rs *avro.Record, m map[string]any, dst reflect.Value, path str
 			if !sf.IsExported() {
 				continue
 			}
-			name := sf.Name
-			if tag, ok := sf.Tag.Lookup("avro"); ok {
-				tag, _, _ = strings.Cut(tag, ",")
-				if tag == "-" {
-					continue
-				}
-				if tag != "" {
-					name = tag
-				}
+			name, ok := avrofield.Name(sf)
+			if !ok {
+				continue
 			}
-			f := rs.Field(name)
-			if f == nil {
-				for _, cand := range rs.Fields {
-					if strings.EqualFold(cand.Name, name) {
-						f = cand
-						break
-					}
-				}
-			}
+			f := avrofield.Lookup(rs, name)
 			if f == nil {
 				continue // the reader schema has no such field: leave the zero value
 			}

@@ -6,8 +6,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -65,27 +63,12 @@ func TestEndToEndDebezium(t *testing.T) {
 	})
 }
 
-func runEndToEnd(t *testing.T, s settings.Settings, sfx string, db *sql.DB, store *inbox.SQLStore, database, createInvoices, insertInvoice, countInvoices string) {
-	dir := t.TempDir()
-	specText := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
-outboxes:
-  - name: ce2e%s
-    database:
-      %s
-    payloadFormat: avro
-`, sfx, database)
-	if err := os.WriteFile(filepath.Join(dir, "outbox.yaml"), []byte(specText), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sp, err := spec.Load(filepath.Join(dir, "outbox.yaml"))
-	if err != nil {
-		t.Fatalf("spec: %v", err)
-	}
-	o := &sp.Outboxes[0]
-
-	// The outbox table, as provisioning creates it.
-	itest.CreateOutboxTable(t, db, o)
-	// The connector, as generate writes it.
+// deployOutbox creates the outbox table of sp's outbox in db, as
+// provisioning does, and topic, and deploys the connector generate writes
+// for sp, waiting until it runs.
+func deployOutbox(t *testing.T, s settings.Settings, db *sql.DB, sp *spec.Spec, topic string) {
+	t.Helper()
+	itest.CreateOutboxTable(t, db, &sp.Outboxes[0])
 	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{
 		// PostgreSQL: trust auth, any password; MariaDB: root without one.
 		Lookup:           &spec.Lookup{Env: func(string) (string, bool) { return "unused", true }},
@@ -94,23 +77,68 @@ outboxes:
 	if err != nil {
 		t.Fatalf("generate: %v", err)
 	}
-	cfg := cs[0].Config
+	itest.CreateTopic(t, s.BootstrapServers, topic)
+	itest.PutConnector(t, s.ConnectURL, cs[0].Name, cs[0].Config)
+	itest.WaitRunning(t, s.ConnectURL, cs[0].Name, 90*time.Second)
+}
+
+// avroEncoder is the outbox's Avro encoder of schema, registered as id.
+func avroEncoder(t *testing.T, schema string, id int) *outbox.AvroEncoder {
+	t.Helper()
+	codec, err := goavro.NewCodec(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := outbox.NewAvroEncoder(uint32(id), codec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc
+}
+
+// warmUp writes warm-up markers (events of type WarmUp of aggType) with w
+// until seen reports that the consumer got one: with snapshot.mode=no_data
+// only rows written after the connector streams are routed.
+func warmUp(ctx context.Context, t *testing.T, db *sql.DB, w *outbox.Writer, aggType string, seen func(key string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		key := "warmup-" + itest.Suffix()
+		if _, err := w.Write(ctx, db, outbox.Event{AggregateType: aggType, AggregateID: key, Type: "WarmUp", SchemaVersion: 1}); err != nil {
+			t.Fatalf("warm-up write: %v", err)
+		}
+		ok := false
+		for i := 0; i < 30 && !ok; i++ {
+			time.Sleep(100 * time.Millisecond)
+			ok = seen(key)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no warm-up event reached the consumer within 90s")
+		}
+	}
+}
+
+func runEndToEnd(t *testing.T, s settings.Settings, sfx string, db *sql.DB, store *inbox.SQLStore, database, createInvoices, insertInvoice, countInvoices string) {
+	specText := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: ce2e%s
+    database:
+      %s
+    payloadFormat: avro
+`, sfx, database)
+	sp := loadSpecFiles(t, map[string]string{"outbox.yaml": specText})
+	o := &sp.Outboxes[0]
+
 	aggType := "Order" + sfx
 	topic := "outbox.event." + aggType
-	itest.CreateTopic(t, s.BootstrapServers, topic)
-	itest.PutConnector(t, s.ConnectURL, cs[0].Name, cfg)
-	itest.WaitRunning(t, s.ConnectURL, cs[0].Name, 90*time.Second)
+	deployOutbox(t, s, db, sp, topic)
 
 	// The writer side: schema registered, encoder, writer.
 	client, writerID := registerSubject(t, s.SchemaRegistryURL, topic+"-com.acme.order.OrderCreated", writerV1)
-	codec, err := goavro.NewCodec(writerV1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := outbox.NewAvroEncoder(uint32(writerID), codec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	enc := avroEncoder(t, writerV1, writerID)
 	w, err := outbox.NewWriter(outbox.TableFor(o))
 	if err != nil {
 		t.Fatal(err)
@@ -164,29 +192,9 @@ outboxes:
 		}
 	}()
 
-	// Warm-up: with snapshot.mode=no_data only rows written after the
-	// connector streams are routed; write markers until the consumer sees
-	// one (an unknown event type, skipped).
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		key := "warmup-" + itest.Suffix()
-		if _, err := w.Write(ctx, db, outbox.Event{AggregateType: aggType, AggregateID: key, Type: "WarmUp", SchemaVersion: 1}); err != nil {
-			t.Fatalf("warm-up write: %v", err)
-		}
-		seen := false
-		for i := 0; i < 30 && !seen; i++ {
-			time.Sleep(100 * time.Millisecond)
-			mu.Lock()
-			seen = warm[key]
-			mu.Unlock()
-		}
-		if seen {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no warm-up event reached the consumer within 90s")
-		}
-	}
+	// Warm-up: write markers (an unknown event type, skipped) until the
+	// consumer sees one.
+	warmUp(ctx, t, db, w, aggType, func(key string) bool { mu.Lock(); defer mu.Unlock(); return warm[key] })
 
 	// Four events of two aggregates in one transaction.
 	tx, err := db.BeginTx(ctx, nil)

@@ -29,28 +29,6 @@ import (
 // unreachable pause it with SIGSTOP in the fault instance of the stack
 // (make stack-fault-up), never in the main stack other tests share.
 
-// createTopicN creates topic with partitions partitions, deleted at cleanup.
-func createTopicN(t testing.TB, bootstrap, topic string, partitions int) {
-	t.Helper()
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	res, err := admin.CreateTopics(ctx, []kafka.TopicSpecification{{Topic: topic, NumPartitions: partitions, ReplicationFactor: 1}})
-	if err != nil {
-		t.Fatalf("create topic %s: %v", topic, err)
-	}
-	for _, r := range res {
-		if r.Error.Code() != kafka.ErrNoError {
-			t.Fatalf("create topic %s: %v", topic, r.Error)
-		}
-	}
-	t.Cleanup(func() { itest.DeleteTopics(t, bootstrap, topic) })
-}
-
 // event is a record to produce: an outbox event of an aggregate, with the
 // routed headers.
 type event struct {
@@ -220,8 +198,8 @@ func TestFailureRegistryUnreachable(t *testing.T) {
 	f := itest.RequireFault(t)
 	sfx := itest.Suffix()
 	topic, dlqTopic, group := "outbox.event.RegOut"+sfx, "regout-dlq-"+sfx, "regout-"+sfx
-	createTopicN(t, f.BootstrapServers, topic, 4)
-	createTopicN(t, f.BootstrapServers, dlqTopic, 1)
+	itest.CreateTopicN(t, f.BootstrapServers, topic, 4)
+	itest.CreateTopicN(t, f.BootstrapServers, dlqTopic, 1)
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, f.BootstrapServers, group) })
 	client, id := registerSubject(t, f.SchemaRegistryURL, topic+"-it.Step", stepSchema)
 	wire := wireEncoder(t, stepSchema, id)
@@ -307,22 +285,14 @@ func TestFailureDatabaseUnreachable(t *testing.T) {
 	f := itest.RequireFault(t)
 	sfx := itest.Suffix()
 	topic, dlqTopic, group := "outbox.event.DBOut"+sfx, "dbout-dlq-"+sfx, "dbout-"+sfx
-	createTopicN(t, f.BootstrapServers, topic, 4)
-	createTopicN(t, f.BootstrapServers, dlqTopic, 1)
+	itest.CreateTopicN(t, f.BootstrapServers, topic, 4)
+	itest.CreateTopicN(t, f.BootstrapServers, dlqTopic, 1)
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, f.BootstrapServers, group) })
 	const per = 60
-	evs := events("db"+sfx, 4, per, 3, func(_ int32, seq, _ int) []byte { return []byte(fmt.Sprintf(`{"seq":%d}`, seq)) })
+	evs := events("db"+sfx, 4, per, 3, seqValue)
 	produceEvents(t, f.BootstrapServers, topic, evs)
 
-	db := itest.PostgresDatabase(t, f.PostgresDSN, "dbout_"+sfx)
-	store, err := inbox.NewPostgres(db, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateTable(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, db, `CREATE TABLE effects (pos bigserial, event_id text PRIMARY KEY, agg text NOT NULL, seq int NOT NULL)`)
+	db, store := effectsInbox(t, f.PostgresDSN, "dbout_"+sfx)
 
 	l := newLedger()
 	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "dbout"})
@@ -336,7 +306,7 @@ func TestFailureDatabaseUnreachable(t *testing.T) {
 		consumer.Timeout(time.Second),
 	))
 	must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
-		if _, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq); err != nil {
+		if err := insertEffect(ctx, ev); err != nil {
 			return err
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -385,6 +355,32 @@ func TestFailureDatabaseUnreachable(t *testing.T) {
 	if st := r.Stats(); st.DeadLettered != 0 || st.Handled+st.Duplicates < int64(len(evs)) {
 		t.Errorf("Stats = %+v, want every event handled (or found done by the inbox) and 0 dead-lettered", st)
 	}
+}
+
+// seqValue is the JSON payload of an event that carries only its seq (the
+// value func of events).
+func seqValue(_ int32, seq, _ int) []byte { return []byte(fmt.Sprintf(`{"seq":%d}`, seq)) }
+
+// effectsInbox creates database name on dsn with a PostgreSQL inbox and the
+// effects table that insertEffect writes and checkEffects reads.
+func effectsInbox(t *testing.T, dsn, name string) (*sql.DB, *inbox.SQLStore) {
+	t.Helper()
+	db := itest.PostgresDatabase(t, dsn, name)
+	store, err := inbox.NewPostgres(db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.CreateTable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, `CREATE TABLE effects (pos bigserial, event_id text PRIMARY KEY, agg text NOT NULL, seq int NOT NULL)`)
+	return db, store
+}
+
+// insertEffect writes ev's effect row through its inbox transaction.
+func insertEffect(ctx context.Context, ev consumer.Event[Step]) error {
+	_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
+	return err
 }
 
 // checkEffects fails the test unless the effects table holds one row per
@@ -542,17 +538,9 @@ func TestShutdownCommitsInboxTx(t *testing.T) {
 	topic, group := "outbox.event.Shut"+sfx, "shut-"+sfx
 	itest.CreateTopic(t, s.BootstrapServers, topic)
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
-	evs := events("shut"+sfx, 1, 3, 1, func(_ int32, seq, _ int) []byte { return []byte(fmt.Sprintf(`{"seq":%d}`, seq)) })
+	evs := events("shut"+sfx, 1, 3, 1, seqValue)
 	produceEvents(t, s.BootstrapServers, topic, evs)
-	db := itest.PostgresDatabase(t, s.PostgresDSN, "shut_"+sfx)
-	store, err := inbox.NewPostgres(db, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateTable(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, db, `CREATE TABLE effects (pos bigserial, event_id text PRIMARY KEY, agg text NOT NULL, seq int NOT NULL)`)
+	db, store := effectsInbox(t, s.PostgresDSN, "shut_"+sfx)
 	entered := make(chan struct{})
 	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "shut"})
 	if err != nil {
@@ -563,8 +551,7 @@ func TestShutdownCommitsInboxTx(t *testing.T) {
 			close(entered)
 			time.Sleep(1500 * time.Millisecond) // Run's ctx is cancelled meanwhile
 		}
-		_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
-		return err
+		return insertEffect(ctx, ev)
 	}))
 	l := newLedger()
 	run := runConsumer(t, consumer.ConsumerConfig{BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic},

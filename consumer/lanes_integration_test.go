@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/outboxctl/outboxctl/consumer"
-	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/itest"
 )
 
@@ -52,25 +51,17 @@ func lanesRun(t *testing.T, partitions int, hold bool) float64 {
 	s := itest.Require(t, itest.Kafka, itest.Postgres)
 	sfx := itest.Suffix()
 	topic, group := "outbox.event.Lanes"+sfx, "lanes-"+sfx
-	createTopicN(t, s.BootstrapServers, topic, partitions)
+	itest.CreateTopicN(t, s.BootstrapServers, topic, partitions)
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 	// Each record's handler takes about 8 ms (a call to another service,
 	// say) besides its inbox transaction: 300 records per partition are at
 	// least 2.4 s of work per partition.
 	const per, aggs, work = 300, 4, 8 * time.Millisecond
-	evs := events("lanes"+sfx, partitions, per, aggs, func(_ int32, seq, _ int) []byte { return []byte(fmt.Sprintf(`{"seq":%d}`, seq)) })
+	evs := events("lanes"+sfx, partitions, per, aggs, seqValue)
 	produceEvents(t, s.BootstrapServers, topic, evs)
 
-	db := itest.PostgresDatabase(t, s.PostgresDSN, "lanes_"+sfx)
+	db, store := effectsInbox(t, s.PostgresDSN, "lanes_"+sfx)
 	db.SetMaxOpenConns(partitions + 2)
-	store, err := inbox.NewPostgres(db, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateTable(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, db, `CREATE TABLE effects (pos bigserial, event_id text PRIMARY KEY, agg text NOT NULL, seq int NOT NULL)`)
 
 	l := newLedger()
 	others := func() bool {
@@ -94,7 +85,7 @@ func lanesRun(t *testing.T, partitions int, hold bool) float64 {
 			return consumer.Transient(errors.New("held back"))
 		}
 		time.Sleep(work)
-		if _, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq); err != nil {
+		if err := insertEffect(ctx, ev); err != nil {
 			return err
 		}
 		l.add(ev.Message, ev.Payload.Seq)
@@ -145,20 +136,12 @@ func TestRevokeDrainsInFlight(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Postgres)
 	sfx := itest.Suffix()
 	topic, group := "outbox.event.Revoke"+sfx, "revoke-"+sfx
-	createTopicN(t, s.BootstrapServers, topic, 4)
+	itest.CreateTopicN(t, s.BootstrapServers, topic, 4)
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 	const per = 20
-	evs := events("revoke"+sfx, 4, per, 2, func(_ int32, seq, _ int) []byte { return []byte(fmt.Sprintf(`{"seq":%d}`, seq)) })
+	evs := events("revoke"+sfx, 4, per, 2, seqValue)
 	produceEvents(t, s.BootstrapServers, topic, evs)
-	db := itest.PostgresDatabase(t, s.PostgresDSN, "revoke_"+sfx)
-	store, err := inbox.NewPostgres(db, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.CreateTable(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, db, `CREATE TABLE effects (pos bigserial, event_id text PRIMARY KEY, agg text NOT NULL, seq int NOT NULL)`)
+	db, store := effectsInbox(t, s.PostgresDSN, "revoke_"+sfx)
 	l := newLedger()
 	var dups, byB atomic.Int32
 	member := func(name string) func() error {
@@ -169,7 +152,7 @@ func TestRevokeDrainsInFlight(t *testing.T) {
 		}
 		must(t, consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
 			time.Sleep(300 * time.Millisecond)
-			if _, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq); err != nil {
+			if err := insertEffect(ctx, ev); err != nil {
 				return err
 			}
 			l.add(ev.Message, ev.Payload.Seq)

@@ -40,6 +40,18 @@ func checkOrder(t *testing.T, recs []seenRec) map[int32]int {
 	return count
 }
 
+// fourPartitions is per records on each of partitions 0 to 3, taking turns;
+// record i of partition p carries n = p*1000+i.
+func fourPartitions(per int) []rec {
+	var recs []rec
+	for i := range per {
+		for p := range int32(4) {
+			recs = append(recs, rec{partition: p, n: int(p)*1000 + i})
+		}
+	}
+	return recs
+}
+
 // TestConsumerPartitionsInParallel: a record of partition 0 that keeps
 // failing holds back only partition 0 (paused, its offset committed up to the
 // record before it), while partitions 1 to 3 are handled to their end; once
@@ -48,13 +60,7 @@ func TestConsumerPartitionsInParallel(t *testing.T) {
 	t.Parallel()
 	const topic, group, per = "outbox.event.Lanes", "lanes-svc", 20
 	bootstrap := mockCluster(t, topic, 4)
-	var recs []rec
-	for i := range per {
-		for p := range int32(4) {
-			recs = append(recs, rec{partition: p, n: int(p)*1000 + i})
-		}
-	}
-	produce(t, bootstrap, topic, recs...)
+	produce(t, bootstrap, topic, fourPartitions(per)...)
 
 	release := make(chan struct{})
 	var failures atomic.Int32
@@ -112,13 +118,7 @@ func TestConsumerMaxConcurrentPartitions(t *testing.T) {
 	t.Parallel()
 	const topic, group, per = "outbox.event.Bound", "bound-svc", 10
 	bootstrap := mockCluster(t, topic, 4)
-	var recs []rec
-	for i := range per {
-		for p := range int32(4) {
-			recs = append(recs, rec{partition: p, n: int(p)*1000 + i})
-		}
-	}
-	produce(t, bootstrap, topic, recs...)
+	produce(t, bootstrap, topic, fourPartitions(per)...)
 
 	var inFlight, maxInFlight atomic.Int32
 	s := &seen{}

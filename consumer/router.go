@@ -311,7 +311,14 @@ func (r *Router) Process(ctx context.Context, m *Message) error {
 	if buildErr != nil {
 		return buildErr
 	}
-	m.chain = chainInfo{router: r}
+	return r.run(ctx, m, mws, chainInfo{router: r})
+}
+
+// run gives m the chain ci, fills m.Meta and sends m through the middleware
+// mws to its handler; metadata that do not parse fail inside the
+// middleware, so that Retry and DLQ see that error as any other.
+func (r *Router) run(ctx context.Context, m *Message, mws []Middleware, ci chainInfo) error {
+	m.chain = ci
 	metaErr := r.parseMeta(m)
 	var h Handler = func(ctx context.Context, m *Message) error {
 		if metaErr != nil {

@@ -77,8 +77,7 @@ outboxes:
 // with schema files (plus files for the error cases) and loads it.
 func loadEventsSpec(t *testing.T) *spec.Outbox {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	sp := loadSpecFiles(t, map[string]string{
 		"outbox.yaml": `apiVersion: outboxctl.dev/v1alpha1
 outboxes:
   - name: orders
@@ -102,7 +101,15 @@ outboxes:
 		"schemas/OrderCreated.v2.avsc": schemaUpV2,
 		"schemas/string.avsc":          `"string"`,
 		"schemas/bad.avsc":             `{"type":"record","name":"X","fields":[{"name":"a","type":"strin"}]}`,
-	}
+	})
+	return &sp.Outboxes[0]
+}
+
+// loadSpecFiles writes files (path: text) into a fresh directory and loads
+// its outbox.yaml.
+func loadSpecFiles(t *testing.T, files map[string]string) *spec.Spec {
+	t.Helper()
+	dir := t.TempDir()
 	for name, text := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -114,9 +121,9 @@ outboxes:
 	}
 	sp, err := spec.Load(filepath.Join(dir, "outbox.yaml"))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("spec: %v", err)
 	}
-	return &sp.Outboxes[0]
+	return sp
 }
 
 // Reader schemas from the spec's .avsc files: v1 records written with an

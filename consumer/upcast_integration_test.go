@@ -5,21 +5,15 @@ package consumer_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/linkedin/goavro/v2"
-
-	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/outbox"
-	"github.com/outboxctl/outboxctl/spec"
 )
 
 // TestUpcastEndToEnd: OrderCreated v1 and v2 events, written through the
@@ -42,8 +36,7 @@ func TestUpcastEndToEnd(t *testing.T) {
 	topic := "outbox.event." + aggType
 
 	// One spec: the outbox, and OrderCreated v1 and v2 with their schema files.
-	dir := t.TempDir()
-	files := map[string]string{
+	sp := loadSpecFiles(t, map[string]string{
 		"outbox.yaml": fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
 outboxes:
   - name: cup%s
@@ -60,33 +53,10 @@ outboxes:
 `, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, aggType),
 		"schemas/OrderCreated.v1.avsc": readerUpV1,
 		"schemas/OrderCreated.v2.avsc": schemaUpV2,
-	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sp, err := spec.Load(filepath.Join(dir, "outbox.yaml"))
-	if err != nil {
-		t.Fatalf("spec: %v", err)
-	}
+	})
 	o := &sp.Outboxes[0]
 
-	itest.CreateOutboxTable(t, db, o)
-	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{
-		Lookup:           &spec.Lookup{Env: func(string) (string, bool) { return "unused", true }},
-		BootstrapServers: s.BootstrapServers,
-	})
-	if err != nil {
-		t.Fatalf("generate: %v", err)
-	}
-	itest.CreateTopic(t, s.BootstrapServers, topic)
-	itest.PutConnector(t, s.ConnectURL, cs[0].Name, cs[0].Config)
-	itest.WaitRunning(t, s.ConnectURL, cs[0].Name, 90*time.Second)
+	deployOutbox(t, s, db, sp, topic)
 
 	// The producer: v1 events still written with the oldest v1 schema, v2
 	// events with the v2 schema; one subject per major version.
@@ -95,18 +65,7 @@ outboxes:
 	if idV1 == idV2 {
 		t.Fatalf("v1 and v2 got the same schema id %d", idV1)
 	}
-	encoder := func(schema string, id int) *outbox.AvroEncoder {
-		codec, err := goavro.NewCodec(schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		enc, err := outbox.NewAvroEncoder(uint32(id), codec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return enc
-	}
-	encV1, encV2 := encoder(writerUpV1, idV1), encoder(schemaUpV2, idV2)
+	encV1, encV2 := avroEncoder(t, writerUpV1, idV1), avroEncoder(t, schemaUpV2, idV2)
 	w, err := outbox.NewWriter(outbox.TableFor(o)) // checks events against the spec
 	if err != nil {
 		t.Fatal(err)
@@ -168,28 +127,7 @@ outboxes:
 	}
 	run := runConsumer(t, ccfg, r)
 
-	// Warm-up: with snapshot.mode=no_data only rows written after the
-	// connector streams are routed.
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		key := "warmup-" + itest.Suffix()
-		if _, err := warmW.Write(ctx, db, outbox.Event{AggregateType: aggType, AggregateID: key, Type: "WarmUp", SchemaVersion: 1}); err != nil {
-			t.Fatalf("warm-up write: %v", err)
-		}
-		seen := false
-		for i := 0; i < 30 && !seen; i++ {
-			time.Sleep(100 * time.Millisecond)
-			mu.Lock()
-			seen = warm[key]
-			mu.Unlock()
-		}
-		if seen {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no warm-up event reached the consumer within 90s")
-		}
-	}
+	warmUp(ctx, t, db, warmW, aggType, func(key string) bool { mu.Lock(); defer mu.Unlock(); return warm[key] })
 
 	// 12 events of 3 aggregates, v1 and v2 interleaved, in two transactions.
 	type written struct {

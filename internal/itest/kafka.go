@@ -25,12 +25,18 @@ func adminClient(bootstrap string) (*kafka.AdminClient, context.Context, func(),
 // deletes it with t.Cleanup.
 func CreateTopic(t testing.TB, bootstrap, topic string) {
 	t.Helper()
+	CreateTopicN(t, bootstrap, topic, 1)
+}
+
+// CreateTopicN is CreateTopic for a topic of partitions partitions.
+func CreateTopicN(t testing.TB, bootstrap, topic string, partitions int) {
+	t.Helper()
 	admin, ctx, done, err := adminClient(bootstrap)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer done()
-	res, err := admin.CreateTopics(ctx, []kafka.TopicSpecification{{Topic: topic, NumPartitions: 1, ReplicationFactor: 1}})
+	res, err := admin.CreateTopics(ctx, []kafka.TopicSpecification{{Topic: topic, NumPartitions: partitions, ReplicationFactor: 1}})
 	if err != nil {
 		t.Fatalf("create topic %s: %v", topic, err)
 	}

@@ -6,10 +6,10 @@ import (
 	"math/big"
 	"reflect"
 	"strconv"
-	"strings"
 	"time"
 	"unsafe"
 
+	"github.com/outboxctl/outboxctl/internal/avrofield"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/resolve"
 )
@@ -83,9 +83,9 @@ func (c *compiler) compile(w, r avro.Schema, t reflect.Type, where string, p rpa
 		return c.writerUnion(wu, r, t, where, p)
 	}
 	if ru, ok := r.(*avro.Union); ok {
-		j := resolve.ReaderBranch(w, ru, c.aliases)
-		if j < 0 {
-			return nil, p.errorf(resolve.ErrMissingUnionBranch, "reader union lacking writer type: "+w.Type().Upper())
+		j, err := c.readerBranch(w, ru, p)
+		if err != nil {
+			return nil, err
 		}
 		return c.compile(w, ru.Branches[j], t, where, p.with(strconv.Itoa(j)))
 	}
@@ -158,11 +158,8 @@ func (c *compiler) compile(w, r avro.Schema, t reflect.Type, where string, p rpa
 		if !ok {
 			return nil, mismatch(w, r, p)
 		}
-		if !c.aliases.SameName(wf, rt) {
-			return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+wf.FullName())
-		}
-		if wf.Size != rt.Size {
-			return nil, p.with("size").errorf(resolve.ErrFixedSize, fmt.Sprintf("expected: %d, found: %d", wf.Size, rt.Size))
+		if err := c.sameFixed(wf, rt, p); err != nil {
+			return nil, err
 		}
 		return c.fixed(rt, t, where)
 	case *avro.Array:
@@ -179,6 +176,54 @@ func (c *compiler) compile(w, r avro.Schema, t reflect.Type, where string, p rpa
 		return c.mapping(wm, rt, t, where, p)
 	}
 	return nil, mismatch(w, r, p)
+}
+
+// readerBranch is the branch of reader union ru that the writer's w (not a
+// union) resolves to.
+func (c *compiler) readerBranch(w avro.Schema, ru *avro.Union, p rpath) (int, error) {
+	j := resolve.ReaderBranch(w, ru, c.aliases)
+	if j < 0 {
+		return 0, p.errorf(resolve.ErrMissingUnionBranch, "reader union lacking writer type: "+w.Type().Upper())
+	}
+	return j, nil
+}
+
+// sameName fails unless the writer's and the reader's named type have one
+// name after the aliases.
+func (c *compiler) sameName(w, r avro.NamedSchema, p rpath) error {
+	if !c.aliases.SameName(w, r) {
+		return p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+w.FullName())
+	}
+	return nil
+}
+
+// sameFixed fails unless the writer's and the reader's fixed have one name
+// and one size.
+func (c *compiler) sameFixed(w, r *avro.Fixed, p rpath) error {
+	if err := c.sameName(w, r, p); err != nil {
+		return err
+	}
+	if w.Size != r.Size {
+		return p.with("size").errorf(resolve.ErrFixedSize, fmt.Sprintf("expected: %d, found: %d", w.Size, r.Size))
+	}
+	return nil
+}
+
+// readEnum reads the index of a writer enum symbol of the n there are and
+// fails for one out of range or for one the reader lacks (missing, from
+// enumTable).
+func readEnum(d *decoder, n int32, missing []error) (int32, error) {
+	i, err := d.readInt()
+	if err != nil {
+		return 0, err
+	}
+	if i < 0 || i >= n {
+		return 0, errEnumIndex
+	}
+	if missing != nil && missing[i] != nil {
+		return 0, missing[i]
+	}
+	return i, nil
 }
 
 func promotable(w, r avro.Type) bool {
@@ -226,10 +271,16 @@ func zeroFn(t reflect.Type) decFn {
 	}
 }
 
-func (c *compiler) writerUnion(w *avro.Union, r avro.Schema, t reflect.Type, where string, p rpath) (decFn, error) {
+// unionBranches resolves each branch of a writer union against the reader
+// (a union, whose matching branch it takes, or one schema) with branch. A
+// branch that does not resolve fails only the data that take it: its error,
+// as an ErrUnionBranch, stands in errs. It fails when no branch resolves, or
+// at once for an error fatal reports (nil: none is).
+func unionBranches[F any](c *compiler, w *avro.Union, r avro.Schema, p rpath, fatal func(error) bool,
+	branch func(wb, rb avro.Schema, p rpath) (F, error)) (fns []F, errs []error, err error) {
 	ru, readerIsUnion := r.(*avro.Union)
-	fns := make([]decFn, len(w.Branches))
-	errs := make([]error, len(w.Branches))
+	fns = make([]F, len(w.Branches))
+	errs = make([]error, len(w.Branches))
 	var choice []int
 	if readerIsUnion {
 		choice = resolve.UnionBranches(w, ru, c.aliases)
@@ -237,21 +288,20 @@ func (c *compiler) writerUnion(w *avro.Union, r avro.Schema, t reflect.Type, whe
 	ok := 0
 	var first error
 	for i, wb := range w.Branches {
-		var fn decFn
+		var fn F
 		var err error
 		if readerIsUnion {
-			j := choice[i]
-			if j < 0 {
+			if j := choice[i]; j < 0 {
 				err = p.errorf(resolve.ErrUnionBranch, fmt.Sprintf("writer union branch %d (%s) not in reader union", i, avro.TypeName(wb)))
 			} else {
-				fn, err = c.compile(wb, ru.Branches[j], t, where, p.with(strconv.Itoa(j)))
+				fn, err = branch(wb, ru.Branches[j], p.with(strconv.Itoa(j)))
 			}
 		} else {
-			fn, err = c.compile(wb, r, t, where, p)
+			fn, err = branch(wb, r, p)
 		}
 		if err != nil {
-			if goErr(err) {
-				return nil, err
+			if fatal != nil && fatal(err) {
+				return nil, nil, err
 			}
 			if first == nil {
 				first = err
@@ -269,7 +319,17 @@ func (c *compiler) writerUnion(w *avro.Union, r avro.Schema, t reflect.Type, whe
 		fns[i] = fn
 	}
 	if ok == 0 && len(fns) > 0 {
-		return nil, first
+		return nil, nil, first
+	}
+	return fns, errs, nil
+}
+
+func (c *compiler) writerUnion(w *avro.Union, r avro.Schema, t reflect.Type, where string, p rpath) (decFn, error) {
+	fns, errs, err := unionBranches(c, w, r, p, goErr, func(wb, rb avro.Schema, p rpath) (decFn, error) {
+		return c.compile(wb, rb, t, where, p)
+	})
+	if err != nil {
+		return nil, err
 	}
 	n := int32(len(fns))
 	return func(d *decoder, p unsafe.Pointer) error {
@@ -556,8 +616,8 @@ func (c *compiler) fixed(r *avro.Fixed, t reflect.Type, where string) (decFn, er
 }
 
 func (c *compiler) enum(w, r *avro.Enum, t reflect.Type, where string, p rpath) (decFn, error) {
-	if !c.aliases.SameName(w, r) {
-		return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+w.FullName())
+	if err := c.sameName(w, r, p); err != nil {
+		return nil, err
 	}
 	if t != nil && t.Kind() != reflect.String {
 		return nil, typeErr(where, t, r)
@@ -565,15 +625,9 @@ func (c *compiler) enum(w, r *avro.Enum, t reflect.Type, where string, p rpath) 
 	to, missing := enumTable(w, r)
 	n := int32(len(to))
 	return func(d *decoder, p unsafe.Pointer) error {
-		i, err := d.readInt()
+		i, err := readEnum(d, n, missing)
 		if err != nil {
 			return err
-		}
-		if i < 0 || i >= n {
-			return errEnumIndex
-		}
-		if missing != nil && missing[i] != nil {
-			return missing[i]
 		}
 		if p != nil {
 			*(*string)(p) = to[i]
@@ -618,6 +672,20 @@ func lazy(err error) decFn {
 	}
 }
 
+// items compiles the items (or values) of an array (or map) for the Go type
+// et. When they do not resolve, item is nil and done is the container's
+// plan (lazy), or err the Go type's mismatch.
+func (c *compiler) items(w, r avro.Schema, et reflect.Type, where string, p rpath) (item, done decFn, err error) {
+	item, err = c.compile(w, r, et, where+"[]", p)
+	if err != nil {
+		if goErr(err) {
+			return nil, nil, err
+		}
+		return nil, lazy(err), nil
+	}
+	return item, nil, nil
+}
+
 type sliceHeader struct {
 	data     unsafe.Pointer
 	len, cap int
@@ -633,43 +701,27 @@ func (c *compiler) array(w, r *avro.Array, t reflect.Type, where string, p rpath
 		}
 		et = t.Elem()
 	}
-	item, err := c.compile(w.Items, r.Items, et, where+"[]", p.with("items"))
-	if err != nil {
-		if goErr(err) {
-			return nil, err
-		}
-		return lazy(err), nil
+	item, lz, err := c.items(w.Items, r.Items, et, where, p.with("items"))
+	if lz != nil || err != nil {
+		return lz, err
 	}
 	if t == nil {
 		return func(d *decoder, _ unsafe.Pointer) error {
-			total := 0
-			for {
-				n, err := d.readBlock(total)
-				if err != nil || n == 0 {
-					return err
-				}
+			return d.blocks(func(total, n int) error {
 				for i := 0; i < n; i++ {
 					if err := item(d, nil); err != nil {
 						return atIndex(err, total+i)
 					}
 				}
-				total += n
-			}
+				return nil
+			})
 		}, nil
 	}
 	size := et.Size()
 	return func(d *decoder, p unsafe.Pointer) error {
 		h := (*sliceHeader)(p)
 		*h = sliceHeader{data: unsafe.Pointer(&zeroBase)}
-		total := 0
-		for {
-			n, err := d.readBlock(total)
-			if err != nil {
-				return err
-			}
-			if n == 0 {
-				return nil
-			}
+		return d.blocks(func(total, n int) error {
 			// Items take at least one byte unless they are empty; do
 			// not let a claimed count allocate more than the input holds.
 			if size > 0 && n > len(d.b)-d.i && n > 1024 {
@@ -684,8 +736,8 @@ func (c *compiler) array(w, r *avro.Array, t reflect.Type, where string, p rpath
 					return atIndex(err, total+i)
 				}
 			}
-			total += n
-		}
+			return nil
+		})
 	}, nil
 }
 
@@ -697,21 +749,13 @@ func (c *compiler) mapping(w, r *avro.Map, t reflect.Type, where string, p rpath
 		}
 		et = t.Elem()
 	}
-	val, err := c.compile(w.Values, r.Values, et, where+"[]", p.with("values"))
-	if err != nil {
-		if goErr(err) {
-			return nil, err
-		}
-		return lazy(err), nil
+	val, lz, err := c.items(w.Values, r.Values, et, where, p.with("values"))
+	if lz != nil || err != nil {
+		return lz, err
 	}
 	if t == nil {
 		return func(d *decoder, _ unsafe.Pointer) error {
-			total := 0
-			for {
-				n, err := d.readBlock(total)
-				if err != nil || n == 0 {
-					return err
-				}
+			return d.blocks(func(_, n int) error {
 				for i := 0; i < n; i++ {
 					k, err := d.readString()
 					if err != nil {
@@ -721,23 +765,15 @@ func (c *compiler) mapping(w, r *avro.Map, t reflect.Type, where string, p rpath
 						return at(err, k)
 					}
 				}
-				total += n
-			}
+				return nil
+			})
 		}, nil
 	}
 	return func(d *decoder, p unsafe.Pointer) error {
 		mv := reflect.MakeMap(t)
 		reflect.NewAt(t, p).Elem().Set(mv)
 		var kv, tmp reflect.Value
-		total := 0
-		for {
-			n, err := d.readBlock(total)
-			if err != nil {
-				return err
-			}
-			if n == 0 {
-				return nil
-			}
+		return d.blocks(func(_, n int) error {
 			if !kv.IsValid() {
 				kv = reflect.New(t.Key()).Elem()
 				tmp = reflect.New(et).Elem()
@@ -754,8 +790,8 @@ func (c *compiler) mapping(w, r *avro.Map, t reflect.Type, where string, p rpath
 				kv.SetString(k)
 				mv.SetMapIndex(kv, tmp)
 			}
-			total += n
-		}
+			return nil
+		})
 	}, nil
 }
 
@@ -792,7 +828,7 @@ func (c *compiler) collectFields(r *avro.Record, t reflect.Type, base uintptr, w
 	var embedded []reflect.StructField
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
-		tag, tagged := sf.Tag.Lookup("avro")
+		_, tagged := sf.Tag.Lookup("avro")
 		if sf.Anonymous && !tagged && sf.Type.Kind() == reflect.Struct {
 			embedded = append(embedded, sf)
 			continue
@@ -800,25 +836,11 @@ func (c *compiler) collectFields(r *avro.Record, t reflect.Type, base uintptr, w
 		if !sf.IsExported() {
 			continue
 		}
-		name := sf.Name
-		if tagged {
-			tag, _, _ = strings.Cut(tag, ",")
-			if tag == "-" {
-				continue
-			}
-			if tag != "" {
-				name = tag
-			}
+		name, ok := avrofield.Name(sf)
+		if !ok {
+			continue
 		}
-		f := r.Field(name)
-		if f == nil {
-			for _, cand := range r.Fields {
-				if strings.EqualFold(cand.Name, name) {
-					f = cand
-					break
-				}
-			}
-		}
+		f := avrofield.Lookup(r, name)
 		if f == nil {
 			if c.strict {
 				c.unmapped = append(c.unmapped, &UnmappedError{Field: where + "." + prefix + sf.Name, Name: name, Record: r.FullName()})
@@ -834,6 +856,39 @@ func (c *compiler) collectFields(r *avro.Record, t reflect.Type, base uintptr, w
 	for _, sf := range embedded {
 		c.collectFields(r, sf.Type, base+sf.Offset, where, prefix+sf.Name+".", out)
 	}
+}
+
+// readerField is the field of reader record r that writer field wf (of a
+// record named wname after the aliases) fills, nil for none, as resolve
+// (and Java, after Schema.applyAliases) match them: a reader field alias
+// renames the writer field and wins over a reader field of that name.
+// source records the match; a reader field that two writer fields fill is
+// ambiguous.
+func (c *compiler) readerField(wname string, wf *avro.Field, r *avro.Record, source map[*avro.Field]*avro.Field, p rpath) (*avro.Field, error) {
+	rf := r.Field(c.aliases.FieldName(wname, wf.Name))
+	if rf == nil {
+		return nil, nil
+	}
+	if prev, dup := source[rf]; dup {
+		return nil, p.withField(rf.Index, rf.Name).errorf(resolve.ErrAmbiguousField,
+			fmt.Sprintf("reader field matches writer fields %q and %q", prev.Name, wf.Name))
+	}
+	source[rf] = wf
+	return rf, nil
+}
+
+// fieldDefault is the default of reader field rf, which no writer field
+// fills, in Avro binary (encodeDefault).
+func fieldDefault(rf *avro.Field, p rpath) ([]byte, error) {
+	fp := p.withField(rf.Index, rf.Name)
+	if !rf.HasDefault {
+		return nil, fp.errorf(resolve.ErrMissingDefault, "field missing in writer and no default")
+	}
+	data, err := encodeDefault(nil, rf.Type, rf.Default, fp.with("type"))
+	if err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 func (c *compiler) record(w, r *avro.Record, t reflect.Type, where string, p rpath) (decFn, error) {
@@ -878,14 +933,15 @@ func (c *compiler) recordPlan(w, r *avro.Record, t reflect.Type, where string, p
 		}
 		gf = c.goFields(r, t, where)
 	}
-	// Writer field -> reader field, as resolve (and Java, after
-	// Schema.applyAliases) match them: a reader field alias renames the
-	// writer field, and wins over a reader field of that name.
+	// Writer field -> reader field (readerField).
 	wname := c.aliases.Name(w.FullName())
 	source := map[*avro.Field]*avro.Field{}
 	steps := make([]step, 0, len(w.Fields))
 	for _, wf := range w.Fields {
-		rf := r.Field(c.aliases.FieldName(wname, wf.Name))
+		rf, err := c.readerField(wname, wf, r, source, p)
+		if err != nil {
+			return nil, err
+		}
 		if rf == nil {
 			skip, err := c.compile(wf.Type, wf.Type, nil, where, p)
 			if err != nil {
@@ -894,11 +950,6 @@ func (c *compiler) recordPlan(w, r *avro.Record, t reflect.Type, where string, p
 			steps = append(steps, step{fn: skip, name: wf.Name})
 			continue
 		}
-		if prev, dup := source[rf]; dup {
-			return nil, p.withField(rf.Index, rf.Name).errorf(resolve.ErrAmbiguousField,
-				fmt.Sprintf("reader field matches writer fields %q and %q", prev.Name, wf.Name))
-		}
-		source[rf] = wf
 		sf, has := gf[rf]
 		var ft reflect.Type
 		if has {
@@ -915,19 +966,15 @@ func (c *compiler) recordPlan(w, r *avro.Record, t reflect.Type, where string, p
 		if source[rf] != nil {
 			continue
 		}
-		fp := p.withField(rf.Index, rf.Name)
-		if !rf.HasDefault {
-			return nil, fp.errorf(resolve.ErrMissingDefault, "field missing in writer and no default")
-		}
-		data, rerr := encodeDefault(nil, rf.Type, rf.Default, fp.with("type"))
-		if rerr != nil {
-			return nil, rerr
+		data, err := fieldDefault(rf, p)
+		if err != nil {
+			return nil, err
 		}
 		sf, has := gf[rf]
 		if !has {
 			continue
 		}
-		fn, err := c.compile(rf.Type, rf.Type, sf.Type, where+"."+sf.Name, fp.with("type"))
+		fn, err := c.compile(rf.Type, rf.Type, sf.Type, where+"."+sf.Name, p.withField(rf.Index, rf.Name).with("type"))
 		if err != nil {
 			return nil, err
 		}

@@ -193,6 +193,23 @@ func (d *decoder) readBlock(total int) (int, error) {
 	return int(n), nil
 }
 
+// blocks reads the blocks of an array or map up to the empty one that ends
+// them, calling each with the number of items read before a block and its
+// count; each reads the block's items.
+func (d *decoder) blocks(each func(total, n int) error) error {
+	total := 0
+	for {
+		n, err := d.readBlock(total)
+		if err != nil || n == 0 {
+			return err
+		}
+		if err := each(total, n); err != nil {
+			return err
+		}
+		total += n
+	}
+}
+
 // skipBlock is readBlock for skipping: a negative count's byte size lets a
 // whole block be skipped at once (size >= 0), else it returns the count
 // (size < 0).

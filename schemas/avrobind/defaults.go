@@ -2,12 +2,11 @@ package avrobind
 
 import (
 	"encoding/binary"
-	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 
 	"github.com/outboxctl/outboxctl/schemas/avro"
+	"github.com/outboxctl/outboxctl/schemas/internal/defaultjson"
 	"github.com/outboxctl/outboxctl/schemas/resolve"
 )
 
@@ -21,11 +20,7 @@ import (
 // union as its first branch that the value fits.
 func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.Error) {
 	bad := func() ([]byte, *resolve.Error) {
-		b, err := json.Marshal(v)
-		if err != nil {
-			b = []byte(fmt.Sprint(v))
-		}
-		return nil, p.errorf(resolve.ErrInvalidDefault, fmt.Sprintf("default %s is not a valid %s", b, avro.TypeName(s)))
+		return nil, p.errorf(resolve.ErrInvalidDefault, defaultjson.Invalid(s, v))
 	}
 	switch t := s.(type) {
 	case *avro.Primitive:
@@ -45,19 +40,19 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 			}
 			return append(buf, 0), nil
 		case avro.TypeInt, avro.TypeLong:
-			i, ok := integer(v)
+			i, ok := defaultjson.Integer(v)
 			if !ok || (t.Kind == avro.TypeInt && (i < math.MinInt32 || i > math.MaxInt32)) {
 				return bad()
 			}
-			return appendLong(buf, i), nil
+			return avro.AppendLong(buf, i), nil
 		case avro.TypeFloat:
-			f, ok := float(v)
+			f, ok := defaultjson.Float(v)
 			if !ok {
 				return bad()
 			}
 			return binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(f))), nil
 		case avro.TypeDouble:
-			f, ok := float(v)
+			f, ok := defaultjson.Float(v)
 			if !ok {
 				return bad()
 			}
@@ -67,21 +62,21 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 			if !ok {
 				return bad()
 			}
-			return append(appendLong(buf, int64(len(str))), str...), nil
+			return append(avro.AppendLong(buf, int64(len(str))), str...), nil
 		case avro.TypeBytes:
 			str, ok := v.(string)
 			if !ok {
 				return bad()
 			}
-			b := latin1(str)
-			return append(appendLong(buf, int64(len(b))), b...), nil
+			b := defaultjson.Latin1(str)
+			return append(avro.AppendLong(buf, int64(len(b))), b...), nil
 		}
 	case *avro.Fixed:
 		str, ok := v.(string)
 		if !ok {
 			return bad()
 		}
-		b := latin1(str)
+		b := defaultjson.Latin1(str)
 		fixed := make([]byte, t.Size)
 		copy(fixed, b)
 		return append(buf, fixed...), nil
@@ -92,7 +87,7 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 		}
 		for i, sym := range t.Symbols {
 			if sym == str {
-				return appendLong(buf, int64(i)), nil
+				return avro.AppendLong(buf, int64(i)), nil
 			}
 		}
 		return bad()
@@ -102,7 +97,7 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 			return bad()
 		}
 		if len(items) > 0 {
-			buf = appendLong(buf, int64(len(items)))
+			buf = avro.AppendLong(buf, int64(len(items)))
 			for _, x := range items {
 				var err *resolve.Error
 				if buf, err = encodeDefault(buf, t.Items, x, p.with("items")); err != nil {
@@ -117,9 +112,9 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 			return bad()
 		}
 		if len(m) > 0 {
-			buf = appendLong(buf, int64(len(m)))
+			buf = avro.AppendLong(buf, int64(len(m)))
 			for k, x := range m {
-				buf = append(appendLong(buf, int64(len(k))), k...)
+				buf = append(avro.AppendLong(buf, int64(len(k))), k...)
 				var err *resolve.Error
 				if buf, err = encodeDefault(buf, t.Values, x, p.with("values")); err != nil {
 					return nil, err
@@ -150,7 +145,7 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 	case *avro.Union:
 		var first *resolve.Error
 		for j, b := range t.Branches {
-			out, err := encodeDefault(appendLong(buf, int64(j)), b, v, p.with(strconv.Itoa(j)))
+			out, err := encodeDefault(avro.AppendLong(buf, int64(j)), b, v, p.with(strconv.Itoa(j)))
 			if err == nil {
 				return out, nil
 			}
@@ -164,50 +159,4 @@ func encodeDefault(buf []byte, s avro.Schema, v any, p rpath) ([]byte, *resolve.
 		return nil, first
 	}
 	return bad()
-}
-
-func appendLong(b []byte, v int64) []byte {
-	u := uint64(v<<1) ^ uint64(v>>63)
-	for u >= 0x80 {
-		b = append(b, byte(u)|0x80)
-		u >>= 7
-	}
-	return append(b, byte(u))
-}
-
-// integer reads a JSON number exactly (no fraction, no rounding).
-func integer(v any) (int64, bool) {
-	switch n := v.(type) {
-	case json.Number:
-		i, err := n.Int64()
-		return i, err == nil
-	case float64:
-		return int64(n), n == math.Trunc(n) && math.Abs(n) < 1<<63
-	}
-	return 0, false
-}
-
-func float(v any) (float64, bool) {
-	switch n := v.(type) {
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	case float64:
-		return n, true
-	}
-	return 0, false
-}
-
-// latin1 maps code points 0-255 to bytes and others to '?', as Java's
-// String.getBytes(ISO_8859_1) does.
-func latin1(s string) []byte {
-	b := make([]byte, 0, len(s))
-	for _, r := range s {
-		if r > 0xFF {
-			b = append(b, '?')
-			continue
-		}
-		b = append(b, byte(r))
-	}
-	return b
 }

@@ -1,15 +1,12 @@
 package avrobind
 
 import (
-	"errors"
-	"fmt"
 	"math/big"
 	"reflect"
 	"strconv"
 	"time"
 
 	"github.com/outboxctl/outboxctl/schemas/avro"
-	"github.com/outboxctl/outboxctl/schemas/resolve"
 )
 
 var anyMapType = reflect.TypeFor[map[string]any]()
@@ -34,44 +31,11 @@ type plainHolder struct {
 // *big.Rat for decimal); other logical types keep their base values.
 func (c *compiler) plain(w, r avro.Schema, p rpath) (valFn, error) {
 	if wu, ok := w.(*avro.Union); ok {
-		ru, readerIsUnion := r.(*avro.Union)
-		var choice []int
-		if readerIsUnion {
-			choice = resolve.UnionBranches(wu, ru, c.aliases)
-		}
-		fns := make([]valFn, len(wu.Branches))
-		errs := make([]error, len(wu.Branches))
-		ok := 0
-		var first error
-		for i, wb := range wu.Branches {
-			var fn valFn
-			var err error
-			if readerIsUnion {
-				if j := choice[i]; j < 0 {
-					err = p.errorf(resolve.ErrUnionBranch, fmt.Sprintf("writer union branch %d (%s) not in reader union", i, avro.TypeName(wb)))
-				} else {
-					fn, err = c.plain(wb, ru.Branches[j], p.with(strconv.Itoa(j)))
-				}
-			} else {
-				fn, err = c.plain(wb, r, p)
-			}
-			if err != nil {
-				if first == nil {
-					first = err
-				}
-				var re *resolve.Error
-				if errors.As(err, &re) && re.Kind != resolve.ErrUnionBranch {
-					err = &resolve.Error{Path: re.Path, Field: re.Field, Kind: resolve.ErrUnionBranch,
-						Msg: fmt.Sprintf("writer union branch %d (%s): %s", i, avro.TypeName(wb), re.Msg)}
-				}
-				errs[i] = err
-			} else {
-				ok++
-			}
-			fns[i] = fn
-		}
-		if ok == 0 && len(fns) > 0 {
-			return nil, first
+		fns, errs, err := unionBranches(c, wu, r, p, nil, func(wb, rb avro.Schema, p rpath) (valFn, error) {
+			return c.plain(wb, rb, p)
+		})
+		if err != nil {
+			return nil, err
 		}
 		n := int32(len(fns))
 		return func(d *decoder) (any, error) {
@@ -89,9 +53,9 @@ func (c *compiler) plain(w, r avro.Schema, p rpath) (valFn, error) {
 		}, nil
 	}
 	if ru, ok := r.(*avro.Union); ok {
-		j := resolve.ReaderBranch(w, ru, c.aliases)
-		if j < 0 {
-			return nil, p.errorf(resolve.ErrMissingUnionBranch, "reader union lacking writer type: "+w.Type().Upper())
+		j, err := c.readerBranch(w, ru, p)
+		if err != nil {
+			return nil, err
 		}
 		return c.plain(w, ru.Branches[j], p.with(strconv.Itoa(j)))
 	}
@@ -113,21 +77,15 @@ func (c *compiler) plain(w, r avro.Schema, p rpath) (valFn, error) {
 		if !ok {
 			return nil, mismatch(w, r, p)
 		}
-		if !c.aliases.SameName(we, rt) {
-			return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+we.FullName())
+		if err := c.sameName(we, rt, p); err != nil {
+			return nil, err
 		}
 		to, missing := enumTable(we, rt)
 		n := int32(len(to))
 		return func(d *decoder) (any, error) {
-			i, err := d.readInt()
+			i, err := readEnum(d, n, missing)
 			if err != nil {
 				return nil, err
-			}
-			if i < 0 || i >= n {
-				return nil, errEnumIndex
-			}
-			if missing != nil && missing[i] != nil {
-				return nil, missing[i]
 			}
 			return to[i], nil
 		}, nil
@@ -136,11 +94,8 @@ func (c *compiler) plain(w, r avro.Schema, p rpath) (valFn, error) {
 		if !ok {
 			return nil, mismatch(w, r, p)
 		}
-		if !c.aliases.SameName(wf, rt) {
-			return nil, p.with("name").errorf(resolve.ErrNameMismatch, "expected: "+wf.FullName())
-		}
-		if wf.Size != rt.Size {
-			return nil, p.with("size").errorf(resolve.ErrFixedSize, fmt.Sprintf("expected: %d, found: %d", wf.Size, rt.Size))
+		if err := c.sameFixed(wf, rt, p); err != nil {
+			return nil, err
 		}
 		size := rt.Size
 		if rt.Logical != nil && rt.Logical.Name == "decimal" {
@@ -256,7 +211,10 @@ func (c *compiler) plainRecord(w, r *avro.Record, p rpath) (valFn, error) {
 	source := map[*avro.Field]*avro.Field{}
 	var steps []pstep
 	for _, wf := range w.Fields {
-		rf := r.Field(c.aliases.FieldName(wname, wf.Name))
+		rf, err := c.readerField(wname, wf, r, source, p)
+		if err != nil {
+			return nil, err
+		}
 		if rf == nil {
 			skip, err := c.compile(wf.Type, wf.Type, nil, "", p)
 			if err != nil {
@@ -265,11 +223,6 @@ func (c *compiler) plainRecord(w, r *avro.Record, p rpath) (valFn, error) {
 			steps = append(steps, pstep{skip: skip, name: wf.Name})
 			continue
 		}
-		if prev, dup := source[rf]; dup {
-			return nil, p.withField(rf.Index, rf.Name).errorf(resolve.ErrAmbiguousField,
-				fmt.Sprintf("reader field matches writer fields %q and %q", prev.Name, wf.Name))
-		}
-		source[rf] = wf
 		fn, err := c.plain(wf.Type, rf.Type, p.withField(rf.Index, rf.Name).with("type"))
 		if err != nil {
 			return nil, err
@@ -281,15 +234,11 @@ func (c *compiler) plainRecord(w, r *avro.Record, p rpath) (valFn, error) {
 		if source[rf] != nil {
 			continue
 		}
-		fp := p.withField(rf.Index, rf.Name)
-		if !rf.HasDefault {
-			return nil, fp.errorf(resolve.ErrMissingDefault, "field missing in writer and no default")
+		data, err := fieldDefault(rf, p)
+		if err != nil {
+			return nil, err
 		}
-		data, rerr := encodeDefault(nil, rf.Type, rf.Default, fp.with("type"))
-		if rerr != nil {
-			return nil, rerr
-		}
-		fn, err := c.plain(rf.Type, rf.Type, fp.with("type"))
+		fn, err := c.plain(rf.Type, rf.Type, p.withField(rf.Index, rf.Name).with("type"))
 		if err != nil {
 			return nil, err
 		}

@@ -482,32 +482,8 @@ func TestJavaOracleRandomNamesBind(t *testing.T) { randomBindOracle(t, true) }
 
 func randomBindOracle(t *testing.T, names bool) {
 	java := javaoracle.Compile(t, "testdata/oracle/Oracle.java", "Oracle")
-	n := 400
-	if s := os.Getenv("OUTBOX_ORACLE_N"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
-	g := &gen{rng: rand.New(rand.NewSource(int64(n))), names: names}
-	type pair struct {
-		w, r string
-		data []byte
-	}
-	var pairs []pair
 	root := t.TempDir()
-	for len(pairs) < n {
-		w := g.record(3)
-		r := g.evolve(w, map[*gs]*gs{})
-		ws, rs := w.String(), r.String()
-		codec, err := goavro.NewCodec(ws)
-		if err != nil {
-			continue
-		}
-		data, err := codec.BinaryFromNative(nil, g.datum(w))
-		if err != nil {
-			t.Fatalf("encode: %v for %s", err, ws)
-		}
-		writeCase(t, filepath.Join(root, strconv.Itoa(len(pairs))), ws, rs, data)
-		pairs = append(pairs, pair{ws, rs, data})
-	}
+	pairs := randomPairs(t, names, root)
 	lines := javaLines(t, java, root, len(pairs))
 	stats := map[string]int{}
 	for i, p := range pairs {

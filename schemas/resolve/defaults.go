@@ -1,13 +1,12 @@
 package resolve
 
 import (
-	"encoding/json"
-	"fmt"
 	"math"
 	"math/big"
 	"strconv"
 
 	"github.com/outboxctl/outboxctl/schemas/avro"
+	"github.com/outboxctl/outboxctl/schemas/internal/defaultjson"
 )
 
 // defaultValue turns a reader field default (an Avro JSON value, as the
@@ -33,11 +32,7 @@ func (c *compiler) defaultValue(s avro.Schema, v any, p path) (func() any, *Erro
 }
 
 func invalidDefault(p path, s avro.Schema, v any) *Error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b = []byte(fmt.Sprint(v))
-	}
-	return p.errorf(ErrInvalidDefault, fmt.Sprintf("default %s is not a valid %s", b, avro.TypeName(s)))
+	return p.errorf(ErrInvalidDefault, defaultjson.Invalid(s, v))
 }
 
 func (c *compiler) buildDefault(s avro.Schema, v any, p path) (any, *Error) {
@@ -58,7 +53,7 @@ func (c *compiler) buildDefault(s avro.Schema, v any, p path) (any, *Error) {
 		if !ok {
 			return nil, invalidDefault(p, s, v)
 		}
-		b := latin1(str)
+		b := defaultjson.Latin1(str)
 		if len(b) != t.Size {
 			fixed := make([]byte, t.Size)
 			copy(fixed, b)
@@ -157,19 +152,19 @@ func primitiveDefault(k avro.Type, v any) (any, bool) {
 		b, ok := v.(bool)
 		return b, ok
 	case avro.TypeInt:
-		i, ok := integer(v)
+		i, ok := defaultjson.Integer(v)
 		if !ok || i < math.MinInt32 || i > math.MaxInt32 {
 			return nil, false
 		}
 		return int32(i), true
 	case avro.TypeLong:
-		i, ok := integer(v)
+		i, ok := defaultjson.Integer(v)
 		return i, ok
 	case avro.TypeFloat:
-		f, ok := float(v)
+		f, ok := defaultjson.Float(v)
 		return float32(f), ok
 	case avro.TypeDouble:
-		f, ok := float(v)
+		f, ok := defaultjson.Float(v)
 		return f, ok
 	case avro.TypeString:
 		s, ok := v.(string)
@@ -179,54 +174,9 @@ func primitiveDefault(k avro.Type, v any) (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		return latin1(s), true
+		return defaultjson.Latin1(s), true
 	}
 	return nil, false
-}
-
-// integer reads a JSON number exactly (no fraction, no rounding).
-func integer(v any) (int64, bool) {
-	switch n := v.(type) {
-	case json.Number:
-		i, err := n.Int64()
-		return i, err == nil
-	case float64:
-		return int64(n), n == math.Trunc(n) && math.Abs(n) < 1<<63
-	case int:
-		return int64(n), true
-	case int64:
-		return n, true
-	}
-	return 0, false
-}
-
-func float(v any) (float64, bool) {
-	switch n := v.(type) {
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	case float64:
-		return n, true
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	}
-	return 0, false
-}
-
-// latin1 maps code points 0-255 to bytes, and others to '?' as Java's
-// String.getBytes(ISO_8859_1) does.
-func latin1(s string) []byte {
-	b := make([]byte, 0, len(s))
-	for _, r := range s {
-		if r > 0xFF {
-			b = append(b, '?')
-			continue
-		}
-		b = append(b, byte(r))
-	}
-	return b
 }
 
 func mutable(v any) bool {

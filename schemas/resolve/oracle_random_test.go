@@ -475,19 +475,24 @@ func TestJavaOracleRandom(t *testing.T) { randomOracle(t, false) }
 // the union branch choice for records, enums and fixed.
 func TestJavaOracleRandomNames(t *testing.T) { randomOracle(t, true) }
 
-func randomOracle(t *testing.T, names bool) {
-	java := javaoracle.Compile(t, "testdata/oracle/Oracle.java", "Oracle")
+// randomPair is a random writer schema, a reader schema evolved from it and
+// a datum of the writer in Avro binary.
+type randomPair struct {
+	w, r string
+	data []byte
+}
+
+// randomPairs makes the random pairs of the random oracle tests,
+// OUTBOX_ORACLE_N of them (default 400, also the seed), with named-type
+// renames when names is set, and writes each as an oracle case below root.
+func randomPairs(t *testing.T, names bool, root string) []randomPair {
+	t.Helper()
 	n := 400
 	if s := os.Getenv("OUTBOX_ORACLE_N"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}
 	g := &gen{rng: rand.New(rand.NewSource(int64(n))), names: names}
-	type pair struct {
-		w, r string
-		data []byte
-	}
-	var pairs []pair
-	root := t.TempDir()
+	var pairs []randomPair
 	for len(pairs) < n {
 		w := g.record(3)
 		r := g.evolve(w, map[*gs]*gs{})
@@ -500,13 +505,16 @@ func randomOracle(t *testing.T, names bool) {
 		if err != nil {
 			t.Fatalf("encode: %v for %s", err, ws)
 		}
-		dir := filepath.Join(root, strconv.Itoa(len(pairs)))
-		must(t, os.MkdirAll(dir, 0o755))
-		must(t, os.WriteFile(filepath.Join(dir, "w.avsc"), []byte(ws), 0o644))
-		must(t, os.WriteFile(filepath.Join(dir, "r.avsc"), []byte(rs), 0o644))
-		must(t, os.WriteFile(filepath.Join(dir, "d.bin"), data, 0o644))
-		pairs = append(pairs, pair{ws, rs, data})
+		writeCase(t, filepath.Join(root, strconv.Itoa(len(pairs))), ws, rs, data)
+		pairs = append(pairs, randomPair{ws, rs, data})
 	}
+	return pairs
+}
+
+func randomOracle(t *testing.T, names bool) {
+	java := javaoracle.Compile(t, "testdata/oracle/Oracle.java", "Oracle")
+	root := t.TempDir()
+	pairs := randomPairs(t, names, root)
 	out := java.Run(t, "", root, strconv.Itoa(len(pairs)))
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	stats := map[string]int{}
