@@ -138,7 +138,7 @@ func (r *Router) processIn(ctx context.Context, m *Message, tx *sql.Tx, pm mark)
 }
 
 // inBatchTx marks m and runs its handler in the batch's transaction.
-func (r *Router) inBatchTx(ctx context.Context, m *Message, call func(context.Context, *sql.Tx) error) error {
+func (r *Router) inBatchTx(ctx context.Context, m *Message, call boundCall) error {
 	tx := m.chain.tx
 	dup := m.chain.mark == markDup
 	if m.chain.mark == markNone {
@@ -152,7 +152,7 @@ func (r *Router) inBatchTx(ctx context.Context, m *Message, call func(context.Co
 		m.chain.outcome = outcomeDuplicate
 		return nil
 	}
-	if err := call(ctx, tx); err != nil {
+	if err := call.call(ctx, tx); err != nil {
 		return handlerTxError(ctx, err)
 	}
 	m.chain.outcome = outcomeHandled

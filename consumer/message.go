@@ -43,6 +43,8 @@ type Message struct {
 	Attempt int
 
 	chain chainInfo // set by Router.Process and the DLQ middleware
+	// metaErr is what parseMeta found wrong with the headers (Router.run).
+	metaErr error
 }
 
 // Header returns the value of the last header named key (the EventRouter

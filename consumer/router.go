@@ -2,7 +2,6 @@ package consumer
 
 import (
 	"context"
-	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -129,7 +128,9 @@ type Router struct {
 	cfg        RouterConfig
 	mu         sync.RWMutex
 	handlers   map[handlerKey]*entry
-	versions   map[string][]int // event type -> registered majors
+	versions   map[string][]int  // event type -> registered majors
+	typeNames  map[string]string // registered event types, to reuse their strings
+	inner      Handler           // r.handleParsed, the innermost Handler
 	middleware []Middleware
 
 	writers sync.Map       // schema id -> avro.Schema
@@ -160,8 +161,8 @@ type entry struct {
 	deliver deliverFunc
 	upcast  bool // registered by Upcast
 	// decode decodes m's value into the handler's T and returns the bound
-	// handler call.
-	decode func(ctx context.Context, r *Router, m *Message) (func(ctx context.Context, tx *sql.Tx) error, error)
+	// handler call (release it after the call).
+	decode func(ctx context.Context, r *Router, m *Message) (boundCall, error)
 }
 
 // NewRouter returns a Router with cfg (see RouterConfig.Validate).
@@ -181,7 +182,9 @@ func NewRouter(cfg RouterConfig) (*Router, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Router{cfg: cfg, handlers: map[handlerKey]*entry{}, versions: map[string][]int{}}, nil
+	r := &Router{cfg: cfg, handlers: map[handlerKey]*entry{}, versions: map[string][]int{}, typeNames: map[string]string{}}
+	r.inner = r.handleParsed
+	return r, nil
 }
 
 // Use appends middleware. The first middleware added is the outermost: it
@@ -278,16 +281,17 @@ func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx co
 		return fmt.Errorf("handle %s v%d: %w", eventType, majorVersion, err)
 	}
 	e := &entry{eventType: eventType, version: majorVersion, reader: o.reader, in: reflect.TypeFor[T](), deliver: handlerDeliver(majorVersion, fn)}
-	e.decode = func(ctx context.Context, r *Router, m *Message) (func(context.Context, *sql.Tx) error, error) {
-		var payload T
+	calls := &sync.Pool{New: func() any { return &pendingCall[T]{fn: fn, major: majorVersion} }}
+	e.decode = func(ctx context.Context, r *Router, m *Message) (boundCall, error) {
+		p := calls.Get().(*pendingCall[T])
+		p.m, p.pool = m, calls
 		if !m.Meta.Tombstone {
-			if err := r.decodeInto(ctx, m, e.reader, &payload); err != nil {
+			if err := r.decodeInto(ctx, m, e.reader, &p.payload); err != nil {
+				p.release()
 				return nil, err
 			}
 		}
-		return func(ctx context.Context, tx *sql.Tx) error {
-			return fn(ctx, Event[T]{Meta: delivered(m.Meta, majorVersion), Payload: payload, Tx: tx, Message: m})
-		}, nil
+		return p, nil
 	}
 	return r.register(e, o)
 }
@@ -319,12 +323,10 @@ func (r *Router) Process(ctx context.Context, m *Message) error {
 // middleware, so that Retry and DLQ see that error as any other.
 func (r *Router) run(ctx context.Context, m *Message, mws []Middleware, ci chainInfo) error {
 	m.chain = ci
-	metaErr := r.parseMeta(m)
-	var h Handler = func(ctx context.Context, m *Message) error {
-		if metaErr != nil {
-			return metaErr
-		}
-		return r.dispatch(ctx, m)
+	m.metaErr = r.parseMeta(m)
+	h := r.inner
+	if h == nil { // a Router not made by NewRouter
+		h = r.handleParsed
 	}
 	for i := len(mws) - 1; i >= 0; i-- {
 		h = mws[i](h)
@@ -332,14 +334,24 @@ func (r *Router) run(ctx context.Context, m *Message, mws []Middleware, ci chain
 	return h(ctx, m)
 }
 
-// parseMeta fills m.Meta from what needs no registry: headers, key, framing.
-func (r *Router) parseMeta(m *Message) error {
-	m.Meta = Meta{AggregateID: string(m.Key), Tombstone: m.Value == nil}
-	if v, ok := m.Header(r.cfg.IDHeader); ok {
-		m.Meta.EventID = string(v)
+// handleParsed is the innermost Handler of every chain (Router.inner): the
+// metadata error of parseMeta, else dispatch.
+func (r *Router) handleParsed(ctx context.Context, m *Message) error {
+	if m.metaErr != nil {
+		return m.metaErr
 	}
+	return r.dispatch(ctx, m)
+}
+
+// parseMeta fills m.Meta from what needs no registry: headers, key, framing.
+// The key and the id header share one allocation, and an event type that a
+// handler is registered for is the registered string (no allocation).
+func (r *Router) parseMeta(m *Message) error {
+	m.Meta = Meta{Tombstone: m.Value == nil}
+	id, _ := m.Header(r.cfg.IDHeader)
+	m.Meta.AggregateID, m.Meta.EventID = twoStrings(m.Key, id)
 	if v, ok := m.Header(r.cfg.EventTypeHeader); ok {
-		m.Meta.EventType = string(v)
+		m.Meta.EventType = r.typeName(v)
 	}
 	if v, ok := m.Header(r.cfg.SchemaVersionHeader); ok && len(v) > 0 {
 		n, err := strconv.Atoi(strings.TrimSpace(string(v)))
@@ -381,8 +393,9 @@ func (r *Router) dispatch(ctx context.Context, m *Message) error {
 	if err != nil {
 		return err
 	}
+	defer call.release()
 	if r.cfg.Inbox == nil {
-		if err := call(ctx, nil); err != nil {
+		if err := call.call(ctx, nil); err != nil {
 			return err
 		}
 		r.stats.handled.Add(1)
@@ -418,7 +431,7 @@ func (r *Router) lookup(eventType string, version int, m *Message) *entry {
 	return nil
 }
 
-func (r *Router) inInbox(ctx context.Context, m *Message, call func(context.Context, *sql.Tx) error) (err error) {
+func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err error) {
 	if m.Meta.EventID == "" {
 		return Permanent(fmt.Errorf("%w: %s/%d@%d: no %s header", ErrNoEventID, m.Topic, m.Partition, m.Offset, r.cfg.IDHeader))
 	}
@@ -446,7 +459,7 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call func(context.Cont
 		r.duplicate(ctx, m)
 		return nil // deferred rollback
 	}
-	if err := call(ctx, tx); err != nil {
+	if err := call.call(ctx, tx); err != nil {
 		return handlerTxError(ctx, err)
 	}
 	done = true

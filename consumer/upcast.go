@@ -116,5 +116,6 @@ func (r *Router) register(e *entry, o handlerOptions) error {
 	}
 	r.handlers[k] = e
 	r.versions[e.eventType] = append(r.versions[e.eventType], e.version)
+	r.typeNames[e.eventType] = e.eventType
 	return nil
 }
