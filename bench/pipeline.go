@@ -61,6 +61,10 @@ type PipelineConfig struct {
 	BootstrapServers string
 	// Partitions of the run's topic (default 1).
 	Partitions int
+	// Batch, when MaxRecords > 1, runs the consumer's records in inbox
+	// batches (consumer.ConsumerConfig.Batch); the default is one record
+	// per transaction.
+	Batch consumer.Batch
 	// RunID names the run's aggregate type, topic, consumer group and
 	// tables: letters and digits only.
 	RunID string
@@ -269,6 +273,7 @@ func (p *pipeline) Start(ctx context.Context, deliver func(Delivery)) error {
 		BootstrapServers: p.cfg.BootstrapServers, GroupID: p.group, Topics: []string{p.topic},
 		Kafka: p.cfg.Kafka, CommitInterval: 500 * time.Millisecond, Logger: p.cfg.Logger,
 		RedeliveryBackoff: 100 * time.Millisecond, MaxRedeliveryBackoff: 2 * time.Second,
+		Batch: p.cfg.Batch,
 	}, r)
 	if err != nil {
 		return err

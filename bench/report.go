@@ -76,11 +76,14 @@ type Report struct {
 
 // Setup describes the measured pipeline.
 type Setup struct {
-	Outbox     string  `json:"outbox"`
-	Database   string  `json:"database"`
-	Format     string  `json:"payload_format"`
-	Topic      string  `json:"topic"`
-	Partitions int     `json:"partitions"`
+	Outbox     string `json:"outbox"`
+	Database   string `json:"database"`
+	Format     string `json:"payload_format"`
+	Topic      string `json:"topic"`
+	Partitions int    `json:"partitions"`
+	// Batch is the consumer's inbox batch size (0: one record per
+	// transaction).
+	Batch      int     `json:"batch,omitempty"`
 	Inbox      string  `json:"inbox,omitempty"`
 	Duration   float64 `json:"duration_s"`
 	Aggregates int     `json:"aggregates"`
@@ -132,6 +135,9 @@ func (r *Report) Text() string {
 		inb := "no inbox"
 		if st.Inbox != "" {
 			inb = "inbox " + st.Inbox
+		}
+		if st.Batch > 1 {
+			inb += fmt.Sprintf(", batches of up to %d", st.Batch)
 		}
 		fmt.Fprintf(&b, "outbox %s (%s, %s) -> topic %s (%d partitions), %s, %d aggregates\n",
 			st.Outbox, st.Database, st.Format, st.Topic, st.Partitions, inb, st.Aggregates)

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/bench"
+	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/schemas/registry"
@@ -30,6 +31,8 @@ type benchOptions struct {
 	Duration   time.Duration
 	Inbox      bool
 	Partitions int
+	Batch      int
+	BatchWait  time.Duration
 	Output     string
 	Plot       string
 }
@@ -83,6 +86,8 @@ operational error (a service unreachable, the connector not streaming).`,
 	fs.DurationVar(&opts.Duration, "duration", 10*time.Second, "how long to send (each step, with --rate max)")
 	fs.BoolVar(&opts.Inbox, "inbox", false, "consume through an inbox (inbox.SQLStore) in the outbox's database")
 	fs.IntVar(&opts.Partitions, "partitions", 4, "partitions of the run's topic")
+	fs.IntVar(&opts.Batch, "batch", 1, "with --inbox: up to N records of a partition in one inbox transaction (consumer.Batch; 1: one per transaction)")
+	fs.DurationVar(&opts.BatchWait, "batch-wait", 2*time.Millisecond, "with --batch > 1: the longest a batch waits to fill")
 	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
 	fs.StringVar(&opts.Plot, "plot", "", "write the latency distribution to this file (.png, .svg, .pdf)")
 	return c
@@ -118,6 +123,12 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 	}
 	if opts.Partitions <= 0 {
 		return UsageError(fmt.Errorf("--partitions %d: want > 0", opts.Partitions))
+	}
+	if opts.Batch <= 0 {
+		return UsageError(fmt.Errorf("--batch %d: want > 0", opts.Batch))
+	}
+	if opts.Batch > 1 && !opts.Inbox {
+		return UsageError(fmt.Errorf("--batch %d needs --inbox: batches are inbox transactions", opts.Batch))
 	}
 	s, err := loadSpec(env, opts.Files)
 	if err != nil {
@@ -214,7 +225,13 @@ func openRealBenchTarget(ctx context.Context, env *Env, o *spec.Outbox, opts *be
 			return nil, err
 		}
 	}
+	if opts.Batch > 1 {
+		cfg.Batch = consumer.Batch{MaxRecords: opts.Batch, MaxWait: opts.BatchWait}
+	}
 	setup := bench.Setup{Outbox: o.Name, Database: o.Database.Kind, Format: o.PayloadFormat, Partitions: opts.Partitions}
+	if opts.Batch > 1 {
+		setup.Batch = opts.Batch
+	}
 	var inboxDB *sql.DB
 	if opts.Inbox {
 		// The consumer's own pool: its transactions never wait for the

@@ -44,6 +44,8 @@ outboxes:
 		{name: "duplicate", fake: &benchtest.Fake{Duplicate: lose}, want: ExitCheckFailed},
 		{name: "bad rate", fake: &benchtest.Fake{}, args: []string{"--rate", "fast"}, want: ExitUsage},
 		{name: "unknown outbox", fake: &benchtest.Fake{}, args: []string{"--outbox", "billing"}, want: ExitUsage},
+		{name: "batch without inbox", fake: &benchtest.Fake{}, args: []string{"--batch", "50"}, want: ExitUsage},
+		{name: "batch zero", fake: &benchtest.Fake{}, args: []string{"--inbox", "--batch", "0"}, want: ExitUsage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			saved := openBenchTarget
