@@ -129,7 +129,7 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 				return nil, err
 			}
 			for _, cf := range cfiles {
-				cs, err := readConnectorsPath(env, cf)
+				cs, err := readConnectorsFile(env, cf.Name, cf.Data)
 				if err != nil {
 					return nil, err
 				}
@@ -138,15 +138,26 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 			specs = append(specs, sfiles...)
 			continue
 		}
-		if ext := strings.ToLower(filepath.Ext(f)); ext == ".json" || ((ext == ".yaml" || ext == ".yml") && isConnectorsPath(f)) {
-			cs, err := readConnectorsPath(env, f)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, cs...)
+		ext := strings.ToLower(filepath.Ext(f))
+		if ext != ".json" && ext != ".yaml" && ext != ".yml" {
+			specs = append(specs, f)
 			continue
 		}
-		specs = append(specs, f)
+		data, err := limitio.ReadFile(f, spec.MaxFileSize)
+		if ext != ".json" && (err != nil || !connectorconfig.IsConnectorsFile(f, data)) {
+			// A YAML file that is not a connectors file is an outbox spec;
+			// spec loading reports a read error.
+			specs = append(specs, f)
+			continue
+		}
+		if err != nil {
+			return nil, UsageError(err)
+		}
+		cs, err := readConnectorsFile(env, f, data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
 	}
 	if len(specs) > 0 {
 		cs, err := specConnectors(env, specs)
@@ -168,8 +179,9 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 // scanFolder sorts the *.json, *.yaml and *.yml files below dir into
 // connectors files and outbox spec files, by content. Hidden folders
 // (.github, .git, …) and other files (accepted-breaks.yaml, CI workflows)
-// are skipped, with a note on stderr.
-func scanFolder(env *Env, dir string) (connectors, specs []string, err error) {
+// are skipped, with a note on stderr. The connectors files are returned
+// with their content, read once here.
+func scanFolder(env *Env, dir string) (connectors []spec.Source, specs []string, err error) {
 	var skipped []string
 	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -192,7 +204,7 @@ func scanFolder(env *Env, dir string) (connectors, specs []string, err error) {
 		}
 		switch {
 		case connectorconfig.IsConnectorsFile(path, data):
-			connectors = append(connectors, path)
+			connectors = append(connectors, spec.Source{Name: path, Data: data})
 		case ext != ".json" && spec.IsSpec(data):
 			specs = append(specs, path)
 		default:
@@ -210,14 +222,6 @@ func scanFolder(env *Env, dir string) (connectors, specs []string, err error) {
 		return nil, nil, UsageError(fmt.Errorf("%s: no connectors file or outbox spec in this folder", dir))
 	}
 	return connectors, specs, nil
-}
-
-func readConnectorsPath(env *Env, path string) ([]connectorconfig.Connector, error) {
-	data, err := limitio.ReadFile(path, spec.MaxFileSize)
-	if err != nil {
-		return nil, UsageError(err)
-	}
-	return readConnectorsFile(env, path, data)
 }
 
 // readConnectorsFile reads a connectors file (see
@@ -417,11 +421,4 @@ func connectHint(err error) error {
 		return fmt.Errorf("%w; set --connect-url, OUTBOX_CONNECT_URL or a context", err)
 	}
 	return err
-}
-
-// isConnectorsPath reports whether a YAML file is a connectors file (a
-// list, as generate writes it) rather than an outbox spec.
-func isConnectorsPath(path string) bool {
-	data, err := limitio.ReadFile(path, spec.MaxFileSize)
-	return err == nil && connectorconfig.IsConnectorsFile(path, data)
 }
