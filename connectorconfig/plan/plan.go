@@ -378,7 +378,7 @@ func updateChange(d connectorconfig.Connector, a ActualConnector, cfg diffConfig
 				kc.After = shown(want)
 			}
 			ch.Keys = append(ch.Keys, kc)
-		case isMasked(have):
+		case connectorconfig.IsMasked(have):
 			ch.Masked = append(ch.Masked, k)
 			ch.Unchanged++
 		case equalValues(k, want, have):
@@ -432,7 +432,7 @@ func removedKeys(actual map[string]string, ignore map[string]bool, desired map[s
 			continue
 		}
 		kc := KeyChange{Key: k, Action: Delete, Sensitive: isSensitive(k, nil)}
-		if !kc.Sensitive && !isMasked(actual[k]) {
+		if !kc.Sensitive && !connectorconfig.IsMasked(actual[k]) {
 			kc.Before = shown(actual[k])
 		} else {
 			kc.Sensitive = true
@@ -487,8 +487,6 @@ func isSensitive(key string, declared []string) bool {
 	}
 	return strings.HasSuffix(k, "ssl.key")
 }
-
-func isMasked(v string) bool { return connectorconfig.IsMasked(v) }
 
 var placeholderRE = regexp.MustCompile(`^\$\{[A-Za-z0-9_.-]+:[^}]*\}$`)
 

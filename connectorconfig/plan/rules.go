@@ -103,7 +103,7 @@ func changeFindings(name string, before, after map[string]string, sensitive []st
 	}
 	changed := func(key, dflt string) (string, string, bool) {
 		b, a := def(before, key, dflt), def(after, key, dflt)
-		return b, a, !equalValues(key, a, b) && !isMasked(before[key])
+		return b, a, !equalValues(key, a, b) && !connectorconfig.IsMasked(before[key])
 	}
 	mode := def(after, "snapshot.mode", "initial")
 	if b, a, ok := changed("connector.class", ""); ok && b != "" {
