@@ -109,7 +109,7 @@ func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.tlsCfg = &t } }
 func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 	u, err := url.Parse(strings.TrimSpace(baseURL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("schema registry url %q: want http(s)://host[:port][/path]", redactURL(baseURL))
+		return nil, fmt.Errorf("schema registry url %q: want http(s)://host[:port][/path]", redact.URL(baseURL))
 	}
 	c := &Client{timeout: DefaultTimeout, maxAnswer: DefaultMaxAnswerSize}
 	if u.User != nil {
@@ -169,8 +169,6 @@ func (t *TLSConfig) build() (*tls.Config, error) {
 
 // URL is the registry's base URL, without credentials.
 func (c *Client) URL() string { return c.base }
-
-func redactURL(s string) string { return redact.URL(s) }
 
 // call is the state of one client call: its context and the last error
 // answer seen by the transport (srclient drops the status of non-JSON
@@ -309,7 +307,7 @@ func (c *Client) mapErr(op string, cl *call, err error) error {
 		return newAPIError(op, cl.status, cl.body)
 	}
 	if cl.tooLarge {
-		return fmt.Errorf("%s: %s %s: %w: more than %d bytes", op, cl.method, redactURL(cl.url), ErrAnswerTooLarge, c.maxAnswer)
+		return fmt.Errorf("%s: %s %s: %w: more than %d bytes", op, cl.method, redact.URL(cl.url), ErrAnswerTooLarge, c.maxAnswer)
 	}
 	if cl.timedOut > 0 {
 		return fmt.Errorf("%s: %w", op, &TimeoutError{Method: cl.method, URL: cl.url, After: cl.timedOut})
