@@ -76,7 +76,7 @@ func crashRun(t *testing.T, sd side) {
 	if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dsn := settings.PostgresDSNWithDatabase(s.PostgresDSN, dbNameOf(t, f))
+	dsn := settings.PostgresDSNWithDatabase(s.PostgresDSN, f.dbName)
 	if sd.kind == eventrouter.MariaDB {
 		dsn = s.MariaDBDSN
 	}
@@ -247,18 +247,4 @@ func crashRun(t *testing.T, sd side) {
 	if lost > 0 {
 		t.Errorf("%d events lost", lost)
 	}
-}
-
-// dbNameOf is the fixture's database name (PostgreSQL: the database the
-// fixture created).
-func dbNameOf(t *testing.T, f *fixture) string {
-	var name string
-	q := "SELECT current_database()"
-	if f.side.kind != eventrouter.Postgres {
-		q = "SELECT DATABASE()"
-	}
-	if err := f.db.QueryRow(q).Scan(&name); err != nil {
-		t.Fatal(err)
-	}
-	return name
 }
