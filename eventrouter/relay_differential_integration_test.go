@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-	"github.com/go-sql-driver/mysql"
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
@@ -204,10 +203,9 @@ func relayDB(t *testing.T, h *harness) *sql.DB {
 	if h.side.kind == eventrouter.Postgres {
 		db, err = sql.Open("pgx", settings.PostgresDSNWithDatabase(h.s.PostgresDSN, h.db.name))
 	} else {
-		var cfg *mysql.Config
-		if cfg, err = mysql.ParseDSN(h.s.MariaDBDSN); err == nil {
-			cfg.DBName = h.db.name
-			db, err = sql.Open("mysql", cfg.FormatDSN())
+		var dsn string
+		if dsn, err = settings.MySQLDSNWithDatabase(h.s.MariaDBDSN, h.db.name); err == nil {
+			db, err = sql.Open("mysql", dsn)
 		}
 	}
 	if err != nil {

@@ -4,7 +4,6 @@ package relay_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -68,24 +67,16 @@ func crashRun(t *testing.T, sd side) {
 		t.Fatalf("build outboxctl: %v\n%s", err, out)
 	}
 	// a topic with 3 partitions: aggregates spread over them
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": f.boot})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
 	f.topic += "3"
 	f.conf["transforms.outbox.route.topic.replacement"] = f.topic
-	if _, err := admin.CreateTopics(context.Background(), []kafka.TopicSpecification{{Topic: f.topic, NumPartitions: 3, ReplicationFactor: 1}}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { itest.DeleteTopics(t, f.boot, f.topic) })
+	itest.CreateTopicN(t, f.boot, f.topic, 3)
 
 	cfgPath := filepath.Join(t.TempDir(), "connector.json")
 	b, _ := json.Marshal(map[string]any{"name": "crash", "config": f.conf})
 	if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dsn := settings.PostgresDSNWithDatabase(s.PostgresDSN, dbNameOf(t, f))
+	dsn := settings.PostgresDSNWithDatabase(s.PostgresDSN, f.dbName)
 	if sd.kind == eventrouter.MariaDB {
 		dsn = s.MariaDBDSN
 	}
@@ -256,18 +247,4 @@ func crashRun(t *testing.T, sd side) {
 	if lost > 0 {
 		t.Errorf("%d events lost", lost)
 	}
-}
-
-// dbNameOf is the fixture's database name (PostgreSQL: the database the
-// fixture created).
-func dbNameOf(t *testing.T, f *fixture) string {
-	var name string
-	q := "SELECT current_database()"
-	if f.side.kind != eventrouter.Postgres {
-		q = "SELECT DATABASE()"
-	}
-	if err := f.db.QueryRow(q).Scan(&name); err != nil {
-		t.Fatal(err)
-	}
-	return name
 }

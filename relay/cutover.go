@@ -58,11 +58,11 @@ func (r *Relay) CutoverToCDC(ctx context.Context, cc *connect.Client, connector 
 			return false, err
 		}
 		for _, tk := range st.Tasks {
-			if tk.State == "FAILED" {
+			if tk.State == connect.StateFailed {
 				return false, fmt.Errorf("task %d FAILED: %s", tk.ID, firstLine(tk.Trace))
 			}
 		}
-		return st.Connector.State == "RUNNING" && len(st.Tasks) > 0 && allRunning(st), nil
+		return st.Connector.State == connect.StateRunning && len(st.Tasks) > 0 && allRunning(st), nil
 	}); err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func (r *Relay) CutoverToCDC(ctx context.Context, cc *connect.Client, connector 
 
 func allRunning(st connect.Status) bool {
 	for _, tk := range st.Tasks {
-		if tk.State != "RUNNING" {
+		if tk.State != connect.StateRunning {
 			return false
 		}
 	}
@@ -129,7 +129,7 @@ func (r *Relay) CutoverToRelay(ctx context.Context, cc *connect.Client, connecto
 		if err != nil {
 			return fmt.Errorf("%w: connector %s: %v", ErrCutover, connector, err)
 		}
-		if s := st.Connector.State; s == "STOPPED" || s == "PAUSED" {
+		if s := st.Connector.State; s == connect.StateStopped || s == connect.StatePaused {
 			step("connector " + connector + " is " + s)
 			break
 		}

@@ -4,6 +4,7 @@ package relay_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/relay"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -27,32 +29,7 @@ import (
 // are counted and reported), none lost.
 func TestRelayCutoverToCDC(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
-	sfx := strings.ToLower(itest.Suffix())
-	dbName := "relay_cut_" + sfx
-	db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
-	topic := "relay." + sfx + ".Order"
-	doc := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
-outboxes:
-  - name: cut%s
-    database:
-      kind: postgres
-      connection: {host: %s, port: %s, user: postgres, dbname: %s}
-    payloadFormat: json
-    routing:
-      topicReplacement: relay.%s.${routedByValue}
-    connector: {name: relay-cut-%s, topicPrefix: cut%s, heartbeat: 1s}
-`, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, sfx, sfx, sfx)
-	sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	itest.CreateOutboxTable(t, db, &sp.Outboxes[0])
-	itest.CreateTopic(t, s.BootstrapServers, topic)
-	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{BootstrapServers: s.BootstrapServers})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conf, name := cs[0].Config, cs[0].Name
+	db, sfx, topic, conf, name := cutoverOutbox(t, s, "cut")
 
 	// the writer
 	var mu sync.Mutex
@@ -174,32 +151,7 @@ outboxes:
 // (again, for those the connector published). None lost.
 func TestRelayCutoverToRelay(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
-	sfx := strings.ToLower(itest.Suffix())
-	dbName := "relay_cut2_" + sfx
-	db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
-	topic := "relay." + sfx + ".Order"
-	doc := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
-outboxes:
-  - name: cut%s
-    database:
-      kind: postgres
-      connection: {host: %s, port: %s, user: postgres, dbname: %s}
-    payloadFormat: json
-    routing:
-      topicReplacement: relay.%s.${routedByValue}
-    connector: {name: relay-cut2-%s, topicPrefix: cut2%s, heartbeat: 1s}
-`, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, sfx, sfx, sfx)
-	sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	itest.CreateOutboxTable(t, db, &sp.Outboxes[0])
-	itest.CreateTopic(t, s.BootstrapServers, topic)
-	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{BootstrapServers: s.BootstrapServers})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conf, name := cs[0].Config, cs[0].Name
+	db, sfx, topic, conf, name := cutoverOutbox(t, s, "cut2")
 	itest.PutConnector(t, s.ConnectURL, name, conf)
 	itest.WaitRunning(t, s.ConnectURL, name, 90*time.Second)
 	cc, err := connect.NewClient(s.ConnectURL)
@@ -286,4 +238,37 @@ outboxes:
 	if int(r.Stats().Published) != len(written) {
 		t.Errorf("relay published %d, want every row of the table (%d)", r.Stats().Published, len(written))
 	}
+}
+
+// cutoverOutbox creates a PostgreSQL outbox (database relay_<tag>_<sfx>,
+// its table and its topic) and generates its connector config (connector
+// relay-<tag>-<sfx>, topic prefix <tag><sfx>).
+func cutoverOutbox(t *testing.T, s settings.Settings, tag string) (db *sql.DB, sfx, topic string, conf map[string]string, name string) {
+	t.Helper()
+	sfx = strings.ToLower(itest.Suffix())
+	dbName := "relay_" + tag + "_" + sfx
+	db = itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	topic = "relay." + sfx + ".Order"
+	doc := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: cut%s
+    database:
+      kind: postgres
+      connection: {host: %s, port: %s, user: postgres, dbname: %s}
+    payloadFormat: json
+    routing:
+      topicReplacement: relay.%s.${routedByValue}
+    connector: {name: relay-%s-%s, topicPrefix: %s%s, heartbeat: 1s}
+`, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, sfx, tag, sfx, tag, sfx)
+	sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	itest.CreateOutboxTable(t, db, &sp.Outboxes[0])
+	itest.CreateTopic(t, s.BootstrapServers, topic)
+	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{BootstrapServers: s.BootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, sfx, topic, cs[0].Config, cs[0].Name
 }

@@ -32,6 +32,7 @@ type fixture struct {
 	t      *testing.T
 	db     *sql.DB
 	side   side
+	dbName string
 	schema string
 	table  string
 	topic  string
@@ -47,6 +48,7 @@ func newFixture(t *testing.T, sd side, extra map[string]string) *fixture {
 	sfx := strings.ToLower(itest.Suffix())
 	f := &fixture{t: t, side: sd, table: "outbox", boot: s.BootstrapServers}
 	name := "relay_" + sfx
+	f.dbName = name
 	var ddl string
 	if sd.kind == eventrouter.Postgres {
 		f.db = itest.PostgresDatabase(t, s.PostgresDSN, name)

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // column is one column of the outbox table as the connector sees it.
@@ -39,9 +41,9 @@ func (t *table) pg() bool { return t.kind == eventrouter.Postgres }
 // quote quotes an identifier for the table's dialect.
 func (t *table) quote(id string) string {
 	if t.pg() {
-		return `"` + strings.ReplaceAll(id, `"`, `""`) + `"`
+		return outbox.QuoteIdent(spec.Postgres, id)
 	}
-	return "`" + strings.ReplaceAll(id, "`", "``") + "`"
+	return outbox.QuoteIdent(spec.MySQL, id)
 }
 
 func (t *table) from() string { return t.quote(t.schema) + "." + t.quote(t.name) }
