@@ -56,10 +56,10 @@ func twoStrings(a, b []byte) (string, string) {
 // a handler or upcaster is registered for it, else a new string.
 func (r *Router) typeName(v []byte) string {
 	r.mu.RLock()
-	t, ok := r.typeNames[string(v)]
+	t, ok := r.types[string(v)]
 	r.mu.RUnlock()
 	if ok {
-		return t
+		return t.name
 	}
 	return string(v)
 }

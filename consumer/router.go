@@ -128,9 +128,8 @@ type Router struct {
 	cfg        RouterConfig
 	mu         sync.RWMutex
 	handlers   map[handlerKey]*entry
-	versions   map[string][]int  // event type -> registered majors
-	typeNames  map[string]string // registered event types, to reuse their strings
-	inner      Handler           // r.handleParsed, the innermost Handler
+	types      map[string]registeredType // by event type
+	inner      Handler                   // r.handleParsed, the innermost Handler
 	middleware []Middleware
 
 	writers sync.Map       // schema id -> avro.Schema
@@ -144,6 +143,12 @@ type Router struct {
 	// err is the first invalid middleware given to Use: Process and
 	// NewConsumer return it.
 	err error
+}
+
+// registeredType is what the Router knows of one registered event type.
+type registeredType struct {
+	name   string // the registered string, reused for Meta.EventType
+	majors []int  // registered major versions
 }
 
 type handlerKey struct {
@@ -182,7 +187,7 @@ func NewRouter(cfg RouterConfig) (*Router, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	r := &Router{cfg: cfg, handlers: map[handlerKey]*entry{}, versions: map[string][]int{}, typeNames: map[string]string{}}
+	r := &Router{cfg: cfg, handlers: map[handlerKey]*entry{}, types: map[string]registeredType{}}
 	r.inner = r.handleParsed
 	return r, nil
 }
@@ -415,7 +420,7 @@ func (r *Router) lookup(eventType string, version int, m *Message) *entry {
 			return e
 		}
 		if v, _ := m.Header(r.cfg.SchemaVersionHeader); len(v) == 0 {
-			if vs := r.versions[t]; len(vs) == 1 {
+			if vs := r.types[t].majors; len(vs) == 1 {
 				return r.handlers[handlerKey{t, vs[0]}]
 			}
 		}
