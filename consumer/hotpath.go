@@ -53,12 +53,10 @@ func twoStrings(a, b []byte) (string, string) {
 }
 
 // typeName is the event type of header value v: the registered string when
-// a handler or upcaster is registered for it, else a new string.
+// a handler or upcaster is registered for it, else a new string. r.mu must
+// be held (read).
 func (r *Router) typeName(v []byte) string {
-	r.mu.RLock()
-	t, ok := r.types[string(v)]
-	r.mu.RUnlock()
-	if ok {
+	if t, ok := r.types[string(v)]; ok {
 		return t.name
 	}
 	return string(v)

@@ -316,6 +316,9 @@ func (r *Router) Process(ctx context.Context, m *Message) error {
 	}
 	r.mu.RLock()
 	mws, buildErr := r.middleware, r.err
+	if buildErr == nil {
+		m.metaErr = r.parseMeta(m) // under the same read lock
+	}
 	r.mu.RUnlock()
 	if buildErr != nil {
 		return buildErr
@@ -323,12 +326,12 @@ func (r *Router) Process(ctx context.Context, m *Message) error {
 	return r.run(ctx, m, mws, chainInfo{router: r})
 }
 
-// run gives m the chain ci, fills m.Meta and sends m through the middleware
-// mws to its handler; metadata that do not parse fail inside the
-// middleware, so that Retry and DLQ see that error as any other.
+// run gives m the chain ci and sends m through the middleware mws to its
+// handler. The caller has filled m.Meta and m.metaErr (parseMeta):
+// metadata that do not parse fail inside the middleware, so that Retry and
+// DLQ see that error as any other.
 func (r *Router) run(ctx context.Context, m *Message, mws []Middleware, ci chainInfo) error {
 	m.chain = ci
-	m.metaErr = r.parseMeta(m)
 	h := r.inner
 	if h == nil { // a Router not made by NewRouter
 		h = r.handleParsed
@@ -351,6 +354,7 @@ func (r *Router) handleParsed(ctx context.Context, m *Message) error {
 // parseMeta fills m.Meta from what needs no registry: headers, key, framing.
 // The key and the id header share one allocation, and an event type that a
 // handler is registered for is the registered string (no allocation).
+// r.mu must be held (read).
 func (r *Router) parseMeta(m *Message) error {
 	m.Meta = Meta{Tombstone: m.Value == nil}
 	id, _ := m.Header(r.cfg.IDHeader)
