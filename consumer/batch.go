@@ -133,6 +133,7 @@ func (r *Router) processIn(ctx context.Context, m *Message, tx *sql.Tx, pm mark)
 	}
 	r.mu.RLock()
 	mws := r.middleware
+	m.metaErr = r.parseMeta(m) // under the same read lock
 	r.mu.RUnlock()
 	return r.run(ctx, m, mws, chainInfo{router: r, batch: true, tx: tx, mark: pm})
 }

@@ -53,13 +53,11 @@ func twoStrings(a, b []byte) (string, string) {
 }
 
 // typeName is the event type of header value v: the registered string when
-// a handler or upcaster is registered for it, else a new string.
+// a handler or upcaster is registered for it, else a new string. r.mu must
+// be held (read).
 func (r *Router) typeName(v []byte) string {
-	r.mu.RLock()
-	t, ok := r.typeNames[string(v)]
-	r.mu.RUnlock()
-	if ok {
-		return t
+	if t, ok := r.types[string(v)]; ok {
+		return t.name
 	}
 	return string(v)
 }

@@ -43,7 +43,7 @@ type Message struct {
 	Attempt int
 
 	chain chainInfo // set by Router.Process and the DLQ middleware
-	// metaErr is what parseMeta found wrong with the headers (Router.run).
+	// metaErr is what parseMeta found wrong with the headers (Router.Process).
 	metaErr error
 }
 

@@ -128,9 +128,8 @@ type Router struct {
 	cfg        RouterConfig
 	mu         sync.RWMutex
 	handlers   map[handlerKey]*entry
-	versions   map[string][]int  // event type -> registered majors
-	typeNames  map[string]string // registered event types, to reuse their strings
-	inner      Handler           // r.handleParsed, the innermost Handler
+	types      map[string]registeredType // by event type
+	inner      Handler                   // r.handleParsed, the innermost Handler
 	middleware []Middleware
 
 	writers sync.Map       // schema id -> avro.Schema
@@ -144,6 +143,12 @@ type Router struct {
 	// err is the first invalid middleware given to Use: Process and
 	// NewConsumer return it.
 	err error
+}
+
+// registeredType is what the Router knows of one registered event type.
+type registeredType struct {
+	name   string // the registered string, reused for Meta.EventType
+	majors []int  // registered major versions
 }
 
 type handlerKey struct {
@@ -182,7 +187,7 @@ func NewRouter(cfg RouterConfig) (*Router, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	r := &Router{cfg: cfg, handlers: map[handlerKey]*entry{}, versions: map[string][]int{}, typeNames: map[string]string{}}
+	r := &Router{cfg: cfg, handlers: map[handlerKey]*entry{}, types: map[string]registeredType{}}
 	r.inner = r.handleParsed
 	return r, nil
 }
@@ -311,6 +316,9 @@ func (r *Router) Process(ctx context.Context, m *Message) error {
 	}
 	r.mu.RLock()
 	mws, buildErr := r.middleware, r.err
+	if buildErr == nil {
+		m.metaErr = r.parseMeta(m) // under the same read lock
+	}
 	r.mu.RUnlock()
 	if buildErr != nil {
 		return buildErr
@@ -318,12 +326,12 @@ func (r *Router) Process(ctx context.Context, m *Message) error {
 	return r.run(ctx, m, mws, chainInfo{router: r})
 }
 
-// run gives m the chain ci, fills m.Meta and sends m through the middleware
-// mws to its handler; metadata that do not parse fail inside the
-// middleware, so that Retry and DLQ see that error as any other.
+// run gives m the chain ci and sends m through the middleware mws to its
+// handler. The caller has filled m.Meta and m.metaErr (parseMeta):
+// metadata that do not parse fail inside the middleware, so that Retry and
+// DLQ see that error as any other.
 func (r *Router) run(ctx context.Context, m *Message, mws []Middleware, ci chainInfo) error {
 	m.chain = ci
-	m.metaErr = r.parseMeta(m)
 	h := r.inner
 	if h == nil { // a Router not made by NewRouter
 		h = r.handleParsed
@@ -346,6 +354,7 @@ func (r *Router) handleParsed(ctx context.Context, m *Message) error {
 // parseMeta fills m.Meta from what needs no registry: headers, key, framing.
 // The key and the id header share one allocation, and an event type that a
 // handler is registered for is the registered string (no allocation).
+// r.mu must be held (read).
 func (r *Router) parseMeta(m *Message) error {
 	m.Meta = Meta{Tombstone: m.Value == nil}
 	id, _ := m.Header(r.cfg.IDHeader)
@@ -415,7 +424,7 @@ func (r *Router) lookup(eventType string, version int, m *Message) *entry {
 			return e
 		}
 		if v, _ := m.Header(r.cfg.SchemaVersionHeader); len(v) == 0 {
-			if vs := r.versions[t]; len(vs) == 1 {
+			if vs := r.types[t].majors; len(vs) == 1 {
 				return r.handlers[handlerKey{t, vs[0]}]
 			}
 		}

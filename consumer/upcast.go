@@ -115,7 +115,8 @@ func (r *Router) register(e *entry, o handlerOptions) error {
 		e.upcast = true
 	}
 	r.handlers[k] = e
-	r.versions[e.eventType] = append(r.versions[e.eventType], e.version)
-	r.typeNames[e.eventType] = e.eventType
+	t := r.types[e.eventType]
+	t.name, t.majors = e.eventType, append(t.majors, e.version)
+	r.types[e.eventType] = t
 	return nil
 }
