@@ -26,6 +26,8 @@ var schemaDocs = map[string]string{
 	"Outbox.events":                    "Event types written to this outbox",
 	"Outbox.connector":                 "The Debezium connector capturing this outbox",
 	"Outbox.relay":                     "Publish with the polling relay (outboxctl relay) instead of the connector: plan/deploy leave no connector for this outbox",
+	"Outbox.writer":                    "How the application's writer uses the table (checked by validate)",
+	"WriterSpec.deleteAfterInsert":     "The writer deletes each row in its inserting transaction: the table stays empty; the polling relay cannot publish such an outbox",
 	"RelaySpec.orderColumn":            "Column giving the publish order (default: the id column)",
 	"RelaySpec.pollInterval":           "Time between polls (default 1s)",
 	"RelaySpec.batch":                  "Rows per poll (default 100)",

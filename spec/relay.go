@@ -36,6 +36,9 @@ func checkRelay(o *Outbox, errs *ErrorList) {
 	if r == nil {
 		return
 	}
+	if o.DeletesAfterInsert() {
+		errs.add(o.Writer.PosOf("deleteAfterInsert"), fmt.Sprintf("outbox %q: writer.deleteAfterInsert cannot go with relay: the polling relay never sees a row deleted in its own transaction (publish this outbox with the connector, or turn deleteAfterInsert off)", o.Name))
+	}
 	if r.OrderColumn != "" {
 		found := false
 		for _, c := range o.ColumnContract() {

@@ -39,10 +39,26 @@ func TestRelaySpec(t *testing.T) {
 		{"postgres", "      batch: -1\n", `relay.batch -1`},
 		{"mariadb", "      notify: outbox_orders\n", `relay.notify needs a postgres outbox`},
 		{"postgres", "      notify: Bad-Name\n", `relay.notify "Bad-Name": want a lower-case identifier`},
+		{"postgres", "      {}\n    writer:\n      deleteAfterInsert: true\n", `outbox.yaml:11:26: outbox "orders": writer.deleteAfterInsert cannot go with relay`},
 	} {
 		_, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(relayDoc(tc.kind, tc.relay))})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %q: %v, want %q", tc.kind, tc.relay, err, tc.want)
 		}
+	}
+}
+
+func TestWriterSpec(t *testing.T) {
+	doc := strings.Replace(relayDoc("postgres", ""), "    relay:\n", "    writer:\n      deleteAfterInsert: true\n", 1)
+	s, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := &s.Outboxes[0]; !o.DeletesAfterInsert() || o.RelayPublished() {
+		t.Errorf("writer = %+v, relay = %+v", o.Writer, o.Relay)
+	}
+	s, err = spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(strings.Replace(relayDoc("postgres", ""), "    relay:\n", "", 1))})
+	if err != nil || s.Outboxes[0].DeletesAfterInsert() {
+		t.Errorf("no writer block: %v, deletes = %v", err, err == nil && s.Outboxes[0].DeletesAfterInsert())
 	}
 }

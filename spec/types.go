@@ -160,7 +160,24 @@ type Outbox struct {
 	// outbox's publisher instead of the connector: plan and deploy leave no
 	// connector for it (see RelaySpec).
 	Relay *RelaySpec `yaml:"relay" json:"relay,omitempty"`
+	// Writer states how the application writes the outbox (see WriterSpec).
+	Writer *WriterSpec `yaml:"writer" json:"writer,omitempty"`
 }
+
+// WriterSpec states how the application's writer (package outbox) uses the
+// outbox table, for the checks that depend on it.
+type WriterSpec struct {
+	Node `yaml:"-"`
+	// DeleteAfterInsert is true when the writer deletes each row in the
+	// transaction that inserted it (outbox.WithDeleteAfterInsert): the
+	// connector still captures the insert and the table stays empty. The
+	// polling relay cannot see such rows, so it refuses this outbox.
+	DeleteAfterInsert bool `yaml:"deleteAfterInsert" json:"deleteAfterInsert,omitempty"`
+}
+
+// DeletesAfterInsert reports whether the outbox's writer deletes each row in
+// the transaction that inserted it.
+func (o *Outbox) DeletesAfterInsert() bool { return o.Writer != nil && o.Writer.DeleteAfterInsert }
 
 // QualifiedTable is schema.table (PostgreSQL) or database.table (MySQL).
 func (o *Outbox) QualifiedTable() string { return o.Schema + "." + o.Table }
