@@ -171,7 +171,7 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		newPlanCmd(env), newDeployCmd(env), newConnectorsCmd(env), newContextCmd(env),
 		newProvisionCmd(env), newDoctorCmd(env), newRelayCmd(env),
 		newRouteCmd(env),
-		newBenchCmd(env),
+		newBenchCmd(env), newExporterCmd(env),
 		// Commands are registered here, one line per noun.
 	)
 	root.SetHelpCommand(newHelpCmd(env, root))

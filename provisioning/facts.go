@@ -55,6 +55,28 @@ type Slot struct {
 	WalStatus string `json:"walStatus"`
 	// RetainedBytes is the WAL the slot holds back (current LSN − restart LSN).
 	RetainedBytes int64 `json:"retainedBytes"`
+	// ConfirmedFlushLagBytes is current LSN − confirmed_flush_lsn: the WAL
+	// the consumer (the connector) has not confirmed yet.
+	ConfirmedFlushLagBytes int64 `json:"confirmedFlushLagBytes"`
+}
+
+// SlotFacts reads the replication slot name (nil, nil when it does not
+// exist). It is the one query for slot facts: doctor (Inspect) and the
+// exporter read slots through it. Any role may run it.
+func SlotFacts(ctx context.Context, q Querier, name string) (*Slot, error) {
+	s := Slot{Name: name}
+	err := q.QueryRowContext(ctx, `SELECT plugin, COALESCE(database, ''), active, COALESCE(wal_status, ''),
+		COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn), 0)::bigint,
+		COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn), 0)::bigint
+		FROM pg_replication_slots WHERE slot_name = $1`, name).
+		Scan(&s.Plugin, &s.Database, &s.Active, &s.WalStatus, &s.RetainedBytes, &s.ConfirmedFlushLagBytes)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("replication slot %s: %w", name, err)
+	}
+	return &s, nil
 }
 
 // Publication is a PostgreSQL publication.
@@ -138,18 +160,11 @@ func inspectPostgres(ctx context.Context, q Querier, t Target, dbMissing bool) (
 		return nil, fmt.Errorf("server settings: %w", err)
 	}
 	if slot := t.Config("slot.name"); slot != "" {
-		s := Slot{Name: slot}
-		err := q.QueryRowContext(ctx, `SELECT plugin, COALESCE(database, ''), active, COALESCE(wal_status, ''),
-			COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn), 0)::bigint
-			FROM pg_replication_slots WHERE slot_name = $1`, slot).
-			Scan(&s.Plugin, &s.Database, &s.Active, &s.WalStatus, &s.RetainedBytes)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return nil, fmt.Errorf("replication slot %s: %w", slot, err)
-		default:
-			f.Slot = &s
+		s, err := SlotFacts(ctx, q, slot)
+		if err != nil {
+			return nil, err
 		}
+		f.Slot = s
 	}
 	user := t.Outbox.Database.Connection.User
 	if user != "" {

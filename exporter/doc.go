@@ -1,0 +1,53 @@
+// Package exporter is a Prometheus exporter for the outboxes of a spec:
+// a prometheus.Collector that, on each scrape, reads the replication slot
+// or binlog position, the outbox table, the connector's status on Kafka
+// Connect and the lag of consumer groups. Learn Collector, Config and
+// Target first; cmd's `outboxctl exporter` serves a Collector on /metrics.
+//
+// Every fact is read through the provisioning functions doctor uses
+// (provisioning.SlotFacts, ReadTableStats, ReadBinlogFacts, ConsumerLag and
+// the connect client's Status), so the two never disagree.
+//
+// A scrape is bounded by Config.Timeout. Each part of it (one database,
+// one connector, Kafka) is a target: a target that fails or does not answer
+// in time is outbox_up{target=…}=0 and one more
+// outbox_scrape_errors_total, and the scrape itself still succeeds with the
+// other targets' series.
+//
+// Metrics (labels in braces; every series of an outbox has outbox=<name>):
+//
+//	outbox_up{target,outbox}                          1 when the target answered this scrape, else 0
+//	outbox_scrape_duration_seconds{target,outbox}     time the target took in this scrape
+//	outbox_scrape_errors_total{target,outbox}         scrapes of the target that failed, since start
+//	outbox_pg_slot_present{slot}                      1 when the connector's replication slot exists
+//	outbox_pg_slot_retained_wal_bytes{slot}           current WAL LSN − the slot's restart_lsn
+//	outbox_pg_slot_confirmed_flush_lag_bytes{slot}    current WAL LSN − the slot's confirmed_flush_lsn
+//	outbox_pg_slot_active{slot}                       1 when a walsender streams from the slot
+//	outbox_pg_slot_wal_status{slot,wal_status}        1 for the slot's wal_status (reserved, extended,
+//	                                                  unreserved, lost), 0 for the others
+//	outbox_binlog_lag_bytes{connector}                binlog the server wrote past the connector's
+//	                                                  committed offset (file, pos)
+//	outbox_binlog_retention_left_seconds{connector}   binlog retention − age of the connector's offset
+//	                                                  (ts_sec): time left before the binlog it must
+//	                                                  resume from may be purged
+//	outbox_binlog_offset_purged{connector}            1 when the offset's binlog file is gone
+//	outbox_table_rows_estimate{table}                 catalog estimate of the table's live rows
+//	outbox_table_oldest_row_age_seconds{table}        now − the smallest timestamp column value, for
+//	                                                  outboxes that keep rows and have a timestamp
+//	                                                  column; 0 when the table is empty
+//	outbox_connector_state{connector,state}           1 for the connector's current state, 0 for the
+//	                                                  others (UNASSIGNED, RUNNING, PAUSED, STOPPED,
+//	                                                  FAILED, RESTARTING, NOT_FOUND)
+//	outbox_connector_task_state{connector,task,state} the same per task
+//	outbox_connector_tasks{connector}                 the number of tasks
+//	outbox_consumer_group_lag{group,topic,partition}  log end offset − the group's committed offset
+//
+// The connector series are absent for outboxes the polling relay publishes
+// (the relay serves its own metrics), the binlog series for PostgreSQL and
+// the slot series for MySQL/MariaDB. Consumer groups are the ones
+// Config.Groups names (outbox="" on their series, target "kafka").
+//
+// The package does not serve HTTP, read flags or resolve secrets: the
+// caller opens the databases (as the connector's user, from the spec's
+// references) and the clients.
+package exporter
