@@ -87,31 +87,43 @@ func (c Config) Validate() error {
 // ErrConfig: the Config is invalid.
 var ErrConfig = errors.New("exporter config")
 
+// metricNames are the names of every metric, in declaration order.
+var metricNames []string
+
+func newDesc(name, help string, labels []string, _ prometheus.Labels) *prometheus.Desc {
+	metricNames = append(metricNames, name)
+	return prometheus.NewDesc(name, help, labels, nil)
+}
+
+// MetricNames returns the name of every metric the Collector exports
+// (dashboards and rules are checked against it).
+func MetricNames() []string { return append([]string(nil), metricNames...) }
+
 var (
 	outboxLabels = []string{"outbox"}
 
-	descUp       = prometheus.NewDesc("outbox_up", "1 when the target answered in this scrape, else 0.", []string{"target", "outbox"}, nil)
-	descDuration = prometheus.NewDesc("outbox_scrape_duration_seconds", "Time the target took in this scrape.", []string{"target", "outbox"}, nil)
-	descErrors   = prometheus.NewDesc("outbox_scrape_errors_total", "Scrapes of the target that failed or timed out.", []string{"target", "outbox"}, nil)
+	descUp       = newDesc("outbox_up", "1 when the target answered in this scrape, else 0.", []string{"target", "outbox"}, nil)
+	descDuration = newDesc("outbox_scrape_duration_seconds", "Time the target took in this scrape.", []string{"target", "outbox"}, nil)
+	descErrors   = newDesc("outbox_scrape_errors_total", "Scrapes of the target that failed or timed out.", []string{"target", "outbox"}, nil)
 
-	descSlotPresent  = prometheus.NewDesc("outbox_pg_slot_present", "1 when the connector's replication slot exists.", append(outboxLabels, "slot"), nil)
-	descSlotRetained = prometheus.NewDesc("outbox_pg_slot_retained_wal_bytes", "WAL the slot holds back: current LSN minus restart_lsn.", append(outboxLabels, "slot"), nil)
-	descSlotLag      = prometheus.NewDesc("outbox_pg_slot_confirmed_flush_lag_bytes", "Current LSN minus the slot's confirmed_flush_lsn.", append(outboxLabels, "slot"), nil)
-	descSlotActive   = prometheus.NewDesc("outbox_pg_slot_active", "1 when a walsender streams from the slot.", append(outboxLabels, "slot"), nil)
-	descSlotWal      = prometheus.NewDesc("outbox_pg_slot_wal_status", "1 for the slot's wal_status, 0 for the others.", append(outboxLabels, "slot", "wal_status"), nil)
+	descSlotPresent  = newDesc("outbox_pg_slot_present", "1 when the connector's replication slot exists.", append(outboxLabels, "slot"), nil)
+	descSlotRetained = newDesc("outbox_pg_slot_retained_wal_bytes", "WAL the slot holds back: current LSN minus restart_lsn.", append(outboxLabels, "slot"), nil)
+	descSlotLag      = newDesc("outbox_pg_slot_confirmed_flush_lag_bytes", "Current LSN minus the slot's confirmed_flush_lsn.", append(outboxLabels, "slot"), nil)
+	descSlotActive   = newDesc("outbox_pg_slot_active", "1 when a walsender streams from the slot.", append(outboxLabels, "slot"), nil)
+	descSlotWal      = newDesc("outbox_pg_slot_wal_status", "1 for the slot's wal_status, 0 for the others.", append(outboxLabels, "slot", "wal_status"), nil)
 
-	descBinlogLag    = prometheus.NewDesc("outbox_binlog_lag_bytes", "Binlog written past the connector's committed offset.", append(outboxLabels, "connector"), nil)
-	descBinlogLeft   = prometheus.NewDesc("outbox_binlog_retention_left_seconds", "Binlog retention minus the age of the connector's committed offset.", append(outboxLabels, "connector"), nil)
-	descBinlogPurged = prometheus.NewDesc("outbox_binlog_offset_purged", "1 when the binlog file of the connector's offset is no longer on the server.", append(outboxLabels, "connector"), nil)
+	descBinlogLag    = newDesc("outbox_binlog_lag_bytes", "Binlog written past the connector's committed offset.", append(outboxLabels, "connector"), nil)
+	descBinlogLeft   = newDesc("outbox_binlog_retention_left_seconds", "Binlog retention minus the age of the connector's committed offset.", append(outboxLabels, "connector"), nil)
+	descBinlogPurged = newDesc("outbox_binlog_offset_purged", "1 when the binlog file of the connector's offset is no longer on the server.", append(outboxLabels, "connector"), nil)
 
-	descRows      = prometheus.NewDesc("outbox_table_rows_estimate", "Catalog estimate of the outbox table's live rows.", append(outboxLabels, "table"), nil)
-	descOldestAge = prometheus.NewDesc("outbox_table_oldest_row_age_seconds", "Now minus the oldest timestamp column value (outboxes that keep rows); 0 when empty.", append(outboxLabels, "table"), nil)
+	descRows      = newDesc("outbox_table_rows_estimate", "Catalog estimate of the outbox table's live rows.", append(outboxLabels, "table"), nil)
+	descOldestAge = newDesc("outbox_table_oldest_row_age_seconds", "Now minus the oldest timestamp column value (outboxes that keep rows); 0 when empty.", append(outboxLabels, "table"), nil)
 
-	descConnState = prometheus.NewDesc("outbox_connector_state", "1 for the connector's current state, 0 for the others.", append(outboxLabels, "connector", "state"), nil)
-	descTaskState = prometheus.NewDesc("outbox_connector_task_state", "1 for the task's current state, 0 for the others.", append(outboxLabels, "connector", "task", "state"), nil)
-	descTasks     = prometheus.NewDesc("outbox_connector_tasks", "Number of tasks of the connector.", append(outboxLabels, "connector"), nil)
+	descConnState = newDesc("outbox_connector_state", "1 for the connector's current state, 0 for the others.", append(outboxLabels, "connector", "state"), nil)
+	descTaskState = newDesc("outbox_connector_task_state", "1 for the task's current state, 0 for the others.", append(outboxLabels, "connector", "task", "state"), nil)
+	descTasks     = newDesc("outbox_connector_tasks", "Number of tasks of the connector.", append(outboxLabels, "connector"), nil)
 
-	descGroupLag = prometheus.NewDesc("outbox_consumer_group_lag", "Log end offset minus the group's committed offset.", []string{"group", "topic", "partition"}, nil)
+	descGroupLag = newDesc("outbox_consumer_group_lag", "Log end offset minus the group's committed offset.", []string{"group", "topic", "partition"}, nil)
 
 	allDescs = []*prometheus.Desc{descUp, descDuration, descErrors, descSlotPresent, descSlotRetained, descSlotLag, descSlotActive, descSlotWal,
 		descBinlogLag, descBinlogLeft, descBinlogPurged, descRows, descOldestAge, descConnState, descTaskState, descTasks, descGroupLag}
