@@ -147,7 +147,7 @@ func TestMetricsOf(t *testing.T) {
 	for expr, want := range map[string][]string{
 		`outbox_up == 0`: {"outbox_up"},
 		`outbox_pg_slot_retained_wal_bytes > 1073741824 and delta(outbox_pg_slot_retained_wal_bytes[15m]) > 0`: {"outbox_pg_slot_retained_wal_bytes", "outbox_pg_slot_retained_wal_bytes"},
-		`count by (connector) (outbox_connector_task_state{outbox=~"$outbox",state="RUNNING"} == 0)`:             {"outbox_connector_task_state"},
+		`count by (connector) (outbox_connector_task_state{outbox=~"$outbox",state="RUNNING"} == 0)`:           {"outbox_connector_task_state"},
 		`rate(node_cpu_seconds_total[5m])`: {"node_cpu_seconds_total"},
 		`label_values(outbox_up, outbox)`:  {"outbox_up", "outbox"},
 	} {
