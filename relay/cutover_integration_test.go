@@ -5,6 +5,7 @@ package relay_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -193,7 +194,7 @@ func TestRelayCutoverToRelay(t *testing.T) {
 	}
 	defer r.Close()
 	var steps []string
-	if err := r.CutoverToRelay(ctx, cc, name, func(s string) { steps = append(steps, s); t.Logf("cutover: ok %s", s) }); err != nil {
+	if err := r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: -1}, func(s string) { steps = append(steps, s); t.Logf("cutover: ok %s", s) }); err != nil {
 		t.Fatalf("cutover: %v (steps %q)", err, steps)
 	}
 	write(50) // after the cutover, before the relay starts
@@ -237,6 +238,77 @@ func TestRelayCutoverToRelay(t *testing.T) {
 	}
 	if int(r.Stats().Published) != len(written) {
 		t.Errorf("relay published %d, want every row of the table (%d)", r.Stats().Published, len(written))
+	}
+}
+
+// TestRelayCutoverRefusesDeleteAfterInsert: a writer that deletes each row
+// in its inserting transaction keeps the table from growing while its
+// insert counter grows; the cutover to the relay refuses before it waits for
+// the connector to stop. A quiet table is a warning step, not a refusal.
+func TestRelayCutoverRefusesDeleteAfterInsert(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
+	db, _, _, conf, name := cutoverOutbox(t, s, "dai")
+	cc, err := connect.NewClient(s.ConnectURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := relay.New(context.Background(), db, conf, relay.Options{BootstrapServers: s.BootstrapServers, PollInterval: 100 * time.Millisecond, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	// quiet: the connector is not deployed, so the cutover goes on past the
+	// check and finds it gone
+	var steps []string
+	if err := r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: time.Second}, func(s string) { steps = append(steps, s) }); err != nil {
+		t.Fatalf("quiet outbox: %v", err)
+	}
+	if len(steps) != 3 || !strings.HasPrefix(steps[0], "WARNING: no rows written") {
+		t.Errorf("quiet outbox: steps %q, want a warning, then the connector and the count", steps)
+	}
+
+	stop := make(chan struct{})
+	done := make(chan int)
+	go func() {
+		n := 0
+		defer func() { done <- n }()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			tx, err := db.Begin()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			id := itest.UUID(t)
+			if _, err := tx.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, 'Order', '1', 'OrderCreated', '{}', 1)`, id); err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := tx.Exec(`DELETE FROM outbox WHERE id = $1`, id); err != nil {
+				t.Error(err)
+				return
+			}
+			if err := tx.Commit(); err != nil {
+				t.Error(err)
+				return
+			}
+			n++
+		}
+	}()
+	steps = nil
+	err = r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: 2 * time.Second}, func(s string) { steps = append(steps, s) })
+	close(stop)
+	n := <-done
+	t.Logf("writer inserted and deleted %d rows; cutover: %v", n, err)
+	if !errors.Is(err, relay.ErrDeleteAfterInsert) || len(steps) != 0 {
+		t.Errorf("cutover under a delete-after-insert writer: %v (steps %q), want ErrDeleteAfterInsert before any step", err, steps)
 	}
 }
 
