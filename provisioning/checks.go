@@ -22,6 +22,7 @@ const (
 	// the primary key and reads them in the order column's order.
 	IDRelayNoPrimaryKey = "RELAY_NO_PRIMARY_KEY"
 	IDRelayOrderColumn  = "RELAY_ORDER_COLUMN"
+	IDRelayNotify       = "RELAY_NOTIFY_TRIGGER"
 
 	IDPGWalLevel          = "PG_WAL_LEVEL"
 	IDPGSlotsExhausted    = "PG_SLOTS_EXHAUSTED"
@@ -435,6 +436,14 @@ func checkTable(fs *findings, t Target, f *Facts) {
 	}
 	if o.RelayPublished() {
 		checkRelayTable(fs, o, f.Table, find)
+		if n := o.Relay.Notify; n != "" && kind == spec.Postgres && f.Table.NotifyChannel != n {
+			have := "there is no NOTIFY trigger"
+			if f.Table.NotifyChannel != "" {
+				have = fmt.Sprintf("its trigger notifies %q", f.Table.NotifyChannel)
+			}
+			fs.add(IDRelayNotify, SeverityWarning, "table "+qt, "outboxctl provision --database",
+				"relay.notify is %q but %s: the relay wakes up by polling only", n, have)
+		}
 		return
 	}
 	if !f.Table.HasPrimaryKey {
