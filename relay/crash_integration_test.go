@@ -216,59 +216,70 @@ func (d delivery) String() string {
 func (f *fixture) checkDelivery(written []event, aggs int) delivery {
 	t := f.t
 	t.Helper()
-	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": f.boot, "group.id": "check-" + itest.Suffix(), "auto.offset.reset": "earliest", "enable.auto.commit": false})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cons.Close()
-	if err := cons.Subscribe(f.topic, nil); err != nil {
-		t.Fatal(err)
-	}
 	byID := map[string]event{}
 	for _, e := range written {
 		byID[e.id] = e
 	}
-	seen := map[string]int{}
 	next := make([]int, aggs) // the next seq expected first per aggregate
 	d := delivery{written: len(written)}
-	until := time.Now().Add(60 * time.Second)
-	for len(seen) < len(written) && time.Now().Before(until) {
-		m, ok := cons.Poll(200).(*kafka.Message)
-		if !ok || m.TopicPartition.Error != nil {
-			continue
-		}
+	seen := readAll(t, f.boot, f.topic, len(written), func(m *kafka.Message, first bool) {
 		d.records++
 		id := header(m, "id")
 		e, known := byID[id]
-		if !known {
+		switch {
+		case !known:
 			t.Errorf("record with unknown id %q", id)
-			continue
-		}
-		seen[id]++
-		if seen[id] == 1 {
-			if e.seq != next[e.agg] {
-				d.disorder++
-				t.Errorf("aggregate %d: first seen seq %d, want %d (order lost)", e.agg, e.seq, next[e.agg])
-			}
+		case first && e.seq != next[e.agg]:
+			d.disorder++
+			t.Errorf("aggregate %d: first seen seq %d, want %d (order lost)", e.agg, e.seq, next[e.agg])
+			fallthrough
+		case first:
 			next[e.agg] = e.seq + 1
 		}
-	}
-	// a short tail: duplicates arriving after the last first occurrence
-	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); {
-		if m, ok := cons.Poll(200).(*kafka.Message); ok && m.TopicPartition.Error == nil {
-			d.records++
-			seen[header(m, "id")]++
+	})
+	d.distinct = len(seen)
+	d.dups = d.records - d.distinct
+	for _, e := range written {
+		if seen[e.id] == 0 {
+			d.lost++
 		}
 	}
-	for _, n := range seen {
-		d.dups += n - 1
-	}
-	d.distinct = len(seen)
-	d.lost = len(written) - len(seen)
 	if d.lost > 0 {
 		t.Errorf("%d events lost", d.lost)
 	}
 	return d
+}
+
+// readAll reads topic from the start until want distinct event ids were
+// seen and then 2 s passed without a record (the duplicates' tail), at most
+// 90 s, calling each for every record (first: its id's first occurrence).
+// It returns how often each id was seen.
+func readAll(t *testing.T, boot, topic string, want int, each func(m *kafka.Message, first bool)) map[string]int {
+	t.Helper()
+	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": boot, "group.id": "read-" + itest.Suffix(), "auto.offset.reset": "earliest", "enable.auto.commit": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cons.Close()
+	if err := cons.Subscribe(topic, nil); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	quiet := 0
+	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); {
+		m, ok := cons.Poll(200).(*kafka.Message)
+		if !ok || m.TopicPartition.Error != nil {
+			if quiet++; len(seen) >= want && quiet >= 10 {
+				break
+			}
+			continue
+		}
+		quiet = 0
+		id := header(m, "id")
+		seen[id]++
+		each(m, seen[id] == 1)
+	}
+	return seen
 }
 
 // onTopic routes the fixture to a new topic of partitions partitions on

@@ -36,7 +36,8 @@ import (
 // inbox and counted.
 func TestRelayCutoverToCDC(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
-	db, sfx, topic, conf, name := cutoverOutbox(t, s, "cut")
+	o := newSpecOutbox(t, s, "cut", false)
+	db, sfx, topic, conf, name := o.db, o.sfx, o.topic, o.conf, o.name
 	cons := startInboxConsumer(t, s.BootstrapServers, db, topic, "cut-inbox-"+sfx)
 	writer := startWriter(t, db)
 
@@ -103,7 +104,8 @@ func TestRelayCutoverToCDC(t *testing.T) {
 // what the writer goes on writing. None lost, each exactly once in effects.
 func TestRelayCutoverToRelay(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
-	db, sfx, topic, conf, name := cutoverOutbox(t, s, "cut2")
+	o := newSpecOutbox(t, s, "cut2", false)
+	db, sfx, topic, conf, name := o.db, o.sfx, o.topic, o.conf, o.name
 	itest.PutConnector(t, s.ConnectURL, name, conf)
 	itest.WaitRunning(t, s.ConnectURL, name, 90*time.Second)
 	cc, err := connect.NewClient(s.ConnectURL)
@@ -233,37 +235,17 @@ func (c topicCount) String() string {
 		c.written, c.records, c.byRelay, c.records-c.byRelay, c.distinct, c.records-c.distinct, c.lost)
 }
 
-// countTopic reads topic from the start until every written id is there
-// (at most 90 s), counting the records of the relays with runIDs; a lost
-// event is an error.
+// countTopic reads topic back (readAll), counting the records of the
+// relays with runIDs; a lost event is an error.
 func countTopic(t *testing.T, boot, topic string, written []string, runIDs ...string) topicCount {
 	t.Helper()
-	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": boot, "group.id": "count-" + itest.Suffix(), "auto.offset.reset": "earliest", "enable.auto.commit": false})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cons.Close()
-	if err := cons.Subscribe(topic, nil); err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]int{}
 	c := topicCount{written: len(written)}
-	quiet := 0
-	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); {
-		m, ok := cons.Poll(200).(*kafka.Message)
-		if !ok || m.TopicPartition.Error != nil {
-			if quiet++; len(seen) >= len(written) && quiet > 10 {
-				break // everything seen, and 2 s without a record
-			}
-			continue
-		}
-		quiet = 0
+	seen := readAll(t, boot, topic, len(written), func(m *kafka.Message, _ bool) {
 		c.records++
-		seen[header(m, "id")]++
 		if slices.Contains(runIDs, header(m, "__debezium.context.runId")) {
 			c.byRelay++
 		}
-	}
+	})
 	c.distinct = len(seen)
 	for _, id := range written {
 		if seen[id] == 0 {
@@ -378,7 +360,8 @@ func (ic *inboxConsumer) checkExactlyOnce(t *testing.T, what string, written []s
 // the connector to stop. A quiet table is a warning step, not a refusal.
 func TestRelayCutoverRefusesDeleteAfterInsert(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
-	db, _, _, conf, name := cutoverOutbox(t, s, "dai")
+	o := newSpecOutbox(t, s, "dai", false)
+	db, conf, name := o.db, o.conf, o.name
 	cc, err := connect.NewClient(s.ConnectURL)
 	if err != nil {
 		t.Fatal(err)
@@ -443,35 +426,49 @@ func TestRelayCutoverRefusesDeleteAfterInsert(t *testing.T) {
 	}
 }
 
-// cutoverOutbox creates a PostgreSQL outbox (database relay_<tag>_<sfx>,
-// its table and its topic) and generates its connector config (connector
-// relay-<tag>-<sfx>, topic prefix <tag><sfx>).
-func cutoverOutbox(t *testing.T, s settings.Settings, tag string) (db *sql.DB, sfx, topic string, conf map[string]string, name string) {
+// specOutbox is a PostgreSQL outbox made from a spec: database
+// relay_<tag>_<sfx> with its table (and, with notify, the NOTIFY trigger on
+// channel <tag>_<sfx>), topic relay.<sfx>.Order, and the connector config
+// generated for it (connector relay-<tag>-<sfx>, topic prefix <tag><sfx>).
+type specOutbox struct {
+	db                 *sql.DB
+	dbName, sfx, topic string
+	conf               map[string]string
+	name               string // the connector's
+	outbox             *spec.Outbox
+}
+
+func newSpecOutbox(t *testing.T, s settings.Settings, tag string, notify bool) *specOutbox {
 	t.Helper()
-	sfx = strings.ToLower(itest.Suffix())
-	dbName := "relay_" + tag + "_" + sfx
-	db = itest.PostgresDatabase(t, s.PostgresDSN, dbName)
-	topic = "relay." + sfx + ".Order"
+	o := &specOutbox{sfx: strings.ToLower(itest.Suffix())}
+	o.dbName = "relay_" + tag + "_" + o.sfx
+	o.db = itest.PostgresDatabase(t, s.PostgresDSN, o.dbName)
+	o.topic = "relay." + o.sfx + ".Order"
 	doc := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
 outboxes:
-  - name: cut%s
+  - name: %[1]s%[2]s
     database:
       kind: postgres
-      connection: {host: %s, port: %s, user: postgres, dbname: %s}
+      connection: {host: %[3]s, port: %[4]s, user: postgres, dbname: %[5]s}
     payloadFormat: json
     routing:
-      topicReplacement: relay.%s.${routedByValue}
-    connector: {name: relay-%s-%s, topicPrefix: %s%s, heartbeat: 1s}
-`, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, sfx, tag, sfx, tag, sfx)
+      topicReplacement: relay.%[2]s.${routedByValue}
+    connector: {name: relay-%[1]s-%[2]s, topicPrefix: %[1]s%[2]s, heartbeat: 1s}
+`, tag, o.sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, o.dbName)
+	if notify {
+		doc += fmt.Sprintf("    relay: {notify: %s_%s}\n", tag, o.sfx)
+	}
 	sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	itest.CreateOutboxTable(t, db, &sp.Outboxes[0])
-	itest.CreateTopic(t, s.BootstrapServers, topic)
+	o.outbox = &sp.Outboxes[0]
+	itest.CreateOutboxTable(t, o.db, o.outbox)
+	itest.CreateTopic(t, s.BootstrapServers, o.topic)
 	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{BootstrapServers: s.BootstrapServers})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return db, sfx, topic, cs[0].Config, cs[0].Name
+	o.conf, o.name = cs[0].Config, cs[0].Name
+	return o
 }
