@@ -70,7 +70,8 @@ others wait and take over when its database session ends. With --once the
 relay publishes what is pending and exits 0.
 
 A config the relay cannot honour (a converter not emulated, a missing table
-or column) is an error at start (exit 2). A row the real task would fail on
+or column, a table without a primary key, a nullable order column) is an
+error at start (exit 2). A row the real task would fail on
 stops the relay with the task's error (exit 1) and stays in the table. See
 docs/relay.md for what polling cannot see that CDC does.`,
 		Example: `  $ outboxctl relay --config connector.json --once
