@@ -37,7 +37,8 @@ const exitCodesHelp = `Exit codes of outboxctl:
   3  a check failed: validation findings, incompatible schemas, a connector or
      task not RUNNING (status), plan/deploy refusing a dangerous change or a
      prune beyond --prune-max / of every managed connector (nothing written),
-     events lost, duplicated or out of order (bench)
+     events lost, duplicated or out of order (bench), relay cutover --to relay
+     refusing a writer that deletes rows after inserting them
   4  changes pending: plan/deploy --dry-run with --detailed-exitcode found
      changes; schema diff --exit-code found the two sides different
 

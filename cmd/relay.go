@@ -70,7 +70,8 @@ others wait and take over when its database session ends. With --once the
 relay publishes what is pending and exits 0.
 
 A config the relay cannot honour (a converter not emulated, a missing table
-or column) is an error at start (exit 2). A row the real task would fail on
+or column, a table without a primary key, a nullable order column) is an
+error at start (exit 2). A row the real task would fail on
 stops the relay with the task's error (exit 1) and stays in the table. See
 docs/relay.md for what polling cannot see that CDC does.`,
 		Example: `  $ outboxctl relay --config connector.json --once
@@ -107,6 +108,7 @@ type relayCutoverOptions struct {
 	Connector  string
 	ConnectURL string
 	Timeout    time.Duration
+	Observe    time.Duration
 }
 
 func newRelayCutoverCmd(env *Env) *cobra.Command {
@@ -126,14 +128,20 @@ config, so consumers see the same records).
   Events of the overlap window are published twice with the same event id;
   the inbox absorbs them. None is lost.
 
---to relay:
-  1. the connector is STOPPED or PAUSED (or deleted);
-  2. the rows in the table are counted: the relay publishes them all, again
+--to relay (run this while the connector still runs and the writer writes):
+  1. the writer does not delete rows after inserting them: with -f, the
+     spec's writer.deleteAfterInsert must be off; then the table is watched
+     for --observe and must grow (PostgreSQL: rows inserted, by the table's
+     insert counter, while the table never grew are a refusal; MySQL and
+     MariaDB: a warning). Otherwise rows deleted in their inserting
+     transaction would never be published once the connector stops;
+  2. the connector is STOPPED or PAUSED (or deleted): stop it now;
+  3. the rows in the table are counted: the relay publishes them all, again
      for those the connector published. Then start the relay.
-  The writer must not delete rows after inserting them (the project's
-  writer never does).
 
-Exit 0 when every step completed, 1 when one failed or --timeout passed.`,
+Exit 0 when every step completed, 3 when the delete-after-insert check
+refused the cutover (nothing was waited for), 1 when a step failed or
+--timeout passed.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runRelayCutover(c.Context(), env, opts)
@@ -151,6 +159,7 @@ Exit 0 when every step completed, 1 when one failed or --timeout passed.`,
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5")
 	fs.DurationVar(&opts.PollInterval, "poll-interval", time.Second, "time between checks")
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
+	fs.DurationVar(&opts.Observe, "observe", relay.DefaultObserve, "--to relay: how long to watch the table for delete-after-insert (0: skip the live check)")
 	return c
 }
 
@@ -178,6 +187,9 @@ func runRelayCutover(ctx context.Context, env *Env, opts *relayCutoverOptions) e
 		}
 		if name == "" {
 			name = o.Connector.Name
+		}
+		if opts.To == "relay" && o.DeletesAfterInsert() {
+			return WithExitCode(ExitCheckFailed, fmt.Errorf("outbox %q: writer.deleteAfterInsert is on: the relay would never see the rows; turn it off in the writer and the spec, then cut over", o.Name))
 		}
 	}
 	if name == "" {
@@ -211,11 +223,25 @@ func runRelayCutover(ctx context.Context, env *Env, opts *relayCutoverOptions) e
 		return err
 	}
 	defer r.Close()
-	step := func(s string) { fmt.Fprintf(env.IO.Out, "ok  %s\n", s) }
+	step := func(s string) {
+		if w, ok := strings.CutPrefix(s, "WARNING: "); ok {
+			fmt.Fprintf(env.IO.Out, "warn %s\n", w)
+			return
+		}
+		fmt.Fprintf(env.IO.Out, "ok  %s\n", s)
+	}
 	if opts.To == "cdc" {
 		return r.CutoverToCDC(ctx, cc, name, step)
 	}
-	return r.CutoverToRelay(ctx, cc, name, step)
+	observe := opts.Observe
+	if observe == 0 {
+		observe = -1 // no live check
+	}
+	err = r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: observe}, step)
+	if errors.Is(err, relay.ErrDeleteAfterInsert) {
+		return WithExitCode(ExitCheckFailed, err)
+	}
+	return err
 }
 
 // connectorName is the "name" of a {"name","config"} connector file.

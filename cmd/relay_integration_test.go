@@ -14,8 +14,9 @@ import (
 )
 
 // relaySpec writes an outbox spec for a PostgreSQL outbox in database db,
-// table table, routed to relay.<sfx>.<aggregatetype>.
-func relaySpec(t *testing.T, db, table, sfx string) string {
+// table table, routed to relay.<sfx>.<aggregatetype>; extra lines are
+// appended to the outbox (a relay: block).
+func relaySpec(t *testing.T, db, table, sfx string, extra ...string) string {
 	s := itest.Settings()
 	doc := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
 kind: OutboxSpec
@@ -35,7 +36,7 @@ outboxes:
     connector:
       name: relay-cli-%s
       topicPrefix: relaycli%s
-`, s.ConnectPostgresHost, s.ConnectPostgresPort, db, table, sfx, sfx, sfx)
+`, s.ConnectPostgresHost, s.ConnectPostgresPort, db, table, sfx, sfx, sfx) + strings.Join(extra, "")
 	p := filepath.Join(t.TempDir(), "outbox.yaml")
 	if err := os.WriteFile(p, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
@@ -89,5 +90,43 @@ func TestCLIRelayOnce(t *testing.T) {
 	code, _, errOut = runCLI(t, nil, "relay", "-f", missing, "--once", "--bootstrap-servers", s.BootstrapServers)
 	if code != 2 || !strings.Contains(errOut, "outbox table public.nosuch does not exist") {
 		t.Errorf("missing table: exit %d, stderr %q; want exit 2", code, errOut)
+	}
+}
+
+// TestCLIRelayTableChecks: a table without a primary key is an error at
+// relay start (exit 2), and doctor reports it for a relay-published outbox
+// as a finding naming the table (exit 3); so is a nullable order column.
+func TestCLIRelayTableChecks(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Postgres)
+	sfx := strings.ToLower(itest.Suffix())
+	dbName := "relay_chk_" + sfx
+	db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	if _, err := db.Exec(`CREATE TABLE nopk (id uuid NOT NULL, aggregatetype varchar(255) NOT NULL, aggregateid varchar(255) NOT NULL,
+		type varchar(255) NOT NULL, payload jsonb, schemaversion int, seq bigint)`); err != nil {
+		t.Fatal(err)
+	}
+	path := relaySpec(t, dbName, "nopk", sfx, "    relay: {pollInterval: 100ms}\n")
+	code, _, errOut := runCLI(t, nil, "relay", "-f", path, "--once", "--bootstrap-servers", s.BootstrapServers)
+	if code != 2 || !strings.Contains(errOut, "outbox table public.nopk has no primary key") {
+		t.Errorf("relay on a table without a primary key: exit %d, stderr %q; want exit 2", code, errOut)
+	}
+	code, out, errOut := runCLI(t, nil, "doctor", "-f", path, "--no-connect", "--no-topics")
+	if code != 3 || !strings.Contains(out, "error RELAY_NO_PRIMARY_KEY [orders] table public.nopk:") {
+		t.Errorf("doctor: exit %d, stdout %q, stderr %q; want RELAY_NO_PRIMARY_KEY naming the table, exit 3", code, out, errOut)
+	}
+	if strings.Contains(out, "RELAY_ORDER_COLUMN") {
+		t.Errorf("doctor reports the NOT NULL id column as a bad order column:\n%s", out)
+	}
+
+	if _, err := db.Exec(`ALTER TABLE nopk ADD PRIMARY KEY (aggregateid, type), ALTER COLUMN id DROP NOT NULL`); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, nil, "relay", "-f", path, "--once", "--bootstrap-servers", s.BootstrapServers)
+	if code != 2 || !strings.Contains(errOut, "order column id of public.nopk is nullable") {
+		t.Errorf("relay with a nullable order column: exit %d, stderr %q; want exit 2", code, errOut)
+	}
+	code, out, _ = runCLI(t, nil, "doctor", "-f", path, "--no-connect", "--no-topics")
+	if code != 3 || !strings.Contains(out, "error RELAY_ORDER_COLUMN [orders] column public.nopk.id:") || strings.Contains(out, "RELAY_NO_PRIMARY_KEY") {
+		t.Errorf("doctor: exit %d, stdout %q; want RELAY_ORDER_COLUMN naming table and column only", code, out)
 	}
 }

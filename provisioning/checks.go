@@ -18,6 +18,11 @@ const (
 	IDTableColumnNull    = "TABLE_COLUMN_NULLABILITY"
 	IDTableExtraColumn   = "TABLE_EXTRA_COLUMN"
 	IDTableNoPrimaryKey  = "TABLE_NO_PRIMARY_KEY"
+	// The polling relay (spec relay:) deletes or marks published rows by
+	// the primary key and reads them in the order column's order.
+	IDRelayNoPrimaryKey = "RELAY_NO_PRIMARY_KEY"
+	IDRelayOrderColumn  = "RELAY_ORDER_COLUMN"
+	IDRelayNotify       = "RELAY_NOTIFY_TRIGGER"
 
 	IDPGWalLevel          = "PG_WAL_LEVEL"
 	IDPGSlotsExhausted    = "PG_SLOTS_EXHAUSTED"
@@ -429,7 +434,43 @@ func checkTable(fs *findings, t Target, f *Facts) {
 				"column %s is not in the contract and is NOT NULL without a default: the writer's INSERTs fail", c.Name)
 		}
 	}
+	if o.RelayPublished() {
+		checkRelayTable(fs, o, f.Table, find)
+		if n := o.Relay.Notify; n != "" && kind == spec.Postgres && f.Table.NotifyChannel != n {
+			have := "there is no NOTIFY trigger"
+			if f.Table.NotifyChannel != "" {
+				have = fmt.Sprintf("its trigger notifies %q", f.Table.NotifyChannel)
+			}
+			fs.add(IDRelayNotify, SeverityWarning, "table "+qt, "outboxctl provision --database",
+				"relay.notify is %q but %s: the relay wakes up by polling only", n, have)
+		}
+		return
+	}
 	if !f.Table.HasPrimaryKey {
 		fs.add(IDTableNoPrimaryKey, SeverityWarning, "table "+qt, "add a primary key on the id column", "the outbox table has no primary key (duplicate event ids go unnoticed)")
+	}
+}
+
+// checkRelayTable checks the live table against what the polling relay
+// needs (relay.New refuses to start without them, exit 2): a primary key,
+// by which it deletes or marks published rows, and a NOT NULL order column.
+func checkRelayTable(fs *findings, o *spec.Outbox, tb *Table, find func(string) *Column) {
+	qt := o.QualifiedTable()
+	if !tb.HasPrimaryKey {
+		fs.add(IDRelayNoPrimaryKey, SeverityError, "table "+qt, fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", qt, o.Columns.ID),
+			"outbox table %s has no primary key: the relay deletes (or marks) published rows by it", qt)
+	}
+	col, from := o.Relay.OrderColumn, "relay.orderColumn"
+	if col == "" {
+		col, from = o.Columns.ID, "the id column, the relay's default order"
+	}
+	subject := "column " + qt + "." + col
+	switch c := find(col); {
+	case c == nil:
+		fs.add(IDRelayOrderColumn, SeverityError, subject, "add the column, or set relay.orderColumn to a NOT NULL column of the table",
+			"order column %s (%s) is not a column of %s", col, from, qt)
+	case c.Nullable:
+		fs.add(IDRelayOrderColumn, SeverityError, subject, fmt.Sprintf("ALTER TABLE %s ALTER/MODIFY COLUMN %s … NOT NULL", qt, col),
+			"order column %s (%s) of %s is nullable: rows with NULL have no place in the publish order", col, from, qt)
 	}
 }

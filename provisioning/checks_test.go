@@ -266,3 +266,42 @@ func TestSpecSteps(t *testing.T) {
 		})
 	}
 }
+
+// A relay-published outbox: the live table needs a primary key (an error,
+// not the CDC warning) and a NOT NULL order column.
+func TestCheckRelayTable(t *testing.T) {
+	for _, tc := range []struct {
+		name, relay string
+		mutate      func(f *provisioning.Facts)
+		want        []string
+		subject     string
+	}{
+		{"healthy", "{}", func(*provisioning.Facts) {}, nil, ""},
+		{"no primary key", "{}", func(f *provisioning.Facts) { f.Table.HasPrimaryKey = false }, []string{provisioning.IDRelayNoPrimaryKey}, "table public.outbox"},
+		{"id column nullable", "{}", func(f *provisioning.Facts) { f.Table.Columns[0].Nullable = true }, []string{provisioning.IDRelayOrderColumn}, "column public.outbox.id"},
+		{"order column dropped", "{orderColumn: aggregateid}", func(f *provisioning.Facts) {
+			f.Table.Columns = slices.DeleteFunc(f.Table.Columns, func(c provisioning.Column) bool { return c.Name == "aggregateid" })
+		}, []string{provisioning.IDRelayOrderColumn, provisioning.IDTableColumnMissing}, "column public.outbox.aggregateid"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tg := target(t, spec.Postgres, "    relay: "+tc.relay+"\n    connector: {overrides: {publication.autocreate.mode: disabled}}\n")
+			f := healthyPG(t, tg)
+			if tg.Outbox.Columns.ID != f.Table.Columns[0].Name {
+				t.Fatalf("first contract column %s, want the id column", f.Table.Columns[0].Name)
+			}
+			tc.mutate(f)
+			fs := provisioning.Check(tg, f, provisioning.Options{})
+			got := ids(fs, provisioning.SeverityWarning)
+			want := append([]string(nil), tc.want...)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("findings = %v, want %v\n%v", got, want, fs)
+			}
+			for _, fd := range fs {
+				if strings.HasPrefix(fd.ID, "RELAY_") && (fd.Severity != provisioning.SeverityError || fd.Subject != tc.subject || !strings.Contains(fd.Message, "public.outbox")) {
+					t.Errorf("finding %+v: want an error about %s naming the table", fd, tc.subject)
+				}
+			}
+		})
+	}
+}

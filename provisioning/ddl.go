@@ -41,8 +41,14 @@ func indexName(o *spec.Outbox) string {
 //   - MySQL and MariaDB: InnoDB, utf8mb4.
 //
 // No other index: Debezium reads the WAL/binlog, never the table, and the
-// writer only inserts.
+// writer only inserts. With relay.notify, the NOTIFY trigger follows
+// (NotifyDDL).
 func TableDDL(o *spec.Outbox) []string {
+	return append(tableDDL(o), NotifyDDL(o, "")...)
+}
+
+// tableDDL is TableDDL without the NOTIFY trigger.
+func tableDDL(o *spec.Outbox) []string {
 	kind := o.Database.Kind
 	q := func(s string) string { return outbox.QuoteIdent(kind, s) }
 	var b strings.Builder
@@ -76,29 +82,53 @@ func TableDDL(o *spec.Outbox) []string {
 	if kind == spec.Postgres && o.Columns.Timestamp != "" {
 		stmts = append(stmts, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (%s)", q(indexName(o)), qualifiedTable(o), q(o.Columns.Timestamp)))
 	}
-	return append(stmts, NotifyDDL(o)...)
+	return stmts
 }
 
 // NotifyDDL returns the statements of the relay's wake-up (postgres, with
 // relay.notify in the spec): a trigger function that NOTIFYs the channel
 // and a statement-level AFTER INSERT trigger on the outbox table. NOTIFY is
 // delivered at commit, when the rows are visible to the relay. Nil when the
-// spec asks for none.
-func NotifyDDL(o *spec.Outbox) []string {
+// spec asks for none. The statements replace an existing function and
+// trigger: with serverVersion (server_version) below 14, which lacks CREATE
+// OR REPLACE TRIGGER, the trigger is dropped if it exists and created again;
+// "" means 14 or later.
+func NotifyDDL(o *spec.Outbox, serverVersion string) []string {
 	if o.Relay == nil || o.Relay.Notify == "" || o.Database.Kind != spec.Postgres {
 		return nil
 	}
 	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
-	name := o.Table + "_relay_notify"
-	if len(name) > 63 {
-		name = name[len(name)-63:]
-	}
+	name := notifyTrigger(o)
 	fn := q(name)
 	if o.Schema != "" {
 		fn = q(o.Schema) + "." + fn
 	}
-	return []string{
-		fmt.Sprintf("CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('%s', ''); RETURN NULL; END $$", fn, o.Relay.Notify),
-		fmt.Sprintf("CREATE OR REPLACE TRIGGER %s AFTER INSERT ON %s FOR EACH STATEMENT EXECUTE FUNCTION %s()", q(name), qualifiedTable(o), fn),
+	stmts := []string{fmt.Sprintf("CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('%s', ''); RETURN NULL; END $$", fn, o.Relay.Notify)}
+	create := fmt.Sprintf("TRIGGER %s AFTER INSERT ON %s FOR EACH STATEMENT EXECUTE FUNCTION %s()", q(name), qualifiedTable(o), fn)
+	if m := pgMajor(serverVersion); m > 0 && m < 14 {
+		return append(stmts, fmt.Sprintf("DROP TRIGGER IF EXISTS %s ON %s", q(name), qualifiedTable(o)), "CREATE "+create)
 	}
+	return append(stmts, "CREATE OR REPLACE "+create)
+}
+
+// notifyTrigger is the name of the NOTIFY trigger and of its function.
+func notifyTrigger(o *spec.Outbox) string {
+	name := o.Table + "_relay_notify"
+	if len(name) > 63 {
+		name = name[len(name)-63:]
+	}
+	return name
+}
+
+// pgMajor is the major version of a PostgreSQL server_version ("15.8",
+// "13.4 (Debian …)", "16beta1"); 0 when it does not start with one.
+func pgMajor(v string) int {
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
 }

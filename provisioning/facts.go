@@ -96,6 +96,10 @@ type Table struct {
 	ReplicaIdentity string `json:"replicaIdentity,omitempty"`
 	HasPrimaryKey   bool   `json:"hasPrimaryKey"`
 	Owner           string `json:"owner,omitempty"`
+	// NotifyChannel (PostgreSQL, relay.notify in the spec) is the channel
+	// the table's relay NOTIFY trigger notifies; "" when there is no such
+	// trigger (or its function is not the provisioned one).
+	NotifyChannel string `json:"notifyChannel,omitempty"`
 }
 
 // Column is an actual column.
@@ -240,6 +244,20 @@ func inspectPostgres(ctx context.Context, q Querier, t Target, dbMissing bool) (
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	if o := t.Outbox; o.Relay != nil && o.Relay.Notify != "" {
+		var src string
+		err := q.QueryRowContext(ctx, `SELECT p.prosrc FROM pg_trigger tg JOIN pg_proc p ON p.oid = tg.tgfoid
+			WHERE tg.tgrelid = to_regclass($1) AND tg.tgname = $2 AND NOT tg.tgisinternal`, qt, notifyTrigger(o)).Scan(&src)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return nil, fmt.Errorf("notify trigger of %s: %w", qt, err)
+		default:
+			if m := notifyCall.FindStringSubmatch(src); m != nil {
+				tb.NotifyChannel = m[1]
+			}
+		}
+	}
 	f.Table = &tb
 	if f.User != nil {
 		u := f.User
@@ -255,6 +273,9 @@ func inspectPostgres(ctx context.Context, q Querier, t Target, dbMissing bool) (
 	}
 	return f, nil
 }
+
+// notifyCall finds the channel in the body of NotifyDDL's function.
+var notifyCall = regexp.MustCompile(`pg_notify\('([^']*)'`)
 
 // binlogVariables are the global variables the binlog checks read.
 var binlogVariables = []string{

@@ -97,9 +97,18 @@ func Plan(ctx context.Context, q Querier, t Target, databaseMissing bool, opts O
 // password).
 func PlanSteps(t Target, f *Facts, opts Options) ([]Step, []Finding) {
 	p := &planner{t: t, f: f, opts: opts, fs: &findings{outbox: t.Outbox.Name}}
-	if f.DatabaseMissing || f.Table == nil {
-		for _, stmt := range TableDDL(t.Outbox) {
-			p.add("create-table", "create outbox table "+t.Outbox.QualifiedTable(), stmt, "", IDTableMissing)
+	o := t.Outbox
+	fresh := f.DatabaseMissing || f.Table == nil
+	if fresh {
+		for _, stmt := range tableDDL(o) {
+			p.add("create-table", "create outbox table "+o.QualifiedTable(), stmt, "", IDTableMissing)
+		}
+	}
+	// the relay's NOTIFY trigger, also on an existing table without it (or
+	// with another channel); replacing it is idempotent
+	if ddl := NotifyDDL(o, f.Version); len(ddl) > 0 && (fresh || f.Table.NotifyChannel != o.Relay.Notify) {
+		for _, stmt := range ddl {
+			p.add("relay-notify", "NOTIFY trigger of "+o.QualifiedTable()+" on channel "+o.Relay.Notify, stmt, "", IDRelayNotify)
 		}
 	}
 	if t.Outbox.Database.Kind == spec.Postgres {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/relay"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -300,4 +302,102 @@ func payloadFunc(t *testing.T, format string) func(i int) []byte {
 // (MariaDB longtext keeps it as written).
 func samePayload(format string, got, want []byte) bool {
 	return bytes.Equal(got, want)
+}
+
+// TestProvisionNotifyTriggerOnExistingTable: an outbox table provisioned
+// before the spec asked for relay.notify gets the NOTIFY trigger from the
+// next provision (a RELAY_NOTIFY_TRIGGER finding until then); a second plan
+// has nothing left to do, and a changed channel replaces the trigger.
+func TestProvisionNotifyTriggerOnExistingTable(t *testing.T) {
+	s := itest.Require(t, itest.Postgres)
+	sfx := strings.ToLower(itest.Suffix())
+	name := "prov_notify_" + sfx
+	db := itest.PostgresDatabase(t, s.PostgresDSN, name)
+	doc := func(relay string) *spec.Spec {
+		sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: n%s
+    database:
+      kind: postgres
+      connection: {host: 127.0.0.1, user: postgres, dbname: %s}
+    payloadFormat: json
+%s`, sfx, name, relay))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sp
+	}
+	itest.CreateOutboxTable(t, db, &doc("").Outboxes[0]) // no trigger
+	ctx := context.Background()
+	plan := func(channel string) (notify []provisioning.Step, findings []string) {
+		t.Helper()
+		tgs, err := provisioning.Targets(doc("    relay: {notify: "+channel+"}\n"), connectorconfig.Options{BootstrapServers: s.BootstrapServers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := provisioning.Inspect(ctx, db, tgs[0], false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fd := range provisioning.Check(tgs[0], f, provisioning.Options{}) {
+			findings = append(findings, fd.ID)
+		}
+		steps, _, err := provisioning.Plan(ctx, db, tgs[0], false, provisioning.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range steps {
+			if st.ID == "relay-notify" {
+				notify = append(notify, st)
+			}
+		}
+		return notify, findings
+	}
+	listen := func(channel string) {
+		t.Helper()
+		lctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		wake, err := relay.Listen(lctx, settings.PostgresDSNWithDatabase(s.PostgresDSN, name), channel, t.Logf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, 'Order', '1', 'OrderCreated', '{}', 1)`, itest.UUID(t)); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-wake:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no notification on %s after an insert", channel)
+		}
+	}
+
+	ch1, ch2 := "outbox_a_"+sfx, "outbox_b_"+sfx
+	steps, findings := plan(ch1)
+	if len(steps) != 2 || !slices.Contains(findings, provisioning.IDRelayNotify) {
+		t.Fatalf("existing table without a trigger: steps %+v, findings %v; want the function and the trigger, and RELAY_NOTIFY_TRIGGER", steps, findings)
+	}
+	if !strings.HasPrefix(steps[1].SQL, "CREATE OR REPLACE TRIGGER ") {
+		t.Errorf("PostgreSQL 14+: %s", steps[1].SQL)
+	}
+	for i := 0; i < 2; i++ { // twice: replacing is idempotent
+		if err := provisioning.Apply(ctx, db, steps); err != nil {
+			t.Fatal(err)
+		}
+	}
+	listen(ch1)
+	if steps, findings := plan(ch1); len(steps) != 0 || slices.Contains(findings, provisioning.IDRelayNotify) {
+		t.Errorf("after provisioning: steps %+v, findings %v; want none", steps, findings)
+	}
+	steps, _ = plan(ch2)
+	if len(steps) != 2 {
+		t.Fatalf("changed channel: steps %+v, want the trigger replaced", steps)
+	}
+	if err := provisioning.Apply(ctx, db, steps); err != nil {
+		t.Fatal(err)
+	}
+	listen(ch2)
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM pg_trigger WHERE tgrelid = 'public.outbox'::regclass AND NOT tgisinternal`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("%d triggers on the table (%v), want 1", n, err)
+	}
 }

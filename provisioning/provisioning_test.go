@@ -3,6 +3,7 @@ package provisioning_test
 import (
 	"github.com/outboxctl/outboxctl/internal/golden"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,5 +83,50 @@ func TestNormalizeType(t *testing.T) {
 	}
 	if provisioning.NormalizeType(spec.Postgres, "timestamptz") == provisioning.NormalizeType(spec.Postgres, "timestamp") {
 		t.Error("timestamptz and timestamp must differ")
+	}
+}
+
+// The relay's NOTIFY trigger on an existing table: planned when it is
+// missing or notifies another channel, with CREATE OR REPLACE TRIGGER from
+// PostgreSQL 14 and DROP + CREATE before.
+func TestPlanNotifyTrigger(t *testing.T) {
+	tg := target(t, spec.Postgres, "    relay: {notify: outbox_orders}\n")
+	for _, tc := range []struct {
+		name, version, channel string
+		fresh                  bool
+		want                   []string // statement prefixes of the relay-notify steps
+	}{
+		{"missing, PG15", "15.8", "", false, []string{"CREATE OR REPLACE FUNCTION", "CREATE OR REPLACE TRIGGER"}},
+		{"other channel", "15.8", "outbox_other", false, []string{"CREATE OR REPLACE FUNCTION", "CREATE OR REPLACE TRIGGER"}},
+		{"missing, PG13", "13.4 (Debian 13.4-1)", "", false, []string{"CREATE OR REPLACE FUNCTION", "DROP TRIGGER IF EXISTS \"outbox_relay_notify\" ON", "CREATE TRIGGER"}},
+		{"present", "15.8", "outbox_orders", false, nil},
+		{"fresh table", "12.1", "", true, []string{"CREATE OR REPLACE FUNCTION", "DROP TRIGGER IF EXISTS", "CREATE TRIGGER"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := healthyPG(t, tg)
+			f.Version, f.Table.NotifyChannel = tc.version, tc.channel
+			if tc.fresh {
+				f.Table = nil
+			}
+			steps, _ := provisioning.PlanSteps(tg, f, provisioning.Options{})
+			var got []string
+			for _, s := range steps {
+				if s.ID == "relay-notify" {
+					got = append(got, s.SQL)
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("relay-notify steps %q, want %q", got, tc.want)
+			}
+			for i, p := range tc.want {
+				if !strings.HasPrefix(got[i], p) {
+					t.Errorf("step %d: %s, want %s…", i, got[i], p)
+				}
+			}
+			warned := slices.ContainsFunc(provisioning.Check(tg, f, provisioning.Options{}), func(fd provisioning.Finding) bool { return fd.ID == provisioning.IDRelayNotify })
+			if warned != (len(tc.want) > 0 && !tc.fresh) {
+				t.Errorf("RELAY_NOTIFY_TRIGGER finding: %v", warned)
+			}
+		})
 	}
 }

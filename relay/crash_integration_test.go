@@ -67,9 +67,7 @@ func crashRun(t *testing.T, sd side) {
 		t.Fatalf("build outboxctl: %v\n%s", err, out)
 	}
 	// a topic with 3 partitions: aggregates spread over them
-	f.topic += "3"
-	f.conf["transforms.outbox.route.topic.replacement"] = f.topic
-	itest.CreateTopicN(t, f.boot, f.topic, 3)
+	f.onTopic(f.boot, 3)
 
 	cfgPath := filepath.Join(t.TempDir(), "connector.json")
 	b, _ := json.Marshal(map[string]any{"name": "crash", "config": f.conf})
@@ -129,25 +127,7 @@ func crashRun(t *testing.T, sd side) {
 
 	// the writer: 8 aggregates, a sequence number per aggregate
 	const aggs, total = 8, 1600
-	type ev struct {
-		id  string
-		agg int
-		seq int
-	}
-	written := make([]ev, 0, total)
-	writerDone := make(chan struct{})
-	go func() {
-		defer close(writerDone)
-		seq := make([]int, aggs)
-		for i := 0; i < total; i++ {
-			a := i % aggs
-			e := ev{id: itest.UUID(t), agg: a, seq: seq[a]}
-			seq[a]++
-			f.insert(f.db, e.id, "Order", fmt.Sprint("agg-", a), fmt.Sprintf(`{"agg": %d, "seq": %d}`, a, e.seq))
-			written = append(written, e)
-			time.Sleep(4 * time.Millisecond)
-		}
-	}()
+	writer := f.writeSteady(aggs, total, 4*time.Millisecond)
 
 	a, b2 := start("relay-1"), start("relay-2")
 	first := waitLeader(a, b2)
@@ -161,7 +141,7 @@ func crashRun(t *testing.T, sd side) {
 	time.Sleep(1500 * time.Millisecond)
 	kill(second)
 	third := waitLeader(a, b2, c)
-	<-writerDone
+	written := <-writer
 
 	deadline := time.Now().Add(60 * time.Second)
 	for f.count() > 0 {
@@ -193,58 +173,120 @@ func crashRun(t *testing.T, sd side) {
 		}
 	}
 
-	// read everything back
-	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": f.boot, "group.id": "crash-" + itest.Suffix(), "auto.offset.reset": "earliest", "enable.auto.commit": false})
+	d := f.checkDelivery(written, aggs)
+	t.Logf("COUNTS %s: %s (relays started 3, killed 2 with SIGKILL)", sd.name, d)
+}
+
+// event is a row the writer inserted: the seq-th event of aggregate agg.
+type event struct {
+	id       string
+	agg, seq int
+}
+
+// writeSteady inserts total events for aggs aggregates (key agg-<n>, in
+// turn), one every gap, and sends them on the channel when done.
+func (f *fixture) writeSteady(aggs, total int, gap time.Duration) <-chan []event {
+	done := make(chan []event, 1)
+	go func() {
+		written := make([]event, 0, total)
+		seq := make([]int, aggs)
+		for i := 0; i < total; i++ {
+			a := i % aggs
+			e := event{id: itest.UUID(f.t), agg: a, seq: seq[a]}
+			seq[a]++
+			f.insert(f.db, e.id, "Order", fmt.Sprint("agg-", a), fmt.Sprintf(`{"agg": %d, "seq": %d}`, a, e.seq))
+			written = append(written, e)
+			time.Sleep(gap)
+		}
+		done <- written
+	}()
+	return done
+}
+
+// delivery is what checkDelivery counted.
+type delivery struct{ written, records, distinct, dups, lost, disorder int }
+
+func (d delivery) String() string {
+	return fmt.Sprintf("written %d, records %d, distinct %d, duplicates %d, lost %d, order violations %d", d.written, d.records, d.distinct, d.dups, d.lost, d.disorder)
+}
+
+// checkDelivery reads the fixture's topic back: every written event must be
+// there at least once (an error per lost one), and per aggregate the first
+// occurrences must come in writer order (duplicates allowed).
+func (f *fixture) checkDelivery(written []event, aggs int) delivery {
+	t := f.t
+	t.Helper()
+	byID := map[string]event{}
+	for _, e := range written {
+		byID[e.id] = e
+	}
+	next := make([]int, aggs) // the next seq expected first per aggregate
+	d := delivery{written: len(written)}
+	seen := readAll(t, f.boot, f.topic, len(written), func(m *kafka.Message, first bool) {
+		d.records++
+		id := header(m, "id")
+		e, known := byID[id]
+		switch {
+		case !known:
+			t.Errorf("record with unknown id %q", id)
+		case first && e.seq != next[e.agg]:
+			d.disorder++
+			t.Errorf("aggregate %d: first seen seq %d, want %d (order lost)", e.agg, e.seq, next[e.agg])
+			fallthrough
+		case first:
+			next[e.agg] = e.seq + 1
+		}
+	})
+	d.distinct = len(seen)
+	d.dups = d.records - d.distinct
+	for _, e := range written {
+		if seen[e.id] == 0 {
+			d.lost++
+		}
+	}
+	if d.lost > 0 {
+		t.Errorf("%d events lost", d.lost)
+	}
+	return d
+}
+
+// readAll reads topic from the start until want distinct event ids were
+// seen and then 2 s passed without a record (the duplicates' tail), at most
+// 90 s, calling each for every record (first: its id's first occurrence).
+// It returns how often each id was seen.
+func readAll(t *testing.T, boot, topic string, want int, each func(m *kafka.Message, first bool)) map[string]int {
+	t.Helper()
+	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": boot, "group.id": "read-" + itest.Suffix(), "auto.offset.reset": "earliest", "enable.auto.commit": false})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cons.Close()
-	if err := cons.Subscribe(f.topic, nil); err != nil {
+	if err := cons.Subscribe(topic, nil); err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]ev{}
-	for _, e := range written {
-		byID[e.id] = e
-	}
 	seen := map[string]int{}
-	next := make([]int, aggs) // the next seq expected first per aggregate
-	records, disorder := 0, 0
-	until := time.Now().Add(60 * time.Second)
-	for len(seen) < total && time.Now().Before(until) {
+	quiet := 0
+	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); {
 		m, ok := cons.Poll(200).(*kafka.Message)
 		if !ok || m.TopicPartition.Error != nil {
-			continue
-		}
-		records++
-		id := header(m, "id")
-		e, known := byID[id]
-		if !known {
-			t.Errorf("record with unknown id %q", id)
-			continue
-		}
-		seen[id]++
-		if seen[id] == 1 {
-			if e.seq != next[e.agg] {
-				disorder++
-				t.Errorf("aggregate %d: first seen seq %d, want %d (order lost)", e.agg, e.seq, next[e.agg])
+			if quiet++; len(seen) >= want && quiet >= 10 {
+				break
 			}
-			next[e.agg] = e.seq + 1
+			continue
 		}
+		quiet = 0
+		id := header(m, "id")
+		seen[id]++
+		each(m, seen[id] == 1)
 	}
-	// a short tail: duplicates arriving after the last first occurrence
-	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); {
-		if m, ok := cons.Poll(200).(*kafka.Message); ok && m.TopicPartition.Error == nil {
-			records++
-			seen[header(m, "id")]++
-		}
-	}
-	dups := 0
-	for _, n := range seen {
-		dups += n - 1
-	}
-	lost := total - len(seen)
-	t.Logf("COUNTS %s: written %d, records %d, distinct %d, duplicates %d, lost %d, order violations %d (relays started 3, killed 2 with SIGKILL)", sd.name, total, records, len(seen), dups, lost, disorder)
-	if lost > 0 {
-		t.Errorf("%d events lost", lost)
-	}
+	return seen
+}
+
+// onTopic routes the fixture to a new topic of partitions partitions on
+// the brokers boot (the main stack's, or the fault instance's).
+func (f *fixture) onTopic(boot string, partitions int) {
+	f.boot = boot
+	f.topic += fmt.Sprint(partitions)
+	f.conf["transforms.outbox.route.topic.replacement"] = f.topic
+	itest.CreateTopicN(f.t, boot, f.topic, partitions)
 }

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -106,20 +107,50 @@ func firstLine(s string) string {
 	return line
 }
 
+// DefaultObserve is the default observation window of CutoverToRelay's
+// delete-after-insert check.
+const DefaultObserve = 5 * time.Second
+
+// CutoverToRelayOptions tune CutoverToRelay.
+type CutoverToRelayOptions struct {
+	// Observe is how long the table is watched for the writer's
+	// delete-after-insert before the connector stops (default
+	// DefaultObserve; negative: no live check).
+	Observe time.Duration
+}
+
 // CutoverToRelay checks, one by one, the steps that move the outbox from
 // the Debezium connector to the relay, waiting for each:
 //
-//  1. the connector is stopped (STOPPED or PAUSED, or deleted), so that
+//  1. the writer does not delete its rows after inserting them: the table
+//     is watched for opts.Observe while the writer writes (and the connector
+//     still runs). Under CDC delete-after-insert keeps the table from
+//     growing, and once the connector stops those rows would be deleted
+//     unseen. A table that grows passes. On PostgreSQL the table's insert
+//     counter (pg_stat_user_tables.n_tup_ins) tells a quiet outbox from one
+//     whose inserted rows vanish: the latter fails with
+//     ErrDeleteAfterInsert, before anything else. On MySQL and MariaDB,
+//     which keep no such counter, a table that does not grow is only
+//     reported (a warning step);
+//  2. the connector is stopped (STOPPED or PAUSED, or deleted), so that
 //     the two do not publish at once;
-//  2. the rows in the table are counted: the relay publishes each of them,
+//  3. the rows in the table are counted: the relay publishes each of them,
 //     so rows the connector already published are published again with the
 //     same event id (the inbox absorbs them), and none is lost.
 //
-// The writer must not delete its rows after inserting them (delete-after-
-// insert keeps the table empty under CDC, and the relay would never see
-// them): the project's writer never does; a custom writer must turn it off
-// before the connector stops. Start the relay after this returns.
-func (r *Relay) CutoverToRelay(ctx context.Context, cc *connect.Client, connector string, step func(string)) error {
+// Start the relay after this returns. The spec's writer.deleteAfterInsert
+// is the caller's to check (outboxctl relay cutover refuses it).
+func (r *Relay) CutoverToRelay(ctx context.Context, cc *connect.Client, connector string, opts CutoverToRelayOptions, step func(string)) error {
+	if opts.Observe == 0 {
+		opts.Observe = DefaultObserve
+	}
+	if opts.Observe > 0 {
+		msg, err := r.checkNoDeleteAfterInsert(ctx, opts.Observe)
+		if err != nil {
+			return err
+		}
+		step(msg)
+	}
 	for {
 		st, err := cc.Status(ctx, connector)
 		if errors.Is(err, connect.ErrNotFound) {
@@ -145,4 +176,62 @@ func (r *Relay) CutoverToRelay(ctx context.Context, cc *connect.Client, connecto
 	}
 	step(fmt.Sprintf("%d rows in %s: the relay publishes them (again, for those the connector published: same event ids); start it now", n, r.t.qualified()))
 	return nil
+}
+
+// checkNoDeleteAfterInsert watches the table for window: more rows than at
+// its start mean the writer keeps them. A table that never grew while its
+// insert counter (PostgreSQL) did means the inserted rows were deleted at
+// once.
+func (r *Relay) checkNoDeleteAfterInsert(ctx context.Context, window time.Duration) (string, error) {
+	inserts := func() (int64, bool) {
+		if !r.t.pg() {
+			return 0, false
+		}
+		var n sql.NullInt64
+		err := r.db.QueryRowContext(ctx, "SELECT n_tup_ins FROM pg_stat_user_tables WHERE relid = to_regclass($1)", r.t.from()).Scan(&n)
+		return n.Int64, err == nil && n.Valid
+	}
+	before, counted := inserts()
+	tick := window / 50
+	if tick < 20*time.Millisecond {
+		tick = 20 * time.Millisecond
+	}
+	count := func() (int64, error) {
+		var n int64
+		if err := r.db.QueryRowContext(ctx, "SELECT count(*) FROM "+r.t.from()).Scan(&n); err != nil {
+			return 0, fmt.Errorf("%w: count rows: %v", ErrDatabase, err)
+		}
+		return n, nil
+	}
+	start, err := count()
+	if err != nil {
+		return "", err
+	}
+	var maxRows int64
+	for end := time.Now().Add(window); time.Now().Before(end); {
+		n, err := count()
+		if err != nil {
+			return "", err
+		}
+		maxRows = max(maxRows, n-start)
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("%w: delete-after-insert check: %v", ErrCutover, ctx.Err())
+		case <-time.After(tick):
+		}
+	}
+	if maxRows > 0 {
+		return fmt.Sprintf("rows stay in %s (up to %d new ones seen in %s): the writer does not delete after insert", r.t.qualified(), maxRows, window), nil
+	}
+	if !counted {
+		return fmt.Sprintf("WARNING: %s did not grow in %s: no rows written, or the writer deletes them after insert (not told apart on %s); make sure delete-after-insert is off before the connector stops", r.t.qualified(), window, r.t.kind), nil
+	}
+	// PostgreSQL reports a transaction's counts at most once a second
+	// after it ends: give the counter that long to catch up.
+	time.Sleep(1500 * time.Millisecond)
+	after, _ := inserts()
+	if d := after - before; d > 0 {
+		return "", fmt.Errorf("%w: %d rows were inserted into %s in %s and the table never grew: turn delete-after-insert off in the writer, then cut over (the relay would never see those rows)", ErrDeleteAfterInsert, d, r.t.qualified(), window)
+	}
+	return fmt.Sprintf("WARNING: no rows written to %s in %s: delete-after-insert not checked live; make sure it is off before the connector stops", r.t.qualified(), window), nil
 }

@@ -5,9 +5,12 @@ package relay_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +18,8 @@ import (
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/consumer"
+	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/relay"
@@ -22,38 +27,19 @@ import (
 )
 
 // TestRelayCutoverToCDC moves a PostgreSQL outbox from the relay to the
-// Debezium connector under a steady writer: the connector is deployed while
+// Debezium connector under a steady writer, with a consumer whose inbox
+// (PostgreSQL) commits an INSERT per event: the connector is deployed while
 // the relay runs, CutoverToCDC waits until it streams, the relay is stopped
 // when the cutover waits for it, the cutover drains what is left. Every
-// event must be on the topic at least once (duplicates of the overlap window
-// are counted and reported), none lost.
+// event must be on the topic at least once, and in the consumer's effects
+// exactly once: the duplicates of the overlap window are absorbed by the
+// inbox and counted.
 func TestRelayCutoverToCDC(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
-	db, sfx, topic, conf, name := cutoverOutbox(t, s, "cut")
-
-	// the writer
-	var mu sync.Mutex
-	var written []string
-	stopWriter := make(chan struct{})
-	writerDone := make(chan struct{})
-	go func() {
-		defer close(writerDone)
-		for i := 0; ; i++ {
-			select {
-			case <-stopWriter:
-				return
-			case <-time.After(10 * time.Millisecond):
-			}
-			id := itest.UUID(t)
-			if _, err := db.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, 'Order', $2, 'OrderCreated', '{}', 1)`, id, fmt.Sprint(i%4)); err != nil {
-				t.Error(err)
-				return
-			}
-			mu.Lock()
-			written = append(written, id)
-			mu.Unlock()
-		}
-	}()
+	o := newSpecOutbox(t, s, "cut", false)
+	db, sfx, topic, conf, name := o.db, o.sfx, o.topic, o.conf, o.name
+	cons := startInboxConsumer(t, s.BootstrapServers, db, topic, "cut-inbox-"+sfx)
+	writer := startWriter(t, db)
 
 	// the relay publishes
 	relayCtx, stopRelay := context.WithCancel(context.Background())
@@ -99,59 +85,27 @@ func TestRelayCutoverToCDC(t *testing.T) {
 		t.Errorf("steps %q, want 4", steps)
 	}
 	time.Sleep(time.Second) // the connector alone publishes
-	close(stopWriter)
-	<-writerDone
-	mu.Lock()
-	want := append([]string{}, written...)
-	mu.Unlock()
+	written := writer.stop()
 
-	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers, "group.id": "cut-" + sfx, "auto.offset.reset": "earliest", "enable.auto.commit": false})
-	if err != nil {
-		t.Fatal(err)
+	tc := countTopic(t, s.BootstrapServers, topic, written, r1.RunID(), cut.RunID())
+	t.Logf("COUNTS cutover to cdc: %s", tc)
+	if tc.byRelay == 0 || tc.records-tc.byRelay == 0 {
+		t.Errorf("want records from both publishers (relay %d, connector %d)", tc.byRelay, tc.records-tc.byRelay)
 	}
-	defer cons.Close()
-	if err := cons.Subscribe(topic, nil); err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]int{}
-	records := 0
-	byRelay := 0
-	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); {
-		m, ok := cons.Poll(200).(*kafka.Message)
-		if !ok || m.TopicPartition.Error != nil {
-			if len(seen) >= len(want) {
-				break
-			}
-			continue
-		}
-		records++
-		seen[header(m, "id")]++
-		if rid := header(m, "__debezium.context.runId"); rid == r1.RunID() || rid == cut.RunID() {
-			byRelay++
-		}
-	}
-	lost := 0
-	for _, id := range want {
-		if seen[id] == 0 {
-			lost++
-		}
-	}
-	t.Logf("COUNTS cutover to cdc: written %d, records %d (relay %d, connector %d), distinct %d, duplicates %d, lost %d", len(want), records, byRelay, records-byRelay, len(seen), records-len(seen), lost)
-	if lost > 0 {
-		t.Errorf("%d events lost in the cutover", lost)
-	}
-	if byRelay == 0 || records-byRelay == 0 {
-		t.Errorf("want records from both publishers (relay %d, connector %d)", byRelay, records-byRelay)
-	}
+	cons.checkExactlyOnce(t, "cutover to cdc", written, tc)
 }
 
 // TestRelayCutoverToRelay moves a PostgreSQL outbox from the connector to
-// the relay under a steady writer: the connector is stopped, CutoverToRelay
-// confirms it and counts the rows, the relay starts and publishes them all
-// (again, for those the connector published). None lost.
+// the relay under a steady writer, with the inbox consumer of
+// TestRelayCutoverToCDC: CutoverToRelay watches the table grow (no
+// delete-after-insert) while the connector streams, the operator stops the
+// connector, the cutover confirms it and counts the rows, the relay starts
+// and publishes them all (again, for those the connector published) and
+// what the writer goes on writing. None lost, each exactly once in effects.
 func TestRelayCutoverToRelay(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
-	db, sfx, topic, conf, name := cutoverOutbox(t, s, "cut2")
+	o := newSpecOutbox(t, s, "cut2", false)
+	db, sfx, topic, conf, name := o.db, o.sfx, o.topic, o.conf, o.name
 	itest.PutConnector(t, s.ConnectURL, name, conf)
 	itest.WaitRunning(t, s.ConnectURL, name, 90*time.Second)
 	cc, err := connect.NewClient(s.ConnectURL)
@@ -171,104 +125,350 @@ func TestRelayCutoverToRelay(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	var written []string
-	write := func(n int) {
-		for i := 0; i < n; i++ {
-			id := itest.UUID(t)
-			if _, err := db.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, 'Order', $2, 'OrderCreated', '{}', 1)`, id, fmt.Sprint(i%4)); err != nil {
-				t.Fatal(err)
-			}
-			written = append(written, id)
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-	write(100)
-	if err := cc.Stop(ctx, name); err != nil {
-		t.Fatal(err)
-	}
-	write(100) // while the connector stops: nothing may be lost
-	r, err := relay.New(ctx, db, conf, relay.Options{BootstrapServers: s.BootstrapServers, PollInterval: 100 * time.Millisecond, Logf: t.Logf})
+	cons := startInboxConsumer(t, s.BootstrapServers, db, topic, "cut2-inbox-"+sfx)
+	writer := startWriter(t, db)
+	time.Sleep(time.Second) // the connector publishes
+
+	r, err := relay.New(ctx, db, conf, relay.Options{BootstrapServers: s.BootstrapServers, PollInterval: 50 * time.Millisecond, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
 	var steps []string
-	if err := r.CutoverToRelay(ctx, cc, name, func(s string) { steps = append(steps, s); t.Logf("cutover: ok %s", s) }); err != nil {
+	err = r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: 2 * time.Second}, func(s string) {
+		steps = append(steps, s)
+		t.Logf("cutover: ok %s", s)
+		if strings.HasPrefix(s, "rows stay") {
+			// the check passed: the operator stops the connector now
+			if err := cc.Stop(ctx, name); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if err != nil {
 		t.Fatalf("cutover: %v (steps %q)", err, steps)
 	}
-	write(50) // after the cutover, before the relay starts
-	if err := r.Drain(ctx); err != nil {
-		t.Fatal(err)
+	if len(steps) != 3 || !strings.HasPrefix(steps[0], "rows stay") {
+		t.Errorf("steps %q: want the delete-after-insert check passed, the connector stopped, the rows counted", steps)
+	}
+	relayCtx, stopRelay := context.WithCancel(ctx)
+	relayDone := make(chan error, 1)
+	go func() { relayDone <- r.Run(relayCtx) }()
+	time.Sleep(time.Second) // the relay alone publishes
+	written := writer.stop()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		var n int
+		if err := db.QueryRow("SELECT count(*) FROM outbox").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d rows left in the table", n)
+		}
+	}
+	stopRelay()
+	if err := <-relayDone; err != nil {
+		t.Fatalf("relay: %v", err)
 	}
 
-	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers, "group.id": "cut2-" + sfx, "auto.offset.reset": "earliest", "enable.auto.commit": false})
+	tc := countTopic(t, s.BootstrapServers, topic, written, r.RunID())
+	t.Logf("COUNTS cutover to relay: %s", tc)
+	if tc.records-tc.byRelay == 0 {
+		t.Errorf("want records from the connector before the cutover (relay %d, connector %d)", tc.byRelay, tc.records-tc.byRelay)
+	}
+	if int(r.Stats().Published) != len(written) {
+		t.Errorf("relay published %d, want every row of the table (%d: the connector deletes none)", r.Stats().Published, len(written))
+	}
+	cons.checkExactlyOnce(t, "cutover to relay", written, tc)
+}
+
+// writer is a steady writer of OrderCreated events for 4 aggregates, one
+// every 10 ms, until stop.
+type writer struct {
+	mu      sync.Mutex
+	written []string
+	quit    chan struct{}
+	done    chan struct{}
+}
+
+func startWriter(t *testing.T, db *sql.DB) *writer {
+	w := &writer{quit: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		for i := 0; ; i++ {
+			select {
+			case <-w.quit:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			id := itest.UUID(t)
+			if _, err := db.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, 'Order', $2, 'OrderCreated', '{}', 1)`, id, fmt.Sprint(i%4)); err != nil {
+				t.Error(err)
+				return
+			}
+			w.mu.Lock()
+			w.written = append(w.written, id)
+			w.mu.Unlock()
+		}
+	}()
+	return w
+}
+
+// stop ends the writer and returns the ids it wrote, in order.
+func (w *writer) stop() []string {
+	close(w.quit)
+	<-w.done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string{}, w.written...)
+}
+
+// topicCount is what countTopic read.
+type topicCount struct {
+	written, records, byRelay, distinct, lost int
+}
+
+func (c topicCount) String() string {
+	return fmt.Sprintf("written %d, records %d (relay %d, connector %d), distinct %d, duplicates on the topic %d, lost %d",
+		c.written, c.records, c.byRelay, c.records-c.byRelay, c.distinct, c.records-c.distinct, c.lost)
+}
+
+// countTopic reads topic back (readAll), counting the records of the
+// relays with runIDs; a lost event is an error.
+func countTopic(t *testing.T, boot, topic string, written []string, runIDs ...string) topicCount {
+	t.Helper()
+	c := topicCount{written: len(written)}
+	seen := readAll(t, boot, topic, len(written), func(m *kafka.Message, _ bool) {
+		c.records++
+		if slices.Contains(runIDs, header(m, "__debezium.context.runId")) {
+			c.byRelay++
+		}
+	})
+	c.distinct = len(seen)
+	for _, id := range written {
+		if seen[id] == 0 {
+			c.lost++
+		}
+	}
+	if c.lost > 0 {
+		t.Errorf("%d events lost in the cutover", c.lost)
+	}
+	return c
+}
+
+// inboxConsumer consumes the cutover topic with a PostgreSQL inbox (in the
+// outbox's database) and a handler whose effect is an INSERT into effects,
+// committed with the inbox mark; duplicates the inbox absorbs are counted.
+type inboxConsumer struct {
+	db   *sql.DB
+	dups atomic.Int64
+}
+
+func startInboxConsumer(t *testing.T, boot string, db *sql.DB, topic, group string) *inboxConsumer {
+	t.Helper()
+	ctx := context.Background()
+	store, err := inbox.NewPostgres(db, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cons.Close()
-	if err := cons.Subscribe(topic, nil); err != nil {
+	if err := store.CreateTable(ctx); err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]int{}
-	records, byRelay := 0, 0
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); {
-		m, ok := cons.Poll(200).(*kafka.Message)
-		if !ok || m.TopicPartition.Error != nil {
-			if len(seen) >= len(written) {
-				break
+	if _, err := db.Exec(`CREATE TABLE effects (event_id text NOT NULL, at timestamptz NOT NULL DEFAULT now())`); err != nil {
+		t.Fatal(err)
+	}
+	ic := &inboxConsumer{db: db}
+	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: group,
+		OnDuplicate: func(context.Context, *consumer.Message) { ic.dups.Add(1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := consumer.Handle(r, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[struct{}]) error {
+		_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id) VALUES ($1)`, ev.EventID)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := consumer.NewConsumer(consumer.ConsumerConfig{BootstrapServers: boot, GroupID: group, Topics: []string{topic},
+		CommitInterval: 200 * time.Millisecond, OnError: func(err error) { t.Logf("consumer: %v", err) }}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- c.Run(cctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("consumer: %v", err)
+		}
+		itest.DeleteConsumerGroup(t, boot, group)
+	})
+	return ic
+}
+
+// checkExactlyOnce waits (at most 60 s) until every written event has its
+// effect, then checks each has exactly one and that the inbox absorbed at
+// least the topic's duplicates.
+func (ic *inboxConsumer) checkExactlyOnce(t *testing.T, what string, written []string, tc topicCount) {
+	t.Helper()
+	effects := map[string]int{}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		clear(effects)
+		rows, err := ic.db.Query(`SELECT event_id, count(*) FROM effects GROUP BY event_id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var id string
+			var n int
+			if err := rows.Scan(&id, &n); err != nil {
+				t.Fatal(err)
 			}
-			continue
+			effects[id] = n
 		}
-		records++
-		seen[header(m, "id")]++
-		if header(m, "__debezium.context.runId") == r.RunID() {
-			byRelay++
+		rows.Close()
+		// every event, and the duplicates of the topic absorbed
+		if len(effects) >= len(written) && ic.dups.Load() >= int64(tc.records-tc.distinct) || time.Now().After(deadline) {
+			break
 		}
 	}
-	lost := 0
+	missing, twice := 0, 0
 	for _, id := range written {
-		if seen[id] == 0 {
-			lost++
+		switch n := effects[id]; {
+		case n == 0:
+			missing++
+		case n > 1:
+			twice++
 		}
 	}
-	t.Logf("COUNTS cutover to relay: written %d, records %d (relay %d, connector %d), distinct %d, duplicates %d, lost %d", len(written), records, byRelay, records-byRelay, len(seen), records-len(seen), lost)
-	if lost > 0 {
-		t.Errorf("%d events lost in the cutover", lost)
+	t.Logf("COUNTS %s, consumer: events %d, effects %d distinct, missing %d, applied twice %d, duplicates absorbed by the inbox %d (topic duplicates %d)",
+		what, len(written), len(effects), missing, twice, ic.dups.Load(), tc.records-tc.distinct)
+	if missing > 0 || twice > 0 || len(effects) != len(written) {
+		t.Errorf("effects: %d missing, %d applied twice, %d distinct for %d events; want each exactly once", missing, twice, len(effects), len(written))
 	}
-	if int(r.Stats().Published) != len(written) {
-		t.Errorf("relay published %d, want every row of the table (%d)", r.Stats().Published, len(written))
+	if ic.dups.Load() < int64(tc.records-tc.distinct) {
+		t.Errorf("the inbox absorbed %d duplicates, the topic has %d", ic.dups.Load(), tc.records-tc.distinct)
 	}
 }
 
-// cutoverOutbox creates a PostgreSQL outbox (database relay_<tag>_<sfx>,
-// its table and its topic) and generates its connector config (connector
-// relay-<tag>-<sfx>, topic prefix <tag><sfx>).
-func cutoverOutbox(t *testing.T, s settings.Settings, tag string) (db *sql.DB, sfx, topic string, conf map[string]string, name string) {
+// TestRelayCutoverRefusesDeleteAfterInsert: a writer that deletes each row
+// in its inserting transaction keeps the table from growing while its
+// insert counter grows; the cutover to the relay refuses before it waits for
+// the connector to stop. A quiet table is a warning step, not a refusal.
+func TestRelayCutoverRefusesDeleteAfterInsert(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
+	o := newSpecOutbox(t, s, "dai", false)
+	db, conf, name := o.db, o.conf, o.name
+	cc, err := connect.NewClient(s.ConnectURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := relay.New(context.Background(), db, conf, relay.Options{BootstrapServers: s.BootstrapServers, PollInterval: 100 * time.Millisecond, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	// quiet: the connector is not deployed, so the cutover goes on past the
+	// check and finds it gone
+	var steps []string
+	if err := r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: time.Second}, func(s string) { steps = append(steps, s) }); err != nil {
+		t.Fatalf("quiet outbox: %v", err)
+	}
+	if len(steps) != 3 || !strings.HasPrefix(steps[0], "WARNING: no rows written") {
+		t.Errorf("quiet outbox: steps %q, want a warning, then the connector and the count", steps)
+	}
+
+	stop := make(chan struct{})
+	done := make(chan int)
+	go func() {
+		n := 0
+		defer func() { done <- n }()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			tx, err := db.Begin()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			id := itest.UUID(t)
+			if _, err := tx.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, 'Order', '1', 'OrderCreated', '{}', 1)`, id); err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := tx.Exec(`DELETE FROM outbox WHERE id = $1`, id); err != nil {
+				t.Error(err)
+				return
+			}
+			if err := tx.Commit(); err != nil {
+				t.Error(err)
+				return
+			}
+			n++
+		}
+	}()
+	steps = nil
+	err = r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: 2 * time.Second}, func(s string) { steps = append(steps, s) })
+	close(stop)
+	n := <-done
+	t.Logf("writer inserted and deleted %d rows; cutover: %v", n, err)
+	if !errors.Is(err, relay.ErrDeleteAfterInsert) || len(steps) != 0 {
+		t.Errorf("cutover under a delete-after-insert writer: %v (steps %q), want ErrDeleteAfterInsert before any step", err, steps)
+	}
+}
+
+// specOutbox is a PostgreSQL outbox made from a spec: database
+// relay_<tag>_<sfx> with its table (and, with notify, the NOTIFY trigger on
+// channel <tag>_<sfx>), topic relay.<sfx>.Order, and the connector config
+// generated for it (connector relay-<tag>-<sfx>, topic prefix <tag><sfx>).
+type specOutbox struct {
+	db                 *sql.DB
+	dbName, sfx, topic string
+	conf               map[string]string
+	name               string // the connector's
+	outbox             *spec.Outbox
+}
+
+func newSpecOutbox(t *testing.T, s settings.Settings, tag string, notify bool) *specOutbox {
 	t.Helper()
-	sfx = strings.ToLower(itest.Suffix())
-	dbName := "relay_" + tag + "_" + sfx
-	db = itest.PostgresDatabase(t, s.PostgresDSN, dbName)
-	topic = "relay." + sfx + ".Order"
+	o := &specOutbox{sfx: strings.ToLower(itest.Suffix())}
+	o.dbName = "relay_" + tag + "_" + o.sfx
+	o.db = itest.PostgresDatabase(t, s.PostgresDSN, o.dbName)
+	o.topic = "relay." + o.sfx + ".Order"
 	doc := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
 outboxes:
-  - name: cut%s
+  - name: %[1]s%[2]s
     database:
       kind: postgres
-      connection: {host: %s, port: %s, user: postgres, dbname: %s}
+      connection: {host: %[3]s, port: %[4]s, user: postgres, dbname: %[5]s}
     payloadFormat: json
     routing:
-      topicReplacement: relay.%s.${routedByValue}
-    connector: {name: relay-%s-%s, topicPrefix: %s%s, heartbeat: 1s}
-`, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, sfx, tag, sfx, tag, sfx)
+      topicReplacement: relay.%[2]s.${routedByValue}
+    connector: {name: relay-%[1]s-%[2]s, topicPrefix: %[1]s%[2]s, heartbeat: 1s}
+`, tag, o.sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, o.dbName)
+	if notify {
+		doc += fmt.Sprintf("    relay: {notify: %s_%s}\n", tag, o.sfx)
+	}
 	sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	itest.CreateOutboxTable(t, db, &sp.Outboxes[0])
-	itest.CreateTopic(t, s.BootstrapServers, topic)
+	o.outbox = &sp.Outboxes[0]
+	itest.CreateOutboxTable(t, o.db, o.outbox)
+	itest.CreateTopic(t, s.BootstrapServers, o.topic)
 	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{BootstrapServers: s.BootstrapServers})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return db, sfx, topic, cs[0].Config, cs[0].Name
+	o.conf, o.name = cs[0].Config, cs[0].Name
+	return o
 }

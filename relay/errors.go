@@ -23,6 +23,10 @@ var (
 	// ErrLocked: another relay holds the outbox's lock (Drain only; Run
 	// waits as a standby).
 	ErrLocked = errors.New("another relay holds the outbox lock")
+	// ErrDeleteAfterInsert: the cutover to the relay saw rows inserted into
+	// the outbox table that never stayed there: the writer deletes each row
+	// in its inserting transaction, so the relay would never see them.
+	ErrDeleteAfterInsert = errors.New("the writer deletes outbox rows in their inserting transaction")
 )
 
 // ConfigError is a start-time problem. It unwraps to ErrConfig and to the

@@ -4,55 +4,23 @@ package relay_test
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/relay"
-	"github.com/outboxctl/outboxctl/spec"
 )
 
 // The provisioned NOTIFY trigger wakes a relay whose poll interval is far
 // longer than the wait: the row is published on the notification.
 func TestRelayListenWakesUp(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Postgres)
-	sfx := strings.ToLower(itest.Suffix())
-	dbName := "relay_listen_" + sfx
-	db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
-	doc := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
-outboxes:
-  - name: orders
-    database:
-      kind: postgres
-      connection: {host: 127.0.0.1, user: postgres, dbname: %s}
-    payloadFormat: json
-    routing: {topicReplacement: relay.%s.events}
-    connector: {topicPrefix: listen%s}
-    relay: {notify: outbox_%s}
-`, dbName, sfx, sfx, sfx)
-	sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := &sp.Outboxes[0]
-	itest.CreateOutboxTable(t, db, o) // with the NOTIFY trigger
-	topic := "relay." + sfx + ".events"
-	itest.CreateTopic(t, s.BootstrapServers, topic)
-	conf := map[string]string{
-		"connector.class":        "io.debezium.connector.postgresql.PostgresConnector",
-		"topic.prefix":           "listen" + sfx,
-		"table.include.list":     `public\.outbox`,
-		"transforms":             "outbox",
-		"transforms.outbox.type": "io.debezium.transforms.outbox.EventRouter",
-		"transforms.outbox.route.topic.replacement": topic,
-		"value.converter": "org.apache.kafka.connect.storage.StringConverter",
-	}
+	o := newSpecOutbox(t, s, "listen", true) // with the NOTIFY trigger
+	db, topic, conf := o.db, o.topic, o.conf
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	wake, err := relay.Listen(ctx, settings.PostgresDSNWithDatabase(s.PostgresDSN, dbName), o.Relay.Notify, t.Logf)
+	wake, err := relay.Listen(ctx, settings.PostgresDSNWithDatabase(s.PostgresDSN, o.dbName), o.outbox.Relay.Notify, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +36,7 @@ outboxes:
 		time.Sleep(300 * time.Millisecond) // the relay is idle, waiting for its minute
 		id := itest.UUID(t)
 		start := time.Now()
-		if _, err := db.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, 'Order', '1', 'T', '{}', 1)`, id); err != nil {
+		if _, err := db.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, 'Order', '1', 'OrderCreated', '{}', 1)`, id); err != nil {
 			t.Fatal(err)
 		}
 		m := rd.Next(10 * time.Second)

@@ -154,8 +154,11 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	if r.orderCol == "" {
 		r.orderCol = cfg.FieldEventID
 	}
-	if t.col(r.orderCol) == nil {
+	switch c := t.col(r.orderCol); {
+	case c == nil:
 		return nil, configErr(nil, "order column %s is not a column of %s", r.orderCol, t.qualified())
+	case c.nullable:
+		return nil, configErr(nil, "order column %s of %s is nullable: want a NOT NULL column (rows with NULL have no place in the publish order)", r.orderCol, t.qualified())
 	}
 	if opts.MarkColumn != "" {
 		if c := t.col(opts.MarkColumn); c == nil || !c.nullable {
@@ -164,10 +167,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	}
 	pk := t.pk
 	if len(pk) == 0 {
-		if t.col(cfg.FieldEventID) == nil {
-			return nil, configErr(nil, "%s has no primary key and no event id column %s: the relay cannot delete published rows", t.qualified(), cfg.FieldEventID)
-		}
-		pk = []string{cfg.FieldEventID}
+		return nil, configErr(nil, "outbox table %s has no primary key: the relay deletes (or marks) published rows by it", t.qualified())
 	}
 	// The EventRouter passes the change event through when its predicate
 	// does not apply to the table's topic: that record (a Debezium
