@@ -28,6 +28,7 @@ type provisionOptions struct {
 	ReplicationFactor int
 	UserHost          string
 	Live              bool
+	Kafka             kafkaClientFlags
 }
 
 func newProvisionCmd(env *Env) *cobra.Command {
@@ -75,6 +76,7 @@ OUTBOX_BOOTSTRAP_SERVERS. Preflight findings that provisioning cannot fix
 	fs.IntVar(&opts.Partitions, "partitions", 0, "partitions of routed topics (default: the broker's num.partitions)")
 	fs.IntVar(&opts.ReplicationFactor, "replication-factor", 0, "replication factor of created topics (default: the broker's)")
 	fs.StringVar(&opts.UserHost, "user-host", "%", "MySQL/MariaDB account host of created users")
+	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
 }
 
@@ -204,14 +206,18 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 		if err != nil {
 			return err
 		}
-		admin, err := newKafkaAdmin(env.Settings.BootstrapServers)
+		kc, err := env.kafkaConfig(&opts.Kafka, "")
+		if err != nil {
+			return err
+		}
+		admin, err := newKafkaAdmin(kc)
 		if err != nil {
 			return err
 		}
 		defer admin.Close()
 		results, fs, err := provisioning.EnsureTopics(ctx, provisioning.WithRequestTimeout(admin, timeout), specs, opts.DryRun)
 		if err != nil {
-			return admin.wrap(err, env.Settings.BootstrapServers)
+			return admin.wrap(err)
 		}
 		rep.Topics = results
 		rep.Findings = append(rep.Findings, fs...)
@@ -346,6 +352,7 @@ type doctorOptions struct {
 	NoConnect bool
 	NoTopics  bool
 	Connect   connectFlags
+	Kafka     kafkaClientFlags
 }
 
 func newDoctorCmd(env *Env) *cobra.Command {
@@ -374,6 +381,7 @@ service cannot be reached.`,
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "skip the Kafka Connect checks")
 	fs.BoolVar(&opts.NoTopics, "no-topics", false, "skip the Kafka topic checks")
 	addConnectFlags(fs, &opts.Connect)
+	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
 }
 
@@ -418,7 +426,11 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		if err != nil {
 			return err
 		}
-		admin, err := newKafkaAdmin(env.Settings.BootstrapServers)
+		kc, err := env.kafkaConfig(&opts.Kafka, "")
+		if err != nil {
+			return err
+		}
+		admin, err := newKafkaAdmin(kc)
 		if err != nil {
 			return err
 		}
