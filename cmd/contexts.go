@@ -52,22 +52,100 @@ type cliConfig struct {
 }
 
 type cliContext struct {
-	Connect connectEndpoint `yaml:"connect"`
+	Connect  connectEndpoint  `yaml:"connect,omitempty"`
+	Registry registryEndpoint `yaml:"registry,omitempty"`
+	Kafka    kafkaEndpoint    `yaml:"kafka,omitempty"`
+	Database databaseEndpoint `yaml:"database,omitempty"`
+}
+
+// registryEndpoint is the schema registry of a context. Secrets are
+// env:NAME or file:PATH references.
+type registryEndpoint struct {
+	URL      string `yaml:"url,omitempty"`
+	User     string `yaml:"user,omitempty"`
+	Password string `yaml:"password,omitempty"` // env:NAME or file:PATH
+	Token    string `yaml:"token,omitempty"`    // env:NAME or file:PATH
+	CAFile   string `yaml:"ca-file,omitempty"`
+	CertFile string `yaml:"cert-file,omitempty"`
+	KeyFile  string `yaml:"key-file,omitempty"`
+}
+
+// databaseEndpoint are the admin connections of a context (provision,
+// doctor, bench): a DSN is a literal without a password, or an env:NAME or
+// file:PATH reference.
+type databaseEndpoint struct {
+	PostgresDSN string `yaml:"postgres-dsn,omitempty"`
+	MariaDBDSN  string `yaml:"mariadb-dsn,omitempty"`
+	MySQLDSN    string `yaml:"mysql-dsn,omitempty"`
+}
+
+// contextSelection is the --config and --context of the running command
+// (empty when it has none): see currentContext.
+type contextSelection struct {
+	ConfigPath, Name string
+}
+
+// selectContext loads the context file and returns the selected context:
+// name, else $OUTBOXCTL_CONTEXT, else current-context. No selection is the
+// zero context.
+func selectContext(env *Env, cfgPath, name string) (cliContext, string, error) {
+	cfg, path, err := loadCLIConfig(env, cfgPath)
+	if err != nil {
+		return cliContext{}, "", err
+	}
+	if name == "" {
+		name = env.Getenv(envContext)
+	}
+	if name == "" {
+		name = cfg.CurrentContext
+	}
+	if name == "" {
+		return cliContext{}, "", nil
+	}
+	c, ok := cfg.Contexts[name]
+	if !ok {
+		return c, name, UsageError(fmt.Errorf("context %q not found in %s", name, path))
+	}
+	return c, name, nil
+}
+
+// currentContext is the context of the running command (its --config and
+// --context flags, when it has them).
+func (env *Env) currentContext() (cliContext, error) {
+	c, _, err := selectContext(env, env.ctxSel.ConfigPath, env.ctxSel.Name)
+	return c, err
+}
+
+// contextDSN is the admin DSN of kind from the context, when its
+// variable is unset: a reference is resolved; a literal with a password is
+// refused.
+func (env *Env) contextDSN(envName, ctxValue, what string) (string, bool, error) {
+	if env.Getenv(envName) != "" || ctxValue == "" {
+		return "", false, nil
+	}
+	if isSecretRef(ctxValue) {
+		v, err := secretRef(env, ctxValue, "context file: database "+what)
+		return v, err == nil, err
+	}
+	if redact.String(ctxValue) != ctxValue || redact.URL(ctxValue) != ctxValue {
+		return "", false, UsageError(fmt.Errorf("context file: database %s holds a password: use env:NAME or file:PATH", what))
+	}
+	return ctxValue, true, nil
 }
 
 // connectEndpoint holds the connection settings of Kafka Connect. Secrets are
 // only files or ${env:NAME} references, never literals.
 type connectEndpoint struct {
-	URL                string `yaml:"url"`
-	User               string `yaml:"user"`
-	Password           string `yaml:"password"` // ${env:NAME} only
-	PasswordFile       string `yaml:"password-file"`
-	Token              string `yaml:"token"` // ${env:NAME} only
-	TokenFile          string `yaml:"token-file"`
-	CAFile             string `yaml:"ca-file"`
-	CertFile           string `yaml:"cert-file"`
-	KeyFile            string `yaml:"key-file"`
-	InsecureSkipVerify bool   `yaml:"insecure-skip-verify"`
+	URL                string `yaml:"url,omitempty"`
+	User               string `yaml:"user,omitempty"`
+	Password           string `yaml:"password,omitempty"` // ${env:NAME} only
+	PasswordFile       string `yaml:"password-file,omitempty"`
+	Token              string `yaml:"token,omitempty"` // ${env:NAME} only
+	TokenFile          string `yaml:"token-file,omitempty"`
+	CAFile             string `yaml:"ca-file,omitempty"`
+	CertFile           string `yaml:"cert-file,omitempty"`
+	KeyFile            string `yaml:"key-file,omitempty"`
+	InsecureSkipVerify bool   `yaml:"insecure-skip-verify,omitempty"`
 }
 
 // connectFlags are the per-command connection flags.
@@ -133,25 +211,11 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 
 // resolveEndpoint merges flags > environment > context > defaults.
 func resolveEndpoint(env *Env, f *connectFlags) (connectEndpoint, error) {
-	cfg, path, err := loadCLIConfig(env, f.ConfigPath)
+	c, _, err := selectContext(env, f.ConfigPath, f.Context)
 	if err != nil {
 		return connectEndpoint{}, err
 	}
-	var ep connectEndpoint
-	name := f.Context
-	if name == "" {
-		name = env.Getenv(envContext)
-	}
-	if name == "" {
-		name = cfg.CurrentContext
-	}
-	if name != "" {
-		c, ok := cfg.Contexts[name]
-		if !ok {
-			return ep, UsageError(fmt.Errorf("context %q not found in %s", name, path))
-		}
-		ep = c.Connect
-	}
+	ep := c.Connect
 	pick := func(dst *string, envName, flag string) {
 		if v := env.Getenv(envName); v != "" && envName != "" {
 			*dst = v
