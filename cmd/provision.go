@@ -179,6 +179,9 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 	if opts.Output != "text" && opts.Output != "json" {
 		return UsageError(fmt.Errorf("unknown output format %q: use text or json", opts.Output))
 	}
+	if err := env.applyDatabaseContext(); err != nil {
+		return err
+	}
 	targets, lookup, err := specTargets(env, opts.Files)
 	if err != nil {
 		return err
@@ -390,6 +393,9 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 	case "text", "json", "github-actions":
 	default:
 		return UsageError(fmt.Errorf("unknown output format %q: use text, json or github-actions", opts.Output))
+	}
+	if err := env.applyDatabaseContext(); err != nil {
+		return err
 	}
 	targets, lookup, err := specTargets(env, opts.Files)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -43,6 +44,7 @@ type relayOptions struct {
 	MarkColumn         string
 	Listen             string
 	MetricsAddr        string
+	Kafka              kafkaClientFlags
 }
 
 func newRelayCmd(env *Env) *cobra.Command {
@@ -97,6 +99,7 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.StringVar(&opts.MarkColumn, "mark-column", "", "nullable timestamp column to set instead of deleting published rows")
 	fs.StringVar(&opts.Listen, "listen", "", "PostgreSQL: LISTEN on this channel to wake up before the poll interval")
 	fs.StringVar(&opts.MetricsAddr, "metrics-addr", "", "serve Prometheus metrics on this address at /metrics (for example :9464)")
+	addKafkaClientFlags(fs, &opts.Kafka)
 	c.AddCommand(newRelayCutoverCmd(env))
 	return c
 }
@@ -151,6 +154,7 @@ Exit 0 when every step completed, 1 when one failed or --timeout passed.`,
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5")
 	fs.DurationVar(&opts.PollInterval, "poll-interval", time.Second, "time between checks")
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
+	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
 }
 
@@ -198,9 +202,11 @@ func runRelayCutover(ctx context.Context, env *Env, opts *relayCutoverOptions) e
 	}
 	ro := relay.Options{BootstrapServers: opts.BootstrapServers, EventRouterVersion: opts.EventRouterVersion, PollInterval: opts.PollInterval,
 		Logf: func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) }}
-	if ro.BootstrapServers == "" {
-		ro.BootstrapServers = env.Settings.BootstrapServers
+	kc, err := env.kafkaConfig(&opts.Kafka, opts.BootstrapServers)
+	if err != nil {
+		return err
 	}
+	ro.BootstrapServers, ro.Security, ro.Kafka = kc.BootstrapServers, kc.Security, kc.Properties
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	r, err := relay.New(ctx, db, conf, ro)
@@ -267,18 +273,24 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		PollInterval:       opts.PollInterval,
 		Logf:               func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) },
 	}
-	if ro.BootstrapServers == "" {
-		ro.BootstrapServers = env.Settings.BootstrapServers
+	kc, err := env.kafkaConfig(&opts.Kafka, opts.BootstrapServers)
+	if err != nil {
+		return err
 	}
+	ro.BootstrapServers, ro.Security, ro.Kafka = kc.BootstrapServers, kc.Security, kc.Properties
 	if opts.WorkerConfig != "" {
 		if ro.Worker, err = readProperties(opts.WorkerConfig); err != nil {
 			return UsageError(err)
 		}
 	}
 	if opts.ProducerConfig != "" {
-		if ro.Kafka, err = readProperties(opts.ProducerConfig); err != nil {
+		props, err := readProperties(opts.ProducerConfig)
+		if err != nil {
 			return UsageError(err)
 		}
+		// The --kafka-config properties win over the file's.
+		maps.Copy(props, ro.Kafka)
+		ro.Kafka = props
 	}
 	driver, dsn, err := relayDSN(conf, opts.DSN)
 	if err != nil {
