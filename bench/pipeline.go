@@ -18,6 +18,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/schemas/registry"
 	"github.com/outboxctl/outboxctl/spec"
@@ -59,6 +60,9 @@ type PipelineConfig struct {
 	InboxDialect inbox.Dialect
 	// BootstrapServers of the Kafka cluster the connector writes to.
 	BootstrapServers string
+	// Security of the bench's Kafka clients (admin and consumer), see
+	// kafkaclient.Config (default PLAINTEXT).
+	Security kafkaclient.Security
 	// Partitions of the run's topic (default 1).
 	Partitions int
 	// Batch, when MaxRecords > 1, runs the consumer's records in inbox
@@ -135,7 +139,11 @@ func NewPipeline(ctx context.Context, cfg PipelineConfig) (Pipeline, error) {
 		return nil, fmt.Errorf("outbox %s: routed topic: %w", o.Name, err)
 	}
 	p.topic = topic
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": cfg.BootstrapServers})
+	am, err := kafkaclient.Config{BootstrapServers: cfg.BootstrapServers, Security: cfg.Security}.ConfigMap()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
+	}
+	admin, err := kafka.NewAdminClient(&am)
 	if err != nil {
 		return nil, fmt.Errorf("kafka admin: %w", err)
 	}
@@ -270,7 +278,7 @@ func (p *pipeline) Start(ctx context.Context, deliver func(Delivery)) error {
 		return err
 	}
 	c, err := consumer.NewConsumer(consumer.ConsumerConfig{
-		BootstrapServers: p.cfg.BootstrapServers, GroupID: p.group, Topics: []string{p.topic},
+		BootstrapServers: p.cfg.BootstrapServers, Security: p.cfg.Security, GroupID: p.group, Topics: []string{p.topic},
 		Kafka: p.cfg.Kafka, CommitInterval: 500 * time.Millisecond, Logger: p.cfg.Logger,
 		RedeliveryBackoff: 100 * time.Millisecond, MaxRedeliveryBackoff: 2 * time.Second,
 		Batch: p.cfg.Batch,

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/bench"
@@ -35,6 +36,7 @@ type benchOptions struct {
 	BatchWait  time.Duration
 	Output     string
 	Plot       string
+	Kafka      kafkaClientFlags
 }
 
 func newBenchCmd(env *Env) *cobra.Command {
@@ -90,6 +92,7 @@ operational error (a service unreachable, the connector not streaming).`,
 	fs.DurationVar(&opts.BatchWait, "batch-wait", 2*time.Millisecond, "with --batch > 1: the longest a batch waits to fill")
 	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
 	fs.StringVar(&opts.Plot, "plot", "", "write the latency distribution to this file (.png, .svg, .pdf)")
+	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
 }
 
@@ -215,8 +218,19 @@ func openRealBenchTarget(ctx context.Context, env *Env, o *spec.Outbox, opts *be
 		return nil, err
 	}
 	runID := time.Now().UTC().Format("0102150405") + hex.EncodeToString(b)
-	cfg := bench.PipelineConfig{Outbox: o, DB: db, BootstrapServers: env.Settings.BootstrapServers, Partitions: opts.Partitions, RunID: runID,
+	kc, err := env.kafkaConfig(&opts.Kafka, "")
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	cfg := bench.PipelineConfig{Outbox: o, DB: db, BootstrapServers: kc.BootstrapServers, Security: kc.Security, Partitions: opts.Partitions, RunID: runID,
 		Logger: slog.New(slog.NewTextHandler(env.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	if len(kc.Properties) > 0 {
+		cfg.Kafka = kafka.ConfigMap{}
+		for k, v := range kc.Properties {
+			cfg.Kafka[k] = v
+		}
+	}
 	if o.PayloadFormat == spec.FormatAvro {
 		// The registry of the schema commands: OUTBOX_SCHEMA_REGISTRY_URL
 		// and its credentials from the environment.

@@ -19,6 +19,7 @@ import (
 	"github.com/outboxctl/outboxctl/internal/redact"
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/internal/yamlpos"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -52,22 +53,127 @@ type cliConfig struct {
 }
 
 type cliContext struct {
-	Connect connectEndpoint `yaml:"connect"`
+	Connect  connectEndpoint  `yaml:"connect,omitempty"`
+	Registry registryEndpoint `yaml:"registry,omitempty"`
+	Kafka    kafkaEndpoint    `yaml:"kafka,omitempty"`
+	Database databaseEndpoint `yaml:"database,omitempty"`
+}
+
+// registryEndpoint is the schema registry of a context. Secrets are
+// env:NAME or file:PATH references.
+type registryEndpoint struct {
+	URL      string `yaml:"url,omitempty"`
+	User     string `yaml:"user,omitempty"`
+	Password string `yaml:"password,omitempty"` // env:NAME or file:PATH
+	Token    string `yaml:"token,omitempty"`    // env:NAME or file:PATH
+	CAFile   string `yaml:"ca-file,omitempty"`
+	CertFile string `yaml:"cert-file,omitempty"`
+	KeyFile  string `yaml:"key-file,omitempty"`
+}
+
+// databaseEndpoint are the admin connections of a context (provision,
+// doctor, bench): a DSN is a literal without a password, or an env:NAME or
+// file:PATH reference.
+type databaseEndpoint struct {
+	PostgresDSN string `yaml:"postgres-dsn,omitempty"`
+	MariaDBDSN  string `yaml:"mariadb-dsn,omitempty"`
+	MySQLDSN    string `yaml:"mysql-dsn,omitempty"`
+}
+
+// contextSelection is the --config and --context of the running command
+// (empty when it has none): see currentContext.
+type contextSelection struct {
+	ConfigPath, Name string
+}
+
+// selectContext loads the context file and returns the selected context:
+// name, else $OUTBOXCTL_CONTEXT, else current-context. No selection is the
+// zero context.
+func selectContext(env *Env, cfgPath, name string) (cliContext, string, error) {
+	cfg, path, err := loadCLIConfig(env, cfgPath)
+	if err != nil {
+		return cliContext{}, "", err
+	}
+	if name == "" {
+		name = env.Getenv(envContext)
+	}
+	if name == "" {
+		name = cfg.CurrentContext
+	}
+	if name == "" {
+		return cliContext{}, "", nil
+	}
+	c, ok := cfg.Contexts[name]
+	if !ok {
+		return c, name, UsageError(fmt.Errorf("context %q not found in %s", name, path))
+	}
+	return c, name, nil
+}
+
+// currentContext is the context of the running command (its --config and
+// --context flags, when it has them).
+func (env *Env) currentContext() (cliContext, error) {
+	c, _, err := selectContext(env, env.ctxSel.ConfigPath, env.ctxSel.Name)
+	return c, err
+}
+
+// applyDatabaseContext sets the admin DSNs of the settings from the
+// context, for each whose variable is unset (flags > environment > context
+// > the native stack's defaults).
+func (env *Env) applyDatabaseContext() error {
+	c, err := env.currentContext()
+	if err != nil {
+		return err
+	}
+	for _, d := range []struct {
+		dst       *string
+		env, v, k string
+	}{
+		{&env.Settings.PostgresDSN, settings.EnvPostgresDSN, c.Database.PostgresDSN, "postgres-dsn"},
+		{&env.Settings.MariaDBDSN, settings.EnvMariaDBDSN, c.Database.MariaDBDSN, "mariadb-dsn"},
+		{&env.Settings.MySQLDSN, settings.EnvMySQLDSN, c.Database.MySQLDSN, "mysql-dsn"},
+	} {
+		v, ok, err := env.contextDSN(d.env, d.v, d.k)
+		if err != nil {
+			return err
+		}
+		if ok {
+			*d.dst = v
+		}
+	}
+	return nil
+}
+
+// contextDSN is the admin DSN of kind from the context, when its
+// variable is unset: a reference is resolved; a literal with a password is
+// refused.
+func (env *Env) contextDSN(envName, ctxValue, what string) (string, bool, error) {
+	if env.Getenv(envName) != "" || ctxValue == "" {
+		return "", false, nil
+	}
+	if isSecretRef(ctxValue) {
+		v, err := secretRef(env, ctxValue, "context file: database "+what)
+		return v, err == nil, err
+	}
+	if redact.String(ctxValue) != ctxValue || redact.URL(ctxValue) != ctxValue {
+		return "", false, UsageError(fmt.Errorf("context file: database %s holds a password: use env:NAME or file:PATH", what))
+	}
+	return ctxValue, true, nil
 }
 
 // connectEndpoint holds the connection settings of Kafka Connect. Secrets are
 // only files or ${env:NAME} references, never literals.
 type connectEndpoint struct {
-	URL                string `yaml:"url"`
-	User               string `yaml:"user"`
-	Password           string `yaml:"password"` // ${env:NAME} only
-	PasswordFile       string `yaml:"password-file"`
-	Token              string `yaml:"token"` // ${env:NAME} only
-	TokenFile          string `yaml:"token-file"`
-	CAFile             string `yaml:"ca-file"`
-	CertFile           string `yaml:"cert-file"`
-	KeyFile            string `yaml:"key-file"`
-	InsecureSkipVerify bool   `yaml:"insecure-skip-verify"`
+	URL                string `yaml:"url,omitempty"`
+	User               string `yaml:"user,omitempty"`
+	Password           string `yaml:"password,omitempty"` // ${env:NAME} only
+	PasswordFile       string `yaml:"password-file,omitempty"`
+	Token              string `yaml:"token,omitempty"` // ${env:NAME} only
+	TokenFile          string `yaml:"token-file,omitempty"`
+	CAFile             string `yaml:"ca-file,omitempty"`
+	CertFile           string `yaml:"cert-file,omitempty"`
+	KeyFile            string `yaml:"key-file,omitempty"`
+	InsecureSkipVerify bool   `yaml:"insecure-skip-verify,omitempty"`
 }
 
 // connectFlags are the per-command connection flags.
@@ -133,25 +239,11 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 
 // resolveEndpoint merges flags > environment > context > defaults.
 func resolveEndpoint(env *Env, f *connectFlags) (connectEndpoint, error) {
-	cfg, path, err := loadCLIConfig(env, f.ConfigPath)
+	c, _, err := selectContext(env, f.ConfigPath, f.Context)
 	if err != nil {
 		return connectEndpoint{}, err
 	}
-	var ep connectEndpoint
-	name := f.Context
-	if name == "" {
-		name = env.Getenv(envContext)
-	}
-	if name == "" {
-		name = cfg.CurrentContext
-	}
-	if name != "" {
-		c, ok := cfg.Contexts[name]
-		if !ok {
-			return ep, UsageError(fmt.Errorf("context %q not found in %s", name, path))
-		}
-		ep = c.Connect
-	}
+	ep := c.Connect
 	pick := func(dst *string, envName, flag string) {
 		if v := env.Getenv(envName); v != "" && envName != "" {
 			*dst = v
@@ -283,13 +375,13 @@ func connectClient(env *Env, f *connectFlags) (*connect.Client, error) {
 	return c, nil
 }
 
-// newContextCmd is `outboxctl context list|use|show`.
+// newContextCmd is `outboxctl context list|use|show|set`.
 func newContextCmd(env *Env) *cobra.Command {
 	var cfgPath string
 	c := &cobra.Command{
 		Use:   "context",
-		Short: "List, show and select named Kafka Connect contexts",
-		Long: `Contexts name Kafka Connect endpoints in a small YAML file, by default
+		Short: "List, show, select and set named contexts (Connect, registry, Kafka, databases)",
+		Long: `Contexts name the connections of outboxctl in a small YAML file, by default
 $XDG_CONFIG_HOME/outboxctl/config.yaml (override with --config or $OUTBOXCTL_CONFIG):
 
   current-context: dev
@@ -303,11 +395,33 @@ $XDG_CONFIG_HOME/outboxctl/config.yaml (override with --config or $OUTBOXCTL_CON
         user: deployer
         password-file: /run/secrets/connect-password   # or password: ${env:CONNECT_PASSWORD}
         ca-file: /etc/ssl/connect-ca.pem
+      registry:
+        url: https://registry.example.com/apis/ccompat/v7
+        user: deployer
+        password: env:REGISTRY_PASSWORD                 # or file:/run/secrets/registry
+      kafka:
+        bootstrap-servers: broker-1:9094,broker-2:9094
+        security-protocol: SASL_SSL
+        sasl-mechanism: SCRAM-SHA-512
+        sasl-username: outboxctl
+        sasl-password: file:/run/secrets/kafka-password # or env:KAFKA_PASSWORD
+        ssl-ca: /etc/ssl/kafka-ca.pem
+        config: {client.id: outboxctl}
+      database:
+        postgres-dsn: env:PROD_PG_DSN                   # a literal only without a password
+        mariadb-dsn: file:/run/secrets/mariadb-dsn
 
-Precedence: command flags > environment (OUTBOX_CONNECT_URL, OUTBOX_CONNECT_USER,
-OUTBOX_CONNECT_PASSWORD_FILE, OUTBOX_CONNECT_TOKEN) > the context (--context,
+Precedence, for each setting: command flags > environment (OUTBOX_CONNECT_*,
+OUTBOX_SCHEMA_REGISTRY_*, OUTBOX_BOOTSTRAP_SERVERS and OUTBOX_KAFKA_*,
+OUTBOX_PG_DSN, OUTBOX_MARIADB_DSN, OUTBOX_MYSQL_DSN) > the context (--context,
 $OUTBOXCTL_CONTEXT, current-context) > the native stack's defaults. Secrets are
-never stored in the file: only files or ${env:NAME} references.`,
+never stored in the file: only env:NAME or file:PATH references (and the
+Connect block's password-file and ${env:NAME}). Every output masks them.`,
+		Example: `  $ outboxctl context set prod --kafka-bootstrap-servers broker-1:9094 --kafka-security-protocol SASL_SSL \
+      --kafka-sasl-mechanism SCRAM-SHA-512 --kafka-sasl-username outboxctl --kafka-sasl-password env:KAFKA_PASSWORD
+  $ outboxctl context use prod
+  $ outboxctl context show
+  $ outboxctl context list`,
 	}
 	c.PersistentFlags().StringVar(&cfgPath, "config", "", "context file")
 	c.AddCommand(&cobra.Command{
@@ -321,8 +435,9 @@ never stored in the file: only files or ${env:NAME} references.`,
 				fmt.Fprintf(env.IO.ErrOut, "no contexts in %s\n", path)
 				return nil
 			}
-			tw := tabwriter.NewWriter(env.IO.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "CURRENT\tNAME\tCONNECT URL")
+			var buf strings.Builder
+			tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "CURRENT\tNAME\tCONNECT URL\tREGISTRY URL\tKAFKA")
 			names := make([]string, 0, len(cfg.Contexts))
 			for n := range cfg.Contexts {
 				names = append(names, n)
@@ -333,9 +448,22 @@ never stored in the file: only files or ${env:NAME} references.`,
 				if n == cfg.CurrentContext {
 					mark = "*"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", mark, n, redact.URL(cfg.Contexts[n].Connect.URL))
+				k := cfg.Contexts[n].Kafka
+				kafka := k.BootstrapServers
+				if k.SecurityProtocol != "" {
+					kafka += " (" + strings.ToUpper(k.SecurityProtocol) + ")"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mark, n, redact.URL(cfg.Contexts[n].Connect.URL), redact.URL(cfg.Contexts[n].Registry.URL), kafka)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			for _, l := range strings.SplitAfter(buf.String(), "\n") {
+				if l != "" {
+					fmt.Fprintln(env.IO.Out, strings.TrimRight(l, " \n"))
+				}
+			}
+			return nil
 		},
 	})
 	c.AddCommand(&cobra.Command{
@@ -376,22 +504,186 @@ never stored in the file: only files or ${env:NAME} references.`,
 		},
 	})
 	c.AddCommand(&cobra.Command{
-		Use: "show", Short: "Show the Connect endpoint the commands would use (secrets masked)", Args: cobra.NoArgs,
+		Use: "show [NAME]", Short: "Show the connections the commands would use (secrets masked)", Args: cobra.MaximumNArgs(1),
 		RunE: func(cc *cobra.Command, args []string) error {
-			ep, err := resolveEndpoint(env, &connectFlags{ConfigPath: cfgPath})
+			return runContextShow(env, cfgPath, args)
+		},
+	})
+	c.AddCommand(newContextSetCmd(env, &cfgPath))
+	return c
+}
+
+// runContextShow prints the connections of the context NAME (default: the
+// selected one) after flags and environment, secrets masked.
+func runContextShow(env *Env, cfgPath string, args []string) error {
+	env.ctxSel = contextSelection{ConfigPath: cfgPath}
+	if len(args) == 1 {
+		env.ctxSel.Name = args[0]
+	}
+	_, name, err := selectContext(env, cfgPath, env.ctxSel.Name)
+	if err != nil {
+		return err
+	}
+	ep, err := resolveEndpoint(env, &connectFlags{ConfigPath: cfgPath, Context: env.ctxSel.Name})
+	if err != nil {
+		return err
+	}
+	cur, err := env.currentContext()
+	if err != nil {
+		return err
+	}
+	kc, err := env.kafkaConfig(nil, "")
+	if err != nil {
+		return err
+	}
+	if err := env.applyDatabaseContext(); err != nil {
+		return err
+	}
+	mask := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		return redact.Mask
+	}
+	reg := cur.Registry
+	regURL := env.Settings.SchemaRegistryURL
+	if env.Getenv(settings.EnvSchemaRegistryURL) == "" && reg.URL != "" {
+		regURL = reg.URL
+	}
+	regUser := env.Getenv(envRegistryUser)
+	if regUser == "" {
+		regUser = reg.User
+	}
+	if name == "" {
+		name = "(none)"
+	}
+	tw := tabwriter.NewWriter(env.IO.Out, 0, 4, 1, ' ', 0)
+	for _, l := range [][2]string{
+		{"context:", name},
+		{"connect url:", redact.URL(ep.URL)}, {"user:", ep.User}, {"password:", mask(ep.Password)},
+		{"password file:", ep.PasswordFile}, {"token:", mask(ep.Token + ep.TokenFile)}, {"ca file:", ep.CAFile},
+		{"registry url:", redact.URL(regURL)}, {"registry user:", regUser},
+		{"registry password:", mask(env.Getenv(envRegistryPassword) + env.Getenv(envRegistryPasswordFile) + reg.Password)},
+		{"kafka:", strings.Join(maskedKafka(kc), " ")},
+		{"postgres dsn:", redact.String(redact.URL(env.Settings.PostgresDSN))},
+		{"mariadb dsn:", redact.String(env.Settings.MariaDBDSN)},
+		{"mysql dsn:", redact.String(env.Settings.MySQLDSN)},
+	} {
+		fmt.Fprintf(tw, "%s\t%s\n", l[0], l[1])
+	}
+	return tw.Flush()
+}
+
+// newContextSetCmd is `outboxctl context set NAME [flags]`: it creates or
+// updates the context NAME with the given settings (secrets as env:NAME
+// or file:PATH references only).
+func newContextSetCmd(env *Env, cfgPath *string) *cobra.Command {
+	var (
+		connectURL, registryURL, registryUser, registryPassword, bootstrap string
+		pg, maria, mysql                                                   string
+		kf                                                                 kafkaClientFlags
+		unset                                                              []string
+	)
+	c := &cobra.Command{
+		Use:   "set NAME [flags]",
+		Short: "Create or update a context (secrets only as env:NAME or file:PATH references)",
+		Example: `  $ outboxctl context set prod --connect-url https://connect.example.com --registry-url https://registry.example.com/apis/ccompat/v7
+  $ outboxctl context set prod --kafka-bootstrap-servers broker-1:9094 --kafka-security-protocol SASL_SSL \
+      --kafka-sasl-mechanism SCRAM-SHA-512 --kafka-sasl-username outboxctl --kafka-sasl-password file:/run/secrets/kafka \
+      --kafka-ssl-ca /etc/ssl/kafka-ca.pem
+  $ outboxctl context set prod --postgres-dsn env:PROD_PG_DSN`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cc *cobra.Command, args []string) error {
+			path := configPath(env, *cfgPath)
+			if path == "" {
+				return UsageError(fmt.Errorf("no context file: set --config, $%s or $HOME", envConfig))
+			}
+			cfg, _, err := loadCLIConfig(env, *cfgPath)
 			if err != nil {
 				return err
 			}
-			mask := func(s string) string {
-				if s == "" {
-					return ""
-				}
-				return "(sensitive)"
+			if cfg.Contexts == nil {
+				cfg.Contexts = map[string]cliContext{}
 			}
-			fmt.Fprintf(env.IO.Out, "connect url:   %s\nuser:          %s\npassword:      %s\npassword file: %s\ntoken:         %s\nca file:       %s\n",
-				redact.URL(ep.URL), ep.User, mask(ep.Password), ep.PasswordFile, mask(ep.Token+ep.TokenFile), ep.CAFile)
+			ctx := cfg.Contexts[args[0]]
+			changed := cc.Flags().Changed
+			setStr := func(flag string, dst *string, v string) {
+				if changed(flag) {
+					*dst = v
+				}
+			}
+			for _, r := range []struct{ flag, v string }{
+				{"registry-password", registryPassword}, {"kafka-sasl-password", kf.SASLPassword}, {"kafka-ssl-key-password", kf.SSLKeyPassword},
+			} {
+				if r.v != "" && !isSecretRef(r.v) {
+					return UsageError(fmt.Errorf("--%s must be a reference, env:NAME or file:PATH, not a literal", r.flag))
+				}
+			}
+			for _, d := range []struct{ flag, v string }{{"postgres-dsn", pg}, {"mariadb-dsn", maria}, {"mysql-dsn", mysql}} {
+				if d.v != "" && !isSecretRef(d.v) && (redact.String(d.v) != d.v || redact.URL(d.v) != d.v) {
+					return UsageError(fmt.Errorf("--%s holds a password: use env:NAME or file:PATH", d.flag))
+				}
+			}
+			setStr("connect-url", &ctx.Connect.URL, connectURL)
+			setStr("registry-url", &ctx.Registry.URL, registryURL)
+			setStr("registry-user", &ctx.Registry.User, registryUser)
+			setStr("registry-password", &ctx.Registry.Password, registryPassword)
+			setStr("kafka-bootstrap-servers", &ctx.Kafka.BootstrapServers, bootstrap)
+			setStr("kafka-security-protocol", &ctx.Kafka.SecurityProtocol, strings.ToUpper(kf.SecurityProtocol))
+			setStr("kafka-sasl-mechanism", &ctx.Kafka.SASLMechanism, strings.ToUpper(kf.SASLMechanism))
+			setStr("kafka-sasl-username", &ctx.Kafka.SASLUsername, kf.SASLUsername)
+			setStr("kafka-sasl-password", &ctx.Kafka.SASLPassword, kf.SASLPassword)
+			setStr("kafka-ssl-ca", &ctx.Kafka.SSLCA, kf.SSLCA)
+			setStr("kafka-ssl-cert", &ctx.Kafka.SSLCert, kf.SSLCert)
+			setStr("kafka-ssl-key", &ctx.Kafka.SSLKey, kf.SSLKey)
+			setStr("kafka-ssl-key-password", &ctx.Kafka.SSLKeyPassword, kf.SSLKeyPassword)
+			setStr("postgres-dsn", &ctx.Database.PostgresDSN, pg)
+			setStr("mariadb-dsn", &ctx.Database.MariaDBDSN, maria)
+			setStr("mysql-dsn", &ctx.Database.MySQLDSN, mysql)
+			pairs, err := parsePairs(kf.ConfigPairs, "--kafka-config")
+			if err != nil {
+				return err
+			}
+			for k, v := range pairs {
+				if kafkaclient.IsSecret(k) && !isSecretRef(v) {
+					return UsageError(fmt.Errorf("--kafka-config %s holds a secret: the context file takes none (use a flag or variable)", k))
+				}
+				if ctx.Kafka.Config == nil {
+					ctx.Kafka.Config = map[string]string{}
+				}
+				ctx.Kafka.Config[k] = v
+			}
+			for _, k := range unset {
+				delete(ctx.Kafka.Config, k)
+			}
+			cfg.Contexts[args[0]] = ctx
+			if cfg.CurrentContext == "" {
+				cfg.CurrentContext = args[0]
+			}
+			out, err := yaml.Marshal(cfg)
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				return err
+			}
+			if err := os.WriteFile(path, out, 0o600); err != nil {
+				return err
+			}
+			fmt.Fprintf(env.IO.ErrOut, "context %q set in %s\n", args[0], path)
 			return nil
 		},
-	})
+	}
+	fs := c.Flags()
+	fs.StringVar(&connectURL, "connect-url", "", "Kafka Connect REST URL")
+	fs.StringVar(&registryURL, "registry-url", "", "Schema Registry URL")
+	fs.StringVar(&registryUser, "registry-user", "", "registry basic-auth user")
+	fs.StringVar(&registryPassword, "registry-password", "", "registry password reference: env:NAME or file:PATH")
+	fs.StringVar(&bootstrap, "kafka-bootstrap-servers", "", "Kafka bootstrap servers")
+	addKafkaClientFlags(fs, &kf)
+	fs.StringArrayVar(&unset, "kafka-unset-config", nil, "remove this librdkafka property from the context (repeatable)")
+	fs.StringVar(&pg, "postgres-dsn", "", "PostgreSQL admin DSN (a reference, or a literal without a password)")
+	fs.StringVar(&maria, "mariadb-dsn", "", "MariaDB admin DSN (a reference, or a literal without a password)")
+	fs.StringVar(&mysql, "mysql-dsn", "", "MySQL admin DSN (a reference, or a literal without a password)")
 	return c
 }

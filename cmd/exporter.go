@@ -26,6 +26,7 @@ type exporterOptions struct {
 	ScrapeTimeout time.Duration
 	NoConnect     bool
 	Connect       connectFlags
+	Kafka         kafkaClientFlags
 }
 
 func newExporterCmd(env *Env) *cobra.Command {
@@ -60,6 +61,7 @@ time is outbox_up{target=…}=0, not a failed scrape.`,
 	fs.DurationVar(&opts.ScrapeTimeout, "scrape-timeout", exporter.DefaultTimeout, "bound of each scrape; targets still running at it are up=0")
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "do not read connector states from Kafka Connect")
 	addConnectFlags(fs, &opts.Connect)
+	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
 }
 
@@ -95,7 +97,11 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 		}
 	}
 	if len(opts.Groups) > 0 {
-		admin, err := newKafkaAdmin(env.Settings.BootstrapServers)
+		kc, err := env.kafkaConfig(&opts.Kafka, "")
+		if err != nil {
+			return err
+		}
+		admin, err := newKafkaAdmin(kc)
 		if err != nil {
 			return err
 		}

@@ -28,6 +28,7 @@ type provisionOptions struct {
 	ReplicationFactor int
 	UserHost          string
 	Live              bool
+	Kafka             kafkaClientFlags
 }
 
 func newProvisionCmd(env *Env) *cobra.Command {
@@ -55,7 +56,9 @@ server needs (with the SQL; passwords masked). --dry-run --live instead
 inspects the databases, prints only the missing steps and asks the broker to
 validate the topic creations; neither changes anything. The admin
 connections come from OUTBOX_PG_DSN, OUTBOX_MARIADB_DSN, OUTBOX_MYSQL_DSN and
-OUTBOX_BOOTSTRAP_SERVERS. Preflight findings that provisioning cannot fix
+OUTBOX_BOOTSTRAP_SERVERS, else the context (outboxctl context --help); a
+secured cluster takes the --kafka-* flags or OUTBOX_KAFKA_* variables
+(SASL_SSL, SCRAM, a CA; passwords as env:NAME or file:PATH). Preflight findings that provisioning cannot fix
 (wal_level, binlog settings) are reported; errors among them exit 3.`,
 		Example: `  $ outboxctl provision -f examples/outbox.yaml --dry-run
   $ outboxctl provision -f examples/outbox.yaml --dry-run --live --topics
@@ -75,6 +78,7 @@ OUTBOX_BOOTSTRAP_SERVERS. Preflight findings that provisioning cannot fix
 	fs.IntVar(&opts.Partitions, "partitions", 0, "partitions of routed topics (default: the broker's num.partitions)")
 	fs.IntVar(&opts.ReplicationFactor, "replication-factor", 0, "replication factor of created topics (default: the broker's)")
 	fs.StringVar(&opts.UserHost, "user-host", "%", "MySQL/MariaDB account host of created users")
+	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
 }
 
@@ -177,6 +181,9 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 	if opts.Output != "text" && opts.Output != "json" {
 		return UsageError(fmt.Errorf("unknown output format %q: use text or json", opts.Output))
 	}
+	if err := env.applyDatabaseContext(); err != nil {
+		return err
+	}
 	targets, lookup, err := specTargets(env, opts.Files)
 	if err != nil {
 		return err
@@ -204,14 +211,18 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 		if err != nil {
 			return err
 		}
-		admin, err := newKafkaAdmin(env.Settings.BootstrapServers)
+		kc, err := env.kafkaConfig(&opts.Kafka, "")
+		if err != nil {
+			return err
+		}
+		admin, err := newKafkaAdmin(kc)
 		if err != nil {
 			return err
 		}
 		defer admin.Close()
 		results, fs, err := provisioning.EnsureTopics(ctx, provisioning.WithRequestTimeout(admin, timeout), specs, opts.DryRun)
 		if err != nil {
-			return admin.wrap(err, env.Settings.BootstrapServers)
+			return admin.wrap(err)
 		}
 		rep.Topics = results
 		rep.Findings = append(rep.Findings, fs...)
@@ -346,6 +357,7 @@ type doctorOptions struct {
 	NoConnect bool
 	NoTopics  bool
 	Connect   connectFlags
+	Kafka     kafkaClientFlags
 }
 
 func newDoctorCmd(env *Env) *cobra.Command {
@@ -374,6 +386,7 @@ service cannot be reached.`,
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "skip the Kafka Connect checks")
 	fs.BoolVar(&opts.NoTopics, "no-topics", false, "skip the Kafka topic checks")
 	addConnectFlags(fs, &opts.Connect)
+	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
 }
 
@@ -382,6 +395,9 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 	case "text", "json", "github-actions":
 	default:
 		return UsageError(fmt.Errorf("unknown output format %q: use text, json or github-actions", opts.Output))
+	}
+	if err := env.applyDatabaseContext(); err != nil {
+		return err
 	}
 	targets, lookup, err := specTargets(env, opts.Files)
 	if err != nil {
@@ -418,7 +434,11 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		if err != nil {
 			return err
 		}
-		admin, err := newKafkaAdmin(env.Settings.BootstrapServers)
+		kc, err := env.kafkaConfig(&opts.Kafka, "")
+		if err != nil {
+			return err
+		}
+		admin, err := newKafkaAdmin(kc)
 		if err != nil {
 			return err
 		}

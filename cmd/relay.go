@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -43,6 +44,7 @@ type relayOptions struct {
 	MarkColumn         string
 	Listen             string
 	MetricsAddr        string
+	Kafka              kafkaClientFlags
 }
 
 func newRelayCmd(env *Env) *cobra.Command {
@@ -98,6 +100,7 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.StringVar(&opts.MarkColumn, "mark-column", "", "nullable timestamp column to set instead of deleting published rows")
 	fs.StringVar(&opts.Listen, "listen", "", "PostgreSQL: LISTEN on this channel to wake up before the poll interval")
 	fs.StringVar(&opts.MetricsAddr, "metrics-addr", "", "serve Prometheus metrics on this address at /metrics (for example :9464)")
+	addKafkaClientFlags(fs, &opts.Kafka)
 	c.AddCommand(newRelayCutoverCmd(env))
 	return c
 }
@@ -160,6 +163,7 @@ refused the cutover (nothing was waited for), 1 when a step failed or
 	fs.DurationVar(&opts.PollInterval, "poll-interval", time.Second, "time between checks")
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
 	fs.DurationVar(&opts.Observe, "observe", relay.DefaultObserve, "--to relay: how long to watch the table for delete-after-insert (0: skip the live check)")
+	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
 }
 
@@ -210,9 +214,11 @@ func runRelayCutover(ctx context.Context, env *Env, opts *relayCutoverOptions) e
 	}
 	ro := relay.Options{BootstrapServers: opts.BootstrapServers, EventRouterVersion: opts.EventRouterVersion, PollInterval: opts.PollInterval,
 		Logf: func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) }}
-	if ro.BootstrapServers == "" {
-		ro.BootstrapServers = env.Settings.BootstrapServers
+	kc, err := env.kafkaConfig(&opts.Kafka, opts.BootstrapServers)
+	if err != nil {
+		return err
 	}
+	ro.BootstrapServers, ro.Security, ro.Kafka = kc.BootstrapServers, kc.Security, kc.Properties
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	r, err := relay.New(ctx, db, conf, ro)
@@ -293,18 +299,24 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		PollInterval:       opts.PollInterval,
 		Logf:               func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) },
 	}
-	if ro.BootstrapServers == "" {
-		ro.BootstrapServers = env.Settings.BootstrapServers
+	kc, err := env.kafkaConfig(&opts.Kafka, opts.BootstrapServers)
+	if err != nil {
+		return err
 	}
+	ro.BootstrapServers, ro.Security, ro.Kafka = kc.BootstrapServers, kc.Security, kc.Properties
 	if opts.WorkerConfig != "" {
 		if ro.Worker, err = readProperties(opts.WorkerConfig); err != nil {
 			return UsageError(err)
 		}
 	}
 	if opts.ProducerConfig != "" {
-		if ro.Kafka, err = readProperties(opts.ProducerConfig); err != nil {
+		props, err := readProperties(opts.ProducerConfig)
+		if err != nil {
 			return UsageError(err)
 		}
+		// The --kafka-config properties win over the file's.
+		maps.Copy(props, ro.Kafka)
+		ro.Kafka = props
 	}
 	driver, dsn, err := relayDSN(conf, opts.DSN)
 	if err != nil {

@@ -44,6 +44,8 @@ type Env struct {
 	trace *httptrace.Transport
 	// timeoutErr is a bad $OUTBOX_REQUEST_TIMEOUT (see requestTimeout).
 	timeoutErr error
+	// ctxSel is the running command's --config/--context (contexts.go).
+	ctxSel contextSelection
 }
 
 // globalFlags are the flags of every command.
@@ -154,6 +156,12 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
 		if err := checkDurations(c); err != nil {
 			return err
+		}
+		if f := c.Flags().Lookup("context"); f != nil {
+			env.ctxSel.Name = f.Value.String()
+			if cf := c.Flags().Lookup("config"); cf != nil {
+				env.ctxSel.ConfigPath = cf.Value.String()
+			}
 		}
 		return env.applyGlobalFlags(c, g)
 	}

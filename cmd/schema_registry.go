@@ -70,8 +70,18 @@ func readRegistrySecret(path string) (string, error) {
 }
 
 // client builds the registry client: flags > environment > defaults.
+// The context's registry block applies to what the flags and the
+// environment leave unset.
 func (f *registryFlags) client(env *Env) (*registry.Client, error) {
+	cc, err := env.currentContext()
+	if err != nil {
+		return nil, err
+	}
+	rc := cc.Registry
 	url := f.URL
+	if url == "" && env.Getenv(settings.EnvSchemaRegistryURL) == "" {
+		url = rc.URL
+	}
 	if url == "" {
 		url = env.Settings.SchemaRegistryURL
 	}
@@ -90,6 +100,10 @@ func (f *registryFlags) client(env *Env) (*registry.Client, error) {
 	if user == "" {
 		user = env.Getenv(envRegistryUser)
 	}
+	ctxUser := user == "" && rc.User != ""
+	if ctxUser {
+		user = rc.User
+	}
 	if user != "" {
 		pass := env.Getenv(envRegistryPassword)
 		pf := f.PasswordFile
@@ -102,10 +116,22 @@ func (f *registryFlags) client(env *Env) (*registry.Client, error) {
 				return nil, err
 			}
 			pass = p
+		} else if pass == "" && ctxUser && rc.Password != "" {
+			if pass, err = secretRef(env, rc.Password, "context file: registry password"); err != nil {
+				return nil, err
+			}
 		}
 		opts = append(opts, registry.WithBasicAuth(user, pass))
 	}
 	token := env.Getenv(envRegistryToken)
+	if token == "" && f.TokenFile == "" && rc.Token != "" {
+		if token, err = secretRef(env, rc.Token, "context file: registry token"); err != nil {
+			return nil, err
+		}
+	}
+	if f.CAFile == "" && f.CertFile == "" && f.KeyFile == "" {
+		f.CAFile, f.CertFile, f.KeyFile = rc.CAFile, rc.CertFile, rc.KeyFile
+	}
 	if f.TokenFile != "" {
 		t, err := readRegistrySecret(f.TokenFile)
 		if err != nil {

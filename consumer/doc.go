@@ -121,6 +121,11 @@
 //		consumer.Recover(),                                         // panic -> error
 //	)
 //
+// p is a Producer, e.g. consumer.NewKafkaProducer over
+// kafkaclient.NewProducer with the consumer's connection
+// (kafkaclient.Config: bootstrap servers and Security, as in
+// ConsumerConfig).
+//
 // The DLQ record carries the original key, value and headers plus
 // outbox.dlq.error, outbox.dlq.attempts, outbox.dlq.reason and the original
 // topic, partition and offset. A failed DLQ write keeps the record

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/kafkaclient"
 )
 
 // ConsumerConfig configures a Consumer.
@@ -19,6 +21,13 @@ type ConsumerConfig struct {
 	BootstrapServers string
 	GroupID          string
 	Topics           []string
+	// Security is the connection's security (TLS, SASL/PLAIN,
+	// SASL/SCRAM); the zero value is PLAINTEXT. With it, BootstrapServers
+	// and Kafka make the client's kafkaclient.Config. A failed
+	// authentication or TLS handshake ends Run with a
+	// *kafkaclient.SecurityError (errors.Is kafkaclient.ErrAuthentication
+	// or kafkaclient.ErrTLS) instead of retrying for ever.
+	Security kafkaclient.Security
 	// Kafka holds extra librdkafka settings, applied over the defaults
 	// (auto.offset.reset=earliest, enable.auto.offset.store=false).
 	// enable.auto.commit cannot be set to true: offsets are committed only
@@ -84,6 +93,11 @@ func (c ConsumerConfig) Validate() error {
 	}
 	if len(c.Topics) == 0 {
 		errs = append(errs, errors.New("Topics is required"))
+	}
+	if c.BootstrapServers != "" {
+		if _, err := c.client(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if v, ok := c.Kafka["enable.auto.commit"]; ok && fmt.Sprint(v) != "false" {
 		errs = append(errs, errors.New("Kafka: enable.auto.commit must stay false (offsets are committed after processing)"))
@@ -200,12 +214,10 @@ func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 		cfg.Logger = slog.Default()
 	}
 	cfg.Batch = cfg.Batch.withDefaults()
-	km := kafka.ConfigMap{
-		"auto.offset.reset":        "earliest",
-		"enable.auto.offset.store": false,
+	km, err := cfg.client()
+	if err != nil {
+		return nil, fmt.Errorf("%w: consumer: %w", ErrInvalidConfig, err)
 	}
-	maps.Copy(km, cfg.Kafka)
-	km["bootstrap.servers"] = cfg.BootstrapServers
 	km["group.id"] = cfg.GroupID
 	km["enable.auto.commit"] = false
 	kc, err := kafka.NewConsumer(&km)
@@ -217,6 +229,23 @@ func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 		c.sem = make(chan struct{}, cfg.MaxConcurrentPartitions)
 	}
 	return c, nil
+}
+
+// client renders the librdkafka configuration: the defaults
+// (auto.offset.reset=earliest, enable.auto.offset.store=false), then the
+// connection (BootstrapServers, Security) and Kafka.
+func (c ConsumerConfig) client() (kafka.ConfigMap, error) {
+	km := kafka.ConfigMap{
+		"auto.offset.reset":        "earliest",
+		"enable.auto.offset.store": false,
+	}
+	maps.Copy(km, c.Kafka)
+	delete(km, "bootstrap.servers") // BootstrapServers wins, as before
+	m, err := kafkaclient.Config{BootstrapServers: c.BootstrapServers, Security: c.Security}.With(km)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // Defaults of ConsumerConfig.
@@ -271,6 +300,9 @@ func (c *Consumer) Run(ctx context.Context) (err error) {
 			}
 			c.dispatch(e)
 		case kafka.Error:
+			if se := kafkaclient.Classify(e); se != nil {
+				return fmt.Errorf("consumer: %w", se)
+			}
 			if e.IsFatal() {
 				return fmt.Errorf("consumer: fatal kafka error: %w", e)
 			}
@@ -558,6 +590,10 @@ type KafkaProducer struct {
 }
 
 // NewKafkaProducer wraps p. The caller keeps owning p (Flush and Close it).
+// kafkaclient.NewProducer creates p with the consumer's connection:
+//
+//	p, err := kafkaclient.NewProducer(kafkaclient.Config{BootstrapServers: bs, Security: sec},
+//		kafka.ConfigMap{"enable.idempotence": true})
 func NewKafkaProducer(p *kafka.Producer) *KafkaProducer { return &KafkaProducer{p: p} }
 
 // Produce writes m to m.Topic (partition chosen by key) and waits for the

@@ -30,6 +30,13 @@ PG_PORT=$((15432 + PORT_OFFSET))
 MARIA_PORT=$((13306 + PORT_OFFSET))
 KAFKA_PORT=$((19092 + PORT_OFFSET))
 KAFKA_CTRL_PORT=$((19093 + PORT_OFFSET))
+# The broker's SASL_SSL listener (SCRAM-SHA-256, SCRAM-SHA-512 and PLAIN
+# over TLS with the stack's own CA), for the secured-Kafka tests: see
+# ensure_kafka_tls and add_scram_users, and $STACK/etc/kafka-sasl/.
+KAFKA_SASL_PORT=$((19094 + PORT_OFFSET))
+# The dev stack's SASL user and password (not a secret: a dev stack only).
+KAFKA_SASL_USER=outboxctl
+KAFKA_SASL_PASSWORD=outboxctl-dev-secret
 CONNECT_PORT=$((18083 + PORT_OFFSET))
 REGISTRY_PORT=$((18081 + PORT_OFFSET))
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -164,11 +171,18 @@ write_configs() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$KAFKA_CTRL_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CTRL_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CTRL_PORT,SASL_SSL://127.0.0.1:$KAFKA_SASL_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,SASL_SSL://127.0.0.1:$KAFKA_SASL_PORT
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL
+sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512,PLAIN
+listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$KAFKA_SASL_USER="$KAFKA_SASL_PASSWORD";
+listener.name.sasl_ssl.ssl.keystore.type=PEM
+listener.name.sasl_ssl.ssl.keystore.location=$STACK/etc/kafka-sasl/broker.pem
+listener.name.sasl_ssl.ssl.client.auth=none
 log.dirs=$STACK/data/kafka
 num.partitions=1
 auto.create.topics.enable=true
@@ -305,6 +319,53 @@ start_mariadb() {
 		--innodb-flush-log-at-trx-commit=2 --sync-binlog=0 --max-connections=300 --binlog-expire-logs-seconds=259200
 }
 
+# ensure_kafka_tls makes, once per stack directory, a CA and the broker's
+# certificate (for 127.0.0.1 and localhost) with openssl, and writes
+# $STACK/etc/kafka-sasl/listener.env, which the secured-Kafka tests read:
+# the listener's address, its user and password and the CA file.
+ensure_kafka_tls() {
+	local d=$STACK/etc/kafka-sasl
+	mkdir -p "$d"
+	if [[ ! -s $d/broker.pem || ! -s $d/ca.pem ]]; then
+		command -v openssl >/dev/null 2>&1 || die "kafka: openssl is needed for the SASL_SSL listener's certificates"
+		log "kafka: making the SASL_SSL listener's CA and broker certificate"
+		(
+			cd "$d" && umask 077
+			openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -subj "/CN=outboxctl devstack CA" \
+				-keyout ca.key -out ca.pem
+			openssl req -newkey rsa:2048 -nodes -sha256 -subj "/CN=localhost" -keyout broker.key -out broker.csr
+			printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n' >broker.ext
+			openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 3650 -sha256 \
+				-extfile broker.ext -out broker.crt
+			# Kafka's PEM keystore: the unencrypted PKCS#8 key, then the chain.
+			openssl pkcs8 -topk8 -nocrypt -in broker.key -out broker.pk8
+			cat broker.pk8 broker.crt ca.pem >broker.pem
+			rm -f broker.csr broker.ext broker.pk8
+			chmod 644 ca.pem
+		) >>"$(logfile kafka-tls)" 2>&1 || die "kafka: openssl failed (log: $(logfile kafka-tls))"
+	fi
+	printf '%s\n' "bootstrap=127.0.0.1:$KAFKA_SASL_PORT" "username=$KAFKA_SASL_USER" "password=$KAFKA_SASL_PASSWORD" \
+		"ca=$d/ca.pem" "mechanisms=SCRAM-SHA-256 SCRAM-SHA-512 PLAIN" >"$d/listener.env"
+}
+
+# add_scram_users creates (or updates) the SCRAM-SHA-256 and -512
+# credentials of the SASL user with Kafka's own kafka-configs tool
+# (ConfigCommand) over the PLAINTEXT listener; the broker keeps them in its
+# metadata log.
+add_scram_users() {
+	local mech
+	: >"$(logfile kafka-scram)"
+	# One mechanism per call: a request may alter a user's credential once.
+	for mech in SCRAM-SHA-256 SCRAM-SHA-512; do
+		java "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" -cp "$STACK/lib/*" \
+			kafka.admin.ConfigCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --alter \
+			--add-config "$mech=[iterations=4096,password=$KAFKA_SASL_PASSWORD]" \
+			--entity-type users --entity-name "$KAFKA_SASL_USER" >>"$(logfile kafka-scram)" 2>&1 ||
+			{ tail -5 "$(logfile kafka-scram)" >&2; die "kafka: could not create the $mech user (log: $(logfile kafka-scram))"; }
+	done
+	log "kafka: SCRAM users ready on the SASL_SSL listener 127.0.0.1:$KAFKA_SASL_PORT"
+}
+
 start_kafka() {
 	mkdir -p "$STACK/data/kafka"
 	if [[ ! -f $STACK/data/kafka/meta.properties ]]; then
@@ -415,13 +476,19 @@ cmd_up() {
 	ensure_packages
 	ensure_artifacts
 	write_configs
+	if selected kafka; then ensure_kafka_tls; fi
 	printf '%s\n' "${SERVICES[*]}" >"$STACK/etc/services"
 	if selected postgres; then start_service postgres; fi
 	if selected mariadb; then start_service mariadb; fi
 	if selected kafka; then start_service kafka; fi
 	if selected postgres; then wait_healthy postgres "$WAIT_DB"; fi
 	if selected mariadb; then wait_healthy mariadb "$WAIT_DB"; fi
-	if selected kafka; then wait_healthy kafka "$WAIT_KAFKA"; fi
+	if selected kafka; then
+		wait_healthy kafka "$WAIT_KAFKA"
+		add_scram_users
+		port_open $KAFKA_SASL_PORT ||
+			log "WARNING: kafka has no SASL_SSL listener on 127.0.0.1:$KAFKA_SASL_PORT (it was started by an older stack.sh): restart it (down, then up) for the secured-Kafka tests"
+	fi
 	if selected connect; then start_service connect; fi
 	if selected registry; then start_service registry; fi
 	if selected registry; then wait_healthy registry "$WAIT_REGISTRY"; fi

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 )
 
 // Defaults of Options.
@@ -27,8 +29,11 @@ const (
 type Options struct {
 	// BootstrapServers are the Kafka brokers (required).
 	BootstrapServers string
-	// Kafka are further librdkafka producer settings (security, client.id,
-	// …). enable.idempotence, acks and partitioner are the relay's and
+	// Security is the connection's security (TLS, SASL/PLAIN,
+	// SASL/SCRAM; default PLAINTEXT), see kafkaclient.Config.
+	Security kafkaclient.Security
+	// Kafka are further librdkafka producer settings (client.id, …).
+	// enable.idempotence, acks and partitioner are the relay's and
 	// cannot be overridden.
 	Kafka map[string]string
 	// Transform is the EventRouter's alias in transforms (default: the only one).
@@ -199,11 +204,12 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	r.query = fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), where, strings.Join(order, ", "), opts.Batch)
 	r.lock = lock{t: t, name: lockName(t)}
 
-	pc := kafka.ConfigMap{}
-	for k, v := range opts.Kafka {
-		pc[k] = v
+	props := maps.Clone(opts.Kafka)
+	delete(props, "bootstrap.servers") // BootstrapServers wins
+	pc, err := kafkaclient.Config{BootstrapServers: opts.BootstrapServers, Security: opts.Security, Properties: props}.ConfigMap()
+	if err != nil {
+		return nil, configErr(err, "kafka producer")
 	}
-	pc["bootstrap.servers"] = opts.BootstrapServers
 	pc["enable.idempotence"] = true
 	pc["acks"] = "all"
 	// Kafka's Java producer partitions a keyed record by murmur2 of the key
@@ -217,6 +223,10 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	go func() { // drain the producer's event channel (errors, stats)
 		for ev := range r.producer.Events() {
 			if e, ok := ev.(kafka.Error); ok && e.Code() != kafka.ErrAllBrokersDown && e.Code() != kafka.ErrTransport {
+				if se := kafkaclient.Classify(e); se != nil {
+					r.logf("kafka: %v", se) // names the cause: authentication or TLS
+					continue
+				}
 				r.logf("kafka: %v", e)
 			}
 		}

@@ -1,0 +1,206 @@
+package cmd
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/kafkaclient"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// Environment variables of the Kafka clients' security (the bootstrap
+// servers are OUTBOX_BOOTSTRAP_SERVERS, in internal/settings). The
+// password variables hold the secret itself; the flags and the context
+// file take only env:NAME or file:PATH references.
+const (
+	envKafkaSecurityProtocol = "OUTBOX_KAFKA_SECURITY_PROTOCOL"
+	envKafkaSASLMechanism    = "OUTBOX_KAFKA_SASL_MECHANISM"
+	envKafkaSASLUsername     = "OUTBOX_KAFKA_SASL_USERNAME"
+	envKafkaSASLPassword     = "OUTBOX_KAFKA_SASL_PASSWORD"
+	envKafkaSASLPasswordFile = "OUTBOX_KAFKA_SASL_PASSWORD_FILE"
+	envKafkaSSLCA            = "OUTBOX_KAFKA_SSL_CA"
+	envKafkaSSLCert          = "OUTBOX_KAFKA_SSL_CERT"
+	envKafkaSSLKey           = "OUTBOX_KAFKA_SSL_KEY"
+	envKafkaSSLKeyPassword   = "OUTBOX_KAFKA_SSL_KEY_PASSWORD"
+	envKafkaConfig           = "OUTBOX_KAFKA_CONFIG" // k=v,k=v
+)
+
+// kafkaEndpoint is a Kafka connection: the context file's kafka: block and
+// the per-command flags. Passwords are env:NAME or file:PATH references.
+type kafkaEndpoint struct {
+	BootstrapServers string            `yaml:"bootstrap-servers,omitempty"`
+	SecurityProtocol string            `yaml:"security-protocol,omitempty"`
+	SASLMechanism    string            `yaml:"sasl-mechanism,omitempty"`
+	SASLUsername     string            `yaml:"sasl-username,omitempty"`
+	SASLPassword     string            `yaml:"sasl-password,omitempty"` // env:NAME or file:PATH
+	SSLCA            string            `yaml:"ssl-ca,omitempty"`
+	SSLCert          string            `yaml:"ssl-cert,omitempty"`
+	SSLKey           string            `yaml:"ssl-key,omitempty"`
+	SSLKeyPassword   string            `yaml:"ssl-key-password,omitempty"` // env:NAME or file:PATH
+	Config           map[string]string `yaml:"config,omitempty"`
+}
+
+// kafkaClientFlags are the Kafka security flags of the commands that
+// connect to Kafka.
+type kafkaClientFlags struct {
+	kafkaEndpoint
+	ConfigPairs []string
+}
+
+func addKafkaClientFlags(fs *pflag.FlagSet, f *kafkaClientFlags) {
+	fs.StringVar(&f.SecurityProtocol, "kafka-security-protocol", "", "Kafka security.protocol: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL (default $"+envKafkaSecurityProtocol+", the context, or PLAINTEXT)")
+	fs.StringVar(&f.SASLMechanism, "kafka-sasl-mechanism", "", "SASL mechanism: PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 (default $"+envKafkaSASLMechanism+")")
+	fs.StringVar(&f.SASLUsername, "kafka-sasl-username", "", "SASL username (default $"+envKafkaSASLUsername+")")
+	fs.StringVar(&f.SASLPassword, "kafka-sasl-password", "", "SASL password as a reference, env:NAME or file:PATH (default $"+envKafkaSASLPassword+", which holds the password, or $"+envKafkaSASLPasswordFile+")")
+	fs.StringVar(&f.SSLCA, "kafka-ssl-ca", "", "PEM CA bundle that verifies the brokers (ssl.ca.location; default $"+envKafkaSSLCA+")")
+	fs.StringVar(&f.SSLCert, "kafka-ssl-cert", "", "PEM client certificate for mutual TLS (default $"+envKafkaSSLCert+")")
+	fs.StringVar(&f.SSLKey, "kafka-ssl-key", "", "PEM client key for mutual TLS (default $"+envKafkaSSLKey+")")
+	fs.StringVar(&f.SSLKeyPassword, "kafka-ssl-key-password", "", "client key password as a reference, env:NAME or file:PATH (default $"+envKafkaSSLKeyPassword+")")
+	fs.StringArrayVar(&f.ConfigPairs, "kafka-config", nil, "further librdkafka property KEY=VALUE (repeatable; default $"+envKafkaConfig+", KEY=VALUE,KEY=VALUE)")
+}
+
+// secretRef resolves a reference: env:NAME (or ${env:NAME}) or file:PATH
+// (or ${file:PATH}). A literal is a usage error: secrets never sit in a
+// flag or in the context file.
+func secretRef(env *Env, v, what string) (string, error) {
+	ref := v
+	if strings.HasPrefix(ref, "${") && strings.HasSuffix(ref, "}") {
+		ref = ref[2 : len(ref)-1]
+	}
+	switch {
+	case strings.HasPrefix(ref, "env:"):
+		name := strings.TrimPrefix(ref, "env:")
+		if s := env.Getenv(name); s != "" {
+			return s, nil
+		}
+		return "", UsageError(fmt.Errorf("%s: environment variable %s is not set", what, name))
+	case strings.HasPrefix(ref, "file:"):
+		data, err := spec.ReadSecretFile(strings.TrimPrefix(ref, "file:"))
+		if err != nil {
+			return "", UsageError(fmt.Errorf("%s file: %w", what, err))
+		}
+		return strings.TrimRight(string(data), "\r\n"), nil
+	}
+	return "", UsageError(fmt.Errorf("%s must be a reference, env:NAME or file:PATH, not a literal", what))
+}
+
+// isSecretRef reports whether v is an env: or file: reference.
+func isSecretRef(v string) bool {
+	ref := strings.TrimSuffix(strings.TrimPrefix(v, "${"), "}")
+	return strings.HasPrefix(ref, "env:") || strings.HasPrefix(ref, "file:")
+}
+
+func parsePairs(pairs []string, what string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, p := range pairs {
+		k, v, ok := strings.Cut(p, "=")
+		if k = strings.TrimSpace(k); !ok || k == "" {
+			return nil, UsageError(fmt.Errorf("%s %q: want KEY=VALUE", what, p))
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+// kafkaConfig resolves a command's Kafka connection: flags > environment >
+// context > the native stack's default. bootstrapFlag is the command's
+// --bootstrap-servers ("" if it has none or it is unset).
+func (env *Env) kafkaConfig(f *kafkaClientFlags, bootstrapFlag string) (kafkaclient.Config, error) {
+	var ep kafkaEndpoint
+	if f == nil {
+		f = &kafkaClientFlags{}
+	}
+	ctx, err := env.currentContext()
+	if err != nil {
+		return kafkaclient.Config{}, err
+	}
+	ep = ctx.Kafka
+	pick := func(dst *string, envName, flag string) {
+		if v := env.Getenv(envName); v != "" {
+			*dst = v
+		}
+		if flag != "" {
+			*dst = flag
+		}
+	}
+	pick(&ep.BootstrapServers, settings.EnvBootstrapServers, bootstrapFlag)
+	if ep.BootstrapServers == "" {
+		ep.BootstrapServers = env.Settings.BootstrapServers
+	}
+	if ep.BootstrapServers == "" {
+		ep.BootstrapServers = settings.DefaultBootstrapServers
+	}
+	pick(&ep.SecurityProtocol, envKafkaSecurityProtocol, f.SecurityProtocol)
+	pick(&ep.SASLMechanism, envKafkaSASLMechanism, f.SASLMechanism)
+	pick(&ep.SASLUsername, envKafkaSASLUsername, f.SASLUsername)
+	pick(&ep.SSLCA, envKafkaSSLCA, f.SSLCA)
+	pick(&ep.SSLCert, envKafkaSSLCert, f.SSLCert)
+	pick(&ep.SSLKey, envKafkaSSLKey, f.SSLKey)
+	cfg := kafkaclient.Config{
+		BootstrapServers: ep.BootstrapServers,
+		Security: kafkaclient.Security{
+			Protocol: kafkaclient.Protocol(strings.ToUpper(ep.SecurityProtocol)), Mechanism: kafkaclient.Mechanism(strings.ToUpper(ep.SASLMechanism)),
+			Username: ep.SASLUsername, CALocation: ep.SSLCA, CertificateLocation: ep.SSLCert, KeyLocation: ep.SSLKey,
+		},
+	}
+	// Passwords: the flag's reference > the variable > the variable's file
+	// > the context's reference.
+	secret := func(flag, envValue, envFile, ctxRef, what string) (string, error) {
+		switch {
+		case flag != "":
+			return secretRef(env, flag, "--kafka-"+what)
+		case env.Getenv(envValue) != "":
+			return env.Getenv(envValue), nil
+		case envFile != "" && env.Getenv(envFile) != "":
+			return secretRef(env, "file:"+env.Getenv(envFile), "$"+envFile)
+		case ctxRef != "":
+			return secretRef(env, ctxRef, "context file: kafka "+what)
+		}
+		return "", nil
+	}
+	if cfg.Security.Password, err = secret(f.SASLPassword, envKafkaSASLPassword, envKafkaSASLPasswordFile, ep.SASLPassword, "sasl-password"); err != nil {
+		return cfg, err
+	}
+	if cfg.Security.KeyPassword, err = secret(f.SSLKeyPassword, envKafkaSSLKeyPassword, "", ep.SSLKeyPassword, "ssl-key-password"); err != nil {
+		return cfg, err
+	}
+	props := maps.Clone(ep.Config)
+	if props == nil {
+		props = map[string]string{}
+	}
+	if v := env.Getenv(envKafkaConfig); v != "" {
+		m, err := parsePairs(strings.Split(v, ","), "$"+envKafkaConfig)
+		if err != nil {
+			return cfg, err
+		}
+		maps.Copy(props, m)
+	}
+	m, err := parsePairs(f.ConfigPairs, "--kafka-config")
+	if err != nil {
+		return cfg, err
+	}
+	maps.Copy(props, m)
+	if len(props) > 0 {
+		cfg.Properties = props
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, UsageError(err)
+	}
+	return cfg, nil
+}
+
+// maskedKafka is cfg for display: every property, secrets masked, in key
+// order.
+func maskedKafka(cfg kafkaclient.Config) []string {
+	m := cfg.Masked()
+	out := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, k+"="+m[k])
+	}
+	return out
+}
