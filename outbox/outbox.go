@@ -28,7 +28,7 @@ var (
 )
 
 // Execer is what Write needs from the caller: *sql.Tx, *sql.DB and *sql.Conn
-// all satisfy it. Pass the transaction that writes the business rows, so
+// all satisfy it; for pgx (pgx.Tx, pgxpool) wrap the transaction with Pgx. Pass the transaction that writes the business rows, so
 // the event is committed (and published) exactly when they are.
 type Execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
