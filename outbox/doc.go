@@ -32,6 +32,25 @@
 //	})
 //	tx.Commit()
 //
+// # Trace context
+//
+// When the table has a tracing column (spec columns.tracing, the
+// EventRouter's tracing.span.context.field), Write fills it from the ctx it
+// is given, as java.util.Properties text ("traceparent=00-…", one
+// key=value line per field), which Debezium's tracing reads as the parent
+// span, and which spec headers.traceContext copies into a record header.
+// The core package imports no tracing library; the exact hook is:
+//
+//	type TraceContextFunc func(ctx context.Context) map[string]string
+//	func WithTraceContext(f TraceContextFunc) Option
+//
+// f returns the W3C Trace Context fields of ctx ("traceparent", optionally
+// "tracestate" and whatever else a propagator injects), or nil for none.
+// outbox/outboxotel provides f from an OpenTelemetry propagator. Without
+// WithTraceContext the writer reads a traceparent set with
+// ContextWithTraceparent(ctx, traceparent, tracestate). A malformed
+// traceparent is ErrInvalidEvent; a raw Event.TraceContext wins over both.
+//
 // # What the writer guarantees
 //
 //   - Event ids default to UUID version 7 (RFC 9562): time-ordered, so the

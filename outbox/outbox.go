@@ -88,8 +88,10 @@ type Event struct {
 	// SchemaVersion is the event type's major version (header
 	// schemaVersion). Required when the table has the schema version column.
 	SchemaVersion int
-	// TraceContext is the value of the tracing column, when the table has
-	// one (java.util.Properties text such as "traceparent=00-…").
+	// TraceContext is the raw value of the tracing column, when the table
+	// has one (java.util.Properties text such as "traceparent=00-…").
+	// Empty: the writer takes the trace context from the ctx of Write (see
+	// WithTraceContext and ContextWithTraceparent).
 	TraceContext string
 	// Timestamp fills the timestamp column, when the table has one. Zero:
 	// the writer's clock. It is stored in UTC with microsecond precision.
@@ -135,6 +137,8 @@ type Writer struct {
 	roles    []string
 	declared map[string]spec.EventType
 	insert   string // INSERT for one row
+	trace    TraceContextFunc
+	tracing  bool // the table has a tracing column
 }
 
 // NewWriter returns a Writer for t. It fails (ErrInvalidTable) when the
@@ -152,13 +156,14 @@ func NewWriter(t Table, opts ...Option) (*Writer, error) {
 	if t.PayloadFormat != spec.FormatAvro && t.PayloadFormat != spec.FormatJSON {
 		return nil, fmt.Errorf("%w: payload format %q: want avro or json", ErrInvalidTable, t.PayloadFormat)
 	}
-	w := &Writer{table: t, newID: NewUUIDv7, now: time.Now, batch: 500}
+	w := &Writer{table: t, newID: NewUUIDv7, now: time.Now, batch: 500, trace: contextTrace}
 	have := map[string]bool{}
 	for _, c := range t.Columns {
 		if c.Name == "" {
 			return nil, fmt.Errorf("%w: column of role %s has no name", ErrInvalidTable, c.Role)
 		}
 		have[c.Role] = true
+		w.tracing = w.tracing || c.Role == spec.RoleTracing
 		w.roles = append(w.roles, c.Role)
 	}
 	for _, r := range []string{spec.RoleID, spec.RoleAggregateType, spec.RoleAggregateID, spec.RoleType, spec.RolePayload} {
@@ -188,7 +193,7 @@ func (w *Writer) InsertSQL() string { return w.insert }
 // Write validates e, fills its defaults (ID, Timestamp) and inserts it with
 // ex, which should be the caller's transaction. It returns the event id.
 func (w *Writer) Write(ctx context.Context, ex Execer, e Event) (string, error) {
-	args, id, err := w.row(e)
+	args, id, err := w.row(ctx, e)
 	if err != nil {
 		return "", err
 	}
@@ -207,7 +212,7 @@ func (w *Writer) WriteAll(ctx context.Context, ex Execer, events []Event) ([]str
 	ids := make([]string, 0, len(events))
 	rows := make([][]any, 0, len(events))
 	for i, e := range events {
-		args, id, err := w.row(e)
+		args, id, err := w.row(ctx, e)
 		if err != nil {
 			return nil, fmt.Errorf("event %d: %w", i, err)
 		}
@@ -232,7 +237,7 @@ func (w *Writer) WriteAll(ctx context.Context, ex Execer, events []Event) ([]str
 }
 
 // row validates e and returns the INSERT arguments in column order.
-func (w *Writer) row(e Event) ([]any, string, error) {
+func (w *Writer) row(ctx context.Context, e Event) ([]any, string, error) {
 	t := &w.table
 	bad := func(format string, a ...any) ([]any, string, error) {
 		return nil, "", fmt.Errorf("%w: "+format, append([]any{ErrInvalidEvent}, a...)...)
@@ -296,6 +301,13 @@ func (w *Writer) row(e Event) ([]any, string, error) {
 				return bad("event %s: %s has no major version %d in the spec", e.ID, e.Type, e.SchemaVersion)
 			}
 		}
+	}
+	if w.tracing {
+		tc, err := w.traceColumn(ctx, e.TraceContext)
+		if err != nil {
+			return nil, "", fmt.Errorf("event %s: %w", e.ID, err)
+		}
+		e.TraceContext = tc
 	}
 	ts := e.Timestamp
 	if ts.IsZero() {
