@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/outboxctl/outboxctl/spec"
@@ -85,6 +87,14 @@ type Event struct {
 	// avro outbox (see AvroEncoder), JSON text for a json outbox. Nil
 	// writes NULL (the routed record then has a null value).
 	Payload []byte
+	// Value is the payload as a Go value, instead of Payload (a typed
+	// write): on an avro outbox it is encoded with the writer schema of
+	// (Type, SchemaVersion) (WithSchemas, WithPinnedSchema) into wire
+	// format; on a json outbox with EncodeJSON. A value that does not fit
+	// the schema is ErrInvalidEvent, and a schema that cannot be found
+	// ErrSchema, before anything is written. Setting both Value and
+	// Payload is ErrInvalidEvent.
+	Value any
 	// SchemaVersion is the event type's major version (header
 	// schemaVersion). Required when the table has the schema version column.
 	SchemaVersion int
@@ -138,6 +148,10 @@ type Writer struct {
 	declared map[string]spec.EventType
 	insert   string // INSERT for one row
 	trace    TraceContextFunc
+	schemas  SchemaSource
+	pinned   map[schemaKey]resolvedSchema
+	log      *slog.Logger
+	logged   sync.Map // schemaKey -> true: resolution logged
 	tracing  bool // the table has a tracing column
 }
 
@@ -301,6 +315,16 @@ func (w *Writer) row(ctx context.Context, e Event) ([]any, string, error) {
 				return bad("event %s: %s has no major version %d in the spec", e.ID, e.Type, e.SchemaVersion)
 			}
 		}
+	}
+	if e.Value != nil {
+		if e.Payload != nil {
+			return bad("event %s: both Value and Payload are set", e.ID)
+		}
+		p, err := w.encodeValue(ctx, &e)
+		if err != nil {
+			return nil, "", err
+		}
+		e.Payload = p
 	}
 	if w.tracing {
 		tc, err := w.traceColumn(ctx, e.TraceContext)
