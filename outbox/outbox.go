@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -152,7 +152,7 @@ type Writer struct {
 	pinned   map[schemaKey]resolvedSchema
 	log      *slog.Logger
 	logged   sync.Map // schemaKey -> true: resolution logged
-	tracing  bool // the table has a tracing column
+	tracing  bool     // the table has a tracing column
 }
 
 // NewWriter returns a Writer for t. It fails (ErrInvalidTable) when the
