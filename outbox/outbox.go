@@ -51,6 +51,10 @@ type Table struct {
 	PayloadFormat string
 	// Columns are the contract's columns, in table order.
 	Columns []spec.Column
+	// DeleteAfterInsert: the writer deletes each row in the statement after
+	// its INSERT, in the same transaction (spec writer.deleteAfterInsert;
+	// WithDeleteAfterInsert turns it on too).
+	DeleteAfterInsert bool
 	// Events are the event types the spec declares. When not empty, Write
 	// rejects an event whose (type, aggregate type, major version) is not
 	// declared.
@@ -66,6 +70,8 @@ func TableFor(o *spec.Outbox) Table {
 		PayloadFormat: o.PayloadFormat,
 		Columns:       o.ColumnContract(),
 		Events:        o.Events,
+
+		DeleteAfterInsert: o.DeletesAfterInsert(),
 	}
 }
 
@@ -129,6 +135,20 @@ func WithBatchSize(n int) Option {
 			w.batch = n
 		}
 	}
+}
+
+// WithDeleteAfterInsert makes the writer delete each row right after
+// inserting it, in the same transaction, overriding the default of
+// Table.DeleteAfterInsert (false unless the spec's
+// writer.deleteAfterInsert says so). Debezium still reads the insert from
+// the log and routes it; the EventRouter drops the delete, and the
+// generated connector (tombstones.on.delete=false) emits no tombstone, so
+// each event is one record and the table stays empty. Write and WriteAll
+// then run two statements per call (per batch); pass a transaction, so
+// that a failure between them leaves nothing. The polling relay cannot
+// publish such an outbox (spec validation refuses the pair).
+func WithDeleteAfterInsert() Option {
+	return func(w *Writer) { w.table.DeleteAfterInsert = true }
 }
 
 // AllowUndeclaredEvents turns off the check against the spec's declared
@@ -201,6 +221,40 @@ func NewWriter(t Table, opts ...Option) (*Writer, error) {
 // Table returns the table the writer writes to.
 func (w *Writer) Table() Table { return w.table }
 
+// DeleteSQL returns the DELETE statement Write executes after the INSERT
+// with WithDeleteAfterInsert, "" without.
+func (w *Writer) DeleteSQL() string {
+	if !w.table.DeleteAfterInsert {
+		return ""
+	}
+	return w.deleteSQL(1)
+}
+
+// deleteSQL deletes n rows by id.
+func (w *Writer) deleteSQL(n int) string {
+	t := &w.table
+	var idCol string
+	for _, c := range t.Columns {
+		if c.Role == spec.RoleID {
+			idCol = c.Name
+		}
+	}
+	var b strings.Builder
+	b.WriteString("DELETE FROM " + w.qualified() + " WHERE " + QuoteIdent(t.Dialect, idCol) + " IN (")
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteString(", ")
+		}
+		if t.Dialect == spec.Postgres {
+			b.WriteString("$" + strconv.Itoa(i))
+		} else {
+			b.WriteString("?")
+		}
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
 // InsertSQL returns the INSERT statement Write executes (one row).
 func (w *Writer) InsertSQL() string { return w.insert }
 
@@ -213,6 +267,11 @@ func (w *Writer) Write(ctx context.Context, ex Execer, e Event) (string, error) 
 	}
 	if _, err := ex.ExecContext(ctx, w.insert, args...); err != nil {
 		return "", fmt.Errorf("%w: event %s into %s: %w", ErrInsert, id, w.qualified(), err)
+	}
+	if w.table.DeleteAfterInsert {
+		if _, err := ex.ExecContext(ctx, w.deleteSQL(1), id); err != nil {
+			return "", fmt.Errorf("%w: delete event %s after insert from %s: %w", ErrInsert, id, w.qualified(), err)
+		}
 	}
 	return id, nil
 }
@@ -245,6 +304,15 @@ func (w *Writer) WriteAll(ctx context.Context, ex Execer, events []Event) ([]str
 		}
 		if _, err := ex.ExecContext(ctx, q, args...); err != nil {
 			return nil, fmt.Errorf("%w: events %d..%d into %s: %w", ErrInsert, start, end-1, w.qualified(), err)
+		}
+		if w.table.DeleteAfterInsert {
+			batch := make([]any, 0, end-start)
+			for _, id := range ids[start:end] {
+				batch = append(batch, id)
+			}
+			if _, err := ex.ExecContext(ctx, w.deleteSQL(end-start), batch...); err != nil {
+				return nil, fmt.Errorf("%w: delete events %d..%d after insert from %s: %w", ErrInsert, start, end-1, w.qualified(), err)
+			}
 		}
 	}
 	return ids, nil

@@ -217,6 +217,45 @@ func runVariant(t *testing.T, db *sql.DB, dialect string, v Variant, conn Conn) 
 	t.Run("NullPayload", h.nullPayload)
 	t.Run("InvalidEventWritesNothing", h.invalid)
 	t.Run("DuplicateIDFails", h.duplicate)
+	t.Run("DeleteAfterInsertLeavesTableEmpty", h.deleteAfterInsert)
+}
+
+// deleteAfterInsert: with WithDeleteAfterInsert, Write and WriteAll in a
+// committed transaction leave no row behind, and a rolled-back one too.
+func (h *harness) deleteAfterInsert(t *testing.T) {
+	ctx := context.Background()
+	w, err := outbox.NewWriter(outbox.TableFor(h.o), outbox.WithBatchSize(2), outbox.WithDeleteAfterInsert())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := h.count()
+	for _, commit := range []bool{true, false} {
+		tx, err := h.conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := w.Write(ctx, tx, h.event(50))
+		if err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+		if _, err := w.WriteAll(ctx, tx, []outbox.Event{h.event(51), h.event(52), h.event(53)}); err != nil {
+			t.Fatalf("WriteAll: %v", err)
+		}
+		if commit {
+			err = tx.Commit(ctx)
+		} else {
+			err = tx.Rollback(ctx)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := h.read(id); ok {
+			t.Errorf("event %s still in the table", id)
+		}
+		if got := h.count(); got != before {
+			t.Errorf("rows = %d after delete-after-insert (commit %v), want %d", got, commit, before)
+		}
+	}
 }
 
 func (h *harness) payload(i int) []byte {
