@@ -15,6 +15,7 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/avrobind"
 	"github.com/outboxctl/outboxctl/schemas/registry"
+	"github.com/outboxctl/outboxctl/schemas/wire"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -160,7 +161,7 @@ func (w *Writer) encodeValue(ctx context.Context, e *Event) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := avrobind.Encode(WireFormat(rs.id, nil), rs.schema, e.Value)
+	out, err := avrobind.Encode(wire.AppendHeader(make([]byte, 0, 64), rs.id), rs.schema, e.Value)
 	if err != nil {
 		return nil, fmt.Errorf("%w: event %s: value does not fit %s v%d (schema id %d): %w", ErrInvalidEvent, e.ID, e.Type, e.SchemaVersion, rs.id, err)
 	}
