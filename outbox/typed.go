@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/outboxctl/outboxctl/internal/avrofield"
-	"github.com/outboxctl/outboxctl/schemas"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/avrobind"
 	"github.com/outboxctl/outboxctl/schemas/registry"
@@ -74,54 +73,59 @@ type SchemaLookup interface {
 	Lookup(ctx context.Context, subject, schema string, refs ...registry.Reference) (*registry.Schema, error)
 }
 
+// Catalog is where RegistrySchemas finds an event version's subject and
+// schema; *schemas.Catalog (schemas.BuildCatalog of the spec) is one.
+type Catalog interface {
+	WriterSchema(outboxName, eventType string, major int) (subject string, source []byte, schema avro.Schema, ok bool)
+}
+
 // RegistrySchemas is the SchemaSource of outbox outboxName in a spec's
 // schema catalog (schemas.BuildCatalog): each (event type, major)'s schema
 // is the catalog's (the spec's .avsc), and its id is looked up once in the
 // registry under the catalog's subject, without registering anything
 // (registry.Client.Lookup), then cached for the life of the source. A
 // failed lookup is not cached.
-func RegistrySchemas(reg SchemaLookup, cat *schemas.Catalog, outboxName string) SchemaSource {
-	src := &registrySchemas{reg: reg, entries: map[schemaKey]*schemas.CatalogEntry{}, ids: map[schemaKey]uint32{}}
-	if cat != nil {
-		for _, e := range cat.Entries {
-			if e.Outbox == outboxName && e.Registered() {
-				src.entries[schemaKey{e.EventType, e.Major}] = e
-			}
-		}
-	}
-	return src
+func RegistrySchemas(reg SchemaLookup, cat Catalog, outboxName string) SchemaSource {
+	return &registrySchemas{reg: reg, cat: cat, outbox: outboxName, ids: map[schemaKey]uint32{}}
 }
 
 type registrySchemas struct {
-	reg     SchemaLookup
-	entries map[schemaKey]*schemas.CatalogEntry
-	mu      sync.Mutex
-	ids     map[schemaKey]uint32
+	reg    SchemaLookup
+	cat    Catalog
+	outbox string
+	mu     sync.Mutex
+	ids    map[schemaKey]uint32
 }
 
 func (r *registrySchemas) WriterSchema(ctx context.Context, eventType string, major int) (uint32, avro.Schema, error) {
 	k := schemaKey{eventType, major}
-	e, ok := r.entries[k]
+	var subject string
+	var source []byte
+	var schema avro.Schema
+	ok := r.cat != nil
+	if ok {
+		subject, source, schema, ok = r.cat.WriterSchema(r.outbox, eventType, major)
+	}
 	if !ok {
-		return 0, nil, fmt.Errorf("%w: %s v%d is not an avro event of the outbox in the spec's schema catalog", ErrSchema, eventType, major)
+		return 0, nil, fmt.Errorf("%w: %s v%d is not an avro event of outbox %q in the spec's schema catalog", ErrSchema, eventType, major, r.outbox)
 	}
 	r.mu.Lock()
 	id, ok := r.ids[k]
 	r.mu.Unlock()
 	if ok {
-		return id, e.Schema, nil
+		return id, schema, nil
 	}
-	got, err := r.reg.Lookup(ctx, e.Subject, string(e.Source))
+	got, err := r.reg.Lookup(ctx, subject, string(source))
 	if err != nil {
-		return 0, nil, fmt.Errorf("%w: look up %s v%d (%s) under subject %s: %w", ErrSchema, eventType, major, e.File, e.Subject, err)
+		return 0, nil, fmt.Errorf("%w: look up %s v%d under subject %s: %w", ErrSchema, eventType, major, subject, err)
 	}
 	if got.ID <= 0 {
-		return 0, nil, fmt.Errorf("%w: registry answered id %d for subject %s", ErrSchema, got.ID, e.Subject)
+		return 0, nil, fmt.Errorf("%w: registry answered id %d for subject %s", ErrSchema, got.ID, subject)
 	}
 	r.mu.Lock()
 	r.ids[k] = uint32(got.ID)
 	r.mu.Unlock()
-	return uint32(got.ID), e.Schema, nil
+	return uint32(got.ID), schema, nil
 }
 
 // writerSchema is the schema and id of (eventType, major), pinned or from
