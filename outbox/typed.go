@@ -197,6 +197,9 @@ func (j jsonValue) MarshalJSON() ([]byte, error) {
 	if v.Type().Implements(jsonMarshaler) || v.Type().Implements(textMarshaler) {
 		return json.Marshal(v.Interface())
 	}
+	if pt := reflect.PointerTo(v.Type()); v.CanAddr() && (pt.Implements(jsonMarshaler) || pt.Implements(textMarshaler)) {
+		return json.Marshal(v.Addr().Interface())
+	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {

@@ -2,11 +2,13 @@ package outbox_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/schemas"
@@ -174,5 +176,24 @@ func TestTypedJSONWrite(t *testing.T) {
 	}
 	if _, err := w.Write(context.Background(), f, outbox.Event{AggregateType: "Order", AggregateID: "o-1", Type: "T", SchemaVersion: 1, Value: make(chan int)}); !errors.Is(err, outbox.ErrInvalidEvent) || !strings.Contains(err.Error(), "chan") {
 		t.Fatalf("unencodable value: err = %v", err)
+	}
+}
+
+type ptrMarshaler struct{ N int }
+
+func (p *ptrMarshaler) MarshalJSON() ([]byte, error) { return []byte(`"custom"`), nil }
+
+func TestEncodeJSONMarshalers(t *testing.T) {
+	type v struct {
+		P    ptrMarshaler `avro:"p"`
+		Raw  json.RawMessage
+		When time.Time `avro:"when"`
+	}
+	got, err := outbox.EncodeJSON(&v{Raw: json.RawMessage(`{"x":1}`), When: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"p":"custom","Raw":{"x":1},"when":"2026-12-01T00:00:00Z"}`; string(got) != want {
+		t.Fatalf("EncodeJSON = %s, want %s", got, want)
 	}
 }
