@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/consumer/inbox/inboxtest"
@@ -78,4 +79,43 @@ func TestPostgresPgxInbox(t *testing.T) {
 			t.Fatal("mark still there after DeleteOlderThan")
 		}
 	})
+}
+
+// TestPostgresInboxOverPgxPool: the Router's database/sql Store over a pgx
+// pool (stdlib.OpenDBFromPool), as PgxStore's doc suggests, passes the
+// same suite, and sees PgxStore's marks.
+func TestPostgresInboxOverPgxPool(t *testing.T) {
+	s := itest.Require(t, itest.Postgres)
+	name := "inbox_pgxsql_" + itest.Suffix()
+	itest.PostgresDatabase(t, s.PostgresDSN, name)
+	pool := itest.PostgresPool(t, s.PostgresDSN, name)
+	db := stdlib.OpenDBFromPool(pool)
+	t.Cleanup(func() { db.Close() })
+	store, err := inbox.NewPostgres(db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := store.CreateTable(ctx); err != nil {
+		t.Fatal(err)
+	}
+	inboxtest.Run(t, store, features)
+	ps, err := inbox.NewPgx(pool, "", pgx.TxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := ps.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ps.MarkProcessed(ctx, tx, "both", "e1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := store.IsProcessed(ctx, "both", "e1"); err != nil || !ok {
+		t.Fatalf("database/sql view of the pool does not see the pgx mark: %v %v", ok, err)
+	}
 }
