@@ -5,8 +5,9 @@ import (
 	"encoding"
 	"encoding/json"
 	"reflect"
-	"strings"
 	"sync"
+
+	"github.com/outboxctl/outboxctl/internal/avrofield"
 )
 
 // JSON field names follow the Avro path's names (documented in doc.go and on
@@ -38,78 +39,14 @@ func decodesItself(t reflect.Type) bool {
 		reflect.PointerTo(t).Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(textUnmarshaler)
 }
 
-func jsonTagName(sf reflect.StructField) (name string, skip bool) {
-	tag, ok := sf.Tag.Lookup("json")
-	if !ok {
-		return "", false
-	}
-	if tag == "-" {
-		return "", true
-	}
-	name, _, _ = strings.Cut(tag, ",")
-	return name, false
-}
-
-// jsonFields lists the fields of struct type t by their JSON path names,
-// embedded structs without a json name promoted (a shallower field shadows a
-// deeper one of the same name, as in encoding/json). renamed reports whether
-// a field's name comes from an avro tag (or an avro tag skips it).
+// jsonFields lists the fields of struct type t by their JSON path names
+// (avrofield.JSONFields, the one mapping the outbox writer uses too).
 func jsonFields(t reflect.Type) (fields []jsonField, renamed bool) {
-	seen := map[string]bool{}
-	level := []reflect.Type{t}
-	visited := map[reflect.Type]bool{t: true}
-	for len(level) > 0 {
-		var next []reflect.Type
-		var add []jsonField
-		for _, st := range level {
-			for i := 0; i < st.NumField(); i++ {
-				sf := st.Field(i)
-				jname, skip := jsonTagName(sf)
-				if skip {
-					continue
-				}
-				if sf.Anonymous && jname == "" {
-					ft := sf.Type
-					if ft.Kind() == reflect.Pointer {
-						ft = ft.Elem()
-					}
-					if ft.Kind() == reflect.Struct {
-						if !visited[ft] {
-							visited[ft] = true
-							next = append(next, ft)
-						}
-						continue
-					}
-				}
-				if !sf.IsExported() {
-					continue
-				}
-				f := jsonField{name: sf.Name, key: sf.Name, typ: sf.Type}
-				if jname != "" {
-					f.name, f.key = jname, jname
-				} else if atag, ok := sf.Tag.Lookup("avro"); ok {
-					aname, _, _ := strings.Cut(atag, ",")
-					if aname == "-" {
-						renamed = true
-						continue
-					}
-					if aname != "" {
-						f.name = aname
-						renamed = true
-					}
-				}
-				add = append(add, f)
-			}
-		}
-		for _, f := range add {
-			if !seen[f.name] {
-				seen[f.name] = true
-				f.nameBytes = []byte(f.name)
-				f.keyJSON, _ = json.Marshal(f.key)
-				fields = append(fields, f)
-			}
-		}
-		level = next
+	afs, renamed := avrofield.JSONFields(t)
+	fields = make([]jsonField, len(afs))
+	for i, f := range afs {
+		fields[i] = jsonField{name: f.Name, nameBytes: []byte(f.Name), key: f.Key, typ: f.Type}
+		fields[i].keyJSON, _ = json.Marshal(f.Key)
 	}
 	return fields, renamed
 }

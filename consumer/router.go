@@ -2,7 +2,6 @@ package consumer
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +14,7 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/avrobind"
 	"github.com/outboxctl/outboxctl/schemas/resolve"
+	"github.com/outboxctl/outboxctl/schemas/wire"
 )
 
 // SchemaSource gives writer schemas by their registry id (the id in the
@@ -372,11 +372,12 @@ func (r *Router) parseMeta(m *Message) error {
 	}
 	if len(m.Value) > 0 {
 		switch m.Value[0] {
-		case 0x00:
-			if len(m.Value) < 5 {
-				return decodeError(m, fmt.Errorf("confluent wire format: %d bytes, want at least 5 (magic byte and schema id)", len(m.Value)))
+		case wire.Magic:
+			id, _, err := wire.Parse(m.Value)
+			if err != nil {
+				return decodeError(m, err)
 			}
-			m.Meta.SchemaID = int(binary.BigEndian.Uint32(m.Value[1:5]))
+			m.Meta.SchemaID = int(id)
 		case 0x01:
 			return decodeError(m, errors.New("confluent wire format with magic byte 1 (schema GUID) is not supported"))
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/avrobind"
 	"github.com/outboxctl/outboxctl/schemas/resolve"
+	"github.com/outboxctl/outboxctl/schemas/wire"
 )
 
 // AllowUnmappedFields lets the handler's struct have fields that match no
@@ -58,7 +59,7 @@ func (r *Router) decodeAvro(ctx context.Context, m *Message, reader avro.Schema,
 		case err != nil && !compileError(err):
 			return err // the load of another goroutine waiting for the same plan
 		case err == nil:
-			if err := p.Decode(m.Value[5:], dst); err != nil {
+			if err := p.Decode(m.Value[wire.HeaderSize:], dst); err != nil {
 				return decodeError(m, fmt.Errorf("avro (schema id %d) into %s: %w", m.Meta.SchemaID, t, err))
 			}
 			return nil
@@ -83,7 +84,7 @@ func (r *Router) decodeAvro(ctx context.Context, m *Message, reader avro.Schema,
 	if err != nil {
 		return decodeError(m, fmt.Errorf("writer schema %d to reader %s: %w", m.Meta.SchemaID, avro.TypeName(reader), err))
 	}
-	v, err := res.Decode(m.Value[5:])
+	v, err := res.Decode(m.Value[wire.HeaderSize:])
 	if err != nil {
 		return decodeError(m, fmt.Errorf("avro (schema id %d): %w", m.Meta.SchemaID, err))
 	}

@@ -1,37 +1,27 @@
 package outbox
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 
 	"github.com/linkedin/goavro/v2"
+
+	"github.com/outboxctl/outboxctl/schemas/wire"
 )
 
-// ErrWireFormat: bytes that are not in Confluent wire format.
-var ErrWireFormat = errors.New("not Confluent wire format")
+// ErrWireFormat: bytes that are not in Confluent wire format (it is
+// wire.ErrFormat).
+var ErrWireFormat = wire.ErrFormat
 
 // WireFormat frames an Avro binary datum in Confluent wire format: the magic
 // byte 0, the 4-byte big-endian schema id, then the datum. This is the
 // payload of an avro outbox: the EventRouter and ByteArrayConverter pass
 // it to Kafka untouched, so any Confluent-compatible deserializer reads it.
-func WireFormat(schemaID uint32, datum []byte) []byte {
-	out := make([]byte, 5, 5+len(datum))
-	binary.BigEndian.PutUint32(out[1:5], schemaID)
-	return append(out, datum...)
-}
+func WireFormat(schemaID uint32, datum []byte) []byte { return wire.Frame(schemaID, datum) }
 
 // ParseWireFormat splits Confluent wire-format bytes into the schema id and
 // the Avro datum. Errors wrap ErrWireFormat.
-func ParseWireFormat(b []byte) (schemaID uint32, datum []byte, err error) {
-	if len(b) < 5 {
-		return 0, nil, fmt.Errorf("%w: %d bytes, want at least 5 (magic byte 0 and a 4-byte schema id)", ErrWireFormat, len(b))
-	}
-	if b[0] != 0 {
-		return 0, nil, fmt.Errorf("%w: magic byte is %d, want 0", ErrWireFormat, b[0])
-	}
-	return binary.BigEndian.Uint32(b[1:5]), b[5:], nil
-}
+func ParseWireFormat(b []byte) (schemaID uint32, datum []byte, err error) { return wire.Parse(b) }
 
 // AvroEncoder encodes event payloads of one registered schema (one event
 // type and major version) into Confluent wire format. It is safe for
@@ -56,9 +46,7 @@ func (e *AvroEncoder) SchemaID() uint32 { return e.id }
 
 // Encode encodes a goavro native datum (map[string]any for a record).
 func (e *AvroEncoder) Encode(native any) ([]byte, error) {
-	buf := make([]byte, 5, 64)
-	binary.BigEndian.PutUint32(buf[1:5], e.id)
-	out, err := e.codec.BinaryFromNative(buf, native)
+	out, err := e.codec.BinaryFromNative(wire.AppendHeader(make([]byte, 0, 64), e.id), native)
 	if err != nil {
 		return nil, fmt.Errorf("avro encode (schema id %d): %w", e.id, err)
 	}

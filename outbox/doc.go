@@ -9,15 +9,30 @@
 //   - Table: where the outbox is and what its columns are. Derive it from the
 //     spec with TableFor, never by hand.
 //   - Writer: NewWriter(table) once, then Write (one event) or WriteAll (a
-//     multi-row INSERT per batch) with the *sql.Tx that also writes the
-//     business rows. Commit publishes both; rollback publishes neither.
+//     multi-row INSERT per batch) with the transaction that also writes the
+//     business rows: a *sql.Tx, or a pgx.Tx wrapped with Pgx (pgxpool
+//     through it). Commit publishes both; rollback publishes neither.
 //   - Event: aggregate type (routes the topic), aggregate id (the record
 //     key), type and major schema version (headers eventType and
 //     schemaVersion), payload (the record value), optional trace context and
 //     timestamp.
-//   - AvroEncoder: for avro outboxes, turns a datum into Confluent wire
-//     format (magic byte 0, 4-byte schema id, Avro binary), the bytes that
-//     Debezium's ByteArrayConverter passes to Kafka untouched.
+//   - Typed writes: Event.Value, a Go value, instead of Payload. On an avro
+//     outbox it is encoded (schemas/avrobind.Encode, the consumer's field
+//     mapping) with the schema of (Type, SchemaVersion) from a
+//     SchemaSource: RegistrySchemas looks the id up once in the registry,
+//     under the spec catalog's subject, and caches it; WithPinnedSchema pins
+//     one. On a json outbox EncodeJSON names fields as the consumer reads
+//     them. A value that does not fit is ErrInvalidEvent, a schema not
+//     found ErrSchema, both before anything is written.
+//   - AvroEncoder: for avro outboxes written by hand, turns a goavro datum
+//     into Confluent wire format (magic byte 0, 4-byte schema id, Avro
+//     binary; package schemas/wire), the bytes that Debezium's
+//     ByteArrayConverter passes to Kafka untouched.
+//   - WithDeleteAfterInsert (or the spec's writer.deleteAfterInsert):
+//     each row is deleted in its inserting transaction. Debezium still
+//     routes the insert, the EventRouter drops the delete, and the
+//     generated connector (tombstones.on.delete=false) emits no
+//     tombstone: one record per event, and the table stays empty.
 //
 // # Usage
 //
@@ -28,9 +43,28 @@
 //	tx.ExecContext(ctx, "INSERT INTO orders ...")
 //	id, err := w.Write(ctx, tx, outbox.Event{
 //		AggregateType: "Order", AggregateID: orderID,
-//		Type: "OrderCreated", SchemaVersion: 2, Payload: payload,
+//		Type: "OrderCreated", SchemaVersion: 2, Value: OrderCreated{...},
 //	})
 //	tx.Commit()
+//
+// # Trace context
+//
+// When the table has a tracing column (spec columns.tracing, the
+// EventRouter's tracing.span.context.field), Write fills it from the ctx it
+// is given, as java.util.Properties text ("traceparent=00-…", one
+// key=value line per field), which Debezium's tracing reads as the parent
+// span, and which spec headers.traceContext copies into a record header.
+// The core package imports no tracing library; the exact hook is:
+//
+//	type TraceContextFunc func(ctx context.Context) map[string]string
+//	func WithTraceContext(f TraceContextFunc) Option
+//
+// f returns the W3C Trace Context fields of ctx ("traceparent", optionally
+// "tracestate" and whatever else a propagator injects), or nil for none.
+// outbox/outboxotel provides f from an OpenTelemetry propagator. Without
+// WithTraceContext the writer reads a traceparent set with
+// ContextWithTraceparent(ctx, traceparent, tracestate). A malformed
+// traceparent is ErrInvalidEvent; a raw Event.TraceContext wins over both.
 //
 // # What the writer guarantees
 //
@@ -56,9 +90,11 @@
 //
 // # What it does not do
 //
-// It does not publish anything itself, retry, or delete published rows: it
-// is one INSERT in your transaction, and Debezium does the rest. It does not
-// register schemas; pass the id the registry returned to NewAvroEncoder.
+// It does not publish anything itself, retry, or clean up published rows
+// (beyond delete-after-insert): it is one INSERT (and DELETE) in your
+// transaction, and Debezium does the rest. It does not register schemas
+// (outboxctl schema register does); it only looks their ids up. It imports
+// no tracing library (see Trace context).
 //
 // The conformance suite in outbox/outboxtest runs the writer against real
 // PostgreSQL, MariaDB and MySQL.

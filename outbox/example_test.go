@@ -9,6 +9,7 @@ import (
 	"github.com/linkedin/goavro/v2"
 
 	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -116,5 +117,45 @@ outboxes:
 	//   arg 12: {"amount":20}
 	//   arg 13: 2026-11-30 10:00:00 +0000 UTC
 	//   arg 14: 1
+	// <nil>
+}
+
+// A typed write with delete-after-insert: the Go value is encoded with the
+// pinned schema (in production WithSchemas(RegistrySchemas(...)) looks the
+// id up), and the row is deleted in the same transaction.
+func ExampleWriter_Write_typed() {
+	s, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(exampleSpec + "    writer: {deleteAfterInsert: true}\n")})
+	if err != nil {
+		panic(err)
+	}
+	schema, err := avro.Parse([]byte(`{"type":"record","name":"OrderCreated","fields":[{"name":"total","type":"long"}]}`))
+	if err != nil {
+		panic(err)
+	}
+	type OrderCreated struct {
+		Total int64 `avro:"total"`
+	}
+	w, err := outbox.NewWriter(outbox.TableFor(&s.Outboxes[0]),
+		outbox.WithPinnedSchema("OrderCreated", 1, 7, schema),
+		outbox.WithIDGenerator(func() (string, error) { return "0190f0a5-7c1e-7a3b-9c1d-2f4e5a6b7c8d", nil }))
+	if err != nil {
+		panic(err)
+	}
+	var tx recorder // in an application: pgx's pool.Begin(ctx), then outbox.Pgx(tx)
+	_, err = w.Write(context.Background(), tx, outbox.Event{
+		AggregateType: "Order", AggregateID: "o-1", Type: "OrderCreated", SchemaVersion: 1,
+		Value: OrderCreated{Total: 1999},
+	})
+	fmt.Println(err)
+	// Output:
+	// INSERT INTO "public"."outbox" ("id", "aggregatetype", "aggregateid", "type", "payload", "schemaversion") VALUES ($1, $2, $3, $4, $5, $6)
+	//   arg 1: 0190f0a5-7c1e-7a3b-9c1d-2f4e5a6b7c8d
+	//   arg 2: Order
+	//   arg 3: o-1
+	//   arg 4: OrderCreated
+	//   arg 5: 00 00 00 00 07 9e 1f
+	//   arg 6: 1
+	// DELETE FROM "public"."outbox" WHERE "id" IN ($1)
+	//   arg 1: 0190f0a5-7c1e-7a3b-9c1d-2f4e5a6b7c8d
 	// <nil>
 }

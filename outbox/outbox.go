@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/outboxctl/outboxctl/spec"
@@ -28,7 +30,7 @@ var (
 )
 
 // Execer is what Write needs from the caller: *sql.Tx, *sql.DB and *sql.Conn
-// all satisfy it. Pass the transaction that writes the business rows, so
+// all satisfy it; for pgx (pgx.Tx, pgxpool) wrap the transaction with Pgx. Pass the transaction that writes the business rows, so
 // the event is committed (and published) exactly when they are.
 type Execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
@@ -49,6 +51,10 @@ type Table struct {
 	PayloadFormat string
 	// Columns are the contract's columns, in table order.
 	Columns []spec.Column
+	// DeleteAfterInsert: the writer deletes each row in the statement after
+	// its INSERT, in the same transaction (spec writer.deleteAfterInsert;
+	// WithDeleteAfterInsert turns it on too).
+	DeleteAfterInsert bool
 	// Events are the event types the spec declares. When not empty, Write
 	// rejects an event whose (type, aggregate type, major version) is not
 	// declared.
@@ -64,6 +70,8 @@ func TableFor(o *spec.Outbox) Table {
 		PayloadFormat: o.PayloadFormat,
 		Columns:       o.ColumnContract(),
 		Events:        o.Events,
+
+		DeleteAfterInsert: o.DeletesAfterInsert(),
 	}
 }
 
@@ -85,11 +93,21 @@ type Event struct {
 	// avro outbox (see AvroEncoder), JSON text for a json outbox. Nil
 	// writes NULL (the routed record then has a null value).
 	Payload []byte
+	// Value is the payload as a Go value, instead of Payload (a typed
+	// write): on an avro outbox it is encoded with the writer schema of
+	// (Type, SchemaVersion) (WithSchemas, WithPinnedSchema) into wire
+	// format; on a json outbox with EncodeJSON. A value that does not fit
+	// the schema is ErrInvalidEvent, and a schema that cannot be found
+	// ErrSchema, before anything is written. Setting both Value and
+	// Payload is ErrInvalidEvent.
+	Value any
 	// SchemaVersion is the event type's major version (header
 	// schemaVersion). Required when the table has the schema version column.
 	SchemaVersion int
-	// TraceContext is the value of the tracing column, when the table has
-	// one (java.util.Properties text such as "traceparent=00-…").
+	// TraceContext is the raw value of the tracing column, when the table
+	// has one (java.util.Properties text such as "traceparent=00-…").
+	// Empty: the writer takes the trace context from the ctx of Write (see
+	// WithTraceContext and ContextWithTraceparent).
 	TraceContext string
 	// Timestamp fills the timestamp column, when the table has one. Zero:
 	// the writer's clock. It is stored in UTC with microsecond precision.
@@ -119,6 +137,20 @@ func WithBatchSize(n int) Option {
 	}
 }
 
+// WithDeleteAfterInsert makes the writer delete each row right after
+// inserting it, in the same transaction, overriding the default of
+// Table.DeleteAfterInsert (false unless the spec's
+// writer.deleteAfterInsert says so). Debezium still reads the insert from
+// the log and routes it; the EventRouter drops the delete, and the
+// generated connector (tombstones.on.delete=false) emits no tombstone, so
+// each event is one record and the table stays empty. Write and WriteAll
+// then run two statements per call (per batch); pass a transaction, so
+// that a failure between them leaves nothing. The polling relay cannot
+// publish such an outbox (spec validation refuses the pair).
+func WithDeleteAfterInsert() Option {
+	return func(w *Writer) { w.table.DeleteAfterInsert = true }
+}
+
 // AllowUndeclaredEvents turns off the check against the spec's declared
 // event types.
 func AllowUndeclaredEvents() Option {
@@ -135,6 +167,12 @@ type Writer struct {
 	roles    []string
 	declared map[string]spec.EventType
 	insert   string // INSERT for one row
+	trace    TraceContextFunc
+	schemas  SchemaSource
+	pinned   map[schemaKey]resolvedSchema
+	log      *slog.Logger
+	logged   sync.Map // schemaKey -> true: resolution logged
+	tracing  bool     // the table has a tracing column
 }
 
 // NewWriter returns a Writer for t. It fails (ErrInvalidTable) when the
@@ -152,13 +190,14 @@ func NewWriter(t Table, opts ...Option) (*Writer, error) {
 	if t.PayloadFormat != spec.FormatAvro && t.PayloadFormat != spec.FormatJSON {
 		return nil, fmt.Errorf("%w: payload format %q: want avro or json", ErrInvalidTable, t.PayloadFormat)
 	}
-	w := &Writer{table: t, newID: NewUUIDv7, now: time.Now, batch: 500}
+	w := &Writer{table: t, newID: NewUUIDv7, now: time.Now, batch: 500, trace: contextTrace}
 	have := map[string]bool{}
 	for _, c := range t.Columns {
 		if c.Name == "" {
 			return nil, fmt.Errorf("%w: column of role %s has no name", ErrInvalidTable, c.Role)
 		}
 		have[c.Role] = true
+		w.tracing = w.tracing || c.Role == spec.RoleTracing
 		w.roles = append(w.roles, c.Role)
 	}
 	for _, r := range []string{spec.RoleID, spec.RoleAggregateType, spec.RoleAggregateID, spec.RoleType, spec.RolePayload} {
@@ -182,18 +221,57 @@ func NewWriter(t Table, opts ...Option) (*Writer, error) {
 // Table returns the table the writer writes to.
 func (w *Writer) Table() Table { return w.table }
 
+// DeleteSQL returns the DELETE statement Write executes after the INSERT
+// with WithDeleteAfterInsert, "" without.
+func (w *Writer) DeleteSQL() string {
+	if !w.table.DeleteAfterInsert {
+		return ""
+	}
+	return w.deleteSQL(1)
+}
+
+// deleteSQL deletes n rows by id.
+func (w *Writer) deleteSQL(n int) string {
+	t := &w.table
+	var idCol string
+	for _, c := range t.Columns {
+		if c.Role == spec.RoleID {
+			idCol = c.Name
+		}
+	}
+	var b strings.Builder
+	b.WriteString("DELETE FROM " + w.qualified() + " WHERE " + QuoteIdent(t.Dialect, idCol) + " IN (")
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteString(", ")
+		}
+		if t.Dialect == spec.Postgres {
+			b.WriteString("$" + strconv.Itoa(i))
+		} else {
+			b.WriteString("?")
+		}
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
 // InsertSQL returns the INSERT statement Write executes (one row).
 func (w *Writer) InsertSQL() string { return w.insert }
 
 // Write validates e, fills its defaults (ID, Timestamp) and inserts it with
 // ex, which should be the caller's transaction. It returns the event id.
 func (w *Writer) Write(ctx context.Context, ex Execer, e Event) (string, error) {
-	args, id, err := w.row(e)
+	args, id, err := w.row(ctx, e)
 	if err != nil {
 		return "", err
 	}
 	if _, err := ex.ExecContext(ctx, w.insert, args...); err != nil {
 		return "", fmt.Errorf("%w: event %s into %s: %w", ErrInsert, id, w.qualified(), err)
+	}
+	if w.table.DeleteAfterInsert {
+		if _, err := ex.ExecContext(ctx, w.deleteSQL(1), id); err != nil {
+			return "", fmt.Errorf("%w: delete event %s after insert from %s: %w", ErrInsert, id, w.qualified(), err)
+		}
 	}
 	return id, nil
 }
@@ -207,7 +285,7 @@ func (w *Writer) WriteAll(ctx context.Context, ex Execer, events []Event) ([]str
 	ids := make([]string, 0, len(events))
 	rows := make([][]any, 0, len(events))
 	for i, e := range events {
-		args, id, err := w.row(e)
+		args, id, err := w.row(ctx, e)
 		if err != nil {
 			return nil, fmt.Errorf("event %d: %w", i, err)
 		}
@@ -227,12 +305,21 @@ func (w *Writer) WriteAll(ctx context.Context, ex Execer, events []Event) ([]str
 		if _, err := ex.ExecContext(ctx, q, args...); err != nil {
 			return nil, fmt.Errorf("%w: events %d..%d into %s: %w", ErrInsert, start, end-1, w.qualified(), err)
 		}
+		if w.table.DeleteAfterInsert {
+			batch := make([]any, 0, end-start)
+			for _, id := range ids[start:end] {
+				batch = append(batch, id)
+			}
+			if _, err := ex.ExecContext(ctx, w.deleteSQL(end-start), batch...); err != nil {
+				return nil, fmt.Errorf("%w: delete events %d..%d after insert from %s: %w", ErrInsert, start, end-1, w.qualified(), err)
+			}
+		}
 	}
 	return ids, nil
 }
 
 // row validates e and returns the INSERT arguments in column order.
-func (w *Writer) row(e Event) ([]any, string, error) {
+func (w *Writer) row(ctx context.Context, e Event) ([]any, string, error) {
 	t := &w.table
 	bad := func(format string, a ...any) ([]any, string, error) {
 		return nil, "", fmt.Errorf("%w: "+format, append([]any{ErrInvalidEvent}, a...)...)
@@ -296,6 +383,23 @@ func (w *Writer) row(e Event) ([]any, string, error) {
 				return bad("event %s: %s has no major version %d in the spec", e.ID, e.Type, e.SchemaVersion)
 			}
 		}
+	}
+	if e.Value != nil {
+		if e.Payload != nil {
+			return bad("event %s: both Value and Payload are set", e.ID)
+		}
+		p, err := w.encodeValue(ctx, &e)
+		if err != nil {
+			return nil, "", err
+		}
+		e.Payload = p
+	}
+	if w.tracing {
+		tc, err := w.traceColumn(ctx, e.TraceContext)
+		if err != nil {
+			return nil, "", fmt.Errorf("event %s: %w", e.ID, err)
+		}
+		e.TraceContext = tc
 	}
 	ts := e.Timestamp
 	if ts.IsZero() {

@@ -226,3 +226,49 @@ func TestWireFormatRoundTrip(t *testing.T) {
 		t.Errorf("short: err = %v", err)
 	}
 }
+
+func TestDeleteAfterInsert(t *testing.T) {
+	for _, c := range []struct {
+		dialect, del string
+	}{
+		{spec.Postgres, `DELETE FROM "outbox" WHERE "id" IN ($1, $2)`},
+		{spec.MariaDB, "DELETE FROM `outbox` WHERE `id` IN (?, ?)"},
+	} {
+		t.Run(c.dialect, func(t *testing.T) {
+			tab := table(t, c.dialect, spec.FormatJSON, "    writer: {deleteAfterInsert: true}\n")
+			tab.Schema = ""
+			if !tab.DeleteAfterInsert {
+				t.Fatal("TableFor ignored writer.deleteAfterInsert")
+			}
+			w, err := outbox.NewWriter(tab, outbox.WithBatchSize(2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev := outbox.Event{AggregateType: "A", AggregateID: "1", Type: "T", SchemaVersion: 1}
+			tx := &fakeTx{}
+			id, err := w.Write(context.Background(), tx, ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tx.calls) != 2 || !strings.HasPrefix(tx.calls[1].query, "DELETE FROM") || tx.calls[1].args[0] != id {
+				t.Fatalf("calls = %+v; want INSERT then DELETE of %s", tx.calls, id)
+			}
+			tx = &fakeTx{}
+			ids, err := w.WriteAll(context.Background(), tx, []outbox.Event{ev, ev, ev})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tx.calls) != 4 || tx.calls[1].query != c.del || tx.calls[1].args[0] != ids[0] || tx.calls[1].args[1] != ids[1] || tx.calls[3].args[0] != ids[2] {
+				t.Fatalf("calls = %+v; want INSERT, DELETE of the batch's ids, twice", tx.calls)
+			}
+		})
+	}
+	plain, _ := outbox.NewWriter(table(t, spec.Postgres, spec.FormatJSON, ""))
+	if plain.DeleteSQL() != "" {
+		t.Error("DeleteSQL set without deleteAfterInsert")
+	}
+	on, _ := outbox.NewWriter(table(t, spec.Postgres, spec.FormatJSON, ""), outbox.WithDeleteAfterInsert())
+	if !strings.HasPrefix(on.DeleteSQL(), "DELETE FROM") {
+		t.Errorf("WithDeleteAfterInsert: DeleteSQL = %q", on.DeleteSQL())
+	}
+}

@@ -82,6 +82,19 @@ func (c *Catalog) BySubject(subject string) *CatalogEntry {
 	return nil
 }
 
+// WriterSchema is the registered schema of an avro event's major version
+// in outbox outboxName: its subject, the schema file's text and its parse;
+// ok is false when the catalog has no such avro entry. It is what the
+// outbox writer's typed writes look up (outbox.RegistrySchemas).
+func (c *Catalog) WriterSchema(outboxName, eventType string, major int) (subject string, source []byte, schema avro.Schema, ok bool) {
+	for _, e := range c.Entries {
+		if e.Outbox == outboxName && e.EventType == eventType && e.Major == major && e.Registered() {
+			return e.Subject, e.Source, e.Schema, true
+		}
+	}
+	return "", nil, nil, false
+}
+
 // ReadFileFunc reads a file by path; a missing file is an error for which
 // errors.Is(err, fs.ErrNotExist) holds.
 type ReadFileFunc func(path string) ([]byte, error)

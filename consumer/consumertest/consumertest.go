@@ -14,7 +14,6 @@ package consumertest
 import (
 	"context"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +26,7 @@ import (
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/schemas/registry"
+	"github.com/outboxctl/outboxctl/schemas/wire"
 )
 
 // Formats of the payload column.
@@ -298,9 +298,7 @@ func (r *Registry) Encode(id int, native any) ([]byte, error) {
 	}
 	c := r.codecs[id-1]
 	r.mu.Unlock()
-	b := make([]byte, 5, 64)
-	binary.BigEndian.PutUint32(b[1:], uint32(id))
-	return c.BinaryFromNative(b, native)
+	return c.BinaryFromNative(wire.AppendHeader(make([]byte, 0, 64), uint32(id)), native)
 }
 
 // MustEncode is Encode that panics on error.

@@ -41,26 +41,11 @@ func (s *SQLStore) MarkProcessedBatch(ctx context.Context, tx *sql.Tx, consumerG
 		}
 		return out, nil
 	}
-	var q strings.Builder
-	q.WriteString(`INSERT INTO ` + s.table + ` (consumer_group, event_id) VALUES `)
-	args := []any{consumerGroup}
-	first := map[string]int{} // id -> first position
-	for i, id := range eventIDs {
-		if err := checkKey("event id", id); err != nil {
-			return nil, err
-		}
-		if _, seen := first[id]; seen {
-			continue
-		}
-		first[id] = i
-		if len(args) > 1 {
-			q.WriteString(", ")
-		}
-		args = append(args, id)
-		q.WriteString("($1, $" + strconv.Itoa(len(args)) + ")")
+	q, args, first, err := markBatchSQL(s.table, consumerGroup, eventIDs)
+	if err != nil {
+		return nil, err
 	}
-	q.WriteString(` ON CONFLICT DO NOTHING RETURNING event_id`)
-	rows, err := tx.QueryContext(ctx, q.String(), args...)
+	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("inbox: mark %d events of %s: %w", len(first), consumerGroup, err)
 	}
@@ -76,8 +61,40 @@ func (s *SQLStore) MarkProcessedBatch(ctx context.Context, tx *sql.Tx, consumerG
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("inbox: mark %d events of %s: %w", len(first), consumerGroup, err)
 	}
+	return batchResult(eventIDs, first, inserted), nil
+}
+
+// markBatchSQL is PostgreSQL's one-statement mark of a batch: the query,
+// its arguments and the first position of each distinct id.
+func markBatchSQL(table, consumerGroup string, eventIDs []string) (string, []any, map[string]int, error) {
+	var q strings.Builder
+	q.WriteString(`INSERT INTO ` + table + ` (consumer_group, event_id) VALUES `)
+	args := []any{consumerGroup}
+	first := map[string]int{} // id -> first position
+	for i, id := range eventIDs {
+		if err := checkKey("event id", id); err != nil {
+			return "", nil, nil, err
+		}
+		if _, seen := first[id]; seen {
+			continue
+		}
+		first[id] = i
+		if len(args) > 1 {
+			q.WriteString(", ")
+		}
+		args = append(args, id)
+		q.WriteString("($1, $" + strconv.Itoa(len(args)) + ")")
+	}
+	q.WriteString(` ON CONFLICT DO NOTHING RETURNING event_id`)
+	return q.String(), args, first, nil
+}
+
+// batchResult is, per position, whether the id was already processed: not
+// inserted, or inserted at an earlier position of the batch.
+func batchResult(eventIDs []string, first map[string]int, inserted map[string]bool) []bool {
+	out := make([]bool, len(eventIDs))
 	for i, id := range eventIDs {
 		out[i] = !inserted[id] || first[id] != i
 	}
-	return out, nil
+	return out
 }

@@ -106,17 +106,21 @@ func (s *SQLStore) Table() string { return s.table }
 // VARBINARY (UTF-8 bytes, up to MaxKeyLength characters) so that they compare
 // exactly: the default case- and accent-insensitive, space-padding collations
 // would make distinct event ids collide.
-func (s *SQLStore) CreateTableSQL() string {
-	switch s.dialect {
+func (s *SQLStore) CreateTableSQL() string { return createTableSQL(s.dialect, s.table) }
+
+// The statements of both stores (SQLStore, PgxStore), in one place.
+
+func createTableSQL(dialect Dialect, table string) string {
+	switch dialect {
 	case Postgres:
-		return `CREATE TABLE IF NOT EXISTS ` + s.table + ` (
+		return `CREATE TABLE IF NOT EXISTS ` + table + ` (
   consumer_group VARCHAR(255) NOT NULL,
   event_id VARCHAR(255) NOT NULL,
   processed_at TIMESTAMPTZ NOT NULL DEFAULT now(),
   PRIMARY KEY (consumer_group, event_id)
 )`
 	default:
-		return `CREATE TABLE IF NOT EXISTS ` + s.table + ` (
+		return `CREATE TABLE IF NOT EXISTS ` + table + ` (
   consumer_group VARBINARY(1020) NOT NULL,
   event_id VARBINARY(1020) NOT NULL,
   processed_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
@@ -149,14 +153,7 @@ func (s *SQLStore) MarkProcessed(ctx context.Context, tx *sql.Tx, consumerGroup,
 	if err := checkKey("event id", eventID); err != nil {
 		return false, err
 	}
-	var q string
-	switch s.dialect {
-	case Postgres:
-		q = `INSERT INTO ` + s.table + ` (consumer_group, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`
-	default:
-		q = `INSERT IGNORE INTO ` + s.table + ` (consumer_group, event_id) VALUES (?, ?)`
-	}
-	res, err := tx.ExecContext(ctx, q, consumerGroup, eventID)
+	res, err := tx.ExecContext(ctx, markSQL(s.dialect, s.table), consumerGroup, eventID)
 	if err != nil {
 		return false, fmt.Errorf("inbox: mark %s/%s: %w", consumerGroup, eventID, err)
 	}
@@ -169,12 +166,8 @@ func (s *SQLStore) MarkProcessed(ctx context.Context, tx *sql.Tx, consumerGroup,
 
 // IsProcessed reports whether (consumerGroup, eventID) is marked (committed).
 func (s *SQLStore) IsProcessed(ctx context.Context, consumerGroup, eventID string) (bool, error) {
-	q := `SELECT 1 FROM ` + s.table + ` WHERE consumer_group = $1 AND event_id = $2`
-	if s.dialect == MySQL {
-		q = `SELECT 1 FROM ` + s.table + ` WHERE consumer_group = ? AND event_id = ?`
-	}
 	var one int
-	err := s.db.QueryRowContext(ctx, q, consumerGroup, eventID).Scan(&one)
+	err := s.db.QueryRowContext(ctx, isProcessedSQL(s.dialect, s.table), consumerGroup, eventID).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -187,11 +180,7 @@ func (s *SQLStore) IsProcessed(ctx context.Context, consumerGroup, eventID strin
 // DeleteOlderThan deletes the marks processed more than age ago (by the
 // database's clock, so time zones do not matter) and returns how many.
 func (s *SQLStore) DeleteOlderThan(ctx context.Context, age time.Duration) (int64, error) {
-	q := `DELETE FROM ` + s.table + ` WHERE processed_at < now() - $1 * interval '1 microsecond'`
-	if s.dialect == MySQL {
-		q = `DELETE FROM ` + s.table + ` WHERE processed_at < NOW(6) - INTERVAL ? MICROSECOND`
-	}
-	res, err := s.db.ExecContext(ctx, q, age.Microseconds())
+	res, err := s.db.ExecContext(ctx, deleteOlderSQL(s.dialect, s.table), age.Microseconds())
 	if err != nil {
 		return 0, fmt.Errorf("inbox: delete older than %s: %w", age, err)
 	}
@@ -206,4 +195,25 @@ func checkKey(what, v string) error {
 		return fmt.Errorf("%w: %s of %d characters, at most %d", ErrInvalidKey, what, len([]rune(v)), MaxKeyLength)
 	}
 	return nil
+}
+
+func markSQL(dialect Dialect, table string) string {
+	if dialect == Postgres {
+		return `INSERT INTO ` + table + ` (consumer_group, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`
+	}
+	return `INSERT IGNORE INTO ` + table + ` (consumer_group, event_id) VALUES (?, ?)`
+}
+
+func isProcessedSQL(dialect Dialect, table string) string {
+	if dialect == Postgres {
+		return `SELECT 1 FROM ` + table + ` WHERE consumer_group = $1 AND event_id = $2`
+	}
+	return `SELECT 1 FROM ` + table + ` WHERE consumer_group = ? AND event_id = ?`
+}
+
+func deleteOlderSQL(dialect Dialect, table string) string {
+	if dialect == Postgres {
+		return `DELETE FROM ` + table + ` WHERE processed_at < now() - $1 * interval '1 microsecond'`
+	}
+	return `DELETE FROM ` + table + ` WHERE processed_at < NOW(6) - INTERVAL ? MICROSECOND`
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	_ "github.com/go-sql-driver/mysql" // MariaDB / MySQL driver
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 )
@@ -80,4 +82,17 @@ func MariaDBDatabase(t testing.TB, dsn, name string) *sql.DB {
 		}
 	})
 	return db
+}
+
+// PostgresPool opens a pgx pool on database name of the stack's PostgreSQL
+// (made with PostgresDatabase) and closes it on cleanup, before the
+// database is dropped.
+func PostgresPool(t testing.TB, dsn, name string) *pgxpool.Pool {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), settings.PostgresDSNWithDatabase(dsn, name))
+	if err != nil {
+		t.Fatalf("pgx pool: %v", err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
 }

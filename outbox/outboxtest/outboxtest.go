@@ -28,6 +28,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
@@ -101,12 +104,74 @@ outboxes:
 }
 
 // Run runs the conformance suite against db (dialect spec.Postgres,
-// spec.MySQL or spec.MariaDB) for every Variant.
+// spec.MySQL or spec.MariaDB) for every Variant, writing through
+// database/sql.
 func Run(t *testing.T, db *sql.DB, dialect string) {
+	RunWith(t, db, dialect, SQLConn(db))
+}
+
+// RunWith is Run with the writer's statements sent through conn (for
+// example PgxConn), while db still creates the tables and reads them back.
+func RunWith(t *testing.T, db *sql.DB, dialect string, conn Conn) {
 	for _, v := range Variants {
-		t.Run(v.Name, func(t *testing.T) { runVariant(t, db, dialect, v) })
+		t.Run(v.Name, func(t *testing.T) { runVariant(t, db, dialect, v, conn) })
 	}
 }
+
+// Tx is a transaction the suite writes in.
+type Tx interface {
+	outbox.Execer
+	Commit(ctx context.Context) error
+	Rollback(ctx context.Context) error
+}
+
+// Conn is how the suite reaches the database for the writer: Begin starts
+// a transaction, Exec runs a statement on its own (autocommit).
+type Conn struct {
+	Begin func(ctx context.Context) (Tx, error)
+	Exec  outbox.Execer
+}
+
+// SQLConn writes through database/sql (*sql.Tx).
+func SQLConn(db *sql.DB) Conn {
+	return Conn{
+		Begin: func(ctx context.Context) (Tx, error) {
+			tx, err := db.BeginTx(ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			return sqlTx{tx}, nil
+		},
+		Exec: db,
+	}
+}
+
+type sqlTx struct{ *sql.Tx }
+
+func (t sqlTx) Commit(context.Context) error   { return t.Tx.Commit() }
+func (t sqlTx) Rollback(context.Context) error { return t.Tx.Rollback() }
+
+// PgxConn writes through pgx (pgx.Tx from the pool, through outbox.Pgx).
+func PgxConn(pool *pgxpool.Pool) Conn {
+	return Conn{
+		Begin: func(ctx context.Context) (Tx, error) {
+			tx, err := pool.Begin(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return pgxTx{outbox.Pgx(tx), tx}, nil
+		},
+		Exec: outbox.Pgx(pool),
+	}
+}
+
+type pgxTx struct {
+	outbox.Execer
+	tx pgx.Tx
+}
+
+func (t pgxTx) Commit(ctx context.Context) error   { return t.tx.Commit(ctx) }
+func (t pgxTx) Rollback(ctx context.Context) error { return t.tx.Rollback(ctx) }
 
 type harness struct {
 	t       *testing.T
@@ -117,14 +182,15 @@ type harness struct {
 	table   string // quoted qualified outbox table
 	biz     string // quoted business table
 	v       Variant
+	conn    Conn
 }
 
-func runVariant(t *testing.T, db *sql.DB, dialect string, v Variant) {
+func runVariant(t *testing.T, db *sql.DB, dialect string, v Variant, conn Conn) {
 	ctx := context.Background()
 	sfx := suffix()
 	o := OutboxFor(t, db, dialect, v, "outbox_"+sfx)
 	q := func(s string) string { return outbox.QuoteIdent(dialect, s) }
-	h := &harness{t: t, db: db, dialect: dialect, o: o, v: v,
+	h := &harness{t: t, db: db, dialect: dialect, o: o, v: v, conn: conn,
 		table: q(o.Schema) + "." + q(o.Table),
 		biz:   q(o.Schema) + "." + q("biz_"+sfx),
 	}
@@ -151,6 +217,45 @@ func runVariant(t *testing.T, db *sql.DB, dialect string, v Variant) {
 	t.Run("NullPayload", h.nullPayload)
 	t.Run("InvalidEventWritesNothing", h.invalid)
 	t.Run("DuplicateIDFails", h.duplicate)
+	t.Run("DeleteAfterInsertLeavesTableEmpty", h.deleteAfterInsert)
+}
+
+// deleteAfterInsert: with WithDeleteAfterInsert, Write and WriteAll in a
+// committed transaction leave no row behind, and a rolled-back one too.
+func (h *harness) deleteAfterInsert(t *testing.T) {
+	ctx := context.Background()
+	w, err := outbox.NewWriter(outbox.TableFor(h.o), outbox.WithBatchSize(2), outbox.WithDeleteAfterInsert())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := h.count()
+	for _, commit := range []bool{true, false} {
+		tx, err := h.conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := w.Write(ctx, tx, h.event(50))
+		if err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+		if _, err := w.WriteAll(ctx, tx, []outbox.Event{h.event(51), h.event(52), h.event(53)}); err != nil {
+			t.Fatalf("WriteAll: %v", err)
+		}
+		if commit {
+			err = tx.Commit(ctx)
+		} else {
+			err = tx.Rollback(ctx)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := h.read(id); ok {
+			t.Errorf("event %s still in the table", id)
+		}
+		if got := h.count(); got != before {
+			t.Errorf("rows = %d after delete-after-insert (commit %v), want %d", got, commit, before)
+		}
+	}
 }
 
 func (h *harness) payload(i int) []byte {
@@ -306,7 +411,7 @@ func asTime(t testing.TB, v any) time.Time {
 
 func (h *harness) commit(t *testing.T) {
 	ctx := context.Background()
-	tx, err := h.db.BeginTx(ctx, nil)
+	tx, err := h.conn.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +435,7 @@ func (h *harness) commit(t *testing.T) {
 	if _, ok := h.read(id); ok {
 		t.Errorf("event %s visible before commit", id)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	h.assertRow(id, e)
@@ -344,7 +449,7 @@ func (h *harness) commit(t *testing.T) {
 func (h *harness) rollback(t *testing.T) {
 	ctx := context.Background()
 	before := h.count()
-	tx, err := h.db.BeginTx(ctx, nil)
+	tx, err := h.conn.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +457,7 @@ func (h *harness) rollback(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Write: %v", err)
 	}
-	if err := tx.Rollback(); err != nil {
+	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := h.read(id); ok {
@@ -365,7 +470,7 @@ func (h *harness) rollback(t *testing.T) {
 
 func (h *harness) writeAll(t *testing.T) {
 	ctx := context.Background()
-	tx, err := h.db.BeginTx(ctx, nil)
+	tx, err := h.conn.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +480,7 @@ func (h *harness) writeAll(t *testing.T) {
 	if err != nil {
 		t.Fatalf("WriteAll: %v", err)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if len(ids) != 3 || ids[1] != strings.ToLower(evs[1].ID) {
@@ -394,7 +499,7 @@ func (h *harness) writeAll(t *testing.T) {
 func (h *harness) nullPayload(t *testing.T) {
 	e := h.event(20)
 	e.Payload = nil
-	id, err := h.w.Write(context.Background(), h.db, e)
+	id, err := h.w.Write(context.Background(), h.conn.Exec, e)
 	if err != nil {
 		t.Fatalf("Write: %v", err)
 	}
@@ -412,11 +517,11 @@ func (h *harness) invalid(t *testing.T) {
 		bad[2].Payload = []byte{1, 2}
 	}
 	for i, e := range bad {
-		if _, err := h.w.Write(context.Background(), h.db, e); !errors.Is(err, outbox.ErrInvalidEvent) {
+		if _, err := h.w.Write(context.Background(), h.conn.Exec, e); !errors.Is(err, outbox.ErrInvalidEvent) {
 			t.Errorf("bad event %d: err = %v, want ErrInvalidEvent", i, err)
 		}
 	}
-	if _, err := h.w.WriteAll(context.Background(), h.db, append([]outbox.Event{h.event(33)}, bad[0])); !errors.Is(err, outbox.ErrInvalidEvent) {
+	if _, err := h.w.WriteAll(context.Background(), h.conn.Exec, append([]outbox.Event{h.event(33)}, bad[0])); !errors.Is(err, outbox.ErrInvalidEvent) {
 		t.Errorf("WriteAll with a bad event: err = %v, want ErrInvalidEvent", err)
 	}
 	if got := h.count(); got != before {
@@ -426,12 +531,12 @@ func (h *harness) invalid(t *testing.T) {
 
 func (h *harness) duplicate(t *testing.T) {
 	e := h.event(40)
-	id, err := h.w.Write(context.Background(), h.db, e)
+	id, err := h.w.Write(context.Background(), h.conn.Exec, e)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.ID = id
-	if _, err := h.w.Write(context.Background(), h.db, e); !errors.Is(err, outbox.ErrInsert) {
+	if _, err := h.w.Write(context.Background(), h.conn.Exec, e); !errors.Is(err, outbox.ErrInsert) {
 		t.Errorf("second write of id %s: err = %v, want ErrInsert", id, err)
 	}
 }

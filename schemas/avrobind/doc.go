@@ -98,7 +98,11 @@
 //
 // # What the package does not do
 //
-// It does not encode, parse schemas (package avro), fetch them from a
+// Encode is the way back, for the outbox writer's typed write: a Go value
+// into Avro binary of one schema, with the same field mapping and Go types
+// (ErrEncode for a value that does not fit).
+//
+// It does not parse schemas (package avro), fetch them from a
 // registry, or strip the Confluent wire header. Recursive schemas need recursive Go types through pointers
 // or slices (type Node struct{ Next *Node }).
 package avrobind

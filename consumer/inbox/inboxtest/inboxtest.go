@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 )
 
@@ -39,7 +41,57 @@ type Features struct {
 }
 
 // Run runs the suite as subtests of t.
-func Run(t *testing.T, store inbox.Store, f Features) {
+func Run(t *testing.T, store inbox.Store, f Features) { run(t, sqlStore{store}, f) }
+
+// RunPgx runs the suite on a PgxStore, with pgx.Tx transactions.
+func RunPgx(t *testing.T, store *inbox.PgxStore, f Features) { run(t, pgxStore{store}, f) }
+
+// txn is a transaction of either kind; *sql.Tx is one.
+type txn interface {
+	Commit() error
+	Rollback() error
+}
+
+// store is what the suite tests: inbox.Store, or PgxStore, behind txn.
+type store interface {
+	begin(ctx context.Context) (txn, error)
+	mark(ctx context.Context, tx txn, group, id string) (bool, error)
+}
+
+type sqlStore struct{ s inbox.Store }
+
+func (a sqlStore) begin(ctx context.Context) (txn, error) {
+	tx, err := a.s.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return tx, nil
+}
+
+func (a sqlStore) mark(ctx context.Context, tx txn, group, id string) (bool, error) {
+	return a.s.MarkProcessed(ctx, tx.(*sql.Tx), group, id)
+}
+
+type pgxStore struct{ s *inbox.PgxStore }
+
+type pgxTxn struct{ tx pgx.Tx }
+
+func (t pgxTxn) Commit() error   { return t.tx.Commit(context.Background()) }
+func (t pgxTxn) Rollback() error { return t.tx.Rollback(context.Background()) }
+
+func (a pgxStore) begin(ctx context.Context) (txn, error) {
+	tx, err := a.s.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return pgxTxn{tx}, nil
+}
+
+func (a pgxStore) mark(ctx context.Context, tx txn, group, id string) (bool, error) {
+	return a.s.MarkProcessed(ctx, tx.(pgxTxn).tx, group, id)
+}
+
+func run(t *testing.T, store store, f Features) {
 	t.Run("FirstDeliveryThenDuplicate", func(t *testing.T) { testFirstThenDuplicate(t, store) })
 	t.Run("RollbackForgetsMark", func(t *testing.T) { testRollback(t, store) })
 	t.Run("ConsumerGroupsAreIndependent", func(t *testing.T) { testGroups(t, store) })
@@ -67,14 +119,14 @@ func ctxT(t *testing.T) context.Context {
 }
 
 // mark runs MarkProcessed in a new transaction and commits (or rolls back).
-func mark(t *testing.T, s inbox.Store, group, id string, commit bool) bool {
+func mark(t *testing.T, s store, group, id string, commit bool) bool {
 	t.Helper()
 	ctx := ctxT(t)
-	tx, err := s.Begin(ctx)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		t.Fatalf("begin: %v", err)
 	}
-	dup, err := s.MarkProcessed(ctx, tx, group, id)
+	dup, err := s.mark(ctx, tx, group, id)
 	if err != nil {
 		_ = tx.Rollback()
 		t.Fatalf("mark %s/%s: %v", group, id, err)
@@ -89,7 +141,7 @@ func mark(t *testing.T, s inbox.Store, group, id string, commit bool) bool {
 	return dup
 }
 
-func testFirstThenDuplicate(t *testing.T, s inbox.Store) {
+func testFirstThenDuplicate(t *testing.T, s store) {
 	g, id := "g-"+rnd(), "e-"+rnd()
 	if dup := mark(t, s, g, id, true); dup {
 		t.Fatal("first delivery reported as already processed")
@@ -101,7 +153,7 @@ func testFirstThenDuplicate(t *testing.T, s inbox.Store) {
 	}
 }
 
-func testRollback(t *testing.T, s inbox.Store) {
+func testRollback(t *testing.T, s store) {
 	g, id := "g-"+rnd(), "e-"+rnd()
 	if dup := mark(t, s, g, id, false); dup {
 		t.Fatal("first delivery reported as already processed")
@@ -114,7 +166,7 @@ func testRollback(t *testing.T, s inbox.Store) {
 	}
 }
 
-func testGroups(t *testing.T, s inbox.Store) {
+func testGroups(t *testing.T, s store) {
 	id := "e-" + rnd()
 	g1, g2 := "g1-"+rnd(), "g2-"+rnd()
 	if mark(t, s, g1, id, true) {
@@ -128,23 +180,23 @@ func testGroups(t *testing.T, s inbox.Store) {
 	}
 }
 
-func testSameTx(t *testing.T, s inbox.Store) {
+func testSameTx(t *testing.T, s store) {
 	ctx := ctxT(t)
 	g, id := "g-"+rnd(), "e-"+rnd()
-	tx, err := s.Begin(ctx)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tx.Rollback()
-	if dup, err := s.MarkProcessed(ctx, tx, g, id); err != nil || dup {
+	if dup, err := s.mark(ctx, tx, g, id); err != nil || dup {
 		t.Fatalf("first mark: dup=%v err=%v", dup, err)
 	}
-	if dup, err := s.MarkProcessed(ctx, tx, g, id); err != nil || !dup {
+	if dup, err := s.mark(ctx, tx, g, id); err != nil || !dup {
 		t.Fatalf("second mark in the same transaction: dup=%v err=%v, want true, nil", dup, err)
 	}
 }
 
-func testExactKeys(t *testing.T, s inbox.Store) {
+func testExactKeys(t *testing.T, s store) {
 	g := "g-" + rnd()
 	base := rnd()
 	// Ids that differ only in case, trailing space, or a non-ASCII
@@ -165,33 +217,33 @@ func testExactKeys(t *testing.T, s inbox.Store) {
 	}
 }
 
-func testConcurrent(t *testing.T, s inbox.Store, commitFirst bool) {
+func testConcurrent(t *testing.T, s store, commitFirst bool) {
 	ctx := ctxT(t)
 	g, id := "g-"+rnd(), "e-"+rnd()
-	tx1, err := s.Begin(ctx)
+	tx1, err := s.begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dup, err := s.MarkProcessed(ctx, tx1, g, id); err != nil || dup {
+	if dup, err := s.mark(ctx, tx1, g, id); err != nil || dup {
 		_ = tx1.Rollback()
 		t.Fatalf("first mark: dup=%v err=%v", dup, err)
 	}
 	type result struct {
 		dup bool
 		err error
-		tx  *sql.Tx
+		tx  txn
 	}
 	done := make(chan result, 1)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		tx2, err := s.Begin(ctx)
+		tx2, err := s.begin(ctx)
 		if err != nil {
 			done <- result{err: err}
 			return
 		}
-		dup, err := s.MarkProcessed(ctx, tx2, g, id)
+		dup, err := s.mark(ctx, tx2, g, id)
 		done <- result{dup, err, tx2}
 	}()
 	select {
@@ -229,9 +281,9 @@ func testConcurrent(t *testing.T, s inbox.Store, commitFirst bool) {
 	}
 }
 
-func testInvalidKeys(t *testing.T, s inbox.Store) {
+func testInvalidKeys(t *testing.T, s store) {
 	ctx := ctxT(t)
-	tx, err := s.Begin(ctx)
+	tx, err := s.begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +295,7 @@ func testInvalidKeys(t *testing.T, s inbox.Store) {
 		{"long group", strings.Repeat("g", inbox.MaxKeyLength+1), "e-" + rnd()},
 	}
 	for _, c := range cases {
-		if _, err := s.MarkProcessed(ctx, tx, c.group, c.id); !errors.Is(err, inbox.ErrInvalidKey) {
+		if _, err := s.mark(ctx, tx, c.group, c.id); !errors.Is(err, inbox.ErrInvalidKey) {
 			t.Errorf("%s: err = %v, want inbox.ErrInvalidKey", c.name, err)
 		}
 	}
