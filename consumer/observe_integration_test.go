@@ -18,10 +18,16 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"github.com/prometheus/client_golang/prometheus"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/outboxctl/outboxctl/consumer"
+	"github.com/outboxctl/outboxctl/consumer/consumerotel"
 	"github.com/outboxctl/outboxctl/consumer/consumerprom"
 	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/outbox/outboxotel"
 )
 
 // TestMetricsScrapedFromRunningConsumer runs a known workload through a
@@ -217,4 +223,125 @@ func scrapeMetrics(t *testing.T, url string) map[string]float64 {
 		out[line[:i]] = v
 	}
 	return out
+}
+
+// TestTraceWriterToConsumer: one trace from a writer-side span to the
+// consumer's span, through the real Debezium connector. The writer puts
+// the span's trace context (outboxotel.TracingColumn) into the outbox's
+// tracing column with the Writer's raw-string option; the generated
+// connector places the column as a header; consumerotel continues the trace
+// from it. Both sides export to in-memory span recorders.
+func TestTraceWriterToConsumer(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
+	sfx := itest.Suffix()
+	dbName := "consumer_trace_" + sfx
+	db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	sp := loadSpecFiles(t, map[string]string{"outbox.yaml": fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: trace%s
+    database:
+      kind: postgres
+      connection: {host: %q, port: %s, user: postgres, password: "${env:CTRACE_PASSWORD}", dbname: %s}
+    payloadFormat: json
+    columns:
+      tracing: tracingspancontext
+    headers:
+      traceContext: tracingspancontext
+`, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName)})
+	aggType := "Traced" + sfx
+	topic := "outbox.event." + aggType
+	deployOutbox(t, s, db, sp, topic)
+	t.Cleanup(func() { itest.CleanupRun(t, s.ConnectURL, s.BootstrapServers, sfx) })
+	w, err := outbox.NewWriter(outbox.TableFor(&sp.Outboxes[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	consumerSpans := tracetest.NewSpanRecorder()
+	var mu sync.Mutex
+	warm := map[string]bool{}
+	var handled []*consumer.Message
+	var handlerSpan trace.SpanContext
+	r, err := consumer.NewRouter(consumer.RouterConfig{Unknown: consumer.UnknownSkip, OnUnknown: func(_ context.Context, m *consumer.Message) {
+		mu.Lock()
+		warm[m.Meta.AggregateID] = true
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := "consumer-trace-" + sfx
+	must(t, r.Use(consumerotel.Middleware(consumerotel.Config{
+		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(consumerSpans)), ConsumerGroup: group,
+	})))
+	must(t, consumer.Handle(r, "OrderPlaced", 1, func(ctx context.Context, ev consumer.Event[map[string]any]) error {
+		mu.Lock()
+		defer mu.Unlock()
+		handled = append(handled, ev.Message)
+		handlerSpan = trace.SpanContextFromContext(ctx)
+		return nil
+	}))
+	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
+	stop := runFor(t, consumer.ConsumerConfig{BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic}, CommitInterval: 200 * time.Millisecond}, r)
+	ctx := context.Background()
+	warmUp(ctx, t, db, w, aggType, func(key string) bool { mu.Lock(); defer mu.Unlock(); return warm[key] })
+
+	// The writer side: a span around the write.
+	writerSpans := tracetest.NewSpanRecorder()
+	wctx, span := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(writerSpans)).Tracer("order-service").Start(ctx, "place order")
+	id, err := w.Write(wctx, db, outbox.Event{AggregateType: aggType, AggregateID: "o-1", Type: "OrderPlaced", SchemaVersion: 1,
+		Payload: []byte(`{"orderId":"o-1"}`), TraceContext: outboxotel.TracingColumn(wctx)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	span.End()
+	writer := span.SpanContext()
+
+	waitFor(t, 60*time.Second, "the traced event handled", func() bool { mu.Lock(); defer mu.Unlock(); return len(handled) == 1 })
+	if err := stop(); err != nil {
+		t.Errorf("Run = %v", err)
+	}
+	mu.Lock()
+	m := handled[0]
+	mu.Unlock()
+	if got, _ := m.Header("id"); string(got) != id {
+		t.Fatalf("handled event %s, want %s", got, id)
+	}
+	col, _ := m.Header("tracingspancontext")
+	t.Logf("record headers: tracingspancontext=%q", col)
+	if len(writerSpans.Ended()) != 1 {
+		t.Fatalf("writer spans = %d, want 1", len(writerSpans.Ended()))
+	}
+	var spans []sdktrace.ReadOnlySpan
+	for _, s := range consumerSpans.Ended() {
+		if s.Name() == "process "+topic && s.SpanContext().TraceID() == writer.TraceID() {
+			spans = append(spans, s)
+		}
+	}
+	if len(spans) != 1 {
+		t.Fatalf("consumer spans in the writer's trace %s: %d, want 1 (of %d spans)", writer.TraceID(), len(spans), len(consumerSpans.Ended()))
+	}
+	cs := spans[0]
+	if cs.SpanContext().SpanID() != handlerSpan.SpanID() {
+		t.Errorf("the handler ran in span %s, want the consumer span %s", handlerSpan.SpanID(), cs.SpanContext().SpanID())
+	}
+	if _, debeziumTraced := m.Header("traceparent"); debeziumTraced {
+		// A worker with an OpenTelemetry SDK puts its own span between.
+		t.Logf("the EventRouter added a traceparent header: the consumer span's parent is Debezium's span %s", cs.Parent().SpanID())
+		if !cs.Parent().IsValid() || cs.Parent().TraceID() != writer.TraceID() {
+			t.Errorf("consumer span parent %v, want a span of trace %s", cs.Parent(), writer.TraceID())
+		}
+	} else if cs.Parent().SpanID() != writer.SpanID() || !cs.Parent().IsRemote() {
+		t.Errorf("consumer span parent = %s (remote %v), want the writer's span %s", cs.Parent().SpanID(), cs.Parent().IsRemote(), writer.SpanID())
+	}
+	attrs := map[string]string{}
+	for _, kv := range cs.Attributes() {
+		attrs[string(kv.Key)] = kv.Value.Emit()
+	}
+	for k, v := range map[string]string{"messaging.system": "kafka", "messaging.destination.name": topic, "messaging.message.id": id,
+		"messaging.kafka.message.key": "o-1", "messaging.consumer.group.name": group, "messaging.kafka.offset": strconv.FormatInt(m.Offset, 10)} {
+		if attrs[k] != v {
+			t.Errorf("consumer span %s = %q, want %q", k, attrs[k], v)
+		}
+	}
 }
