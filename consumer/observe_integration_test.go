@@ -251,7 +251,7 @@ outboxes:
 	aggType := "Traced" + sfx
 	topic := "outbox.event." + aggType
 	deployOutbox(t, s, db, sp, topic)
-	t.Cleanup(func() { itest.CleanupRun(t, s.ConnectURL, s.BootstrapServers, sfx) })
+	itest.CleanupRun(t, s.ConnectURL, s.BootstrapServers, sfx)
 	w, err := outbox.NewWriter(outbox.TableFor(&sp.Outboxes[0]))
 	if err != nil {
 		t.Fatal(err)
