@@ -3,7 +3,9 @@ package consumer_test
 import (
 	"context"
 	"errors"
+	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -87,5 +89,23 @@ func TestObserverBatch(t *testing.T) {
 	}
 	if got, want := obs.take(), []string{"e handler_call error", "e failed"}; !slices.Equal(got, want) {
 		t.Errorf("failing Process: observed %q, want %q", got, want)
+	}
+}
+
+// TestCoreImportsNoMetricsOrTracing: the core packages depend on neither
+// Prometheus nor OpenTelemetry (the optional subpackages do).
+func TestCoreImportsNoMetricsOrTracing(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/outboxctl/outboxctl/consumer", "github.com/outboxctl/outboxctl/outbox", "github.com/outboxctl/outboxctl/relay").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/outboxctl/outboxctl/internal/logattr") {
+		t.Fatalf("go list -deps lacks internal/logattr: %v", deps)
+	}
+	for _, d := range deps {
+		if strings.HasPrefix(d, "github.com/prometheus/") || strings.HasPrefix(d, "go.opentelemetry.io/") {
+			t.Errorf("a core package depends on %s", d)
+		}
 	}
 }
