@@ -3,8 +3,6 @@
 // things, so that one log query finds a record in all of them.
 package logattr
 
-import "log/slog"
-
 // Attribute keys.
 const (
 	Topic     = "topic"
@@ -18,13 +16,3 @@ const (
 	Attempt   = "attempt"
 	Error     = "error"
 )
-
-// Record returns the attributes that place a Kafka record.
-func Record(topic string, partition int32, offset int64) []slog.Attr {
-	return []slog.Attr{slog.String(Topic, topic), slog.Int(Partition, int(partition)), slog.Int64(Offset, offset)}
-}
-
-// Event returns the attributes of an outbox event.
-func Event(id, eventType string, version int) []slog.Attr {
-	return []slog.Attr{slog.String(EventID, id), slog.String(EventType, eventType), slog.Int(Version, version)}
-}
