@@ -24,6 +24,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/relay"
+	"github.com/outboxctl/outboxctl/relay/relayprom"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -340,6 +341,13 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		}
 		ro.Wake = wake
 	}
+	var metrics *relayprom.Metrics
+	if opts.MetricsAddr != "" {
+		if metrics, err = relayprom.New(relayprom.Config{}); err != nil {
+			return err
+		}
+		ro.OnBatch = metrics.ObserveBatch
+	}
 	r, err := relay.New(ctx, db, conf, ro)
 	if err != nil {
 		if errors.Is(err, relay.ErrConfig) {
@@ -348,16 +356,14 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		return err
 	}
 	defer r.Close()
-	if opts.MetricsAddr != "" {
+	if metrics != nil {
+		metrics.Add(r)
 		ln, err := net.Listen("tcp", opts.MetricsAddr)
 		if err != nil {
 			return UsageError(fmt.Errorf("--metrics-addr: %w", err))
 		}
 		mux := http.NewServeMux()
-		mux.HandleFunc("/metrics", func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-			_ = r.WriteMetrics(w)
-		})
+		mux.Handle("/metrics", metrics.Handler())
 		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		go func() { _ = srv.Serve(ln) }()
 		defer srv.Close()

@@ -67,7 +67,7 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
 	for _, m := range ms {
 		switch m.chain.outcome {
 		case outcomeHandled:
-			r.stats.handled.Add(1)
+			r.handled(ctx, m)
 		case outcomeDuplicate:
 			r.duplicate(ctx, m)
 		case outcomeSkipped:
@@ -153,7 +153,7 @@ func (r *Router) inBatchTx(ctx context.Context, m *Message, call boundCall) erro
 		m.chain.outcome = outcomeDuplicate
 		return nil
 	}
-	if err := call.call(ctx, tx); err != nil {
+	if err := r.callHandler(ctx, m, call, tx); err != nil {
 		return handlerTxError(ctx, err)
 	}
 	m.chain.outcome = outcomeHandled

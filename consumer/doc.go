@@ -126,6 +126,21 @@
 // (kafkaclient.Config: bootstrap servers and Security, as in
 // ConsumerConfig).
 //
+// For tracing add consumerotel.Middleware(cfg) after Retry (one span per
+// handler call, continuing the record's trace context).
+//
+// # Logs and metrics
+//
+// The package imports no metrics or tracing library. Logs go to
+// ConsumerConfig.Logger and RouterConfig.Logger (log/slog) with the keys
+// topic, partition, offset, event_id, event_type and version. Metrics come
+// from RouterConfig.Observer, told every outcome of every record (handled,
+// duplicate, unknown skipped, dead-lettered, retried, failed) and every
+// handler call's duration, and from ConsumerConfig.OnStatistics,
+// librdkafka's statistics JSON (with statistics.interval.ms set), which
+// carries the consumer lag per partition. consumer/consumerprom implements
+// both for Prometheus.
+//
 // The DLQ record carries the original key, value and headers plus
 // outbox.dlq.error, outbox.dlq.attempts, outbox.dlq.reason and the original
 // topic, partition and offset. A failed DLQ write keeps the record

@@ -12,6 +12,7 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/outboxctl/outboxctl/internal/logattr"
 	"github.com/outboxctl/outboxctl/kafkaclient"
 )
 
@@ -79,7 +80,16 @@ type ConsumerConfig struct {
 	// logged to Logger.
 	OnError func(err error)
 	// Logger receives the Consumer's warnings (default slog.Default()).
+	// A record's processing error is logged with the record's topic,
+	// partition, offset, event id, type and version (internal/logattr
+	// keys).
 	Logger *slog.Logger
+	// OnStatistics, if set, receives librdkafka's statistics JSON every
+	// statistics.interval.ms (set it in Kafka; librdkafka sends none by
+	// default), on the poll goroutine: keep it quick.
+	// consumerprom.Metrics.ObserveStatistics reads the consumer lag per
+	// partition from it. Without it the statistics are dropped.
+	OnStatistics func(json string)
 }
 
 // Validate checks the configuration. Errors wrap ErrInvalidConfig.
@@ -307,6 +317,10 @@ func (c *Consumer) Run(ctx context.Context) (err error) {
 				return fmt.Errorf("consumer: fatal kafka error: %w", e)
 			}
 			c.report(fmt.Errorf("consumer: kafka: %w", e))
+		case *kafka.Stats:
+			if c.cfg.OnStatistics != nil {
+				c.cfg.OnStatistics(e.String())
+			}
 		}
 		c.flowControl()
 		if c.cfg.CommitInterval < 0 || time.Since(lastCommit) >= c.cfg.CommitInterval {
@@ -565,6 +579,17 @@ func (c *Consumer) report(err error) {
 		return
 	}
 	c.cfg.Logger.Warn(err.Error())
+}
+
+// reportRecord reports the processing error of m (logged with m's
+// attributes).
+func (c *Consumer) reportRecord(err error, m *Message) {
+	if c.cfg.OnError != nil {
+		c.cfg.OnError(err)
+		return
+	}
+	c.cfg.Logger.Warn("consumer: processing failed, the record is delivered again",
+		append(recordAttrs(m), slog.Int(logattr.Attempt, m.Attempt), slog.String(logattr.Error, err.Error()))...)
 }
 
 func fromKafka(km *kafka.Message) *Message {

@@ -248,7 +248,7 @@ func (l *lane) processOne(km *kafka.Message) bool {
 		if l.ctx.Err() != nil {
 			return false // the drain timed out: not done, delivered again
 		}
-		l.c.report(err)
+		l.c.reportRecord(err, m)
 		l.setFailing(true)
 		t := time.NewTimer(l.c.backoff(attempt))
 		select {

@@ -117,6 +117,7 @@ func (r Retry) Middleware(next Handler) Handler {
 				return err
 			}
 			d := r.Delay(attempt)
+			m.chain.router.observe(ctx, m, Observation{Kind: ObservedRetried, Err: err})
 			if r.OnRetry != nil {
 				r.OnRetry(ctx, m, err, d)
 			}
@@ -290,6 +291,7 @@ func (d DLQ) Middleware(next Handler) Handler {
 		}
 		if r := m.chain.router; r != nil {
 			r.stats.deadLettered.Add(1)
+			r.observe(ctx, m, Observation{Kind: ObservedDeadLettered})
 		}
 		if d.OnSent != nil {
 			d.OnSent(ctx, m, err)

@@ -85,11 +85,7 @@ func (r *Router) unknown(ctx context.Context, m *Message) error {
 			policy = UnknownDLQ
 		}
 	}
-	attrs := []any{
-		slog.String("topic", m.Topic), slog.Int("partition", int(m.Partition)), slog.Int64("offset", m.Offset),
-		slog.String("event_type", m.Meta.EventType), slog.Int("version", m.Meta.Version),
-		slog.String("event_id", m.Meta.EventID), slog.String("policy", policy.String()),
-	}
+	attrs := append(recordAttrs(m), slog.String("policy", policy.String()))
 	switch policy {
 	case UnknownSkip:
 		if m.chain.batch {
@@ -113,9 +109,8 @@ func (r *Router) unknown(ctx context.Context, m *Message) error {
 func (r *Router) skipped(ctx context.Context, m *Message) {
 	r.stats.unknownSkipped.Add(1)
 	r.cfg.Logger.InfoContext(ctx, "consumer: skipped a record without a handler",
-		slog.String("topic", m.Topic), slog.Int("partition", int(m.Partition)), slog.Int64("offset", m.Offset),
-		slog.String("event_type", m.Meta.EventType), slog.Int("version", m.Meta.Version),
-		slog.String("event_id", m.Meta.EventID), slog.String("policy", UnknownSkip.String()))
+		append(recordAttrs(m), slog.String("policy", UnknownSkip.String()))...)
+	r.observe(ctx, m, Observation{Kind: ObservedUnknownSkipped})
 	if r.cfg.OnUnknown != nil {
 		r.cfg.OnUnknown(ctx, m)
 	}
@@ -124,6 +119,7 @@ func (r *Router) skipped(ctx context.Context, m *Message) {
 // duplicate counts and reports a record the inbox skipped.
 func (r *Router) duplicate(ctx context.Context, m *Message) {
 	r.stats.duplicates.Add(1)
+	r.observe(ctx, m, Observation{Kind: ObservedDuplicate})
 	if r.cfg.OnDuplicate != nil {
 		r.cfg.OnDuplicate(ctx, m)
 	}

@@ -106,6 +106,11 @@ type RouterConfig struct {
 	ConsumerGroup string
 	// OnDuplicate, if set, is called for each record the inbox skipped.
 	OnDuplicate func(ctx context.Context, m *Message)
+
+	// Observer, if set, is told every outcome of every record and the
+	// duration of every handler call, for metrics (see Observer and
+	// consumer/consumerprom).
+	Observer Observer
 }
 
 // Validate checks the configuration. Errors wrap ErrInvalidConfig.
@@ -323,7 +328,11 @@ func (r *Router) Process(ctx context.Context, m *Message) error {
 	if buildErr != nil {
 		return buildErr
 	}
-	return r.run(ctx, m, mws, chainInfo{router: r})
+	err := r.run(ctx, m, mws, chainInfo{router: r})
+	if err != nil {
+		r.observe(ctx, m, Observation{Kind: ObservedFailed, Err: err})
+	}
+	return err
 }
 
 // run gives m the chain ci and sends m through the middleware mws to its
@@ -405,10 +414,10 @@ func (r *Router) dispatch(ctx context.Context, m *Message) error {
 	}
 	defer call.release()
 	if r.cfg.Inbox == nil {
-		if err := call.call(ctx, nil); err != nil {
+		if err := r.callHandler(ctx, m, call, nil); err != nil {
 			return err
 		}
-		r.stats.handled.Add(1)
+		r.handled(ctx, m)
 		return nil
 	}
 	return r.inInbox(ctx, m, call)
@@ -469,14 +478,14 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err e
 		r.duplicate(ctx, m)
 		return nil // deferred rollback
 	}
-	if err := call.call(ctx, tx); err != nil {
+	if err := r.callHandler(ctx, m, call, tx); err != nil {
 		return handlerTxError(ctx, err)
 	}
 	done = true
 	if err := tx.Commit(); err != nil {
 		return Transient(fmt.Errorf("inbox: commit %s: %w", m.Meta.EventID, err))
 	}
-	r.stats.handled.Add(1)
+	r.handled(ctx, m)
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/internal/logattr"
 	"github.com/outboxctl/outboxctl/kafkaclient"
 )
 
@@ -65,6 +67,15 @@ type Options struct {
 	Wake <-chan struct{}
 	// Logf receives the relay's log lines (nil: none).
 	Logf func(format string, args ...any)
+	// Logger, when set, receives the relay's log lines as structured
+	// records with the outbox table, and for a row its key and event id
+	// (internal/logattr keys), and at debug level one line per published
+	// record with its topic, partition and offset. Logf still gets every
+	// line when both are set.
+	Logger *slog.Logger
+	// OnBatch, if set, is called after each batch (poll) with its duration
+	// and the number of rows it read; relay/relayprom records it.
+	OnBatch func(table string, d time.Duration, rows int)
 	// Now is the clock (nil: time.Now); it gives the envelope ts_ms.
 	Now func() time.Time
 }
@@ -260,9 +271,23 @@ func (r *Relay) Close() {
 }
 
 func (r *Relay) logf(format string, args ...any) {
-	if r.opts.Logf != nil {
+	r.logAttrs(slog.LevelInfo, format, args)
+}
+
+// logAttrs logs the line format/args to Logf and, with attrs and the
+// table, to Logger.
+func (r *Relay) logAttrs(level slog.Level, format string, args []any, attrs ...slog.Attr) {
+	if r.opts.Logf != nil && level >= slog.LevelInfo {
 		r.opts.Logf(format, args...)
 	}
+	if l := r.opts.Logger; l != nil && l.Enabled(context.Background(), level) {
+		l.LogAttrs(context.Background(), level, fmt.Sprintf(format, args...), append(attrs, slog.String(logattr.Table, r.t.qualified()))...)
+	}
+}
+
+// rowAttrs are the log attributes of a row.
+func rowAttrs(p pending) []slog.Attr {
+	return []slog.Attr{slog.String(logattr.Key, keyText(p.key)), slog.String(logattr.EventID, fmt.Sprint(p.eventID))}
 }
 
 // Run publishes until ctx is done or a row fails the EventRouter. Only the
@@ -356,13 +381,17 @@ type pending struct {
 // those the broker acknowledged. It returns the number of rows read. There
 // is no watermark: every batch reads the oldest rows still in the table, so
 // a row whose transaction committed late is read by the next poll.
-func (r *Relay) batch(ctx context.Context) (int, error) {
+func (r *Relay) batch(ctx context.Context) (n int, err error) {
 	start := time.Now()
 	defer func() {
+		d := time.Since(start)
 		r.mu.Lock()
 		r.stats.Batches++
-		r.stats.LastBatch = time.Since(start)
+		r.stats.LastBatch = d
 		r.mu.Unlock()
+		if r.opts.OnBatch != nil {
+			r.opts.OnBatch(r.t.qualified(), d, n)
+		}
 	}()
 	conn := r.lock.conn
 	rows, err := conn.QueryContext(ctx, r.query)
@@ -371,7 +400,6 @@ func (r *Relay) batch(ctx context.Context) (int, error) {
 	}
 	var batch []pending
 	var stop error
-	n := 0
 	for rows.Next() {
 		n++
 		dests := make([]any, len(r.t.cols))
@@ -449,7 +477,7 @@ func (r *Relay) route(dests []any) (pending, error) {
 		return p, &RowError{Key: keyText(p.key), Err: fmt.Errorf("%w: %s", eventrouter.ErrUnsupported, res.Reason)}
 	case res.Dropped:
 		p.reason = res.Reason
-		r.logf("relay: row %s dropped: %s", keyText(p.key), res.Reason)
+		r.logAttrs(slog.LevelInfo, "relay: row %s dropped: %s", []any{keyText(p.key), res.Reason}, rowAttrs(p)...)
 	default:
 		p.rec = res.Record
 	}
@@ -480,7 +508,15 @@ func (r *Relay) publish(batch []pending) (int, error) {
 	}
 	for j := 0; j < sent; j++ {
 		m, ok := (<-ch).(*kafka.Message)
-		if !ok || m.TopicPartition.Error == nil {
+		if !ok {
+			continue
+		}
+		if m.TopicPartition.Error == nil {
+			if r.opts.Logger != nil {
+				tp := m.TopicPartition
+				r.logAttrs(slog.LevelDebug, "relay: row %s published", []any{keyText(batch[m.Opaque.(int)].key)},
+					append(rowAttrs(batch[m.Opaque.(int)]), slog.String(logattr.Topic, *tp.Topic), slog.Int(logattr.Partition, int(tp.Partition)), slog.Int64(logattr.Offset, int64(tp.Offset)))...)
+			}
 			continue
 		}
 		err := m.TopicPartition.Error
@@ -489,7 +525,7 @@ func (r *Relay) publish(batch []pending) (int, error) {
 		if r.cfg.ErrorsTolerance == "all" && errors.As(err, &ke) && !retriable(ke) {
 			// Connect with errors.tolerance=all skips a record the broker
 			// rejects (for example a timestamp too far in the future).
-			r.logf("relay: row %s skipped (errors.tolerance=all): %v", keyText(batch[i].key), err)
+			r.logAttrs(slog.LevelWarn, "relay: row %s skipped (errors.tolerance=all): %v", []any{keyText(batch[i].key), err}, rowAttrs(batch[i])...)
 			batch[i].rec, batch[i].reason = nil, "rejected by the broker: "+err.Error()
 			continue
 		}
