@@ -72,13 +72,16 @@ outboxes:
 	topic := "outbox.doctor." + sfx
 	group := "doctor-group-" + sfx
 	itest.CreateTopic(t, s.BootstrapServers, topic)
-	t.Cleanup(func() { itest.DeleteTopics(t, s.BootstrapServers, topic); itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
+	t.Cleanup(func() {
+		itest.DeleteTopics(t, s.BootstrapServers, topic)
+		itest.DeleteConsumerGroup(t, s.BootstrapServers, group)
+	})
 	produce(t, s.BootstrapServers, topic, 5)
 	commitOffset(t, s.BootstrapServers, group, topic, 1)
 
 	type report struct {
-		Findings []provisioning.Finding     `json:"findings"`
-		Failed   bool                       `json:"failed"`
+		Findings []provisioning.Finding      `json:"findings"`
+		Failed   bool                        `json:"failed"`
 		Lag      []provisioning.PartitionLag `json:"consumerLag"`
 	}
 	doctor := func(want int, extra ...string) report {
