@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -144,29 +143,12 @@ func oldestRowAge(ctx context.Context, q Querier, o *spec.Outbox) (*time.Duratio
 	if !id.Valid {
 		return nil, true, nil
 	}
-	created, ok := UUIDv7Time(id.String)
+	created, ok := outbox.UUIDv7Time(id.String)
 	if !ok {
 		return nil, false, nil
 	}
 	d := time.Since(created)
 	return &d, false, nil
-}
-
-// UUIDv7Time is the creation time in a UUIDv7 (its first 48 bits, Unix
-// milliseconds); false for any other text.
-func UUIDv7Time(s string) (time.Time, bool) {
-	if len(s) != 36 || s[14] != '7' || s[8] != '-' || s[13] != '-' {
-		return time.Time{}, false
-	}
-	var ms int64
-	for _, c := range s[:8] + s[9:13] {
-		d := strings.IndexRune("0123456789abcdef", c|0x20)
-		if d < 0 {
-			return time.Time{}, false
-		}
-		ms = ms<<4 | int64(d)
-	}
-	return time.UnixMilli(ms), true
 }
 
 // CheckThresholds reports the operational state of t (the slot's retained

@@ -73,16 +73,3 @@ func TestCheckConsumerLag(t *testing.T) {
 		t.Errorf("no threshold: %v", fs)
 	}
 }
-
-func TestUUIDv7Time(t *testing.T) {
-	t.Parallel()
-	got, ok := provisioning.UUIDv7Time("018f3c2a-1b2c-7d3e-8f40-0123456789ab")
-	if !ok || got.UnixMilli() != 0x018f3c2a1b2c {
-		t.Errorf("v7: %v %v", got, ok)
-	}
-	for _, s := range []string{"018f3c2a-1b2c-4d3e-8f40-0123456789ab", "not-a-uuid", "018f3c2g-1b2c-7d3e-8f40-0123456789ab"} {
-		if _, ok := provisioning.UUIDv7Time(s); ok {
-			t.Errorf("%s: read as a UUIDv7", s)
-		}
-	}
-}
