@@ -173,6 +173,7 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		newRouteCmd(env),
 		newBenchCmd(env),
 		newCleanupCmd(env),
+		newVerifyCmd(env),
 		// Commands are registered here, one line per noun.
 	)
 	root.SetHelpCommand(newHelpCmd(env, root))
