@@ -54,7 +54,9 @@ type StageError struct {
 	Err   error
 }
 
-func (e *StageError) Error() string { return fmt.Sprintf("verify: %s stage failed: %v", e.Stage, e.Err) }
+func (e *StageError) Error() string {
+	return fmt.Sprintf("verify: %s stage failed: %v", e.Stage, e.Err)
+}
 
 // Unwrap returns ErrFailed and the cause.
 func (e *StageError) Unwrap() []error { return []error{ErrFailed, e.Err} }
