@@ -46,6 +46,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -167,6 +168,10 @@ type Result struct {
 	Undated int64 `json:"undated,omitempty"`
 	// WaitedMs is the time spent waiting for the confirmation.
 	WaitedMs int64 `json:"waitedMs"`
+	// DroppedPartitions are the partitions of a partitioned outbox dropped
+	// whole (in a dry run: that would be), their rows not counted in
+	// Deleted.
+	DroppedPartitions []string `json:"droppedPartitions,omitempty"`
 }
 
 // Run deletes the published rows of opts.Outbox older than opts.OlderThan
@@ -240,6 +245,12 @@ func Run(ctx context.Context, db *sql.DB, opts Options) (Result, error) {
 		}
 	}
 	res.WaitedMs = time.Since(start).Milliseconds()
+
+	if d.pg && o.Partitioned() {
+		if err := d.dropPartitions(ctx, db, cutoff, &res); err != nil {
+			return res, fmt.Errorf("outbox %s: %w", o.Name, err)
+		}
+	}
 
 	var last *string
 	for {
@@ -484,4 +495,80 @@ func (d *dialect) delete(ctx context.Context, db *sql.DB, rows []row) (int64, er
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+var boundRe = regexp.MustCompile(`TO \('([^']+)'\)`)
+
+// dropPartitions drops the partitions of a partitioned PostgreSQL outbox
+// whose range ends at or before the cutoff. Each is detached first (which
+// waits for the transactions inserting into it, and no insert can reach it
+// afterwards); then the WAL insert position is read and the slot must
+// confirm it, so every row the partition holds was streamed; only then is
+// it dropped. If the slot does not confirm within Options.Wait, the
+// partition is attached again and nothing is dropped.
+func (d *dialect) dropPartitions(ctx context.Context, db *sql.DB, cutoff time.Time, res *Result) error {
+	rows, err := db.QueryContext(ctx, `SELECT n.nspname, c.relname, pg_get_expr(c.relpartbound, c.oid)
+		FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE i.inhparent = to_regclass($1) ORDER BY c.relname`, d.table)
+	if err != nil {
+		return fmt.Errorf("partitions: %w", err)
+	}
+	type part struct{ name, bound string }
+	var old []part
+	for rows.Next() {
+		var schema, name, bound string
+		if err := rows.Scan(&schema, &name, &bound); err != nil {
+			rows.Close()
+			return err
+		}
+		m := boundRe.FindStringSubmatch(bound)
+		if m == nil {
+			continue // DEFAULT or MAXVALUE: never dropped
+		}
+		to, err := time.Parse(tsLayout, m[1])
+		if err != nil || to.After(cutoff) {
+			continue
+		}
+		q := func(s string) string { return outbox.QuoteIdent(spec.Postgres, s) }
+		old = append(old, part{q(schema) + "." + q(name), strings.TrimSpace(bound)})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, p := range old {
+		if d.opts.DryRun {
+			res.DroppedPartitions = append(res.DroppedPartitions, p.name)
+			continue
+		}
+		if _, err := db.ExecContext(ctx, "ALTER TABLE "+d.table+" DETACH PARTITION "+p.name); err != nil {
+			return fmt.Errorf("detach partition %s: %w", p.name, err)
+		}
+		var pos position
+		if err := db.QueryRowContext(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&pos.lsn); err != nil {
+			return err
+		}
+		start := time.Now()
+		for {
+			_, ok, err := d.confirmed(ctx, db, pos)
+			if err == nil && ok {
+				break
+			}
+			if err == nil && time.Since(start) >= d.opts.Wait {
+				err = fmt.Errorf("%w: partition %s: the slot did not confirm %s within %s; attached again, nothing dropped", ErrNotConfirmed, p.name, pos.lsn, d.opts.Wait)
+			}
+			if err != nil {
+				if _, aerr := db.ExecContext(context.Background(), "ALTER TABLE "+d.table+" ATTACH PARTITION "+p.name+" "+p.bound); aerr != nil {
+					return fmt.Errorf("%w (and attaching %s again failed: %v; attach it by hand)", err, p.name, aerr)
+				}
+				return err
+			}
+			time.Sleep(d.opts.Poll)
+		}
+		if _, err := db.ExecContext(ctx, "DROP TABLE "+p.name); err != nil {
+			return fmt.Errorf("drop partition %s: %w", p.name, err)
+		}
+		res.DroppedPartitions = append(res.DroppedPartitions, p.name)
+	}
+	return nil
 }

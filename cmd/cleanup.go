@@ -117,6 +117,13 @@ func runCleanup(ctx context.Context, env *Env, opts *cleanupOptions) error {
 				fmt.Fprintf(env.IO.Out, "outbox %s: deleted %d rows created before %s in %d batches (snapshot %s confirmed after %d ms)\n",
 					r.Outbox, r.Deleted, r.Cutoff.Format(time.RFC3339), r.Batches, r.SnapshotPosition, r.WaitedMs)
 			}
+			if len(r.DroppedPartitions) > 0 {
+				verb := "dropped"
+				if r.DryRun {
+					verb = "would drop"
+				}
+				fmt.Fprintf(env.IO.Out, "outbox %s: %s partitions %s\n", r.Outbox, verb, strings.Join(r.DroppedPartitions, ", "))
+			}
 			if r.Undated > 0 {
 				fmt.Fprintf(env.IO.Out, "outbox %s: %d rows left: their age cannot be told (no timestamp column, id not a UUIDv7)\n", r.Outbox, r.Undated)
 			}

@@ -73,3 +73,37 @@ func TestCheckConsumerLag(t *testing.T) {
 		t.Errorf("no threshold: %v", fs)
 	}
 }
+
+func TestPartitionDDL(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 1, 23, 40, 0, 0, time.UTC)
+	tg := target(t, spec.Postgres, "    columns: {timestamp: created_at}\n    partitioning: {interval: hour, ahead: 1}\n")
+	got := strings.Join(provisioning.PartitionDDL(tg.Outbox, now), "\n")
+	want := `CREATE TABLE IF NOT EXISTS "public"."outbox_p2026120122" PARTITION OF "public"."outbox" FOR VALUES FROM ('2026-12-01 22:00:00') TO ('2026-12-01 23:00:00')
+CREATE TABLE IF NOT EXISTS "public"."outbox_p2026120123" PARTITION OF "public"."outbox" FOR VALUES FROM ('2026-12-01 23:00:00') TO ('2026-12-02 00:00:00')
+CREATE TABLE IF NOT EXISTS "public"."outbox_p2026120200" PARTITION OF "public"."outbox" FOR VALUES FROM ('2026-12-02 00:00:00') TO ('2026-12-02 01:00:00')`
+	if got != want {
+		t.Errorf("PartitionDDL:\n%s\nwant:\n%s", got, want)
+	}
+	days := provisioning.PartitionDDL(target(t, spec.Postgres, "    columns: {timestamp: created_at}\n    partitioning: {}\n").Outbox, now)
+	if len(days) != 5 || !strings.Contains(days[0], `"outbox_p20261130" PARTITION OF "public"."outbox" FOR VALUES FROM ('2026-11-30 00:00:00') TO ('2026-12-01 00:00:00')`) {
+		t.Errorf("day partitions: %v", days)
+	}
+	if provisioning.PartitionDDL(target(t, spec.Postgres, "").Outbox, now) != nil {
+		t.Error("partitions for an outbox that is not partitioned")
+	}
+	// provision plans them, and the publication publishes via the root.
+	steps, _ := provisioning.SpecSteps(tg, provisioning.Options{Now: func() time.Time { return now }})
+	var ids []string
+	viaRoot := false
+	for _, s := range steps {
+		ids = append(ids, s.ID)
+		viaRoot = viaRoot || strings.Contains(s.SQL, "CREATE PUBLICATION") && strings.Contains(s.SQL, "publish_via_partition_root = true")
+	}
+	if n := strings.Count(strings.Join(ids, ","), "create-partitions"); n != 3 || !viaRoot {
+		t.Errorf("steps %v (publication via root: %v)", ids, viaRoot)
+	}
+	if tg.Config("publish.via.partition.root") != "true" {
+		t.Errorf("connector config lacks publish.via.partition.root=true")
+	}
+}
