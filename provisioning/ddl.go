@@ -38,7 +38,7 @@ func indexName(o *spec.Outbox) string {
 //     on PostgreSQL);
 //   - with a timestamp column: a default of the current UTC time (PostgreSQL)
 //     or CURRENT_TIMESTAMP(6) (MySQL, MariaDB: the session time zone), and an
-//     index on it, for the cleanup job that deletes published rows by age;
+//     index on it, for `outboxctl cleanup`, which deletes published rows by age;
 //   - MySQL and MariaDB: InnoDB, utf8mb4.
 //
 // No other index: Debezium reads the WAL/binlog, never the table, and the
