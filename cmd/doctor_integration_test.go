@@ -184,3 +184,39 @@ func commitOffset(t *testing.T, bootstrap, group, topic string, offset int64) {
 		}
 	}
 }
+
+// TestCLIDoctorOldestRowMariaDB: on MariaDB, without a timestamp column,
+// the oldest row's age comes from its UUIDv7 id.
+func TestCLIDoctorOldestRowMariaDB(t *testing.T) {
+	s := itest.Require(t, itest.MariaDB)
+	sfx := itest.Suffix()
+	dbName := "outbox_doctor_ma_" + sfx
+	db := itest.MariaDBDatabase(t, s.MariaDBDSN, dbName)
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""}
+	specFile := filepath.Join(t.TempDir(), "outbox.yaml")
+	data := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: doctor-ma-%[1]s
+    database:
+      kind: mariadb
+      connection: {host: %[2]q, port: %[3]s, user: root, dbname: %[4]s}
+    payloadFormat: json
+`, sfx, s.ConnectMariaDBHost, s.ConnectMariaDBPort, dbName)
+	if err := os.WriteFile(specFile, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Parse(spec.Source{Name: specFile, Data: []byte(data)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	itest.CreateOutboxTable(t, db, &sp.Outboxes[0])
+	h := fmt.Sprintf("%012x", time.Now().Add(-50*time.Hour).UnixMilli())
+	old := h[:8] + "-" + h[8:] + "-7000-8000-000000000001"
+	if _, err := db.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES (?, 'order', '1', 'OrderPlaced', '{}', 1)`, old); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, vars, "doctor", "-f", specFile, "--no-connect", "--no-topics", "-o", "json")
+	if code != 3 || !strings.Contains(out, `"OUTBOX_OLDEST_ROW"`) || !strings.Contains(out, "oldest row is 50h0m") {
+		t.Errorf("doctor: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
