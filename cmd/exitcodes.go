@@ -25,6 +25,10 @@ const (
 	// --detailed-exitcode`) found changes to apply; `schema diff --exit-code`
 	// found the two sides different.
 	ExitChangesPending = 4
+	// ExitVerifyFailed: `verify` sent its canary and a stage failed
+	// (connector, relay, database write, topic or decode; the message names
+	// it).
+	ExitVerifyFailed = 5
 )
 
 const exitCodesHelp = `Exit codes of outboxctl:
@@ -41,6 +45,8 @@ const exitCodesHelp = `Exit codes of outboxctl:
      refusing a writer that deletes rows after inserting them
   4  changes pending: plan/deploy --dry-run with --detailed-exitcode found
      changes; schema diff --exit-code found the two sides different
+  5  verify: a stage of the canary failed (connector or relay, database write,
+     topic, decode); the report and the message name the stage
 
 Errors are printed once on stderr as "outboxctl: <message>". Data (plans,
 reports, JSON) is printed on stdout, progress on stderr.

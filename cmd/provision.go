@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"io"
+	"strconv"
 	"strings"
+	"time"
 
 	_ "github.com/go-sql-driver/mysql" // MySQL / MariaDB driver
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
@@ -352,12 +354,16 @@ func renderProvisionFindings(b *strings.Builder, fs []provisioning.Finding) {
 }
 
 type doctorOptions struct {
-	Files     []string
-	Output    string
-	NoConnect bool
-	NoTopics  bool
-	Connect   connectFlags
-	Kafka     kafkaClientFlags
+	Files           []string
+	Output          string
+	NoConnect       bool
+	NoTopics        bool
+	Connect         connectFlags
+	MaxRetainedWAL  string
+	MaxOldestRowAge time.Duration
+	MaxConsumerLag  int64
+	Groups          []string
+	Kafka           kafkaClientFlags
 }
 
 func newDoctorCmd(env *Env) *cobra.Command {
@@ -372,6 +378,16 @@ binlog_row_image=FULL, server ids, GTID mode, binlog retention, grants; the
 outbox table against the spec's column contract), then the connector's status
 on Kafka Connect and the topics. Nothing is changed.
 
+It also reports the operational state, each an error past its threshold
+(0 turns a threshold off; the measurement stays as info):
+  --max-retained-wal     WAL a PostgreSQL slot retains (default 1GiB)
+  --max-oldest-row-age   age of the oldest outbox row, by the timestamp
+                         column or the UUIDv7 id (default 24h: rows kept
+                         after publishing need outboxctl cleanup)
+  --max-consumer-lag     records a --group is behind on one partition
+                         (default 10000)
+The outbox table's size and row estimate are reported as info.
+
 Exit codes: 0 healthy, 3 when a check fails (an error finding), 1 when a
 service cannot be reached.`,
 		Example: `  $ outboxctl doctor -f examples/outbox.yaml`,
@@ -385,6 +401,10 @@ service cannot be reached.`,
 	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or github-actions")
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "skip the Kafka Connect checks")
 	fs.BoolVar(&opts.NoTopics, "no-topics", false, "skip the Kafka topic checks")
+	fs.StringVar(&opts.MaxRetainedWAL, "max-retained-wal", "1GiB", "WAL a replication slot may retain (bytes, or with KB, MB, GB, KiB, MiB, GiB; 0: no threshold)")
+	fs.DurationVar(&opts.MaxOldestRowAge, "max-oldest-row-age", provisioning.DefaultMaxOldestRowAge, "age the oldest outbox row may reach (0: no threshold)")
+	fs.Int64Var(&opts.MaxConsumerLag, "max-consumer-lag", provisioning.DefaultMaxConsumerLag, "records a consumer group may lag on one partition (0: no threshold)")
+	fs.StringArrayVar(&opts.Groups, "group", nil, "consumer group whose lag to report (repeatable)")
 	addConnectFlags(fs, &opts.Connect)
 	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
@@ -399,6 +419,17 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 	if err := env.applyDatabaseContext(); err != nil {
 		return err
 	}
+	maxWAL, err := parseByteSize(opts.MaxRetainedWAL)
+	if err != nil {
+		return UsageError(fmt.Errorf("--max-retained-wal: %w", err))
+	}
+	if opts.MaxOldestRowAge < 0 || opts.MaxConsumerLag < 0 {
+		return UsageError(fmt.Errorf("--max-oldest-row-age and --max-consumer-lag must not be negative"))
+	}
+	if opts.NoTopics && len(opts.Groups) > 0 {
+		return UsageError(fmt.Errorf("--group needs Kafka: drop --no-topics"))
+	}
+	th := provisioning.Thresholds{MaxRetainedWAL: maxWAL, MaxOldestRowAge: opts.MaxOldestRowAge, MaxConsumerLag: opts.MaxConsumerLag}
 	targets, lookup, err := specTargets(env, opts.Files)
 	if err != nil {
 		return err
@@ -419,8 +450,17 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 			if err != nil {
 				return nil, err
 			}
-			return provisioning.Check(t, f, popts), nil
+			fs := provisioning.Check(t, f, popts)
+			var st *provisioning.TableStats
+			if !s.missing {
+				if st, err = provisioning.InspectTableStats(ctx, s.db, t); err != nil {
+					return fs, err
+				}
+			}
+			return append(fs, provisioning.CheckThresholds(t, f, st, th)...), nil
 		},
+		Groups:         opts.Groups,
+		MaxConsumerLag: opts.MaxConsumerLag,
 	}
 	if !opts.NoConnect {
 		client, err := connectClient(env, &opts.Connect)
@@ -444,6 +484,7 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		}
 		defer admin.Close()
 		in.Admin = provisioning.WithRequestTimeout(admin, timeout)
+		in.Lag = provisioning.WithLagRequestTimeout(admin.AdminClient, timeout)
 	}
 	rep := provisioning.Health(ctx, in)
 	if rep.Findings == nil {
@@ -472,6 +513,9 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 	default:
 		var b strings.Builder
 		renderProvisionFindings(&b, rep.Findings)
+		for _, l := range rep.Lag {
+			fmt.Fprintf(&b, "lag\t%s\t%s\t%d\t%d\n", l.Group, l.Topic, l.Partition, l.Lag)
+		}
 		if len(rep.Errors) > 0 {
 			fmt.Fprintf(&b, "%d checks could not run (see stderr)\n", len(rep.Errors))
 		}
@@ -487,4 +531,26 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		return SilentExit(ExitCheckFailed)
 	}
 	return nil
+}
+
+// parseByteSize reads a size: a number of bytes, or one with a unit (KB,
+// MB, GB, TB in powers of 1000; KiB, MiB, GiB, TiB in powers of 1024).
+func parseByteSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+	mult := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("invalid size %q: want bytes such as 1073741824, 512MiB or 1GiB", s)
+	}
+	return n * mult, nil
 }

@@ -180,6 +180,8 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		newProvisionCmd(env), newDoctorCmd(env), newRelayCmd(env),
 		newRouteCmd(env),
 		newBenchCmd(env), newExporterCmd(env),
+		newCleanupCmd(env),
+		newVerifyCmd(env),
 		// Commands are registered here, one line per noun.
 	)
 	root.SetHelpCommand(newHelpCmd(env, root))

@@ -216,6 +216,9 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 		b.set("slot.name", slot, kp("slotName"), "slot names are cluster-wide: one per connector, [a-z0-9_], at most 63 characters")
 		b.set("publication.name", pub, kp("publicationName"), "")
 		b.set("publication.autocreate.mode", "filtered", spec.Pos{}, "filtered: the publication holds only the include-listed outbox table (all_tables needs superuser and publishes everything)")
+		if o.Partitioned() {
+			b.set("publish.via.partition.root", "true", o.PosOf("partitioning"), "partition inserts are published as the outbox (root) table, the one table.include.list names")
+		}
 		if hb > 0 {
 			b.set("heartbeat.action.query", PGHeartbeatQuery, kp("heartbeat"), "heartbeats alone repeat the last LSN of an outbox change; WAL written by other tables or databases would stay retained by the slot: each heartbeat writes a logical decoding message that moves the slot")
 			b.set("message.prefix.exclude.list", PGHeartbeatPrefix, kp("heartbeat"), "the heartbeat messages move the position but are not published")

@@ -72,6 +72,8 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
 			r.duplicate(ctx, m)
 		case outcomeSkipped:
 			r.skipped(ctx, m)
+		case outcomeCanary:
+			r.stats.canaries.Add(1)
 		}
 		m.chain = chainInfo{}
 	}

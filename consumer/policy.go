@@ -29,10 +29,13 @@ type Stats struct {
 	// DeadLettered: records the DLQ middleware of this Router wrote to the
 	// dead-letter topic (any reason).
 	DeadLettered int64
+	// Canaries: canary records (CanaryEventType, written by `outboxctl
+	// verify`) skipped; they never reach a handler.
+	Canaries int64
 }
 
 type routerStats struct {
-	handled, duplicates, unknownSkipped, unknownDLQ, unknownStopped, deadLettered atomic.Int64
+	handled, duplicates, unknownSkipped, unknownDLQ, unknownStopped, deadLettered, canaries atomic.Int64
 }
 
 // Stats returns the counters since NewRouter. Safe for concurrent use.
@@ -44,6 +47,7 @@ func (r *Router) Stats() Stats {
 		UnknownDeadLettered: r.stats.unknownDLQ.Load(),
 		UnknownStopped:      r.stats.unknownStopped.Load(),
 		DeadLettered:        r.stats.deadLettered.Load(),
+		Canaries:            r.stats.canaries.Load(),
 	}
 }
 
@@ -68,6 +72,7 @@ const (
 	outcomeHandled
 	outcomeDuplicate
 	outcomeSkipped
+	outcomeCanary
 )
 
 // unknown applies the UnknownPolicy to a record without a handler.

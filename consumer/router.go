@@ -395,6 +395,9 @@ func (r *Router) parseMeta(m *Message) error {
 }
 
 func (r *Router) dispatch(ctx context.Context, m *Message) error {
+	if m.Meta.EventType == CanaryEventType {
+		return r.canary(m)
+	}
 	if m.Meta.EventType == "" && m.Meta.SchemaID != 0 {
 		w, err := r.writer(ctx, m)
 		if err != nil {

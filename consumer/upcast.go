@@ -91,6 +91,9 @@ func delivered(written Meta, major int) Meta {
 // has one registration and that an upcaster's target exists and takes its
 // type.
 func (r *Router) register(e *entry, o handlerOptions) error {
+	if e.eventType == CanaryEventType {
+		return fmt.Errorf("%w: %s is the canary of outboxctl verify, which the Router skips: it never reaches a handler", ErrInvalidConfig, CanaryEventType)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k := handlerKey{e.eventType, e.version}

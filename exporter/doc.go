@@ -5,7 +5,7 @@
 // Target first; cmd's `outboxctl exporter` serves a Collector on /metrics.
 //
 // Every fact is read through the provisioning functions doctor uses
-// (provisioning.SlotFacts, ReadTableStats, ReadBinlogFacts, ConsumerLag and
+// (provisioning.SlotFacts, InspectTableStats, ReadBinlogFacts, ConsumerLag and
 // the connect client's Status), so the two never disagree.
 //
 // A scrape is bounded by Config.Timeout. Each part of it (one database,

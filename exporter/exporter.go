@@ -275,16 +275,23 @@ func (c *Collector) database(ctx context.Context, t Target) ([]prometheus.Metric
 			}
 		}
 	}
-	st, err := provisioning.ReadTableStats(ctx, t.DB, o)
+	st, err := provisioning.InspectTableStats(ctx, t.DB, provisioning.Target{Outbox: o})
 	if err != nil {
 		return nil, err
 	}
 	table := o.QualifiedTable()
-	ms = append(ms, gauge(descRows, float64(st.RowsEstimate), o.Name, table))
-	if o.Columns.Timestamp != "" && provisioning.KeepsRows(o) {
+	if st == nil {
+		return nil, fmt.Errorf("outbox %s: table %s does not exist", o.Name, table)
+	}
+	if st.RowsEstimate >= 0 {
+		ms = append(ms, gauge(descRows, float64(st.RowsEstimate), o.Name, table))
+	}
+	// The oldest row's age means something only where rows are kept; an
+	// empty table is age 0, a table whose age cannot be told has no series.
+	if !o.DeletesAfterInsert() && (st.OldestAge != nil || st.Empty) {
 		age := 0.0
-		if st.OldestRowAge != nil {
-			age = st.OldestRowAge.Seconds()
+		if st.OldestAge != nil {
+			age = st.OldestAge.Seconds()
 		}
 		ms = append(ms, gauge(descOldestAge, age, o.Name, table))
 	}

@@ -78,6 +78,16 @@ type Options struct {
 	// reported (default 72h: a connector down over a weekend must find its
 	// binlog position).
 	MinBinlogRetention time.Duration
+	// Now is the clock the partitions of a partitioned outbox are planned
+	// by (default time.Now).
+	Now func() time.Time
+}
+
+func (o Options) now() time.Time {
+	if o.Now == nil {
+		return time.Now()
+	}
+	return o.Now()
 }
 
 func (o Options) userHost() string {

@@ -3,6 +3,7 @@ package provisioning
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/spec"
@@ -37,7 +38,7 @@ func indexName(o *spec.Outbox) string {
 //     on PostgreSQL);
 //   - with a timestamp column: a default of the current UTC time (PostgreSQL)
 //     or CURRENT_TIMESTAMP(6) (MySQL, MariaDB: the session time zone), and an
-//     index on it, for the cleanup job that deletes published rows by age;
+//     index on it, for `outboxctl cleanup`, which deletes published rows by age;
 //   - MySQL and MariaDB: InnoDB, utf8mb4.
 //
 // No other index: Debezium reads the WAL/binlog, never the table, and the
@@ -74,7 +75,12 @@ func tableDDL(o *spec.Outbox) []string {
 	if kind != spec.Postgres && o.Columns.Timestamp != "" {
 		fmt.Fprintf(&b, "  KEY %s (%s),\n", q(indexName(o)), q(o.Columns.Timestamp))
 	}
-	fmt.Fprintf(&b, "  PRIMARY KEY (%s)\n)", q(idCol))
+	if o.Partitioned() {
+		// A partitioned table's primary key must hold the partition key.
+		fmt.Fprintf(&b, "  PRIMARY KEY (%s, %s)\n) PARTITION BY RANGE (%s)", q(idCol), q(o.Columns.Timestamp), q(o.Columns.Timestamp))
+	} else {
+		fmt.Fprintf(&b, "  PRIMARY KEY (%s)\n)", q(idCol))
+	}
 	if kind != spec.Postgres {
 		b.WriteString(" ENGINE=InnoDB DEFAULT CHARSET=utf8mb4")
 	}
@@ -83,6 +89,47 @@ func tableDDL(o *spec.Outbox) []string {
 		stmts = append(stmts, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (%s)", q(indexName(o)), qualifiedTable(o), q(o.Columns.Timestamp)))
 	}
 	return stmts
+}
+
+// PartitionName is the name of o's partition that starts at start (UTC):
+// <table>_pYYYYMMDD for day partitions, <table>_pYYYYMMDDHH for hours.
+func PartitionName(o *spec.Outbox, start time.Time) string {
+	layout := "20060102"
+	if o.Partitioning.Interval == spec.PartitionHour {
+		layout = "2006010215"
+	}
+	n := o.Table + "_p" + start.UTC().Format(layout)
+	if len(n) > 63 {
+		n = n[len(n)-63:]
+	}
+	return n
+}
+
+// PartitionDDL returns the statements that create the partitions of a
+// partitioned outbox around now: the previous interval (rows of
+// transactions that began before the boundary), the current one and
+// partitioning.ahead more, idempotently. The bounds are UTC wall-clock
+// times, as the writer stores the timestamp column. Nil for an outbox
+// that is not partitioned.
+func PartitionDDL(o *spec.Outbox, now time.Time) []string {
+	if !o.Partitioned() {
+		return nil
+	}
+	step := o.Partitioning.PartitionInterval()
+	cur := now.UTC().Truncate(step)
+	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
+	var out []string
+	for i := -1; i <= o.Partitioning.PartitionsAhead(); i++ {
+		from := cur.Add(time.Duration(i) * step)
+		to := from.Add(step)
+		name := q(PartitionName(o, from))
+		if o.Schema != "" {
+			name = q(o.Schema) + "." + name
+		}
+		out = append(out, fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s PARTITION OF %s FOR VALUES FROM ('%s') TO ('%s')",
+			name, qualifiedTable(o), from.Format("2006-01-02 15:04:05"), to.Format("2006-01-02 15:04:05")))
+	}
+	return out
 }
 
 // NotifyDDL returns the statements of the relay's wake-up (postgres, with

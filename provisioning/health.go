@@ -85,6 +85,8 @@ type Report struct {
 	// Errors are checks that could not run (service unreachable), by
 	// subject; they make the report fail too.
 	Errors []string `json:"errors,omitempty"`
+	// Lag is the consumer lag of the groups doctor was asked about.
+	Lag []PartitionLag `json:"consumerLag,omitempty"`
 }
 
 // HealthInput is what Health checks. A nil function or admin skips its part.
@@ -97,6 +99,11 @@ type HealthInput struct {
 	// Admin checks the topics (nil skips them).
 	Admin  TopicAdmin
 	Topics TopicOptions
+	// Lag reads the lag of Groups (nil skips it); MaxConsumerLag makes a
+	// partition's lag past it an error (0: info only).
+	Lag            LagAdmin
+	Groups         []string
+	MaxConsumerLag int64
 }
 
 // Health summarises the database preflight, the Connect connector status
@@ -128,6 +135,14 @@ func Health(ctx context.Context, in HealthInput) Report {
 			r.Errors = append(r.Errors, err.Error())
 		}
 		r.Findings = append(r.Findings, more...)
+	}
+	if in.Lag != nil && len(in.Groups) > 0 {
+		lags, err := ConsumerLag(ctx, in.Lag, in.Groups)
+		if err != nil {
+			r.Errors = append(r.Errors, err.Error())
+		}
+		r.Lag = lags
+		r.Findings = append(r.Findings, CheckConsumerLag(lags, in.MaxConsumerLag)...)
 	}
 	sortFindings(r.Findings)
 	r.Failed = Failed(r.Findings) || len(r.Errors) > 0

@@ -111,6 +111,9 @@ func PlanSteps(t Target, f *Facts, opts Options) ([]Step, []Finding) {
 			p.add("relay-notify", "NOTIFY trigger of "+o.QualifiedTable()+" on channel "+o.Relay.Notify, stmt, "", IDRelayNotify)
 		}
 	}
+	for _, stmt := range PartitionDDL(t.Outbox, opts.now()) {
+		p.add("create-partitions", "ensure the partitions of "+t.Outbox.QualifiedTable()+" exist (idempotent)", stmt, "")
+	}
 	if t.Outbox.Database.Kind == spec.Postgres {
 		p.postgres()
 	} else {
@@ -160,6 +163,16 @@ const masked = "'********'"
 
 func pgString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
+// viaRoot is the publication option that publishes a partitioned outbox's
+// partition inserts as the root table, the one the connector's
+// table.include.list names.
+func viaRoot(o *spec.Outbox) string {
+	if o.Partitioned() {
+		return ", publish_via_partition_root = true"
+	}
+	return ""
+}
+
 func (p *planner) postgres() {
 	o := p.t.Outbox
 	kind := o.Database.Kind
@@ -171,7 +184,7 @@ func (p *planner) postgres() {
 		switch {
 		case f.Publication == nil:
 			p.add("create-publication", "create publication "+pub+" for the outbox table (inserts only)",
-				fmt.Sprintf("CREATE PUBLICATION %s FOR TABLE %s WITH (publish = 'insert')", q(pub), qt), "", IDPGPublicationAbsent)
+				fmt.Sprintf("CREATE PUBLICATION %s FOR TABLE %s WITH (publish = 'insert'%s)", q(pub), qt, viaRoot(o)), "", IDPGPublicationAbsent)
 		case !f.Publication.AllTables:
 			covered := false
 			for _, tb := range f.Publication.Tables {

@@ -42,6 +42,7 @@ func TestTableDDL(t *testing.T) {
 	cases := []struct{ name, kind, extra string }{
 		{"postgres_avro_defaults", spec.Postgres, ""},
 		{"postgres_json_all_columns", spec.Postgres, "    payloadFormat: json\n    columns: {timestamp: created_at, tracing: tracingspancontext}\n"},
+		{"postgres_partitioned", spec.Postgres, "    columns: {timestamp: created_at}\n    partitioning: {interval: day}\n"},
 		{"postgres_renamed_no_version", spec.Postgres, "    schema: sales\n    table: outbox_events\n    columns: {id: event_id, aggregateType: AggType, schemaVersion: \"\"}\n"},
 		{"mysql_json", spec.MySQL, "    payloadFormat: json\n    columns: {timestamp: created_at}\n"},
 		{"mysql_avro", spec.MySQL, ""},

@@ -7,73 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/outboxctl/outboxctl/outbox"
-	"github.com/outboxctl/outboxctl/spec"
 )
-
-// TableStats are the size facts of an outbox table.
-type TableStats struct {
-	// RowsEstimate is the catalog's live-row estimate (PostgreSQL's
-	// n_live_tup, MySQL/MariaDB's information_schema TABLE_ROWS): cheap,
-	// never a count(*).
-	RowsEstimate int64 `json:"rowsEstimate"`
-	// OldestRowAge is now (UTC) minus the smallest timestamp column value.
-	// Nil when the outbox keeps no rows (writer.deleteAfterInsert), has no
-	// timestamp column, or the table is empty.
-	OldestRowAge *time.Duration `json:"oldestRowAge,omitempty"`
-}
-
-// KeepsRows reports whether rows of o stay in its table after the insert
-// (so that the age of the oldest row means something): the writer does not
-// delete them in the inserting transaction.
-func KeepsRows(o *spec.Outbox) bool { return !o.DeletesAfterInsert() }
-
-// ReadTableStats reads the table stats of o through q (connected to the
-// outbox's database). It is the one query for them: doctor and the exporter
-// use it. The age reads the timestamp column with min(), which its index
-// (provision creates one) answers from one index page. A missing table is an
-// error.
-func ReadTableStats(ctx context.Context, q Querier, o *spec.Outbox) (TableStats, error) {
-	var st TableStats
-	pg := o.Database.Kind == spec.Postgres
-	var err error
-	if pg {
-		var n sql.NullInt64
-		err = q.QueryRowContext(ctx, `SELECT pg_stat_get_live_tuples(to_regclass($1))`, qualifiedTable(o)).Scan(&n)
-		if err == nil && !n.Valid {
-			err = fmt.Errorf("table %s does not exist", o.QualifiedTable())
-		}
-		st.RowsEstimate = n.Int64
-	} else {
-		err = q.QueryRowContext(ctx, `SELECT COALESCE(TABLE_ROWS, 0) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?`,
-			o.Schema, o.Table).Scan(&st.RowsEstimate)
-		if err == sql.ErrNoRows {
-			err = fmt.Errorf("table %s does not exist", o.QualifiedTable())
-		}
-	}
-	if err != nil {
-		return st, fmt.Errorf("row estimate of %s: %w", o.QualifiedTable(), err)
-	}
-	col := o.Columns.Timestamp
-	if col == "" || !KeepsRows(o) {
-		return st, nil
-	}
-	qc := outbox.QuoteIdent(o.Database.Kind, col)
-	query := `SELECT EXTRACT(EPOCH FROM (now() AT TIME ZONE 'UTC') - min(` + qc + `))::float8 FROM ` + qualifiedTable(o)
-	if !pg {
-		query = `SELECT TIMESTAMPDIFF(MICROSECOND, MIN(` + qc + `), UTC_TIMESTAMP(6)) / 1000000 FROM ` + qualifiedTable(o)
-	}
-	var age sql.NullFloat64
-	if err := q.QueryRowContext(ctx, query).Scan(&age); err != nil {
-		return st, fmt.Errorf("oldest row of %s: %w", o.QualifiedTable(), err)
-	}
-	if age.Valid {
-		d := time.Duration(age.Float64 * float64(time.Second))
-		st.OldestRowAge = &d
-	}
-	return st, nil
-}
 
 // BinlogPosition is a MySQL/MariaDB binlog coordinate.
 type BinlogPosition struct {

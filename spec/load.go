@@ -161,6 +161,7 @@ func Parse(srcs ...Source) (*Spec, error) {
 	for i := range s.Outboxes {
 		check(&s.Outboxes[i], &errs)
 		checkRelay(&s.Outboxes[i], &errs)
+		checkPartitioning(&s.Outboxes[i], &errs)
 	}
 	checkDuplicates(s, &errs)
 	if len(s.Outboxes) == 0 && len(errs) == 0 {

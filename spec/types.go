@@ -162,6 +162,9 @@ type Outbox struct {
 	Relay *RelaySpec `yaml:"relay" json:"relay,omitempty"`
 	// Writer states how the application writes the outbox (see WriterSpec).
 	Writer *WriterSpec `yaml:"writer" json:"writer,omitempty"`
+	// Partitioning, when set, partitions the PostgreSQL outbox table by
+	// its timestamp column (see PartitioningSpec).
+	Partitioning *PartitioningSpec `yaml:"partitioning" json:"partitioning,omitempty"`
 }
 
 // WriterSpec states how the application's writer (package outbox) uses the

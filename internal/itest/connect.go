@@ -170,3 +170,39 @@ func CleanupRun(t testing.TB, connectURL, bootstrap, sfx string) {
 		DeleteTopicsContaining(t, bootstrap, sfx)
 	})
 }
+
+// StopConnector stops a connector (PUT …/stop: tasks shut down, the
+// connector stays deployed as STOPPED) and waits until Connect reports it
+// STOPPED, failing the test otherwise.
+func StopConnector(t testing.TB, connectURL, name string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := connectClient(t, connectURL)
+	if err := c.Stop(ctx, name); err != nil {
+		t.Fatalf("stop connector %s: %v", name, err)
+	}
+	for {
+		st, err := c.Status(ctx, name)
+		if err == nil && st.Connector.State == connect.StateStopped {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("connector %s not STOPPED: %v %v", name, st.Connector.State, err)
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+}
+
+// ResumeConnector resumes a stopped or paused connector and waits until it
+// and its tasks are RUNNING.
+func ResumeConnector(t testing.TB, connectURL, name string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := connectClient(t, connectURL).Resume(ctx, name); err != nil {
+		t.Fatalf("resume connector %s: %v", name, err)
+	}
+	WaitRunning(t, connectURL, name, time.Minute)
+}

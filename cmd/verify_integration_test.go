@@ -1,0 +1,153 @@
+//go:build integration
+
+package cmd_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/spec"
+	"github.com/outboxctl/outboxctl/verify"
+)
+
+// TestCLIVerify deploys a PostgreSQL (Avro payloads, timestamp column) and
+// a MariaDB (JSON) outbox and runs `outboxctl verify` against the real
+// stack: every stage passes and the canary row is gone; with the PostgreSQL
+// connector stopped through Connect's REST API verify exits 5 naming the
+// connector stage; a relay outbox without a running relay exits 5 naming
+// the relay stage.
+func TestCLIVerify(t *testing.T) {
+	s := itest.Require(t, itest.Connect, itest.Postgres, itest.MariaDB, itest.Kafka)
+	sfx := itest.Suffix()
+	dbName := "outbox_verify_" + sfx
+	pg := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	ma := itest.MariaDBDatabase(t, s.MariaDBDSN, dbName)
+	itest.CleanupRun(t, s.ConnectURL, s.BootstrapServers, sfx)
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""}
+	specFile := filepath.Join(t.TempDir(), "outbox.yaml")
+	data := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+kafka:
+  bootstrapServers: %[1]s
+outboxes:
+  - name: verify-pg-%[2]s
+    database:
+      kind: postgres
+      connection: {host: %[3]q, port: %[4]s, user: postgres, dbname: %[5]s}
+    columns: {timestamp: created_at}
+    routing: {topicReplacement: "verify.%[2]s.${routedByValue}"}
+    connector: {profile: latency}
+  - name: verify-ma-%[2]s
+    database:
+      kind: mariadb
+      connection: {host: %[6]q, port: %[7]s, user: root, dbname: %[5]s}
+    payloadFormat: json
+    routing: {topicReplacement: "verify.ma.%[2]s.${routedByValue}"}
+    connector: {profile: latency}
+  - name: verify-relay-%[2]s
+    database:
+      kind: postgres
+      connection: {host: %[3]q, port: %[4]s, user: postgres, dbname: %[5]s}
+    table: relayed
+    payloadFormat: json
+    routing: {topicReplacement: "verify.relay.%[2]s.${routedByValue}"}
+    relay: {}
+`, s.ConnectBootstrap(), sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, s.ConnectMariaDBHost, s.ConnectMariaDBPort)
+	if err := os.WriteFile(specFile, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Parse(spec.Source{Name: specFile, Data: []byte(data)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets, err := provisioning.Targets(sp, connectorconfig.Options{BootstrapServers: s.ConnectBootstrap()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbs := []*sql.DB{pg, ma, pg}
+	for i := range sp.Outboxes {
+		itest.CreateOutboxTable(t, dbs[i], &sp.Outboxes[i])
+	}
+	for _, tp := range []string{"verify." + sfx + ".outboxctl.canary", "verify.ma." + sfx + ".outboxctl.canary", "verify.relay." + sfx + ".outboxctl.canary"} {
+		itest.CreateTopic(t, s.BootstrapServers, tp)
+	}
+	run := func(t *testing.T, want int, args ...string) (string, string) {
+		t.Helper()
+		code, out, errOut := runCLI(t, vars, args...)
+		if code != want {
+			t.Fatalf("outboxctl %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, out, errOut)
+		}
+		return out, errOut
+	}
+	run(t, 0, "provision", "-f", specFile, "--database")
+	run(t, 0, "deploy", "-f", specFile, "--timeout", "2m")
+	reports := func(out string) []verify.Report {
+		t.Helper()
+		var r struct{ Reports []verify.Report }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("verify -o json: %v\n%s", err, out)
+		}
+		return r.Reports
+	}
+	rows := func(db *sql.DB, table string) int {
+		var n int
+		if err := db.QueryRowContext(context.Background(), "SELECT COUNT(*) FROM "+table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	for i, name := range []string{"verify-pg-" + sfx, "verify-ma-" + sfx} {
+		// The connector may still be snapshotting: the first canary can take a while.
+		out, _ := run(t, 0, "verify", "-f", specFile, "--outbox", name, "-o", "json", "--timeout", "90s")
+		r := reports(out)
+		if len(r) != 1 || !r[0].OK || r[0].Failed != "" || !r[0].Cleaned {
+			t.Fatalf("verify %s: %s", name, out)
+		}
+		for _, st := range r[0].Stages {
+			want := "ok"
+			if st.Stage == verify.StageCapture && i == 1 {
+				want = "skipped"
+			}
+			if st.Status != want || (want == "ok" && st.LatencyMs <= 0) {
+				t.Errorf("%s: stage %+v, want %s with a latency", name, st, want)
+			}
+		}
+		if n := rows(dbs[i], "outbox"); n != 0 {
+			t.Errorf("%s: %d rows left, want the canary deleted", name, n)
+		}
+		text, _ := run(t, 0, "verify", "-f", specFile, "--outbox", name)
+		t.Logf("%s", text)
+	}
+
+	// The connector stopped (our own, through Connect's REST API): the
+	// connector stage fails before anything is written.
+	itest.StopConnector(t, s.ConnectURL, targets[0].Connector.Name)
+	out, errOut := run(t, 5, "verify", "-f", specFile, "--outbox", "verify-pg-"+sfx, "-o", "json", "--timeout", "10s")
+	if r := reports(out); len(r) != 1 || r[0].Failed != verify.StageConnector || !strings.Contains(errOut, "connector stage failed") || !strings.Contains(errOut, "STOPPED") {
+		t.Errorf("stopped connector: %s\n%s", out, errOut)
+	}
+	if n := rows(pg, "outbox"); n != 0 {
+		t.Errorf("stopped connector: %d rows written", n)
+	}
+	itest.ResumeConnector(t, s.ConnectURL, targets[0].Connector.Name)
+
+	// A relay outbox with no relay running: the relay stage fails, saying so.
+	out, errOut = run(t, 5, "verify", "-f", specFile, "--outbox", "verify-relay-"+sfx, "--timeout", "5s")
+	if !strings.Contains(out, "FAILED at the relay stage") || !strings.Contains(errOut, "is `outboxctl relay` running") {
+		t.Errorf("relay not running: %s\n%s", out, errOut)
+	}
+	if n := rows(pg, "relayed"); n != 0 {
+		t.Errorf("relay not running: %d canary rows left", n)
+	}
+	_ = time.Second
+}

@@ -1,0 +1,11 @@
+CREATE TABLE IF NOT EXISTS "public"."outbox" (
+  "id" uuid NOT NULL,
+  "aggregatetype" varchar(255) NOT NULL,
+  "aggregateid" varchar(255) NOT NULL,
+  "type" varchar(255) NOT NULL,
+  "payload" bytea,
+  "created_at" timestamp(6) NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'),
+  "schemaversion" integer NOT NULL,
+  PRIMARY KEY ("id", "created_at")
+) PARTITION BY RANGE ("created_at");
+CREATE INDEX IF NOT EXISTS "outbox_created_at_idx" ON "public"."outbox" ("created_at");

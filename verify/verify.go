@@ -1,0 +1,456 @@
+// Package verify is the deploy smoke test of an outbox: Run writes one
+// canary event (type consumer.CanaryEventType) through the outbox writer in
+// a transaction, waits for it on the topic the EventRouter routes it to,
+// with the key and headers the eventrouter package computes from the
+// generated connector config, decodes it with the consumer SDK (whose
+// Router skips and counts canaries), and deletes the canary row where the
+// outbox keeps rows. Each stage is timed; the first that fails is named in
+// the Report and in the error (a *StageError).
+//
+// Stages, in order: StageConnector (the connector and its tasks RUNNING on
+// Kafka Connect, checked before anything is written; for a relay-published
+// outbox StageRelay, which can only be told by the record arriving: the
+// relay must be running), StageDatabase (the write transaction),
+// StageCapture (PostgreSQL: the slot confirmed the canary's commit),
+// StageTopic (the record on its topic, as expected) and StageDecode.
+package verify
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/consumer"
+	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/spec"
+)
+
+// Stage names.
+const (
+	StageConnector = "connector"
+	StageRelay     = "relay"
+	StageDatabase  = "database write"
+	StageCapture   = "capture"
+	StageTopic     = "topic"
+	StageDecode    = "decode"
+)
+
+// ErrFailed: a stage of the canary failed; errors.As a *StageError for
+// which.
+var ErrFailed = errors.New("verify failed")
+
+// StageError is a failed stage.
+type StageError struct {
+	Stage string
+	Err   error
+}
+
+func (e *StageError) Error() string {
+	return fmt.Sprintf("verify: %s stage failed: %v", e.Stage, e.Err)
+}
+
+// Unwrap returns ErrFailed and the cause.
+func (e *StageError) Unwrap() []error { return []error{ErrFailed, e.Err} }
+
+// DefaultTimeout bounds a whole Run.
+const DefaultTimeout = 60 * time.Second
+
+// Options say what Run verifies.
+type Options struct {
+	Outbox *spec.Outbox
+	// Config is the outbox's generated connector config: the expected
+	// record is computed from it.
+	Config map[string]string
+	// DB is the outbox's database (the application's side of the writer).
+	DB *sql.DB
+	// BootstrapServers of Kafka as this process reaches it; KafkaConfig
+	// is added to the consumer's config (security settings).
+	BootstrapServers string
+	KafkaConfig      kafka.ConfigMap
+	// ConnectorState returns "" when the connector and all its tasks are
+	// RUNNING, else what is not (ignored for relay outboxes).
+	ConnectorState func(ctx context.Context) (string, error)
+	// Timeout bounds the run (default DefaultTimeout).
+	Timeout time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// StageResult is one stage of a Report.
+type StageResult struct {
+	Stage string `json:"stage"`
+	// Status is ok, failed or skipped (not reached, or not applicable).
+	Status    string  `json:"status"`
+	LatencyMs float64 `json:"latencyMs"`
+	Message   string  `json:"message,omitempty"`
+}
+
+// Report is what Run found.
+type Report struct {
+	Outbox  string        `json:"outbox"`
+	EventID string        `json:"eventId"`
+	Topic   string        `json:"topic"`
+	Key     string        `json:"key"`
+	OK      bool          `json:"ok"`
+	Failed  string        `json:"failedStage,omitempty"`
+	Stages  []StageResult `json:"stages"`
+	Cleaned bool          `json:"cleanedUp"`
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// Run verifies the outbox end to end (see the package doc). The report is
+// returned also on failure; the error is a *StageError then.
+func Run(ctx context.Context, opts Options) (rep Report, err error) {
+	o := opts.Outbox
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	relay := o.RelayPublished()
+	first := StageConnector
+	if relay {
+		first = StageRelay
+	}
+	stages := []string{first, StageDatabase, StageCapture, StageTopic, StageDecode}
+	rep = Report{Outbox: o.Name}
+	for _, s := range stages {
+		rep.Stages = append(rep.Stages, StageResult{Stage: s, Status: "skipped"})
+	}
+	set := func(stage, status string, d time.Duration, msg string) {
+		for i := range rep.Stages {
+			if rep.Stages[i].Stage == stage {
+				rep.Stages[i] = StageResult{Stage: stage, Status: status, LatencyMs: ms(d), Message: msg}
+			}
+		}
+	}
+	fail := func(stage string, d time.Duration, cause error) (Report, error) {
+		set(stage, "failed", d, cause.Error())
+		rep.Failed = stage
+		return rep, &StageError{Stage: stage, Err: cause}
+	}
+
+	id, err := outbox.NewUUIDv7()
+	if err != nil {
+		return rep, err
+	}
+	ev := canaryEvent(o, id, opts.Now())
+	rep.EventID, rep.Key = id, ev.AggregateID
+	want, err := expected(o, opts.Config, ev)
+	if err != nil {
+		return rep, fmt.Errorf("verify: expected record: %w", err)
+	}
+	rep.Topic = want.Topic
+
+	// The connector first: nothing is written for a stopped pipeline.
+	if !relay && opts.ConnectorState != nil {
+		start := time.Now()
+		state, err := opts.ConnectorState(ctx)
+		if err == nil && state != "" {
+			err = errors.New(state)
+		}
+		if err != nil {
+			return fail(StageConnector, time.Since(start), err)
+		}
+		set(StageConnector, "ok", time.Since(start), "connector and tasks RUNNING")
+	}
+
+	reader, err := newReader(ctx, opts, want.Topic)
+	if err != nil {
+		return fail(StageTopic, 0, err)
+	}
+	defer reader.Close()
+
+	w, err := outbox.NewWriter(outbox.TableFor(o), outbox.AllowUndeclaredEvents())
+	if err != nil {
+		return rep, err
+	}
+	start := time.Now()
+	lsn, err := write(ctx, opts.DB, w, o, ev)
+	committed := time.Now()
+	if err != nil {
+		return fail(StageDatabase, committed.Sub(start), err)
+	}
+	set(StageDatabase, "ok", committed.Sub(start), "canary committed")
+	defer func() {
+		if !o.DeletesAfterInsert() && (!relay || rep.Failed != "") {
+			rep.Cleaned = deleteRow(opts.DB, o, id) == nil
+		} else {
+			rep.Cleaned = true // the writer's transaction or the relay removed it
+		}
+	}()
+
+	// Capture (PostgreSQL) is watched while waiting for the record.
+	captured := make(chan time.Duration, 1)
+	if o.Database.Kind == spec.Postgres && !relay && opts.Config["slot.name"] != "" {
+		go watchSlot(ctx, opts.DB, opts.Config["slot.name"], lsn, committed, captured)
+	}
+
+	m, err := reader.await(ctx, want.Topic, id)
+	arrived := time.Now()
+	if err != nil {
+		stage, why := StageTopic, err
+		if relay {
+			stage = StageRelay
+			why = fmt.Errorf("%w: the relay publishes this outbox: is `outboxctl relay` running for it?", err)
+		} else if opts.ConnectorState != nil {
+			state, serr := opts.ConnectorState(context.Background())
+			switch {
+			case serr != nil:
+				stage, why = StageConnector, fmt.Errorf("%w; connector status: %w", err, serr)
+			case state != "":
+				stage, why = StageConnector, fmt.Errorf("%w; %s", err, state)
+			case lsn != "" && !slotPassed(opts.DB, opts.Config["slot.name"], lsn):
+				stage, why = StageConnector, fmt.Errorf("%w; the connector is RUNNING but its slot has not confirmed the canary's commit %s", err, lsn)
+			}
+		}
+		return fail(stage, arrived.Sub(committed), why)
+	}
+	if err := compare(want, m); err != nil {
+		return fail(StageTopic, arrived.Sub(committed), err)
+	}
+	set(StageTopic, "ok", arrived.Sub(committed), fmt.Sprintf("on %s partition %d offset %d", *m.TopicPartition.Topic, m.TopicPartition.Partition, m.TopicPartition.Offset))
+	if relay {
+		set(StageRelay, "ok", arrived.Sub(committed), "the relay published the canary")
+	}
+
+	start = time.Now()
+	if err := decode(o, m, id); err != nil {
+		return fail(StageDecode, time.Since(start), err)
+	}
+	set(StageDecode, "ok", time.Since(start), "decoded by the consumer Router and skipped as a canary")
+
+	if o.Database.Kind == spec.Postgres && !relay && lsn != "" {
+		select {
+		case d := <-captured:
+			set(StageCapture, "ok", d, "slot confirmed the canary's commit "+lsn)
+		case <-ctx.Done():
+			set(StageCapture, "skipped", 0, "the slot did not confirm within the timeout (the record was published; Connect flushes offsets every offset.flush.interval.ms)")
+		}
+	} else {
+		set(StageCapture, "skipped", 0, "measured on PostgreSQL connector outboxes only")
+	}
+	rep.OK = true
+	return rep, nil
+}
+
+// canaryEvent is the canary: routed like the outbox's first declared event
+// (so it travels the path the application's events take), keyed
+// "outboxctl-canary".
+func canaryEvent(o *spec.Outbox, id string, now time.Time) outbox.Event {
+	agg := "outboxctl.canary"
+	for i := range o.Events {
+		if o.Events[i].Aggregate != "" {
+			agg = o.Events[i].Aggregate
+			break
+		}
+	}
+	ev := outbox.Event{ID: id, AggregateType: agg, AggregateID: "outboxctl-canary", Type: consumer.CanaryEventType, SchemaVersion: 1,
+		Timestamp: now.UTC().Truncate(time.Microsecond)}
+	if o.PayloadFormat == spec.FormatJSON {
+		ev.Payload = []byte(`{"canary":"` + id + `"}`)
+	}
+	return ev
+}
+
+// expected is the record the EventRouter makes of the canary row under the
+// connector config (eventrouter.Route).
+func expected(o *spec.Outbox, conf map[string]string, ev outbox.Event) (*eventrouter.Record, error) {
+	var popts eventrouter.ParseOptions
+	if o.Database.Kind == spec.MariaDB {
+		popts.EventRouterVersion = eventrouter.Version35
+	}
+	cfg, err := eventrouter.ParseConfigWithOptions(conf, "", popts)
+	if err != nil {
+		return nil, err
+	}
+	sr := &eventrouter.SampleRow{Op: eventrouter.OpCreate, Table: o.QualifiedTable(), Columns: map[string]eventrouter.ColumnSpec{}}
+	str := func(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
+	for _, c := range o.ColumnContract() {
+		var v json.RawMessage
+		switch c.Role {
+		case spec.RoleID:
+			v = str(ev.ID)
+		case spec.RoleAggregateType:
+			v = str(ev.AggregateType)
+		case spec.RoleAggregateID:
+			v = str(ev.AggregateID)
+		case spec.RoleType:
+			v = str(ev.Type)
+		case spec.RolePayload:
+			switch {
+			case ev.Payload == nil:
+				v = json.RawMessage("null")
+			case o.PayloadFormat == spec.FormatJSON:
+				v = str(string(ev.Payload))
+			default:
+				v = str("base64:" + base64.StdEncoding.EncodeToString(ev.Payload))
+			}
+		case spec.RoleTimestamp:
+			v = str(ev.Timestamp.Format("2006-01-02 15:04:05.999999"))
+		case spec.RoleTracing:
+			v = json.RawMessage("null")
+		case spec.RoleSchemaVersion:
+			v = json.RawMessage(fmt.Sprint(ev.SchemaVersion))
+		}
+		nullable := c.Nullable
+		sr.Columns[c.Name] = eventrouter.ColumnSpec{Type: c.SQLType, Nullable: &nullable}
+		sr.Row = append(sr.Row, eventrouter.SampleValue{Name: c.Name, Value: v})
+	}
+	kind := cfg.Connector
+	if kind == "" {
+		kind = eventrouter.Postgres
+	}
+	ce, err := sr.ChangeEvent(kind)
+	if err != nil {
+		return nil, err
+	}
+	res, err := eventrouter.Route(cfg, ce)
+	if err != nil {
+		return nil, err
+	}
+	if res.Record == nil {
+		return nil, fmt.Errorf("the EventRouter would not publish the canary (%s)", res.Reason)
+	}
+	return res.Record, nil
+}
+
+// write inserts the canary in one transaction (and deletes it there when
+// the writer deletes after insert); on PostgreSQL it returns the WAL
+// insert position after the commit.
+func write(ctx context.Context, db *sql.DB, w *outbox.Writer, o *spec.Outbox, ev outbox.Event) (string, error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback()
+	if _, err := w.Write(ctx, tx, ev); err != nil {
+		return "", err
+	}
+	if o.DeletesAfterInsert() {
+		if _, err := tx.ExecContext(ctx, deleteSQL(o), ev.ID); err != nil {
+			return "", err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return "", err
+	}
+	if o.Database.Kind != spec.Postgres {
+		return "", nil
+	}
+	var lsn string
+	if err := db.QueryRowContext(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&lsn); err != nil {
+		return "", err
+	}
+	return lsn, nil
+}
+
+func deleteSQL(o *spec.Outbox) string {
+	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
+	t := q(o.Table)
+	if o.Schema != "" {
+		t = q(o.Schema) + "." + t
+	}
+	ph := "?"
+	if o.Database.Kind == spec.Postgres {
+		ph = "$1"
+	}
+	return "DELETE FROM " + t + " WHERE " + q(o.Columns.ID) + " = " + ph
+}
+
+func deleteRow(db *sql.DB, o *spec.Outbox, id string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := db.ExecContext(ctx, deleteSQL(o), id)
+	return err
+}
+
+func slotPassed(db *sql.DB, slot, lsn string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var ok sql.NullBool
+	_ = db.QueryRowContext(ctx, `SELECT confirmed_flush_lsn >= $1::pg_lsn FROM pg_replication_slots WHERE slot_name = $2`, lsn, slot).Scan(&ok)
+	return ok.Valid && ok.Bool
+}
+
+func watchSlot(ctx context.Context, db *sql.DB, slot, lsn string, committed time.Time, out chan<- time.Duration) {
+	for ctx.Err() == nil {
+		if slotPassed(db, slot, lsn) {
+			out <- time.Since(committed)
+			return
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// compare checks the record against the expected one: topic, key bytes
+// and every header the EventRouter adds (the __debezium.context.* headers,
+// which carry per-task values, by name only).
+func compare(want *eventrouter.Record, m *kafka.Message) error {
+	var diffs []string
+	if got := *m.TopicPartition.Topic; got != want.Topic {
+		diffs = append(diffs, fmt.Sprintf("topic %s, want %s", got, want.Topic))
+	}
+	if !bytes.Equal(m.Key, want.Key) {
+		diffs = append(diffs, fmt.Sprintf("key %q, want %q", m.Key, want.Key))
+	}
+	for _, h := range want.Headers {
+		var got []byte
+		found := false
+		for _, g := range m.Headers {
+			if g.Key == h.Key {
+				got, found = g.Value, true
+			}
+		}
+		switch {
+		case !found:
+			diffs = append(diffs, "header "+h.Key+" missing")
+		case !strings.HasPrefix(h.Key, "__debezium.context.") && !bytes.Equal(got, h.Value):
+			diffs = append(diffs, fmt.Sprintf("header %s = %q, want %q", h.Key, got, h.Value))
+		}
+	}
+	if len(diffs) > 0 {
+		return fmt.Errorf("the record differs from what the EventRouter makes of the canary under the generated config: %s", strings.Join(diffs, "; "))
+	}
+	return nil
+}
+
+// decode runs the record through a consumer Router configured for the
+// outbox: it must parse the metadata, skip it as a canary and count it.
+func decode(o *spec.Outbox, km *kafka.Message, id string) error {
+	r, err := consumer.NewRouter(consumer.RouterConfig{}.ForOutbox(o))
+	if err != nil {
+		return err
+	}
+	m := &consumer.Message{Topic: *km.TopicPartition.Topic, Partition: km.TopicPartition.Partition, Offset: int64(km.TopicPartition.Offset),
+		Key: km.Key, Value: km.Value, Timestamp: km.Timestamp}
+	for _, h := range km.Headers {
+		m.Headers = append(m.Headers, consumer.Header{Key: h.Key, Value: h.Value})
+	}
+	if err := r.Process(context.Background(), m); err != nil {
+		return err
+	}
+	if m.Meta.EventID != id || m.Meta.EventType != consumer.CanaryEventType || r.Stats().Canaries != 1 {
+		return fmt.Errorf("the consumer read event %q of type %q (canaries skipped: %d), want canary %s", m.Meta.EventID, m.Meta.EventType, r.Stats().Canaries, id)
+	}
+	if o.PayloadFormat == spec.FormatJSON && !bytes.Contains(km.Value, []byte(id)) {
+		return fmt.Errorf("the value %q does not carry the canary payload", km.Value)
+	}
+	return nil
+}
