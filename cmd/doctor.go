@@ -1,0 +1,142 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/outboxctl/outboxctl/provisioning"
+)
+
+type doctorOptions struct {
+	Files     []string
+	Output    string
+	NoConnect bool
+	NoTopics  bool
+	Connect   connectFlags
+}
+
+func newDoctorCmd(env *Env) *cobra.Command {
+	opts := &doctorOptions{}
+	c := &cobra.Command{
+		Use:   "doctor [-f outbox.yaml] [-o text|json|github-actions]",
+		Short: "Check databases, connectors and topics of an outbox spec",
+		Long: `Doctor runs the preflight checks of every outbox (PostgreSQL: wal_level,
+slot and WAL sender headroom, the slot's retained WAL, the publication, replica
+identity, the user's privileges; MySQL/MariaDB: log_bin, binlog_format=ROW,
+binlog_row_image=FULL, server ids, GTID mode, binlog retention, grants; the
+outbox table against the spec's column contract), then the connector's status
+on Kafka Connect and the topics. Nothing is changed.
+
+Exit codes: 0 healthy, 3 when a check fails (an error finding), 1 when a
+service cannot be reached.`,
+		Example: `  $ outboxctl doctor -f examples/outbox.yaml`,
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runDoctor(c.Context(), env, opts)
+		},
+	}
+	fs := c.Flags()
+	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
+	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or github-actions")
+	fs.BoolVar(&opts.NoConnect, "no-connect", false, "skip the Kafka Connect checks")
+	fs.BoolVar(&opts.NoTopics, "no-topics", false, "skip the Kafka topic checks")
+	addConnectFlags(fs, &opts.Connect)
+	return c
+}
+
+func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
+	switch opts.Output {
+	case "text", "json", "github-actions":
+	default:
+		return UsageError(fmt.Errorf("unknown output format %q: use text, json or github-actions", opts.Output))
+	}
+	targets, lookup, err := specTargets(env, opts.Files)
+	if err != nil {
+		return err
+	}
+	popts := provisioning.Options{Lookup: lookup}
+	in := provisioning.HealthInput{
+		Targets: targets,
+		Preflight: func(ctx context.Context, t provisioning.Target) ([]provisioning.Finding, error) {
+			s, err := openSession(ctx, env, t.Outbox)
+			if err != nil {
+				return nil, err
+			}
+			defer s.close()
+			if err := s.connectDB(env, t.Outbox); err != nil {
+				return nil, err
+			}
+			f, err := provisioning.Inspect(ctx, s.db, t, s.missing)
+			if err != nil {
+				return nil, err
+			}
+			return provisioning.Check(t, f, popts), nil
+		},
+	}
+	if !opts.NoConnect {
+		client, err := connectClient(env, &opts.Connect)
+		if err != nil {
+			return err
+		}
+		in.Connect = client
+	}
+	if !opts.NoTopics {
+		timeout, err := env.requestTimeout()
+		if err != nil {
+			return err
+		}
+		admin, err := newKafkaAdmin(env.Settings.BootstrapServers)
+		if err != nil {
+			return err
+		}
+		defer admin.Close()
+		in.Admin = provisioning.WithRequestTimeout(admin, timeout)
+	}
+	rep := provisioning.Health(ctx, in)
+	if rep.Findings == nil {
+		rep.Findings = []provisioning.Finding{}
+	}
+	switch opts.Output {
+	case "json":
+		enc := json.NewEncoder(env.IO.Out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	case "github-actions":
+		for _, f := range rep.Findings {
+			level := map[provisioning.Severity]string{provisioning.SeverityError: "error", provisioning.SeverityWarning: "warning"}[f.Severity]
+			if level == "" {
+				level = "notice"
+			}
+			msg := f.Outbox + ": " + f.Subject + ": " + f.Message
+			if f.Fix != "" {
+				msg += "\nfix: " + f.Fix
+			}
+			fmt.Fprintf(env.IO.Out, "::%s title=%s::%s\n", level, ghProp(f.ID), ghData(msg))
+		}
+	default:
+		var b strings.Builder
+		renderProvisionFindings(&b, rep.Findings)
+		if len(rep.Errors) > 0 {
+			fmt.Fprintf(&b, "%d checks could not run (see stderr)\n", len(rep.Errors))
+		}
+		io.WriteString(env.IO.Out, b.String())
+	}
+	for _, e := range rep.Errors {
+		fmt.Fprintf(env.IO.ErrOut, "outboxctl: %s\n", e)
+	}
+	if len(rep.Errors) > 0 {
+		return WithExitCode(ExitError, SilentExit(ExitError))
+	}
+	if rep.Failed {
+		return SilentExit(ExitCheckFailed)
+	}
+	return nil
+}
