@@ -339,4 +339,3 @@ func renderProvisionFindings(b *strings.Builder, fs []provisioning.Finding) {
 	}
 	fmt.Fprintf(b, "%d errors, %d warnings, %d notes\n", counts[provisioning.SeverityError], counts[provisioning.SeverityWarning], counts[provisioning.SeverityInfo])
 }
-
