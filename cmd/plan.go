@@ -87,16 +87,6 @@ func rulesHelp() string {
 	return b.String()
 }
 
-// specConnectors turns outbox spec files into connectors. It is replaced by
-// the generator once it is available (see generate.go's wiring); until then
-// spec input is refused with a hint.
-var specConnectors = func(env *Env, paths []string) ([]connectorconfig.Connector, error) {
-	if _, err := spec.Load(paths...); err != nil {
-		return nil, UsageError(err)
-	}
-	return nil, UsageError(fmt.Errorf("deploying from an outbox spec needs the connector generator, which this build does not have yet: run `outboxctl generate -o json > connectors.json` and use -f connectors.json"))
-}
-
 // loadDesired reads the desired connectors from -f inputs: connectors files
 // (generate -o json|yaml output, - for stdin), outbox specs, and folders
 // holding either.

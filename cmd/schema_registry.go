@@ -31,11 +31,6 @@ const (
 	envRegistryToken        = "OUTBOX_SCHEMA_REGISTRY_TOKEN"
 )
 
-func init() {
-	schemaSubcommands = append(schemaSubcommands,
-		newSchemaCheckCmd, newSchemaRegisterCmd, newSchemaListCmd, newSchemaGetCmd, newSchemaDiffCmd)
-}
-
 // registryFlags are the connection flags of the registry commands.
 type registryFlags struct {
 	URL                string

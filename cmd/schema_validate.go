@@ -68,14 +68,14 @@ func runSchemaValidate(env *Env, opts *schemaValidateOptions) error {
 	default:
 		return UsageError(fmt.Errorf("unknown output format %q (want text|json|github-actions)", opts.Output))
 	}
-	if err := opts.Parse.loadRefs(); err != nil {
+	if err := opts.Parse.loadRefs(env.IO.In); err != nil {
 		return schemaFileError(err)
 	}
 	report := validateJSON{Valid: true, Files: []validateJSONFile{}}
 	unreadable := 0
 	for _, file := range opts.Files {
 		res := validateJSONFile{File: file, Valid: true, Errors: []validateJSONError{}}
-		_, err := parseSchemaFile(file, opts.Parse.options(!opts.Lenient))
+		_, err := parseSchemaFile(env.IO.In, file, opts.Parse.options(!opts.Lenient))
 		if err != nil {
 			res.Valid, report.Valid = false, false
 			var pe *avro.ParseError
