@@ -2,13 +2,13 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/provisioning"
 )
 
@@ -50,10 +50,8 @@ service cannot be reached.`,
 }
 
 func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
-	switch opts.Output {
-	case "text", "json", "github-actions":
-	default:
-		return UsageError(fmt.Errorf("unknown output format %q: use text, json or github-actions", opts.Output))
+	if err := findings.CheckFormat(opts.Output); err != nil {
+		return UsageError(err)
 	}
 	targets, lookup, err := specTargets(env, opts.Files)
 	if err != nil {
@@ -102,24 +100,13 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		rep.Findings = []provisioning.Finding{}
 	}
 	switch opts.Output {
-	case "json":
-		enc := json.NewEncoder(env.IO.Out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(rep); err != nil {
+	case findings.FormatJSON:
+		if err := findings.WriteJSON(env.IO.Out, rep); err != nil {
 			return err
 		}
-	case "github-actions":
-		for _, f := range rep.Findings {
-			level := map[provisioning.Severity]string{provisioning.SeverityError: "error", provisioning.SeverityWarning: "warning"}[f.Severity]
-			if level == "" {
-				level = "notice"
-			}
-			msg := f.Outbox + ": " + f.Subject + ": " + f.Message
-			if f.Fix != "" {
-				msg += "\nfix: " + f.Fix
-			}
-			fmt.Fprintf(env.IO.Out, "::%s title=%s::%s\n", level, ghProp(f.ID), ghData(msg))
+	case findings.FormatGitHubActions:
+		if err := findings.PrintGitHubActions(env.IO.Out, provisioning.Findings(rep.Findings)); err != nil {
+			return err
 		}
 	default:
 		var b strings.Builder

@@ -17,6 +17,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
+	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -333,33 +334,15 @@ func renderPlan(w io.Writer, format string, p plan.Plan) error {
 // renderPlanAnnotations prints GitHub workflow commands: an error per
 // blocked finding, a warning per allowed one, a notice with the summary.
 func renderPlanAnnotations(w io.Writer, p plan.Plan) error {
-	src := map[string]string{}
-	for _, ch := range p.Changes {
-		src[ch.Name] = ch.Source
-	}
-	for _, f := range p.Findings() {
-		level := "error"
-		if f.Allowed {
-			level = "warning"
-		}
-		loc := ""
-		if s := src[f.Connector]; s != "" && s != "<stdin>" {
-			file, rest, _ := strings.Cut(s, ":")
-			loc = "file=" + file
-			if line, _, _ := strings.Cut(rest, ":"); line != "" {
-				loc += ",line=" + line
-			}
-			loc += ","
-		}
-		fmt.Fprintf(w, "::%s %stitle=%s %s::%s\n", level, loc, f.Rule, f.Connector, ghEscape(f.Message))
+	if err := findings.PrintGitHubActions(w, p.Report()); err != nil {
+		return err
 	}
 	c := p.Counts()
-	_, err := fmt.Fprintf(w, "::notice title=outboxctl plan::%d to create, %d to update, %d to delete, %d unchanged\n", c.Create+c.Replace, c.Update, c.Delete+c.Replace, c.NoOp)
+	_, err := fmt.Fprintln(w, findings.Annotation(findings.Finding{
+		Rule: "outboxctl plan", Severity: findings.SeverityInfo,
+		Message: fmt.Sprintf("%d to create, %d to update, %d to delete, %d unchanged", c.Create+c.Replace, c.Update, c.Delete+c.Replace, c.NoOp),
+	}))
 	return err
-}
-
-func ghEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }
 
 func planExit(p plan.Plan, detailed bool) error {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -95,15 +94,4 @@ func schemaFileError(err error) error {
 		return UsageError(pe)
 	}
 	return UsageError(fmt.Errorf("read schema: %w", err))
-}
-
-// githubEscape escapes an annotation message for GitHub Actions workflow
-// commands.
-func githubEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// githubEscapeProp escapes an annotation property (file=…).
-func githubEscapeProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -94,10 +94,8 @@ func listRules(w io.Writer, format string) error {
 }
 
 func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
-	switch opts.Output {
-	case "text", "json", "github-actions":
-	default:
-		return UsageError(fmt.Errorf("unknown output format %q: use text, json or github-actions", opts.Output))
+	if err := findings.CheckFormat(opts.Output); err != nil {
+		return UsageError(err)
 	}
 	switch opts.FailOn {
 	case "error", "warning":
@@ -183,56 +181,15 @@ func summary(fs []connectorconfig.Finding, connectors int) string {
 
 func renderFindings(w io.Writer, format string, fs []connectorconfig.Finding) error {
 	switch format {
-	case "json":
+	case findings.FormatJSON:
 		if fs == nil {
 			fs = []connectorconfig.Finding{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(struct {
+		return findings.WriteJSON(w, struct {
 			Findings []connectorconfig.Finding `json:"findings"`
 		}{fs})
-	case "github-actions":
-		for _, f := range fs {
-			level := "error"
-			if f.Severity == connectorconfig.SeverityWarning {
-				level = "warning"
-			}
-			msg := f.Message
-			if f.Hint != "" {
-				msg += "\nhint: " + f.Hint
-			}
-			fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level,
-				ghProp(f.File), f.Line, f.Col, ghProp(f.RuleID), ghData(msg))
-		}
-		return nil
+	case findings.FormatGitHubActions:
+		return findings.PrintGitHubActions(w, connectorconfig.Findings(fs))
 	}
-	var b strings.Builder
-	for _, f := range fs {
-		fmt.Fprintf(&b, "%s: %s %s: %s\n", f.Pos(), f.Severity, f.RuleID, f.Message)
-		switch {
-		case f.Connector != "" && f.Key != "":
-			fmt.Fprintf(&b, "    connector %s, key %s\n", f.Connector, f.Key)
-		case f.Connector != "":
-			fmt.Fprintf(&b, "    connector %s\n", f.Connector)
-		case f.Key != "":
-			fmt.Fprintf(&b, "    key %s\n", f.Key)
-		}
-		if f.Hint != "" {
-			fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// ghData escapes a GitHub Actions workflow command message.
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// ghProp escapes a GitHub Actions workflow command property value.
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return findings.PrintText(w, connectorconfig.Findings(fs))
 }

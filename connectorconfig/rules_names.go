@@ -20,7 +20,7 @@ import (
 // when pos is unknown).
 func (v *validation) reportAt(r *Rule, c *Connector, key string, pos spec.Pos, msg string) {
 	if pos.IsZero() {
-		if src, ok := parseSource(c.Source); ok {
+		if src, ok := ParseSource(c.Source); ok {
 			pos = src
 		}
 	}
