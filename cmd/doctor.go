@@ -18,6 +18,9 @@ type doctorOptions struct {
 	NoConnect bool
 	NoTopics  bool
 	Connect   connectFlags
+	// SummaryFile is --summary-file: the findings in Markdown are
+	// appended to it.
+	SummaryFile string
 }
 
 func newDoctorCmd(env *Env) *cobra.Command {
@@ -46,6 +49,7 @@ service cannot be reached.`,
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "skip the Kafka Connect checks")
 	fs.BoolVar(&opts.NoTopics, "no-topics", false, "skip the Kafka topic checks")
 	addConnectFlags(fs, &opts.Connect)
+	summaryFlag(fs, &opts.SummaryFile)
 	return c
 }
 
@@ -115,6 +119,11 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 			fmt.Fprintf(&b, "%d checks could not run (see stderr)\n", len(rep.Errors))
 		}
 		io.WriteString(env.IO.Out, b.String())
+	}
+	if err := appendSummary(opts.SummaryFile, func(w io.Writer) error {
+		return findings.PrintSummary(w, "outboxctl doctor", provisioning.Findings(rep.Findings))
+	}); err != nil {
+		return err
 	}
 	for _, e := range rep.Errors {
 		fmt.Fprintf(env.IO.ErrOut, "outboxctl: %s\n", e)

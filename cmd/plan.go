@@ -234,6 +234,7 @@ type planOptions struct {
 	desiredFlags
 	Connect          connectFlags
 	DetailedExitCode bool
+	SummaryFile      string
 }
 
 func newPlanCmd(env *Env) *cobra.Command {
@@ -269,6 +270,7 @@ unreachable or failing, 2 bad input.`,
 	addConnectFlags(c.Flags(), &opts.Connect)
 	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json|github-actions")
 	c.Flags().BoolVar(&opts.DetailedExitCode, "detailed-exitcode", false, "exit 4 when changes are pending (0 when none)")
+	summaryFlag(c.Flags(), &opts.SummaryFile)
 	return c
 }
 
@@ -315,6 +317,9 @@ func runPlan(ctx context.Context, env *Env, opts *planOptions) error {
 	if err := renderPlan(env.IO.Out, opts.Output, p); err != nil {
 		return err
 	}
+	if err := appendSummary(opts.SummaryFile, func(w io.Writer) error { return writePlanSummary(w, p) }); err != nil {
+		return err
+	}
 	return planExit(p, opts.DetailedExitCode)
 }
 
@@ -337,12 +342,23 @@ func renderPlanAnnotations(w io.Writer, p plan.Plan) error {
 	if err := findings.PrintGitHubActions(w, p.Report()); err != nil {
 		return err
 	}
-	c := p.Counts()
-	_, err := fmt.Fprintln(w, findings.Annotation(findings.Finding{
-		Rule: "outboxctl plan", Severity: findings.SeverityInfo,
-		Message: fmt.Sprintf("%d to create, %d to update, %d to delete, %d unchanged", c.Create+c.Replace, c.Update, c.Delete+c.Replace, c.NoOp),
-	}))
+	_, err := fmt.Fprintln(w, findings.Annotation(findings.Finding{Rule: "outboxctl plan", Severity: findings.SeverityInfo, Message: planCounts(p)}))
 	return err
+}
+
+// writePlanSummary writes the plan's counts and findings in Markdown.
+func writePlanSummary(w io.Writer, p plan.Plan) error {
+	if err := findings.PrintSummary(w, "outboxctl plan", p.Report()); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "Plan: %s.\n\n", planCounts(p))
+	return err
+}
+
+// planCounts is the plan's counts in one line.
+func planCounts(p plan.Plan) string {
+	c := p.Counts()
+	return fmt.Sprintf("%d to create, %d to update, %d to delete, %d unchanged", c.Create+c.Replace, c.Update, c.Delete+c.Replace, c.NoOp)
 }
 
 func planExit(p plan.Plan, detailed bool) error {

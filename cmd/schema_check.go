@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/schemas"
@@ -77,7 +78,7 @@ accepted-breaks file), 1 registry or git failure.`,
 	fs.StringVar(&opts.AgainstDir, "against-dir", "", "check against the schemas in this folder")
 	fs.BoolVar(&opts.AgainstRegistry, "against-registry", false, "check against the registry's versions of each subject")
 	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text|json|github-actions")
-	fs.StringVar(&opts.SummaryFile, "summary-file", "", "append a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)")
+	summaryFlag(fs, &opts.SummaryFile)
 	fs.StringVar(&opts.AcceptedBreaks, "accepted-breaks", "", "accepted-breaks file (default "+schemas.DefaultAcceptedBreaksFile+" next to the spec, if it exists)")
 	fs.StringVar(&opts.Level, "level", string(schemas.DefaultLevel), "compatibility level for git and folder baselines")
 	addRegistryFlags(fs, &opts.Registry)
@@ -149,15 +150,8 @@ func runSchemaCheck(ctx context.Context, env *Env, opts *schemaCheckOptions) err
 	for _, ab := range rep.Unused {
 		fmt.Fprintf(env.IO.ErrOut, "warning: %s: accepted break for %s matched nothing (remove it once the break is registered)\n", ab.Pos, ab.Subject)
 	}
-	if opts.SummaryFile != "" {
-		f, err := os.OpenFile(opts.SummaryFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			return fmt.Errorf("summary file: %w", err)
-		}
-		werr := rep.WriteMarkdown(f)
-		if err := errors.Join(werr, f.Close()); err != nil {
-			return fmt.Errorf("summary file: %w", err)
-		}
+	if err := appendSummary(opts.SummaryFile, rep.WriteMarkdown); err != nil {
+		return err
 	}
 	if !rep.Compatible {
 		return SilentExit(ExitCheckFailed)
@@ -211,4 +205,26 @@ func loadCatalog(env *Env, files []string) (*spec.Spec, *schemas.Catalog, error)
 		return nil, nil, UsageError(err)
 	}
 	return sp, cat, nil
+}
+
+// summaryFlag is the --summary-file flag of the check commands.
+func summaryFlag(fs *pflag.FlagSet, path *string) {
+	fs.StringVar(path, "summary-file", "", "append a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)")
+}
+
+// appendSummary appends what write writes to the --summary-file path
+// (nothing without one).
+func appendSummary(path string, write func(io.Writer) error) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("summary file: %w", err)
+	}
+	werr := write(f)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		return fmt.Errorf("summary file: %w", err)
+	}
+	return nil
 }

@@ -21,6 +21,7 @@ type validateOptions struct {
 	FailOn           string
 	BootstrapServers kafkaFlags
 	Connect          connectFlags
+	SummaryFile      string
 }
 
 func newValidateCmd(env *Env) *cobra.Command {
@@ -65,6 +66,7 @@ findings, 2 the spec does not load, 1 Connect unreachable with --server.`,
 	fs.BoolVar(&opts.Server, "server", false, "also validate with Kafka Connect's validate endpoint")
 	fs.StringVar(&opts.FailOn, "fail-on", "error", "lowest severity that fails the command (exit 3): error or warning")
 	fs.Bool("list-rules", false, "list the rules and exit")
+	summaryFlag(fs, &opts.SummaryFile)
 	addKafkaFlags(fs, &opts.BootstrapServers)
 	addConnectFlags(fs, &opts.Connect)
 	return c
@@ -107,8 +109,12 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 		var list spec.ErrorList
 		if opts.Output != "text" && errors.As(err, &list) {
 			// Machine formats get the spec errors as findings too.
-			if rerr := renderFindings(env.IO.Out, opts.Output, specFindings(list)); rerr != nil {
+			fs := specFindings(list)
+			if rerr := renderFindings(env.IO.Out, opts.Output, fs); rerr != nil {
 				return rerr
+			}
+			if serr := appendValidateSummary(opts.SummaryFile, fs); serr != nil {
+				return serr
 			}
 			return SilentExit(ExitUsage)
 		}
@@ -119,7 +125,7 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 	if err != nil {
 		return err
 	}
-	findings := connectorconfig.Validate(s, cs)
+	found := connectorconfig.Validate(s, cs)
 	if opts.Server {
 		resolved, err := generateConnectors(env, s, envLookup(env), &opts.BootstrapServers)
 		if err != nil {
@@ -133,23 +139,34 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 			return err
 		}
 		server, err := connectorconfig.ValidateServer(ctx, client, resolved)
-		findings = append(findings, server...)
+		found = append(found, server...)
 		if err != nil {
 			return WithExitCode(ExitError, errors.New(connectorconfig.MaskString(err.Error(), resolved...)))
 		}
 	}
-	if err := renderFindings(env.IO.Out, opts.Output, findings); err != nil {
+	if err := renderFindings(env.IO.Out, opts.Output, found); err != nil {
+		return err
+	}
+	if err := appendValidateSummary(opts.SummaryFile, found); err != nil {
 		return err
 	}
 	if opts.Output == "text" {
-		fmt.Fprintln(env.IO.ErrOut, summary(findings, len(cs)))
+		fmt.Fprintln(env.IO.ErrOut, summary(found, len(cs)))
 	}
-	for _, f := range findings {
+	for _, f := range found {
 		if f.Severity == connectorconfig.SeverityError || opts.FailOn == "warning" {
 			return SilentExit(ExitCheckFailed)
 		}
 	}
 	return nil
+}
+
+// appendValidateSummary appends validate's findings in Markdown to the
+// --summary-file (nothing without one).
+func appendValidateSummary(path string, fs []connectorconfig.Finding) error {
+	return appendSummary(path, func(w io.Writer) error {
+		return findings.PrintSummary(w, "outboxctl validate", connectorconfig.Findings(fs))
+	})
 }
 
 // SpecRuleID marks spec load errors rendered as findings.
