@@ -167,7 +167,7 @@ func runGenerate(env *Env, opts *generateOptions) error {
 		return write(env.IO.Out, cs)
 	}
 	// File names are connector names: refuse any that is not one plain
-	// name inside the folder before writing anything (KC001 in validate).
+	// name inside the folder before writing anything (CONNECTOR_NAME_INVALID in validate).
 	for i := range cs {
 		if err := connectorconfig.ValidConnectorName(cs[i].Name); err != nil {
 			return UsageError(fmt.Errorf("--out-dir: %w (no file written)", err))

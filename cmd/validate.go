@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -73,21 +72,9 @@ findings, 2 the spec does not load, 1 Connect unreachable with --server.`,
 }
 
 func listRules(w io.Writer, format string) error {
-	rules := connectorconfig.Rules()
+	rules := connectorconfig.RuleDocs()
 	if format == "json" {
-		type ruleDoc struct {
-			ID       string `json:"id"`
-			Severity string `json:"severity"`
-			Purpose  string `json:"purpose"`
-			Hint     string `json:"hint"`
-		}
-		out := make([]ruleDoc, 0, len(rules))
-		for _, r := range rules {
-			out = append(out, ruleDoc{r.ID, string(r.Severity), r.Purpose, r.Hint})
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return findings.WriteJSON(w, rules)
 	}
 	for _, r := range rules {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", r.ID, r.Severity, r.Purpose)

@@ -66,7 +66,10 @@ func Findings(fs []Finding) []findings.Finding {
 // and a fix hint. Every rule has a before/after fixture pair under
 // testdata/rules/<ID>/{bad,good}.yaml.
 type Rule struct {
-	ID       string
+	ID string
+	// Aliases are the rule's earlier IDs (its code-prefixed ID, such as
+	// PG001_SLOT_NAME_INVALID for SLOT_NAME_INVALID).
+	Aliases  []string
 	Severity Severity
 	// Purpose says in one line what the rule protects against.
 	Purpose string
@@ -164,5 +167,15 @@ func Validate(s *spec.Spec, cs []Connector) []Finding {
 func Rules() []Rule {
 	out := append([]Rule(nil), allRules...)
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// RuleDocs returns the validation rules in the model of package findings,
+// in ID order.
+func RuleDocs() findings.Rules {
+	var out findings.Rules
+	for _, r := range Rules() {
+		out = append(out, findings.Rule{ID: r.ID, Aliases: r.Aliases, Severity: r.Severity, Purpose: r.Purpose, Hint: r.Hint})
+	}
 	return out
 }

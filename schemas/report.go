@@ -30,7 +30,7 @@ const (
 // Rules are the rules of schema check and schema validate.
 var Rules = findings.Rules{
 	{ID: RuleSchemaInvalid, Severity: findings.SeverityError, Purpose: "the schema parses as Confluent Schema Registry (Avro Java 1.12) parses it"},
-	{ID: RuleSchemaIncompatible, Aliases: []string{"INCOMPATIBLE"}, Severity: findings.SeverityError, Purpose: "the schema is compatible with the previous versions of its subject at the subject's level", Hint: "make the change compatible, start a new major version, or add the break to " + DefaultAcceptedBreaksFile},
+	{ID: RuleSchemaIncompatible, Severity: findings.SeverityError, Purpose: "the schema is compatible with the previous versions of its subject at the subject's level", Hint: "make the change compatible, start a new major version, or add the break to " + DefaultAcceptedBreaksFile},
 	{ID: RuleSchemaBreakAccepted, Severity: findings.SeverityWarning, Purpose: "an incompatibility is let through by the accepted-breaks file"},
 	{ID: RuleSchemaSubjectNew, Severity: findings.SeverityInfo, Purpose: "a new subject: a new event type or major version, with no previous version to check against"},
 }
