@@ -65,15 +65,15 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 	in := provisioning.HealthInput{
 		Targets: targets,
 		Preflight: func(ctx context.Context, t provisioning.Target) ([]provisioning.Finding, error) {
-			s, err := openSession(ctx, env, t.Outbox)
+			s, err := provisioning.OpenSession(ctx, adminDSNs(env), t.Outbox)
 			if err != nil {
 				return nil, err
 			}
-			defer s.close()
-			if err := s.connectDB(env, t.Outbox); err != nil {
+			defer s.Close()
+			if err := s.ConnectDB(); err != nil {
 				return nil, err
 			}
-			f, err := provisioning.Inspect(ctx, s.db, t, s.missing)
+			f, err := provisioning.Inspect(ctx, s.DB, t, s.Missing)
 			if err != nil {
 				return nil, err
 			}

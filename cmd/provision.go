@@ -2,11 +2,8 @@ package cmd
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/outboxctl/outboxctl/internal/settings"
 	"io"
 	"strings"
 
@@ -14,6 +11,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 	"github.com/spf13/cobra"
 
+	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -78,23 +76,6 @@ OUTBOX_BOOTSTRAP_SERVERS. Preflight findings that provisioning cannot fix
 	return c
 }
 
-// outboxResult is the provisioning of one outbox's database.
-type outboxResult struct {
-	Outbox  string              `json:"outbox"`
-	Kind    string              `json:"kind"`
-	Steps   []provisioning.Step `json:"steps"`
-	Applied bool                `json:"applied"`
-}
-
-type provisionReport struct {
-	DryRun bool `json:"dryRun"`
-	// FromSpec: computed from the spec alone (--dry-run without --live).
-	FromSpec  bool                       `json:"fromSpec,omitempty"`
-	Databases []outboxResult             `json:"databases,omitempty"`
-	Topics    []provisioning.TopicResult `json:"topics,omitempty"`
-	Findings  []provisioning.Finding     `json:"findings"`
-}
-
 // specTargets loads the spec and pairs each outbox with its generated
 // connector (secrets resolved).
 func specTargets(env *Env, files []string) ([]provisioning.Target, *spec.Lookup, error) {
@@ -113,64 +94,14 @@ func specTargets(env *Env, files []string) ([]provisioning.Target, *spec.Lookup,
 	return ts, lookup, nil
 }
 
-// adminDB opens the admin connection for an outbox: the server connection
-// from the settings and, for PostgreSQL, a connection to the outbox's
-// database (nil while it does not exist).
+// adminDSNs are the admin connections of the settings.
+func adminDSNs(env *Env) provisioning.AdminDSNs {
+	return provisioning.AdminDSNs{Postgres: env.Settings.PostgresDSN, MySQL: env.Settings.MySQLDSN, MariaDB: env.Settings.MariaDBDSN}
+}
+
+// adminDB is the driver and admin DSN of an outbox's database server.
 func adminDB(env *Env, o *spec.Outbox) (driver, dsn string) {
-	switch o.Database.Kind {
-	case spec.Postgres:
-		return "pgx", env.Settings.PostgresDSN
-	case spec.MySQL:
-		return "mysql", env.Settings.MySQLDSN
-	}
-	return "mysql", env.Settings.MariaDBDSN
-}
-
-// dbSession is an open admin session for one outbox.
-type dbSession struct {
-	server, db *sql.DB
-	missing    bool
-	create     *provisioning.Step
-}
-
-func (s *dbSession) close() {
-	if s.db != nil && s.db != s.server {
-		s.db.Close()
-	}
-	s.server.Close()
-}
-
-func openSession(ctx context.Context, env *Env, o *spec.Outbox) (*dbSession, error) {
-	driver, dsn := adminDB(env, o)
-	server, err := sql.Open(driver, dsn)
-	if err != nil {
-		return nil, fmt.Errorf("outbox %s: %w", o.Name, err)
-	}
-	s := &dbSession{server: server, db: server}
-	step, missing, err := provisioning.PlanDatabase(ctx, server, o)
-	if err != nil {
-		server.Close()
-		return nil, err
-	}
-	s.missing = missing
-	if missing {
-		s.create = &step
-	}
-	return s, nil
-}
-
-// connectDB opens the per-database connection (PostgreSQL).
-func (s *dbSession) connectDB(env *Env, o *spec.Outbox) error {
-	if o.Database.Kind != spec.Postgres || s.missing {
-		return nil
-	}
-	_, dsn := adminDB(env, o)
-	db, err := sql.Open("pgx", settings.PostgresDSNWithDatabase(dsn, o.Database.Connection.DBName))
-	if err != nil {
-		return err
-	}
-	s.db = db
-	return nil
+	return adminDSNs(env).For(o.Database.Kind)
 }
 
 func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
@@ -181,43 +112,49 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 	if err != nil {
 		return err
 	}
-	doDB, doTopics := opts.Database || !opts.Topics, opts.Topics || !opts.Database
-	popts := provisioning.Options{Lookup: lookup, UserHost: opts.UserHost}
-	rep := provisionReport{DryRun: opts.DryRun}
+	req := provisioning.Request{
+		Targets:  targets,
+		Options:  provisioning.Options{Lookup: lookup, UserHost: opts.UserHost},
+		Database: opts.Database || !opts.Topics,
+		Topics:   opts.Topics || !opts.Database,
+		Topic:    provisioning.TopicOptions{Partitions: opts.Partitions, ReplicationFactor: opts.ReplicationFactor},
+		DryRun:   opts.DryRun,
+		DSNs:     adminDSNs(env),
+		Progress: env.IO.ErrOut,
+	}
+	var rep provisioning.Result
 	if opts.DryRun && !opts.Live {
-		return provisionFromSpec(env, opts, targets, popts, doDB, doTopics)
-	}
-	if doDB {
-		for _, t := range targets {
-			res, fs, err := provisionDatabase(ctx, env, t, popts, opts.DryRun)
+		rep = provisioning.SpecResult(req)
+		if opts.Output == "text" {
+			fmt.Fprintln(env.IO.ErrOut, "outboxctl: --dry-run from the spec alone (no database or broker asked): what an empty server needs; steps already done are skipped by a real run; --live compares with the servers")
+		}
+	} else {
+		var admin *kafkaAdmin
+		defer func() {
+			if admin != nil {
+				admin.Close()
+			}
+		}()
+		req.OpenAdmin = func() (provisioning.TopicAdmin, error) {
+			timeout, err := env.requestTimeout()
 			if err != nil {
-				return err
+				return nil, err
 			}
-			rep.Databases = append(rep.Databases, res)
-			rep.Findings = append(rep.Findings, fs...)
+			a, err := newKafkaAdmin(env.Settings.BootstrapServers)
+			if err != nil {
+				return nil, err
+			}
+			admin = a
+			return provisioning.WithRequestTimeout(a, timeout), nil
 		}
-	}
-	if doTopics {
-		specs, fs := provisioning.TopicSpecs(targets, provisioning.TopicOptions{Partitions: opts.Partitions, ReplicationFactor: opts.ReplicationFactor})
-		rep.Findings = append(rep.Findings, fs...)
-		timeout, err := env.requestTimeout()
+		rep, err = provisioning.Provision(ctx, req)
 		if err != nil {
+			if admin != nil {
+				// The topics come last: the error is the broker's.
+				return admin.wrap(err, env.Settings.BootstrapServers)
+			}
 			return err
 		}
-		admin, err := newKafkaAdmin(env.Settings.BootstrapServers)
-		if err != nil {
-			return err
-		}
-		defer admin.Close()
-		results, fs, err := provisioning.EnsureTopics(ctx, provisioning.WithRequestTimeout(admin, timeout), specs, opts.DryRun)
-		if err != nil {
-			return admin.wrap(err, env.Settings.BootstrapServers)
-		}
-		rep.Topics = results
-		rep.Findings = append(rep.Findings, fs...)
-	}
-	if rep.Findings == nil {
-		rep.Findings = []provisioning.Finding{}
 	}
 	if err := renderProvision(env.IO.Out, opts.Output, rep); err != nil {
 		return err
@@ -228,79 +165,9 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 	return nil
 }
 
-// provisionFromSpec is provision --dry-run without --live: every step an
-// empty server would need and every topic, from the spec alone, with no
-// connection to a database or broker.
-func provisionFromSpec(env *Env, opts *provisionOptions, targets []provisioning.Target, popts provisioning.Options, doDB, doTopics bool) error {
-	rep := provisionReport{DryRun: true, FromSpec: true, Findings: []provisioning.Finding{}}
-	if doDB {
-		for _, t := range targets {
-			steps, fs := provisioning.SpecSteps(t, popts)
-			rep.Databases = append(rep.Databases, outboxResult{Outbox: t.Outbox.Name, Kind: t.Outbox.Database.Kind, Steps: steps})
-			rep.Findings = append(rep.Findings, fs...)
-		}
-	}
-	if doTopics {
-		specs, fs := provisioning.TopicSpecs(targets, provisioning.TopicOptions{Partitions: opts.Partitions, ReplicationFactor: opts.ReplicationFactor})
-		rep.Findings = append(rep.Findings, fs...)
-		for _, s := range specs {
-			rep.Topics = append(rep.Topics, provisioning.TopicResult{TopicSpec: s, Action: "create"})
-		}
-	}
-	if opts.Output == "text" {
-		fmt.Fprintln(env.IO.ErrOut, "outboxctl: --dry-run from the spec alone (no database or broker asked): what an empty server needs; steps already done are skipped by a real run; --live compares with the servers")
-	}
-	if err := renderProvision(env.IO.Out, opts.Output, rep); err != nil {
-		return err
-	}
-	if provisioning.Failed(rep.Findings) {
-		return SilentExit(ExitCheckFailed)
-	}
-	return nil
-}
-
-func provisionDatabase(ctx context.Context, env *Env, t provisioning.Target, popts provisioning.Options, dryRun bool) (outboxResult, []provisioning.Finding, error) {
-	o := t.Outbox
-	res := outboxResult{Outbox: o.Name, Kind: o.Database.Kind, Steps: []provisioning.Step{}}
-	s, err := openSession(ctx, env, o)
-	if err != nil {
-		return res, nil, err
-	}
-	defer s.close()
-	if s.create != nil {
-		res.Steps = append(res.Steps, *s.create)
-		if !dryRun {
-			fmt.Fprintf(env.IO.ErrOut, "outbox %s: %s\n", o.Name, s.create.Description)
-			if err := provisioning.Apply(ctx, s.server, []provisioning.Step{*s.create}); err != nil {
-				return res, nil, err
-			}
-			s.missing = false
-		}
-	}
-	if err := s.connectDB(env, o); err != nil {
-		return res, nil, err
-	}
-	steps, fs, err := provisioning.Plan(ctx, s.db, t, s.missing, popts)
-	if err != nil {
-		return res, nil, err
-	}
-	res.Steps = append(res.Steps, steps...)
-	if !dryRun && len(steps) > 0 {
-		fmt.Fprintf(env.IO.ErrOut, "outbox %s: applying %d steps\n", o.Name, len(steps))
-		if err := provisioning.Apply(ctx, s.db, steps); err != nil {
-			return res, fs, err
-		}
-	}
-	res.Applied = !dryRun
-	return res, fs, nil
-}
-
-func renderProvision(w io.Writer, format string, rep provisionReport) error {
+func renderProvision(w io.Writer, format string, rep provisioning.Result) error {
 	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(rep)
+		return findings.WriteJSON(w, rep)
 	}
 	var b strings.Builder
 	verb := "applied"
