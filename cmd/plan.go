@@ -47,16 +47,12 @@ func addDesiredFlags(fs *pflag.FlagSet, f *desiredFlags) {
 
 // check refuses flag values that make no sense (exit 2).
 func (f *desiredFlags) check() error {
-	valid := []string{"all"}
-	known := map[string]bool{"ALL": true}
-	for _, r := range plan.Rules {
-		valid = append(valid, r.ID)
-		known[r.ID] = true
-	}
+	rules := plan.RuleDocs()
+	valid := append([]string{"all"}, rules.IDs()...)
 	for _, a := range f.Allow {
 		for _, id := range strings.Split(a, ",") {
 			id = strings.TrimSpace(id)
-			if !known[strings.ToUpper(id)] {
+			if _, ok := rules.Lookup(id); !ok && !strings.EqualFold(id, "all") {
 				hint := ""
 				if u := strings.ToUpper(id); u == plan.RulePruneAll || u == plan.RulePruneLimit {
 					hint = " (the prune guard is lifted with --allow-prune-all or --prune-max, not --allow)"
@@ -339,7 +335,7 @@ func renderPlan(w io.Writer, format string, p plan.Plan) error {
 // renderPlanAnnotations prints GitHub workflow commands: an error per
 // blocked finding, a warning per allowed one, a notice with the summary.
 func renderPlanAnnotations(w io.Writer, p plan.Plan) error {
-	if err := findings.PrintGitHubActions(w, p.Report()); err != nil {
+	if err := findings.PrintGitHubActions(w, p.FileFindings()); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(w, findings.Annotation(findings.Finding{Rule: "outboxctl plan", Severity: findings.SeverityInfo, Message: planCounts(p)}))
@@ -348,7 +344,7 @@ func renderPlanAnnotations(w io.Writer, p plan.Plan) error {
 
 // writePlanSummary writes the plan's counts and findings in Markdown.
 func writePlanSummary(w io.Writer, p plan.Plan) error {
-	if err := findings.PrintSummary(w, "outboxctl plan", p.Report()); err != nil {
+	if err := findings.PrintSummary(w, "outboxctl plan", p.FileFindings()); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "Plan: %s.\n\n", planCounts(p))

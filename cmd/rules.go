@@ -15,11 +15,7 @@ func ruleSets() []struct {
 	Commands string
 	Rules    findings.Rules
 } {
-	var planRules findings.Rules
-	for _, r := range plan.Rules {
-		planRules = append(planRules, findings.Rule{ID: r.ID, Severity: findings.SeverityError, Purpose: r.Purpose})
-	}
-	planRules = append(planRules,
+	planRules := append(plan.RuleDocs(),
 		findings.Rule{ID: plan.RulePruneAll, Severity: findings.SeverityError, Purpose: "the prune would delete every connector the owner manages (lifted by --allow-prune-all, never by --allow)"},
 		findings.Rule{ID: plan.RulePruneLimit, Severity: findings.SeverityError, Purpose: "the prune would delete more connectors than --prune-max (lifted by --prune-max or --allow-prune-all, never by --allow)"},
 	)

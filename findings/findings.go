@@ -4,14 +4,15 @@
 // not errors.
 //
 // The check packages keep their own result types, whose JSON shapes are
-// contracts of the CLI (connectorconfig.Finding, plan.Finding,
-// provisioning.Finding, schemas.Problem); each converts to Finding
-// (their Finding methods, or schemas.CheckReport.Findings), and the commands
-// validate, plan, doctor, schema check and schema validate print Findings
-// with the printers of this package: PrintText, PrintGitHubActions
-// (workflow commands, escaped by EscapeData and EscapeProperty) and
-// PrintSummary (Markdown for $GITHUB_STEP_SUMMARY). WriteJSON is the one
-// JSON encoding of every check's report.
+// contracts of the CLI, and convert them to Findings:
+// connectorconfig.Finding.Finding (validate), plan.Plan.FileFindings (plan,
+// deploy), provisioning.Finding.Finding (doctor, provision) and
+// schemas.CheckReport.Findings (schema check; schema validate builds its
+// SCHEMA_INVALID findings itself). The commands print Findings with the
+// printers of this package: PrintText, PrintGitHubActions (workflow
+// commands, escaped by EscapeData and EscapeProperty) and PrintSummary
+// (Markdown for $GITHUB_STEP_SUMMARY, the --summary-file flag). WriteJSON is
+// the one JSON encoding of the check commands' reports.
 //
 // # Rule IDs
 //

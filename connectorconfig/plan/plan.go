@@ -232,8 +232,10 @@ func WithPruneLimit(max int, allowAll bool) DiffOption {
 // every rule).
 func WithAllow(ruleIDs ...string) DiffOption {
 	return func(c *diffConfig) {
+		docs := RuleDocs()
 		for _, id := range ruleIDs {
-			c.allow[strings.ToUpper(strings.TrimSpace(id))] = true
+			canonical, _ := docs.Canonical(id)
+			c.allow[canonical] = true
 		}
 	}
 }
@@ -559,10 +561,10 @@ func MaskSecrets(s string, cfg map[string]string, declared []string) string {
 	return redact.String(s)
 }
 
-// Report returns the plan's findings in the model of package findings,
+// FileFindings returns the plan's findings in the model of package findings,
 // each placed at its connector's source (file:line:col): a blocked finding
 // is an error, an allowed one a warning. The connector leads the message.
-func (p Plan) Report() []findings.Finding {
+func (p Plan) FileFindings() []findings.Finding {
 	var out []findings.Finding
 	for _, ch := range p.Changes {
 		pos := sourcePos(ch.Source)
