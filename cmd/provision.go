@@ -195,14 +195,11 @@ func renderProvision(w io.Writer, format string, rep provisioning.Result) error 
 	return err
 }
 
+// renderProvisionFindings prints the findings of provision and doctor
+// (findings.PrintText) and their counts.
 func renderProvisionFindings(b *strings.Builder, fs []provisioning.Finding) {
-	counts := map[provisioning.Severity]int{}
-	for _, f := range fs {
-		counts[f.Severity]++
-		fmt.Fprintf(b, "%s %s [%s] %s: %s\n", f.Severity, f.ID, f.Outbox, f.Subject, f.Message)
-		if f.Fix != "" {
-			fmt.Fprintf(b, "    fix: %s\n", f.Fix)
-		}
-	}
-	fmt.Fprintf(b, "%d errors, %d warnings, %d notes\n", counts[provisioning.SeverityError], counts[provisioning.SeverityWarning], counts[provisioning.SeverityInfo])
+	all := provisioning.Findings(fs)
+	_ = findings.PrintText(b, all) // a strings.Builder does not fail
+	c := findings.Count(all)
+	fmt.Fprintf(b, "%d errors, %d warnings, %d notes\n", c.Errors, c.Warnings, c.Infos)
 }
