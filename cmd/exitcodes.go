@@ -100,11 +100,15 @@ func ExitCodeOf(err error) int {
 
 func newHelpCmd(env *Env, root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
-		Use:   "help [command | exit-codes]",
-		Short: "Help about any command, or the exit codes",
+		Use:   "help [command | exit-codes | rules]",
+		Short: "Help about any command, the exit codes or the rule IDs",
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 1 && args[0] == "exit-codes" {
 				fmt.Fprint(env.IO.Out, exitCodesHelp)
+				return nil
+			}
+			if len(args) == 1 && args[0] == "rules" {
+				fmt.Fprint(env.IO.Out, rulesTopicHelp())
 				return nil
 			}
 			target, _, err := root.Find(args)

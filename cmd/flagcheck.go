@@ -24,18 +24,25 @@ func checkDurations(c *cobra.Command) error {
 	return err
 }
 
-// refuseUnknownSubcommands makes every command that only groups others
-// (schema, connectors, completion, …) refuse an unknown subcommand with exit
-// 2 instead of printing its help and exiting 0. Without arguments it still
-// prints its help.
-func refuseUnknownSubcommands(root *cobra.Command) {
+// markUsageErrors makes every bad command line a UsageError (exit 2), by
+// type rather than by cobra's message: flag errors come through the root's
+// FlagErrorFunc; the argument checks and required flags of every runnable
+// command are wrapped here (usageArgs); and every command that only groups
+// others (the root, schema, connectors, completion, …) refuses an unknown
+// subcommand instead of printing its help and exiting 0. Without arguments a
+// group still prints its help.
+func markUsageErrors(root *cobra.Command) {
 	root.InitDefaultCompletionCmd()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
-		if c == root || c.Runnable() || !c.HasSubCommands() {
+		if c.Runnable() {
+			c.Args = usageArgs(c.Args)
+			return
+		}
+		if !c.HasSubCommands() {
 			return
 		}
 		c.Args = cobra.ArbitraryArgs
@@ -60,4 +67,21 @@ func refuseUnknownSubcommands(root *cobra.Command) {
 		}
 	}
 	walk(root)
+}
+
+// usageArgs wraps a command's argument check: its errors, and those of the
+// command's required flags (which cobra checks right after the arguments),
+// are UsageErrors. A nil check accepts any arguments, as in cobra.
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if check != nil {
+			if err := check(c, args); err != nil {
+				return UsageError(err)
+			}
+		}
+		if err := c.ValidateRequiredFlags(); err != nil {
+			return UsageError(err)
+		}
+		return nil
+	}
 }

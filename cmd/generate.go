@@ -125,16 +125,19 @@ func generateConnectors(env *Env, s *spec.Spec, lookup *spec.Lookup, kf *kafkaFl
 	return cs, nil
 }
 
-func init() {
-	// Deploy and plan read outbox specs through the generator.
-	specConnectors = func(env *Env, paths []string) ([]connectorconfig.Connector, error) {
-		s, err := loadSpec(env, paths)
-		if err != nil {
-			return nil, err
-		}
-		return generateConnectors(env, s, envLookup(env), nil)
+// specConnectors turns outbox spec files into the connectors plan and deploy
+// compare with Kafka Connect: generated with secrets resolved, without the
+// outboxes the relay publishes (see skipRelayPublished).
+func specConnectors(env *Env, paths []string) ([]connectorconfig.Connector, error) {
+	s, err := loadSpec(env, paths)
+	if err != nil {
+		return nil, err
 	}
-	specConnectors = skipRelayPublished(specConnectors)
+	cs, err := generateConnectors(env, s, envLookup(env), nil)
+	if err != nil {
+		return nil, err
+	}
+	return skipRelay(cs), nil
 }
 
 func runGenerate(env *Env, opts *generateOptions) error {
@@ -164,7 +167,7 @@ func runGenerate(env *Env, opts *generateOptions) error {
 		return write(env.IO.Out, cs)
 	}
 	// File names are connector names: refuse any that is not one plain
-	// name inside the folder before writing anything (KC001 in validate).
+	// name inside the folder before writing anything (CONNECTOR_NAME_INVALID in validate).
 	for i := range cs {
 		if err := connectorconfig.ValidConnectorName(cs[i].Name); err != nil {
 			return UsageError(fmt.Errorf("--out-dir: %w (no file written)", err))

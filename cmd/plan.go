@@ -17,6 +17,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
+	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -46,16 +47,12 @@ func addDesiredFlags(fs *pflag.FlagSet, f *desiredFlags) {
 
 // check refuses flag values that make no sense (exit 2).
 func (f *desiredFlags) check() error {
-	valid := []string{"all"}
-	known := map[string]bool{"ALL": true}
-	for _, r := range plan.Rules {
-		valid = append(valid, r.ID)
-		known[r.ID] = true
-	}
+	rules := plan.RuleDocs()
+	valid := append([]string{"all"}, rules.IDs()...)
 	for _, a := range f.Allow {
 		for _, id := range strings.Split(a, ",") {
 			id = strings.TrimSpace(id)
-			if !known[strings.ToUpper(id)] {
+			if _, ok := rules.Lookup(id); !ok && !strings.EqualFold(id, "all") {
 				hint := ""
 				if u := strings.ToUpper(id); u == plan.RulePruneAll || u == plan.RulePruneLimit {
 					hint = " (the prune guard is lifted with --allow-prune-all or --prune-max, not --allow)"
@@ -85,16 +82,6 @@ func rulesHelp() string {
 		fmt.Fprintf(&b, "  %-24s %s\n", r.ID, r.Purpose)
 	}
 	return b.String()
-}
-
-// specConnectors turns outbox spec files into connectors. It is replaced by
-// the generator once it is available (see generate.go's wiring); until then
-// spec input is refused with a hint.
-var specConnectors = func(env *Env, paths []string) ([]connectorconfig.Connector, error) {
-	if _, err := spec.Load(paths...); err != nil {
-		return nil, UsageError(err)
-	}
-	return nil, UsageError(fmt.Errorf("deploying from an outbox spec needs the connector generator, which this build does not have yet: run `outboxctl generate -o json > connectors.json` and use -f connectors.json"))
 }
 
 // loadDesired reads the desired connectors from -f inputs: connectors files
@@ -243,6 +230,7 @@ type planOptions struct {
 	desiredFlags
 	Connect          connectFlags
 	DetailedExitCode bool
+	SummaryFile      string
 }
 
 func newPlanCmd(env *Env) *cobra.Command {
@@ -278,6 +266,7 @@ unreachable or failing, 2 bad input.`,
 	addConnectFlags(c.Flags(), &opts.Connect)
 	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json|github-actions")
 	c.Flags().BoolVar(&opts.DetailedExitCode, "detailed-exitcode", false, "exit 4 when changes are pending (0 when none)")
+	summaryFlag(c.Flags(), &opts.SummaryFile)
 	return c
 }
 
@@ -324,6 +313,9 @@ func runPlan(ctx context.Context, env *Env, opts *planOptions) error {
 	if err := renderPlan(env.IO.Out, opts.Output, p); err != nil {
 		return err
 	}
+	if err := appendSummary(opts.SummaryFile, func(w io.Writer) error { return writePlanSummary(w, p) }); err != nil {
+		return err
+	}
 	return planExit(p, opts.DetailedExitCode)
 }
 
@@ -343,33 +335,26 @@ func renderPlan(w io.Writer, format string, p plan.Plan) error {
 // renderPlanAnnotations prints GitHub workflow commands: an error per
 // blocked finding, a warning per allowed one, a notice with the summary.
 func renderPlanAnnotations(w io.Writer, p plan.Plan) error {
-	src := map[string]string{}
-	for _, ch := range p.Changes {
-		src[ch.Name] = ch.Source
+	if err := findings.PrintGitHubActions(w, p.FileFindings()); err != nil {
+		return err
 	}
-	for _, f := range p.Findings() {
-		level := "error"
-		if f.Allowed {
-			level = "warning"
-		}
-		loc := ""
-		if s := src[f.Connector]; s != "" && s != "<stdin>" {
-			file, rest, _ := strings.Cut(s, ":")
-			loc = "file=" + file
-			if line, _, _ := strings.Cut(rest, ":"); line != "" {
-				loc += ",line=" + line
-			}
-			loc += ","
-		}
-		fmt.Fprintf(w, "::%s %stitle=%s %s::%s\n", level, loc, f.Rule, f.Connector, ghEscape(f.Message))
-	}
-	c := p.Counts()
-	_, err := fmt.Fprintf(w, "::notice title=outboxctl plan::%d to create, %d to update, %d to delete, %d unchanged\n", c.Create+c.Replace, c.Update, c.Delete+c.Replace, c.NoOp)
+	_, err := fmt.Fprintln(w, findings.Annotation(findings.Finding{Rule: "outboxctl plan", Severity: findings.SeverityInfo, Message: planCounts(p)}))
 	return err
 }
 
-func ghEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+// writePlanSummary writes the plan's counts and findings in Markdown.
+func writePlanSummary(w io.Writer, p plan.Plan) error {
+	if err := findings.PrintSummary(w, "outboxctl plan", p.FileFindings()); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "Plan: %s.\n\n", planCounts(p))
+	return err
+}
+
+// planCounts is the plan's counts in one line.
+func planCounts(p plan.Plan) string {
+	c := p.Counts()
+	return fmt.Sprintf("%d to create, %d to update, %d to delete, %d unchanged", c.Create+c.Replace, c.Update, c.Delete+c.Replace, c.NoOp)
 }
 
 func planExit(p plan.Plan, detailed bool) error {

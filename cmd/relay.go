@@ -429,23 +429,17 @@ func relayDefaults(opts *relayOptions, r *spec.RelaySpec, set func(string) bool)
 	return nil
 }
 
-// skipRelayPublished wraps the spec generator of plan and deploy: they leave
-// no connector for an outbox the relay publishes (with --prune, a deployed
-// one is deleted).
-func skipRelayPublished(gen func(*Env, []string) ([]connectorconfig.Connector, error)) func(*Env, []string) ([]connectorconfig.Connector, error) {
-	return func(env *Env, paths []string) ([]connectorconfig.Connector, error) {
-		cs, err := gen(env, paths)
-		if err != nil {
-			return nil, err
+// skipRelay drops the connectors of the outboxes the relay publishes: plan
+// and deploy leave no connector for them (with --prune, a deployed one is
+// deleted).
+func skipRelay(cs []connectorconfig.Connector) []connectorconfig.Connector {
+	var out []connectorconfig.Connector
+	for _, c := range cs {
+		if !c.Provenance.Relay {
+			out = append(out, c)
 		}
-		var out []connectorconfig.Connector
-		for _, c := range cs {
-			if !c.Provenance.Relay {
-				out = append(out, c)
-			}
-		}
-		return out, nil
 	}
+	return out
 }
 
 func relayOutboxOf(s *spec.Spec, name string) (*spec.Outbox, error) {

@@ -130,9 +130,6 @@ func Run(ctx context.Context, env *Env, args []string) int {
 		return ExitOK
 	}
 	code := ExitCodeOf(err)
-	if code == ExitError && isCobraUsageError(err) {
-		code = ExitUsage
-	}
 	var silent *silentError
 	if !errors.As(err, &silent) {
 		fmt.Fprintf(env.IO.ErrOut, "outboxctl: %s\n", redact.String(err.Error()))
@@ -185,18 +182,6 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		// Commands are registered here, one line per noun.
 	)
 	root.SetHelpCommand(newHelpCmd(env, root))
-	refuseUnknownSubcommands(root)
+	markUsageErrors(root)
 	return root
-}
-
-// isCobraUsageError reports errors that cobra produces for a bad command line
-// (it has no typed errors for them).
-func isCobraUsageError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "requires exactly", "invalid argument", "required flag"} {
-		if strings.HasPrefix(msg, p) {
-			return true
-		}
-	}
-	return false
 }

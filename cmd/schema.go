@@ -5,22 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/schemas/avro"
 )
-
-// schemaSubcommands are extra `schema` subcommands contributed by other
-// files of this package: a file appends its constructor in an init()
-// function, e.g.
-//
-//	func init() { schemaSubcommands = append(schemaSubcommands, newSchemaDecodeCmd) }
-//
-// so that no one needs to edit newSchemaCmd. They are added sorted by name.
-var schemaSubcommands []func(*Env) *cobra.Command
 
 func newSchemaCmd(env *Env) *cobra.Command {
 	c := &cobra.Command{
@@ -30,12 +19,17 @@ func newSchemaCmd(env *Env) *cobra.Command {
 Schema Registry (Avro Java 1.12) would, and check a candidate against its
 previous versions at a Confluent compatibility level.`,
 	}
-	subs := []*cobra.Command{newSchemaCompatCmd(env), newSchemaValidateCmd(env)}
-	for _, ctor := range schemaSubcommands {
-		subs = append(subs, ctor(env))
-	}
-	sort.Slice(subs, func(i, j int) bool { return subs[i].Name() < subs[j].Name() })
-	c.AddCommand(subs...)
+	// One line per subcommand, in name order.
+	c.AddCommand(
+		newSchemaCheckCmd(env),
+		newSchemaCompatCmd(env),
+		newSchemaDecodeCmd(env),
+		newSchemaDiffCmd(env),
+		newSchemaGetCmd(env),
+		newSchemaListCmd(env),
+		newSchemaRegisterCmd(env),
+		newSchemaValidateCmd(env),
+	)
 	return c
 }
 
@@ -52,11 +46,11 @@ func (f *schemaParseFlags) add(c *cobra.Command) {
 }
 
 // loadRefs parses the --ref files (leniently: they are registered schemas).
-func (f *schemaParseFlags) loadRefs() error {
+func (f *schemaParseFlags) loadRefs(stdin io.Reader) error {
 	for _, path := range f.Refs {
 		opts := avro.Lenient()
 		opts.Named = f.refSchema
-		s, err := parseSchemaFile(path, opts)
+		s, err := parseSchemaFile(stdin, path, opts)
 		if err != nil {
 			return err
 		}
@@ -76,12 +70,13 @@ func (f *schemaParseFlags) options(strict bool) avro.Options {
 	return opts
 }
 
-// parseSchemaFile reads and parses path ("-" is standard input).
-func parseSchemaFile(path string, opts avro.Options) (avro.Schema, error) {
+// parseSchemaFile reads and parses path ("-" is stdin, the command's
+// injected input stream).
+func parseSchemaFile(stdin io.Reader, path string, opts avro.Options) (avro.Schema, error) {
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = io.ReadAll(os.Stdin)
+		data, err = io.ReadAll(stdin)
 	} else {
 		data, err = os.ReadFile(path)
 	}
@@ -99,15 +94,4 @@ func schemaFileError(err error) error {
 		return UsageError(pe)
 	}
 	return UsageError(fmt.Errorf("read schema: %w", err))
-}
-
-// githubEscape escapes an annotation message for GitHub Actions workflow
-// commands.
-func githubEscape(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// githubEscapeProp escapes an annotation property (file=…).
-func githubEscapeProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

@@ -8,10 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/schemas"
 	"github.com/outboxctl/outboxctl/schemas/compat"
 	"github.com/outboxctl/outboxctl/spec"
@@ -77,7 +78,7 @@ accepted-breaks file), 1 registry or git failure.`,
 	fs.StringVar(&opts.AgainstDir, "against-dir", "", "check against the schemas in this folder")
 	fs.BoolVar(&opts.AgainstRegistry, "against-registry", false, "check against the registry's versions of each subject")
 	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text|json|github-actions")
-	fs.StringVar(&opts.SummaryFile, "summary-file", "", "append a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)")
+	summaryFlag(fs, &opts.SummaryFile)
 	fs.StringVar(&opts.AcceptedBreaks, "accepted-breaks", "", "accepted-breaks file (default "+schemas.DefaultAcceptedBreaksFile+" next to the spec, if it exists)")
 	fs.StringVar(&opts.Level, "level", string(schemas.DefaultLevel), "compatibility level for git and folder baselines")
 	addRegistryFlags(fs, &opts.Registry)
@@ -138,22 +139,19 @@ func runSchemaCheck(ctx context.Context, env *Env, opts *schemaCheckOptions) err
 			return err
 		}
 	case "github-actions":
-		writeCheckGitHub(env.IO.Out, rep)
+		if err := writeCheckGitHub(env.IO.Out, rep); err != nil {
+			return err
+		}
 	default:
-		writeCheckText(env.IO.Out, rep)
+		if err := rep.WriteText(env.IO.Out); err != nil {
+			return err
+		}
 	}
 	for _, ab := range rep.Unused {
 		fmt.Fprintf(env.IO.ErrOut, "warning: %s: accepted break for %s matched nothing (remove it once the break is registered)\n", ab.Pos, ab.Subject)
 	}
-	if opts.SummaryFile != "" {
-		f, err := os.OpenFile(opts.SummaryFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			return fmt.Errorf("summary file: %w", err)
-		}
-		writeCheckMarkdown(f, rep)
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("summary file: %w", err)
-		}
+	if err := appendSummary(opts.SummaryFile, rep.WriteMarkdown); err != nil {
+		return err
 	}
 	if !rep.Compatible {
 		return SilentExit(ExitCheckFailed)
@@ -181,128 +179,18 @@ func schemaLoadAccepted(flag string, specFiles []string) (*schemas.AcceptedBreak
 	return a, nil
 }
 
-func schemaSummaryLine(rep *schemas.CheckReport) string {
-	s := rep.Summary
-	return fmt.Sprintf("%d compatible, %d incompatible, %d new, %d accepted, %d skipped", s.Compatible, s.Incompatible, s.New, s.Accepted, s.Skipped)
-}
-
-func schemaLevelNote(r schemas.CheckResult) string {
-	if r.Level == "" {
-		return ""
+// writeCheckGitHub prints the report's findings as workflow commands, with
+// repository paths, and the summary line.
+func writeCheckGitHub(w io.Writer, rep *schemas.CheckReport) error {
+	fs := rep.Findings()
+	for i := range fs {
+		fs[i].File = schemas.RepoPath(fs[i].File)
 	}
-	return ", " + r.Level
-}
-
-func writeCheckText(w io.Writer, rep *schemas.CheckReport) {
-	for _, r := range rep.Results {
-		head := fmt.Sprintf("%s:%d:%d: %s %s (against %s%s)", r.File, r.Line, r.Col, r.Status, r.Subject, r.Against, schemaLevelNote(r))
-		switch r.Status {
-		case schemas.StatusNew, schemas.StatusSkipped:
-			head += ": " + r.Note
-		case schemas.StatusAccepted:
-			head += ": accepted break (" + r.Accepted.Reason + ")"
-		}
-		fmt.Fprintln(w, head)
-		for _, p := range r.Problems {
-			fmt.Fprintf(w, "  %s:%d:%d: %s at %s: %s (%s, against version %d)\n", p.File, p.Line, p.Col, p.Type, p.Location, p.Message, p.Direction, p.Version)
-		}
-		if r.Status == schemas.StatusIncompatible {
-			fmt.Fprintf(w, "  to accept this break, add to %s: {subject: %s, fingerprint: %s, reason: ...}\n", schemas.DefaultAcceptedBreaksFile, r.Subject, r.Fingerprint)
-		}
+	if err := findings.PrintGitHubActions(w, fs); err != nil {
+		return err
 	}
-	verdict := "compatible"
-	if !rep.Compatible {
-		verdict = "INCOMPATIBLE"
-	}
-	fmt.Fprintf(w, "schema check: %s: %s\n", verdict, schemaSummaryLine(rep))
-}
-
-// schemaRepoPath makes path relative to the root of the git work tree that
-// holds it (GitHub places annotations by repository path), or returns it
-// unchanged outside a work tree.
-func schemaRepoPath(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return path
-	}
-	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-			if rel, err := filepath.Rel(dir, abs); err == nil {
-				return filepath.ToSlash(rel)
-			}
-			return path
-		}
-		if filepath.Dir(dir) == dir {
-			return path
-		}
-	}
-}
-
-func writeCheckGitHub(w io.Writer, rep *schemas.CheckReport) {
-	for _, r := range rep.Results {
-		loc := fmt.Sprintf("file=%s,line=%d,col=%d", githubEscapeProp(schemaRepoPath(r.File)), r.Line, r.Col)
-		switch r.Status {
-		case schemas.StatusIncompatible, schemas.StatusAccepted:
-			kind, title := "error", "INCOMPATIBLE"
-			if r.Status == schemas.StatusAccepted {
-				kind, title = "warning", "ACCEPTED BREAK"
-			}
-			for _, p := range r.Problems {
-				msg := fmt.Sprintf("%s: %s at %s: %s (against %s%s, version %d)", r.Subject, p.Type, p.Location, p.Message, r.Against, schemaLevelNote(r), p.Version)
-				if r.Status == schemas.StatusAccepted {
-					msg += "; accepted: " + r.Accepted.Reason
-				}
-				fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", kind, githubEscapeProp(schemaRepoPath(p.File)), p.Line, p.Col, title, githubEscape(msg))
-			}
-		case schemas.StatusNew:
-			fmt.Fprintf(w, "::notice %s,title=NEW SUBJECT::%s\n", loc, githubEscape(r.Subject+": "+r.Note+" (against "+r.Against+")"))
-		}
-	}
-	fmt.Fprintf(w, "schema check: %s\n", schemaSummaryLine(rep))
-}
-
-func schemaMDCell(s string) string {
-	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
-}
-
-func writeCheckMarkdown(w io.Writer, rep *schemas.CheckReport) {
-	fmt.Fprintln(w, "## Schema check")
-	fmt.Fprintln(w)
-	if rep.Compatible {
-		fmt.Fprintf(w, "**Compatible**: %s.\n\n", schemaSummaryLine(rep))
-	} else {
-		fmt.Fprintf(w, "**Incompatible**: %s.\n\n", schemaSummaryLine(rep))
-	}
-	if len(rep.Results) == 0 {
-		fmt.Fprintln(w, "No schemas in the spec.")
-		return
-	}
-	fmt.Fprintln(w, "| Status | Subject | Schema | Against | Details |")
-	fmt.Fprintln(w, "|---|---|---|---|---|")
-	for _, r := range rep.Results {
-		var details []string
-		for _, p := range r.Problems {
-			details = append(details, fmt.Sprintf("`%s` at `%s` (line %d): %s", p.Type, p.Location, p.Line, p.Message))
-		}
-		switch r.Status {
-		case schemas.StatusAccepted:
-			details = append(details, "accepted: "+r.Accepted.Reason)
-		case schemas.StatusNew, schemas.StatusSkipped:
-			details = append(details, r.Note)
-		case schemas.StatusIncompatible:
-			details = append(details, "fingerprint `"+r.Fingerprint+"`")
-		}
-		status := string(r.Status)
-		if r.Status == schemas.StatusIncompatible {
-			status = "**incompatible**"
-		}
-		against := r.Against
-		if r.Level != "" {
-			against += " (" + r.Level + ")"
-		}
-		fmt.Fprintf(w, "| %s | `%s` | `%s:%d` | %s | %s |\n", status, schemaMDCell(r.Subject), schemaMDCell(r.File), r.Line, schemaMDCell(against), schemaMDCell(strings.Join(details, "<br>")))
-	}
-	fmt.Fprintln(w)
+	_, err := fmt.Fprintf(w, "schema check: %s\n", rep.SummaryLine())
+	return err
 }
 
 // loadCatalog loads the spec files and the schema catalog of its event types
@@ -317,4 +205,26 @@ func loadCatalog(env *Env, files []string) (*spec.Spec, *schemas.Catalog, error)
 		return nil, nil, UsageError(err)
 	}
 	return sp, cat, nil
+}
+
+// summaryFlag is the --summary-file flag of the check commands.
+func summaryFlag(fs *pflag.FlagSet, path *string) {
+	fs.StringVar(path, "summary-file", "", "append a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)")
+}
+
+// appendSummary appends what write writes to the --summary-file path
+// (nothing without one).
+func appendSummary(path string, write func(io.Writer) error) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("summary file: %w", err)
+	}
+	werr := write(f)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		return fmt.Errorf("summary file: %w", err)
+	}
+	return nil
 }

@@ -86,16 +86,16 @@ func runSchemaCompat(env *Env, opts *schemaCompatOptions) error {
 	default:
 		return UsageError(fmt.Errorf("unknown output format %q (want text|json|confluent)", opts.Output))
 	}
-	if err := opts.Parse.loadRefs(); err != nil {
+	if err := opts.Parse.loadRefs(env.IO.In); err != nil {
 		return schemaFileError(err)
 	}
-	candidate, err := parseSchemaFile(opts.Candidate, opts.Parse.options(true))
+	candidate, err := parseSchemaFile(env.IO.In, opts.Candidate, opts.Parse.options(true))
 	if err != nil {
 		return schemaFileError(err)
 	}
 	var history []avro.Schema
 	for _, p := range opts.Previous {
-		s, err := parseSchemaFile(p, opts.Parse.options(opts.Strict))
+		s, err := parseSchemaFile(env.IO.In, p, opts.Parse.options(opts.Strict))
 		if err != nil {
 			return schemaFileError(err)
 		}

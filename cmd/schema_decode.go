@@ -11,8 +11,6 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/resolve"
 )
 
-func init() { schemaSubcommands = append(schemaSubcommands, newSchemaDecodeCmd) }
-
 type schemaDecodeOptions struct {
 	Writer string
 	Reader string
@@ -64,14 +62,14 @@ func runSchemaDecode(env *Env, opts *schemaDecodeOptions) error {
 	if opts.Writer == "-" || opts.Reader == "-" {
 		return UsageError(fmt.Errorf("--writer and --reader must be files (standard input is the datum)"))
 	}
-	if err := opts.Parse.loadRefs(); err != nil {
+	if err := opts.Parse.loadRefs(env.IO.In); err != nil {
 		return schemaFileError(err)
 	}
-	writer, err := parseSchemaFile(opts.Writer, opts.Parse.options(false))
+	writer, err := parseSchemaFile(env.IO.In, opts.Writer, opts.Parse.options(false))
 	if err != nil {
 		return schemaFileError(err)
 	}
-	reader, err := parseSchemaFile(opts.Reader, opts.Parse.options(true))
+	reader, err := parseSchemaFile(env.IO.In, opts.Reader, opts.Parse.options(true))
 	if err != nil {
 		return schemaFileError(err)
 	}

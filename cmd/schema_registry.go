@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -30,11 +31,6 @@ const (
 	envRegistryPasswordFile = "OUTBOX_SCHEMA_REGISTRY_PASSWORD_FILE"
 	envRegistryToken        = "OUTBOX_SCHEMA_REGISTRY_TOKEN"
 )
-
-func init() {
-	schemaSubcommands = append(schemaSubcommands,
-		newSchemaCheckCmd, newSchemaRegisterCmd, newSchemaListCmd, newSchemaGetCmd, newSchemaDiffCmd)
-}
 
 // registryFlags are the connection flags of the registry commands.
 type registryFlags struct {
@@ -455,72 +451,23 @@ func runSchemaDiff(ctx context.Context, env *Env, opts *schemaDiffOptions) error
 	return differ()
 }
 
-// schemaUnifiedDiff is a line diff of a and b in unified format (whole files as
-// one hunk context of 3 lines), "" when equal.
+// schemaUnifiedDiff is a line diff of a and b in unified format (hunks with
+// 3 lines of context), "" when equal. It is go-internal's diff, the one
+// testscript's cmp prints, without its leading "diff a b" line.
 func schemaUnifiedDiff(nameA, nameB, a, b string) string {
 	if a == b {
 		return ""
 	}
-	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
-	// LCS table.
-	n, m := len(la), len(lb)
-	dp := make([][]int, n+1)
-	for i := range dp {
-		dp[i] = make([]int, m+1)
+	d := string(diff.Diff(nameA, []byte(withNewline(a)), nameB, []byte(withNewline(b))))
+	if _, rest, ok := strings.Cut(d, "\n"); ok && strings.HasPrefix(d, "diff ") {
+		return rest
 	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if la[i] == lb[j] {
-				dp[i][j] = dp[i+1][j+1] + 1
-			} else {
-				dp[i][j] = max(dp[i+1][j], dp[i][j+1])
-			}
-		}
+	return d
+}
+
+func withNewline(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
 	}
-	type op struct {
-		kind byte
-		text string
-	}
-	var ops []op
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && la[i] == lb[j]:
-			ops = append(ops, op{' ', la[i]})
-			i++
-			j++
-		case i < n && (j >= m || dp[i+1][j] >= dp[i][j+1]):
-			ops = append(ops, op{'-', la[i]})
-			i++
-		default:
-			ops = append(ops, op{'+', lb[j]})
-			j++
-		}
-	}
-	var out strings.Builder
-	fmt.Fprintf(&out, "--- %s\n+++ %s\n", nameA, nameB)
-	const ctx = 3
-	keep := make([]bool, len(ops))
-	for k, o := range ops {
-		if o.kind != ' ' {
-			for d := max(0, k-ctx); d <= min(len(ops)-1, k+ctx); d++ {
-				keep[d] = true
-			}
-		}
-	}
-	inHunk := false
-	for k, o := range ops {
-		if !keep[k] {
-			inHunk = false
-			continue
-		}
-		if !inHunk {
-			out.WriteString("@@\n")
-			inHunk = true
-		}
-		out.WriteByte(o.kind)
-		out.WriteString(o.text)
-		out.WriteByte('\n')
-	}
-	return out.String()
+	return s + "\n"
 }

@@ -1,13 +1,14 @@
 package cmd
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 
 	"github.com/spf13/cobra"
 
+	"github.com/outboxctl/outboxctl/findings"
+	"github.com/outboxctl/outboxctl/schemas"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 )
 
@@ -63,19 +64,17 @@ type validateJSONError struct {
 }
 
 func runSchemaValidate(env *Env, opts *schemaValidateOptions) error {
-	switch opts.Output {
-	case "text", "json", "github-actions":
-	default:
-		return UsageError(fmt.Errorf("unknown output format %q (want text|json|github-actions)", opts.Output))
+	if err := findings.CheckFormat(opts.Output); err != nil {
+		return UsageError(err)
 	}
-	if err := opts.Parse.loadRefs(); err != nil {
+	if err := opts.Parse.loadRefs(env.IO.In); err != nil {
 		return schemaFileError(err)
 	}
 	report := validateJSON{Valid: true, Files: []validateJSONFile{}}
 	unreadable := 0
 	for _, file := range opts.Files {
 		res := validateJSONFile{File: file, Valid: true, Errors: []validateJSONError{}}
-		_, err := parseSchemaFile(file, opts.Parse.options(!opts.Lenient))
+		_, err := parseSchemaFile(env.IO.In, file, opts.Parse.options(!opts.Lenient))
 		if err != nil {
 			res.Valid, report.Valid = false, false
 			var pe *avro.ParseError
@@ -95,21 +94,18 @@ func runSchemaValidate(env *Env, opts *schemaValidateOptions) error {
 	w := env.IO.Out
 	switch opts.Output {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(report); err != nil {
+		if err := findings.WriteJSON(w, report); err != nil {
 			return err
 		}
 	case "github-actions":
+		var out []findings.Finding
 		for _, f := range report.Files {
 			for _, e := range f.Errors {
-				if e.Line > 0 {
-					fmt.Fprintf(w, "::error file=%s,line=%d,col=%d,title=invalid Avro schema::%s\n", githubEscapeProp(f.File), e.Line, e.Column, githubEscape(e.Message))
-				} else {
-					fmt.Fprintf(w, "::error file=%s,title=invalid Avro schema::%s\n", githubEscapeProp(f.File), githubEscape(e.Message))
-				}
+				out = append(out, findings.Finding{Rule: schemas.RuleSchemaInvalid, Severity: findings.SeverityError, File: f.File, Line: e.Line, Col: e.Column, Message: e.Message})
 			}
+		}
+		if err := findings.PrintGitHubActions(w, out); err != nil {
+			return err
 		}
 	default:
 		invalid := 0

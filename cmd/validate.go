@@ -2,15 +2,14 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -21,6 +20,7 @@ type validateOptions struct {
 	FailOn           string
 	BootstrapServers kafkaFlags
 	Connect          connectFlags
+	SummaryFile      string
 }
 
 func newValidateCmd(env *Env) *cobra.Command {
@@ -65,27 +65,16 @@ findings, 2 the spec does not load, 1 Connect unreachable with --server.`,
 	fs.BoolVar(&opts.Server, "server", false, "also validate with Kafka Connect's validate endpoint")
 	fs.StringVar(&opts.FailOn, "fail-on", "error", "lowest severity that fails the command (exit 3): error or warning")
 	fs.Bool("list-rules", false, "list the rules and exit")
+	summaryFlag(fs, &opts.SummaryFile)
 	addKafkaFlags(fs, &opts.BootstrapServers)
 	addConnectFlags(fs, &opts.Connect)
 	return c
 }
 
 func listRules(w io.Writer, format string) error {
-	rules := connectorconfig.Rules()
+	rules := connectorconfig.RuleDocs()
 	if format == "json" {
-		type ruleDoc struct {
-			ID       string `json:"id"`
-			Severity string `json:"severity"`
-			Purpose  string `json:"purpose"`
-			Hint     string `json:"hint"`
-		}
-		out := make([]ruleDoc, 0, len(rules))
-		for _, r := range rules {
-			out = append(out, ruleDoc{r.ID, string(r.Severity), r.Purpose, r.Hint})
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return findings.WriteJSON(w, rules)
 	}
 	for _, r := range rules {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", r.ID, r.Severity, r.Purpose)
@@ -94,10 +83,8 @@ func listRules(w io.Writer, format string) error {
 }
 
 func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
-	switch opts.Output {
-	case "text", "json", "github-actions":
-	default:
-		return UsageError(fmt.Errorf("unknown output format %q: use text, json or github-actions", opts.Output))
+	if err := findings.CheckFormat(opts.Output); err != nil {
+		return UsageError(err)
 	}
 	switch opts.FailOn {
 	case "error", "warning":
@@ -109,8 +96,12 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 		var list spec.ErrorList
 		if opts.Output != "text" && errors.As(err, &list) {
 			// Machine formats get the spec errors as findings too.
-			if rerr := renderFindings(env.IO.Out, opts.Output, specFindings(list)); rerr != nil {
+			fs := specFindings(list)
+			if rerr := renderFindings(env.IO.Out, opts.Output, fs); rerr != nil {
 				return rerr
+			}
+			if serr := appendValidateSummary(opts.SummaryFile, fs); serr != nil {
+				return serr
 			}
 			return SilentExit(ExitUsage)
 		}
@@ -121,7 +112,7 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 	if err != nil {
 		return err
 	}
-	findings := connectorconfig.Validate(s, cs)
+	found := connectorconfig.Validate(s, cs)
 	if opts.Server {
 		resolved, err := generateConnectors(env, s, envLookup(env), &opts.BootstrapServers)
 		if err != nil {
@@ -135,23 +126,34 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 			return err
 		}
 		server, err := connectorconfig.ValidateServer(ctx, client, resolved)
-		findings = append(findings, server...)
+		found = append(found, server...)
 		if err != nil {
 			return WithExitCode(ExitError, errors.New(connectorconfig.MaskString(err.Error(), resolved...)))
 		}
 	}
-	if err := renderFindings(env.IO.Out, opts.Output, findings); err != nil {
+	if err := renderFindings(env.IO.Out, opts.Output, found); err != nil {
+		return err
+	}
+	if err := appendValidateSummary(opts.SummaryFile, found); err != nil {
 		return err
 	}
 	if opts.Output == "text" {
-		fmt.Fprintln(env.IO.ErrOut, summary(findings, len(cs)))
+		fmt.Fprintln(env.IO.ErrOut, summary(found, len(cs)))
 	}
-	for _, f := range findings {
+	for _, f := range found {
 		if f.Severity == connectorconfig.SeverityError || opts.FailOn == "warning" {
 			return SilentExit(ExitCheckFailed)
 		}
 	}
 	return nil
+}
+
+// appendValidateSummary appends validate's findings in Markdown to the
+// --summary-file (nothing without one).
+func appendValidateSummary(path string, fs []connectorconfig.Finding) error {
+	return appendSummary(path, func(w io.Writer) error {
+		return findings.PrintSummary(w, "outboxctl validate", connectorconfig.Findings(fs))
+	})
 }
 
 // SpecRuleID marks spec load errors rendered as findings.
@@ -183,56 +185,15 @@ func summary(fs []connectorconfig.Finding, connectors int) string {
 
 func renderFindings(w io.Writer, format string, fs []connectorconfig.Finding) error {
 	switch format {
-	case "json":
+	case findings.FormatJSON:
 		if fs == nil {
 			fs = []connectorconfig.Finding{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(struct {
+		return findings.WriteJSON(w, struct {
 			Findings []connectorconfig.Finding `json:"findings"`
 		}{fs})
-	case "github-actions":
-		for _, f := range fs {
-			level := "error"
-			if f.Severity == connectorconfig.SeverityWarning {
-				level = "warning"
-			}
-			msg := f.Message
-			if f.Hint != "" {
-				msg += "\nhint: " + f.Hint
-			}
-			fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level,
-				ghProp(f.File), f.Line, f.Col, ghProp(f.RuleID), ghData(msg))
-		}
-		return nil
+	case findings.FormatGitHubActions:
+		return findings.PrintGitHubActions(w, connectorconfig.Findings(fs))
 	}
-	var b strings.Builder
-	for _, f := range fs {
-		fmt.Fprintf(&b, "%s: %s %s: %s\n", f.Pos(), f.Severity, f.RuleID, f.Message)
-		switch {
-		case f.Connector != "" && f.Key != "":
-			fmt.Fprintf(&b, "    connector %s, key %s\n", f.Connector, f.Key)
-		case f.Connector != "":
-			fmt.Fprintf(&b, "    connector %s\n", f.Connector)
-		case f.Key != "":
-			fmt.Fprintf(&b, "    key %s\n", f.Key)
-		}
-		if f.Hint != "" {
-			fmt.Fprintf(&b, "    hint: %s\n", f.Hint)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// ghData escapes a GitHub Actions workflow command message.
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// ghProp escapes a GitHub Actions workflow command property value.
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return findings.PrintText(w, connectorconfig.Findings(fs))
 }

@@ -30,7 +30,7 @@
 //     repeats the LSN of the last captured change, so without the query a
 //     slot whose outbox table is quiet retains all WAL the rest of the
 //     server writes (TestIntegrationHeartbeatMovesSlot shows both on the
-//     real stack; rule PG004_SLOT_CAN_STALL flags configs without it);
+//     real stack; rule SLOT_CAN_STALL flags configs without it);
 //   - key.converter StringConverter; for avro payloads the Confluent
 //     wire-format bytes pass through untouched: BinaryDataConverter with a
 //     JSON delegate for the heartbeat records when heartbeats are on
@@ -88,10 +88,10 @@
 //
 // The configs target Debezium 3.6.1. The MariaDB connector of the dev stack
 // is 3.5.0: the keys generated here mean the same there. Three rule
-// verdicts are 3.6-specific: DBZ001 flags
+// verdicts are 3.6-specific: KEY_RENAMED flags
 // table.fields.additional.error.on.missing (still honoured by a 3.5
-// EventRouter), ER004 accepts table.field.additional.missing (ignored by
-// 3.5), and DBZ002 rejects snapshot.mode=never, which the 3.5 binlog
+// EventRouter), ENUM_INVALID accepts table.field.additional.missing (ignored by
+// 3.5), and SNAPSHOT_MODE_INVALID rejects snapshot.mode=never, which the 3.5 binlog
 // connectors still accept. The snapshot-mode enums were checked against the
 // stack's validate endpoint (PostgreSQL 3.6.1: always, initial, initial_only,
 // no_data, when_needed, configuration_based, custom; MySQL 3.6.1 adds

@@ -32,5 +32,5 @@ outboxes:
 	}
 	// Output:
 	// orders-outbox orders_outbox no_data
-	// outbox.yaml:8:19: ER001_ROUTE_REGEX_INVALID
+	// outbox.yaml:8:19: ROUTE_REGEX_INVALID
 }

@@ -228,7 +228,7 @@ outboxes:
 }
 
 // TestIntegrationPassthroughHeartbeat backs rule
-// CF006_PASSTHROUGH_CONVERTER_NON_OUTBOX on the real stack: with heartbeats
+// PASSTHROUGH_CONVERTER_NON_OUTBOX on the real stack: with heartbeats
 // on, ByteArrayConverter fails the task, BinaryDataConverter with a JSON
 // delegate keeps it RUNNING.
 func TestIntegrationPassthroughHeartbeat(t *testing.T) {
@@ -270,10 +270,10 @@ outboxes:
 			}
 			found := false
 			for _, f := range connectorconfig.Validate(sp, cs) {
-				found = found || f.RuleID == "CF006_PASSTHROUGH_CONVERTER_NON_OUTBOX"
+				found = found || f.RuleID == "PASSTHROUGH_CONVERTER_NON_OUTBOX"
 			}
 			if found != tc.fails {
-				t.Fatalf("rule CF006 fired = %v, want %v", found, tc.fails)
+				t.Fatalf("rule PASSTHROUGH_CONVERTER_NON_OUTBOX fired = %v, want %v", found, tc.fails)
 			}
 			t.Cleanup(func() {
 				itest.DeleteTopics(t, s.BootstrapServers, "__debezium-heartbeat."+cs[0].Config["topic.prefix"], "outbox.event.HbIt"+suffix)
@@ -318,7 +318,7 @@ outboxes:
 }
 
 // TestIntegrationHeartbeatMovesSlot backs connector.heartbeat and rule
-// PG004_SLOT_CAN_STALL on the real stack: while the outbox table is quiet
+// SLOT_CAN_STALL on the real stack: while the outbox table is quiet
 // and another database writes WAL, the slot of a generated connector
 // (heartbeats with the logical-message heartbeat.action.query) confirms
 // past that WAL, and the slot of a connector with heartbeats alone does not.
@@ -358,10 +358,10 @@ outboxes:
 		}
 		stall := false
 		for _, f := range connectorconfig.Validate(sp, cs) {
-			stall = stall || f.RuleID == "PG004_SLOT_CAN_STALL"
+			stall = stall || f.RuleID == "SLOT_CAN_STALL"
 		}
 		if want := tc.name == "alone"; stall != want {
-			t.Fatalf("%s: rule PG004 fired = %v, want %v", tc.name, stall, want)
+			t.Fatalf("%s: rule SLOT_CAN_STALL fired = %v, want %v", tc.name, stall, want)
 		}
 		t.Cleanup(func() {
 			itest.DeleteTopics(t, s.BootstrapServers, connectorconfig.HeartbeatTopic(cs[0].Config["topic.prefix"]))
@@ -404,6 +404,6 @@ outboxes:
 	// Give the other one the same chance and more.
 	time.Sleep(5 * time.Second)
 	if passed(sides[1]) {
-		t.Errorf("slot %s (heartbeats alone) confirmed past %s: heartbeats alone moved the slot, rule PG004's premise is wrong", sides[1].slot, after)
+		t.Errorf("slot %s (heartbeats alone) confirmed past %s: heartbeats alone moved the slot, rule SLOT_CAN_STALL's premise is wrong", sides[1].slot, after)
 	}
 }

@@ -21,149 +21,150 @@ func sscanInt(s string, p *int) (int, error) {
 	return 1, nil
 }
 
-// allRules is the rule catalogue. Keep it in ID order; each rule has
-// testdata/rules/<ID>/{bad,good}.yaml.
+// allRules is the rule catalogue, grouped by area (the order of the former
+// code prefixes, kept as aliases: BL, CF, DBZ, ER, KC, KT, PG, SR). Each rule
+// has testdata/rules/<ID>/{bad,good}.yaml.
 var allRules = []Rule{
 	{
-		ID: "BL001_SERVER_ID_CLASH", Severity: SeverityError,
+		ID: "SERVER_ID_CLASH", Aliases: []string{"BL001_SERVER_ID_CLASH"}, Severity: SeverityError,
 		Purpose: "database.server.id must be a positive number, unique among the MySQL/MariaDB connectors of one database server",
 		Hint:    "drop connector.serverId to get a derived unique id, or pick another id",
 		check:   checkServerIDs,
 	},
 	{
-		ID: "BL002_SCHEMA_HISTORY", Severity: SeverityError,
+		ID: "SCHEMA_HISTORY", Aliases: []string{"BL002_SCHEMA_HISTORY"}, Severity: SeverityError,
 		Purpose: "MySQL/MariaDB connectors need schema.history.internal.kafka.bootstrap.servers and a topic of their own",
 		Hint:    "set kafka.bootstrapServers in the spec (or --bootstrap-servers) and give each connector its own schemaHistoryTopic",
 		check:   checkSchemaHistory,
 	},
 	{
-		ID: "CF001_INCLUDE_LIST_MISSES_OUTBOX", Severity: SeverityError,
+		ID: "INCLUDE_LIST_MISSES_OUTBOX", Aliases: []string{"CF001_INCLUDE_LIST_MISSES_OUTBOX"}, Severity: SeverityError,
 		Purpose: "the include/exclude lists and the EventRouter predicate must select the outbox table, or no event is ever published",
 		Hint:    "remove the include-list override or make its regex match <schema>.<table> of the outbox",
 		check:   checkIncludeLists,
 	},
 	{
-		ID: "CF002_PAYLOAD_CONVERTER_MISMATCH", Severity: SeverityError,
+		ID: "PAYLOAD_CONVERTER_MISMATCH", Aliases: []string{"CF002_PAYLOAD_CONVERTER_MISMATCH"}, Severity: SeverityError,
 		Purpose: "value.converter and the payload column type must match the payload format (avro bytes pass through, json stays JSON)",
 		Hint:    "avro: a bytes column (bytea, longblob) with ByteArrayConverter; json: a text column (jsonb, json, text, longtext) with StringConverter",
 		check:   checkPayloadConverter,
 	},
 	{
-		ID: "CF003_TRUNCATE_NOT_SKIPPED", Severity: SeverityError,
+		ID: "TRUNCATE_NOT_SKIPPED", Aliases: []string{"CF003_TRUNCATE_NOT_SKIPPED"}, Severity: SeverityError,
 		Purpose: "skipped.operations must contain t: a truncate reaching the EventRouter fails the task",
 		Hint:    "set skipped.operations to t (or u,d,t); never none",
 		check:   checkTruncate,
 	},
 	{
-		ID: "CF004_TOPIC_PREFIX_INVALID", Severity: SeverityError,
+		ID: "TOPIC_PREFIX_INVALID", Aliases: []string{"CF004_TOPIC_PREFIX_INVALID"}, Severity: SeverityError,
 		Purpose: "topic.prefix is required and must match ^[a-zA-Z0-9_.-]+$",
 		Hint:    "use letters, digits, '_', '.' and '-' in connector.topicPrefix",
 		check:   checkTopicPrefix,
 	},
 	{
-		ID: "CF005_QUEUE_NOT_LARGER_THAN_BATCH", Severity: SeverityError,
+		ID: "QUEUE_NOT_LARGER_THAN_BATCH", Aliases: []string{"CF005_QUEUE_NOT_LARGER_THAN_BATCH"}, Severity: SeverityError,
 		Purpose: "max.queue.size must be larger than max.batch.size or the connector does not start",
 		Hint:    "use a profile, or raise max.queue.size above max.batch.size",
 		check:   checkQueueBatch,
 	},
 	{
-		ID: "CF006_PASSTHROUGH_CONVERTER_NON_OUTBOX", Severity: SeverityError,
+		ID: "PASSTHROUGH_CONVERTER_NON_OUTBOX", Aliases: []string{"CF006_PASSTHROUGH_CONVERTER_NON_OUTBOX"}, Severity: SeverityError,
 		Purpose: "with a bytes pass-through value converter, heartbeat and schema-change records (Structs) fail the task",
 		Hint:    "turn heartbeats off, or use io.debezium.converters.BinaryDataConverter with value.converter.delegate.converter.type=org.apache.kafka.connect.json.JsonConverter",
 		check:   checkPassthroughNonOutbox,
 	},
 	{
-		ID: "DBZ001_KEY_RENAMED", Severity: SeverityError,
+		ID: "KEY_RENAMED", Aliases: []string{"DBZ001_KEY_RENAMED"}, Severity: SeverityError,
 		Purpose: "keys renamed or removed between Debezium 1.x and 3.6 are ignored silently",
 		Hint:    "use the 3.6 key named in the message",
 		check:   checkRenamedKeys,
 	},
 	{
-		ID: "DBZ002_SNAPSHOT_MODE_INVALID", Severity: SeverityError,
+		ID: "SNAPSHOT_MODE_INVALID", Aliases: []string{"DBZ002_SNAPSHOT_MODE_INVALID"}, Severity: SeverityError,
 		Purpose: "snapshot.mode must be a Debezium 3.6 mode of the connector (schema_only, schema_only_recovery and never are gone)",
 		Hint:    "use no_data (stream only) for an outbox",
 		check:   checkSnapshotMode,
 	},
 	{
-		ID: "DBZ003_SNAPSHOT_REPUBLISHES", Severity: SeverityWarning,
+		ID: "SNAPSHOT_REPUBLISHES", Aliases: []string{"DBZ003_SNAPSHOT_REPUBLISHES"}, Severity: SeverityWarning,
 		Purpose: "a data snapshot re-publishes every row still in the outbox table as events",
 		Hint:    "use connector.snapshot: no_data, or set connector.snapshot explicitly to say re-publishing is intended",
 		check:   checkSnapshotRepublishes,
 	},
 	{
-		ID: "ER001_ROUTE_REGEX_INVALID", Severity: SeverityError,
+		ID: "ROUTE_REGEX_INVALID", Aliases: []string{"ER001_ROUTE_REGEX_INVALID"}, Severity: SeverityError,
 		Purpose: "route.topic.regex must compile under java.util.regex (Connect's validate endpoint does not check it)",
 		Hint:    "Java group names are letters and digits only, '{' must start a repetition, and (?P<…>) is not Java syntax",
 		check:   checkRouteRegex,
 	},
 	{
-		ID: "ER002_ROUTE_REPLACEMENT_INVALID", Severity: SeverityError,
+		ID: "ROUTE_REPLACEMENT_INVALID", Aliases: []string{"ER002_ROUTE_REPLACEMENT_INVALID"}, Severity: SeverityError,
 		Purpose: "route.topic.replacement may only reference groups route.topic.regex defines (Java Matcher syntax)",
 		Hint:    "reference ${name} of a named group or $n of an existing group; escape a literal $ as \\$",
 		check:   checkRouteReplacement,
 	},
 	{
-		ID: "ER003_PLACEMENT_INVALID", Severity: SeverityError,
+		ID: "PLACEMENT_INVALID", Aliases: []string{"ER003_PLACEMENT_INVALID"}, Severity: SeverityError,
 		Purpose: "table.fields.additional.placement entries must be column:header|envelope|partition[:alias]",
 		Hint:    "write each entry as column:placement[:alias] with placement header, envelope or partition",
 		check:   checkPlacements,
 	},
 	{
-		ID: "ER004_ENUM_INVALID", Severity: SeverityError,
+		ID: "ENUM_INVALID", Aliases: []string{"ER004_ENUM_INVALID"}, Severity: SeverityError,
 		Purpose: "EventRouter enum and boolean options must hold a valid value (only checked when the task starts)",
 		Hint:    "use one of the values listed in the message",
 		check:   checkEnums,
 	},
 	{
-		ID: "KC001_CONNECTOR_NAME_INVALID", Severity: SeverityError,
+		ID: "CONNECTOR_NAME_INVALID", Aliases: []string{"KC001_CONNECTOR_NAME_INVALID"}, Severity: SeverityError,
 		Purpose: "connector names must pass Kafka Connect's name rules and be addressable by its REST API: not empty, no control characters, no '/', '\\' or '%', not \".\" or \"..\"",
 		Hint:    "use letters, digits, '-', '_' and '.' in connector.name (or the outbox name it defaults to)",
 		check:   checkConnectorNames,
 	},
 	{
-		ID: "KT001_TOPIC_NAME_INVALID", Severity: SeverityError,
+		ID: "TOPIC_NAME_INVALID", Aliases: []string{"KT001_TOPIC_NAME_INVALID"}, Severity: SeverityError,
 		Purpose: "every topic a connector writes to (routed, heartbeat, schema history) must be a valid Kafka topic name: [a-zA-Z0-9._-], at most 249 characters, not \".\" or \"..\"",
 		Hint:    "change the aggregate (or event type) names or routing.topicReplacement so that the routed topics use only letters, digits, '.', '_' and '-'",
 		check:   checkTopicNames,
 	},
 	{
-		ID: "KT002_TOPIC_NAME_COLLISION", Severity: SeverityError,
+		ID: "TOPIC_NAME_COLLISION", Aliases: []string{"KT002_TOPIC_NAME_COLLISION"}, Severity: SeverityError,
 		Purpose: "two topics that differ only in '.' versus '_' collide in Kafka's metric names: Kafka refuses to create the second",
 		Hint:    "use either '.' or '_' in topic names, not both, so that no two topics map to the same metric name",
 		check:   checkTopicCollisions,
 	},
 	{
-		ID: "PG001_SLOT_NAME_INVALID", Severity: SeverityError,
+		ID: "SLOT_NAME_INVALID", Aliases: []string{"PG001_SLOT_NAME_INVALID"}, Severity: SeverityError,
 		Purpose: "slot.name and publication.name must be valid PostgreSQL names: [a-z0-9_], at most 63 characters",
 		Hint:    "drop connector.slotName/publicationName to get derived names, or use lower-case letters, digits and '_'",
 		check:   checkSlotNames,
 	},
 	{
-		ID: "PG002_PLUGIN_NOT_PGOUTPUT", Severity: SeverityError,
+		ID: "PLUGIN_NOT_PGOUTPUT", Aliases: []string{"PG002_PLUGIN_NOT_PGOUTPUT"}, Severity: SeverityError,
 		Purpose: "plugin.name must be pgoutput: the default decoderbufs needs a server extension",
 		Hint:    "remove the plugin.name override",
 		check:   checkPlugin,
 	},
 	{
-		ID: "PG003_SLOT_NAME_CLASH", Severity: SeverityError,
+		ID: "SLOT_NAME_CLASH", Aliases: []string{"PG003_SLOT_NAME_CLASH"}, Severity: SeverityError,
 		Purpose: "two PostgreSQL connectors on one server must not share a replication slot, nor a publication in one database",
 		Hint:    "give each connector its own slotName and publicationName (or drop them to get derived names)",
 		check:   checkSlotClash,
 	},
 	{
-		ID: "PG004_SLOT_CAN_STALL", Severity: SeverityWarning,
+		ID: "SLOT_CAN_STALL", Aliases: []string{"PG004_SLOT_CAN_STALL"}, Severity: SeverityWarning,
 		Purpose: "a PostgreSQL connector needs heartbeats with a heartbeat.action.query, or a quiet outbox table lets its slot retain WAL without bound",
 		Hint:    "drop connector.heartbeat (default 10s) or set a duration; keep the generated heartbeat.action.query",
 		check:   checkSlotCanStall,
 	},
 	{
-		ID: "SR001_SCHEMA_FILE_INVALID", Severity: SeverityError,
+		ID: "SCHEMA_FILE_INVALID", Aliases: []string{"SR001_SCHEMA_FILE_INVALID"}, Severity: SeverityError,
 		Purpose: "every .avsc file the spec names must exist and parse (strictly, as the registry parses a new schema) as a record schema",
 		Hint:    "fix the schema path (relative to the spec file) or the schema at the position in the message",
 		check:   checkSchemaFiles,
 	},
 	{
-		ID: "SR002_SUBJECT_NAME_INVALID", Severity: SeverityError,
+		ID: "SUBJECT_NAME_INVALID", Aliases: []string{"SR002_SUBJECT_NAME_INVALID"}, Severity: SeverityError,
 		Purpose: "the registry subject of each event version (from its subject strategy) must be a valid subject: no control characters, not reserved, at most 512 characters (Apicurio)",
 		Hint:    "shorten the topic or the record's namespace and name, or use another subjectStrategy",
 		check:   checkSubjectNames,
@@ -296,7 +297,7 @@ func checkIncludeLists(r *Rule, v *validation) {
 			}
 			m, unknown := javaListMatches(list, target)
 			if unknown && !m {
-				return // ER001-like problems are reported elsewhere
+				return // ROUTE_REGEX_INVALID-like problems are reported elsewhere
 			}
 			if include && !m {
 				v.report(r, c, key, fmt.Sprintf("%s %q does not match the outbox table %s", key, list, target))
@@ -627,7 +628,7 @@ func checkRouteReplacement(r *Rule, v *validation) {
 			}
 			res, err := javaregex.Check(p)
 			if err != nil {
-				continue // ER001
+				continue // ROUTE_REGEX_INVALID
 			}
 			key := pfx + "route.topic.replacement"
 			repl, ok := c.Config[key]

@@ -20,7 +20,7 @@ import (
 // when pos is unknown).
 func (v *validation) reportAt(r *Rule, c *Connector, key string, pos spec.Pos, msg string) {
 	if pos.IsZero() {
-		if src, ok := parseSource(c.Source); ok {
+		if src, ok := ParseSource(c.Source); ok {
 			pos = src
 		}
 	}
@@ -88,7 +88,7 @@ func (v *validation) topics(c *Connector) []topicUse {
 				}
 				topic, _, err := eventrouter.RouteTopic(c.Config[pfx+"route.topic.regex"], routeReplacement(c, pfx), value)
 				if err != nil {
-					continue // ER001, ER002
+					continue // ROUTE_REGEX_INVALID, ROUTE_REPLACEMENT_INVALID
 				}
 				add(topic, fmt.Sprintf("routed topic of event type %s, route value %q", ev.Name, value),
 					pfx+"route.topic.replacement", o.RouteValuePos(byField, ev), ev)
@@ -96,12 +96,12 @@ func (v *validation) topics(c *Connector) []topicUse {
 		}
 	}
 	prefix := c.Config["topic.prefix"]
-	prefixOK := topicPrefixRe.MatchString(prefix) // else CF004
+	prefixOK := topicPrefixRe.MatchString(prefix) // else TOPIC_PREFIX_INVALID
 	if h := HeartbeatTopicOf(c.Config); h != "" && prefixOK {
 		add(h, "heartbeat topic", "heartbeat.interval.ms", spec.Pos{}, nil)
 	}
 	if isBinlog(c) {
-		// The default history topic is derived from topic.prefix: CF004
+		// The default history topic is derived from topic.prefix: TOPIC_PREFIX_INVALID
 		// reports a bad prefix.
 		derived := false
 		if o := v.outbox(c); o != nil {
@@ -147,7 +147,7 @@ func checkTopicCollisions(r *Rule, v *validation) {
 	v.each(func(c *Connector) {
 		for _, t := range v.topics(c) {
 			if ValidTopicName(t.topic) != nil {
-				continue // KT001
+				continue // TOPIC_NAME_INVALID
 			}
 			k := collisionKey(t.topic)
 			prev, ok := byKey[k]
@@ -278,7 +278,7 @@ func checkSubjectNames(r *Rule, v *validation) {
 				}
 				sf := v.schemaFile(ver.SchemaPath)
 				if sf.rec == nil {
-					continue // SR001
+					continue // SCHEMA_FILE_INVALID
 				}
 				subject := naming.Subject(naming.Strategy(ev.SubjectStrategy), t.topic, sf.rec.FullName())
 				if err := naming.ValidSubject(subject); err != nil {

@@ -4,21 +4,24 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
-// Severity of a finding.
-type Severity string
+// Severity of a finding: the one severity of package findings.
+type Severity = findings.Severity
 
 const (
 	// SeverityError: Debezium or Connect rejects the config, the task fails,
 	// or events are lost or mangled.
-	SeverityError Severity = "error"
+	SeverityError = findings.SeverityError
 	// SeverityWarning: the config runs but probably not as intended.
-	SeverityWarning Severity = "warning"
+	SeverityWarning = findings.SeverityWarning
 )
 
-// Finding is one problem a rule found. Findings are values, not errors.
+// Finding is one problem a rule found. Findings are values, not errors. Its
+// JSON is validate's contract; Finding() is the same finding in the one
+// model of package findings, which the printers take.
 type Finding struct {
 	RuleID    string   `json:"rule"`
 	Severity  Severity `json:"severity"`
@@ -35,11 +38,38 @@ type Finding struct {
 // Pos returns the finding's position.
 func (f Finding) Pos() spec.Pos { return spec.Pos{File: f.File, Line: f.Line, Col: f.Col} }
 
+// Finding returns f in the model of package findings; its subject names the
+// connector and the key.
+func (f Finding) Finding() findings.Finding {
+	var subject string
+	switch {
+	case f.Connector != "" && f.Key != "":
+		subject = "connector " + f.Connector + ", key " + f.Key
+	case f.Connector != "":
+		subject = "connector " + f.Connector
+	case f.Key != "":
+		subject = "key " + f.Key
+	}
+	return findings.Finding{Rule: f.RuleID, Severity: f.Severity, File: f.File, Line: f.Line, Col: f.Col, Subject: subject, Message: f.Message, Hint: f.Hint}
+}
+
+// Findings converts fs to the model of package findings.
+func Findings(fs []Finding) []findings.Finding {
+	out := make([]findings.Finding, len(fs))
+	for i, f := range fs {
+		out[i] = f.Finding()
+	}
+	return out
+}
+
 // Rule is one validation rule: a small unit with an ID, a one-line purpose
 // and a fix hint. Every rule has a before/after fixture pair under
 // testdata/rules/<ID>/{bad,good}.yaml.
 type Rule struct {
-	ID       string
+	ID string
+	// Aliases are the rule's earlier IDs (its code-prefixed ID, such as
+	// PG001_SLOT_NAME_INVALID for SLOT_NAME_INVALID).
+	Aliases  []string
 	Severity Severity
 	// Purpose says in one line what the rule protects against.
 	Purpose string
@@ -77,7 +107,7 @@ func (v *validation) report(r *Rule, c *Connector, key, msg string) {
 func (v *validation) reportSev(r *Rule, sev Severity, c *Connector, key, msg string) {
 	p := c.Positions[key]
 	if p.IsZero() {
-		if src, ok := parseSource(c.Source); ok {
+		if src, ok := ParseSource(c.Source); ok {
 			p = src
 		}
 	}
@@ -87,7 +117,9 @@ func (v *validation) reportSev(r *Rule, sev Severity, c *Connector, key, msg str
 	})
 }
 
-func parseSource(s string) (spec.Pos, bool) {
+// ParseSource parses a Connector.Source of the form file:line:col (the file
+// may contain ':'); ok is false for any other form.
+func ParseSource(s string) (pos spec.Pos, ok bool) {
 	// file:line:col, where file may contain ':'.
 	parts := strings.Split(s, ":")
 	if len(parts) < 3 {
@@ -135,5 +167,15 @@ func Validate(s *spec.Spec, cs []Connector) []Finding {
 func Rules() []Rule {
 	out := append([]Rule(nil), allRules...)
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// RuleDocs returns the validation rules in the model of package findings,
+// in ID order.
+func RuleDocs() findings.Rules {
+	var out findings.Rules
+	for _, r := range Rules() {
+		out = append(out, findings.Rule{ID: r.ID, Aliases: r.Aliases, Severity: r.Severity, Purpose: r.Purpose, Hint: r.Hint})
+	}
 	return out
 }

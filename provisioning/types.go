@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
+	// Aliased: the unexported findings type of checks.go collects them.
+	findingsmodel "github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -54,24 +56,26 @@ func Targets(s *spec.Spec, opts connectorconfig.Options) ([]Target, error) {
 	return out, nil
 }
 
-// Severity of a finding.
-type Severity string
+// Severity of a finding: the one severity of package findingsmodel.
+type Severity = findingsmodel.Severity
 
 const (
 	// SeverityError: the connector will not work (or loses events) until
 	// this is fixed. doctor exits 3.
-	SeverityError Severity = "error"
+	SeverityError = findingsmodel.SeverityError
 	// SeverityWarning: works, but at a risk (WAL retention, short binlog
 	// retention, drift that the writer tolerates).
-	SeverityWarning Severity = "warning"
+	SeverityWarning = findingsmodel.SeverityWarning
 	// SeverityInfo: worth knowing.
-	SeverityInfo Severity = "info"
+	SeverityInfo = findingsmodel.SeverityInfo
 )
 
 // Finding is one preflight or health result. Findings are values, not
-// errors: a failed check is a Finding of SeverityError.
+// errors: a failed check is a Finding of SeverityError. Its JSON is doctor's
+// and provision's contract; Finding() is the same finding in the one model
+// of package findings, which the printers take.
 type Finding struct {
-	// ID is stable (PG_WAL_LEVEL, BINLOG_FORMAT, TABLE_COLUMN_TYPE, …).
+	// ID is the rule ID (PG_WAL_LEVEL, BINLOG_FORMAT, TABLE_COLUMN_TYPE, …).
 	ID       string   `json:"id"`
 	Severity Severity `json:"severity"`
 	// Outbox is the spec outbox the finding is about.
@@ -82,6 +86,25 @@ type Finding struct {
 	Message string `json:"message"`
 	// Fix is a hint: the SQL or setting that resolves it.
 	Fix string `json:"fix,omitempty"`
+}
+
+// Finding returns f in the model of package findings: the subject is
+// "outbox: subject", the hint is the fix.
+func (f Finding) Finding() findingsmodel.Finding {
+	subject := f.Subject
+	if f.Outbox != "" {
+		subject = f.Outbox + ": " + subject
+	}
+	return findingsmodel.Finding{Rule: f.ID, Severity: f.Severity, Subject: subject, Message: f.Message, Hint: f.Fix}
+}
+
+// Findings converts fs to the model of package findingsmodel.
+func Findings(fs []Finding) []findingsmodel.Finding {
+	out := make([]findingsmodel.Finding, len(fs))
+	for i, f := range fs {
+		out[i] = f.Finding()
+	}
+	return out
 }
 
 func (f Finding) String() string {

@@ -10,7 +10,9 @@ import (
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/internal/redact"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // OwnerKey is the config key outboxctl writes into every connector it
@@ -230,8 +232,10 @@ func WithPruneLimit(max int, allowAll bool) DiffOption {
 // every rule).
 func WithAllow(ruleIDs ...string) DiffOption {
 	return func(c *diffConfig) {
+		docs := RuleDocs()
 		for _, id := range ruleIDs {
-			c.allow[strings.ToUpper(strings.TrimSpace(id))] = true
+			canonical, _ := docs.Canonical(id)
+			c.allow[canonical] = true
 		}
 	}
 }
@@ -555,4 +559,34 @@ func MaskSecrets(s string, cfg map[string]string, declared []string) string {
 		s = strings.ReplaceAll(s, v, sensitiveText)
 	}
 	return redact.String(s)
+}
+
+// FileFindings returns the plan's findings in the model of package findings,
+// each placed at its connector's source (file:line:col): a blocked finding
+// is an error, an allowed one a warning. The connector leads the message.
+func (p Plan) FileFindings() []findings.Finding {
+	var out []findings.Finding
+	for _, ch := range p.Changes {
+		pos := sourcePos(ch.Source)
+		for _, f := range ch.Findings {
+			sev := findings.SeverityError
+			if f.Allowed {
+				sev = findings.SeverityWarning
+			}
+			out = append(out, findings.Finding{Rule: f.Rule, Severity: sev, File: pos.File, Line: pos.Line, Col: pos.Col, Message: f.Connector + ": " + f.Message})
+		}
+	}
+	return out
+}
+
+// sourcePos places a Change.Source: file:line:col, or a file alone;
+// standard input has no file.
+func sourcePos(s string) spec.Pos {
+	if p, ok := connectorconfig.ParseSource(s); ok {
+		return p
+	}
+	if s == "<stdin>" {
+		return spec.Pos{}
+	}
+	return spec.Pos{File: s}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/findings"
 )
 
 const secret = "s3cr3t-Passw0rd"
@@ -331,4 +332,41 @@ func TestReportGolden(t *testing.T) {
 	}
 	golden.Assert(t, filepath.Join("testdata", "TestReportGolden", "report.json"), js.Bytes())
 	golden.Assert(t, filepath.Join("testdata", "TestReportGolden", "report.txt"), txt.Bytes())
+}
+
+// TestAllowAliasAndFileFindings: WithAllow accepts a rule's earlier ID, and
+// FileFindings places each finding at its connector's source.
+func TestAllowAliasAndFileFindings(t *testing.T) {
+	i := 0
+	for ; Rules[i].ID != RuleSlotName; i++ {
+	}
+	saved := Rules[i].Aliases
+	Rules[i].Aliases = []string{"OLD_SLOT_RULE"}
+	defer func() { Rules[i].Aliases = saved }()
+
+	before := map[string]string{"connector.class": "io.debezium.connector.postgresql.PostgresConnector", "topic.prefix": "p", "slot.name": "a"}
+	after := clone(before)
+	after["slot.name"] = "b"
+	actual := map[string]ActualConnector{"c": actualOf("c", before, connect.StateRunning)}
+	for _, tc := range []struct {
+		source    string
+		allow     []string
+		file      string
+		line, col int
+		severity  findings.Severity
+	}{
+		{"spec.yaml:3:5", nil, "spec.yaml", 3, 5, findings.SeverityError},
+		{"connectors.json", []string{" old_slot_rule "}, "connectors.json", 0, 0, findings.SeverityWarning},
+		{"<stdin>", []string{RuleSlotName}, "", 0, 0, findings.SeverityWarning},
+	} {
+		p := Diff([]connectorconfig.Connector{{Name: "c", Config: after, Source: tc.source}}, actual, WithAllow(tc.allow...))
+		fs := p.FileFindings()
+		if len(fs) != 1 {
+			t.Fatalf("%s: findings = %+v", tc.source, fs)
+		}
+		f := fs[0]
+		if f.Rule != RuleSlotName || f.File != tc.file || f.Line != tc.line || f.Col != tc.col || f.Severity != tc.severity || !strings.HasPrefix(f.Message, "c: ") {
+			t.Errorf("%s: finding = %+v", tc.source, f)
+		}
+	}
 }

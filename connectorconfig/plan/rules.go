@@ -7,6 +7,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/findings"
 )
 
 // Finding is one dangerous change. It is a value, not an error: the plan
@@ -26,7 +27,9 @@ type Finding struct {
 
 // Rule is one dangerous-change rule.
 type Rule struct {
-	ID      string
+	ID string
+	// Aliases are earlier IDs of the rule; WithAllow accepts them too.
+	Aliases []string
 	Purpose string
 }
 
@@ -55,16 +58,26 @@ const (
 
 // Rules lists every dangerous-change rule with its purpose.
 var Rules = []Rule{
-	{RuleConnectorRename, "a new connector takes over the source of an existing one (same class and topic.prefix): offsets are keyed by connector name, so it starts without them"},
-	{RuleConnectorClass, "connector.class changes: the connector is replaced and reads the old connector's offsets in another format"},
-	{RuleTopicPrefix, "topic.prefix changes: Debezium offsets are keyed by it, the connector starts over and prefix-derived topics move"},
-	{RuleSlotName, "slot.name changes: a new replication slot starts at the current WAL position and the old one keeps retaining WAL"},
-	{RulePublicationName, "publication.name changes: another publication decides which tables are streamed"},
-	{RuleSnapshotMode, "snapshot.mode changes: a snapshotting mode can re-publish every row still in the outbox table"},
-	{RuleServerID, "database.server.id changes: the binlog client reconnects under another replica id"},
-	{RuleRoute, "EventRouter routing changes (transforms.*.route.*): events move to other topics"},
-	{RuleWireFormat, "a converter or payload-format change: the bytes on the topics change format"},
-	{RuleOutboxTableExcluded, "a table leaves table.include.list: rows written to it are no longer published"},
+	{ID: RuleConnectorRename, Purpose: "a new connector takes over the source of an existing one (same class and topic.prefix): offsets are keyed by connector name, so it starts without them"},
+	{ID: RuleConnectorClass, Purpose: "connector.class changes: the connector is replaced and reads the old connector's offsets in another format"},
+	{ID: RuleTopicPrefix, Purpose: "topic.prefix changes: Debezium offsets are keyed by it, the connector starts over and prefix-derived topics move"},
+	{ID: RuleSlotName, Purpose: "slot.name changes: a new replication slot starts at the current WAL position and the old one keeps retaining WAL"},
+	{ID: RulePublicationName, Purpose: "publication.name changes: another publication decides which tables are streamed"},
+	{ID: RuleSnapshotMode, Purpose: "snapshot.mode changes: a snapshotting mode can re-publish every row still in the outbox table"},
+	{ID: RuleServerID, Purpose: "database.server.id changes: the binlog client reconnects under another replica id"},
+	{ID: RuleRoute, Purpose: "EventRouter routing changes (transforms.*.route.*): events move to other topics"},
+	{ID: RuleWireFormat, Purpose: "a converter or payload-format change: the bytes on the topics change format"},
+	{ID: RuleOutboxTableExcluded, Purpose: "a table leaves table.include.list: rows written to it are no longer published"},
+}
+
+// RuleDocs returns Rules in the model of package findings (the severity of
+// a blocked finding).
+func RuleDocs() findings.Rules {
+	out := make(findings.Rules, 0, len(Rules))
+	for _, r := range Rules {
+		out = append(out, findings.Rule{ID: r.ID, Aliases: r.Aliases, Severity: findings.SeverityError, Purpose: r.Purpose})
+	}
+	return out
 }
 
 func def(cfg map[string]string, key, dflt string) string {
