@@ -111,7 +111,7 @@ func TestCLIRelayTableChecks(t *testing.T) {
 		t.Errorf("relay on a table without a primary key: exit %d, stderr %q; want exit 2", code, errOut)
 	}
 	code, out, errOut := runCLI(t, nil, "doctor", "-f", path, "--no-connect", "--no-topics")
-	if code != 3 || !strings.Contains(out, "error RELAY_NO_PRIMARY_KEY [orders] table public.nopk:") {
+	if code != 3 || !strings.Contains(out, "error RELAY_NO_PRIMARY_KEY: outbox table public.nopk has no primary key") || !strings.Contains(out, "    orders: table public.nopk\n") {
 		t.Errorf("doctor: exit %d, stdout %q, stderr %q; want RELAY_NO_PRIMARY_KEY naming the table, exit 3", code, out, errOut)
 	}
 	if strings.Contains(out, "RELAY_ORDER_COLUMN") {
@@ -126,7 +126,7 @@ func TestCLIRelayTableChecks(t *testing.T) {
 		t.Errorf("relay with a nullable order column: exit %d, stderr %q; want exit 2", code, errOut)
 	}
 	code, out, _ = runCLI(t, nil, "doctor", "-f", path, "--no-connect", "--no-topics")
-	if code != 3 || !strings.Contains(out, "error RELAY_ORDER_COLUMN [orders] column public.nopk.id:") || strings.Contains(out, "RELAY_NO_PRIMARY_KEY") {
+	if code != 3 || !strings.Contains(out, "error RELAY_ORDER_COLUMN: order column id") || !strings.Contains(out, "    orders: column public.nopk.id\n") || strings.Contains(out, "RELAY_NO_PRIMARY_KEY") {
 		t.Errorf("doctor: exit %d, stdout %q; want RELAY_ORDER_COLUMN naming table and column only", code, out)
 	}
 }

@@ -133,12 +133,14 @@ func oldestRowAge(ctx context.Context, q Querier, o *spec.Outbox) (*time.Duratio
 		d := time.Duration(micros.Int64) * time.Microsecond
 		return &d, false, nil
 	}
-	query := `SELECT MIN(` + col(o.Columns.ID) + `)::text FROM ` + qt
+	// PostgreSQL has no min(uuid); ORDER BY the id (uuid sorts as bytes,
+	// so UUIDv7 ids by time) reads one index entry.
+	query := `SELECT ` + col(o.Columns.ID) + `::text FROM ` + qt + ` ORDER BY ` + col(o.Columns.ID) + ` LIMIT 1`
 	if kind != spec.Postgres {
 		query = `SELECT MIN(` + col(o.Columns.ID) + `) FROM ` + qt
 	}
 	var id sql.NullString
-	if err := q.QueryRowContext(ctx, query).Scan(&id); err != nil {
+	if err := q.QueryRowContext(ctx, query).Scan(&id); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, false, err
 	}
 	if !id.Valid {
