@@ -17,17 +17,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"sync"
 	"time"
 
-	_ "github.com/go-sql-driver/mysql"
+	"github.com/go-sql-driver/mysql"
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/linkedin/goavro/v2"
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
-	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/schemas"
 	"github.com/outboxctl/outboxctl/schemas/registry"
@@ -62,7 +62,7 @@ func main() {
 
 func run(specPath string, n int, timeout time.Duration) error {
 	ctx := context.Background()
-	st := settings.FromEnv(os.Getenv)
+	st := endpointsFromEnv()
 	sp, err := spec.Load(specPath)
 	if err != nil {
 		return err
@@ -73,12 +73,12 @@ func run(specPath string, n int, timeout time.Duration) error {
 	}
 
 	// The service side: the outbox databases and writers.
-	ordersDB, err := sql.Open("pgx", settings.PostgresDSNWithDatabase(st.PostgresDSN, orders.Database.Connection.DBName))
+	ordersDB, err := sql.Open("pgx", postgresDSNWithDatabase(st.PostgresDSN, orders.Database.Connection.DBName))
 	if err != nil {
 		return err
 	}
 	defer ordersDB.Close()
-	paymentsDSN, err := settings.MySQLDSNWithDatabase(st.MariaDBDSN, payments.Database.Connection.DBName)
+	paymentsDSN, err := mysqlDSNWithDatabase(st.MariaDBDSN, payments.Database.Connection.DBName)
 	if err != nil {
 		return err
 	}
@@ -337,5 +337,47 @@ func ensurePostgresDB(ctx context.Context, adminDSN, name string) (*sql.DB, erro
 			return nil, err
 		}
 	}
-	return sql.Open("pgx", settings.PostgresDSNWithDatabase(adminDSN, name))
+	return sql.Open("pgx", postgresDSNWithDatabase(adminDSN, name))
+}
+
+// endpoints are the OUTBOX_* endpoints the demo reads (the same variables and
+// native-stack defaults as outboxctl), in a few local lines so that this
+// directory can be copied into another module.
+type endpoints struct {
+	BootstrapServers, SchemaRegistryURL, PostgresDSN, MariaDBDSN string
+}
+
+func endpointsFromEnv() endpoints {
+	get := func(k, def string) string {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+		return def
+	}
+	return endpoints{
+		BootstrapServers:  get("OUTBOX_BOOTSTRAP_SERVERS", "127.0.0.1:19092"),
+		SchemaRegistryURL: get("OUTBOX_SCHEMA_REGISTRY_URL", "http://127.0.0.1:18081/apis/ccompat/v7"),
+		PostgresDSN:       get("OUTBOX_PG_DSN", "postgres://postgres@127.0.0.1:15432/postgres?sslmode=disable"),
+		MariaDBDSN:        get("OUTBOX_MARIADB_DSN", "root@tcp(127.0.0.1:13306)/"),
+	}
+}
+
+// postgresDSNWithDatabase points a PostgreSQL DSN, in URL form or key=value
+// form, at database db.
+func postgresDSNWithDatabase(dsn, db string) string {
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		u.Path = "/" + db
+		return u.String()
+	}
+	return dsn + " dbname=" + db
+}
+
+// mysqlDSNWithDatabase points a go-sql-driver DSN at database db.
+func mysqlDSNWithDatabase(dsn, db string) (string, error) {
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return "", fmt.Errorf("mysql dsn: %w", err)
+	}
+	cfg.DBName = db
+	return cfg.FormatDSN(), nil
 }
