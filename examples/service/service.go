@@ -166,14 +166,14 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	go func() { httpDone <- srv.Serve(ln) }()
 
 	var runErr error
+	consumerStopped := false
 	select {
 	case <-ctx.Done():
 		logger.Info("shutting down")
 	case err := <-consumerDone:
-		consumerDone <- err
-		runErr = fmt.Errorf("consumer: %w", err)
+		// The consumer ended by itself (say a failed SASL authentication).
+		consumerStopped, runErr = true, err
 	case err := <-httpDone:
-		httpDone <- err
 		runErr = fmt.Errorf("http: %w", err)
 	}
 
@@ -186,9 +186,11 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		runErr = errors.Join(runErr, fmt.Errorf("http shutdown: %w", err))
 	}
-	stopConsumer()
-	if err := <-consumerDone; err != nil && !errors.Is(err, context.Canceled) {
-		runErr = errors.Join(runErr, fmt.Errorf("consumer: %w", err))
+	if !consumerStopped {
+		stopConsumer()
+		if err := <-consumerDone; err != nil && !errors.Is(err, context.Canceled) {
+			runErr = errors.Join(runErr, err)
+		}
 	}
 	return runErr
 }
