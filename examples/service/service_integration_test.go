@@ -155,6 +155,15 @@ func TestServiceRealStack(t *testing.T) {
 	if got := settle(t, base, "outboxctl_consumer_processed_total") - processed0; got != n {
 		t.Errorf("processed counter grew by %v, want %d", got, n)
 	}
+	// The request's trace context is in the outbox row's tracing column,
+	// as the Properties text the EventRouter reads.
+	var tracing string
+	if err := pool.QueryRow(ctx, `SELECT tracingspancontext FROM public.outbox WHERE aggregateid = $1`, orders[0]).Scan(&tracing); err != nil {
+		t.Fatal(err)
+	}
+	if want := "traceparent=00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"; !strings.Contains(tracing, want) {
+		t.Errorf("tracing column = %q, want it to hold %s", tracing, want)
+	}
 
 	// An old producer's v1 event: upcast to v2 (currency EUR).
 	v1 := "order-" + sfx + "-v1"
