@@ -65,8 +65,8 @@ position).`,
 }
 
 func runCleanup(ctx context.Context, env *Env, opts *cleanupOptions) error {
-	if opts.Output != "text" && opts.Output != "json" {
-		return UsageError(fmt.Errorf("unknown output format %q: use text or json", opts.Output))
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+		return err
 	}
 	if opts.Batch <= 0 {
 		return UsageError(fmt.Errorf("--batch %d: want a positive number of rows", opts.Batch))

@@ -141,8 +141,8 @@ func specConnectors(env *Env, paths []string) ([]connectorconfig.Connector, erro
 }
 
 func runGenerate(env *Env, opts *generateOptions) error {
-	if opts.Output != "yaml" && opts.Output != "json" {
-		return UsageError(fmt.Errorf("unknown output format %q: use yaml or json", opts.Output))
+	if err := checkOutput(opts.Output, "yaml", "json"); err != nil {
+		return err
 	}
 	s, err := loadSpec(env, opts.Files)
 	if err != nil {

@@ -293,15 +293,6 @@ func computePlan(ctx context.Context, env *Env, d *desiredFlags, cf *connectFlag
 	return plan.Diff(desired, actual, d.diffOptions()...), client, nil
 }
 
-func checkOutput(o string, allowed ...string) error {
-	for _, a := range allowed {
-		if o == a {
-			return nil
-		}
-	}
-	return UsageError(fmt.Errorf("unknown output format %q (want %s)", o, strings.Join(allowed, "|")))
-}
-
 func runPlan(ctx context.Context, env *Env, opts *planOptions) error {
 	if err := checkOutput(opts.Output, "text", "json", "github-actions"); err != nil {
 		return err

@@ -110,8 +110,8 @@ func adminDB(env *Env, o *spec.Outbox) (driver, dsn string) {
 }
 
 func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
-	if opts.Output != "text" && opts.Output != "json" {
-		return UsageError(fmt.Errorf("unknown output format %q: use text or json", opts.Output))
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+		return err
 	}
 	if err := env.applyDatabaseContext(); err != nil {
 		return err

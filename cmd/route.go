@@ -116,8 +116,8 @@ real task would fail (the error is printed); 2 for bad input.`,
 }
 
 func runRoutePreview(env *Env, opts *routePreviewOptions) error {
-	if opts.Output != "text" && opts.Output != "json" {
-		return UsageError(fmt.Errorf("unknown output format %q: use text or json", opts.Output))
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+		return err
 	}
 	n := 0
 	for _, set := range []bool{opts.Config != "", opts.ConnectorConfig != "", len(opts.Files) > 0} {

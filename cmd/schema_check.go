@@ -86,7 +86,7 @@ accepted-breaks file), 1 registry or git failure.`,
 }
 
 func runSchemaCheck(ctx context.Context, env *Env, opts *schemaCheckOptions) error {
-	if err := schemaCheckOutput(opts.Output, "text", "json", "github-actions"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json", "github-actions"); err != nil {
 		return err
 	}
 	if opts.AgainstGit == "" && opts.AgainstDir == "" && !opts.AgainstRegistry {

@@ -81,10 +81,8 @@ func runSchemaCompat(env *Env, opts *schemaCompatOptions) error {
 	if err != nil {
 		return UsageError(err)
 	}
-	switch opts.Output {
-	case "text", "json", "confluent":
-	default:
-		return UsageError(fmt.Errorf("unknown output format %q (want text|json|confluent)", opts.Output))
+	if err := checkOutput(opts.Output, "text", "json", "confluent"); err != nil {
+		return err
 	}
 	if err := opts.Parse.loadRefs(env.IO.In); err != nil {
 		return schemaFileError(err)

@@ -56,7 +56,7 @@ registry failed.`,
 }
 
 func runSchemaRegister(ctx context.Context, env *Env, opts *schemaRegisterOptions) error {
-	if err := schemaCheckOutput(opts.Output, "text", "json"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
 		return err
 	}
 	level, err := compat.ParseLevel(opts.Level)

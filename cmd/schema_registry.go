@@ -157,15 +157,6 @@ func schemaRegistryError(err error) error {
 	return err
 }
 
-func schemaCheckOutput(o string, allowed ...string) error {
-	for _, a := range allowed {
-		if o == a {
-			return nil
-		}
-	}
-	return UsageError(fmt.Errorf("unknown output format %q (want %s)", o, strings.Join(allowed, "|")))
-}
-
 func schemaWriteJSON(env *Env, v any) error {
 	enc := json.NewEncoder(env.IO.Out)
 	enc.SetIndent("", "  ")
@@ -198,7 +189,7 @@ func newSchemaListCmd(env *Env) *cobra.Command {
 }
 
 func runSchemaList(ctx context.Context, env *Env, opts *schemaListOptions) error {
-	if err := schemaCheckOutput(opts.Output, "text", "json"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
 		return err
 	}
 	cl, err := opts.Registry.client(env)
@@ -260,7 +251,7 @@ func schemaFetchVersion(ctx context.Context, cl *registry.Client, subject, v str
 }
 
 func runSchemaGet(ctx context.Context, env *Env, opts *schemaGetOptions) error {
-	if err := schemaCheckOutput(opts.Output, "text", "json"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
 		return err
 	}
 	cl, err := opts.Registry.client(env)
@@ -344,7 +335,7 @@ type schemaDiffJSON struct {
 }
 
 func runSchemaDiff(ctx context.Context, env *Env, opts *schemaDiffOptions) error {
-	if err := schemaCheckOutput(opts.Output, "text", "json"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
 		return err
 	}
 	if opts.From != "" && opts.Local != "" {

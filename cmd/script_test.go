@@ -3,6 +3,7 @@ package cmd_test
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -30,6 +31,12 @@ func TestScripts(t *testing.T) {
 			// Keep the scripts hermetic: no real endpoints unless a script
 			// sets them.
 			e.Setenv("NO_COLOR", "1")
+			// The GitHub Action's run step (action.yml), for action_sh.txtar.
+			actionSh, err := filepath.Abs(filepath.Join("..", "scripts", "action.sh"))
+			if err != nil {
+				return err
+			}
+			e.Setenv("ACTION_SH", actionSh)
 			if err := setupSchemaRegistryFake(e); err != nil {
 				return err
 			}

@@ -60,8 +60,8 @@ name it); 1 operational error before the canary (a server unreachable).`,
 }
 
 func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
-	if opts.Output != "text" && opts.Output != "json" {
-		return UsageError(fmt.Errorf("unknown output format %q: use text or json", opts.Output))
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+		return err
 	}
 	targets, _, err := specTargets(env, opts.Files)
 	if err != nil {
