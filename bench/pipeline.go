@@ -20,6 +20,7 @@ import (
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/relay"
 	"github.com/outboxctl/outboxctl/schemas/registry"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -81,6 +82,44 @@ type PipelineConfig struct {
 	Logger *slog.Logger
 	// WarmUpTimeout bounds WarmUp (default 2 min).
 	WarmUpTimeout time.Duration
+	// Relay, when set, publishes the run's rows with an in-process relay
+	// (package relay) instead of the outbox's connector.
+	Relay *RelayConfig
+}
+
+// Publishers, Report.Publisher.
+const (
+	PublisherCDC   = "cdc"
+	PublisherRelay = "relay"
+)
+
+// DefaultProbeWait is RelayConfig.ProbeWait when it is 0.
+const DefaultProbeWait = 3 * time.Second
+
+// ErrOtherPublisher: with an in-process relay, something else (the
+// outbox's connector, a relay) already publishes the outbox table's rows,
+// so every bench row would reach the consumer twice.
+var ErrOtherPublisher = errors.New("bench: another publisher is active")
+
+// RelayConfig is the bench's in-process relay: relay.New over the outbox
+// table with the outbox's generated connector config, restricted
+// (relay.Options.Filter) to the run's aggregate type, so that it neither
+// publishes nor deletes any other row of the table, and never takes the
+// lock of the table's own relay.
+type RelayConfig struct {
+	// Connector is the outbox's connector config (connectorconfig.Generate).
+	Connector map[string]string
+	// Options of the relay: PollInterval, Batch, BootstrapServers,
+	// Security, Kafka, EventRouterVersion. Filter is the bench's.
+	Options relay.Options
+	// ListenDSN and Channel, when Channel is set, wake the relay with
+	// PostgreSQL LISTEN (relay.Listen; the table's NOTIFY trigger,
+	// provisioned with relay.notify in the spec, sends the notifications).
+	ListenDSN, Channel string
+	// ProbeWait is how long WarmUp waits for a marker written before the
+	// relay starts (default DefaultProbeWait): when it arrives, another
+	// publisher is active and WarmUp fails with ErrOtherPublisher.
+	ProbeWait time.Duration
 }
 
 // Pipeline is the real pipeline; build it with NewPipeline.
@@ -101,8 +140,12 @@ type pipeline struct {
 
 	cancel context.CancelFunc
 	done   chan error
-	warm   sync.Map // warm-up aggregate id -> struct{}
-	closed atomic.Bool
+
+	relay     *relay.Relay // nil: the connector publishes
+	relayStop context.CancelFunc
+	relayDone chan error
+	warm      sync.Map // warm-up aggregate id -> struct{}
+	closed    atomic.Bool
 }
 
 var runID = regexp.MustCompile(`^[A-Za-z0-9]{1,40}$`)
@@ -293,6 +336,14 @@ func (p *pipeline) Start(ctx context.Context, deliver func(Delivery)) error {
 }
 
 func (p *pipeline) WarmUp(ctx context.Context) error {
+	if p.cfg.Relay != nil {
+		if err := p.probe(ctx); err != nil {
+			return err
+		}
+		if err := p.startRelay(ctx); err != nil {
+			return err
+		}
+	}
 	deadline := time.Now().Add(p.cfg.WarmUpTimeout)
 	for i := 0; ; i++ {
 		key := fmt.Sprintf("warmup-%d", i)
@@ -323,6 +374,66 @@ func (p *pipeline) WarmUp(ctx context.Context) error {
 	}
 }
 
+// probe writes a marker before the in-process relay runs: if it reaches
+// the consumer within ProbeWait, another publisher (the outbox's connector,
+// or a relay of the table) is active and would publish every bench row too.
+func (p *pipeline) probe(ctx context.Context) error {
+	wait := p.cfg.Relay.ProbeWait
+	if wait <= 0 {
+		wait = DefaultProbeWait
+	}
+	const key = "probe"
+	b, err := p.encode(payload{Run: p.cfg.RunID, Step: -1})
+	if err != nil {
+		return err
+	}
+	if err := p.write(ctx, outbox.Event{AggregateType: p.agg, AggregateID: key, Type: WarmUpEventType, Payload: b, SchemaVersion: 1}); err != nil {
+		return fmt.Errorf("probe write into %s: %w", p.cfg.Outbox.QualifiedTable(), err)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(wait):
+	}
+	if _, ok := p.warm.Load(key); ok {
+		return fmt.Errorf("%w: a row written to %s reached topic %s before the bench's relay started: the connector of outbox %s (or a relay of the table) publishes it, and would publish every bench row twice; pause it (outboxctl connectors pause) or bench with --publisher cdc",
+			ErrOtherPublisher, p.cfg.Outbox.QualifiedTable(), p.topic, p.cfg.Outbox.Name)
+	}
+	return nil
+}
+
+// startRelay runs the in-process relay on the run's rows until Close.
+func (p *pipeline) startRelay(ctx context.Context) error {
+	rc := p.cfg.Relay
+	ro := rc.Options
+	ro.Filter = relay.Filter{Column: p.cfg.Outbox.Columns.AggregateType, Value: p.agg}
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	if rc.Channel != "" {
+		wake, err := relay.Listen(rctx, rc.ListenDSN, rc.Channel, ro.Logf)
+		if err != nil {
+			cancel()
+			return err
+		}
+		ro.Wake = wake
+	}
+	r, err := relay.New(ctx, p.cfg.DB, rc.Connector, ro)
+	if err != nil {
+		cancel()
+		return err
+	}
+	p.relay, p.relayStop, p.relayDone = r, cancel, make(chan error, 1)
+	go func() { p.relayDone <- r.Run(rctx) }()
+	return nil
+}
+
+// RelayStats are the in-process relay's counters (ok false without one).
+func (p *pipeline) RelayStats() (relay.Stats, bool) {
+	if p.relay == nil {
+		return relay.Stats{}, false
+	}
+	return p.relay.Stats(), true
+}
+
 func (p *pipeline) Effects(ctx context.Context, step int) (distinct, total int, ok bool, err error) {
 	if p.effects == "" {
 		return 0, 0, false, nil
@@ -336,6 +447,13 @@ func (p *pipeline) Close(ctx context.Context) error {
 		return nil
 	}
 	var errs []error
+	if p.relay != nil {
+		p.relayStop()
+		if err := <-p.relayDone; err != nil {
+			errs = append(errs, fmt.Errorf("relay: %w", err))
+		}
+		p.relay.Close()
+	}
 	if p.cancel != nil {
 		p.cancel()
 		select {

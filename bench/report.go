@@ -44,6 +44,9 @@ type Latency struct {
 // Report is the result of a run (of the best sustained step of a RateMax
 // search).
 type Report struct {
+	// Publisher is what moved the rows from the outbox table to Kafka:
+	// PublisherCDC or PublisherRelay (filled by the caller).
+	Publisher    string  `json:"publisher"`
 	Sent         int     `json:"sent"`
 	Handled      int     `json:"handled"`
 	Lost         int     `json:"lost"`
@@ -83,8 +86,11 @@ type Setup struct {
 	Partitions int    `json:"partitions"`
 	// Batch is the consumer's inbox batch size (0: one record per
 	// transaction).
-	Batch      int     `json:"batch,omitempty"`
-	Inbox      string  `json:"inbox,omitempty"`
+	Batch int    `json:"batch,omitempty"`
+	Inbox string `json:"inbox,omitempty"`
+	// Relay describes the in-process relay (poll interval, LISTEN,
+	// batch) with PublisherRelay.
+	Relay      string  `json:"relay,omitempty"`
 	Duration   float64 `json:"duration_s"`
 	Aggregates int     `json:"aggregates"`
 }
@@ -139,8 +145,12 @@ func (r *Report) Text() string {
 		if st.Batch > 1 {
 			inb += fmt.Sprintf(", batches of up to %d", st.Batch)
 		}
-		fmt.Fprintf(&b, "outbox %s (%s, %s) -> topic %s (%d partitions), %s, %d aggregates\n",
-			st.Outbox, st.Database, st.Format, st.Topic, st.Partitions, inb, st.Aggregates)
+		pub := r.Publisher
+		if st.Relay != "" {
+			pub += " (" + st.Relay + ")"
+		}
+		fmt.Fprintf(&b, "outbox %s (%s, %s) -%s-> topic %s (%d partitions), %s, %d aggregates\n",
+			st.Outbox, st.Database, st.Format, pub, st.Topic, st.Partitions, inb, st.Aggregates)
 	}
 	if s := r.Search; s != nil {
 		b.WriteString("rate search (sustained: nothing lost, duplicated or reordered, >= 90 % of the target sent, p99 <= " + s.LagBound.String() + "):\n")

@@ -21,6 +21,7 @@ import (
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/relay"
 	"github.com/outboxctl/outboxctl/schemas/registry"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -37,12 +38,19 @@ type benchOptions struct {
 	Output     string
 	Plot       string
 	Kafka      kafkaClientFlags
+
+	Publisher         string
+	RelayPollInterval time.Duration
+	RelayNotify       bool
+	RelayBatch        int
+	// relayFlags: a --relay-* flag was given.
+	relayFlags bool
 }
 
 func newBenchCmd(env *Env) *cobra.Command {
 	opts := &benchOptions{}
 	c := &cobra.Command{
-		Use:   "bench -f SPEC --outbox NAME [--rate N|max] [--duration D] [--inbox] [--partitions N] [-o text|json] [--plot FILE]",
+		Use:   "bench -f SPEC --outbox NAME [--rate N|max] [--duration D] [--inbox] [--partitions N] [--publisher cdc|relay] [-o text|json] [--plot FILE]",
 		Short: "Measure an outbox pipeline end to end: loss, duplicates, order, commit->handler latency",
 		Long: `Bench writes events into the outbox table of --outbox with the outbox
 writer, one real transaction per event, at a steady open-loop rate: every
@@ -63,6 +71,20 @@ p99, p99.9, max). --rate max searches for the highest rate sustained
 that already fails). --plot writes the latency histogram (PNG, SVG or
 PDF by the file's extension).
 
+--publisher relay measures the relay package instead of the connector:
+the bench runs a relay in-process (relay.New with the outbox's generated
+connector config, as outboxctl relay does) on the same outbox table,
+restricted to the run's aggregate type: it reads, publishes and deletes
+only the bench's rows, and takes a lock of its own, so the table's own
+relay is neither blocked nor waited for. --relay-poll-interval (default
+100ms) and --relay-batch are its poll settings; --relay-notify wakes it with
+LISTEN on the spec's relay.notify channel (postgres; outboxctl provision
+creates the NOTIFY trigger). Before the relay starts, the bench writes a
+probe row and waits 3 s: if it reaches the consumer, the outbox's
+connector (or another relay) publishes the table and would publish every
+bench row twice, and the bench stops with exit 1; pause the connector or
+bench an outbox the relay publishes (relay: in the spec, no connector).
+
 Connections are those of provision: OUTBOX_PG_DSN, OUTBOX_MARIADB_DSN or
 OUTBOX_MYSQL_DSN (pointed at the outbox's database) and
 OUTBOX_BOOTSTRAP_SERVERS. The run's topic, consumer group and inbox tables
@@ -75,9 +97,13 @@ deletes it afterwards; a json outbox gets JSON payloads.
 Exit codes: 0 nothing lost, duplicated or reordered; 3 something was; 1 an
 operational error (a service unreachable, the connector not streaming).`,
 		Example: `  $ outboxctl bench -f outbox.yaml --outbox orders --rate 1000 --duration 30s --inbox
-  $ outboxctl bench -f outbox.yaml --outbox orders --rate max --duration 10s -o json --plot latency.png`,
+  $ outboxctl bench -f outbox.yaml --outbox orders --rate max --duration 10s -o json --plot latency.png
+  $ outboxctl bench -f outbox.yaml --outbox orders --publisher relay --relay-notify --rate 1000 --inbox`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			for _, f := range []string{"relay-poll-interval", "relay-notify", "relay-batch"} {
+				opts.relayFlags = opts.relayFlags || c.Flags().Changed(f)
+			}
 			return runBench(c.Context(), env, opts)
 		},
 	}
@@ -92,6 +118,10 @@ operational error (a service unreachable, the connector not streaming).`,
 	fs.DurationVar(&opts.BatchWait, "batch-wait", 2*time.Millisecond, "with --batch > 1: the longest a batch waits to fill")
 	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
 	fs.StringVar(&opts.Plot, "plot", "", "write the latency distribution to this file (.png, .svg, .pdf)")
+	fs.StringVar(&opts.Publisher, "publisher", bench.PublisherCDC, "what publishes the outbox's rows: cdc (its Debezium connector) or relay (the relay package, in-process)")
+	fs.DurationVar(&opts.RelayPollInterval, "relay-poll-interval", 100*time.Millisecond, "--publisher relay: time between polls when the table is drained")
+	fs.BoolVar(&opts.RelayNotify, "relay-notify", false, "--publisher relay: wake the relay with LISTEN on the spec's relay.notify channel (postgres; the NOTIFY trigger of outboxctl provision)")
+	fs.IntVar(&opts.RelayBatch, "relay-batch", relay.DefaultBatch, "--publisher relay: rows per poll")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
 }
@@ -133,6 +163,9 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 	if opts.Batch > 1 && !opts.Inbox {
 		return UsageError(fmt.Errorf("--batch %d needs --inbox: batches are inbox transactions", opts.Batch))
 	}
+	if err := checkBenchPublisher(opts); err != nil {
+		return err
+	}
 	s, err := loadSpec(env, opts.Files)
 	if err != nil {
 		return err
@@ -140,6 +173,12 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 	o, err := pickOutbox(s, opts.Outbox)
 	if err != nil {
 		return err
+	}
+	if opts.RelayNotify && o.Database.Kind != spec.Postgres {
+		return UsageError(fmt.Errorf("--relay-notify: outbox %s is a %s outbox: LISTEN/NOTIFY is PostgreSQL's", o.Name, o.Database.Kind))
+	}
+	if opts.RelayNotify && (o.Relay == nil || o.Relay.Notify == "") {
+		return UsageError(fmt.Errorf("--relay-notify: outbox %s has no relay.notify channel in the spec (outboxctl provision creates the NOTIFY trigger for it)", o.Name))
 	}
 	target, err := openBenchTarget(ctx, env, o, opts)
 	if err != nil {
@@ -155,6 +194,7 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 	setup.Duration = opts.Duration.Seconds()
 	setup.Aggregates = bench.DefaultAggregates
 	rep.Setup = &setup
+	rep.Publisher = opts.Publisher
 	if opts.Plot != "" {
 		title := fmt.Sprintf("outbox %s, %.0f events/s", o.Name, rep.RateTarget)
 		if setup.Inbox != "" {
@@ -175,6 +215,26 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 	}
 	if rep.Failed() {
 		return SilentExit(ExitCheckFailed)
+	}
+	return nil
+}
+
+// checkBenchPublisher checks --publisher and the --relay-* flags.
+func checkBenchPublisher(opts *benchOptions) error {
+	switch opts.Publisher {
+	case bench.PublisherCDC:
+		if opts.relayFlags {
+			return UsageError(errors.New("--relay-poll-interval, --relay-notify and --relay-batch need --publisher relay"))
+		}
+	case bench.PublisherRelay:
+		if opts.RelayPollInterval <= 0 {
+			return UsageError(fmt.Errorf("--relay-poll-interval %s: want > 0", opts.RelayPollInterval))
+		}
+		if opts.RelayBatch <= 0 {
+			return UsageError(fmt.Errorf("--relay-batch %d: want > 0", opts.RelayBatch))
+		}
+	default:
+		return UsageError(fmt.Errorf("unknown --publisher %q: use cdc or relay", opts.Publisher))
 	}
 	return nil
 }
@@ -245,6 +305,21 @@ func openRealBenchTarget(ctx context.Context, env *Env, o *spec.Outbox, opts *be
 	setup := bench.Setup{Outbox: o.Name, Database: o.Database.Kind, Format: o.PayloadFormat, Partitions: opts.Partitions}
 	if opts.Batch > 1 {
 		setup.Batch = opts.Batch
+	}
+	if opts.Publisher == bench.PublisherRelay {
+		conf, _, err := relaySpecConfig(env, opts.Files, o.Name)
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		rc := &bench.RelayConfig{Connector: conf, Options: relay.Options{BootstrapServers: kc.BootstrapServers, Security: kc.Security, Kafka: kc.Properties,
+			PollInterval: opts.RelayPollInterval, Batch: opts.RelayBatch, Logf: func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, "bench: "+f+"\n", a...) }}}
+		setup.Relay = fmt.Sprintf("poll %s, batch %d", opts.RelayPollInterval, opts.RelayBatch)
+		if opts.RelayNotify {
+			rc.ListenDSN, rc.Channel = dsn, o.Relay.Notify
+			setup.Relay += ", LISTEN " + o.Relay.Notify
+		}
+		cfg.Relay = rc
 	}
 	var inboxDB *sql.DB
 	if opts.Inbox {

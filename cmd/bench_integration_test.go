@@ -114,3 +114,88 @@ outboxes:
 		})
 	}
 }
+
+// TestCLIBenchRelay runs `outboxctl bench --publisher relay` against the
+// real stack: an outbox published by the in-process relay (no connector),
+// polling every 100 ms and woken by LISTEN/NOTIFY, 100 events/s for 5 s
+// through the inbox, every event handled once and in order. An outbox whose
+// connector runs is refused: both would publish the bench's rows.
+func TestCLIBenchRelay(t *testing.T) {
+	s := itest.Require(t, itest.Connect, itest.Postgres, itest.Kafka)
+	sfx := itest.Suffix()
+	dbName := "outbox_benchrelay_" + sfx
+	itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	itest.CleanupRun(t, s.ConnectURL, s.BootstrapServers, sfx)
+	vars := map[string]string{"IT_PG_PASSWORD": "unused", "XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""}
+	specFile := filepath.Join(t.TempDir(), "outbox.yaml")
+	data := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+kafka:
+  bootstrapServers: %[1]s
+outboxes:
+  - name: relay-%[2]s
+    database:
+      kind: postgres
+      connection: {host: %[3]q, port: %[4]s, user: postgres, password: "${env:IT_PG_PASSWORD}", dbname: %[5]s}
+    payloadFormat: json
+    relay:
+      notify: bench_%[2]s
+  - name: cdc-%[2]s
+    database:
+      kind: postgres
+      connection: {host: %[3]q, port: %[4]s, user: postgres, password: "${env:IT_PG_PASSWORD}", dbname: %[5]s}
+    table: outbox_cdc
+    payloadFormat: json
+    connector:
+      profile: latency
+`, s.BootstrapServers, strings.ToLower(sfx), s.ConnectPostgresHost, s.ConnectPostgresPort, dbName)
+	if err := os.WriteFile(specFile, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(t *testing.T, want int, args ...string) (string, string) {
+		t.Helper()
+		code, out, errOut := runCLI(t, vars, args...)
+		if code != want {
+			t.Fatalf("outboxctl %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, out, errOut)
+		}
+		return out, errOut
+	}
+	run(t, 0, "provision", "-f", specFile, "--database")
+	run(t, 0, "deploy", "-f", specFile, "--timeout", "2m") // the cdc outbox only: the relay outbox gets no connector
+	for _, tc := range []struct {
+		name  string
+		extra []string
+	}{
+		{"poll-100ms", nil},
+		{"listen", []string{"--relay-notify"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"bench", "-f", specFile, "--outbox", "relay-" + strings.ToLower(sfx), "--publisher", "relay",
+				"--rate", "100", "--duration", "5s", "--inbox", "-o", "json"}, tc.extra...)
+			out, _ := run(t, 0, args...)
+			var r struct {
+				benchJSON
+				Publisher string `json:"publisher"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("bench -o json: %v\n%s", err, out)
+			}
+			if r.Sent == nil || r.Handled == nil || r.Lost == nil || r.Duplicates == nil || r.Reordered == nil || r.Latency == nil || r.Latency.P99 == nil {
+				t.Fatalf("bench -o json lacks a field of the contract:\n%s", out)
+			}
+			if r.Publisher != "relay" {
+				t.Errorf("publisher %q, want relay", r.Publisher)
+			}
+			if *r.Sent != 500 || *r.Handled != *r.Sent || *r.Lost != 0 || *r.Duplicates != 0 || *r.Reordered != 0 {
+				t.Errorf("counts: sent %d handled %d lost %d duplicates %d reordered %d, want 500 sent, all handled once in order",
+					*r.Sent, *r.Handled, *r.Lost, *r.Duplicates, *r.Reordered)
+			}
+			t.Logf("bench %s: %s", tc.name, strings.Join(strings.Fields(out), " "))
+		})
+	}
+	t.Run("connector-running", func(t *testing.T) {
+		_, errOut := run(t, 1, "bench", "-f", specFile, "--outbox", "cdc-"+strings.ToLower(sfx), "--publisher", "relay", "--rate", "10", "--duration", "1s")
+		if !strings.Contains(errOut, "another publisher is active") || !strings.Contains(errOut, "connectors pause") {
+			t.Errorf("want the other-publisher error, got:\n%s", errOut)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"os"
@@ -38,6 +39,8 @@ outboxes:
 		args []string
 		want int
 		lost int
+		// publisher is the JSON's publisher (default cdc).
+		publisher string
 	}{
 		{name: "clean", fake: &benchtest.Fake{}, want: ExitOK},
 		{name: "loss", fake: &benchtest.Fake{Drop: lose}, want: ExitCheckFailed, lost: 1},
@@ -46,6 +49,8 @@ outboxes:
 		{name: "unknown outbox", fake: &benchtest.Fake{}, args: []string{"--outbox", "billing"}, want: ExitUsage},
 		{name: "batch without inbox", fake: &benchtest.Fake{}, args: []string{"--batch", "50"}, want: ExitUsage},
 		{name: "batch zero", fake: &benchtest.Fake{}, args: []string{"--inbox", "--batch", "0"}, want: ExitUsage},
+		{name: "relay", fake: &benchtest.Fake{}, args: []string{"--publisher", "relay", "--relay-poll-interval", "10ms"}, want: ExitOK, publisher: "relay"},
+		{name: "relay flag with cdc", fake: &benchtest.Fake{}, args: []string{"--relay-batch", "5"}, want: ExitUsage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			saved := openBenchTarget
@@ -63,12 +68,18 @@ outboxes:
 			if tc.want == ExitUsage {
 				return
 			}
-			var r struct{ Sent, Handled, Lost, Duplicates int }
+			var r struct {
+				Sent, Handled, Lost, Duplicates int
+				Publisher                       string
+			}
 			if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 				t.Fatalf("json: %v\n%s", err, out.String())
 			}
 			if r.Sent != 20 || r.Lost != tc.lost || r.Handled != 20-tc.lost {
 				t.Errorf("sent %d handled %d lost %d, want 20 sent and %d lost", r.Sent, r.Handled, r.Lost, tc.lost)
+			}
+			if want := cmp.Or(tc.publisher, "cdc"); r.Publisher != want {
+				t.Errorf("publisher %q, want %q", r.Publisher, want)
 			}
 		})
 	}

@@ -18,9 +18,14 @@ type lock struct {
 }
 
 // lockName is the lock's name: one per outbox table (and, for PostgreSQL,
-// per database, since advisory locks are per database).
-func lockName(t *table) string {
-	return "outboxctl-relay:" + string(t.kind) + ":" + t.qualified()
+// per database, since advisory locks are per database); a filtered relay
+// (Options.Filter) has one per table, column and value.
+func lockName(t *table, f Filter) string {
+	n := "outboxctl-relay:" + string(t.kind) + ":" + t.qualified()
+	if f.Column != "" {
+		n += ":" + f.Column + "=" + f.Value
+	}
+	return n
 }
 
 // pgKey is the bigint key of a PostgreSQL advisory lock for name.

@@ -54,6 +54,14 @@ type Options struct {
 	// to the current time for a published row, instead of deleting it; the
 	// relay reads the rows where it is NULL.
 	MarkColumn string
+	// Filter, when its Column is set, restricts the relay to the rows
+	// whose Column equals Value (for example the aggregate type column):
+	// the other rows are neither read, published nor deleted. A filtered
+	// relay takes a lock of its own (per table and Value), so it never
+	// stands by for, nor blocks, the table's unfiltered relay; keeping two
+	// publishers off the same rows is then the caller's job (outboxctl
+	// bench --publisher relay uses it for its own aggregate type).
+	Filter Filter
 	// Batch is the number of rows per poll (default DefaultBatch).
 	Batch int
 	// PollInterval is the time between polls when the table is drained
@@ -78,6 +86,12 @@ type Options struct {
 	OnBatch func(table string, d time.Duration, rows int)
 	// Now is the clock (nil: time.Now); it gives the envelope ts_ms.
 	Now func() time.Time
+}
+
+// Filter is Options.Filter: the rows whose Column equals Value.
+type Filter struct {
+	Column string
+	Value  string
 }
 
 // Stats are the relay's counters since New.
@@ -115,6 +129,7 @@ type Relay struct {
 	producer *kafka.Producer
 	lock     lock
 	query    string
+	args     []any
 	pkIdx    []int
 
 	closed bool
@@ -202,9 +217,20 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 			}
 		}
 	}
-	where := ""
+	var conds []string
 	if opts.MarkColumn != "" {
-		where = " WHERE " + t.quote(opts.MarkColumn) + " IS NULL"
+		conds = append(conds, t.quote(opts.MarkColumn)+" IS NULL")
+	}
+	if f := opts.Filter; f.Column != "" {
+		if t.col(f.Column) == nil {
+			return nil, configErr(nil, "filter column %s is not a column of %s", f.Column, t.qualified())
+		}
+		r.args = append(r.args, f.Value)
+		conds = append(conds, t.quote(f.Column)+" = "+t.placeholder(len(r.args)))
+	}
+	where := ""
+	if len(conds) > 0 {
+		where = " WHERE " + strings.Join(conds, " AND ")
 	}
 	order := []string{t.quote(r.orderCol)}
 	for _, k := range pk {
@@ -213,7 +239,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 		}
 	}
 	r.query = fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), where, strings.Join(order, ", "), opts.Batch)
-	r.lock = lock{t: t, name: lockName(t)}
+	r.lock = lock{t: t, name: lockName(t, opts.Filter)}
 
 	props := maps.Clone(opts.Kafka)
 	delete(props, "bootstrap.servers") // BootstrapServers wins
@@ -394,7 +420,7 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 		}
 	}()
 	conn := r.lock.conn
-	rows, err := conn.QueryContext(ctx, r.query)
+	rows, err := conn.QueryContext(ctx, r.query, r.args...)
 	if err != nil {
 		return 0, fmt.Errorf("%w: poll %s: %v", ErrDatabase, r.t.qualified(), err)
 	}

@@ -412,3 +412,37 @@ func TestRelayMarkColumnAndOrderColumn(t *testing.T) {
 		})
 	}
 }
+
+// A filtered relay publishes and deletes only its rows, and its lock is its
+// own: an unfiltered relay of the same table is not its standby.
+func TestRelayFilter(t *testing.T) {
+	for _, sd := range sides {
+		t.Run(sd.name, func(t *testing.T) {
+			f := newFixture(t, sd, nil)
+			full := f.relay(relay.Options{})
+			if err := full.Drain(context.Background()); err != nil { // takes and keeps the table's lock
+				t.Fatalf("unfiltered relay: %v", err)
+			}
+			mine, other := itest.UUID(t), itest.UUID(t)
+			f.insert(f.db, other, "Other", "o-1", `{"n": 1}`)
+			f.insert(f.db, mine, "Mine", "m-1", `{"n": 2}`)
+			r := f.relay(relay.Options{Filter: relay.Filter{Column: "aggregatetype", Value: "Mine"}})
+			if err := r.Drain(context.Background()); err != nil {
+				t.Fatalf("filtered Drain while the unfiltered relay holds its lock: %v", err)
+			}
+			if st := r.Stats(); st.Published != 1 {
+				t.Errorf("published %d, want 1", st.Published)
+			}
+			var left string
+			if err := f.db.QueryRow("SELECT aggregatetype FROM outbox").Scan(&left); err != nil || left != "Other" {
+				t.Errorf("row left: %q, %v; want the Other row only", left, err)
+			}
+			if got := header(f.read(1)[0], "id"); got != mine {
+				t.Errorf("published id %q, want %q", got, mine)
+			}
+			if _, err := relay.New(context.Background(), f.db, f.conf, relay.Options{BootstrapServers: f.boot, Filter: relay.Filter{Column: "nope", Value: "x"}}); !errors.Is(err, relay.ErrConfig) {
+				t.Errorf("unknown filter column: %v, want ErrConfig", err)
+			}
+		})
+	}
+}
