@@ -5,14 +5,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
 // qualifiedTable is the quoted schema.table (PostgreSQL) or database.table
 // (MySQL, MariaDB) of an outbox.
 func qualifiedTable(o *spec.Outbox) string {
-	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
+	q := func(s string) string { return sqlident.Quote(o.Database.Kind, s) }
 	if o.Schema == "" {
 		return q(o.Table)
 	}
@@ -51,7 +51,7 @@ func TableDDL(o *spec.Outbox) []string {
 // tableDDL is TableDDL without the NOTIFY trigger.
 func tableDDL(o *spec.Outbox) []string {
 	kind := o.Database.Kind
-	q := func(s string) string { return outbox.QuoteIdent(kind, s) }
+	q := func(s string) string { return sqlident.Quote(kind, s) }
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s (\n", qualifiedTable(o))
 	var idCol string
@@ -117,7 +117,7 @@ func PartitionDDL(o *spec.Outbox, now time.Time) []string {
 	}
 	step := o.Partitioning.PartitionInterval()
 	cur := now.UTC().Truncate(step)
-	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
+	q := func(s string) string { return sqlident.Quote(o.Database.Kind, s) }
 	var out []string
 	for i := -1; i <= o.Partitioning.PartitionsAhead(); i++ {
 		from := cur.Add(time.Duration(i) * step)
@@ -144,7 +144,7 @@ func NotifyDDL(o *spec.Outbox, serverVersion string) []string {
 	if o.Relay == nil || o.Relay.Notify == "" || o.Database.Kind != spec.Postgres {
 		return nil
 	}
-	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
+	q := func(s string) string { return sqlident.Quote(o.Database.Kind, s) }
 	name := notifyTrigger(o)
 	fn := q(name)
 	if o.Schema != "" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -117,7 +118,7 @@ func wrapStats(o *spec.Outbox, err error) error {
 func oldestRowAge(ctx context.Context, q Querier, o *spec.Outbox) (*time.Duration, bool, error) {
 	kind := o.Database.Kind
 	qt := qualifiedTable(o)
-	col := func(s string) string { return outbox.QuoteIdent(kind, s) }
+	col := func(s string) string { return sqlident.Quote(kind, s) }
 	if ts := o.Columns.Timestamp; ts != "" {
 		var micros sql.NullInt64
 		query := `SELECT (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - MIN(` + col(ts) + `))) * 1000000)::bigint FROM ` + qt
