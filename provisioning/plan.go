@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/outboxctl/outboxctl/internal/outboxddl"
 	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -100,7 +101,7 @@ func PlanSteps(t Target, f *Facts, opts Options) ([]Step, []Finding) {
 	o := t.Outbox
 	fresh := f.DatabaseMissing || f.Table == nil
 	if fresh {
-		for _, stmt := range tableDDL(o) {
+		for _, stmt := range outboxddl.CreateTable(o) {
 			p.add("create-table", "create outbox table "+o.QualifiedTable(), stmt, "", IDTableMissing)
 		}
 	}
@@ -177,7 +178,7 @@ func (p *planner) postgres() {
 	o := p.t.Outbox
 	kind := o.Database.Kind
 	q := func(s string) string { return sqlident.Quote(kind, s) }
-	qt := qualifiedTable(o)
+	qt := outboxddl.QualifiedTable(o)
 	f := p.f
 	pub := p.t.Config("publication.name")
 	if pub != "" {

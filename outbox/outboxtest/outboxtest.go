@@ -11,7 +11,7 @@
 //		outboxtest.Run(t, db, spec.Postgres)
 //	}
 //
-// Run creates its own uniquely named tables (with provisioning.TableDDL) and
+// Run creates its own uniquely named tables (with the statements provisioning.TableDDL renders, from internal/outboxddl) and
 // drops them at the end.
 package outboxtest
 
@@ -31,9 +31,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/outboxctl/outboxctl/internal/outboxddl"
 	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox"
-	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -195,7 +195,7 @@ func runVariant(t *testing.T, db *sql.DB, dialect string, v Variant, conn Conn) 
 		table: q(o.Schema) + "." + q(o.Table),
 		biz:   q(o.Schema) + "." + q("biz_"+sfx),
 	}
-	for _, stmt := range provisioning.TableDDL(o) {
+	for _, stmt := range outboxddl.Table(o) {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
