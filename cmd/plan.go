@@ -240,7 +240,7 @@ func newPlanCmd(env *Env) *cobra.Command {
 		Long: `Plan compares the declared connectors with Kafka Connect and prints what
 deploy would do, Terraform style: + create, ~ update in-place, - delete,
 -/+ replace, with key = old -> new, unchanged keys collapsed and secrets shown
-as (sensitive). Values Connect returns masked or resolved by config providers,
+as ********. Values Connect returns masked or resolved by config providers,
 "1000" vs "1000.0" and the "name" key Connect adds are not drift.
 
 Dangerous changes are listed with a rule ID and what happens to offsets,

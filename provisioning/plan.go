@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/outboxctl/outboxctl/internal/outboxddl"
+	"github.com/outboxctl/outboxctl/internal/redact"
 	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -160,7 +161,7 @@ func (p *planner) password() (string, bool) {
 	return pw, true
 }
 
-const masked = "'********'"
+const masked = "'" + redact.Mask + "'"
 
 func pgString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
