@@ -18,6 +18,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/relay"
@@ -177,7 +178,7 @@ func NewPipeline(ctx context.Context, cfg PipelineConfig) (Pipeline, error) {
 		return nil, err
 	}
 	p := &pipeline{cfg: cfg, writer: w, agg: "bench" + cfg.RunID, group: "outboxctl-bench-" + cfg.RunID}
-	topic, _, err := o.Routing.Topic(p.agg)
+	topic, _, err := eventrouter.RoutingTopic(o.Routing, p.agg)
 	if err != nil {
 		return nil, fmt.Errorf("outbox %s: routed topic: %w", o.Name, err)
 	}

@@ -52,6 +52,7 @@ import (
 	"time"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -313,7 +314,7 @@ type dialect struct {
 func newDialect(opts Options) *dialect {
 	o := opts.Outbox
 	kind := o.Database.Kind
-	q := func(s string) string { return outbox.QuoteIdent(kind, s) }
+	q := func(s string) string { return sqlident.Quote(kind, s) }
 	table := q(o.Table)
 	if o.Schema != "" {
 		table = q(o.Schema) + "." + table
@@ -529,7 +530,7 @@ func (d *dialect) dropPartitions(ctx context.Context, db *sql.DB, cutoff time.Ti
 		if err != nil || to.After(cutoff) {
 			continue
 		}
-		q := func(s string) string { return outbox.QuoteIdent(spec.Postgres, s) }
+		q := func(s string) string { return sqlident.Quote(spec.Postgres, s) }
 		old = append(old, part{q(schema) + "." + q(name), strings.TrimSpace(bound)})
 	}
 	rows.Close()

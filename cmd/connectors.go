@@ -33,7 +33,7 @@ func newConnectorsCmd(env *Env) *cobra.Command {
 		Short:   "Inspect and operate Kafka Connect connectors",
 		Long: `Operations on the connectors of a Kafka Connect cluster: get, describe,
 status (exit 3 when anything is not RUNNING), restart, pause, resume, stop,
-delete and offsets (KIP-875). Secrets in configs are always shown as (sensitive).`,
+delete and offsets (KIP-875). Secrets in configs are always shown as ********.`,
 	}
 	addConnectFlags(c.PersistentFlags(), &opts.Connect)
 	names := connectorNames(env, &opts.Connect)
@@ -167,7 +167,7 @@ func maskConfig(cfg map[string]string) map[string]string {
 	out := make(map[string]string, len(cfg))
 	for k, v := range cfg {
 		if plan.IsSensitive(k, nil) {
-			v = "(sensitive)"
+			v = redact.Mask
 		}
 		out[k] = redact.String(v)
 	}

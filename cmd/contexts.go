@@ -15,10 +15,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
-	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/internal/redact"
 	"github.com/outboxctl/outboxctl/internal/settings"
-	"github.com/outboxctl/outboxctl/internal/yamlpos"
 	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -222,7 +220,7 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 	if path == "" {
 		return cfg, "", nil
 	}
-	data, err := limitio.ReadFile(path, maxContextFile)
+	data, err := spec.ReadFileLimit(path, maxContextFile)
 	if err != nil {
 		if os.IsNotExist(err) && flag == "" && env.Getenv(envConfig) == "" {
 			return cfg, path, nil
@@ -232,7 +230,7 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && err.Error() != "EOF" {
-		return cfg, path, UsageError(fmt.Errorf("context file %w", yamlpos.Wrap(path, data, err)))
+		return cfg, path, UsageError(fmt.Errorf("context file %w", spec.WrapYAML(path, data, err)))
 	}
 	return cfg, path, nil
 }
@@ -349,7 +347,7 @@ func connectClient(env *Env, f *connectFlags) (*connect.Client, error) {
 	if ep.CAFile != "" || ep.CertFile != "" || ep.InsecureSkipVerify {
 		tc := &tls.Config{InsecureSkipVerify: ep.InsecureSkipVerify} //nolint:gosec // explicit user choice
 		if ep.CAFile != "" {
-			pem, err := limitio.ReadFile(ep.CAFile, maxContextFile)
+			pem, err := spec.ReadFileLimit(ep.CAFile, maxContextFile)
 			if err != nil {
 				return nil, UsageError(fmt.Errorf("connect ca file: %w", err))
 			}
@@ -478,7 +476,7 @@ Connect block's password-file and ${env:NAME}). Every output masks them.`,
 			}
 			// Rewrite only current-context, keeping the rest of the file.
 			var doc yaml.Node
-			data, _ := limitio.ReadFile(path, maxContextFile)
+			data, _ := spec.ReadFileLimit(path, maxContextFile)
 			if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
 				return fmt.Errorf("context file %s: %v", path, err)
 			}

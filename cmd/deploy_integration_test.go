@@ -109,7 +109,7 @@ outboxes:
 	check(0, "connectors", "get", "-o", "yaml")
 	pgConn := "cli-pg-" + sfx + "-outbox"
 	desc := check(0, "connectors", "describe", pgConn)
-	if !strings.Contains(desc, "database.password") || !strings.Contains(desc, "(sensitive)") {
+	if !strings.Contains(desc, "database.password") || !strings.Contains(desc, "********") {
 		t.Errorf("describe does not show the masked password key:\n%s", desc)
 	}
 	check(0, "connectors", "describe", pgConn, "-o", "json")

@@ -18,7 +18,6 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
 	"github.com/outboxctl/outboxctl/findings"
-	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -130,7 +129,7 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 			specs = append(specs, f)
 			continue
 		}
-		data, err := limitio.ReadFile(f, spec.MaxFileSize)
+		data, err := spec.ReadFileLimit(f, spec.MaxFileSize)
 		if ext != ".json" && (err != nil || !connectorconfig.IsConnectorsFile(f, data)) {
 			// A YAML file that is not a connectors file is an outbox spec;
 			// spec loading reports a read error.
@@ -185,7 +184,7 @@ func scanFolder(env *Env, dir string) (connectors []spec.Source, specs []string,
 		if ext != ".json" && ext != ".yaml" && ext != ".yml" {
 			return nil
 		}
-		data, err := limitio.ReadFile(path, spec.MaxFileSize)
+		data, err := spec.ReadFileLimit(path, spec.MaxFileSize)
 		if err != nil {
 			return err
 		}
@@ -241,7 +240,7 @@ func newPlanCmd(env *Env) *cobra.Command {
 		Long: `Plan compares the declared connectors with Kafka Connect and prints what
 deploy would do, Terraform style: + create, ~ update in-place, - delete,
 -/+ replace, with key = old -> new, unchanged keys collapsed and secrets shown
-as (sensitive). Values Connect returns masked or resolved by config providers,
+as ********. Values Connect returns masked or resolved by config providers,
 "1000" vs "1000.0" and the "name" key Connect adds are not drift.
 
 Dangerous changes are listed with a rule ID and what happens to offsets,

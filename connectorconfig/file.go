@@ -13,8 +13,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/outboxctl/outboxctl/internal/yamlpos"
-
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -127,7 +125,7 @@ func ReadConnectors(name string, data []byte, lookup *spec.Lookup) ([]Connector,
 	if !asJSON {
 		var v any
 		if err := yaml.Unmarshal(data, &v); err != nil {
-			return nil, bad("%v", yamlpos.Wrap(name, data, err))
+			return nil, bad("%v", spec.WrapYAML(name, data, err))
 		}
 		var err error
 		if jsonData, err = json.Marshal(v); err != nil {

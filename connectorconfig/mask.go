@@ -1,11 +1,13 @@
 package connectorconfig
 
 import (
+	"github.com/outboxctl/outboxctl/internal/redact"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
-// Masked replaces secret values in output.
-const Masked = "********"
+// Masked replaces secret values in output: the module's one mask
+// spelling (redact.Mask).
+const Masked = redact.Mask
 
 // MaskedConfig returns a copy of c.Config fit for output: the values of the
 // Sensitive keys are replaced by Masked, except unresolved references

@@ -19,6 +19,17 @@
 //   - Consumer: NewConsumer(ConsumerConfig, router) and Run(ctx): a
 //     confluent-kafka-go group consumer with manual commits after processing.
 //
+// # Building without cgo
+//
+// Only the Kafka runtime needs confluent-kafka-go, and so cgo (librdkafka):
+// Consumer, ConsumerConfig, Batch, NewConsumer, KafkaProducer and
+// NewKafkaProducer are in files built with the cgo build tag. With
+// CGO_ENABLED=0 the package still builds, with the Router, Handle, Upcast,
+// the middleware, the inbox and every type a handler sees, so a service
+// can test its handlers (consumertest, inbox, consumerprom, consumerotel)
+// or run the Router on records from another client without a C
+// toolchain. A program that calls NewConsumer needs cgo, as before.
+//
 // # What a record looks like
 //
 // With the connector config `outboxctl generate` writes, a record of the

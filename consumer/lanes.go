@@ -1,3 +1,5 @@
+//go:build cgo
+
 package consumer
 
 import (
@@ -44,17 +46,6 @@ func newLane(c *Consumer, k tpKey) *lane {
 	l.ctx = context.WithValue(ctx, drainKey{}, (<-chan struct{})(l.stopCh))
 	l.cancel = cancel
 	return l
-}
-
-// drainKey is the context key of the lane's stop channel: Retry does not
-// start another attempt once it is closed (shutdown or revocation).
-type drainKey struct{}
-
-// draining returns a channel closed when the Consumer stops the record's
-// lane (nil outside a Consumer).
-func draining(ctx context.Context) <-chan struct{} {
-	ch, _ := ctx.Value(drainKey{}).(<-chan struct{})
-	return ch
 }
 
 // tp is the lane's partition, for Pause and Resume.

@@ -332,3 +332,14 @@ func (d DLQ) Record(m *Message, err error) *Message {
 		Timestamp: m.Timestamp,
 	}
 }
+
+// drainKey is the context key of the lane's stop channel: Retry does not
+// start another attempt once it is closed (shutdown or revocation).
+type drainKey struct{}
+
+// draining returns a channel closed when the Consumer stops the record's
+// lane (nil outside a Consumer).
+func draining(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(drainKey{}).(<-chan struct{})
+	return ch
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/schemas"
 	"github.com/outboxctl/outboxctl/schemas/registry"
@@ -236,7 +237,7 @@ outboxes:
 
 	// The table stays empty.
 	var rows int
-	if err := db.QueryRow("SELECT count(*) FROM " + outbox.QuoteIdent(o.Database.Kind, o.Table)).Scan(&rows); err != nil || rows != 0 {
+	if err := db.QueryRow("SELECT count(*) FROM " + sqlident.Quote(o.Database.Kind, o.Table)).Scan(&rows); err != nil || rows != 0 {
 		t.Errorf("outbox table rows = %d (%v), want 0 (delete after insert)", rows, err)
 	}
 	// Exactly one record per event, no tombstone, no other record.

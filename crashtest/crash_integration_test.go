@@ -26,6 +26,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/schemas/registry"
@@ -460,7 +461,7 @@ outboxes:
 	}
 	s.o = &sp.Outboxes[0]
 	itest.CreateOutboxTable(t, s.outDB, s.o)
-	topic, _, err := s.o.Routing.Topic(s.aggType)
+	topic, _, err := eventrouter.RoutingTopic(s.o.Routing, s.aggType)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@
 // Other packages ask this one instead of re-implementing the EventRouter:
 //
 //   - RouteTopic(regex, replacement, routedByValue) is the topic an event is
-//     routed to (spec.Routing.Topic wraps it for a spec); matched is false,
+//     routed to (RoutingTopic wraps it for a spec.Routing); matched is false,
 //     and the topic is the value itself, when the regex does not match.
 //   - ParsePlacements splits table.fields.additional.placement as Debezium
 //     does; EnumOptions lists the options with fixed values, and

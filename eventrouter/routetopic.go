@@ -1,6 +1,10 @@
 package eventrouter
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/outboxctl/outboxctl/spec"
+)
 
 // The EventRouter's routing defaults.
 const (
@@ -8,8 +12,16 @@ const (
 	DefaultRouteTopicRegex = "(?<routedByValue>.*)"
 	// DefaultRouteTopicReplacement is route.topic.replacement when the key
 	// is absent.
-	DefaultRouteTopicReplacement = "outbox.event.${routedByValue}"
+	DefaultRouteTopicReplacement = spec.DefaultTopicReplacement
 )
+
+// RoutingTopic is the topic the EventRouter routes an event to whose
+// Routing.ByField column holds routedByValue: RouteTopic with the spec's
+// TopicRegex and TopicReplacement. matched is false when TopicRegex does
+// not match the whole value; the topic is then the value itself.
+func RoutingTopic(r spec.Routing, routedByValue string) (topic string, matched bool, err error) {
+	return RouteTopic(r.TopicRegex, r.TopicReplacement, routedByValue)
+}
 
 // RouteTopic is the topic the EventRouter sends an event to whose
 // route.by.field column holds routedByValue. The EventRouter names the

@@ -30,10 +30,12 @@ import (
 	"strings"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
 // Mask replaces a secret in String, JSON and errors.
-const Mask = "********"
+const Mask = redact.Mask
 
 // ErrInvalidConfig is wrapped by every error of Validate.
 var ErrInvalidConfig = errors.New("invalid kafka client configuration")

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -240,7 +241,7 @@ func (w *Writer) deleteSQL(n int) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("DELETE FROM " + w.qualified() + " WHERE " + QuoteIdent(t.Dialect, idCol) + " IN (")
+	b.WriteString("DELETE FROM " + w.qualified() + " WHERE " + sqlident.Quote(t.Dialect, idCol) + " IN (")
 	for i := 1; i <= n; i++ {
 		if i > 1 {
 			b.WriteString(", ")
@@ -445,19 +446,18 @@ func (w *Writer) row(ctx context.Context, e Event) ([]any, string, error) {
 
 // QuoteIdent quotes an identifier for the dialect: "name" for PostgreSQL,
 // `name` for MySQL and MariaDB.
-func QuoteIdent(dialect, name string) string {
-	if dialect == spec.Postgres {
-		return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-	}
-	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
-}
+//
+// Deprecated: kept for callers of the SDK; it is the module's one
+// identifier quoting (internal/sqlident), which provisioning, the relay,
+// cleanup and verify use without importing outbox.
+func QuoteIdent(dialect, name string) string { return sqlident.Quote(dialect, name) }
 
 func (w *Writer) qualified() string {
 	t := &w.table
 	if t.Schema == "" {
-		return QuoteIdent(t.Dialect, t.Name)
+		return sqlident.Quote(t.Dialect, t.Name)
 	}
-	return QuoteIdent(t.Dialect, t.Schema) + "." + QuoteIdent(t.Dialect, t.Name)
+	return sqlident.Quote(t.Dialect, t.Schema) + "." + sqlident.Quote(t.Dialect, t.Name)
 }
 
 func (w *Writer) insertSQL(rows int) string {
@@ -470,7 +470,7 @@ func (w *Writer) insertSQL(rows int) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(QuoteIdent(t.Dialect, c.Name))
+		b.WriteString(sqlident.Quote(t.Dialect, c.Name))
 	}
 	b.WriteString(") VALUES ")
 	n := 0

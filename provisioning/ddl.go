@@ -1,181 +1,25 @@
 package provisioning
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
-	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/internal/outboxddl"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
-// qualifiedTable is the quoted schema.table (PostgreSQL) or database.table
-// (MySQL, MariaDB) of an outbox.
-func qualifiedTable(o *spec.Outbox) string {
-	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
-	if o.Schema == "" {
-		return q(o.Table)
-	}
-	return q(o.Schema) + "." + q(o.Table)
-}
+// TableDDL returns the statements that create the outbox table of o: see
+// outboxddl.Table, which renders them (and which test helpers import without
+// this package's Kafka client).
+func TableDDL(o *spec.Outbox) []string { return outboxddl.Table(o) }
 
-// indexName is the name of the timestamp index of an outbox table (at most
-// 63 characters, PostgreSQL's identifier limit; MySQL allows 64).
-func indexName(o *spec.Outbox) string {
-	n := o.Table + "_" + o.Columns.Timestamp + "_idx"
-	if len(n) > 63 {
-		n = n[len(n)-63:]
-	}
-	return n
-}
+// PartitionName is outboxddl.PartitionName.
+func PartitionName(o *spec.Outbox, start time.Time) string { return outboxddl.PartitionName(o, start) }
 
-// TableDDL returns the statements that create the outbox table of o, in
-// exactly the column contract (spec.Outbox.ColumnContract), idempotently:
-//
-//   - CREATE TABLE IF NOT EXISTS with the contract's columns and types, in
-//     contract order, NOT NULL except the payload and tracing columns, and
-//     the id column as primary key (REPLICA IDENTITY DEFAULT is then enough
-//     on PostgreSQL);
-//   - with a timestamp column: a default of the current UTC time (PostgreSQL)
-//     or CURRENT_TIMESTAMP(6) (MySQL, MariaDB: the session time zone), and an
-//     index on it, for `outboxctl cleanup`, which deletes published rows by age;
-//   - MySQL and MariaDB: InnoDB, utf8mb4.
-//
-// No other index: Debezium reads the WAL/binlog, never the table, and the
-// writer only inserts. With relay.notify, the NOTIFY trigger follows
-// (NotifyDDL).
-func TableDDL(o *spec.Outbox) []string {
-	return append(tableDDL(o), NotifyDDL(o, "")...)
-}
+// PartitionDDL returns the statements that create o's partitions: see
+// outboxddl.Partitions.
+func PartitionDDL(o *spec.Outbox, now time.Time) []string { return outboxddl.Partitions(o, now) }
 
-// tableDDL is TableDDL without the NOTIFY trigger.
-func tableDDL(o *spec.Outbox) []string {
-	kind := o.Database.Kind
-	q := func(s string) string { return outbox.QuoteIdent(kind, s) }
-	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE IF NOT EXISTS %s (\n", qualifiedTable(o))
-	var idCol string
-	for _, c := range o.ColumnContract() {
-		fmt.Fprintf(&b, "  %s %s", q(c.Name), c.SQLType)
-		if !c.Nullable {
-			b.WriteString(" NOT NULL")
-		}
-		if c.Role == spec.RoleTimestamp {
-			if kind == spec.Postgres {
-				b.WriteString(" DEFAULT (now() AT TIME ZONE 'UTC')")
-			} else {
-				b.WriteString(" DEFAULT CURRENT_TIMESTAMP(6)")
-			}
-		}
-		if c.Role == spec.RoleID {
-			idCol = c.Name
-		}
-		b.WriteString(",\n")
-	}
-	if kind != spec.Postgres && o.Columns.Timestamp != "" {
-		fmt.Fprintf(&b, "  KEY %s (%s),\n", q(indexName(o)), q(o.Columns.Timestamp))
-	}
-	if o.Partitioned() {
-		// A partitioned table's primary key must hold the partition key.
-		fmt.Fprintf(&b, "  PRIMARY KEY (%s, %s)\n) PARTITION BY RANGE (%s)", q(idCol), q(o.Columns.Timestamp), q(o.Columns.Timestamp))
-	} else {
-		fmt.Fprintf(&b, "  PRIMARY KEY (%s)\n)", q(idCol))
-	}
-	if kind != spec.Postgres {
-		b.WriteString(" ENGINE=InnoDB DEFAULT CHARSET=utf8mb4")
-	}
-	stmts := []string{b.String()}
-	if kind == spec.Postgres && o.Columns.Timestamp != "" {
-		stmts = append(stmts, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (%s)", q(indexName(o)), qualifiedTable(o), q(o.Columns.Timestamp)))
-	}
-	return stmts
-}
-
-// PartitionName is the name of o's partition that starts at start (UTC):
-// <table>_pYYYYMMDD for day partitions, <table>_pYYYYMMDDHH for hours.
-func PartitionName(o *spec.Outbox, start time.Time) string {
-	layout := "20060102"
-	if o.Partitioning.Interval == spec.PartitionHour {
-		layout = "2006010215"
-	}
-	n := o.Table + "_p" + start.UTC().Format(layout)
-	if len(n) > 63 {
-		n = n[len(n)-63:]
-	}
-	return n
-}
-
-// PartitionDDL returns the statements that create the partitions of a
-// partitioned outbox around now: the previous interval (rows of
-// transactions that began before the boundary), the current one and
-// partitioning.ahead more, idempotently. The bounds are UTC wall-clock
-// times, as the writer stores the timestamp column. Nil for an outbox
-// that is not partitioned.
-func PartitionDDL(o *spec.Outbox, now time.Time) []string {
-	if !o.Partitioned() {
-		return nil
-	}
-	step := o.Partitioning.PartitionInterval()
-	cur := now.UTC().Truncate(step)
-	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
-	var out []string
-	for i := -1; i <= o.Partitioning.PartitionsAhead(); i++ {
-		from := cur.Add(time.Duration(i) * step)
-		to := from.Add(step)
-		name := q(PartitionName(o, from))
-		if o.Schema != "" {
-			name = q(o.Schema) + "." + name
-		}
-		out = append(out, fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s PARTITION OF %s FOR VALUES FROM ('%s') TO ('%s')",
-			name, qualifiedTable(o), from.Format("2006-01-02 15:04:05"), to.Format("2006-01-02 15:04:05")))
-	}
-	return out
-}
-
-// NotifyDDL returns the statements of the relay's wake-up (postgres, with
-// relay.notify in the spec): a trigger function that NOTIFYs the channel
-// and a statement-level AFTER INSERT trigger on the outbox table. NOTIFY is
-// delivered at commit, when the rows are visible to the relay. Nil when the
-// spec asks for none. The statements replace an existing function and
-// trigger: with serverVersion (server_version) below 14, which lacks CREATE
-// OR REPLACE TRIGGER, the trigger is dropped if it exists and created again;
-// "" means 14 or later.
+// NotifyDDL returns the statements of the relay's wake-up: see outboxddl.Notify.
 func NotifyDDL(o *spec.Outbox, serverVersion string) []string {
-	if o.Relay == nil || o.Relay.Notify == "" || o.Database.Kind != spec.Postgres {
-		return nil
-	}
-	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
-	name := notifyTrigger(o)
-	fn := q(name)
-	if o.Schema != "" {
-		fn = q(o.Schema) + "." + fn
-	}
-	stmts := []string{fmt.Sprintf("CREATE OR REPLACE FUNCTION %s() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('%s', ''); RETURN NULL; END $$", fn, o.Relay.Notify)}
-	create := fmt.Sprintf("TRIGGER %s AFTER INSERT ON %s FOR EACH STATEMENT EXECUTE FUNCTION %s()", q(name), qualifiedTable(o), fn)
-	if m := pgMajor(serverVersion); m > 0 && m < 14 {
-		return append(stmts, fmt.Sprintf("DROP TRIGGER IF EXISTS %s ON %s", q(name), qualifiedTable(o)), "CREATE "+create)
-	}
-	return append(stmts, "CREATE OR REPLACE "+create)
-}
-
-// notifyTrigger is the name of the NOTIFY trigger and of its function.
-func notifyTrigger(o *spec.Outbox) string {
-	name := o.Table + "_relay_notify"
-	if len(name) > 63 {
-		name = name[len(name)-63:]
-	}
-	return name
-}
-
-// pgMajor is the major version of a PostgreSQL server_version ("15.8",
-// "13.4 (Debian …)", "16beta1"); 0 when it does not start with one.
-func pgMajor(v string) int {
-	n := 0
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			break
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
+	return outboxddl.Notify(o, serverVersion)
 }

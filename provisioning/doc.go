@@ -74,7 +74,7 @@
 // # Kafka topics
 //
 // TopicSpecs derives the routed topics (route.topic.replacement applied to
-// each aggregate type of the spec's events, spec.Routing.Topic), the schema
+// each aggregate type of the spec's events, eventrouter.RoutingTopic), the schema
 // history topic of MySQL/MariaDB connectors (1 partition,
 // cleanup.policy=delete, retention.ms=-1) and the heartbeat topic of
 // connectors with heartbeats (1 partition). EnsureTopics creates the missing

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/outboxctl/outboxctl/internal/outboxddl"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -152,7 +153,7 @@ func Inspect(ctx context.Context, q Querier, t Target, databaseMissing bool) (*F
 	return f, nil
 }
 
-func pgQualified(o *spec.Outbox) string { return qualifiedTable(o) }
+func pgQualified(o *spec.Outbox) string { return outboxddl.QualifiedTable(o) }
 
 func inspectPostgres(ctx context.Context, q Querier, t Target, dbMissing bool) (*Facts, error) {
 	f := &Facts{Kind: spec.Postgres}
@@ -247,7 +248,7 @@ func inspectPostgres(ctx context.Context, q Querier, t Target, dbMissing bool) (
 	if o := t.Outbox; o.Relay != nil && o.Relay.Notify != "" {
 		var src string
 		err := q.QueryRowContext(ctx, `SELECT p.prosrc FROM pg_trigger tg JOIN pg_proc p ON p.oid = tg.tgfoid
-			WHERE tg.tgrelid = to_regclass($1) AND tg.tgname = $2 AND NOT tg.tgisinternal`, qt, notifyTrigger(o)).Scan(&src)
+			WHERE tg.tgrelid = to_regclass($1) AND tg.tgname = $2 AND NOT tg.tgisinternal`, qt, outboxddl.NotifyTrigger(o)).Scan(&src)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 		case err != nil:

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/internal/outboxddl"
+	"github.com/outboxctl/outboxctl/internal/redact"
+	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -44,9 +46,9 @@ func CreateDatabaseStep(o *spec.Outbox) Step {
 	if kind == spec.Postgres {
 		name = o.Database.Connection.DBName
 	}
-	stmt := "CREATE DATABASE " + outbox.QuoteIdent(kind, name)
+	stmt := "CREATE DATABASE " + sqlident.Quote(kind, name)
 	if kind != spec.Postgres {
-		stmt = "CREATE DATABASE IF NOT EXISTS " + outbox.QuoteIdent(kind, name) + " CHARACTER SET utf8mb4"
+		stmt = "CREATE DATABASE IF NOT EXISTS " + sqlident.Quote(kind, name) + " CHARACTER SET utf8mb4"
 	}
 	return Step{ID: "create-database", Outbox: o.Name, Description: "create database " + name, SQL: stmt, Display: stmt, Fixes: []string{IDDatabaseMissing}}
 }
@@ -100,7 +102,7 @@ func PlanSteps(t Target, f *Facts, opts Options) ([]Step, []Finding) {
 	o := t.Outbox
 	fresh := f.DatabaseMissing || f.Table == nil
 	if fresh {
-		for _, stmt := range tableDDL(o) {
+		for _, stmt := range outboxddl.CreateTable(o) {
 			p.add("create-table", "create outbox table "+o.QualifiedTable(), stmt, "", IDTableMissing)
 		}
 	}
@@ -159,7 +161,7 @@ func (p *planner) password() (string, bool) {
 	return pw, true
 }
 
-const masked = "'********'"
+const masked = "'" + redact.Mask + "'"
 
 func pgString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
@@ -176,8 +178,8 @@ func viaRoot(o *spec.Outbox) string {
 func (p *planner) postgres() {
 	o := p.t.Outbox
 	kind := o.Database.Kind
-	q := func(s string) string { return outbox.QuoteIdent(kind, s) }
-	qt := qualifiedTable(o)
+	q := func(s string) string { return sqlident.Quote(kind, s) }
+	qt := outboxddl.QualifiedTable(o)
 	f := p.f
 	pub := p.t.Config("publication.name")
 	if pub != "" {
@@ -278,7 +280,7 @@ func (p *planner) binlog() {
 		p.add("grant", "grant the binlog privileges to "+acct, fmt.Sprintf("GRANT %s ON *.* TO %s", strings.Join(missing, ", "), acct), "", IDUserGrants)
 	}
 	if !u.CanSelect {
-		p.add("grant", "let "+acct+" read the outbox database", fmt.Sprintf("GRANT SELECT ON %s.* TO %s", outbox.QuoteIdent(o.Database.Kind, o.Schema), acct), "", IDUserGrants)
+		p.add("grant", "let "+acct+" read the outbox database", fmt.Sprintf("GRANT SELECT ON %s.* TO %s", sqlident.Quote(o.Database.Kind, o.Schema), acct), "", IDUserGrants)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/relay"
@@ -175,7 +176,7 @@ outboxes:
 				return err
 			})
 
-			bizTable := outbox.QuoteIdent(tc.kind, "orders_"+sfx)
+			bizTable := sqlident.Quote(tc.kind, "orders_"+sfx)
 			if _, err := db.Exec("CREATE TABLE " + bizTable + " (id varchar(64) PRIMARY KEY)"); err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/outboxctl/outboxctl/internal/outboxddl"
+	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -71,7 +73,7 @@ type TableStats struct {
 // stats and no error.
 func InspectTableStats(ctx context.Context, q Querier, t Target) (*TableStats, error) {
 	o := t.Outbox
-	qt := qualifiedTable(o)
+	qt := outboxddl.QualifiedTable(o)
 	st := &TableStats{}
 	var err error
 	if o.Database.Kind == spec.Postgres {
@@ -116,8 +118,8 @@ func wrapStats(o *spec.Outbox, err error) error {
 // lower-case text).
 func oldestRowAge(ctx context.Context, q Querier, o *spec.Outbox) (*time.Duration, bool, error) {
 	kind := o.Database.Kind
-	qt := qualifiedTable(o)
-	col := func(s string) string { return outbox.QuoteIdent(kind, s) }
+	qt := outboxddl.QualifiedTable(o)
+	col := func(s string) string { return sqlident.Quote(kind, s) }
 	if ts := o.Columns.Timestamp; ts != "" {
 		var micros sql.NullInt64
 		query := `SELECT (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - MIN(` + col(ts) + `))) * 1000000)::bigint FROM ` + qt

@@ -11,6 +11,7 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/eventrouter"
 )
 
 // TopicAdmin is the part of the Kafka admin API the topic functions use;
@@ -90,7 +91,7 @@ func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 			sort.Strings(aggs)
 			for _, a := range aggs {
 				// An unmatched value stays the topic, as in the EventRouter.
-				name, _, err := o.Routing.Topic(a)
+				name, _, err := eventrouter.RoutingTopic(o.Routing, a)
 				if err != nil {
 					fs.add("TOPIC_ROUTING", SeverityWarning, "routing.topicRegex", "create the routed topics yourself", "%v", err)
 					break

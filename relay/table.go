@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
-	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -41,9 +41,9 @@ func (t *table) pg() bool { return t.kind == eventrouter.Postgres }
 // quote quotes an identifier for the table's dialect.
 func (t *table) quote(id string) string {
 	if t.pg() {
-		return outbox.QuoteIdent(spec.Postgres, id)
+		return sqlident.Quote(spec.Postgres, id)
 	}
-	return outbox.QuoteIdent(spec.MySQL, id)
+	return sqlident.Quote(spec.MySQL, id)
 }
 
 func (t *table) from() string { return t.quote(t.schema) + "." + t.quote(t.name) }

@@ -11,7 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/outboxctl/outboxctl/internal/yamlpos"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // DefaultAcceptedBreaksFile is where `schema check` looks for accepted
@@ -70,7 +70,7 @@ func ParseAcceptedBreaks(name string, data []byte) (*AcceptedBreaks, error) {
 		if errors.Is(err, io.EOF) {
 			return out, nil
 		}
-		pos, msg, _ := yamlpos.Locate(data, err)
+		pos, msg, _ := spec.LocateYAML(data, err)
 		return nil, fmt.Errorf("%s:%d:%d: %w: yaml: %s", name, pos.Line, pos.Col, ErrBadAcceptedBreaks, msg)
 	}
 	if len(doc.Content) == 0 {

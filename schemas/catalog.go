@@ -198,7 +198,7 @@ func eventTopic(o *spec.Outbox, ev *spec.EventType) (string, error) {
 	case !ok:
 		return "", fmt.Errorf("name is required to derive the routed topic")
 	}
-	topic, matched, err := o.Routing.Topic(value)
+	topic, matched, err := eventrouter.RoutingTopic(o.Routing, value)
 	var ce *eventrouter.ConfigError
 	switch {
 	case errors.As(err, &ce):

@@ -15,9 +15,6 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/outboxctl/outboxctl/internal/limitio"
-	"github.com/outboxctl/outboxctl/internal/yamlpos"
 )
 
 // Load reads spec files and folders (below a folder, every *.yaml and *.yml
@@ -81,7 +78,7 @@ func Load(paths ...string) (*Spec, error) {
 	}
 	srcs := make([]Source, 0, len(files))
 	for _, f := range files {
-		data, err := limitio.ReadFile(f, MaxFileSize)
+		data, err := ReadFileLimit(f, MaxFileSize)
 		if err != nil {
 			return nil, fmt.Errorf("load spec: %w", err)
 		}
@@ -220,7 +217,7 @@ func parseFile(src Source, errs *ErrorList) []document {
 // yamlError is the position and message of a YAML syntax error in src:
 // the exact line and column of the offending character or token.
 func yamlError(file string, src []byte, err error) (Pos, string) {
-	p, msg, _ := yamlpos.Locate(src, err)
+	p, msg, _ := LocateYAML(src, err)
 	return Pos{File: file, Line: p.Line, Col: p.Col}, msg
 }
 
@@ -261,7 +258,7 @@ func applyDefaults(o *Outbox, file string) {
 	}
 	def(&o.PayloadFormat, FormatAvro)
 	def(&o.Routing.ByField, c.AggregateType)
-	def(&o.Routing.TopicReplacement, "outbox.event.${routedByValue}")
+	def(&o.Routing.TopicReplacement, DefaultTopicReplacement)
 	if o.Headers.EventType == nil {
 		o.Headers.EventType = strp("eventType")
 	}

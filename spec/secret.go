@@ -3,8 +3,6 @@ package spec
 import (
 	"fmt"
 	"strings"
-
-	"github.com/outboxctl/outboxctl/internal/limitio"
 )
 
 // SecretKind says how a secret reference is resolved.
@@ -63,7 +61,7 @@ const MaxSecretFileSize = 1 << 20
 // MaxSecretFileSize bytes. Special files are refused before they are
 // opened, so a FIFO does not block.
 func ReadSecretFile(path string) ([]byte, error) {
-	return limitio.ReadFile(path, MaxSecretFileSize)
+	return ReadFileLimit(path, MaxSecretFileSize)
 }
 
 // Lookup resolves ${env:…} and ${file:…} references. The library never reads

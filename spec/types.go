@@ -3,8 +3,6 @@ package spec
 import (
 	"fmt"
 	"time"
-
-	"github.com/outboxctl/outboxctl/eventrouter"
 )
 
 // APIVersion is the apiVersion every outbox spec document declares.
@@ -252,13 +250,12 @@ type Routing struct {
 	TopicReplacement string `yaml:"topicReplacement" json:"topicReplacement"`
 }
 
-// Topic is the topic the EventRouter routes an event to whose ByField
-// column holds routedByValue: eventrouter.RouteTopic with TopicRegex and
-// TopicReplacement. matched is false when TopicRegex does not match the
-// whole value; the topic is then the value itself.
-func (r Routing) Topic(routedByValue string) (topic string, matched bool, err error) {
-	return eventrouter.RouteTopic(r.TopicRegex, r.TopicReplacement, routedByValue)
-}
+// DefaultTopicReplacement is the EventRouter's route.topic.replacement
+// when the key is absent, and so Routing.TopicReplacement's default. It
+// is defined here, not in eventrouter, so that spec imports nothing from
+// the module; eventrouter.DefaultRouteTopicReplacement is this constant.
+// The topic a Routing routes a value to is eventrouter.RoutingTopic.
+const DefaultTopicReplacement = "outbox.event.${routedByValue}"
 
 // RouteValue is the value the EventRouter routes events of type ev by
 // when route.by.field is byField: the event's aggregate for the aggregate

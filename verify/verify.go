@@ -30,6 +30,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -359,7 +360,7 @@ func write(ctx context.Context, db *sql.DB, w *outbox.Writer, o *spec.Outbox, ev
 }
 
 func deleteSQL(o *spec.Outbox) string {
-	q := func(s string) string { return outbox.QuoteIdent(o.Database.Kind, s) }
+	q := func(s string) string { return sqlident.Quote(o.Database.Kind, s) }
 	t := q(o.Table)
 	if o.Schema != "" {
 		t = q(o.Schema) + "." + t

@@ -192,7 +192,7 @@ func TestApplyMasksSecretsInTracesAndProgress(t *testing.T) {
 			t.Errorf("%s leaks the password:\n%s", name, s)
 		}
 	}
-	if !strings.Contains(rep.Results[0].Trace, "password=(sensitive) failed") {
+	if !strings.Contains(rep.Results[0].Trace, "password=******** failed") {
 		t.Errorf("trace = %q", rep.Results[0].Trace)
 	}
 }

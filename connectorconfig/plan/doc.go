@@ -11,7 +11,7 @@
 //     config-provider placeholders that Connect returned resolved,
 //     "1000" vs "1000.0", "true" vs "TRUE", list spacing and the "name" key
 //     Connect adds are not drift. Secrets are never kept in a rendered form:
-//     sensitive keys render as "(sensitive)".
+//     sensitive keys render as "********" (redact.Mask).
 //   - Dangerous changes are [Finding]s, each from a rule with an ID
 //     ([Rules]): a renamed connector (offsets are keyed by name), topic.prefix,
 //     slot.name, publication.name, snapshot.mode, database.server.id, routing

@@ -547,7 +547,7 @@ func Fetch(ctx context.Context, c *connect.Client) (map[string]ActualConnector, 
 }
 
 // MaskSecrets replaces, in s, the value of every sensitive key of cfg (see
-// IsSensitive) by "(sensitive)". It is applied to Connect's error messages
+// IsSensitive) by "********". It is applied to Connect's error messages
 // and stack traces, which can echo config values. Values shorter than 4
 // characters and config-provider placeholders are left alone. Credentials
 // in URLs and JDBC values are masked too (internal/redact).

@@ -6,13 +6,16 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
 // FormatVersion is the version of the JSON plan and report contract. It
 // changes only when a field is removed or changes meaning.
 const FormatVersion = "1"
 
-const sensitiveText = "(sensitive)"
+// sensitiveText stands for a sensitive value: the one mask spelling.
+const sensitiveText = redact.Mask
 
 func quote(p *string, sensitive bool) string {
 	if sensitive {

@@ -11,7 +11,7 @@
 //		outboxtest.Run(t, db, spec.Postgres)
 //	}
 //
-// Run creates its own uniquely named tables (with provisioning.TableDDL) and
+// Run creates its own uniquely named tables (with the statements provisioning.TableDDL renders, from internal/outboxddl) and
 // drops them at the end.
 package outboxtest
 
@@ -31,8 +31,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/outboxctl/outboxctl/internal/outboxddl"
+	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox"
-	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -189,12 +190,12 @@ func runVariant(t *testing.T, db *sql.DB, dialect string, v Variant, conn Conn) 
 	ctx := context.Background()
 	sfx := suffix()
 	o := OutboxFor(t, db, dialect, v, "outbox_"+sfx)
-	q := func(s string) string { return outbox.QuoteIdent(dialect, s) }
+	q := func(s string) string { return sqlident.Quote(dialect, s) }
 	h := &harness{t: t, db: db, dialect: dialect, o: o, v: v, conn: conn,
 		table: q(o.Schema) + "." + q(o.Table),
 		biz:   q(o.Schema) + "." + q("biz_"+sfx),
 	}
-	for _, stmt := range provisioning.TableDDL(o) {
+	for _, stmt := range outboxddl.Table(o) {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
@@ -295,7 +296,7 @@ type row struct {
 
 func (h *harness) read(id string) (row, bool) {
 	h.t.Helper()
-	q := func(s string) string { return outbox.QuoteIdent(h.dialect, s) }
+	q := func(s string) string { return sqlident.Quote(h.dialect, s) }
 	c := h.o.Columns
 	cols := []string{q(c.ID), q(c.AggregateType), q(c.AggregateID), q(c.Type), q(c.Payload)}
 	if h.dialect == spec.Postgres {

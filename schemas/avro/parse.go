@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/outboxctl/outboxctl/internal/javatext"
-	"github.com/outboxctl/outboxctl/internal/limitio"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // ErrInvalidSchema is what every *ParseError unwraps to.
@@ -94,7 +94,7 @@ const MaxFileSize = 16 << 20
 
 // ReadFile reads a schema file: a regular file of at most MaxFileSize
 // bytes (a missing file keeps fs.ErrNotExist).
-func ReadFile(path string) ([]byte, error) { return limitio.ReadFile(path, MaxFileSize) }
+func ReadFile(path string) ([]byte, error) { return spec.ReadFileLimit(path, MaxFileSize) }
 
 // ParseFile reads (ReadFile) and parses the schema in path; positions carry
 // path.

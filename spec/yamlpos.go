@@ -1,4 +1,8 @@
-// Package yamlpos finds where a gopkg.in/yaml.v3 syntax error really is.
+package spec
+
+// This file finds where a gopkg.in/yaml.v3 syntax error really is (it
+// was internal/yamlpos; it lives here so that spec imports nothing from
+// the module, and the other readers of YAML files use it from here).
 //
 // yaml.v3 reports a syntax error as "yaml: line N: problem", where N is the
 // line of the construct the parser was in (the plain scalar before a tab,
@@ -7,7 +11,6 @@
 // re-parses prefixes of the source to find the first byte at which yaml.v3
 // reports the same problem, and turns that into the 1-based line and column
 // of the offending character or token.
-package yamlpos
 
 import (
 	"bytes"
@@ -22,16 +25,11 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Pos is a 1-based line and column (in characters).
-type Pos struct {
-	Line, Col int
-}
-
 var lineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// Message returns the problem of a yaml.v3 error without the "yaml: " and
+// yamlMessage returns the problem of a yaml.v3 error without the "yaml: " and
 // "line N: " prefixes, and the line yaml.v3 reported (0 when none).
-func Message(err error) (msg string, line int) {
+func yamlMessage(err error) (msg string, line int) {
 	s := err.Error()
 	if m := lineRe.FindStringSubmatch(s); m != nil {
 		line, _ = strconv.Atoi(m[1])
@@ -51,19 +49,19 @@ func problem(src []byte) string {
 			return ""
 		}
 		if err != nil {
-			msg, _ := Message(err)
+			msg, _ := yamlMessage(err)
 			return msg
 		}
 	}
 }
 
-// Locate returns the position in src of err, a syntax error yaml.v3
+// LocateYAML returns the position in src of err, a syntax error yaml.v3
 // returned for src, and the problem text without yaml.v3's prefixes. ok is
 // false when err is not a syntax error of src (a *yaml.TypeError, or an
-// error the prefixes do not reproduce); pos is then yaml.v3's line, column
+// error the prefixes do not reproduce); pos (with no File) is then yaml.v3's line, column
 // 1 (or 1:1).
-func Locate(src []byte, err error) (pos Pos, msg string, ok bool) {
-	msg, line := Message(err)
+func LocateYAML(src []byte, err error) (pos Pos, msg string, ok bool) {
+	msg, line := yamlMessage(err)
 	fallback := Pos{Line: max(line, 1), Col: 1}
 	var te *yaml.TypeError
 	if errors.As(err, &te) || problem(src) != msg {
@@ -73,7 +71,7 @@ func Locate(src []byte, err error) (pos Pos, msg string, ok bool) {
 	// that reproduces the problem.
 	lo, hi := 0, len(src) // problem(src[:lo]) != msg, problem(src[:hi]) == msg
 	if problem(nil) == msg {
-		return Pos{1, 1}, msg, true
+		return Pos{Line: 1, Col: 1}, msg, true
 	}
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
@@ -104,8 +102,8 @@ func Locate(src []byte, err error) (pos Pos, msg string, ok bool) {
 	return position(src, off), msg, true
 }
 
-// Error is a YAML syntax error of a file at its exact position.
-type Error struct {
+// YAMLError is a YAML syntax error of a file at its exact position.
+type YAMLError struct {
 	File string
 	Pos  Pos
 	// Msg is yaml.v3's problem text.
@@ -115,22 +113,22 @@ type Error struct {
 }
 
 // Error is "file:line:col: yaml: problem".
-func (e *Error) Error() string {
+func (e *YAMLError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: yaml: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
 }
 
 // Unwrap returns yaml.v3's error.
-func (e *Error) Unwrap() error { return e.Err }
+func (e *YAMLError) Unwrap() error { return e.Err }
 
-// Wrap returns err, a yaml.v3 error for src read from file, as an *Error at
+// WrapYAML returns err, a yaml.v3 error for src read from file, as a *YAMLError at
 // the exact position; an error that is not a syntax error of src (a
 // *yaml.TypeError, for example) comes back as "file: err".
-func Wrap(file string, src []byte, err error) error {
-	pos, msg, ok := Locate(src, err)
+func WrapYAML(file string, src []byte, err error) error {
+	pos, msg, ok := LocateYAML(src, err)
 	if !ok {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	return &Error{File: file, Pos: pos, Msg: msg, Err: err}
+	return &YAMLError{File: file, Pos: pos, Msg: msg, Err: err}
 }
 
 var anchorRe = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)

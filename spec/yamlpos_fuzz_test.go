@@ -1,4 +1,4 @@
-package yamlpos_test
+package spec
 
 import (
 	"bytes"
@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/outboxctl/outboxctl/internal/yamlpos"
 )
 
 // FuzzLocate: for any source yaml.v3 rejects, Locate does not panic and
@@ -33,7 +31,7 @@ func FuzzLocate(f *testing.F) {
 		if err == nil || errors.Is(err, io.EOF) {
 			return
 		}
-		pos, _, ok := yamlpos.Locate([]byte(src), err)
+		pos, _, ok := LocateYAML([]byte(src), err)
 		lines := bytes.Split([]byte(src), []byte("\n"))
 		if pos.Line < 1 || pos.Line > len(lines) {
 			if ok {

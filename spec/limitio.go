@@ -1,7 +1,10 @@
-// Package limitio reads files and streams with a size bound, so that a
+package spec
+
+// This file reads files and streams with a size bound, so that a
 // reference to /dev/zero, a FIFO or a server that streams without end
-// cannot make outboxctl read forever or grow without bound.
-package limitio
+// cannot make outboxctl read forever or grow without bound (it was
+// internal/limitio; it lives here so that spec imports nothing from the
+// module, and the other readers use it from here).
 
 import (
 	"errors"
@@ -18,8 +21,8 @@ var (
 	ErrNotRegular = errors.New("not a regular file")
 )
 
-// ReadAll reads r up to max bytes; more is ErrTooLarge.
-func ReadAll(r io.Reader, max int64) ([]byte, error) {
+// ReadAllLimit reads r up to max bytes; more is ErrTooLarge.
+func ReadAllLimit(r io.Reader, max int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
 		return nil, err
@@ -30,16 +33,16 @@ func ReadAll(r io.Reader, max int64) ([]byte, error) {
 	return data, nil
 }
 
-// ReadFile reads the regular file path, of at most max bytes. A special
+// ReadFileLimit reads the regular file path, of at most max bytes. A special
 // file is refused before it is opened (so a FIFO does not block), with an
 // error wrapping ErrNotRegular that says what it is; a larger file is
 // ErrTooLarge. Errors name path; a missing file keeps fs.ErrNotExist.
-func ReadFile(path string, max int64) ([]byte, error) {
+func ReadFileLimit(path string, max int64) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := check(path, fi, max); err != nil {
+	if err := checkRegularFile(path, fi, max); err != nil {
 		return nil, err
 	}
 	f, err := os.Open(path)
@@ -50,17 +53,17 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	if fi, err = f.Stat(); err != nil {
 		return nil, err
 	}
-	if err := check(path, fi, max); err != nil {
+	if err := checkRegularFile(path, fi, max); err != nil {
 		return nil, err
 	}
-	data, err := ReadAll(f, max)
+	data, err := ReadAllLimit(f, max)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return data, nil
 }
 
-func check(path string, fi os.FileInfo, max int64) error {
+func checkRegularFile(path string, fi os.FileInfo, max int64) error {
 	if !fi.Mode().IsRegular() {
 		kind := "a special file"
 		switch m := fi.Mode(); {

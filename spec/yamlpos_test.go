@@ -1,4 +1,4 @@
-package yamlpos_test
+package spec
 
 import (
 	"bytes"
@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/outboxctl/outboxctl/internal/yamlpos"
 )
 
 func yamlErr(t *testing.T, src string) error {
@@ -70,7 +68,7 @@ func TestLocate(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			pos, msg, ok := yamlpos.Locate([]byte(tc.src), yamlErr(t, tc.src))
+			pos, msg, ok := LocateYAML([]byte(tc.src), yamlErr(t, tc.src))
 			if !ok || pos.Line != tc.line || pos.Col != tc.col || msg != tc.msg {
 				t.Errorf("Locate(%q) = %d:%d %q (ok %v), want %d:%d %q", tc.src, pos.Line, pos.Col, msg, ok, tc.line, tc.col, tc.msg)
 			}
@@ -84,7 +82,7 @@ func TestLocateTypeError(t *testing.T) {
 	var v struct{ A int }
 	src := []byte("x: 1\na: notanumber\n")
 	err := yaml.Unmarshal(src, &v)
-	pos, _, ok := yamlpos.Locate(src, err)
+	pos, _, ok := LocateYAML(src, err)
 	if ok || pos.Line != 1 {
 		// A TypeError lists several lines; Locate does not pick one.
 		t.Errorf("Locate(TypeError) = %v, %v; want not ok", pos, ok)
@@ -93,11 +91,11 @@ func TestLocateTypeError(t *testing.T) {
 
 func TestMessage(t *testing.T) {
 	t.Parallel()
-	msg, line := yamlpos.Message(errors.New("yaml: line 4: found a tab character that violates indentation"))
+	msg, line := yamlMessage(errors.New("yaml: line 4: found a tab character that violates indentation"))
 	if msg != "found a tab character that violates indentation" || line != 4 {
 		t.Errorf("Message = %q, %d", msg, line)
 	}
-	if msg, line := yamlpos.Message(errors.New("yaml: found character that cannot start any token")); msg != "found character that cannot start any token" || line != 0 {
+	if msg, line := yamlMessage(errors.New("yaml: found character that cannot start any token")); msg != "found character that cannot start any token" || line != 0 {
 		t.Errorf("Message = %q, %d", msg, line)
 	}
 }
@@ -106,14 +104,14 @@ func TestWrap(t *testing.T) {
 	t.Parallel()
 	src := []byte("a: 1\n\tb: 2\n")
 	yerr := yamlErr(t, string(src))
-	err := yamlpos.Wrap("f.yaml", src, yerr)
-	var e *yamlpos.Error
+	err := WrapYAML("f.yaml", src, yerr)
+	var e *YAMLError
 	if !errors.As(err, &e) || err.Error() != "f.yaml:2:1: yaml: found a tab character that violates indentation" || !errors.Is(err, yerr) {
 		t.Errorf("Wrap = %v", err)
 	}
 	var v struct{ A int }
 	terr := yaml.Unmarshal([]byte("a: x\n"), &v)
-	if err := yamlpos.Wrap("f.yaml", []byte("a: x\n"), terr); errors.As(err, &e) || !errors.Is(err, terr) {
+	if err := WrapYAML("f.yaml", []byte("a: x\n"), terr); errors.As(err, &e) || !errors.Is(err, terr) {
 		t.Errorf("Wrap(TypeError) = %v", err)
 	}
 }

@@ -1,0 +1,100 @@
+package importgraph_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/outboxctl/outboxctl"
+
+// goCmd runs the go command in the module root with extra environment
+// variables and returns its standard output.
+func goCmd(t *testing.T, env []string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
+type pkg struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+// list is `go list -json` of patterns (with -deps when deps), with the
+// extra environment env.
+func list(t *testing.T, env []string, deps bool, patterns ...string) []pkg {
+	t.Helper()
+	args := []string{"list", "-json"}
+	if deps {
+		args = append(args, "-deps")
+	}
+	out := goCmd(t, env, append(args, patterns...)...)
+	var pkgs []pkg
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("go list: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) == 0 {
+		t.Fatalf("go list %v: no packages", patterns)
+	}
+	return pkgs
+}
+
+func TestSpecIsALeaf(t *testing.T) {
+	t.Parallel()
+	for _, p := range list(t, nil, false, "./spec") {
+		for _, imp := range p.Imports {
+			if imp == module || strings.HasPrefix(imp, module+"/") {
+				t.Errorf("%s imports %s: spec must import nothing from the module", p.ImportPath, imp)
+			}
+		}
+	}
+}
+
+func TestOutboxtestDeps(t *testing.T) {
+	t.Parallel()
+	for _, p := range list(t, nil, true, "./outbox/outboxtest") {
+		if strings.Contains(p.ImportPath, "provisioning") || strings.Contains(p.ImportPath, "confluent-kafka-go") {
+			t.Errorf("outbox/outboxtest depends on %s", p.ImportPath)
+		}
+	}
+}
+
+// TestSDKBuildsWithoutCgo: only the Kafka runtime of consumer needs cgo.
+func TestSDKBuildsWithoutCgo(t *testing.T) {
+	t.Parallel()
+	pkgs := []string{
+		"./consumer/", "./consumer/consumertest", "./consumer/inbox", "./consumer/inbox/inboxtest",
+		"./consumer/consumerprom", "./consumer/consumerotel", "./outbox", "./outbox/outboxotel",
+		"./outbox/outboxtest", "./spec",
+	}
+	nocgo := []string{"CGO_ENABLED=0"}
+	goCmd(t, nocgo, append([]string{"build"}, pkgs...)...)
+	// Without cgo none of them reaches the Kafka client.
+	for _, p := range list(t, nocgo, true, pkgs...) {
+		if strings.HasPrefix(p.ImportPath, module+"/kafkaclient") {
+			t.Errorf("an SDK package depends on %s", p.ImportPath)
+		}
+	}
+}
