@@ -4,10 +4,13 @@ package cmd_test
 
 import (
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/outboxctl/outboxctl/internal/itest"
@@ -66,9 +69,45 @@ func TestCLIRealConnectErrorsMaskURLAndTimeOut(t *testing.T) {
 		t.Fatalf("exit %d, want 1 with Connect's 404 and the URL masked\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 
-	code, _, errOut = runCLI(t, map[string]string{"OUTBOX_CONNECT_URL": s.ConnectURL, "XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""},
-		"connectors", "get", "--request-timeout", "1ms")
-	if code != 1 || !strings.Contains(errOut, "timed out after 1ms") || strings.Contains(errOut, "unreachable") {
-		t.Fatalf("exit %d, want 1 and \"timed out after 1ms\"\nstderr:\n%s", code, errOut)
+	// A peer that accepts the connection and never answers: the real
+	// Connect on this machine can answer within any timeout short enough to
+	// be sure of, so the no-answer case gets a listener that holds requests.
+	code, _, errOut = runCLI(t, map[string]string{"OUTBOX_CONNECT_URL": silentPeer(t), "XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""},
+		"connectors", "get", "--request-timeout", "300ms")
+	if code != 1 || !strings.Contains(errOut, "timed out after 300ms") || strings.Contains(errOut, "unreachable") {
+		t.Fatalf("exit %d, want 1 and \"timed out after 300ms\"\nstderr:\n%s", code, errOut)
 	}
+}
+
+// silentPeer listens on a loopback port, accepts connections, reads what
+// they send and never writes a byte; it returns the listener's http URL.
+func silentPeer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conns []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			go func() { _, _ = io.Copy(io.Discard, c) }()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+		mu.Unlock()
+	})
+	return "http://" + ln.Addr().String()
 }
