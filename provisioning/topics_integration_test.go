@@ -16,14 +16,16 @@ import (
 // TestEnsureTopicsKafka creates the routed and schema history topics of a
 // MariaDB outbox on the real broker: the dry run (ValidateOnly) creates
 // nothing, the real run creates them with the history topic's config, a
-// second run finds them existing without findings.
+// second run finds them existing without findings. Every name carries the
+// run suffix (the heartbeat topic too, through topicPrefix): another test
+// of the same run may create __debezium-heartbeat.orders.
 func TestEnsureTopicsKafka(t *testing.T) {
 	s := itest.Require(t, itest.Kafka)
 	sfx := itest.Suffix()
 	tg := target(t, spec.MariaDB, `
     events:
       - {name: OrderCreated, aggregate: Order`+sfx+`, versions: [{major: 1, schema: a.avsc}]}
-    connector: {schemaHistoryTopic: schema-history.it-`+sfx+`}
+    connector: {schemaHistoryTopic: schema-history.it-`+sfx+`, topicPrefix: it-`+sfx+`}
 `)
 	specs, _ := provisioning.TopicSpecs([]provisioning.Target{tg}, provisioning.TopicOptions{Partitions: 2})
 	var names []string
