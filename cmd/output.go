@@ -143,6 +143,10 @@ func jsonToYAML(w io.Writer, data []byte) error {
 	return enc.Close()
 }
 
+// yaml11Bool are the words YAML 1.1 reads as booleans (YAML 1.2, and so
+// yaml.v3, only true and false).
+var yaml11Bool = map[string]bool{"y": true, "yes": true, "n": true, "no": true, "on": true, "off": true}
+
 // jsonNode reads the next JSON value of dec as a YAML node.
 func jsonNode(dec *json.Decoder) (*yaml.Node, error) {
 	t, err := dec.Token()
@@ -182,7 +186,12 @@ func jsonNode(dec *json.Decoder) (*yaml.Node, error) {
 		}
 		return nil, fmt.Errorf("unexpected %v", v)
 	case string:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}, nil
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
+		if yaml11Bool[strings.ToLower(v)] {
+			// A YAML 1.1 reader (PyYAML, yaml.v2) takes these for booleans.
+			n.Style = yaml.DoubleQuotedStyle
+		}
+		return n, nil
 	case json.Number:
 		tag := "!!int"
 		if strings.ContainsAny(v.String(), ".eE") {
