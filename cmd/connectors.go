@@ -358,8 +358,9 @@ change the offsets, then return it to the state it had (use --keep-stopped to
 leave it stopped). Resetting a Debezium connector's offsets makes it start over
 as its snapshot.mode says; a PostgreSQL connector resumes from its slot.`,
 	}
+	var offsetsOutput string
 	get := &cobra.Command{
-		Use: "get NAME", Short: "Print a connector's offsets as JSON", Args: cobra.ExactArgs(1), ValidArgsFunction: names,
+		Use: "get NAME [-o json|yaml]", Short: "Print a connector's offsets as JSON (or YAML)", Args: cobra.ExactArgs(1), ValidArgsFunction: names,
 		RunE: func(c *cobra.Command, args []string) error {
 			cl, err := connectClient(env, &opts.Connect)
 			if err != nil {
@@ -372,9 +373,10 @@ as its snapshot.mode says; a PostgreSQL connector resumes from its slot.`,
 			if o.Offsets == nil {
 				o.Offsets = []connect.Offset{}
 			}
-			return writeStructured(env.IO.Out, "json", o)
+			return writeStructured(env.IO.Out, offsetsOutput, o)
 		},
 	}
+	addOutputFlag(get, &offsetsOutput, formatJSON, formatJSON, formatYAML)
 	var keepStopped bool
 	var file string
 	modify := func(use, short string, needFile bool, do func(ctx context.Context, cl *connect.Client, name string) (string, error)) *cobra.Command {
