@@ -50,7 +50,7 @@ type benchOptions struct {
 func newBenchCmd(env *Env) *cobra.Command {
 	opts := &benchOptions{}
 	c := &cobra.Command{
-		Use:   "bench -f SPEC --outbox NAME [--rate N|max] [--duration D] [--inbox] [--partitions N] [--publisher cdc|relay] [-o text|json] [--plot FILE]",
+		Use:   "bench -f SPEC --outbox NAME [--rate N|max] [--duration D] [--inbox] [--partitions N] [--publisher cdc|relay] [-o text|json|yaml] [--plot FILE]",
 		Short: "Measure an outbox pipeline end to end: loss, duplicates, order, commit->handler latency",
 		Long: `Bench writes events into the outbox table of --outbox with the outbox
 writer, one real transaction per event, at a steady open-loop rate: every
@@ -116,7 +116,7 @@ operational error (a service unreachable, the connector not streaming).`,
 	fs.IntVar(&opts.Partitions, "partitions", 4, "partitions of the run's topic")
 	fs.IntVar(&opts.Batch, "batch", 1, "with --inbox: up to N records of a partition in one inbox transaction (consumer.Batch; 1: one per transaction)")
 	fs.DurationVar(&opts.BatchWait, "batch-wait", 2*time.Millisecond, "with --batch > 1: the longest a batch waits to fill")
-	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	fs.StringVar(&opts.Plot, "plot", "", "write the latency distribution to this file (.png, .svg, .pdf)")
 	fs.StringVar(&opts.Publisher, "publisher", bench.PublisherCDC, "what publishes the outbox's rows: cdc (its Debezium connector) or relay (the relay package, in-process)")
 	fs.DurationVar(&opts.RelayPollInterval, "relay-poll-interval", 100*time.Millisecond, "--publisher relay: time between polls when the table is drained")
@@ -140,9 +140,6 @@ type benchTarget struct {
 var openBenchTarget = openRealBenchTarget
 
 func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
-	if opts.Output != "text" && opts.Output != "json" {
-		return UsageError(fmt.Errorf("unknown output format %q: use text or json", opts.Output))
-	}
 	rate := float64(bench.RateMax)
 	if opts.Rate != "max" {
 		r, err := strconv.ParseFloat(opts.Rate, 64)
@@ -204,10 +201,12 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 			return err
 		}
 	}
-	if opts.Output == "json" {
-		enc := json.NewEncoder(env.IO.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+	if isStructured(opts.Output) {
+		if err := writeAs(env.IO.Out, opts.Output, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
+		}); err != nil {
 			return err
 		}
 	} else if _, err := io.WriteString(env.IO.Out, rep.Text()); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -31,7 +32,7 @@ type cleanupOptions struct {
 func newCleanupCmd(env *Env) *cobra.Command {
 	opts := &cleanupOptions{}
 	c := &cobra.Command{
-		Use:   "cleanup [-f outbox.yaml] [--outbox NAME] [--older-than D] [--batch N] [--dry-run] [-o text|json]",
+		Use:   "cleanup [-f outbox.yaml] [--outbox NAME] [--older-than D] [--batch N] [--dry-run] [-o text|json|yaml]",
 		Short: "Delete published outbox rows older than an age",
 		Long: `Cleanup deletes the rows of outbox tables that keep them (the connector
 captures inserts, nothing else removes the rows) once they are older than
@@ -59,15 +60,12 @@ position).`,
 	fs.IntVar(&opts.Batch, "batch", cleanup.DefaultBatch, "rows per DELETE statement")
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "count the rows that would be deleted; delete nothing")
 	fs.DurationVar(&opts.Wait, "wait", cleanup.DefaultWait, "how long to wait for the connector to confirm the snapshot's position")
-	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	addConnectFlags(fs, &opts.Connect)
 	return c
 }
 
 func runCleanup(ctx context.Context, env *Env, opts *cleanupOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	if opts.Batch <= 0 {
 		return UsageError(fmt.Errorf("--batch %d: want a positive number of rows", opts.Batch))
 	}
@@ -99,10 +97,12 @@ func runCleanup(ctx context.Context, env *Env, opts *cleanupOptions) error {
 			failed = err
 		}
 	}
-	if opts.Output == "json" {
-		enc := json.NewEncoder(env.IO.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"results": results}); err != nil {
+	if isStructured(opts.Output) {
+		if err := writeAs(env.IO.Out, opts.Output, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(map[string]any{"results": results})
+		}); err != nil {
 			return err
 		}
 	} else {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
@@ -46,7 +45,7 @@ delete and offsets (KIP-875). Secrets in configs are always shown as ********.`,
 			return runConnectorsGet(c.Context(), env, opts, args, false)
 		},
 	}
-	get.Flags().StringVarP(&opts.Output, "output", "o", "table", "output format: table|json|yaml")
+	addOutputFlag(get, &opts.Output, formatTable, tableFormats...)
 	describe := &cobra.Command{
 		Use:               "describe NAME...",
 		Short:             "Show connectors with config (secrets masked), tasks and traces",
@@ -56,7 +55,7 @@ delete and offsets (KIP-875). Secrets in configs are always shown as ********.`,
 			return runConnectorsGet(c.Context(), env, opts, args, true)
 		},
 	}
-	describe.Flags().StringVarP(&opts.Output, "output", "o", "table", "output format: table|json|yaml")
+	addOutputFlag(describe, &opts.Output, formatTable, tableFormats...)
 	status := &cobra.Command{
 		Use:   "status [NAME...]",
 		Short: "Show connector and task states; exit 3 when anything is not RUNNING",
@@ -67,7 +66,7 @@ delete and offsets (KIP-875). Secrets in configs are always shown as ********.`,
 			return runConnectorsStatus(c.Context(), env, opts, args)
 		},
 	}
-	status.Flags().StringVarP(&opts.Output, "output", "o", "table", "output format: table|json")
+	addOutputFlag(status, &opts.Output, formatTable, tableFormats...)
 
 	var onlyFailed, connectorOnly bool
 	restart := &cobra.Command{
@@ -250,26 +249,7 @@ func taskSummary(ts []connect.TaskState) string {
 	return s
 }
 
-func writeStructured(w io.Writer, format string, v any) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(v)
-	case "yaml":
-		enc := yaml.NewEncoder(w)
-		enc.SetIndent(2)
-		defer enc.Close()
-		return enc.Encode(v)
-	}
-	return fmt.Errorf("unknown format %q", format)
-}
-
 func runConnectorsGet(ctx context.Context, env *Env, opts *connectorsOptions, names []string, describe bool) error {
-	if err := checkOutput(opts.Output, "table", "json", "yaml"); err != nil {
-		return err
-	}
 	views, err := fetchViews(ctx, env, opts, names, describe)
 	if views == nil && err != nil {
 		return err
@@ -277,7 +257,7 @@ func runConnectorsGet(ctx context.Context, env *Env, opts *connectorsOptions, na
 	if views == nil {
 		views = []connectorView{}
 	}
-	if opts.Output != "table" {
+	if isStructured(opts.Output) {
 		if werr := writeStructured(env.IO.Out, opts.Output, views); werr != nil {
 			return werr
 		}
@@ -329,9 +309,6 @@ func describeText(w io.Writer, v connectorView) {
 }
 
 func runConnectorsStatus(ctx context.Context, env *Env, opts *connectorsOptions, names []string) error {
-	if err := checkOutput(opts.Output, "table", "json"); err != nil {
-		return err
-	}
 	views, err := fetchViews(ctx, env, opts, names, false)
 	if views == nil && err != nil {
 		return err
@@ -349,8 +326,8 @@ func runConnectorsStatus(ctx context.Context, env *Env, opts *connectorsOptions,
 			notRunning = append(notRunning, v.Name)
 		}
 	}
-	if opts.Output == "json" {
-		if werr := writeStructured(env.IO.Out, "json", views); werr != nil {
+	if isStructured(opts.Output) {
+		if werr := writeStructured(env.IO.Out, opts.Output, views); werr != nil {
 			return werr
 		}
 	} else {
@@ -381,8 +358,9 @@ change the offsets, then return it to the state it had (use --keep-stopped to
 leave it stopped). Resetting a Debezium connector's offsets makes it start over
 as its snapshot.mode says; a PostgreSQL connector resumes from its slot.`,
 	}
+	var offsetsOutput string
 	get := &cobra.Command{
-		Use: "get NAME", Short: "Print a connector's offsets as JSON", Args: cobra.ExactArgs(1), ValidArgsFunction: names,
+		Use: "get NAME [-o json|yaml]", Short: "Print a connector's offsets as JSON (or YAML)", Args: cobra.ExactArgs(1), ValidArgsFunction: names,
 		RunE: func(c *cobra.Command, args []string) error {
 			cl, err := connectClient(env, &opts.Connect)
 			if err != nil {
@@ -395,9 +373,10 @@ as its snapshot.mode says; a PostgreSQL connector resumes from its slot.`,
 			if o.Offsets == nil {
 				o.Offsets = []connect.Offset{}
 			}
-			return writeStructured(env.IO.Out, "json", o)
+			return writeStructured(env.IO.Out, offsetsOutput, o)
 		},
 	}
+	addOutputFlag(get, &offsetsOutput, formatJSON, formatJSON, formatYAML)
 	var keepStopped bool
 	var file string
 	modify := func(use, short string, needFile bool, do func(ctx context.Context, cl *connect.Client, name string) (string, error)) *cobra.Command {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -69,7 +70,7 @@ was written), 4 changes pending with --dry-run --detailed-exitcode.`,
 	}
 	addDesiredFlags(c.Flags(), &opts.desiredFlags)
 	addConnectFlags(c.Flags(), &opts.Connect)
-	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json")
+	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "only print the plan (same as outboxctl plan)")
 	c.Flags().BoolVar(&opts.DetailedExitCode, "detailed-exitcode", false, "with --dry-run: exit 4 when changes are pending")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 2*time.Minute, "how long to wait for the connectors to reach their state")
@@ -82,9 +83,6 @@ was written), 4 changes pending with --dry-run --detailed-exitcode.`,
 }
 
 func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	if opts.DetailedExitCode && !opts.DryRun {
 		return UsageError(errors.New("--detailed-exitcode needs --dry-run: deploy applies the changes, so there is nothing pending to report (use `outboxctl plan --detailed-exitcode` in a pull request)"))
 	}
@@ -105,8 +103,8 @@ func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 		fmt.Fprintln(env.IO.Out)
 	}
 	if b := p.Blocked(); len(b) > 0 {
-		if opts.Output == "json" {
-			_ = plan.RenderJSON(env.IO.Out, p)
+		if isStructured(opts.Output) {
+			_ = writeAs(env.IO.Out, opts.Output, func(w io.Writer) error { return plan.RenderJSON(w, p) })
 		}
 		return WithExitCode(ExitCheckFailed, &plan.BlockedError{Findings: b})
 	}
@@ -130,8 +128,8 @@ func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 	if err != nil && len(rep.Results) == 0 {
 		return connectHint(err)
 	}
-	if opts.Output == "json" {
-		if rerr := plan.RenderReportJSON(env.IO.Out, p, rep); rerr != nil {
+	if isStructured(opts.Output) {
+		if rerr := writeAs(env.IO.Out, opts.Output, func(w io.Writer) error { return plan.RenderReportJSON(w, p, rep) }); rerr != nil {
 			return rerr
 		}
 	} else if rerr := plan.RenderReportText(env.IO.Out, rep); rerr != nil {

@@ -33,7 +33,7 @@ type doctorOptions struct {
 func newDoctorCmd(env *Env) *cobra.Command {
 	opts := &doctorOptions{}
 	c := &cobra.Command{
-		Use:   "doctor [-f outbox.yaml] [-o text|json|github-actions]",
+		Use:   "doctor [-f outbox.yaml] [-o text|json|yaml|github-actions]",
 		Short: "Check databases, connectors and topics of an outbox spec",
 		Long: `Doctor runs the preflight checks of every outbox (PostgreSQL: wal_level,
 slot and WAL sender headroom, the slot's retained WAL, the publication, replica
@@ -62,7 +62,7 @@ service cannot be reached.`,
 	}
 	fs := c.Flags()
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
-	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or github-actions")
+	addOutputFlag(c, &opts.Output, formatText, checkFormats...)
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "skip the Kafka Connect checks")
 	fs.BoolVar(&opts.NoTopics, "no-topics", false, "skip the Kafka topic checks")
 	fs.StringVar(&opts.MaxRetainedWAL, "max-retained-wal", "1GiB", "WAL a replication slot may retain (bytes, or with KB, MB, GB, KiB, MiB, GiB; 0: no threshold)")
@@ -76,9 +76,6 @@ service cannot be reached.`,
 }
 
 func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
-	if err := findings.CheckFormat(opts.Output); err != nil {
-		return UsageError(err)
-	}
 	if err := env.applyDatabaseContext(); err != nil {
 		return err
 	}
@@ -154,8 +151,8 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		rep.Findings = []provisioning.Finding{}
 	}
 	switch opts.Output {
-	case findings.FormatJSON:
-		if err := findings.WriteJSON(env.IO.Out, rep); err != nil {
+	case formatJSON, formatYAML:
+		if err := writeAs(env.IO.Out, opts.Output, func(w io.Writer) error { return findings.WriteJSON(w, rep) }); err != nil {
 			return err
 		}
 	case findings.FormatGitHubActions:

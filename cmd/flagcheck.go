@@ -71,7 +71,8 @@ func markUsageErrors(root *cobra.Command) {
 
 // usageArgs wraps a command's argument check: its errors, and those of the
 // command's required flags (which cobra checks right after the arguments),
-// are UsageErrors. A nil check accepts any arguments, as in cobra.
+// are UsageErrors; then an unknown -o value is one (checkOutputFlag), before
+// the command runs. A nil check accepts any arguments, as in cobra.
 func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		if check != nil {
@@ -82,6 +83,6 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 		if err := c.ValidateRequiredFlags(); err != nil {
 			return UsageError(err)
 		}
-		return nil
+		return checkOutputFlag(c)
 	}
 }

@@ -48,7 +48,7 @@ through as written. Use --no-resolve to skip the resolution.`,
 	}
 	fs := c.Flags()
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
-	fs.StringVarP(&opts.Output, "output", "o", "yaml", "output format: yaml or json")
+	addOutputFlag(c, &opts.Output, formatYAML, formatYAML, formatJSON)
 	fs.StringVar(&opts.OutDir, "out-dir", "", "write one file per connector (<name>.yaml or <name>.json) into this folder instead of stdout")
 	fs.BoolVar(&opts.NoResolve, "no-resolve", false, "do not resolve ${env:…}/${file:…} secret references")
 	addKafkaFlags(fs, &opts.Kafka)
@@ -141,9 +141,6 @@ func specConnectors(env *Env, paths []string) ([]connectorconfig.Connector, erro
 }
 
 func runGenerate(env *Env, opts *generateOptions) error {
-	if err := checkOutput(opts.Output, "yaml", "json"); err != nil {
-		return err
-	}
 	s, err := loadSpec(env, opts.Files)
 	if err != nil {
 		return err

@@ -263,7 +263,7 @@ unreachable or failing, 2 bad input.`,
 	}
 	addDesiredFlags(c.Flags(), &opts.desiredFlags)
 	addConnectFlags(c.Flags(), &opts.Connect)
-	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json|github-actions")
+	addOutputFlag(c, &opts.Output, formatText, checkFormats...)
 	c.Flags().BoolVar(&opts.DetailedExitCode, "detailed-exitcode", false, "exit 4 when changes are pending (0 when none)")
 	summaryFlag(c.Flags(), &opts.SummaryFile)
 	return c
@@ -293,9 +293,6 @@ func computePlan(ctx context.Context, env *Env, d *desiredFlags, cf *connectFlag
 }
 
 func runPlan(ctx context.Context, env *Env, opts *planOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "github-actions"); err != nil {
-		return err
-	}
 	p, _, err := computePlan(ctx, env, &opts.desiredFlags, &opts.Connect)
 	if err != nil {
 		return err
@@ -311,8 +308,8 @@ func runPlan(ctx context.Context, env *Env, opts *planOptions) error {
 
 func renderPlan(w io.Writer, format string, p plan.Plan) error {
 	switch format {
-	case "json":
-		return plan.RenderJSON(w, p)
+	case formatJSON, formatYAML:
+		return writeAs(w, format, func(w io.Writer) error { return plan.RenderJSON(w, p) })
 	case "github-actions":
 		if err := plan.RenderText(w, p); err != nil {
 			return err

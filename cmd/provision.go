@@ -33,7 +33,7 @@ type provisionOptions struct {
 func newProvisionCmd(env *Env) *cobra.Command {
 	opts := &provisionOptions{}
 	c := &cobra.Command{
-		Use:   "provision [-f outbox.yaml] [--dry-run] [--database] [--topics] [-o text|json]",
+		Use:   "provision [-f outbox.yaml] [--dry-run] [--database] [--topics] [-o text|json|yaml]",
 		Short: "Create the outbox tables, publications, replication users and Kafka topics of a spec",
 		Long: `Provision prepares what each outbox of the spec needs, idempotently:
 
@@ -73,7 +73,7 @@ secured cluster takes the --kafka-* flags or OUTBOX_KAFKA_* variables
 	fs.BoolVar(&opts.Live, "live", false, "with --dry-run: compare with the live databases and have the broker validate the topic creations (needs the admin connections)")
 	fs.BoolVar(&opts.Database, "database", false, "provision the databases only")
 	fs.BoolVar(&opts.Topics, "topics", false, "provision the Kafka topics only")
-	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	fs.IntVar(&opts.Partitions, "partitions", 0, "partitions of routed topics (default: the broker's num.partitions)")
 	fs.IntVar(&opts.ReplicationFactor, "replication-factor", 0, "replication factor of created topics (default: the broker's)")
 	fs.StringVar(&opts.UserHost, "user-host", "%", "MySQL/MariaDB account host of created users")
@@ -110,9 +110,6 @@ func adminDB(env *Env, o *spec.Outbox) (driver, dsn string) {
 }
 
 func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	if err := env.applyDatabaseContext(); err != nil {
 		return err
 	}
@@ -178,8 +175,8 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 }
 
 func renderProvision(w io.Writer, format string, rep provisioning.Result) error {
-	if format == "json" {
-		return findings.WriteJSON(w, rep)
+	if isStructured(format) {
+		return writeAs(w, format, func(w io.Writer) error { return findings.WriteJSON(w, rep) })
 	}
 	var b strings.Builder
 	verb := "applied"

@@ -111,14 +111,11 @@ real task would fail (the error is printed); 2 for bad input.`,
 	fs.StringVar(&opts.Transform, "transform", "", "alias of the EventRouter transform (default: the only one in transforms)")
 	fs.StringVar(&opts.WorkerConfig, "worker-config", "", "Kafka Connect worker properties file (its key/value/header converters apply when the connector sets none)")
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5 (the MariaDB 3.5.0 connector plugin ships its own 3.5 EventRouter)")
-	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	return c
 }
 
 func runRoutePreview(env *Env, opts *routePreviewOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	n := 0
 	for _, set := range []bool{opts.Config != "", opts.ConnectorConfig != "", len(opts.Files) > 0} {
 		if set {
@@ -197,11 +194,8 @@ func runRoutePreview(env *Env, opts *routePreviewOptions) error {
 			fmt.Fprintf(env.IO.ErrOut, "warning: the record timestamp is %s in the future: Kafka 4 brokers reject it by default (log.message.timestamp.after.max.ms = 1h), and the records batched with it\n", ahead.Round(time.Second))
 		}
 	}
-	if opts.Output == "json" {
-		enc := json.NewEncoder(env.IO.Out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(previewJSON(res, rerr, cfg)); err != nil {
+	if isStructured(opts.Output) {
+		if err := writeStructured(env.IO.Out, opts.Output, previewJSON(res, rerr, cfg)); err != nil {
 			return err
 		}
 		if rerr != nil {

@@ -33,7 +33,7 @@ type schemaCheckOptions struct {
 func newSchemaCheckCmd(env *Env) *cobra.Command {
 	opts := &schemaCheckOptions{}
 	c := &cobra.Command{
-		Use:   "check [-f outbox.yaml] [--against-git REF] [--against-dir DIR] [--against-registry] [-o text|json|github-actions] [--summary-file FILE]",
+		Use:   "check [-f outbox.yaml] [--against-git REF] [--against-dir DIR] [--against-registry] [-o text|json|yaml|github-actions] [--summary-file FILE]",
 		Short: "Check every schema of the spec against a git ref, a folder or the registry",
 		Long: `Check the schema of every event type and major version in the spec against its
 previous versions, with Avro Java's SchemaCompatibility rules at the subject's
@@ -77,7 +77,7 @@ accepted-breaks file), 1 registry or git failure.`,
 	fs.StringVar(&opts.AgainstGit, "against-git", "", "check against the schemas at this git ref")
 	fs.StringVar(&opts.AgainstDir, "against-dir", "", "check against the schemas in this folder")
 	fs.BoolVar(&opts.AgainstRegistry, "against-registry", false, "check against the registry's versions of each subject")
-	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text|json|github-actions")
+	addOutputFlag(c, &opts.Output, formatText, checkFormats...)
 	summaryFlag(fs, &opts.SummaryFile)
 	fs.StringVar(&opts.AcceptedBreaks, "accepted-breaks", "", "accepted-breaks file (default "+schemas.DefaultAcceptedBreaksFile+" next to the spec, if it exists)")
 	fs.StringVar(&opts.Level, "level", string(schemas.DefaultLevel), "compatibility level for git and folder baselines")
@@ -86,9 +86,6 @@ accepted-breaks file), 1 registry or git failure.`,
 }
 
 func runSchemaCheck(ctx context.Context, env *Env, opts *schemaCheckOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "github-actions"); err != nil {
-		return err
-	}
 	if opts.AgainstGit == "" && opts.AgainstDir == "" && !opts.AgainstRegistry {
 		return UsageError(errors.New("nothing to check against: give --against-git REF, --against-dir DIR or --against-registry"))
 	}
@@ -134,8 +131,8 @@ func runSchemaCheck(ctx context.Context, env *Env, opts *schemaCheckOptions) err
 		return err
 	}
 	switch opts.Output {
-	case "json":
-		if err := schemaWriteJSON(env, rep); err != nil {
+	case formatJSON, formatYAML:
+		if err := schemaWriteStructured(env, opts.Output, rep); err != nil {
 			return err
 		}
 	case "github-actions":

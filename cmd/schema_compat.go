@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -58,7 +57,7 @@ Exit status: 0 compatible, 3 incompatible, 2 when a schema does not parse.`,
 	}
 	c.Flags().StringVar(&opts.Level, "level", string(compat.BackwardTransitive), "compatibility level (NONE, BACKWARD, BACKWARD_TRANSITIVE, FORWARD, FORWARD_TRANSITIVE, FULL, FULL_TRANSITIVE)")
 	c.Flags().StringArrayVar(&opts.Previous, "previous", nil, "a previous version of the schema; repeat, oldest first")
-	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json|confluent")
+	addOutputFlag(c, &opts.Output, formatText, formatText, formatJSON, formatYAML, formatConfluent)
 	c.Flags().BoolVar(&opts.Strict, "strict-previous", false, "parse the previous versions as strictly as the candidate (by default they are parsed as the registry loads registered schemas)")
 	opts.Parse.add(c)
 	return c
@@ -81,9 +80,6 @@ func runSchemaCompat(env *Env, opts *schemaCompatOptions) error {
 	if err != nil {
 		return UsageError(err)
 	}
-	if err := checkOutput(opts.Output, "text", "json", "confluent"); err != nil {
-		return err
-	}
 	if err := opts.Parse.loadRefs(env.IO.In); err != nil {
 		return schemaFileError(err)
 	}
@@ -102,15 +98,12 @@ func runSchemaCompat(env *Env, opts *schemaCompatOptions) error {
 	rep := compat.CheckLevel(level, candidate, history)
 
 	switch opts.Output {
-	case "json":
+	case formatJSON, formatYAML:
 		out := compatJSON{Compatible: rep.Compatible, Messages: []compatJSONMessage{}}
 		for _, f := range rep.Findings {
 			out.Messages = append(out.Messages, compatJSONMessage{Type: string(f.Type), Location: f.Location, Message: f.Message})
 		}
-		enc := json.NewEncoder(env.IO.Out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(out); err != nil {
+		if err := writeStructured(env.IO.Out, opts.Output, out); err != nil {
 			return err
 		}
 	case "confluent":

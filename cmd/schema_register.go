@@ -22,7 +22,7 @@ type schemaRegisterOptions struct {
 func newSchemaRegisterCmd(env *Env) *cobra.Command {
 	opts := &schemaRegisterOptions{}
 	c := &cobra.Command{
-		Use:   "register [-f outbox.yaml] [--dry-run] [--level LEVEL] [-o text|json]",
+		Use:   "register [-f outbox.yaml] [--dry-run] [--level LEVEL] [-o text|json|yaml]",
 		Short: "Register the spec's schemas in the Schema Registry",
 		Long: `Register the schema of every event type and major version of the spec's avro
 outboxes under its subject:
@@ -50,15 +50,12 @@ registry failed.`,
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "show what would be registered; change nothing")
 	fs.StringVar(&opts.Level, "level", string(schemas.DefaultLevel), "compatibility level set on new subjects")
-	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text|json")
+	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	addRegistryFlags(fs, &opts.Registry)
 	return c
 }
 
 func runSchemaRegister(ctx context.Context, env *Env, opts *schemaRegisterOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	level, err := compat.ParseLevel(opts.Level)
 	if err != nil {
 		return UsageError(err)
@@ -73,8 +70,8 @@ func runSchemaRegister(ctx context.Context, env *Env, opts *schemaRegisterOption
 	}
 	plan, err := schemas.RegisterCatalog(ctx, cl, cat, schemas.RegisterOptions{DryRun: opts.DryRun, Level: level})
 	if plan != nil {
-		if opts.Output == "json" {
-			if werr := schemaWriteJSON(env, plan); werr != nil {
+		if isStructured(opts.Output) {
+			if werr := schemaWriteStructured(env, opts.Output, plan); werr != nil {
 				return werr
 			}
 		} else {

@@ -157,11 +157,9 @@ func schemaRegistryError(err error) error {
 	return err
 }
 
-func schemaWriteJSON(env *Env, v any) error {
-	enc := json.NewEncoder(env.IO.Out)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+// schemaWriteStructured writes v as json or yaml (writeStructured).
+func schemaWriteStructured(env *Env, format string, v any) error {
+	return writeStructured(env.IO.Out, format, v)
 }
 
 // --- schema list ---
@@ -175,7 +173,7 @@ type schemaListOptions struct {
 func newSchemaListCmd(env *Env) *cobra.Command {
 	opts := &schemaListOptions{}
 	c := &cobra.Command{
-		Use:   "list [--deleted] [-o text|json]",
+		Use:   "list [--deleted] [-o text|json|yaml]",
 		Short: "List the subjects of the Schema Registry",
 		Example: `  $ outboxctl schema list
   outbox.event.Order-com.example.order.v1.OrderCreated`,
@@ -184,14 +182,11 @@ func newSchemaListCmd(env *Env) *cobra.Command {
 	}
 	addRegistryFlags(c.Flags(), &opts.Registry)
 	c.Flags().BoolVar(&opts.Deleted, "deleted", false, "include soft-deleted subjects")
-	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json")
+	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	return c
 }
 
 func runSchemaList(ctx context.Context, env *Env, opts *schemaListOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	cl, err := opts.Registry.client(env)
 	if err != nil {
 		return err
@@ -200,8 +195,8 @@ func runSchemaList(ctx context.Context, env *Env, opts *schemaListOptions) error
 	if err != nil {
 		return schemaRegistryError(err)
 	}
-	if opts.Output == "json" {
-		return schemaWriteJSON(env, subs)
+	if isStructured(opts.Output) {
+		return schemaWriteStructured(env, opts.Output, subs)
 	}
 	for _, s := range subs {
 		fmt.Fprintln(env.IO.Out, s)
@@ -221,7 +216,7 @@ type schemaGetOptions struct {
 func newSchemaGetCmd(env *Env) *cobra.Command {
 	opts := &schemaGetOptions{}
 	c := &cobra.Command{
-		Use:   "get SUBJECT [--version N|latest] [-o text|json]",
+		Use:   "get SUBJECT [--version N|latest] [-o text|json|yaml]",
 		Short: "Print a registered schema",
 		Long: `Print a version of a subject (default the latest). Text output is the schema,
 indented; JSON output adds the subject, version, id and references.`,
@@ -234,7 +229,7 @@ indented; JSON output adds the subject, version, id and references.`,
 	}
 	addRegistryFlags(c.Flags(), &opts.Registry)
 	c.Flags().StringVar(&opts.Version, "version", "latest", "version number or latest")
-	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json")
+	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	return c
 }
 
@@ -251,9 +246,6 @@ func schemaFetchVersion(ctx context.Context, cl *registry.Client, subject, v str
 }
 
 func runSchemaGet(ctx context.Context, env *Env, opts *schemaGetOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	cl, err := opts.Registry.client(env)
 	if err != nil {
 		return err
@@ -262,8 +254,8 @@ func runSchemaGet(ctx context.Context, env *Env, opts *schemaGetOptions) error {
 	if err != nil {
 		return schemaRegistryError(err)
 	}
-	if opts.Output == "json" {
-		return schemaWriteJSON(env, s)
+	if isStructured(opts.Output) {
+		return schemaWriteStructured(env, opts.Output, s)
 	}
 	fmt.Fprintln(env.IO.Out, schemaIndentJSON(s.Schema))
 	return nil
@@ -318,7 +310,7 @@ as git diff --exit-code), 1 when the registry cannot be read, 2 for bad input.`,
 	c.Flags().StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder, to find SUBJECT's schema file (default "+defaultSpecFile+")")
 	c.Flags().StringVar(&opts.From, "from", "", "registered version to diff from (instead of a local schema)")
 	c.Flags().StringVar(&opts.To, "to", "latest", "registered version to diff to")
-	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json")
+	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	c.Flags().BoolVar(&opts.ExitCode, "exit-code", false, "exit 4 (changes pending) when the two sides differ")
 	return c
 }
@@ -335,9 +327,6 @@ type schemaDiffJSON struct {
 }
 
 func runSchemaDiff(ctx context.Context, env *Env, opts *schemaDiffOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	if opts.From != "" && opts.Local != "" {
 		return UsageError(fmt.Errorf("give FILE or --from, not both"))
 	}
@@ -420,8 +409,8 @@ func runSchemaDiff(ctx context.Context, env *Env, opts *schemaDiffOptions) error
 		}
 		return nil
 	}
-	if opts.Output == "json" {
-		if err := schemaWriteJSON(env, out); err != nil {
+	if isStructured(opts.Output) {
+		if err := schemaWriteStructured(env, opts.Output, out); err != nil {
 			return err
 		}
 		return differ()

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 
 	"github.com/spf13/cobra"
@@ -39,7 +40,7 @@ a file cannot be read (missing, a directory); every file is still reported.`,
 			return runSchemaValidate(env, opts)
 		},
 	}
-	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json|github-actions")
+	addOutputFlag(c, &opts.Output, formatText, checkFormats...)
 	c.Flags().BoolVar(&opts.Lenient, "lenient", false, "use the rules for schemas already registered: defaults and namespaces unchecked, names checked with the Unicode rule")
 	opts.Parse.add(c)
 	return c
@@ -64,9 +65,6 @@ type validateJSONError struct {
 }
 
 func runSchemaValidate(env *Env, opts *schemaValidateOptions) error {
-	if err := findings.CheckFormat(opts.Output); err != nil {
-		return UsageError(err)
-	}
 	if err := opts.Parse.loadRefs(env.IO.In); err != nil {
 		return schemaFileError(err)
 	}
@@ -93,8 +91,8 @@ func runSchemaValidate(env *Env, opts *schemaValidateOptions) error {
 
 	w := env.IO.Out
 	switch opts.Output {
-	case "json":
-		if err := findings.WriteJSON(w, report); err != nil {
+	case formatJSON, formatYAML:
+		if err := writeAs(w, opts.Output, func(w io.Writer) error { return findings.WriteJSON(w, report) }); err != nil {
 			return err
 		}
 	case "github-actions":

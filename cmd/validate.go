@@ -26,7 +26,7 @@ type validateOptions struct {
 func newValidateCmd(env *Env) *cobra.Command {
 	opts := &validateOptions{}
 	c := &cobra.Command{
-		Use:   "validate [-f outbox.yaml|dir]... [-o text|json|github-actions] [--server]",
+		Use:   "validate [-f outbox.yaml|dir]... [-o text|json|yaml|github-actions] [--server]",
 		Short: "Check an outbox spec and its generated connector configs with Debezium-aware rules",
 		Long: `Validate loads the outbox spec, generates the connector configs and runs
 every local rule over them (see "outboxctl validate --list-rules"): EventRouter
@@ -61,7 +61,7 @@ findings, 2 the spec does not load, 1 Connect unreachable with --server.`,
 	}
 	fs := c.Flags()
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
-	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or github-actions")
+	addOutputFlag(c, &opts.Output, formatText, checkFormats...)
 	fs.BoolVar(&opts.Server, "server", false, "also validate with Kafka Connect's validate endpoint")
 	fs.StringVar(&opts.FailOn, "fail-on", "error", "lowest severity that fails the command (exit 3): error or warning")
 	fs.Bool("list-rules", false, "list the rules and exit")
@@ -73,8 +73,8 @@ findings, 2 the spec does not load, 1 Connect unreachable with --server.`,
 
 func listRules(w io.Writer, format string) error {
 	rules := connectorconfig.RuleDocs()
-	if format == "json" {
-		return findings.WriteJSON(w, rules)
+	if isStructured(format) {
+		return writeAs(w, format, func(w io.Writer) error { return findings.WriteJSON(w, rules) })
 	}
 	for _, r := range rules {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", r.ID, r.Severity, r.Purpose)
@@ -83,9 +83,6 @@ func listRules(w io.Writer, format string) error {
 }
 
 func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
-	if err := findings.CheckFormat(opts.Output); err != nil {
-		return UsageError(err)
-	}
 	switch opts.FailOn {
 	case "error", "warning":
 	default:
@@ -185,13 +182,15 @@ func summary(fs []connectorconfig.Finding, connectors int) string {
 
 func renderFindings(w io.Writer, format string, fs []connectorconfig.Finding) error {
 	switch format {
-	case findings.FormatJSON:
+	case formatJSON, formatYAML:
 		if fs == nil {
 			fs = []connectorconfig.Finding{}
 		}
-		return findings.WriteJSON(w, struct {
-			Findings []connectorconfig.Finding `json:"findings"`
-		}{fs})
+		return writeAs(w, format, func(w io.Writer) error {
+			return findings.WriteJSON(w, struct {
+				Findings []connectorconfig.Finding `json:"findings"`
+			}{fs})
+		})
 	case findings.FormatGitHubActions:
 		return findings.PrintGitHubActions(w, connectorconfig.Findings(fs))
 	}

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -26,7 +25,7 @@ type verifyOptions struct {
 func newVerifyCmd(env *Env) *cobra.Command {
 	opts := &verifyOptions{}
 	c := &cobra.Command{
-		Use:   "verify [-f outbox.yaml] [--outbox NAME] [-o text|json] [--timeout D]",
+		Use:   "verify [-f outbox.yaml] [--outbox NAME] [-o text|json|yaml] [--timeout D]",
 		Short: "Send a canary event through a deployed outbox and check every stage",
 		Long: `Verify is the smoke test to run after deploy. For each outbox (or --outbox) it
 checks that the connector and its tasks are RUNNING, writes one canary event
@@ -53,16 +52,13 @@ name it); 1 operational error before the canary (a server unreachable).`,
 	fs := c.Flags()
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
 	fs.StringVar(&opts.Outbox, "outbox", "", "verify only this outbox (default: every outbox of the spec)")
-	fs.StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	fs.DurationVar(&opts.Timeout, "timeout", verify.DefaultTimeout, "bound of each outbox's verification")
 	addConnectFlags(fs, &opts.Connect)
 	return c
 }
 
 func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	targets, _, err := specTargets(env, opts.Files)
 	if err != nil {
 		return err
@@ -113,11 +109,8 @@ func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
 			}
 		}
 	}
-	if opts.Output == "json" {
-		enc := json.NewEncoder(env.IO.Out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(map[string]any{"reports": reports}); err != nil {
+	if isStructured(opts.Output) {
+		if err := writeStructured(env.IO.Out, opts.Output, map[string]any{"reports": reports}); err != nil {
 			return err
 		}
 	} else {

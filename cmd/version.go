@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 
@@ -60,21 +61,21 @@ func newVersionCmd(env *Env) *cobra.Command {
 			return runVersion(env, opts)
 		},
 	}
-	c.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text|json")
+	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	return c
 }
 
 func runVersion(env *Env, opts *versionOptions) error {
 	v := buildVersion()
 	switch opts.Output {
-	case "json":
-		enc := json.NewEncoder(env.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	case "text", "":
+	case formatJSON, formatYAML:
+		return writeAs(env.IO.Out, opts.Output, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(v)
+		})
+	default:
 		fmt.Fprintf(env.IO.Out, "outboxctl %s\ncommit:     %s\ngo:         %s\nlibrdkafka: %s\n", v.Version, v.Commit, v.Go, v.Librdkafka)
 		return nil
-	default:
-		return UsageError(fmt.Errorf("unknown output format %q (want text|json)", opts.Output))
 	}
 }

@@ -11,17 +11,18 @@ import (
 const (
 	FormatText          = "text"
 	FormatJSON          = "json"
+	FormatYAML          = "yaml"
 	FormatGitHubActions = "github-actions"
 )
 
-// CheckFormat returns an error unless format is text, json or
+// CheckFormat returns an error unless format is text, json, yaml or
 // github-actions.
 func CheckFormat(format string) error {
 	switch format {
-	case FormatText, FormatJSON, FormatGitHubActions:
+	case FormatText, FormatJSON, FormatYAML, FormatGitHubActions:
 		return nil
 	}
-	return fmt.Errorf("unknown output format %q: use text, json or github-actions", format)
+	return fmt.Errorf("unknown output format %q (want text|json|yaml|github-actions)", format)
 }
 
 // WriteJSON writes v as indented JSON without HTML escaping: the one JSON
