@@ -22,7 +22,7 @@ import (
 // OUTBOXCTL_* names: every one in a string literal or a comment must be a
 // variable of settings.Environment (a name followed by * a prefix of one),
 // and the string literals (help texts, messages) must use the canonical
-// name, not an alias.
+// name, not an alias. No table variable is read with Getenv directly.
 func TestEnvNamesInTable(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -69,6 +69,22 @@ func TestEnvNamesInTable(t *testing.T) {
 			}
 		}
 		ast.Inspect(file, func(n ast.Node) bool {
+			// A variable of the table is read through env.lookupEnv or
+			// env.getenv (aliases); env.Getenv is for other names only.
+			if call, ok := n.(*ast.CallExpr); ok && len(call.Args) == 1 {
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Getenv" {
+					var arg string
+					switch a := call.Args[0].(type) {
+					case *ast.Ident:
+						arg = a.Name
+					case *ast.SelectorExpr:
+						arg = a.Sel.Name
+					}
+					if strings.HasPrefix(arg, "env") || strings.HasPrefix(arg, "Env") {
+						t.Errorf("%s: Getenv(%s) bypasses the aliases: use env.getenv or env.lookupEnv", fset.Position(call.Pos()), arg)
+					}
+				}
+			}
 			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
 				s, err := strconv.Unquote(lit.Value)
 				if err != nil {
