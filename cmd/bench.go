@@ -85,13 +85,13 @@ connector (or another relay) publishes the table and would publish every
 bench row twice, and the bench stops with exit 1; pause the connector or
 bench an outbox the relay publishes (relay: in the spec, no connector).
 
-Connections are those of provision: OUTBOX_PG_DSN, OUTBOX_MARIADB_DSN or
-OUTBOX_MYSQL_DSN (pointed at the outbox's database) and
-OUTBOX_BOOTSTRAP_SERVERS. The run's topic, consumer group and inbox tables
+Connections are those of provision: OUTBOXCTL_PG_DSN, OUTBOXCTL_MARIADB_DSN or
+OUTBOXCTL_MYSQL_DSN (pointed at the outbox's database) and
+OUTBOXCTL_BOOTSTRAP_SERVERS. The run's topic, consumer group and inbox tables
 are deleted afterwards; its rows stay in the outbox table (aggregate type
 bench<run id>) for the usual outbox cleanup. For an avro outbox the bench
 registers its own schema as <topic>-value in the registry of
-OUTBOX_SCHEMA_REGISTRY_URL (credentials as for the schema commands) and
+OUTBOXCTL_SCHEMA_REGISTRY_URL (credentials as for the schema commands) and
 deletes it afterwards; a json outbox gets JSON payloads.
 
 Exit codes: 0 nothing lost, duplicated or reordered; 3 something was; 1 an
@@ -291,7 +291,7 @@ func openRealBenchTarget(ctx context.Context, env *Env, o *spec.Outbox, opts *be
 		}
 	}
 	if o.PayloadFormat == spec.FormatAvro {
-		// The registry of the schema commands: OUTBOX_SCHEMA_REGISTRY_URL
+		// The registry of the schema commands: OUTBOXCTL_SCHEMA_REGISTRY_URL
 		// and its credentials from the environment.
 		if cfg.Registry, err = (&registryFlags{Timeout: registry.DefaultTimeout}).client(env); err != nil {
 			db.Close()

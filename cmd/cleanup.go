@@ -167,7 +167,7 @@ func cleanupOutbox(ctx context.Context, env *Env, opts *cleanupOptions, t provis
 }
 
 // outboxDB opens the outbox's own database with the admin credentials of
-// the settings (OUTBOX_PG_DSN, OUTBOX_MARIADB_DSN, OUTBOX_MYSQL_DSN).
+// the settings (OUTBOXCTL_PG_DSN, OUTBOXCTL_MARIADB_DSN, OUTBOXCTL_MYSQL_DSN).
 func outboxDB(env *Env, o *spec.Outbox) (*sql.DB, error) {
 	driver, dsn := adminDB(env, o)
 	var err error

@@ -21,15 +21,15 @@ import (
 	"github.com/outboxctl/outboxctl/spec"
 )
 
-// Environment variables of the Connect connection (OUTBOX_CONNECT_URL is in
-// internal/settings).
+// Environment variables of the Connect connection and the context file (the
+// table, with the OUTBOX_* aliases, is settings.Environment).
 const (
-	envConnectUser         = "OUTBOX_CONNECT_USER"
-	envConnectPasswordFile = "OUTBOX_CONNECT_PASSWORD_FILE"
-	envConnectPassword     = "OUTBOX_CONNECT_PASSWORD"
-	envConnectToken        = "OUTBOX_CONNECT_TOKEN"
-	envConfig              = "OUTBOXCTL_CONFIG"
-	envContext             = "OUTBOXCTL_CONTEXT"
+	envConnectUser         = settings.EnvConnectUser
+	envConnectPasswordFile = settings.EnvConnectPasswordFile
+	envConnectPassword     = settings.EnvConnectPassword
+	envConnectToken        = settings.EnvConnectToken
+	envConfig              = settings.EnvConfig
+	envContext             = settings.EnvContext
 )
 
 // maxContextFile bounds the context file and the CA bundle read.
@@ -93,7 +93,7 @@ func selectContext(env *Env, cfgPath, name string) (cliContext, string, error) {
 		return cliContext{}, "", err
 	}
 	if name == "" {
-		name = env.Getenv(envContext)
+		name = env.getenv(envContext)
 	}
 	if name == "" {
 		name = cfg.CurrentContext
@@ -146,7 +146,7 @@ func (env *Env) applyDatabaseContext() error {
 // variable is unset: a reference is resolved; a literal with a password is
 // refused.
 func (env *Env) contextDSN(envName, ctxValue, what string) (string, bool, error) {
-	if env.Getenv(envName) != "" || ctxValue == "" {
+	if env.getenv(envName) != "" || ctxValue == "" {
 		return "", false, nil
 	}
 	if isSecretRef(ctxValue) {
@@ -184,8 +184,8 @@ type connectFlags struct {
 func addConnectFlags(fs *pflag.FlagSet, f *connectFlags) {
 	fs.StringVar(&f.ConfigPath, "config", "", "context file (default $OUTBOXCTL_CONFIG or $XDG_CONFIG_HOME/outboxctl/config.yaml)")
 	fs.StringVar(&f.Context, "context", "", "named context of the context file (default $OUTBOXCTL_CONTEXT or current-context)")
-	fs.StringVar(&f.URL, "connect-url", "", "Kafka Connect REST URL (default $OUTBOX_CONNECT_URL, the context, or "+settings.DefaultConnectURL+")")
-	fs.StringVar(&f.User, "connect-user", "", "basic-auth user (default $OUTBOX_CONNECT_USER)")
+	fs.StringVar(&f.URL, "connect-url", "", "Kafka Connect REST URL (default $OUTBOXCTL_CONNECT_URL, the context, or "+settings.DefaultConnectURL+")")
+	fs.StringVar(&f.User, "connect-user", "", "basic-auth user (default $OUTBOXCTL_CONNECT_USER)")
 	fs.StringVar(&f.PasswordFile, "connect-password-file", "", "file holding the basic-auth password (default $"+envConnectPasswordFile+"; $"+envConnectPassword+" holds the password itself)")
 	fs.StringVar(&f.TokenFile, "connect-token-file", "", "file holding a bearer token (overrides $"+envConnectToken+", which holds the token itself, and the context)")
 	fs.StringVar(&f.CAFile, "connect-ca-file", "", "PEM CA bundle to verify Connect's certificate")
@@ -198,7 +198,7 @@ func configPath(env *Env, flag string) string {
 	if flag != "" {
 		return flag
 	}
-	if p := env.Getenv(envConfig); p != "" {
+	if p := env.getenv(envConfig); p != "" {
 		return p
 	}
 	dir := env.Getenv("XDG_CONFIG_HOME")
@@ -222,7 +222,7 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 	}
 	data, err := spec.ReadFileLimit(path, maxContextFile)
 	if err != nil {
-		if os.IsNotExist(err) && flag == "" && env.Getenv(envConfig) == "" {
+		if os.IsNotExist(err) && flag == "" && env.getenv(envConfig) == "" {
 			return cfg, path, nil
 		}
 		return cfg, path, UsageError(fmt.Errorf("context file: %w", err))
@@ -243,7 +243,7 @@ func resolveEndpoint(env *Env, f *connectFlags) (connectEndpoint, error) {
 	}
 	ep := c.Connect
 	pick := func(dst *string, envName, flag string) {
-		if v := env.Getenv(envName); v != "" && envName != "" {
+		if v := env.getenv(envName); v != "" && envName != "" {
 			*dst = v
 		}
 		if flag != "" {
@@ -259,7 +259,7 @@ func resolveEndpoint(env *Env, f *connectFlags) (connectEndpoint, error) {
 	}
 	pick(&ep.User, envConnectUser, f.User)
 	pick(&ep.PasswordFile, envConnectPasswordFile, f.PasswordFile)
-	if v := env.Getenv(envConnectPassword); v != "" && f.PasswordFile == "" {
+	if v := env.getenv(envConnectPassword); v != "" && f.PasswordFile == "" {
 		ep.Password, ep.PasswordFile = v, ""
 	} else if ep.Password != "" {
 		v, err := envRef(env, ep.Password, "password")
@@ -268,7 +268,7 @@ func resolveEndpoint(env *Env, f *connectFlags) (connectEndpoint, error) {
 		}
 		ep.Password = v
 	}
-	if v := env.Getenv(envConnectToken); v != "" {
+	if v := env.getenv(envConnectToken); v != "" {
 		ep.Token = v
 	} else if ep.Token != "" {
 		v, err := envRef(env, ep.Token, "token")
@@ -409,10 +409,12 @@ $XDG_CONFIG_HOME/outboxctl/config.yaml (override with --config or $OUTBOXCTL_CON
         postgres-dsn: env:PROD_PG_DSN                   # a literal only without a password
         mariadb-dsn: file:/run/secrets/mariadb-dsn
 
-Precedence, for each setting: command flags > environment (OUTBOX_CONNECT_*,
-OUTBOX_SCHEMA_REGISTRY_*, OUTBOX_BOOTSTRAP_SERVERS and OUTBOX_KAFKA_*,
-OUTBOX_PG_DSN, OUTBOX_MARIADB_DSN, OUTBOX_MYSQL_DSN) > the context (--context,
-$OUTBOXCTL_CONTEXT, current-context) > the native stack's defaults. Secrets are
+Precedence, for each setting: command flags > environment
+(OUTBOXCTL_CONNECT_*, OUTBOXCTL_SCHEMA_REGISTRY_*, OUTBOXCTL_BOOTSTRAP_SERVERS
+and OUTBOXCTL_KAFKA_*, OUTBOXCTL_PG_DSN, OUTBOXCTL_MARIADB_DSN,
+OUTBOXCTL_MYSQL_DSN; their old OUTBOX_* names are aliases, see outboxctl help
+environment) > the context (--context, $OUTBOXCTL_CONTEXT, current-context) >
+the native stack's defaults. Secrets are
 never stored in the file: only env:NAME or file:PATH references (and the
 Connect block's password-file and ${env:NAME}). Every output masks them.`,
 		Example: `  $ outboxctl context set prod --kafka-bootstrap-servers broker-1:9094 --kafka-security-protocol SASL_SSL \
@@ -545,10 +547,10 @@ func runContextShow(env *Env, cfgPath string, args []string) error {
 	}
 	reg := cur.Registry
 	regURL := env.Settings.SchemaRegistryURL
-	if env.Getenv(settings.EnvSchemaRegistryURL) == "" && reg.URL != "" {
+	if env.getenv(settings.EnvSchemaRegistryURL) == "" && reg.URL != "" {
 		regURL = reg.URL
 	}
-	regUser := env.Getenv(envRegistryUser)
+	regUser := env.getenv(envRegistryUser)
 	if regUser == "" {
 		regUser = reg.User
 	}
@@ -561,7 +563,7 @@ func runContextShow(env *Env, cfgPath string, args []string) error {
 		{"connect url:", redact.URL(ep.URL)}, {"user:", ep.User}, {"password:", mask(ep.Password)},
 		{"password file:", ep.PasswordFile}, {"token:", mask(ep.Token + ep.TokenFile)}, {"ca file:", ep.CAFile},
 		{"registry url:", redact.URL(regURL)}, {"registry user:", regUser},
-		{"registry password:", mask(env.Getenv(envRegistryPassword) + env.Getenv(envRegistryPasswordFile) + reg.Password)},
+		{"registry password:", mask(env.getenv(envRegistryPassword) + env.getenv(envRegistryPasswordFile) + reg.Password)},
 		{"kafka:", strings.Join(maskedKafka(kc), " ")},
 		{"postgres dsn:", redact.String(redact.URL(env.Settings.PostgresDSN))},
 		{"mariadb dsn:", redact.String(env.Settings.MariaDBDSN)},

@@ -100,11 +100,15 @@ func ExitCodeOf(err error) int {
 
 func newHelpCmd(env *Env, root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
-		Use:   "help [command | exit-codes | rules]",
-		Short: "Help about any command, the exit codes or the rule IDs",
+		Use:   "help [command | exit-codes | environment | rules]",
+		Short: "Help about any command, the exit codes, the environment variables or the rule IDs",
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 1 && args[0] == "exit-codes" {
 				fmt.Fprint(env.IO.Out, exitCodesHelp)
+				return nil
+			}
+			if len(args) == 1 && args[0] == "environment" {
+				fmt.Fprint(env.IO.Out, environmentHelp())
 				return nil
 			}
 			if len(args) == 1 && args[0] == "rules" {

@@ -57,7 +57,7 @@ time is outbox_up{target=…}=0, not a failed scrape.`,
 	fs := c.Flags()
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
 	fs.StringVar(&opts.Listen, "listen", ":9187", "address to serve /metrics on")
-	fs.StringArrayVar(&opts.Groups, "group", nil, "consumer group whose lag to export (repeatable; needs $OUTBOX_BOOTSTRAP_SERVERS)")
+	fs.StringArrayVar(&opts.Groups, "group", nil, "consumer group whose lag to export (repeatable; needs $OUTBOXCTL_BOOTSTRAP_SERVERS)")
 	fs.DurationVar(&opts.ScrapeTimeout, "scrape-timeout", exporter.DefaultTimeout, "bound of each scrape; targets still running at it are up=0")
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "do not read connector states from Kafka Connect")
 	addConnectFlags(fs, &opts.Connect)

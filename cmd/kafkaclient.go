@@ -14,20 +14,21 @@ import (
 )
 
 // Environment variables of the Kafka clients' security (the bootstrap
-// servers are OUTBOX_BOOTSTRAP_SERVERS, in internal/settings). The
+// servers are settings.EnvBootstrapServers; the table, with the OUTBOX_*
+// aliases, is settings.Environment). The
 // password variables hold the secret itself; the flags and the context
 // file take only env:NAME or file:PATH references.
 const (
-	envKafkaSecurityProtocol = "OUTBOX_KAFKA_SECURITY_PROTOCOL"
-	envKafkaSASLMechanism    = "OUTBOX_KAFKA_SASL_MECHANISM"
-	envKafkaSASLUsername     = "OUTBOX_KAFKA_SASL_USERNAME"
-	envKafkaSASLPassword     = "OUTBOX_KAFKA_SASL_PASSWORD"
-	envKafkaSASLPasswordFile = "OUTBOX_KAFKA_SASL_PASSWORD_FILE"
-	envKafkaSSLCA            = "OUTBOX_KAFKA_SSL_CA"
-	envKafkaSSLCert          = "OUTBOX_KAFKA_SSL_CERT"
-	envKafkaSSLKey           = "OUTBOX_KAFKA_SSL_KEY"
-	envKafkaSSLKeyPassword   = "OUTBOX_KAFKA_SSL_KEY_PASSWORD"
-	envKafkaConfig           = "OUTBOX_KAFKA_CONFIG" // k=v,k=v
+	envKafkaSecurityProtocol = settings.EnvKafkaSecurityProtocol
+	envKafkaSASLMechanism    = settings.EnvKafkaSASLMechanism
+	envKafkaSASLUsername     = settings.EnvKafkaSASLUsername
+	envKafkaSASLPassword     = settings.EnvKafkaSASLPassword
+	envKafkaSASLPasswordFile = settings.EnvKafkaSASLPasswordFile
+	envKafkaSSLCA            = settings.EnvKafkaSSLCA
+	envKafkaSSLCert          = settings.EnvKafkaSSLCert
+	envKafkaSSLKey           = settings.EnvKafkaSSLKey
+	envKafkaSSLKeyPassword   = settings.EnvKafkaSSLKeyPassword
+	envKafkaConfig           = settings.EnvKafkaConfig // k=v,k=v
 )
 
 // kafkaEndpoint is a Kafka connection: the context file's kafka: block and
@@ -121,7 +122,7 @@ func (env *Env) kafkaConfig(f *kafkaClientFlags, bootstrapFlag string) (kafkacli
 	}
 	ep = ctx.Kafka
 	pick := func(dst *string, envName, flag string) {
-		if v := env.Getenv(envName); v != "" {
+		if v := env.getenv(envName); v != "" {
 			*dst = v
 		}
 		if flag != "" {
@@ -154,10 +155,11 @@ func (env *Env) kafkaConfig(f *kafkaClientFlags, bootstrapFlag string) (kafkacli
 		switch {
 		case flag != "":
 			return secretRef(env, flag, "--kafka-"+what)
-		case env.Getenv(envValue) != "":
-			return env.Getenv(envValue), nil
-		case envFile != "" && env.Getenv(envFile) != "":
-			return secretRef(env, "file:"+env.Getenv(envFile), "$"+envFile)
+		case env.getenv(envValue) != "":
+			return env.getenv(envValue), nil
+		case envFile != "" && env.getenv(envFile) != "":
+			path, name := env.lookupEnv(envFile)
+			return secretRef(env, "file:"+path, "$"+name)
 		case ctxRef != "":
 			return secretRef(env, ctxRef, "context file: kafka "+what)
 		}
@@ -173,8 +175,8 @@ func (env *Env) kafkaConfig(f *kafkaClientFlags, bootstrapFlag string) (kafkacli
 	if props == nil {
 		props = map[string]string{}
 	}
-	if v := env.Getenv(envKafkaConfig); v != "" {
-		m, err := parsePairs(strings.Split(v, ","), "$"+envKafkaConfig)
+	if v, name := env.lookupEnv(envKafkaConfig); v != "" {
+		m, err := parsePairs(strings.Split(v, ","), "$"+name)
 		if err != nil {
 			return cfg, err
 		}

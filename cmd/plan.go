@@ -390,7 +390,7 @@ func contains(list []string, s string) bool {
 // connectHint adds where the URL came from to an unreachable-Connect error.
 func connectHint(err error) error {
 	if errors.Is(err, connect.ErrUnreachable) {
-		return fmt.Errorf("%w; set --connect-url, OUTBOX_CONNECT_URL or a context", err)
+		return fmt.Errorf("%w; set --connect-url, OUTBOXCTL_CONNECT_URL or a context", err)
 	}
 	return err
 }

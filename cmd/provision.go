@@ -54,11 +54,12 @@ alone and without connecting to anything, every step and topic an empty
 server needs (with the SQL; passwords masked). --dry-run --live instead
 inspects the databases, prints only the missing steps and asks the broker to
 validate the topic creations; neither changes anything. The admin
-connections come from OUTBOX_PG_DSN, OUTBOX_MARIADB_DSN, OUTBOX_MYSQL_DSN and
-OUTBOX_BOOTSTRAP_SERVERS, else the context (outboxctl context --help); a
-secured cluster takes the --kafka-* flags or OUTBOX_KAFKA_* variables
-(SASL_SSL, SCRAM, a CA; passwords as env:NAME or file:PATH). Preflight findings that provisioning cannot fix
-(wal_level, binlog settings) are reported; errors among them exit 3.`,
+connections come from OUTBOXCTL_PG_DSN, OUTBOXCTL_MARIADB_DSN,
+OUTBOXCTL_MYSQL_DSN and OUTBOXCTL_BOOTSTRAP_SERVERS, else the context
+(outboxctl context --help); a secured cluster takes the --kafka-* flags or
+OUTBOXCTL_KAFKA_* variables (SASL_SSL, SCRAM, a CA; passwords as env:NAME or
+file:PATH; see outboxctl help environment). Preflight findings that
+provisioning cannot fix (wal_level, binlog settings) are reported; errors among them exit 3.`,
 		Example: `  $ outboxctl provision -f examples/outbox.yaml --dry-run
   $ outboxctl provision -f examples/outbox.yaml --dry-run --live --topics
   $ outboxctl provision -f examples/outbox.yaml --database -o json`,

@@ -63,7 +63,7 @@ The connector config comes from --config (the JSON body of POST /connectors,
 or a flat config map) or from an outbox spec (-f, with --outbox when it has
 several). The relay reads the table named by table.include.list through the
 config's database.* settings (or --dsn) and publishes to --bootstrap-servers
-(default $OUTBOX_BOOTSTRAP_SERVERS).
+(default $OUTBOXCTL_BOOTSTRAP_SERVERS).
 
 Rows are published in the order of --order-column (default: the event id
 column; the outbox writer's ids are time-ordered UUIDv7) and deleted (or,
@@ -91,7 +91,7 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.StringVar(&opts.Transform, "transform", "", "alias of the EventRouter transform (default: the only one in transforms)")
 	fs.StringVar(&opts.WorkerConfig, "worker-config", "", "Kafka Connect worker properties file (its converters apply when the connector sets none)")
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics to reproduce: 3.6, or 3.5 (the MariaDB 3.5.0 connector plugin)")
-	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers (default $OUTBOX_BOOTSTRAP_SERVERS)")
+	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers (default $OUTBOXCTL_BOOTSTRAP_SERVERS)")
 	fs.StringVar(&opts.ProducerConfig, "producer-config", "", "properties file of further librdkafka producer settings (security, client.id)")
 	fs.StringVar(&opts.DSN, "dsn", "", "outbox database DSN (default: built from the config's database.* settings)")
 	fs.DurationVar(&opts.PollInterval, "poll-interval", relay.DefaultPollInterval, "time between polls when the table is drained")
@@ -157,8 +157,8 @@ refused the cutover (nothing was waited for), 1 when a step failed or
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder")
 	fs.StringVar(&opts.Outbox, "outbox", "", "the outbox of the spec")
 	fs.StringVar(&opts.Connector, "connector", "", "connector name (default: the name in --config, or the spec's)")
-	fs.StringVar(&opts.ConnectURL, "connect-url", "", "Kafka Connect REST URL (default $OUTBOX_CONNECT_URL)")
-	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers (default $OUTBOX_BOOTSTRAP_SERVERS)")
+	fs.StringVar(&opts.ConnectURL, "connect-url", "", "Kafka Connect REST URL (default $OUTBOXCTL_CONNECT_URL)")
+	fs.StringVar(&opts.BootstrapServers, "bootstrap-servers", "", "Kafka bootstrap servers (default $OUTBOXCTL_BOOTSTRAP_SERVERS)")
 	fs.StringVar(&opts.DSN, "dsn", "", "outbox database DSN (default: built from the config's database.* settings)")
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5")
 	fs.DurationVar(&opts.PollInterval, "poll-interval", time.Second, "time between checks")

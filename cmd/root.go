@@ -37,12 +37,12 @@ type Env struct {
 	// Getenv reads the process environment; tests replace it.
 	Getenv func(string) string
 	// RequestTimeout bounds each request to Kafka Connect, the schema
-	// registry and Kafka (--request-timeout, $OUTBOX_REQUEST_TIMEOUT);
+	// registry and Kafka (--request-timeout, $OUTBOXCTL_REQUEST_TIMEOUT);
 	// 0 means no bound.
 	RequestTimeout time.Duration
 	// trace is the HTTP trace of -v/--verbose (nil without it).
 	trace *httptrace.Transport
-	// timeoutErr is a bad $OUTBOX_REQUEST_TIMEOUT (see requestTimeout).
+	// timeoutErr is a bad $OUTBOXCTL_REQUEST_TIMEOUT (see requestTimeout).
 	timeoutErr error
 	// ctxSel is the running command's --config/--context (contexts.go).
 	ctxSel contextSelection
@@ -62,19 +62,20 @@ func addGlobalFlags(root *cobra.Command, g *globalFlags) {
 }
 
 // applyGlobalFlags fills env from the global flags: flag > environment >
-// default. A negative flag is exit 2 at once; a bad $OUTBOX_REQUEST_TIMEOUT
+// default. A negative flag is exit 2 at once; a bad $OUTBOXCTL_REQUEST_TIMEOUT
 // is exit 2 for the commands that talk to a server (requestTimeout), so that
 // version or help still run.
 func (env *Env) applyGlobalFlags(c *cobra.Command, g *globalFlags) error {
 	d := g.RequestTimeout
 	if f := c.Flags().Lookup("request-timeout"); (f == nil || !f.Changed) && env.Getenv != nil {
-		if v := strings.TrimSpace(env.Getenv(settings.EnvRequestTimeout)); v != "" {
+		if v, name := env.lookupEnv(settings.EnvRequestTimeout); strings.TrimSpace(v) != "" {
+			v = strings.TrimSpace(v)
 			p, err := time.ParseDuration(v)
 			switch {
 			case err != nil:
-				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: want a duration such as 30s or 2m", settings.EnvRequestTimeout, v))
+				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: want a duration such as 30s or 2m", name, v))
 			case p < 0:
-				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: the request timeout must not be negative", settings.EnvRequestTimeout, v))
+				env.timeoutErr = UsageError(fmt.Errorf("%s=%q: the request timeout must not be negative", name, v))
 			default:
 				d = p
 			}
@@ -93,7 +94,7 @@ func (env *Env) applyGlobalFlags(c *cobra.Command, g *globalFlags) error {
 }
 
 // requestTimeout is the bound of each request to a server, or the usage
-// error of a bad $OUTBOX_REQUEST_TIMEOUT.
+// error of a bad $OUTBOXCTL_REQUEST_TIMEOUT.
 func (env *Env) requestTimeout() (time.Duration, error) {
 	return env.RequestTimeout, env.timeoutErr
 }
@@ -117,7 +118,7 @@ func Main() int {
 		IO:     IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr},
 		Getenv: os.Getenv,
 	}
-	env.Settings = settings.FromEnv(os.Getenv)
+	env.Settings = settings.FromEnv(os.Getenv) // canonical names, then aliases
 	return Run(context.Background(), env, os.Args[1:])
 }
 
@@ -160,6 +161,7 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 				env.ctxSel.ConfigPath = cf.Value.String()
 			}
 		}
+		env.warnEnvConflicts()
 		return env.applyGlobalFlags(c, g)
 	}
 	root.SetIn(env.IO.In)

@@ -23,13 +23,14 @@ import (
 )
 
 // Environment variables of the registry credentials (the URL is
-// OUTBOX_SCHEMA_REGISTRY_URL, in internal/settings). Secrets come from the
+// settings.EnvSchemaRegistryURL; the table, with the OUTBOX_* aliases, is
+// settings.Environment). Secrets come from the
 // environment or files only, never from flags.
 const (
-	envRegistryUser         = "OUTBOX_SCHEMA_REGISTRY_USER"
-	envRegistryPassword     = "OUTBOX_SCHEMA_REGISTRY_PASSWORD"
-	envRegistryPasswordFile = "OUTBOX_SCHEMA_REGISTRY_PASSWORD_FILE"
-	envRegistryToken        = "OUTBOX_SCHEMA_REGISTRY_TOKEN"
+	envRegistryUser         = settings.EnvSchemaRegistryUser
+	envRegistryPassword     = settings.EnvSchemaRegistryPassword
+	envRegistryPasswordFile = settings.EnvSchemaRegistryPasswordFile
+	envRegistryToken        = settings.EnvSchemaRegistryToken
 )
 
 // registryFlags are the connection flags of the registry commands.
@@ -75,7 +76,7 @@ func (f *registryFlags) client(env *Env) (*registry.Client, error) {
 	}
 	rc := cc.Registry
 	url := f.URL
-	if url == "" && env.Getenv(settings.EnvSchemaRegistryURL) == "" {
+	if url == "" && env.getenv(settings.EnvSchemaRegistryURL) == "" {
 		url = rc.URL
 	}
 	if url == "" {
@@ -94,17 +95,17 @@ func (f *registryFlags) client(env *Env) (*registry.Client, error) {
 	}
 	user := f.User
 	if user == "" {
-		user = env.Getenv(envRegistryUser)
+		user = env.getenv(envRegistryUser)
 	}
 	ctxUser := user == "" && rc.User != ""
 	if ctxUser {
 		user = rc.User
 	}
 	if user != "" {
-		pass := env.Getenv(envRegistryPassword)
+		pass := env.getenv(envRegistryPassword)
 		pf := f.PasswordFile
 		if pf == "" {
-			pf = env.Getenv(envRegistryPasswordFile)
+			pf = env.getenv(envRegistryPasswordFile)
 		}
 		if pf != "" {
 			p, err := readRegistrySecret(pf)
@@ -119,7 +120,7 @@ func (f *registryFlags) client(env *Env) (*registry.Client, error) {
 		}
 		opts = append(opts, registry.WithBasicAuth(user, pass))
 	}
-	token := env.Getenv(envRegistryToken)
+	token := env.getenv(envRegistryToken)
 	if token == "" && f.TokenFile == "" && rc.Token != "" {
 		if token, err = secretRef(env, rc.Token, "context file: registry token"); err != nil {
 			return nil, err

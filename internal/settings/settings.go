@@ -1,8 +1,9 @@
 // Package settings holds the connection settings of outboxctl, its tests and
-// its demo in one place. Every endpoint is read from an OUTBOX_* environment
-// variable whose default points at the native dev stack (make stack-up), so
-// the same binary and tests target the native stack, docker-compose.yml (same
-// ports) or a user's own cluster.
+// its demo in one place. Every endpoint is read from an OUTBOXCTL_*
+// environment variable (or its OUTBOX_* alias, see Environment) whose default
+// points at the native dev stack (make stack-up), so the same binary and
+// tests target the native stack, docker-compose.yml (same ports) or a user's
+// own cluster.
 //
 // The package does not read the process environment itself: callers pass a
 // lookup function (os.Getenv in the CLI, a map in tests).
@@ -30,14 +31,16 @@ const (
 	DefaultConnectMySQLPort    = "13307"
 )
 
-// Variable names, documented in the README.
+// Variable names. The CLI's variables are OUTBOXCTL_* with their old
+// OUTBOX_* names as aliases (see Environment in env.go); the Connect-side
+// database endpoints are the dev stack's and the tests' own OUTBOX_* names.
 const (
-	EnvBootstrapServers    = "OUTBOX_BOOTSTRAP_SERVERS"
-	EnvConnectURL          = "OUTBOX_CONNECT_URL"
-	EnvSchemaRegistryURL   = "OUTBOX_SCHEMA_REGISTRY_URL"
-	EnvPostgresDSN         = "OUTBOX_PG_DSN"
-	EnvMariaDBDSN          = "OUTBOX_MARIADB_DSN"
-	EnvMySQLDSN            = "OUTBOX_MYSQL_DSN"
+	EnvBootstrapServers    = "OUTBOXCTL_BOOTSTRAP_SERVERS"
+	EnvConnectURL          = "OUTBOXCTL_CONNECT_URL"
+	EnvSchemaRegistryURL   = "OUTBOXCTL_SCHEMA_REGISTRY_URL"
+	EnvPostgresDSN         = "OUTBOXCTL_PG_DSN"
+	EnvMariaDBDSN          = "OUTBOXCTL_MARIADB_DSN"
+	EnvMySQLDSN            = "OUTBOXCTL_MYSQL_DSN"
 	EnvConnectPostgresHost = "OUTBOX_CONNECT_PG_HOST"
 	EnvConnectPostgresPort = "OUTBOX_CONNECT_PG_PORT"
 	EnvConnectMariaDBHost  = "OUTBOX_CONNECT_MARIADB_HOST"
@@ -46,11 +49,11 @@ const (
 	EnvConnectMySQLPort    = "OUTBOX_CONNECT_MYSQL_PORT"
 	// EnvConnectBootstrapServers is Kafka as Kafka Connect sees it (the
 	// MySQL/MariaDB schema history): kafka:9092 under docker-compose.yml.
-	EnvConnectBootstrapServers = "OUTBOX_CONNECT_BOOTSTRAP_SERVERS"
+	EnvConnectBootstrapServers = "OUTBOXCTL_CONNECT_BOOTSTRAP_SERVERS"
 	// EnvRequestTimeout is the default of outboxctl's --request-timeout, a
 	// Go duration (DefaultRequestTimeout when unset). outboxctl parses it
 	// itself: a bad value is a usage error of the commands that use it.
-	EnvRequestTimeout = "OUTBOX_REQUEST_TIMEOUT"
+	EnvRequestTimeout = "OUTBOXCTL_REQUEST_TIMEOUT"
 )
 
 // DefaultRequestTimeout bounds each request to Kafka Connect, the schema
@@ -83,9 +86,11 @@ type Settings struct {
 // Defaults returns the settings of the native stack.
 func Defaults() Settings { return FromEnv(func(string) string { return "" }) }
 
-// FromEnv reads the OUTBOX_* variables through getenv, falling back to the
-// native stack's defaults for every variable that is unset or empty.
+// FromEnv reads the variables through getenv, each by its canonical name,
+// else its aliases (AliasAware), falling back to the native stack's defaults
+// for every variable that is unset or empty.
 func FromEnv(getenv func(string) string) Settings {
+	getenv = AliasAware(getenv)
 	get := func(name, def string) string {
 		if v := getenv(name); v != "" {
 			return v
