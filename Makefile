@@ -29,7 +29,7 @@ CRASH_PORT_OFFSET := 2000
 CRASH_SERVICES := postgres kafka connect registry
 WITH_AVRO_JAVA = if [[ -z "$${OUTBOX_AVRO_JAVA_CP:-}" && -d "$(STACK_DIR)/avro-java" ]]; then export OUTBOX_AVRO_JAVA_CP="$(STACK_DIR)/avro-java/*"; fi;
 
-.PHONY: all build test test-unit test-integration crash-test vet fmt-check stack-up stack-down stack-status stack-logs stack-clean stack-fault-up stack-fault-down stack-crash-up stack-crash-down demo bench clean
+.PHONY: all build test test-unit test-integration crash-test vet fmt-check stack-up stack-down stack-status stack-logs stack-clean stack-fault-up stack-fault-down stack-crash-up stack-crash-down demo bench bench-publishers clean
 
 all: build
 
@@ -64,6 +64,9 @@ vet:
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [[ -n "$$out" ]]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+bench-publishers: stack-up build ## one run of outboxctl bench: relay (100 ms poll, LISTEN/NOTIFY) against Debezium (profile latency); table on stdout
+	scripts/bench-publishers.sh
 
 bench: stack-up ## benchmarks; results go to docs/benchmarks.md by hand
 	$(GO) test -run '^$$' -bench . -benchmem ./...
