@@ -285,7 +285,7 @@ func (p *pipeline) Start(ctx context.Context, deliver func(Delivery)) error {
 		if p.cfg.InboxDialect == inbox.Postgres {
 			p.ph = func(i int) string { return fmt.Sprintf("$%d", i) }
 		}
-		rcfg.Inbox, rcfg.ConsumerGroup = store, p.group
+		rcfg.Inbox = store // ConsumerGroup: the Consumer's GroupID (p.group)
 	}
 	r, err := consumer.NewRouter(rcfg)
 	if err != nil {

@@ -107,7 +107,7 @@ func runConsumerProcess() error {
 		return err
 	}
 	group := os.Getenv("CRASH_GROUP")
-	r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistrySchemas(client), Inbox: store, ConsumerGroup: group, Logger: log,
+	r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistrySchemas(client), Inbox: store, Logger: log,
 		// The suite counts these lines: redeliveries the inbox skipped.
 		OnDuplicate: func(_ context.Context, m *consumer.Message) { log.Info(duplicateMsg, "id", m.Meta.EventID) }})
 	if err != nil {
