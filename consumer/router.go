@@ -17,10 +17,15 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/wire"
 )
 
-// SchemaSource gives writer schemas by their registry id (the id in the
-// Confluent wire header). The schemas/registry client satisfies it; tests use
-// consumertest.Registry. Implementations must be safe for concurrent use; the
-// Router caches what they return, so they need not cache.
+// SchemaSource gives writer schemas, as Avro JSON text, by their registry
+// id (the id in the Confluent wire header). RegistrySchemas adapts a
+// schemas/registry Client to it (the Client's SchemaByID returns a
+// *registry.Schema, not text); tests use consumertest.Registry.
+// Implementations must be safe for concurrent use; the Router caches the
+// parsed schema per id, so they need not cache. An error marked with
+// Permanent or Transient keeps its class; otherwise an error wrapping
+// registry.ErrSchemaNotFound is permanent and any other transient (see
+// ErrSchema).
 type SchemaSource interface {
 	SchemaByID(ctx context.Context, id int) (string, error)
 }
@@ -73,7 +78,7 @@ func (p UnknownPolicy) String() string {
 type RouterConfig struct {
 	// Schemas fetches Avro writer schemas by id. Required when an Avro
 	// (Confluent wire format) record arrives; without it such a record
-	// fails with ErrSchema.
+	// fails with ErrSchema as a StopError (a Consumer stops at it).
 	Schemas SchemaSource
 
 	// IDHeader, EventTypeHeader and SchemaVersionHeader are the header
