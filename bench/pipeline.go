@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-	"github.com/linkedin/goavro/v2"
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
@@ -193,18 +192,13 @@ func NewPipeline(ctx context.Context, cfg PipelineConfig) (Pipeline, error) {
 	}
 	p.admin = admin
 	if o.PayloadFormat == spec.FormatAvro {
-		codec, err := goavro.NewCodec(AvroSchema)
-		if err != nil {
-			admin.Close()
-			return nil, err
-		}
 		p.subject = topic + "-value"
 		reg, err := cfg.Registry.Register(ctx, p.subject, AvroSchema)
 		if err != nil {
 			admin.Close()
 			return nil, fmt.Errorf("register the bench schema as %s: %w", p.subject, err)
 		}
-		if p.enc, err = outbox.NewAvroEncoder(uint32(reg.ID), codec); err != nil {
+		if p.enc, err = outbox.NewAvroEncoderFromSchema(uint32(reg.ID), AvroSchema); err != nil {
 			admin.Close()
 			return nil, err
 		}
@@ -285,7 +279,7 @@ func (p *pipeline) Start(ctx context.Context, deliver func(Delivery)) error {
 		if p.cfg.InboxDialect == inbox.Postgres {
 			p.ph = func(i int) string { return fmt.Sprintf("$%d", i) }
 		}
-		rcfg.Inbox, rcfg.ConsumerGroup = store, p.group
+		rcfg.Inbox = store // ConsumerGroup: the Consumer's GroupID (p.group)
 	}
 	r, err := consumer.NewRouter(rcfg)
 	if err != nil {

@@ -83,9 +83,13 @@ func rulesHelp() string {
 	return b.String()
 }
 
-// loadDesired reads the desired connectors from -f inputs: connectors files
-// (generate -o json|yaml output, - for stdin), outbox specs, and folders
-// holding either.
+// loadDesired reads the desired connectors from -f inputs: - (stdin, a
+// connectors file), folders (scanFolder), .json files (connectors files),
+// .yaml/.yml files (a connectors file or an outbox spec, by content:
+// connectorconfig.IsConnectorsFile) and any other file (an outbox spec).
+// Connectors files (`generate --no-resolve -o json|yaml` output) are read
+// by readConnectorsFile; the specs are generated together at the end
+// (specConnectors). A connector name declared twice is bad input.
 func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) {
 	if len(files) == 0 {
 		return nil, UsageError(errors.New("no connectors given: use -f connectors.json (or -f outbox.yaml)"))
@@ -163,10 +167,12 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 }
 
 // scanFolder sorts the *.json, *.yaml and *.yml files below dir into
-// connectors files and outbox spec files, by content. Hidden folders
-// (.github, .git, …) and other files (accepted-breaks.yaml, CI workflows)
-// are skipped, with a note on stderr. The connectors files are returned
-// with their content, read once here.
+// connectors files (connectorconfig.IsConnectorsFile) and outbox spec files
+// (spec.IsSpec; never a .json file), by content. Hidden folders (.github,
+// .git, …) and the JSON/YAML files that are neither (accepted-breaks.yaml,
+// CI workflows) are skipped with a note on stderr; files with other
+// extensions are ignored. The connectors files are returned with their
+// content, read once here; a folder with neither kind is bad input.
 func scanFolder(env *Env, dir string) (connectors []spec.Source, specs []string, err error) {
 	var skipped []string
 	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {

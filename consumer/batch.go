@@ -37,6 +37,9 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
 	if r.cfg.Inbox == nil {
 		return fmt.Errorf("%w: router: ProcessBatch needs an Inbox", ErrInvalidConfig)
 	}
+	if r.cfg.ConsumerGroup == "" {
+		return errNoGroup()
+	}
 	if err := r.Err(); err != nil {
 		return err
 	}

@@ -168,8 +168,10 @@
 //
 // With RouterConfig.Inbox (inbox.SQLStore for PostgreSQL or MariaDB/MySQL)
 // every handler runs in a transaction that first inserts (consumer group,
-// event id) into the inbox table. A redelivered event finds its mark and is
-// skipped; a failing handler rolls back its writes and the mark together.
+// event id) into the inbox table. The consumer group is the Consumer's
+// ConsumerConfig.GroupID (RouterConfig.ConsumerGroup needs to be set only
+// for a Router fed by Process directly). A redelivered event finds its mark
+// and is skipped; a failing handler rolls back its writes and the mark together.
 // Write through Event.Tx, never through another connection, or the effect is
 // not covered. Effects outside the database (HTTP calls, e-mails) are not
 // made idempotent by the inbox.

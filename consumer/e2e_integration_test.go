@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/linkedin/goavro/v2"
-
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
@@ -85,11 +83,7 @@ func deployOutbox(t *testing.T, s settings.Settings, db *sql.DB, sp *spec.Spec, 
 // avroEncoder is the outbox's Avro encoder of schema, registered as id.
 func avroEncoder(t *testing.T, schema string, id int) *outbox.AvroEncoder {
 	t.Helper()
-	codec, err := goavro.NewCodec(schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := outbox.NewAvroEncoder(uint32(id), codec)
+	enc, err := outbox.NewAvroEncoderFromSchema(uint32(id), schema)
 	if err != nil {
 		t.Fatal(err)
 	}

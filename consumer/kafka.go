@@ -20,7 +20,9 @@ import (
 
 // ConsumerConfig configures a Consumer.
 type ConsumerConfig struct {
-	// BootstrapServers, GroupID and Topics are required.
+	// BootstrapServers, GroupID and Topics are required. GroupID is also
+	// the Router's inbox consumer group: NewConsumer sets an empty
+	// RouterConfig.ConsumerGroup to it, and refuses a different one.
 	BootstrapServers string
 	GroupID          string
 	Topics           []string
@@ -184,13 +186,19 @@ type tpKey struct {
 }
 
 // NewConsumer creates the underlying confluent-kafka-go consumer. Call Run to
-// start it. A Router whose Use refused a middleware is an error here.
+// start it. A Router whose Use refused a middleware is an error here. An
+// empty RouterConfig.ConsumerGroup of r becomes cfg.GroupID (build the
+// Consumer before r processes anything); a different non-empty one is an
+// ErrInvalidConfig error.
 func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if r == nil {
 		return nil, fmt.Errorf("%w: consumer: nil Router", ErrInvalidConfig)
+	}
+	if err := r.bindGroup(cfg.GroupID); err != nil {
+		return nil, err
 	}
 	if err := r.Err(); err != nil {
 		return nil, err

@@ -216,7 +216,7 @@ const (
 
 // Producer writes one record and returns when it is durably written (the
 // broker acknowledged it). NewKafkaProducer adapts a confluent-kafka-go
-// producer; consumertest.DLQ records in memory.
+// producer; consumertest.Producer records in memory (for tests).
 type Producer interface {
 	Produce(ctx context.Context, m *Message) error
 }

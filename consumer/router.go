@@ -17,10 +17,15 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/wire"
 )
 
-// SchemaSource gives writer schemas by their registry id (the id in the
-// Confluent wire header). The schemas/registry client satisfies it; tests use
-// consumertest.Registry. Implementations must be safe for concurrent use; the
-// Router caches what they return, so they need not cache.
+// SchemaSource gives writer schemas, as Avro JSON text, by their registry
+// id (the id in the Confluent wire header). RegistrySchemas adapts a
+// schemas/registry Client to it (the Client's SchemaByID returns a
+// *registry.Schema, not text); tests use consumertest.Registry.
+// Implementations must be safe for concurrent use; the Router caches the
+// parsed schema per id, so they need not cache. An error marked with
+// Permanent or Transient keeps its class; otherwise an error wrapping
+// registry.ErrSchemaNotFound is permanent and any other transient (see
+// ErrSchema).
 type SchemaSource interface {
 	SchemaByID(ctx context.Context, id int) (string, error)
 }
@@ -73,7 +78,7 @@ func (p UnknownPolicy) String() string {
 type RouterConfig struct {
 	// Schemas fetches Avro writer schemas by id. Required when an Avro
 	// (Confluent wire format) record arrives; without it such a record
-	// fails with ErrSchema.
+	// fails with ErrSchema as a StopError (a Consumer stops at it).
 	Schemas SchemaSource
 
 	// IDHeader, EventTypeHeader and SchemaVersionHeader are the header
@@ -101,8 +106,12 @@ type RouterConfig struct {
 	// ConsumerGroup: a redelivered event (same id header) is skipped, and
 	// the handler's writes through Event.Tx commit together with the mark.
 	Inbox inbox.Store
-	// ConsumerGroup names this consumer in the inbox (required with Inbox;
-	// use the Kafka group id).
+	// ConsumerGroup names this consumer in the inbox. Leave it empty when
+	// the Router is run by a Consumer: NewConsumer sets it to
+	// ConsumerConfig.GroupID, and a non-empty ConsumerGroup that differs
+	// from GroupID is an ErrInvalidConfig error there. A Router with an
+	// Inbox that is fed by Process directly (no Consumer) must set it:
+	// Process and ProcessBatch fail with ErrInvalidConfig without it.
 	ConsumerGroup string
 	// OnDuplicate, if set, is called for each record the inbox skipped.
 	OnDuplicate func(ctx context.Context, m *Message)
@@ -114,10 +123,9 @@ type RouterConfig struct {
 }
 
 // Validate checks the configuration. Errors wrap ErrInvalidConfig.
+// An Inbox without a ConsumerGroup is valid here: the group may come from
+// the Consumer (see RouterConfig.ConsumerGroup).
 func (c RouterConfig) Validate() error {
-	if c.Inbox != nil && c.ConsumerGroup == "" {
-		return fmt.Errorf("%w: router: ConsumerGroup is required with an Inbox", ErrInvalidConfig)
-	}
 	if c.Unknown < UnknownDefault || c.Unknown > UnknownStop {
 		return fmt.Errorf("%w: router: unknown UnknownPolicy %d", ErrInvalidConfig, c.Unknown)
 	}
@@ -230,6 +238,27 @@ func (r *Router) Err() error {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.err
+}
+
+// bindGroup makes groupID, the Kafka consumer group of the Consumer that
+// runs r, the inbox's consumer group: an empty RouterConfig.ConsumerGroup
+// takes it, a different one is an ErrInvalidConfig error naming both.
+func (r *Router) bindGroup(groupID string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch r.cfg.ConsumerGroup {
+	case "":
+		r.cfg.ConsumerGroup = groupID
+	case groupID:
+	default:
+		return fmt.Errorf("%w: consumer: RouterConfig.ConsumerGroup %q differs from ConsumerConfig.GroupID %q (leave ConsumerGroup empty to use GroupID)", ErrInvalidConfig, r.cfg.ConsumerGroup, groupID)
+	}
+	return nil
+}
+
+// errNoGroup is the error of an inbox transaction without a consumer group.
+func errNoGroup() error {
+	return fmt.Errorf("%w: router: ConsumerGroup is required with an Inbox when the Router is not run by a Consumer (which sets it to its GroupID)", ErrInvalidConfig)
 }
 
 // HandlerOption configures one handler registration.
@@ -459,6 +488,9 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err e
 	}
 	if m.chain.tx != nil {
 		return r.inBatchTx(ctx, m, call)
+	}
+	if r.cfg.ConsumerGroup == "" {
+		return errNoGroup()
 	}
 	tx, err := r.cfg.Inbox.Begin(ctx)
 	if err != nil {

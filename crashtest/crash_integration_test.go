@@ -21,7 +21,6 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	_ "github.com/jackc/pgx/v5/stdlib"
-	"github.com/linkedin/goavro/v2"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/consumer"
@@ -107,7 +106,7 @@ func runConsumerProcess() error {
 		return err
 	}
 	group := os.Getenv("CRASH_GROUP")
-	r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistrySchemas(client), Inbox: store, ConsumerGroup: group, Logger: log,
+	r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistrySchemas(client), Inbox: store, Logger: log,
 		// The suite counts these lines: redeliveries the inbox skipped.
 		OnDuplicate: func(_ context.Context, m *consumer.Message) { log.Info(duplicateMsg, "id", m.Meta.EventID) }})
 	if err != nil {
@@ -501,11 +500,7 @@ outboxes:
 		_ = client.DeleteSubject(context.Background(), topic+"-value", false)
 		_ = client.DeleteSubject(context.Background(), topic+"-value", true)
 	})
-	codec, err := goavro.NewCodec(eventSchema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.enc, err = outbox.NewAvroEncoder(uint32(reg.ID), codec); err != nil {
+	if s.enc, err = outbox.NewAvroEncoderFromSchema(uint32(reg.ID), eventSchema); err != nil {
 		t.Fatal(err)
 	}
 	if s.writer, err = outbox.NewWriter(outbox.TableFor(s.o), outbox.AllowUndeclaredEvents()); err != nil {

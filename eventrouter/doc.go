@@ -25,9 +25,10 @@
 //     Record. An error that unwraps to ErrTaskFailed is a *TaskError naming
 //     the Java exception, its message and the pipeline stage.
 //
-// What the emulation covers (eventrouter.md §1–§5, checked against the
-// Debezium and Kafka sources and, by the integration test in this package,
-// against the real connectors): the filter stage (tombstones, non-envelope
+// What the emulation covers (checked against the Debezium and Kafka
+// sources, pinned by the golden cases of TestRoute in eventrouter_test.go,
+// testdata/TestRoute, and, by the integration test in this package, against
+// the real connectors): the filter stage (tombstones, non-envelope
 // records, deletes, updates under table.op.invalid.behavior), the event id
 // header, additional field placements (header, envelope, partition, with
 // aliases, table.field.additional.missing), JSON payload expansion with
@@ -41,10 +42,11 @@
 // StringConverter, ByteArrayConverter, BinaryDataConverter and
 // SimpleHeaderConverter.
 //
-// Facts the integration test (differential_integration_test.go: 20
-// connector configs, 57 cases, on PostgreSQL 15 with Debezium 3.6.1 and on
-// MariaDB 10.11 with the Debezium 3.5.0 MariaDB plugin, Kafka 4.3.1) pinned
-// down beyond eventrouter.md:
+// Facts the integration test (differential_integration_test.go: the same
+// connector configs and rows through this package and through the real
+// connectors, on PostgreSQL with Debezium 3.6.1 and on MariaDB with the
+// Debezium 3.5.0 MariaDB plugin) pinned down, beyond what the sources
+// say:
 //
 //   - The MariaDB 3.5.0 connector plugin ships its own 3.5 EventRouter:
 //     table.field.additional.missing does not exist there,

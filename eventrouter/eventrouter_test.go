@@ -103,8 +103,9 @@ func assertGolden(t *testing.T, name, got string) {
 	golden.Assert(t, path, []byte(got))
 }
 
-// TestRoute is the operation / edge-case matrix of eventrouter.md §4 and
-// the options of §1, each rendered to a golden file.
+// TestRoute is the operation / edge-case matrix of the EventRouter (ops,
+// tombstones, invalid operations) and its options, each rendered to a
+// golden file.
 func TestRoute(t *testing.T) {
 	jsonSchemas := map[string]string{"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true"}
 	jsonPlain := map[string]string{"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",

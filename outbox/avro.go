@@ -31,9 +31,28 @@ type AvroEncoder struct {
 	codec *goavro.Codec
 }
 
+// ErrAvroSchema: the schema given to NewAvroEncoderFromSchema does not
+// parse as Avro.
+var ErrAvroSchema = errors.New("invalid avro schema")
+
+// NewAvroEncoderFromSchema returns an encoder for the schema registered
+// under schemaID (the id the Schema Registry returned, for the subject of
+// the event type and major version); schema is that same schema's Avro
+// JSON text (the registered text, or the spec's .avsc). A schema that does
+// not parse is an error wrapping ErrAvroSchema.
+func NewAvroEncoderFromSchema(schemaID uint32, schema string) (*AvroEncoder, error) {
+	codec, err := goavro.NewCodec(schema)
+	if err != nil {
+		return nil, fmt.Errorf("%w: avro encoder (schema id %d): %w", ErrAvroSchema, schemaID, err)
+	}
+	return &AvroEncoder{id: schemaID, codec: codec}, nil
+}
+
 // NewAvroEncoder returns an encoder for the schema registered under
-// schemaID (the id the Schema Registry returned, for the subject of the
-// event type and major version) and the goavro codec of that same schema.
+// schemaID and the goavro codec of that same schema.
+//
+// Deprecated: use NewAvroEncoderFromSchema, which takes the schema's text
+// and keeps the third-party codec type out of the caller's code.
 func NewAvroEncoder(schemaID uint32, codec *goavro.Codec) (*AvroEncoder, error) {
 	if codec == nil {
 		return nil, errors.New("avro encoder: nil codec")

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/linkedin/goavro/v2"
-
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/spec"
@@ -51,11 +49,11 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	codec, err := goavro.NewCodec(`{"type":"record","name":"OrderCreated","fields":[{"name":"total","type":"long"}]}`)
+	// 7: the id the registry returned for this schema.
+	enc, err := outbox.NewAvroEncoderFromSchema(7, `{"type":"record","name":"OrderCreated","fields":[{"name":"total","type":"long"}]}`)
 	if err != nil {
 		panic(err)
 	}
-	enc, _ := outbox.NewAvroEncoder(7, codec) // 7: the id the registry returned
 	payload, _ := enc.Encode(map[string]any{"total": int64(1999)})
 
 	var tx recorder // in an application: tx, _ := db.BeginTx(ctx, nil)

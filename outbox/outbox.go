@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/outboxctl/outboxctl/internal/sqlident"
+	"github.com/outboxctl/outboxctl/outbox/dialect"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -41,8 +42,10 @@ type Execer interface {
 // dialect, its payload format and its columns in the spec's column
 // contract (spec.Outbox.ColumnContract). Build it with TableFor.
 type Table struct {
-	// Dialect is spec.Postgres, spec.MySQL or spec.MariaDB.
-	Dialect string
+	// Dialect is dialect.Postgres, dialect.MySQL or dialect.MariaDB (the
+	// values of spec.Postgres, spec.MySQL and spec.MariaDB, which can be
+	// given too).
+	Dialect dialect.Dialect
 	// Schema is the PostgreSQL schema or the MySQL/MariaDB database; empty
 	// leaves the table name unqualified.
 	Schema string
@@ -65,7 +68,7 @@ type Table struct {
 // TableFor derives the writer's Table from one outbox of a loaded spec.
 func TableFor(o *spec.Outbox) Table {
 	return Table{
-		Dialect:       o.Database.Kind,
+		Dialect:       dialect.Dialect(o.Database.Kind),
 		Schema:        o.Schema,
 		Name:          o.Table,
 		PayloadFormat: o.PayloadFormat,
@@ -180,9 +183,7 @@ type Writer struct {
 // dialect is unknown or a required column (id, aggregate type, aggregate id,
 // type, payload) is missing.
 func NewWriter(t Table, opts ...Option) (*Writer, error) {
-	switch t.Dialect {
-	case spec.Postgres, spec.MySQL, spec.MariaDB:
-	default:
+	if !t.Dialect.Valid() {
 		return nil, fmt.Errorf("%w: dialect %q: want postgres, mysql or mariadb", ErrInvalidTable, t.Dialect)
 	}
 	if t.Name == "" {
@@ -241,7 +242,7 @@ func (w *Writer) deleteSQL(n int) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("DELETE FROM " + w.qualified() + " WHERE " + sqlident.Quote(t.Dialect, idCol) + " IN (")
+	b.WriteString("DELETE FROM " + w.qualified() + " WHERE " + sqlident.Quote(string(t.Dialect), idCol) + " IN (")
 	for i := 1; i <= n; i++ {
 		if i > 1 {
 			b.WriteString(", ")
@@ -455,9 +456,9 @@ func QuoteIdent(dialect, name string) string { return sqlident.Quote(dialect, na
 func (w *Writer) qualified() string {
 	t := &w.table
 	if t.Schema == "" {
-		return sqlident.Quote(t.Dialect, t.Name)
+		return sqlident.Quote(string(t.Dialect), t.Name)
 	}
-	return sqlident.Quote(t.Dialect, t.Schema) + "." + sqlident.Quote(t.Dialect, t.Name)
+	return sqlident.Quote(string(t.Dialect), t.Schema) + "." + sqlident.Quote(string(t.Dialect), t.Name)
 }
 
 func (w *Writer) insertSQL(rows int) string {
@@ -470,7 +471,7 @@ func (w *Writer) insertSQL(rows int) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(sqlident.Quote(t.Dialect, c.Name))
+		b.WriteString(sqlident.Quote(string(t.Dialect), c.Name))
 	}
 	b.WriteString(") VALUES ")
 	n := 0

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/outbox/dialect"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -270,5 +271,38 @@ func TestDeleteAfterInsert(t *testing.T) {
 	on, _ := outbox.NewWriter(table(t, spec.Postgres, spec.FormatJSON, ""), outbox.WithDeleteAfterInsert())
 	if !strings.HasPrefix(on.DeleteSQL(), "DELETE FROM") {
 		t.Errorf("WithDeleteAfterInsert: DeleteSQL = %q", on.DeleteSQL())
+	}
+}
+
+// Table.Dialect is the typed dialect.Dialect; the spec's string kinds and
+// untyped strings still work, and MariaDB writes what MySQL writes.
+func TestTableDialect(t *testing.T) {
+	tb := table(t, spec.MySQL, spec.FormatJSON, "")
+	if tb.Dialect != dialect.MySQL {
+		t.Fatalf("TableFor: Dialect = %q, want dialect.MySQL", tb.Dialect)
+	}
+	insert := func(d dialect.Dialect) string {
+		t.Helper()
+		tb := tb
+		tb.Dialect = d
+		w, err := outbox.NewWriter(tb)
+		if err != nil {
+			t.Fatalf("NewWriter(%s): %v", d, err)
+		}
+		tx := &fakeTx{}
+		if _, err := w.Write(context.Background(), tx, outbox.Event{AggregateType: "Order", AggregateID: "1", Type: "OrderCreated", SchemaVersion: 1, Payload: []byte(`{}`)}); err != nil {
+			t.Fatalf("Write(%s): %v", d, err)
+		}
+		return tx.calls[0].query
+	}
+	my := insert(dialect.MySQL)
+	if got := insert(dialect.MariaDB); got != my {
+		t.Errorf("MariaDB insert = %s, want MySQL's %s", got, my)
+	}
+	if got := insert(spec.MariaDB); got != my { // the spec's untyped constant
+		t.Errorf("spec.MariaDB insert = %s, want %s", got, my)
+	}
+	if pg := insert("postgres"); pg == my || !strings.Contains(pg, "$1") {
+		t.Errorf("postgres insert = %s", pg)
 	}
 }

@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/linkedin/goavro/v2"
-
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/internal/settings"
@@ -282,11 +280,7 @@ func payloadFunc(t *testing.T, format string) func(i int) []byte {
 	if format == spec.FormatJSON {
 		return func(i int) []byte { return []byte(fmt.Sprintf(`{"n":%d,"note":"ünï"}`, i)) }
 	}
-	codec, err := goavro.NewCodec(`{"type":"record","name":"OrderCreated","namespace":"example","fields":[{"name":"n","type":"long"},{"name":"note","type":"string"}]}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := outbox.NewAvroEncoder(4711, codec)
+	enc, err := outbox.NewAvroEncoderFromSchema(4711, `{"type":"record","name":"OrderCreated","namespace":"example","fields":[{"name":"n","type":"long"},{"name":"note","type":"string"}]}`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -179,7 +179,10 @@ func CheckCatalog(ctx context.Context, cat *Catalog, baselines []Baseline, opts 
 	return rep, nil
 }
 
-// Fingerprint is the CRC-64-AVRO fingerprint of s as 16 hex digits.
+// Fingerprint is avro.Fingerprint64(s), the CRC-64-AVRO (Rabin)
+// fingerprint of s's Parsing Canonical Form, as 16 lower-case hex digits:
+// the fingerprint of CheckResult and the reports. (resolve.SchemaKey, a
+// hash of the whole schema, is another thing.)
 func Fingerprint(s avro.Schema) string { return fmt.Sprintf("%016x", avro.Fingerprint64(s)) }
 
 func checkEntry(ctx context.Context, e *CatalogEntry, b Baseline, opts CheckOptions, used map[*AcceptedBreak]bool) (CheckResult, error) {

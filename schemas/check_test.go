@@ -3,6 +3,7 @@ package schemas
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -464,5 +465,20 @@ func TestRegisterReferencesInDependencyOrder(t *testing.T) {
 	}
 	if _, err := Register(context.Background(), c, cyc, RegisterOptions{}); !errors.Is(err, ErrReferenceCycle) {
 		t.Fatalf("cycle: %v", err)
+	}
+}
+
+// Fingerprint is the hex form of avro.Fingerprint64 (16 digits, leading
+// zeros kept).
+func TestFingerprintIsHexOfFingerprint64(t *testing.T) {
+	for _, src := range []string{`"int"`, `{"type":"record","name":"R","fields":[{"name":"a","type":"long","default":1}]}`} {
+		s, err := avro.Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Fingerprint(s)
+		if want := fmt.Sprintf("%016x", avro.Fingerprint64(s)); got != want || len(got) != 16 {
+			t.Errorf("Fingerprint(%s) = %q, want %q", src, got, want)
+		}
 	}
 }

@@ -23,7 +23,7 @@ type DBInbox struct {
 }
 
 // NewDBInbox creates an inbox table named consumertest_inbox_<random hex> in
-// db, of dialect inbox.Postgres or inbox.MySQL, and returns the store over
+// db, of dialect inbox.Postgres, inbox.MySQL or inbox.MariaDB, and returns the store over
 // it. Close drops the table; db stays open (it is the test's).
 func NewDBInbox(ctx context.Context, db *sql.DB, dialect inbox.Dialect) (*DBInbox, error) {
 	var b [6]byte

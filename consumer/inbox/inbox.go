@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"regexp"
 	"time"
+
+	"github.com/outboxctl/outboxctl/outbox/dialect"
 )
 
 // Store is a durable inbox.
@@ -38,12 +40,16 @@ type Store interface {
 	MarkProcessed(ctx context.Context, tx *sql.Tx, consumerGroup, eventID string) (alreadyProcessed bool, err error)
 }
 
-// Dialect is an SQL dialect of SQLStore.
-type Dialect string
+// Dialect is an SQL dialect of SQLStore: the SDK's one type,
+// dialect.Dialect, shared with outbox.Table.
+type Dialect = dialect.Dialect
 
+// The dialects of SQLStore (those of package dialect). MariaDB runs the
+// same statements as MySQL.
 const (
-	Postgres Dialect = "postgres"
-	MySQL    Dialect = "mysql" // MySQL and MariaDB
+	Postgres = dialect.Postgres
+	MySQL    = dialect.MySQL
+	MariaDB  = dialect.MariaDB
 )
 
 // MaxKeyLength is the longest consumer group and event id accepted (the
@@ -68,16 +74,16 @@ var tableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-
 // DefaultTable is the inbox table name when none is given.
 const DefaultTable = "outbox_inbox"
 
-// NewSQLStore returns a store over db in dialect, in table (DefaultTable when
+// NewSQLStore returns a store over db in dialect d, in table (DefaultTable when
 // empty; "schema.table" allowed; letters, digits and underscores only).
 // opts are the options of the handler transactions (nil: the driver's default
 // isolation, which is enough: the mark is a unique-key insert).
-func NewSQLStore(db *sql.DB, dialect Dialect, table string, opts *sql.TxOptions) (*SQLStore, error) {
+func NewSQLStore(db *sql.DB, d Dialect, table string, opts *sql.TxOptions) (*SQLStore, error) {
 	if db == nil {
 		return nil, errors.New("inbox: nil *sql.DB")
 	}
-	if dialect != Postgres && dialect != MySQL {
-		return nil, fmt.Errorf("inbox: unknown dialect %q (want %q or %q)", dialect, Postgres, MySQL)
+	if !d.Valid() {
+		return nil, fmt.Errorf("inbox: unknown dialect %q (want %q, %q or %q)", d, Postgres, MySQL, MariaDB)
 	}
 	if table == "" {
 		table = DefaultTable
@@ -85,7 +91,7 @@ func NewSQLStore(db *sql.DB, dialect Dialect, table string, opts *sql.TxOptions)
 	if !tableName.MatchString(table) {
 		return nil, fmt.Errorf("inbox: invalid table name %q", table)
 	}
-	return &SQLStore{db: db, dialect: dialect, table: table, opts: opts}, nil
+	return &SQLStore{db: db, dialect: d, table: table, opts: opts}, nil
 }
 
 // NewPostgres is NewSQLStore(db, Postgres, table, nil).
@@ -93,7 +99,8 @@ func NewPostgres(db *sql.DB, table string) (*SQLStore, error) {
 	return NewSQLStore(db, Postgres, table, nil)
 }
 
-// NewMySQL is NewSQLStore(db, MySQL, table, nil), for MySQL and MariaDB.
+// NewMySQL is NewSQLStore(db, MySQL, table, nil), for MySQL and MariaDB
+// (the statements are the same; NewSQLStore takes MariaDB too).
 func NewMySQL(db *sql.DB, table string) (*SQLStore, error) {
 	return NewSQLStore(db, MySQL, table, nil)
 }
@@ -110,8 +117,8 @@ func (s *SQLStore) CreateTableSQL() string { return createTableSQL(s.dialect, s.
 
 // The statements of both stores (SQLStore, PgxStore), in one place.
 
-func createTableSQL(dialect Dialect, table string) string {
-	switch dialect {
+func createTableSQL(d Dialect, table string) string {
+	switch d {
 	case Postgres:
 		return `CREATE TABLE IF NOT EXISTS ` + table + ` (
   consumer_group VARCHAR(255) NOT NULL,
@@ -197,22 +204,22 @@ func checkKey(what, v string) error {
 	return nil
 }
 
-func markSQL(dialect Dialect, table string) string {
-	if dialect == Postgres {
+func markSQL(d Dialect, table string) string {
+	if d == Postgres {
 		return `INSERT INTO ` + table + ` (consumer_group, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`
 	}
 	return `INSERT IGNORE INTO ` + table + ` (consumer_group, event_id) VALUES (?, ?)`
 }
 
-func isProcessedSQL(dialect Dialect, table string) string {
-	if dialect == Postgres {
+func isProcessedSQL(d Dialect, table string) string {
+	if d == Postgres {
 		return `SELECT 1 FROM ` + table + ` WHERE consumer_group = $1 AND event_id = $2`
 	}
 	return `SELECT 1 FROM ` + table + ` WHERE consumer_group = ? AND event_id = ?`
 }
 
-func deleteOlderSQL(dialect Dialect, table string) string {
-	if dialect == Postgres {
+func deleteOlderSQL(d Dialect, table string) string {
+	if d == Postgres {
 		return `DELETE FROM ` + table + ` WHERE processed_at < now() - $1 * interval '1 microsecond'`
 	}
 	return `DELETE FROM ` + table + ` WHERE processed_at < NOW(6) - INTERVAL ? MICROSECOND`

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/outbox/dialect"
 )
 
 func TestNewSQLStore(t *testing.T) {
@@ -17,6 +18,8 @@ func TestNewSQLStore(t *testing.T) {
 	}{
 		{inbox.Postgres, "", true},
 		{inbox.MySQL, "app.inbox_2", true},
+		{inbox.MariaDB, "", true},
+		{dialect.MariaDB, "", true}, // inbox.Dialect is dialect.Dialect
 		{"oracle", "", false},
 		{inbox.Postgres, "inbox; DROP TABLE x", false},
 		{inbox.Postgres, "1inbox", false},
@@ -46,5 +49,13 @@ func TestCreateTableSQL(t *testing.T) {
 	// MySQL keys compare byte-exact.
 	if !strings.Contains(my.CreateTableSQL(), "event_id VARBINARY") {
 		t.Errorf("mysql DDL: %s", my.CreateTableSQL())
+	}
+	// MariaDB runs MySQL's statements.
+	maria, err := inbox.NewSQLStore(&sql.DB{}, inbox.MariaDB, "x", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if maria.CreateTableSQL() != my.CreateTableSQL() {
+		t.Errorf("mariadb DDL = %s, want MySQL's %s", maria.CreateTableSQL(), my.CreateTableSQL())
 	}
 }

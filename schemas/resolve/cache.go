@@ -11,12 +11,13 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/avro"
 )
 
-// Cache holds compiled Resolvers keyed by (writer schema id, reader schema
-// fingerprint). The writer id is whatever identifies writer schemas for the
+// Cache holds compiled Resolvers keyed by (writer schema id, reader
+// SchemaKey). The writer id is whatever identifies writer schemas for the
 // caller, typically the Schema Registry id from the Confluent wire header.
-// The reader fingerprint is a SHA-256 of the whole reader schema, defaults
-// and aliases included (Parsing Canonical Form drops both, and both change
-// resolution); it is computed once per reader schema value.
+// The reader key is SchemaKey, a SHA-256 of the whole reader schema,
+// defaults and aliases included (Parsing Canonical Form, and so
+// avro.Fingerprint64, drops both, and both change resolution); it is
+// computed once per reader schema value.
 //
 // The zero Cache is ready to use and safe for concurrent use. A pair is
 // compiled once even when many goroutines ask for it at the same time;
@@ -24,7 +25,7 @@ import (
 // errors of the writer loader are not.
 type Cache struct {
 	entries sync.Map // cacheKey -> *cacheEntry
-	fps     sync.Map // avro.Schema -> [32]byte
+	keys    sync.Map // avro.Schema -> [32]byte (SchemaKey)
 }
 
 type cacheKey struct {
@@ -44,7 +45,7 @@ type cacheEntry struct {
 // whose id is writerID, read as reader. On a miss it calls loadWriter (for
 // example a registry lookup) and Compile.
 func (c *Cache) Resolver(writerID int, reader avro.Schema, loadWriter func(id int) (avro.Schema, error)) (*Resolver, error) {
-	key := cacheKey{writerID: writerID, reader: c.fingerprint(reader)}
+	key := cacheKey{writerID: writerID, reader: c.schemaKey(reader)}
 	e, ok := c.entries.Load(key)
 	if !ok {
 		e, _ = c.entries.LoadOrStore(key, &cacheEntry{})
@@ -78,24 +79,32 @@ func (c *Cache) Len() int {
 	return n
 }
 
-func (c *Cache) fingerprint(s avro.Schema) [32]byte {
-	if fp, ok := c.fps.Load(s); ok {
-		return fp.([32]byte)
+func (c *Cache) schemaKey(s avro.Schema) [32]byte {
+	if k, ok := c.keys.Load(s); ok {
+		return k.([32]byte)
 	}
-	fp := Fingerprint(s)
-	c.fps.Store(s, fp)
-	return fp
+	k := SchemaKey(s)
+	c.keys.Store(s, k)
+	return k
 }
 
-// Fingerprint is a SHA-256 over a serialization of the whole schema:
-// names, aliases, fields with their aliases and defaults, enum symbols and
-// default, fixed sizes, logical types. Two schemas with the same
-// fingerprint resolve the same way.
-func Fingerprint(s avro.Schema) [32]byte {
+// SchemaKey is the Cache's key of a reader schema: a SHA-256 over a
+// serialization of the whole schema: names, aliases, fields with their
+// aliases and defaults, enum symbols and default, fixed sizes, logical
+// types. Two schemas with the same key resolve the same way. It is not an
+// Avro fingerprint: avro.Fingerprint64 is the specification's fingerprint
+// of the Parsing Canonical Form, which leaves out defaults and aliases.
+func SchemaKey(s avro.Schema) [32]byte {
 	f := &fullForm{seen: map[avro.Schema]bool{}}
 	f.schema(s)
 	return sha256.Sum256(f.b)
 }
+
+// Fingerprint is SchemaKey.
+//
+// Deprecated: use SchemaKey (the name Fingerprint is avro.Fingerprint64's,
+// a different function of a schema).
+func Fingerprint(s avro.Schema) [32]byte { return SchemaKey(s) }
 
 type fullForm struct {
 	b    []byte

@@ -221,15 +221,22 @@ func TestCacheLoadErrorNotCached(t *testing.T) {
 	}
 }
 
-func TestFingerprint(t *testing.T) {
+func TestSchemaKey(t *testing.T) {
 	a := mustParse(t, rec(`{"name":"x","type":"int","default":1}`))
 	b := mustParse(t, rec(`{"name":"x","type":"int","default":1}`))
 	c := mustParse(t, rec(`{"name":"x","type":"int","default":2}`))
 	d := mustParse(t, rec(`{"name":"x","aliases":["y"],"type":"int","default":1}`))
-	if resolve.Fingerprint(a) != resolve.Fingerprint(b) {
-		t.Error("equal schemas have different fingerprints")
+	if resolve.SchemaKey(a) != resolve.SchemaKey(b) {
+		t.Error("equal schemas have different keys")
 	}
-	if resolve.Fingerprint(a) == resolve.Fingerprint(c) || resolve.Fingerprint(a) == resolve.Fingerprint(d) {
-		t.Error("a different default or alias does not change the fingerprint")
+	if resolve.SchemaKey(a) == resolve.SchemaKey(c) || resolve.SchemaKey(a) == resolve.SchemaKey(d) {
+		t.Error("a different default or alias does not change the key")
+	}
+	// Unlike the key, the Avro fingerprint (canonical form) ignores both.
+	if avro.Fingerprint64(a) != avro.Fingerprint64(c) || avro.Fingerprint64(a) != avro.Fingerprint64(d) {
+		t.Error("avro.Fingerprint64 differs for a default or an alias")
+	}
+	if resolve.Fingerprint(c) != resolve.SchemaKey(c) { //nolint:staticcheck // the deprecated alias
+		t.Error("the deprecated Fingerprint is not SchemaKey")
 	}
 }

@@ -24,7 +24,6 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	_ "github.com/jackc/pgx/v5/stdlib"
-	"github.com/linkedin/goavro/v2"
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
@@ -124,11 +123,7 @@ func run(specPath string, n int, timeout time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("look up %s (run `outboxctl schema register` first): %w", orderEntry.Subject, err)
 	}
-	codec, err := goavro.NewCodec(registered.Schema)
-	if err != nil {
-		return err
-	}
-	enc, err := outbox.NewAvroEncoder(uint32(registered.ID), codec)
+	enc, err := outbox.NewAvroEncoderFromSchema(uint32(registered.ID), registered.Schema)
 	if err != nil {
 		return err
 	}
@@ -153,7 +148,7 @@ func run(specPath string, n int, timeout time.Duration) error {
 	var mu sync.Mutex
 	handled := map[string]bool{}
 	router, err := consumer.NewRouter(consumer.RouterConfig{
-		Schemas: consumer.RegistrySchemas(reg), Inbox: store, ConsumerGroup: "demo-billing",
+		Schemas: consumer.RegistrySchemas(reg), Inbox: store, // ConsumerGroup: the Consumer's GroupID
 	})
 	if err != nil {
 		return err
