@@ -50,21 +50,28 @@ const (
 // from (the "# reason:" of each key; docs/benchmarks.md has the runs).
 type profile struct {
 	poll, batch, queue string
-	reason             string
+	// linger, when set, is producer.override.linger.ms: how long Connect's
+	// producer waits to fill a batch (Kafka 4's default is 5 ms). The
+	// override needs the worker's connector.client.config.override.policy
+	// to allow it (All, Kafka's default since 3.0).
+	linger string
+	reason string
 }
 
 // Profiles, tuned with `outboxctl bench` on the native stack (PostgreSQL 15
-// with synchronous_commit=on, Debezium 3.6.1, 2 cores shared with other
-// work at load average 8 to 22, so the absolute figures are upper bounds;
-// the comparisons ran back to back).
+// with synchronous_commit=on, Debezium 3.6.1, 2 cores that the stack, the
+// writer and the consumer share, so the absolute figures are upper bounds;
+// the comparisons ran back to back; docs/benchmarks.md has the runs).
 var profiles = map[string]profile{
 	// poll.interval.ms is how long the task waits when its queue is empty,
 	// which an event at a steady rate nearly always meets: it adds up to
 	// its value to every event.
-	spec.ProfileLatency: {poll: "10", batch: "2048", queue: "8192",
-		reason: "profile latency: poll.interval.ms chosen by outboxctl bench at 1,000 events/s with the PostgreSQL inbox, 10 s per run, two rounds: " +
-			"poll 10 ms p99 335-387 ms, 25 ms 641-696 ms, 50 ms 1,230-2,313 ms, 100 ms (the former value) 512-828 ms on a loaded 2-core machine; " +
-			"on an idle one issue 10 measured p99 21.6 ms at 10 ms against 193 ms at 100 ms. The batch and queue only bound bursts (at 1,000/s a 10 ms poll takes ~10 events)"},
+	spec.ProfileLatency: {poll: "5", batch: "2048", queue: "8192", linger: "0",
+		reason: "profile latency: chosen by outboxctl bench (PostgreSQL, JSON outbox, 4 partitions, 10 s runs on a 2-core machine, 2026-12-03): " +
+			"poll.interval.ms 5 with producer.override.linger.ms 0 gave p99 15.3-17.1 ms at 100 events/s (p50 8.9-9.6 ms) and 36-87 ms at 1,000/s; " +
+			"the former poll 10 with Kafka's default 5 ms linger 28.5-29.5 ms at 100/s (p50 17.6-18.4 ms) and 26-423 ms at 1,000/s; " +
+			"poll 1 gave 8.9-15.5 ms at 100/s, but the idle Connect worker then used 50% of a core against 19% at poll 5 and 12% at poll 10. " +
+			"With the PostgreSQL inbox at 1,000/s the two cores saturate and all three gave p99 77-366 ms. The batch and queue only bound bursts"},
 	// Large batches drain a backlog in few polls; the poll interval adds
 	// latency without adding throughput, because it only applies to an
 	// empty queue.
@@ -183,6 +190,9 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 	b.set("poll.interval.ms", prof.poll, kp("profile"), prof.reason)
 	b.set("max.batch.size", prof.batch, kp("profile"), "profile "+k.Profile+" (see poll.interval.ms)")
 	b.set("max.queue.size", prof.queue, kp("profile"), "profile "+k.Profile+" (see poll.interval.ms; max.queue.size must exceed max.batch.size)")
+	if prof.linger != "" {
+		b.set("producer.override.linger.ms", prof.linger, kp("profile"), "profile "+k.Profile+" (see poll.interval.ms): Connect's producer sends at once instead of waiting up to 5 ms (Kafka 4's default) to fill a batch; needs the worker's connector.client.config.override.policy to allow it (All, Kafka's default since 3.0)")
+	}
 	b.set("key.converter", StringConverterClass, spec.Pos{}, "the key is the aggregate id column, a string")
 	hb := k.HeartbeatInterval
 	switch {
