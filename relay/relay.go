@@ -253,6 +253,14 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	// bytes, as Kafka Connect's does; librdkafka's default (crc32) differs.
 	pc["partitioner"] = "murmur2_random"
 	pc["message.timeout.ms"] = int(opts.MessageTimeout / time.Millisecond)
+	// A batch is produced whole and then waited for, so the producer has
+	// nothing to gain from lingering (librdkafka's default is 5 ms, added
+	// to every batch); a linger.ms the caller sets wins.
+	if _, ok := props["linger.ms"]; !ok {
+		if _, ok := props["queue.buffering.max.ms"]; !ok {
+			pc["linger.ms"] = 0
+		}
+	}
 	pc["go.logs.channel.enable"] = false
 	if r.producer, err = kafka.NewProducer(&pc); err != nil {
 		return nil, fmt.Errorf("%w: producer: %v", ErrKafka, err)
