@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +47,8 @@ type benchOptions struct {
 	RelayBatch        int
 	// relayFlags: a --relay-* flag was given.
 	relayFlags bool
+	// CPUProfile (hidden --cpuprofile): where the bench's own CPU goes.
+	CPUProfile string
 }
 
 func newBenchCmd(env *Env) *cobra.Command {
@@ -104,6 +108,17 @@ operational error (a service unreachable, the connector not streaming).`,
 			for _, f := range []string{"relay-poll-interval", "relay-notify", "relay-batch"} {
 				opts.relayFlags = opts.relayFlags || c.Flags().Changed(f)
 			}
+			if opts.CPUProfile != "" {
+				f, err := os.Create(opts.CPUProfile)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
+			}
 			return runBench(c.Context(), env, opts)
 		},
 	}
@@ -123,6 +138,8 @@ operational error (a service unreachable, the connector not streaming).`,
 	fs.BoolVar(&opts.RelayNotify, "relay-notify", false, "--publisher relay: wake the relay with LISTEN on the spec's relay.notify channel (postgres; the NOTIFY trigger of outboxctl provision)")
 	fs.IntVar(&opts.RelayBatch, "relay-batch", relay.DefaultBatch, "--publisher relay: rows per poll")
 	addKafkaClientFlags(fs, &opts.Kafka)
+	fs.StringVar(&opts.CPUProfile, "cpuprofile", "", "write a Go CPU profile of the run (writer, consumer, inbox) to this file")
+	_ = fs.MarkHidden("cpuprofile")
 	return c
 }
 
