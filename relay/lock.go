@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"hash/fnv"
+	"time"
 )
 
 // lock is the outbox's leader lock: a session-level advisory lock
@@ -15,7 +16,16 @@ type lock struct {
 	t    *table
 	name string
 	conn *sql.Conn
+	// okAt is when a statement on conn last succeeded (zero after a
+	// failure): the session, and with it the lock, was alive then.
+	okAt time.Time
 }
+
+// freshFor is how long a successful statement on the lock's connection
+// stands for a ping: a batch that follows at once needs no extra round
+// trip to know the session (and so the lock) is still there. A session
+// that died since fails the batch's own statements, which resets okAt.
+const freshFor = time.Second
 
 // lockName is the lock's name: one per outbox table (and, for PostgreSQL,
 // per database, since advisory locks are per database); a filtered relay
@@ -77,6 +87,9 @@ func (l *lock) tryAcquire(ctx context.Context, db *sql.DB) (bool, error) {
 func (l *lock) held(ctx context.Context) bool {
 	if l.conn == nil {
 		return false
+	}
+	if !l.okAt.IsZero() && time.Since(l.okAt) < freshFor {
+		return true
 	}
 	if err := l.conn.PingContext(ctx); err != nil {
 		l.conn.Close()

@@ -428,6 +428,7 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 		}
 	}()
 	conn := r.lock.conn
+	r.lock.okAt = time.Time{} // set again once the session has answered
 	rows, err := conn.QueryContext(ctx, r.query, r.args...)
 	if err != nil {
 		return 0, fmt.Errorf("%w: poll %s: %v", ErrDatabase, r.t.qualified(), err)
@@ -458,6 +459,7 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("%w: read %s: %v", ErrDatabase, r.t.qualified(), err)
 	}
+	r.lock.okAt = time.Now()
 	var oldest time.Duration
 	if len(batch) > 0 {
 		if ts, ok := uuidV7Time(batch[0].eventID); ok {
@@ -469,6 +471,7 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 	r.mu.Unlock()
 	done, perr := r.publish(batch)
 	if err := r.remove(ctx, conn, batch[:done]); err != nil {
+		r.lock.okAt = time.Time{}
 		return n, err
 	}
 	if perr != nil {
