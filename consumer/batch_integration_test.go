@@ -35,7 +35,7 @@ func TestBatchPoisonRecord(t *testing.T) {
 	produceEvents(t, s.BootstrapServers, topic, evs)
 
 	db, store := effectsInbox(t, s.PostgresDSN, "batch_"+sfx)
-	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "batch"})
+	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestBatchRedelivery(t *testing.T) {
 	db, store := effectsInbox(t, s.PostgresDSN, "batchre_"+sfx)
 	run := func() (*consumer.Router, int32, int32) {
 		var runs, dups atomic.Int32
-		r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "batchre",
+		r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store,
 			OnDuplicate: func(context.Context, *consumer.Message) { dups.Add(1) }})
 		if err != nil {
 			t.Fatal(err)

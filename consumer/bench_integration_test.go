@@ -93,7 +93,7 @@ func benchThroughput(b *testing.B, bootstrap, dsn string, partitions, batch, n i
 		b.Fatal(err)
 	}
 	store := &timedStore{SQLStore: pg}
-	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "bench"})
+	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store})
 	if err != nil {
 		b.Fatal(err)
 	}

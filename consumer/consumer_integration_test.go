@@ -168,7 +168,7 @@ func TestConsumerKafka(t *testing.T) {
 
 	run := func(c *counters) (stop func()) {
 		r, err := consumer.NewRouter(consumer.RouterConfig{
-			Schemas: consumer.RegistrySchemas(client), Inbox: store, ConsumerGroup: "billing",
+			Schemas: consumer.RegistrySchemas(client), Inbox: store,
 			Unknown:     consumer.UnknownSkip,
 			OnUnknown:   func(context.Context, *consumer.Message) { c.inc(&c.unknown) },
 			OnDuplicate: func(context.Context, *consumer.Message) { c.inc(&c.dups) },
@@ -404,7 +404,7 @@ func TestConsumerRebalance(t *testing.T) {
 	byMember := map[string]int{}
 	dups := 0
 	start := func(name string) func() {
-		r, _ := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "rb",
+		r, _ := consumer.NewRouter(consumer.RouterConfig{Inbox: store,
 			OnDuplicate: func(context.Context, *consumer.Message) { mu.Lock(); dups++; mu.Unlock() }})
 		must(t, consumer.Handle(r, "OrderLineAdded", 1, func(ctx context.Context, ev consumer.Event[struct{ Line int }]) error {
 			time.Sleep(40 * time.Millisecond)

@@ -150,7 +150,7 @@ outboxes:
 	var handled []consumer.Event[OrderCreated]
 	warm := map[string]bool{}
 	r, err := consumer.NewRouter(consumer.RouterConfig{
-		Schemas: consumer.RegistrySchemas(client), Inbox: store, ConsumerGroup: "billing",
+		Schemas: consumer.RegistrySchemas(client), Inbox: store,
 		Unknown: consumer.UnknownSkip, // the warm-up markers have no handler
 		OnUnknown: func(_ context.Context, m *consumer.Message) {
 			mu.Lock()
@@ -256,7 +256,7 @@ outboxes:
 		t.Errorf("invoices = %d (%v), want 4", n, err)
 	}
 	for _, id := range ids {
-		if ok, err := store.IsProcessed(ctx, "billing", id); err != nil || !ok {
+		if ok, err := store.IsProcessed(ctx, group, id); err != nil || !ok {
 			t.Errorf("inbox mark of %s: %v %v", id, ok, err)
 		}
 	}

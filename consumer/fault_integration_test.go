@@ -295,7 +295,7 @@ func TestFailureDatabaseUnreachable(t *testing.T) {
 	db, store := effectsInbox(t, f.PostgresDSN, "dbout_"+sfx)
 
 	l := newLedger()
-	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "dbout"})
+	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -542,7 +542,7 @@ func TestShutdownCommitsInboxTx(t *testing.T) {
 	produceEvents(t, s.BootstrapServers, topic, evs)
 	db, store := effectsInbox(t, s.PostgresDSN, "shut_"+sfx)
 	entered := make(chan struct{})
-	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "shut"})
+	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func lanesRun(t *testing.T, partitions int, hold bool) float64 {
 	}
 	var failures atomic.Int32
 	var released atomic.Bool // set by the test once the others are done
-	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "lanes"})
+	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestRevokeDrainsInFlight(t *testing.T) {
 	l := newLedger()
 	var dups, byB atomic.Int32
 	member := func(name string) func() error {
-		r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store, ConsumerGroup: "revoke",
+		r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store,
 			OnDuplicate: func(context.Context, *consumer.Message) { dups.Add(1) }})
 		if err != nil {
 			t.Fatal(err)
