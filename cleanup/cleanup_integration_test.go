@@ -327,10 +327,24 @@ func TestRunDryRunCountsOnlyConfirmed(t *testing.T) {
 // next insert, under a 1 s lock_timeout of its own, must succeed while the
 // detach waits; once the open transaction commits, the partition is
 // detached and dropped.
+//
+// With a default partition DETACH … CONCURRENTLY is refused: the plain
+// DETACH under the short lock_timeout, retried, must not block the
+// application either.
 func TestRunDetachDoesNotBlockWriters(t *testing.T) {
+	t.Run("concurrently", func(t *testing.T) { testDetach(t, false) })
+	t.Run("default partition", func(t *testing.T) { testDetach(t, true) })
+}
+
+func testDetach(t *testing.T, withDefault bool) {
 	f := newFixture(t, spec.Postgres, "    columns: {timestamp: created_at}\n    partitioning: {interval: hour, ahead: 1}\n")
 	for _, q := range outboxddl.Partitions(f.o, time.Now()) {
 		if _, err := f.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if withDefault {
+		if _, err := f.db.Exec("CREATE TABLE public.outbox_default PARTITION OF public.outbox DEFAULT"); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -196,14 +196,17 @@ func cleanupOutbox(ctx context.Context, env *Env, opts *cleanupOptions, t provis
 		return cleanup.Run(ctx, nil, copts)
 	}
 	client, err := connectClient(env, &opts.Connect)
-	if err != nil {
+	if err != nil && o.Database.Kind != spec.Postgres {
 		return cleanup.Result{Outbox: o.Name}, err
 	}
 	name := t.Connector.Name
 	// Check against the connector as deployed (slot, plugin, publication,
 	// include lists); PostgreSQL, which needs Connect for nothing else,
 	// falls back to the generated config when Connect cannot tell.
-	deployed, err := client.GetConfig(ctx, name)
+	var deployed map[string]string
+	if err == nil {
+		deployed, err = client.GetConfig(ctx, name)
+	}
 	switch {
 	case err == nil:
 		copts.Config = deployed
