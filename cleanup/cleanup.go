@@ -36,6 +36,37 @@
 // If the publisher does not confirm P within Options.Wait, nothing is
 // deleted and Run fails with ErrNotConfirmed.
 //
+// A confirmed position proves only that the connector streamed the log up
+// to it, not that it captured the outbox table: a slot of another
+// database, a slot of another plugin, a publication without the table or
+// an include list that excludes it all advance on heartbeats while the
+// table's rows are never published. So before waiting and again before
+// deleting, Run checks against the connector config in Options.Config
+// (the deployed one when the caller could read it) that the slot is in the
+// outbox's database with the connector's plugin (provisioning.SlotMismatch,
+// the check doctor reports as PG_SLOT_MISMATCH), that the publication
+// (publication.name) publishes inserts of the table or is FOR ALL TABLES,
+// and that the include and exclude lists capture the table
+// (connectorconfig.ExcludesTable). If not, nothing is deleted and Run
+// fails with a *NotCapturedError (ErrNotCaptured).
+//
+// A dry run takes the same snapshot and waits the same way: it counts as
+// "would delete" only rows the publisher confirmed; when it cannot confirm
+// P within Options.Wait it counts the candidates in Result.Unconfirmed and
+// fails with ErrNotConfirmed.
+//
+// # Partitions
+//
+// A partition of a partitioned PostgreSQL outbox whose range ends before
+// the cutoff is detached and dropped whole. The detach never queues an
+// ACCESS EXCLUSIVE lock on the outbox in front of the application's
+// inserts: on PostgreSQL 14+ without a default partition it is DETACH
+// PARTITION … CONCURRENTLY (which inserts do not wait for); otherwise a
+// plain DETACH. Both run under a short lock_timeout (Options.LockTimeout)
+// and are retried up to Options.DetachAttempts times (Result.DetachRetries
+// counts the retries); a concurrent detach interrupted by the timeout is
+// completed with DETACH … FINALIZE, now or by the next run.
+//
 // The age of a row is its timestamp column (UTC, as the writer stores it)
 // or, without one, the time in its UUIDv7 id; rows whose age cannot be
 // told are never deleted.
@@ -51,9 +82,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -68,12 +103,34 @@ var (
 	ErrUnsupported = errors.New("cleanup not supported")
 	// ErrInvalid: bad Options.
 	ErrInvalid = errors.New("invalid cleanup options")
+	// ErrNotCaptured: the connector's slot, publication or include lists
+	// do not capture the outbox table, so its confirmed position says
+	// nothing about the table's rows; nothing was deleted. Returned as a
+	// *NotCapturedError.
+	ErrNotCaptured = errors.New("the connector does not capture the outbox table")
 )
+
+// NotCapturedError says why the connector does not capture the outbox
+// table. It unwraps to ErrNotCaptured.
+type NotCapturedError struct {
+	Outbox string
+	// Reasons, one per problem (a PG_SLOT_MISMATCH finding, a publication
+	// without the table, an include list that excludes it).
+	Reasons []string
+}
+
+func (e *NotCapturedError) Error() string {
+	return fmt.Sprintf("%v: outbox %s: %s; nothing deleted", ErrNotCaptured, e.Outbox, strings.Join(e.Reasons, "; "))
+}
+
+func (e *NotCapturedError) Unwrap() error { return ErrNotCaptured }
 
 // Defaults of Options.
 const (
-	DefaultBatch = 1000
-	DefaultWait  = 2 * time.Minute
+	DefaultBatch          = 1000
+	DefaultWait           = 2 * time.Minute
+	DefaultLockTimeout    = time.Second
+	DefaultDetachAttempts = 5
 )
 
 // BinlogPos is a MySQL/MariaDB binlog position.
@@ -126,16 +183,18 @@ func BinlogOffset(o connect.Offsets) (BinlogPos, error) {
 
 // Options say what Run cleans.
 type Options struct {
-	// Outbox is the spec outbox; Config its generated connector config
-	// (slot.name for PostgreSQL).
+	// Outbox is the spec outbox; Config its connector config: the
+	// deployed one (Kafka Connect's GET …/config) or else the generated
+	// one. Run reads slot.name, plugin.name, publication.name and the
+	// include and exclude lists from it.
 	Outbox *spec.Outbox
 	Config map[string]string
 	// OlderThan: only rows at least this old are deleted.
 	OlderThan time.Duration
 	// Batch is the number of rows per DELETE (default DefaultBatch).
 	Batch int
-	// DryRun counts the candidates and reads the positions; it deletes
-	// nothing and does not wait.
+	// DryRun counts the candidates the publisher confirmed (waiting up to
+	// Wait like a real run); it deletes nothing.
 	DryRun bool
 	// Wait bounds the wait for the publisher's confirmation (default
 	// DefaultWait); Poll is the time between checks (default 500ms).
@@ -143,6 +202,11 @@ type Options struct {
 	// ConnectorOffset returns the connector's committed binlog position
 	// (MySQL, MariaDB; e.g. BinlogOffset of connect.Client.Offsets).
 	ConnectorOffset func(ctx context.Context) (BinlogPos, error)
+	// LockTimeout is the lock_timeout of each partition detach (default
+	// DefaultLockTimeout); DetachAttempts bounds the attempts per
+	// partition (default DefaultDetachAttempts).
+	LockTimeout    time.Duration
+	DetachAttempts int
 }
 
 // Result is what Run did.
@@ -160,10 +224,13 @@ type Result struct {
 	ConfirmedPosition string `json:"confirmedPosition,omitempty"`
 	// Confirmed: the publisher had confirmed SnapshotPosition.
 	Confirmed bool `json:"confirmed"`
-	// Deleted rows (in a dry run: rows that would be deleted), in Batches
-	// DELETE statements.
+	// Deleted rows (in a dry run: confirmed rows that would be deleted),
+	// in Batches DELETE statements. On an error, the rows deleted before it.
 	Deleted int64 `json:"deleted"`
 	Batches int   `json:"batches"`
+	// Unconfirmed (dry run) are the candidates left because the publisher
+	// did not confirm the snapshot position within Options.Wait.
+	Unconfirmed int64 `json:"unconfirmed,omitempty"`
 	// Undated rows were left because their age cannot be told (no
 	// timestamp column and an id that is not a UUIDv7).
 	Undated int64 `json:"undated,omitempty"`
@@ -173,13 +240,28 @@ type Result struct {
 	// whole (in a dry run: that would be), their rows not counted in
 	// Deleted.
 	DroppedPartitions []string `json:"droppedPartitions,omitempty"`
+	// DetachRetries counts the partition detaches retried after their
+	// lock_timeout.
+	DetachRetries int `json:"detachRetries,omitempty"`
+	// Error is why the run stopped ("" when it did not); Deleted and
+	// DroppedPartitions are what it did before.
+	Error string `json:"error,omitempty"`
 }
 
 // Run deletes the published rows of opts.Outbox older than opts.OlderThan
 // from db, the outbox's database (see the package doc for why it never
-// deletes an unpublished row). Errors wrap ErrNotConfirmed, ErrUnsupported
-// or ErrInvalid, or are the database's.
+// deletes an unpublished row). Errors wrap ErrNotConfirmed, ErrNotCaptured,
+// ErrUnsupported or ErrInvalid, or are the database's; Result.Error repeats
+// the error and Result says what was done before it.
 func Run(ctx context.Context, db *sql.DB, opts Options) (Result, error) {
+	res, err := run(ctx, db, opts)
+	if err != nil {
+		res.Error = err.Error()
+	}
+	return res, err
+}
+
+func run(ctx context.Context, db *sql.DB, opts Options) (Result, error) {
 	o := opts.Outbox
 	res := Result{Outbox: o.Name, DryRun: opts.DryRun}
 	switch {
@@ -204,12 +286,39 @@ func Run(ctx context.Context, db *sql.DB, opts Options) (Result, error) {
 	if opts.Poll <= 0 {
 		opts.Poll = 500 * time.Millisecond
 	}
+	if opts.LockTimeout <= 0 {
+		opts.LockTimeout = DefaultLockTimeout
+	}
+	if opts.DetachAttempts <= 0 {
+		opts.DetachAttempts = DefaultDetachAttempts
+	}
 	d := newDialect(opts)
 	if d.pg && opts.Config["slot.name"] == "" {
 		return res, fmt.Errorf("%w: outbox %s: the connector config has no slot.name", ErrInvalid, o.Name)
 	}
 	if !d.pg && opts.ConnectorOffset == nil {
 		return res, fmt.Errorf("%w: outbox %s: no way to read the connector's offset", ErrInvalid, o.Name)
+	}
+
+	partitioned := d.pg && o.Partitioned()
+	if partitioned && !opts.DryRun {
+		// Before the snapshot is taken: a concurrent detach waits for
+		// every older snapshot of the database, the cleanup's own too.
+		// dropPartitions waits for its own confirmation.
+		if err := d.captured(ctx, db); err != nil {
+			return res, err
+		}
+		var cut string
+		if err := db.QueryRowContext(ctx, `SELECT ((now() AT TIME ZONE 'UTC') - make_interval(secs => $1::float8 / 1000000))::text`, opts.OlderThan.Microseconds()).Scan(&cut); err != nil {
+			return res, fmt.Errorf("outbox %s: %w", o.Name, err)
+		}
+		cutoff, err := time.Parse(tsLayout, cut)
+		if err != nil {
+			return res, fmt.Errorf("outbox %s: database time %q: %w", o.Name, cut, err)
+		}
+		if err := d.dropPartitions(ctx, db, cutoff, &res); err != nil {
+			return res, fmt.Errorf("outbox %s: %w", o.Name, err)
+		}
 	}
 
 	snap, err := db.Conn(ctx)
@@ -223,6 +332,9 @@ func Run(ctx context.Context, db *sql.DB, opts Options) (Result, error) {
 	}
 	defer end()
 	res.SnapshotPosition, res.Cutoff = pos.String(), cutoff
+	if err := d.captured(ctx, db); err != nil {
+		return res, err
+	}
 
 	start := time.Now()
 	for {
@@ -231,13 +343,20 @@ func Run(ctx context.Context, db *sql.DB, opts Options) (Result, error) {
 			return res, fmt.Errorf("outbox %s: %w", o.Name, err)
 		}
 		res.ConfirmedPosition, res.Confirmed = confirmed, ok
-		if ok || opts.DryRun {
+		if ok {
 			break
 		}
 		if time.Since(start) >= opts.Wait {
 			res.WaitedMs = time.Since(start).Milliseconds()
-			return res, fmt.Errorf("%w: outbox %s: snapshot at %s, confirmed %s after waiting %s (is the connector running?); nothing deleted",
-				ErrNotConfirmed, o.Name, res.SnapshotPosition, orNone(confirmed), opts.Wait)
+			what := "nothing deleted"
+			if opts.DryRun {
+				if err := d.count(ctx, snap, cutoff, &res); err != nil {
+					return res, fmt.Errorf("outbox %s: read candidates: %w", o.Name, err)
+				}
+				what = fmt.Sprintf("%d candidate rows not confirmed published", res.Unconfirmed)
+			}
+			return res, fmt.Errorf("%w: outbox %s: snapshot at %s, confirmed %s after waiting %s (is the connector running?); %s",
+				ErrNotConfirmed, o.Name, res.SnapshotPosition, orNone(confirmed), opts.Wait, what)
 		}
 		select {
 		case <-ctx.Done():
@@ -246,8 +365,13 @@ func Run(ctx context.Context, db *sql.DB, opts Options) (Result, error) {
 		}
 	}
 	res.WaitedMs = time.Since(start).Milliseconds()
+	// The connector config or the publication may have changed while
+	// waiting: check again before deleting.
+	if err := d.captured(ctx, db); err != nil {
+		return res, err
+	}
 
-	if d.pg && o.Partitioned() {
+	if partitioned && opts.DryRun {
 		if err := d.dropPartitions(ctx, db, cutoff, &res); err != nil {
 			return res, fmt.Errorf("outbox %s: %w", o.Name, err)
 		}
@@ -278,6 +402,75 @@ func Run(ctx context.Context, db *sql.DB, opts Options) (Result, error) {
 		l := d.lastID
 		last = &l
 	}
+}
+
+// count counts the candidates of the snapshot as unconfirmed (a dry run
+// whose snapshot position the publisher did not confirm).
+func (d *dialect) count(ctx context.Context, snap *sql.Conn, cutoff time.Time, res *Result) error {
+	var last *string
+	for {
+		rows, undated, err := d.page(ctx, snap, cutoff, last, d.opts.Batch)
+		if err != nil {
+			return err
+		}
+		res.Undated += undated
+		res.Unconfirmed += int64(len(rows))
+		if len(rows) == 0 && undated == 0 {
+			return nil
+		}
+		l := d.lastID
+		last = &l
+	}
+}
+
+// captured checks that the connector config captures the outbox table:
+// on PostgreSQL the slot (its database and plugin) and the publication,
+// on every database the include and exclude lists.
+func (d *dialect) captured(ctx context.Context, db *sql.DB) error {
+	o := d.opts.Outbox
+	var reasons []string
+	if d.pg {
+		t := provisioning.Target{Outbox: o, Connector: connectorconfig.Connector{Config: d.opts.Config}}
+		slot, err := provisioning.SlotFacts(ctx, db, d.opts.Config["slot.name"])
+		if err != nil {
+			return fmt.Errorf("outbox %s: %w", o.Name, err)
+		}
+		if slot != nil { // a missing slot is ErrNotConfirmed (confirmed says so)
+			for _, f := range provisioning.SlotMismatch(t, slot) {
+				reasons = append(reasons, f.ID+": "+f.Subject+": "+f.Message)
+			}
+		}
+		name := d.opts.Config["publication.name"]
+		if name == "" {
+			name = "dbz_publication" // Debezium's default
+		}
+		qt := o.QualifiedTable()
+		p, err := provisioning.PublicationFacts(ctx, db, name)
+		switch {
+		case err != nil:
+			return fmt.Errorf("outbox %s: %w", o.Name, err)
+		case p == nil:
+			reasons = append(reasons, "publication "+name+" does not exist")
+		case !p.Covers(qt):
+			reasons = append(reasons, fmt.Sprintf("publication %s does not publish the outbox table %s (it has %s)", name, qt, tablesOrNone(p.Tables)))
+		case !p.Insert:
+			reasons = append(reasons, "publication "+name+" does not publish inserts")
+		}
+	}
+	for _, e := range connectorconfig.ExcludesTable(d.opts.Config, o) {
+		reasons = append(reasons, e.Message)
+	}
+	if len(reasons) > 0 {
+		return &NotCapturedError{Outbox: o.Name, Reasons: reasons}
+	}
+	return nil
+}
+
+func tablesOrNone(ts []string) string {
+	if len(ts) == 0 {
+		return "no table"
+	}
+	return strings.Join(ts, ", ")
 }
 
 func orNone(s string) string {
@@ -501,24 +694,35 @@ func (d *dialect) delete(ctx context.Context, db *sql.DB, rows []row) (int64, er
 var boundRe = regexp.MustCompile(`TO \('([^']+)'\)`)
 
 // dropPartitions drops the partitions of a partitioned PostgreSQL outbox
-// whose range ends at or before the cutoff. Each is detached first (which
-// waits for the transactions inserting into it, and no insert can reach it
-// afterwards); then the WAL insert position is read and the slot must
-// confirm it, so every row the partition holds was streamed; only then is
-// it dropped. If the slot does not confirm within Options.Wait, the
-// partition is attached again and nothing is dropped.
+// whose range ends at or before the cutoff. Each is detached first (see
+// detach: the detach waits for the transactions inserting into the outbox,
+// and no insert can reach the partition afterwards); then the WAL insert
+// position is read and the slot must confirm it, so every row the
+// partition holds was streamed; only then is it dropped. If the slot does
+// not confirm within Options.Wait, the partition is attached again and
+// nothing is dropped.
 func (d *dialect) dropPartitions(ctx context.Context, db *sql.DB, cutoff time.Time, res *Result) error {
-	rows, err := db.QueryContext(ctx, `SELECT n.nspname, c.relname, pg_get_expr(c.relpartbound, c.oid)
+	var version int
+	var hasDefault bool
+	if err := db.QueryRowContext(ctx, `SELECT current_setting('server_version_num')::int,
+		COALESCE((SELECT partdefid <> 0 FROM pg_partitioned_table WHERE partrelid = to_regclass($1)), false)`, d.table).Scan(&version, &hasDefault); err != nil {
+		return fmt.Errorf("partitions: %w", err)
+	}
+	pending := "false"
+	if version >= 140000 {
+		pending = "i.inhdetachpending"
+	}
+	rows, err := db.QueryContext(ctx, `SELECT n.nspname, c.relname, pg_get_expr(c.relpartbound, c.oid), `+pending+`
 		FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_namespace n ON n.oid = c.relnamespace
 		WHERE i.inhparent = to_regclass($1) ORDER BY c.relname`, d.table)
 	if err != nil {
 		return fmt.Errorf("partitions: %w", err)
 	}
-	type part struct{ name, bound string }
-	var old []part
+	var old []partition
 	for rows.Next() {
 		var schema, name, bound string
-		if err := rows.Scan(&schema, &name, &bound); err != nil {
+		var detachPending bool
+		if err := rows.Scan(&schema, &name, &bound, &detachPending); err != nil {
 			rows.Close()
 			return err
 		}
@@ -531,19 +735,22 @@ func (d *dialect) dropPartitions(ctx context.Context, db *sql.DB, cutoff time.Ti
 			continue
 		}
 		q := func(s string) string { return sqlident.Quote(spec.Postgres, s) }
-		old = append(old, part{q(schema) + "." + q(name), strings.TrimSpace(bound)})
+		old = append(old, partition{q(schema) + "." + q(name), strings.TrimSpace(bound), detachPending})
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	// DETACH … CONCURRENTLY (PostgreSQL 14+) fails when the table has a
+	// default partition.
+	concurrently := version >= 140000 && !hasDefault
 	for _, p := range old {
 		if d.opts.DryRun {
 			res.DroppedPartitions = append(res.DroppedPartitions, p.name)
 			continue
 		}
-		if _, err := db.ExecContext(ctx, "ALTER TABLE "+d.table+" DETACH PARTITION "+p.name); err != nil {
-			return fmt.Errorf("detach partition %s: %w", p.name, err)
+		if err := d.detach(ctx, db, p, concurrently, res); err != nil {
+			return err
 		}
 		var pos position
 		if err := db.QueryRowContext(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&pos.lsn); err != nil {
@@ -572,4 +779,69 @@ func (d *dialect) dropPartitions(ctx context.Context, db *sql.DB, cutoff time.Ti
 		res.DroppedPartitions = append(res.DroppedPartitions, p.name)
 	}
 	return nil
+}
+
+type partition struct {
+	name, bound string
+	// detachPending: a DETACH … CONCURRENTLY was interrupted; only
+	// DETACH … FINALIZE completes it.
+	detachPending bool
+}
+
+// detach detaches partition p under lock_timeout Options.LockTimeout,
+// CONCURRENTLY when the server allows it, and retries a detach that timed
+// out on a lock up to Options.DetachAttempts times in all. A concurrent
+// detach interrupted by the timeout leaves the partition detach-pending
+// (no new insert reaches it); the retry, or the next run, finalizes it.
+func (d *dialect) detach(ctx context.Context, db *sql.DB, p partition, concurrently bool, res *Result) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("SET lock_timeout = %d", max(d.opts.LockTimeout.Milliseconds(), 1))); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.Background(), "RESET lock_timeout") //nolint:errcheck // the connection is closed next
+	stmt := func() string {
+		s := "ALTER TABLE " + d.table + " DETACH PARTITION " + p.name
+		switch {
+		case p.detachPending:
+			return s + " FINALIZE"
+		case concurrently:
+			return s + " CONCURRENTLY"
+		}
+		return s
+	}
+	for attempt := 1; ; attempt++ {
+		_, err := conn.ExecContext(ctx, stmt())
+		if err == nil {
+			return nil
+		}
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "55P03" { // lock_not_available
+			return fmt.Errorf("detach partition %s: %w", p.name, err)
+		}
+		if concurrently && !p.detachPending {
+			// The first of the two transactions may have committed: the
+			// partition is then detach-pending.
+			if qerr := conn.QueryRowContext(ctx, `SELECT inhdetachpending FROM pg_inherits WHERE inhrelid = to_regclass($1)`, p.name).Scan(&p.detachPending); qerr != nil && !errors.Is(qerr, sql.ErrNoRows) {
+				return fmt.Errorf("detach partition %s: %w", p.name, qerr)
+			}
+		}
+		if attempt >= d.opts.DetachAttempts {
+			state := "still attached"
+			if p.detachPending {
+				state = "detach-pending (no insert reaches it; the next run finalizes the detach)"
+			}
+			return fmt.Errorf("detach partition %s: a lock was not granted within lock_timeout %s in %d attempts (a long transaction on the outbox?); the partition is %s: %w",
+				p.name, d.opts.LockTimeout, attempt, state, err)
+		}
+		res.DetachRetries++
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt) * d.opts.LockTimeout / 2):
+		}
+	}
 }

@@ -43,6 +43,25 @@ slot's confirmed_flush_lsn; MariaDB: the connector's committed binlog offset in
 Kafka Connect) and deletes only rows of that snapshot. If the connector does not
 confirm within --wait, nothing is deleted (exit 1).
 
+A confirmed position counts only if the connector captures the outbox table:
+before waiting and again before deleting, cleanup checks the connector config
+deployed in Kafka Connect (PostgreSQL: the generated one when Connect cannot be
+read) against the database: the slot must be in the outbox's database with the
+connector's plugin (doctor's PG_SLOT_MISMATCH), the publication must publish
+the table's inserts (or be FOR ALL TABLES), and table/schema/database include
+and exclude lists must capture it. Otherwise nothing is deleted (exit 3).
+
+--dry-run takes the same snapshot and waits the same way: it counts as "would
+delete" only rows the connector confirmed. If it cannot confirm within --wait,
+it reports how many rows are not confirmed and exits 1.
+
+Partitions of a partitioned outbox that end before the cutoff are detached
+(CONCURRENTLY on PostgreSQL 14+ without a default partition, so the
+application's inserts do not wait) under a 1s lock_timeout, retried up to 5
+times, and dropped once the slot confirmed the detach.
+
+A failed run reports what it deleted before it stopped, and why.
+
 Relay-published outboxes and outboxes with writer.deleteAfterInsert are skipped:
 their rows are removed already. MySQL is not supported (no snapshot binlog
 position).`,
@@ -91,11 +110,12 @@ func runCleanup(ctx context.Context, env *Env, opts *cleanupOptions) error {
 	var failed error
 	for _, t := range targets {
 		res, err := cleanupOutbox(ctx, env, opts, t)
-		results = append(results, res)
 		if err != nil {
+			res.Error = err.Error()
 			fmt.Fprintf(env.IO.ErrOut, "outboxctl: %v\n", err)
 			failed = err
 		}
+		results = append(results, res)
 	}
 	if isStructured(opts.Output) {
 		if err := writeAs(env.IO.Out, opts.Output, func(w io.Writer) error {
@@ -107,35 +127,66 @@ func runCleanup(ctx context.Context, env *Env, opts *cleanupOptions) error {
 		}
 	} else {
 		for _, r := range results {
-			switch {
-			case r.Skipped != "":
-				fmt.Fprintf(env.IO.Out, "outbox %s: skipped: %s\n", r.Outbox, r.Skipped)
-			case r.DryRun:
-				fmt.Fprintf(env.IO.Out, "outbox %s: would delete %d rows created before %s (snapshot %s, confirmed %s: %v)\n",
-					r.Outbox, r.Deleted, r.Cutoff.Format(time.RFC3339), r.SnapshotPosition, r.ConfirmedPosition, r.Confirmed)
-			default:
-				fmt.Fprintf(env.IO.Out, "outbox %s: deleted %d rows created before %s in %d batches (snapshot %s confirmed after %d ms)\n",
-					r.Outbox, r.Deleted, r.Cutoff.Format(time.RFC3339), r.Batches, r.SnapshotPosition, r.WaitedMs)
-			}
-			if len(r.DroppedPartitions) > 0 {
-				verb := "dropped"
-				if r.DryRun {
-					verb = "would drop"
-				}
-				fmt.Fprintf(env.IO.Out, "outbox %s: %s partitions %s\n", r.Outbox, verb, strings.Join(r.DroppedPartitions, ", "))
-			}
-			if r.Undated > 0 {
-				fmt.Fprintf(env.IO.Out, "outbox %s: %d rows left: their age cannot be told (no timestamp column, id not a UUIDv7)\n", r.Outbox, r.Undated)
-			}
+			writeCleanupResult(env.IO.Out, r)
 		}
 	}
 	if failed != nil {
 		if errors.Is(failed, cleanup.ErrUnsupported) || errors.Is(failed, cleanup.ErrInvalid) {
 			return WithExitCode(ExitUsage, SilentExit(ExitUsage))
 		}
+		if errors.Is(failed, cleanup.ErrNotCaptured) {
+			return WithExitCode(ExitCheckFailed, SilentExit(ExitCheckFailed))
+		}
 		return WithExitCode(ExitError, SilentExit(ExitError))
 	}
 	return nil
+}
+
+// writeCleanupResult writes what a cleanup run did, and no more: a run
+// that failed says what it deleted before it stopped and why; a dry run
+// counts only the rows the publisher confirmed.
+func writeCleanupResult(w io.Writer, r cleanup.Result) {
+	cut := r.Cutoff.Format(time.RFC3339)
+	switch {
+	case r.Skipped != "":
+		fmt.Fprintf(w, "outbox %s: skipped: %s\n", r.Outbox, r.Skipped)
+	case r.DryRun && r.Error != "":
+		fmt.Fprintf(w, "outbox %s: dry run: no row confirmed published", r.Outbox)
+		if r.Unconfirmed > 0 {
+			fmt.Fprintf(w, "; %d rows created before %s not confirmed (snapshot %s, publisher confirmed %s)", r.Unconfirmed, cut, r.SnapshotPosition, orNothing(r.ConfirmedPosition))
+		}
+		fmt.Fprintf(w, "; stopped: %s\n", r.Error)
+	case r.DryRun:
+		fmt.Fprintf(w, "outbox %s: would delete %d rows created before %s (snapshot %s confirmed, publisher at %s)\n",
+			r.Outbox, r.Deleted, cut, r.SnapshotPosition, r.ConfirmedPosition)
+	case r.Error != "" && r.Deleted == 0 && len(r.DroppedPartitions) == 0:
+		fmt.Fprintf(w, "outbox %s: nothing deleted; stopped: %s\n", r.Outbox, r.Error)
+	case r.Error != "":
+		fmt.Fprintf(w, "outbox %s: deleted %d rows created before %s in %d batches, then stopped: %s\n", r.Outbox, r.Deleted, cut, r.Batches, r.Error)
+	default:
+		fmt.Fprintf(w, "outbox %s: deleted %d rows created before %s in %d batches (snapshot %s confirmed after %d ms)\n",
+			r.Outbox, r.Deleted, cut, r.Batches, r.SnapshotPosition, r.WaitedMs)
+	}
+	if len(r.DroppedPartitions) > 0 {
+		verb := "dropped"
+		if r.DryRun {
+			verb = "would drop"
+		}
+		fmt.Fprintf(w, "outbox %s: %s partitions %s\n", r.Outbox, verb, strings.Join(r.DroppedPartitions, ", "))
+	}
+	if r.DetachRetries > 0 {
+		fmt.Fprintf(w, "outbox %s: %d partition detaches retried after their lock_timeout\n", r.Outbox, r.DetachRetries)
+	}
+	if r.Undated > 0 {
+		fmt.Fprintf(w, "outbox %s: %d rows left: their age cannot be told (no timestamp column, id not a UUIDv7)\n", r.Outbox, r.Undated)
+	}
+}
+
+func orNothing(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return s
 }
 
 func cleanupOutbox(ctx context.Context, env *Env, opts *cleanupOptions, t provisioning.Target) (cleanup.Result, error) {
@@ -144,12 +195,27 @@ func cleanupOutbox(ctx context.Context, env *Env, opts *cleanupOptions, t provis
 	if o.RelayPublished() || o.DeletesAfterInsert() {
 		return cleanup.Run(ctx, nil, copts)
 	}
+	client, err := connectClient(env, &opts.Connect)
+	if err != nil && o.Database.Kind != spec.Postgres {
+		return cleanup.Result{Outbox: o.Name}, err
+	}
+	name := t.Connector.Name
+	// Check against the connector as deployed (slot, plugin, publication,
+	// include lists); PostgreSQL, which needs Connect for nothing else,
+	// falls back to the generated config when Connect cannot tell.
+	var deployed map[string]string
+	if err == nil {
+		deployed, err = client.GetConfig(ctx, name)
+	}
+	switch {
+	case err == nil:
+		copts.Config = deployed
+	case o.Database.Kind == spec.Postgres:
+		fmt.Fprintf(env.IO.ErrOut, "outboxctl: outbox %s: cannot read the deployed config of connector %s (%v); checking the slot and publication against the generated config\n", o.Name, name, err)
+	default:
+		return cleanup.Result{Outbox: o.Name}, fmt.Errorf("outbox %s: connector %s: %w", o.Name, name, err)
+	}
 	if o.Database.Kind != spec.Postgres {
-		client, err := connectClient(env, &opts.Connect)
-		if err != nil {
-			return cleanup.Result{Outbox: o.Name}, err
-		}
-		name := t.Connector.Name
 		copts.ConnectorOffset = func(ctx context.Context) (cleanup.BinlogPos, error) {
 			offs, err := client.Offsets(ctx, name)
 			if err != nil {

@@ -181,6 +181,13 @@ outboxes:
 				t.Errorf("rows after cleanup with the connector stopped: %d %v, want the unpublished row", left, err)
 			}
 			t.Logf("connector stopped: %s", strings.TrimSpace(errOut))
+			// A dry run counts no unconfirmed row as deletable, says how
+			// many are not confirmed and exits 1.
+			code, out, errOut = runCLI(t, vars, "cleanup", "-f", specFile, "--outbox", tc.outbox, "--older-than", "0s", "--wait", "2s", "--dry-run")
+			if code != 1 || strings.Contains(out, "would delete") || !strings.Contains(out, "1 rows created before") || !strings.Contains(out, "not confirmed") {
+				t.Errorf("cleanup --dry-run with the connector stopped: exit %d, want 1 and the unconfirmed row counted as such\n%s\n%s", code, out, errOut)
+			}
+			t.Logf("dry run, connector stopped: %s", strings.TrimSpace(out))
 			itest.ResumeConnector(t, s.ConnectURL, tc.connector)
 			written[id] = true
 
@@ -211,4 +218,80 @@ outboxes:
 			}
 		})
 	}
+}
+
+// TestCLICleanupRefusesUncapturedTable (issue #24 item 11, through the
+// CLI and the connector deployed on the real Debezium): once the outbox
+// table left the publication, the slot still advances but the rows
+// written afterwards are never published. Cleanup reads the deployed
+// connector config, deletes nothing and exits 3.
+func TestCLICleanupRefusesUncapturedTable(t *testing.T) {
+	s := itest.Require(t, itest.Connect, itest.Postgres, itest.Kafka)
+	sfx := itest.Suffix()
+	dbName := "outbox_uncap_" + sfx
+	pg := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	itest.CleanupRun(t, s.ConnectURL, s.BootstrapServers, sfx)
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""}
+	specFile := filepath.Join(t.TempDir(), "outbox.yaml")
+	data := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+kafka:
+  bootstrapServers: %[1]s
+outboxes:
+  - name: uncap-%[2]s
+    database:
+      kind: postgres
+      connection: {host: %[3]q, port: %[4]s, user: postgres, dbname: %[5]s}
+    payloadFormat: json
+    columns: {timestamp: created_at}
+    connector: {profile: latency}
+`, s.ConnectBootstrap(), sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName)
+	if err := os.WriteFile(specFile, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Parse(spec.Source{Name: specFile, Data: []byte(data)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &sp.Outboxes[0]
+	itest.CreateOutboxTable(t, pg, o)
+	agg := "uncap_" + sfx
+	itest.CreateTopic(t, s.BootstrapServers, "outbox.event."+agg)
+	for _, args := range [][]string{{"provision", "-f", specFile, "--database"}, {"deploy", "-f", specFile, "--timeout", "2m"}} {
+		if code, out, errOut := runCLI(t, vars, args...); code != 0 {
+			t.Fatalf("outboxctl %s: exit %d\n%s\n%s", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+	targets, err := provisioning.Targets(sp, connectorconfig.Options{BootstrapServers: s.ConnectBootstrap()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	itest.WaitRunning(t, s.ConnectURL, targets[0].Connector.Name, 2*time.Minute)
+	if _, err := pg.Exec("ALTER PUBLICATION " + targets[0].Connector.Config["publication.name"] + " DROP TABLE public.outbox"); err != nil {
+		t.Fatal(err)
+	}
+	w, err := outbox.NewWriter(outbox.TableFor(o), outbox.AllowUndeclaredEvents())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		tx, err := pg.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(context.Background(), tx, outbox.Event{AggregateType: agg, AggregateID: fmt.Sprint(i), Type: "Lost", Payload: []byte(`{}`), SchemaVersion: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := runCLI(t, vars, "cleanup", "-f", specFile, "--older-than", "0s", "--wait", "30s")
+	if code != 3 || !strings.Contains(errOut, "does not capture the outbox table") || !strings.Contains(out, "nothing deleted") {
+		t.Errorf("cleanup of a table out of the publication: exit %d, want 3\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	var left int
+	if err := pg.QueryRow("SELECT count(*) FROM public.outbox").Scan(&left); err != nil || left != 3 {
+		t.Errorf("rows left: %d %v, want the 3 unpublished rows", left, err)
+	}
+	t.Logf("cleanup: %s", strings.TrimSpace(errOut))
 }

@@ -36,13 +36,17 @@ const exitCodesHelp = `Exit codes of outboxctl:
   0  success; for checks: nothing found
   1  operational error: a server was unreachable or answered with an error,
      a connector or task FAILED, a request (--request-timeout) or a wait timed out
+     (cleanup, --dry-run too: the connector did not confirm the snapshot's
+     position within --wait)
   2  bad input: unknown flag or command, a spec, config or schema that does not
      parse, an invalid argument; nothing was changed
   3  a check failed: validation findings, incompatible schemas, a connector or
      task not RUNNING (status), plan/deploy refusing a dangerous change or a
      prune beyond --prune-max / of every managed connector (nothing written),
      events lost, duplicated or out of order (bench), relay cutover --to relay
-     refusing a writer that deletes rows after inserting them
+     refusing a writer that deletes rows after inserting them, cleanup refusing
+     an outbox the connector does not capture (slot of another database or
+     plugin, table not in the publication or the include list; nothing deleted)
   4  changes pending: plan/deploy --dry-run with --detailed-exitcode found
      changes; schema diff --exit-code found the two sides different
   5  verify: a stage of the canary failed (connector or relay, database write,

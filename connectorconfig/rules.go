@@ -262,6 +262,59 @@ func checkSchemaHistory(r *Rule, v *validation) {
 
 // ---- CF: common connector settings ----
 
+// Excluded is an include or exclude list of a connector config that
+// keeps the outbox table from being captured.
+type Excluded struct {
+	Key, Message string
+}
+
+// ExcludesTable returns the include and exclude lists of config
+// (table.*, and schema.* on PostgreSQL or database.* on MySQL/MariaDB)
+// under which the Debezium connector would not capture o's table; nil
+// when it captures it. A list with a regex that cannot be checked counts
+// as excluding, unless another of its regexes matches. It is the one
+// implementation of the check: validate (CF rule) reports it, and cleanup
+// refuses to delete rows of a table the deployed connector does not
+// capture.
+func ExcludesTable(config map[string]string, o *spec.Outbox) []Excluded {
+	return filterTable(config, o, true)
+}
+
+// filterTable checks config's lists against o's table; strict counts a
+// list whose regexes cannot be checked (and do not match) as excluding.
+func filterTable(config map[string]string, o *spec.Outbox, strict bool) []Excluded {
+	var out []Excluded
+	check := func(key, target string, include bool) {
+		list, ok := config[key]
+		if !ok || strings.TrimSpace(list) == "" {
+			return
+		}
+		m, unknown := javaListMatches(list, target)
+		if unknown && !m {
+			if strict && include {
+				out = append(out, Excluded{key, fmt.Sprintf("%s %q has a regex that cannot be checked and none that matches the outbox table %s", key, list, target)})
+			}
+			return // ROUTE_REGEX_INVALID-like problems are reported elsewhere
+		}
+		if include && !m {
+			out = append(out, Excluded{key, fmt.Sprintf("%s %q does not match the outbox table %s", key, list, target)})
+		}
+		if !include && m {
+			out = append(out, Excluded{key, fmt.Sprintf("%s %q excludes the outbox table %s", key, list, target)})
+		}
+	}
+	check("table.include.list", o.QualifiedTable(), true)
+	check("table.exclude.list", o.QualifiedTable(), false)
+	if config["connector.class"] == PostgresConnectorClass {
+		check("schema.include.list", o.Schema, true)
+		check("schema.exclude.list", o.Schema, false)
+	} else {
+		check("database.include.list", o.Schema, true)
+		check("database.exclude.list", o.Schema, false)
+	}
+	return out
+}
+
 // javaListMatches reports whether any comma-separated anchored Java regex in
 // list fully matches s. unknown is true when a regex could not be checked.
 func javaListMatches(list, s string) (match, unknown bool) {
@@ -290,30 +343,8 @@ func checkIncludeLists(r *Rule, v *validation) {
 			return
 		}
 		table := o.QualifiedTable()
-		check := func(key, target string, include bool) {
-			list, ok := c.Config[key]
-			if !ok || strings.TrimSpace(list) == "" {
-				return
-			}
-			m, unknown := javaListMatches(list, target)
-			if unknown && !m {
-				return // ROUTE_REGEX_INVALID-like problems are reported elsewhere
-			}
-			if include && !m {
-				v.report(r, c, key, fmt.Sprintf("%s %q does not match the outbox table %s", key, list, target))
-			}
-			if !include && m {
-				v.report(r, c, key, fmt.Sprintf("%s %q excludes the outbox table %s", key, list, target))
-			}
-		}
-		check("table.include.list", table, true)
-		check("table.exclude.list", table, false)
-		if isPostgres(c) {
-			check("schema.include.list", o.Schema, true)
-			check("schema.exclude.list", o.Schema, false)
-		} else {
-			check("database.include.list", o.Schema, true)
-			check("database.exclude.list", o.Schema, false)
+		for _, f := range filterTable(c.Config, o, false) {
+			v.report(r, c, f.Key, f.Message)
 		}
 		// The EventRouter predicate must match the outbox topic.
 		topic := c.Config["topic.prefix"] + "." + table

@@ -151,6 +151,29 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
+// SlotMismatch returns the PG_SLOT_MISMATCH findings of slot s for t: a
+// slot whose plugin is not the connector's plugin.name (pgoutput when
+// unset in t's config) or that belongs to another database than the
+// outbox's (slot names are cluster-wide). Nil when s is t's slot. Doctor
+// reports them; cleanup refuses to trust such a slot.
+func SlotMismatch(t Target, s *Slot) []Finding {
+	fs := &findings{outbox: t.Outbox.Name}
+	subject := "slot " + s.Name
+	plugin := t.Config("plugin.name")
+	if plugin == "" {
+		plugin = "pgoutput"
+	}
+	if s.Plugin != plugin {
+		fs.add(IDPGSlotMismatch, SeverityError, subject, "drop the slot (SELECT pg_drop_replication_slot('"+s.Name+"')) or set another slotName",
+			"slot uses plugin %q, the connector uses %s", s.Plugin, plugin)
+	}
+	if db := t.Outbox.Database.Connection.DBName; s.Database != "" && s.Database != db {
+		fs.add(IDPGSlotMismatch, SeverityError, subject, "set connector.slotName to a name unique in the cluster",
+			"slot belongs to database %q, the outbox is in %q (slot names are cluster-wide)", s.Database, db)
+	}
+	return fs.list
+}
+
 func checkPostgres(fs *findings, t Target, f *Facts) {
 	o := t.Outbox
 	if f.WalLevel != "logical" {
@@ -170,14 +193,7 @@ func checkPostgres(fs *findings, t Target, f *Facts) {
 	} else {
 		s := f.Slot
 		subject := "slot " + s.Name
-		if s.Plugin != "pgoutput" {
-			fs.add(IDPGSlotMismatch, SeverityError, subject, "drop the slot (SELECT pg_drop_replication_slot('"+s.Name+"')) or set another slotName",
-				"slot uses plugin %q, the connector uses pgoutput", s.Plugin)
-		}
-		if s.Database != "" && s.Database != o.Database.Connection.DBName {
-			fs.add(IDPGSlotMismatch, SeverityError, subject, "set connector.slotName to a name unique in the cluster",
-				"slot belongs to database %q, the outbox is in %q (slot names are cluster-wide)", s.Database, o.Database.Connection.DBName)
-		}
+		fs.list = append(fs.list, SlotMismatch(t, s)...)
 		switch {
 		case s.WalStatus == "lost":
 			fs.add(IDPGSlotLost, SeverityError, subject, "drop the slot and let the connector re-create it (events written while it was lost are not published)",
@@ -215,16 +231,13 @@ func checkPostgres(fs *findings, t Target, f *Facts) {
 			fs.add(IDPGPublicationAll, sev, subject, "DROP PUBLICATION "+p.Name+"; then outboxctl provision --database",
 				"publication is FOR ALL TABLES (mode %s: Debezium refuses to alter it)", mode)
 		} else {
-			covered := false
 			var extra []string
 			for _, tb := range p.Tables {
-				if tb == qt {
-					covered = true
-				} else {
+				if tb != qt {
 					extra = append(extra, tb)
 				}
 			}
-			if !covered {
+			if !p.Covers(qt) {
 				fs.add(IDPGPublicationTable, SeverityError, subject, "ALTER PUBLICATION "+p.Name+" ADD TABLE "+qt,
 					"publication does not cover the outbox table %s (it has %s)", qt, listOrNone(p.Tables))
 			}

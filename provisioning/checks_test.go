@@ -305,3 +305,48 @@ func TestCheckRelayTable(t *testing.T) {
 		})
 	}
 }
+
+// TestSlotMismatch: the slot check doctor and cleanup share compares the
+// slot's plugin with the connector config's plugin.name (pgoutput when
+// unset) and its database with the outbox's.
+func TestSlotMismatch(t *testing.T) {
+	tg := target(t, spec.Postgres, "")
+	decoderbufs := tg
+	decoderbufs.Connector.Config = map[string]string{"plugin.name": "decoderbufs"}
+	cases := []struct {
+		name string
+		tg   provisioning.Target
+		slot provisioning.Slot
+		want int
+	}{
+		{"ours", tg, provisioning.Slot{Name: "s", Plugin: "pgoutput", Database: "shop"}, 0},
+		{"other database", tg, provisioning.Slot{Name: "s", Plugin: "pgoutput", Database: "billing"}, 1},
+		{"other plugin", tg, provisioning.Slot{Name: "s", Plugin: "wal2json", Database: "shop"}, 1},
+		{"physical slot", tg, provisioning.Slot{Name: "s"}, 1},
+		{"deployed decoderbufs", decoderbufs, provisioning.Slot{Name: "s", Plugin: "decoderbufs", Database: "shop"}, 0},
+		{"deployed decoderbufs, pgoutput slot", decoderbufs, provisioning.Slot{Name: "s", Plugin: "pgoutput", Database: "shop"}, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := provisioning.SlotMismatch(tc.tg, &tc.slot)
+			if len(fs) != tc.want {
+				t.Fatalf("findings %v, want %d", fs, tc.want)
+			}
+			for _, f := range fs {
+				if f.ID != provisioning.IDPGSlotMismatch || f.Severity != provisioning.SeverityError || f.Outbox != "orders" {
+					t.Errorf("finding %+v", f)
+				}
+			}
+		})
+	}
+}
+
+func TestPublicationCovers(t *testing.T) {
+	p := &provisioning.Publication{Tables: []string{"public.other", "public.outbox"}}
+	if !p.Covers("public.outbox") || p.Covers("app.outbox") {
+		t.Error("Covers by the table list")
+	}
+	if !(&provisioning.Publication{AllTables: true}).Covers("app.outbox") {
+		t.Error("FOR ALL TABLES covers every table")
+	}
+}

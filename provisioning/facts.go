@@ -66,7 +66,7 @@ type Slot struct {
 // exporter read slots through it. Any role may run it.
 func SlotFacts(ctx context.Context, q Querier, name string) (*Slot, error) {
 	s := Slot{Name: name}
-	err := q.QueryRowContext(ctx, `SELECT plugin, COALESCE(database, ''), active, COALESCE(wal_status, ''),
+	err := q.QueryRowContext(ctx, `SELECT COALESCE(plugin, ''), COALESCE(database, ''), active, COALESCE(wal_status, ''),
 		COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn), 0)::bigint,
 		COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn), 0)::bigint
 		FROM pg_replication_slots WHERE slot_name = $1`, name).
@@ -88,6 +88,57 @@ type Publication struct {
 	Tables                           []string `json:"tables"`
 	Insert, Update, Delete, Truncate bool
 	Owner                            string `json:"owner"`
+}
+
+// Covers reports whether p publishes the table qt (schema.table,
+// unquoted, as pg_publication_tables names it): it is FOR ALL TABLES or
+// lists qt.
+func (p *Publication) Covers(qt string) bool {
+	if p.AllTables {
+		return true
+	}
+	for _, tb := range p.Tables {
+		if tb == qt {
+			return true
+		}
+	}
+	return false
+}
+
+// PublicationFacts reads the publication name and its tables (nil, nil
+// when it does not exist), through a connection to the publication's
+// database. It is the one query for publication facts: doctor (Inspect)
+// and cleanup read publications through it.
+func PublicationFacts(ctx context.Context, q Querier, name string) (*Publication, error) {
+	p := Publication{Name: name}
+	err := q.QueryRowContext(ctx, `SELECT puballtables, pubinsert, pubupdate, pubdelete, pubtruncate, pg_get_userbyid(pubowner)
+		FROM pg_publication WHERE pubname = $1`, name).
+		Scan(&p.AllTables, &p.Insert, &p.Update, &p.Delete, &p.Truncate, &p.Owner)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("publication %s: %w", name, err)
+	}
+	if p.AllTables {
+		return &p, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT schemaname || '.' || tablename FROM pg_publication_tables WHERE pubname = $1 ORDER BY 1`, name)
+	if err != nil {
+		return nil, fmt.Errorf("publication %s tables: %w", name, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		p.Tables = append(p.Tables, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return &p, nil
 }
 
 // Table is the actual outbox table.
@@ -188,35 +239,11 @@ func inspectPostgres(ctx context.Context, q Querier, t Target, dbMissing bool) (
 		return f, nil
 	}
 	if pub := t.Config("publication.name"); pub != "" {
-		p := Publication{Name: pub}
-		err := q.QueryRowContext(ctx, `SELECT puballtables, pubinsert, pubupdate, pubdelete, pubtruncate, pg_get_userbyid(pubowner)
-			FROM pg_publication WHERE pubname = $1`, pub).
-			Scan(&p.AllTables, &p.Insert, &p.Update, &p.Delete, &p.Truncate, &p.Owner)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return nil, fmt.Errorf("publication %s: %w", pub, err)
-		default:
-			rows, err := q.QueryContext(ctx, `SELECT schemaname || '.' || tablename FROM pg_publication_tables WHERE pubname = $1 ORDER BY 1`, pub)
-			if err != nil {
-				return nil, fmt.Errorf("publication %s tables: %w", pub, err)
-			}
-			for rows.Next() {
-				var s string
-				if err := rows.Scan(&s); err != nil {
-					rows.Close()
-					return nil, err
-				}
-				if !p.AllTables {
-					p.Tables = append(p.Tables, s)
-				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return nil, err
-			}
-			f.Publication = &p
+		p, err := PublicationFacts(ctx, q, pub)
+		if err != nil {
+			return nil, err
 		}
+		f.Publication = p
 	}
 	qt := pgQualified(t.Outbox)
 	var tb Table
