@@ -405,6 +405,7 @@ func (r *Relay) Run(ctx context.Context) error {
 			if err := r.fatalErr(); err != nil {
 				return err
 			}
+			return fmt.Errorf("%w: %w", ErrKafka, ErrProducerFatal)
 		}
 	}
 }
