@@ -68,6 +68,7 @@ func failOn(code kafka.ErrorCode, vals ...string) func(*kafka.Message) error {
 }
 
 func TestPublishPaths(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		tolerance  string
@@ -151,6 +152,7 @@ func TestPublishPaths(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			tol := tc.tolerance
 			if tol == "" {
 				tol = "none"
@@ -201,6 +203,7 @@ func TestPublishPaths(t *testing.T) {
 // ErrProducerFatal (the acked rows done, the rest stay), and the event
 // drain closes r.fatal, which Run selects on.
 func TestPublishFatal(t *testing.T) {
+	t.Parallel()
 	p := relaytest.NewProducer()
 	r := fakeRelay("none", p)
 	go r.drainEvents(p.Events())
@@ -225,6 +228,7 @@ func TestPublishFatal(t *testing.T) {
 // retriable names the permanent errors; the rest, including those whose
 // retriable flag librdkafka never sets on a delivery report, are retried.
 func TestRetriable(t *testing.T) {
+	t.Parallel()
 	for code, want := range map[kafka.ErrorCode]bool{
 		kafka.ErrMsgSizeTooLarge:          false,
 		kafka.ErrInvalidRecord:            false,
