@@ -75,7 +75,10 @@ relay publishes what is pending and exits 0.
 A config the relay cannot honour (a converter not emulated, a missing table
 or column, a table without a primary key, a nullable order column) is an
 error at start (exit 2). A row the real task would fail on
-stops the relay with the task's error (exit 1) and stays in the table. See
+stops the relay with the task's error (exit 1) and stays in the table; so
+does a record the broker rejects for good (too large, a timestamp too far
+ahead; with errors.tolerance=all it is skipped), and a fatal producer error
+stops it too. Retriable Kafka errors are retried after the poll interval. See
 docs/relay.md for what polling cannot see that CDC does.`,
 		Example: `  $ outboxctl relay --config connector.json --once
   $ outboxctl relay -f outbox.yaml --outbox orders --poll-interval 100ms --listen outbox_orders`,

@@ -92,6 +92,10 @@ Bytes are printed as text when they are valid UTF-8, else as base64:…; the
 json output has both. The __debezium.context.runId header is random per task
 start and shown as a placeholder.
 
+A record timestamp more than an hour ahead of the clock is rejected by a
+Kafka 4 broker (log.message.timestamp.after.max.ms): the task fails, or with
+errors.tolerance=all the record is dropped.
+
 Exit status: 0 when the row is routed, dropped or passed through; 1 when the
 real task would fail (the error is printed); 2 for bad input.`,
 		Example: `  $ outboxctl route preview --config connector.json row.json
@@ -189,10 +193,10 @@ func runRoutePreview(env *Env, opts *routePreviewOptions) error {
 	for _, l := range res.Logs {
 		fmt.Fprintf(env.IO.ErrOut, "eventrouter log: %s\n", l)
 	}
-	if r := res.Record; r != nil && r.Timestamp != nil && opts.Now != nil {
-		if ahead := time.UnixMilli(*r.Timestamp).Sub(opts.Now()); ahead > time.Hour {
-			fmt.Fprintf(env.IO.ErrOut, "warning: the record timestamp is %s in the future: Kafka 4 brokers reject it by default (log.message.timestamp.after.max.ms = 1h), and the records batched with it\n", ahead.Round(time.Second))
-		}
+	if rerr == nil && opts.Now != nil {
+		// Kafka 4 brokers reject a record timestamp more than an hour
+		// ahead, and the producer callback fails the task
+		res, rerr = eventrouter.CheckTimestamp(cfg, res, opts.Now(), eventrouter.DefaultTimestampAfterMax)
 	}
 	if isStructured(opts.Output) {
 		if err := writeStructured(env.IO.Out, opts.Output, previewJSON(res, rerr, cfg)); err != nil {

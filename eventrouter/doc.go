@@ -69,8 +69,9 @@
 //     (ColumnDefault; a sample row gives a column's DEFAULT in "columns").
 //   - Kafka 4 brokers reject record timestamps more than an hour in the
 //     future (log.message.timestamp.after.max.ms); with errors.tolerance=all
-//     the record and the records batched with it are lost silently. Route
-//     has no clock and does not flag it; the preview command does.
+//     the record and the records batched with it are lost silently, with
+//     none the producer callback fails the task. Route has no clock and
+//     does not flag it; CheckTimestamp does (the preview command uses it).
 //   - errors.tolerance=all also skips the IllegalStateException of
 //     table.op.invalid.behavior=fatal.
 //   - table.field.event.key cannot be switched off in 3.6: an absent column

@@ -22,8 +22,11 @@
 // oldest rows by the order column (default: the event id; the project's
 // writer makes time-ordered UUIDv7 ids); there is no watermark, so a row
 // whose transaction commits late is read by the next poll. When a record
-// fails, it and every later row of the batch stay, and the next attempt
-// republishes them in order.
+// fails, it and the rows not produced after it stay, and the next attempt
+// republishes them in order; the records the broker acknowledged are
+// deleted even when an earlier one of the batch failed, so none is
+// published twice. The producer is a Producer (default: a *kafka.Producer
+// with these settings; relaytest.Producer for tests without a broker).
 //
 // Several relays: one is active, holding a session-level advisory lock
 // named after the table (pg_try_advisory_lock, GET_LOCK); the others are
@@ -36,7 +39,12 @@
 // of the wrong type, …) stops the relay with the same *eventrouter.TaskError
 // (ErrRowFailed); the row stays. A row the EventRouter drops
 // (errors.tolerance=all) is deleted unpublished, as the connector skips it.
-// A Kafka error (ErrKafka) leaves the rows for the next poll.
+// A retriable Kafka error (ErrKafka) leaves the rows for the next poll. A
+// record the broker rejects for good (too large, a timestamp out of the
+// broker's bounds, not authorized, an invalid record or topic) stops the
+// relay with a *RejectedError (ErrRejected) under errors.tolerance=none, as
+// it fails the task; under errors.tolerance=all its row is deleted
+// unpublished. A fatal producer error stops the relay (ErrProducerFatal).
 //
 // See docs/relay.md for the limits of polling compared to CDC.
 package relay

@@ -15,9 +15,22 @@ var (
 	// ErrRowFailed: a row the real connector task would fail on; the relay
 	// stops on it and leaves it (and the rows after it) in the table.
 	ErrRowFailed = errors.New("outbox row fails the EventRouter")
-	// ErrKafka: publishing failed; the rows stay in the table and are
-	// retried by the next poll.
+	// ErrKafka: publishing failed; the rows not acknowledged stay in the
+	// table. Alone it is retriable (Kafka unreachable, a missing topic, a
+	// timeout): Run retries after the poll interval. With ErrRejected or
+	// ErrProducerFatal it is not, and Run stops.
 	ErrKafka = errors.New("kafka publish failed")
+	// ErrRejected: the broker rejected a record for good (too large for
+	// its topic, a timestamp out of the broker's bounds, not authorized,
+	// an invalid topic or record; a *RejectedError). With
+	// errors.tolerance=none the Debezium task fails on it: the relay stops,
+	// and the row stays. With errors.tolerance=all the row is skipped.
+	ErrRejected = errors.New("the broker rejected a record")
+	// ErrProducerFatal: the Kafka producer raised a fatal error (for the
+	// idempotent producer: a sequence or epoch the broker refuses); it
+	// cannot publish any more. The relay stops; the rows not acknowledged
+	// stay, and a new relay publishes them, in order.
+	ErrProducerFatal = errors.New("fatal Kafka producer error")
 	// ErrDatabase: reading or deleting outbox rows failed.
 	ErrDatabase = errors.New("outbox database error")
 	// ErrLocked: another relay holds the outbox's lock (Drain only; Run
@@ -68,3 +81,22 @@ func (e *RowError) Error() string { return fmt.Sprintf("outbox row %s: %v", e.Ke
 
 // Unwrap returns ErrRowFailed and the cause.
 func (e *RowError) Unwrap() []error { return []error{ErrRowFailed, e.Err} }
+
+// RejectedError is a record the broker rejected for good. It unwraps to
+// ErrKafka, ErrRejected and the broker's error (a kafka.Error).
+type RejectedError struct {
+	// Key is the row's primary key, as text.
+	Key string
+	// EventID is the row's event id (table.field.event.id), as text.
+	EventID string
+	// Topic is the record's topic.
+	Topic string
+	Err   error
+}
+
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("outbox row %s (event id %s): the broker rejected its record for topic %s: %v", e.Key, e.EventID, e.Topic, e.Err)
+}
+
+// Unwrap returns ErrKafka, ErrRejected and the broker's error.
+func (e *RejectedError) Unwrap() []error { return []error{ErrKafka, ErrRejected, e.Err} }

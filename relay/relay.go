@@ -86,6 +86,12 @@ type Options struct {
 	OnBatch func(table string, d time.Duration, rows int)
 	// Now is the clock (nil: time.Now); it gives the envelope ts_ms.
 	Now func() time.Time
+	// Producer, when set, publishes instead of the relay's own
+	// *kafka.Producer (then BootstrapServers, Security, Kafka and
+	// MessageTimeout are not used for it, and the producer should have the
+	// relay's settings: enable.idempotence, acks=all, murmur2_random). The
+	// relay owns it and closes it in Close. For tests: relaytest.Producer.
+	Producer Producer
 }
 
 // Filter is Options.Filter: the rows whose Column equals Value.
@@ -126,7 +132,8 @@ type Relay struct {
 	opts     Options
 	orderCol string
 	runID    string
-	producer *kafka.Producer
+	producer Producer
+	fatal    chan struct{} // closed on the producer's fatal error
 	lock     lock
 	query    string
 	args     []any
@@ -177,7 +184,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.BootstrapServers == "" {
+	if opts.BootstrapServers == "" && opts.Producer == nil {
 		return nil, configErr(nil, "no Kafka bootstrap servers")
 	}
 	r := &Relay{db: db, cfg: cfg, router: eventrouter.NewRouter(cfg), t: t, opts: opts, runID: newUUID()}
@@ -241,6 +248,18 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	r.query = fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), where, strings.Join(order, ", "), opts.Batch)
 	r.lock = lock{t: t, name: lockName(t, opts.Filter)}
 
+	if r.producer = opts.Producer; r.producer == nil {
+		if r.producer, err = newProducer(opts); err != nil {
+			return nil, err
+		}
+	}
+	r.fatal = make(chan struct{})
+	go r.drainEvents(r.producer.Events())
+	return r, nil
+}
+
+// newProducer creates the relay's own producer from opts.
+func newProducer(opts Options) (*kafka.Producer, error) {
 	props := maps.Clone(opts.Kafka)
 	delete(props, "bootstrap.servers") // BootstrapServers wins
 	pc, err := kafkaclient.Config{BootstrapServers: opts.BootstrapServers, Security: opts.Security, Properties: props}.ConfigMap()
@@ -262,21 +281,41 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 		}
 	}
 	pc["go.logs.channel.enable"] = false
-	if r.producer, err = kafka.NewProducer(&pc); err != nil {
+	p, err := kafka.NewProducer(&pc)
+	if err != nil {
 		return nil, fmt.Errorf("%w: producer: %v", ErrKafka, err)
 	}
-	go func() { // drain the producer's event channel (errors, stats)
-		for ev := range r.producer.Events() {
-			if e, ok := ev.(kafka.Error); ok && e.Code() != kafka.ErrAllBrokersDown && e.Code() != kafka.ErrTransport {
-				if se := kafkaclient.Classify(e); se != nil {
-					r.logf("kafka: %v", se) // names the cause: authentication or TLS
-					continue
-				}
-				r.logf("kafka: %v", e)
+	return p, nil
+}
+
+// drainEvents drains the producer's event channel (errors, stats) until
+// Close. A fatal error closes r.fatal: Run stops on it.
+func (r *Relay) drainEvents(events chan kafka.Event) {
+	var once sync.Once
+	for ev := range events {
+		e, ok := ev.(kafka.Error)
+		switch {
+		case !ok:
+		case e.IsFatal():
+			r.logAttrs(slog.LevelError, "kafka: fatal producer error: %v (the relay stops)", []any{e})
+			once.Do(func() { close(r.fatal) })
+		case e.Code() == kafka.ErrAllBrokersDown || e.Code() == kafka.ErrTransport:
+		default:
+			if se := kafkaclient.Classify(e); se != nil {
+				r.logf("kafka: %v", se) // names the cause: authentication or TLS
+				continue
 			}
+			r.logf("kafka: %v", e)
 		}
-	}()
-	return r, nil
+	}
+}
+
+// fatalErr is the producer's fatal error as the relay returns it, or nil.
+func (r *Relay) fatalErr() error {
+	if err := r.producer.GetFatalError(); err != nil {
+		return fmt.Errorf("%w: %w: %v (the rows not acknowledged stay; a new relay publishes them)", ErrKafka, ErrProducerFatal, err)
+	}
+	return nil
 }
 
 // Table is the outbox table the relay reads, as Debezium names it.
@@ -327,10 +366,13 @@ func rowAttrs(p pending) []slog.Attr {
 // Run publishes until ctx is done or a row fails the EventRouter. Only the
 // relay holding the outbox's lock publishes; the others are standbys that
 // retry the lock every poll interval and take over when its holder's
-// database session ends. A Kafka error leaves the rows in the table; they
-// are retried after the poll interval. Run returns nil when ctx is
-// cancelled, else an error unwrapping to ErrRowFailed (or ErrDatabase for a
-// database that stays unreachable).
+// database session ends. A retriable Kafka error leaves the rows that the
+// broker did not acknowledge in the table; they are retried after the poll
+// interval, in order. Run returns nil when ctx is cancelled, else an error
+// unwrapping to ErrRowFailed, ErrRejected (a record the broker rejects
+// for good, with errors.tolerance=none: a *RejectedError), ErrProducerFatal
+// (a fatal producer error), or ErrDatabase for a database that stays
+// unreachable. In each case the rows not published stay in the table.
 func (r *Relay) Run(ctx context.Context) error {
 	for {
 		if ctx.Err() != nil {
@@ -346,7 +388,7 @@ func (r *Relay) Run(ctx context.Context) error {
 			case err == nil && n == r.opts.Batch:
 				continue // more rows are pending
 			case err == nil:
-			case errors.Is(err, ErrRowFailed):
+			case errors.Is(err, ErrRowFailed), errors.Is(err, ErrRejected), errors.Is(err, ErrProducerFatal):
 				return err
 			case ctx.Err() != nil:
 				return nil
@@ -359,6 +401,11 @@ func (r *Relay) Run(ctx context.Context) error {
 			return nil
 		case <-time.After(r.opts.PollInterval):
 		case <-r.opts.Wake:
+		case <-r.fatal:
+			if err := r.fatalErr(); err != nil {
+				return err
+			}
+			return fmt.Errorf("%w: %w", ErrKafka, ErrProducerFatal)
 		}
 	}
 }
@@ -470,7 +517,7 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 	r.stats.OldestPending = oldest
 	r.mu.Unlock()
 	done, perr := r.publish(batch)
-	if err := r.remove(ctx, conn, batch[:done]); err != nil {
+	if err := r.remove(ctx, conn, done); err != nil {
 		r.lock.okAt = time.Time{}
 		return n, err
 	}
@@ -522,71 +569,127 @@ func (r *Relay) route(dests []any) (pending, error) {
 }
 
 // publish produces the batch's records and waits for every delivery
-// report. It returns how many rows, from the start of the batch, are done
-// (acknowledged or dropped): a failed record and every row after it stay,
-// so that a retry republishes them in order.
-func (r *Relay) publish(batch []pending) (int, error) {
+// report. It returns the rows that are done: acknowledged by the broker,
+// dropped by the EventRouter, or (errors.tolerance=all) rejected by the
+// broker for good. The others stay for the next attempt: a record that
+// failed and the rows not produced after a Produce error. An acknowledged
+// record is done even when an earlier one failed: publishing it again would
+// only add a duplicate (within a partition the idempotent producer keeps
+// the order, so a failed record's later records of the same partition
+// normally fail with it).
+//
+// The error is, by precedence: the producer's fatal error (ErrProducerFatal),
+// the first record the broker rejected for good with errors.tolerance=none
+// (a *RejectedError), the first retriable error (ErrKafka alone).
+func (r *Relay) publish(batch []pending) ([]pending, error) {
 	ch := make(chan kafka.Event, len(batch)+1)
 	sent := 0
-	failAt := len(batch)
-	var errAt error
+	unsent := len(batch) // the rows from here on were not produced
+	ok := make([]bool, len(batch))
+	var rejected, retry error
+	// fail classifies the error of row i's record.
+	fail := func(i int, err error) {
+		var ke kafka.Error
+		if !errors.As(err, &ke) || ke.IsFatal() || ke.Code() == kafka.ErrFatal || retriable(ke) {
+			if retry == nil {
+				retry = err
+			}
+			return
+		}
+		p := batch[i]
+		if r.cfg.ErrorsTolerance == "all" {
+			// Connect with errors.tolerance=all skips a record the broker
+			// rejects (for example a timestamp too far in the future).
+			r.logAttrs(slog.LevelWarn, "relay: row %s skipped (errors.tolerance=all): %v", []any{keyText(p.key), err}, rowAttrs(p)...)
+			batch[i].rec, batch[i].reason = nil, "rejected by the broker: "+err.Error()
+			ok[i] = true
+			return
+		}
+		if rejected == nil {
+			rejected = &RejectedError{Key: keyText(p.key), EventID: fmt.Sprint(p.eventID), Topic: p.rec.Topic, Err: err}
+			r.logAttrs(slog.LevelError, "relay: %v", []any{rejected}, append(rowAttrs(p), slog.String(logattr.Topic, p.rec.Topic))...)
+		}
+	}
 	for i, p := range batch {
 		if p.rec == nil {
+			ok[i] = true
 			continue
 		}
 		m := message(p.rec)
 		m.Opaque = i
 		if err := r.producer.Produce(m, ch); err != nil {
-			// queue full, unknown partition…: this row and the rest stay
-			failAt, errAt = i, err
+			// queue full, a record over message.max.bytes, a fatal error…
+			fail(i, err)
+			if ok[i] { // skipped (errors.tolerance=all)
+				continue
+			}
+			unsent = i // this row and the rest stay
 			break
 		}
 		sent++
 	}
 	for j := 0; j < sent; j++ {
-		m, ok := (<-ch).(*kafka.Message)
-		if !ok {
+		m, isMsg := (<-ch).(*kafka.Message)
+		if !isMsg {
 			continue
 		}
-		if m.TopicPartition.Error == nil {
-			if r.opts.Logger != nil {
-				tp := m.TopicPartition
-				r.logAttrs(slog.LevelDebug, "relay: row %s published", []any{keyText(batch[m.Opaque.(int)].key)},
-					append(rowAttrs(batch[m.Opaque.(int)]), slog.String(logattr.Topic, *tp.Topic), slog.Int(logattr.Partition, int(tp.Partition)), slog.Int64(logattr.Offset, int64(tp.Offset)))...)
-			}
-			continue
-		}
-		err := m.TopicPartition.Error
 		i := m.Opaque.(int)
-		var ke kafka.Error
-		if r.cfg.ErrorsTolerance == "all" && errors.As(err, &ke) && !retriable(ke) {
-			// Connect with errors.tolerance=all skips a record the broker
-			// rejects (for example a timestamp too far in the future).
-			r.logAttrs(slog.LevelWarn, "relay: row %s skipped (errors.tolerance=all): %v", []any{keyText(batch[i].key), err}, rowAttrs(batch[i])...)
-			batch[i].rec, batch[i].reason = nil, "rejected by the broker: "+err.Error()
+		if err := m.TopicPartition.Error; err != nil {
+			fail(i, err)
 			continue
 		}
-		if i < failAt {
-			failAt, errAt = i, err
+		ok[i] = true
+		if r.opts.Logger != nil {
+			tp := m.TopicPartition
+			r.logAttrs(slog.LevelDebug, "relay: row %s published", []any{keyText(batch[i].key)},
+				append(rowAttrs(batch[i]), slog.String(logattr.Topic, *tp.Topic), slog.Int(logattr.Partition, int(tp.Partition)), slog.Int64(logattr.Offset, int64(tp.Offset)))...)
 		}
 	}
-	if errAt != nil {
+	var done []pending
+	for i := range batch[:unsent] {
+		if ok[i] {
+			done = append(done, batch[i])
+		}
+	}
+	err := r.fatalErr()
+	switch {
+	case err != nil:
+	case rejected != nil:
+		err = rejected
+	case retry != nil:
+		err = fmt.Errorf("%w: %v", ErrKafka, retry)
+	}
+	if err != nil {
 		r.mu.Lock()
 		r.stats.Failed++
 		r.mu.Unlock()
-		return failAt, fmt.Errorf("%w: %v", ErrKafka, errAt)
 	}
-	return len(batch), nil
+	return done, err
 }
 
 // retriable: the broker may accept the record later (Kafka down, a
-// timeout), as opposed to a rejection of the record itself.
+// timeout, a missing topic or partition leader, not enough replicas), as
+// Kafka's Java producer in Connect retries it. The permanent errors are
+// the rejections of the record itself, named here: too large, invalid,
+// a timestamp out of bounds, a topic that is invalid or not authorized.
 func retriable(e kafka.Error) bool {
 	switch e.Code() {
-	case kafka.ErrMsgTimedOut, kafka.ErrTransport, kafka.ErrAllBrokersDown, kafka.ErrTimedOut, kafka.ErrTimedOutQueue:
-		return true
+	case kafka.ErrMsgSizeTooLarge, // MESSAGE_TOO_LARGE, or over the producer's message.max.bytes
+		kafka.ErrInvalidMsgSize,
+		kafka.ErrRecordListTooLarge,
+		kafka.ErrInvalidRecord,
+		kafka.ErrInvalidTimestamp, // log.message.timestamp.{before,after}.max.ms
+		kafka.ErrTopicException,   // INVALID_TOPIC_EXCEPTION
+		kafka.ErrTopicAuthorizationFailed,
+		kafka.ErrClusterAuthorizationFailed,
+		kafka.ErrTransactionalIDAuthorizationFailed,
+		kafka.ErrUnsupportedForMessageFormat,
+		kafka.ErrUnsupportedCompressionType,
+		kafka.ErrPolicyViolation,
+		kafka.ErrInvalidArg:
+		return false
 	}
-	return e.IsRetriable()
+	return true
 }
 
 func message(rec *eventrouter.Record) *kafka.Message {
