@@ -65,9 +65,14 @@ several). The relay reads the table named by table.include.list through the
 config's database.* settings (or --dsn) and publishes to --bootstrap-servers
 (default $OUTBOXCTL_BOOTSTRAP_SERVERS).
 
-Rows are published in the order of --order-column (default: the event id
-column; the outbox writer's ids are time-ordered UUIDv7) and deleted (or,
-with --mark-column, marked) once the broker has acknowledged them. Several
+Rows are published in the database-assigned order that outboxctl provision
+gives every outbox table (PostgreSQL: the inserting transaction's id, then
+insert order, and only once every transaction that began writing before has
+ended; MySQL/MariaDB: AUTO_INCREMENT), never by a client clock; a table
+without those columns is refused (exit 2, naming the ALTER TABLE) unless
+--order-column names the order, which is then yours to guarantee. Rows are
+deleted (or, with --mark-column, marked) once the broker has acknowledged
+them. Several
 relays may run: one holds the outbox's advisory lock and publishes, the
 others wait and take over when its database session ends. With --once the
 relay publishes what is pending and exits 0.
@@ -97,7 +102,7 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.DurationVar(&opts.PollInterval, "poll-interval", relay.DefaultPollInterval, "time between polls when the table is drained")
 	fs.IntVar(&opts.Batch, "batch", relay.DefaultBatch, "rows per poll")
 	fs.BoolVar(&opts.Once, "once", false, "publish what is pending, then exit")
-	fs.StringVar(&opts.OrderColumn, "order-column", "", "column giving the publish order (default: the event id column)")
+	fs.StringVar(&opts.OrderColumn, "order-column", "", "column giving the publish order, your responsibility (default: the database-assigned order, relay_tx/relay_seq)")
 	fs.StringVar(&opts.MarkColumn, "mark-column", "", "nullable timestamp column to set instead of deleting published rows")
 	fs.StringVar(&opts.Listen, "listen", "", "PostgreSQL: LISTEN on this channel to wake up before the poll interval")
 	fs.StringVar(&opts.MetricsAddr, "metrics-addr", "", "serve Prometheus metrics on this address at /metrics (for example :9464)")

@@ -105,7 +105,7 @@ func TestCLIRelayTableChecks(t *testing.T) {
 		type varchar(255) NOT NULL, payload jsonb, schemaversion int, seq bigint)`); err != nil {
 		t.Fatal(err)
 	}
-	path := relaySpec(t, dbName, "nopk", sfx, "    relay: {pollInterval: 100ms}\n")
+	path := relaySpec(t, dbName, "nopk", sfx, "    relay: {pollInterval: 100ms, orderColumn: id}\n")
 	code, _, errOut := runCLI(t, nil, "relay", "-f", path, "--once", "--bootstrap-servers", s.BootstrapServers)
 	if code != 2 || !strings.Contains(errOut, "outbox table public.nopk has no primary key") {
 		t.Errorf("relay on a table without a primary key: exit %d, stderr %q; want exit 2", code, errOut)

@@ -19,9 +19,16 @@
 // murmur2 partitioner for keyed records, as the Java producer of Kafka
 // Connect). A row is deleted (or, with Options.MarkColumn, marked) only
 // after the broker acknowledged its record: at least once. A batch is the
-// oldest rows by the order column (default: the event id; the project's
-// writer makes time-ordered UUIDv7 ids); there is no watermark, so a row
-// whose transaction commits late is read by the next poll. When a record
+// first rows in the publish order. By default that order is assigned by the
+// database, never by a client clock (columns spec.RelayTxColumn and
+// spec.RelaySeqColumn, which outboxddl creates with the table; New refuses a
+// table without them unless Options.OrderColumn is set): on PostgreSQL the
+// inserting transaction's id then the insert order, reading only rows of
+// transactions below the oldest transaction still open, so a transaction
+// that began writing first is never overtaken (Stats.HeldBack, a log line
+// naming the open session); on MySQL and MariaDB AUTO_INCREMENT, with no
+// horizon (a row whose transaction commits late is read by the next poll).
+// See docs/relay.md ("Order") for when this equals commit order. When a record
 // fails, it and every later row of the batch stay, and the next attempt
 // republishes them in order.
 //

@@ -20,6 +20,11 @@ var (
 	ErrKafka = errors.New("kafka publish failed")
 	// ErrDatabase: reading or deleting outbox rows failed.
 	ErrDatabase = errors.New("outbox database error")
+	// ErrHeldBack: Drain's context ended while committed rows waited behind
+	// a transaction that began writing before them and is still open
+	// (PostgreSQL, database-assigned order); they are published once it
+	// ends.
+	ErrHeldBack = errors.New("outbox rows wait for an open transaction")
 	// ErrLocked: another relay holds the outbox's lock (Drain only; Run
 	// waits as a standby).
 	ErrLocked = errors.New("another relay holds the outbox lock")

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/internal/logattr"
 	"github.com/outboxctl/outboxctl/kafkaclient"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // Defaults of Options.
@@ -109,6 +112,11 @@ type Stats struct {
 	LastBatch time.Duration
 	// Leader reports whether this relay holds the lock.
 	Leader bool
+	// HeldBack (PostgreSQL, database-assigned order) is the number of
+	// committed rows the last drained poll left because a transaction that
+	// began writing before them (any transaction of the server holding a
+	// transaction id) is still open; they are published once it ends.
+	HeldBack int64
 	// OldestPending is the age of the oldest row the last batch read, from
 	// its UUIDv7 event id (the writer's); 0 when the table was drained or
 	// the id is not a UUIDv7.
@@ -130,7 +138,11 @@ type Relay struct {
 	lock     lock
 	query    string
 	args     []any
-	pkIdx    []int
+	// heldQuery (PostgreSQL, database-assigned order) counts the committed
+	// rows the horizon holds back; heldXmin is the horizon last logged.
+	heldQuery string
+	heldXmin  int64
+	pkIdx     []int
 
 	closed bool
 
@@ -181,24 +193,39 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 		return nil, configErr(nil, "no Kafka bootstrap servers")
 	}
 	r := &Relay{db: db, cfg: cfg, router: eventrouter.NewRouter(cfg), t: t, opts: opts, runID: newUUID()}
-	r.orderCol = opts.OrderColumn
-	if r.orderCol == "" {
-		r.orderCol = cfg.FieldEventID
+	pk := t.pk
+	if len(pk) == 0 {
+		return nil, configErr(nil, "outbox table %s has no primary key: the relay deletes (or marks) published rows by it", t.qualified())
 	}
-	switch c := t.col(r.orderCol); {
-	case c == nil:
-		return nil, configErr(nil, "order column %s is not a column of %s", r.orderCol, t.qualified())
-	case c.nullable:
-		return nil, configErr(nil, "order column %s of %s is nullable: want a NOT NULL column (rows with NULL have no place in the publish order)", r.orderCol, t.qualified())
+	// The publish order: the column given, else the database-assigned order
+	// (spec.RelayTxColumn, spec.RelaySeqColumn), which depends on no client
+	// clock; a table without it is refused (docs/relay.md, "Order").
+	var orderCols []string
+	var horizon string
+	if r.orderCol = opts.OrderColumn; r.orderCol != "" {
+		switch c := t.col(r.orderCol); {
+		case c == nil:
+			return nil, configErr(nil, "order column %s is not a column of %s", r.orderCol, t.qualified())
+		case c.nullable:
+			return nil, configErr(nil, "order column %s of %s is nullable: want a NOT NULL column (rows with NULL have no place in the publish order)", r.orderCol, t.qualified())
+		}
+		orderCols = []string{r.orderCol}
+	} else if ok, alter := t.dbOrder(); !ok {
+		return nil, configErr(nil, "outbox table %s has no database-assigned publish order: add it with `%s` (outboxctl provision creates it with the table), or give the order column explicitly (--order-column, relay.orderColumn: then the per-aggregate order is the writer's to guarantee)", t.qualified(), alter)
+	} else if t.pg() {
+		orderCols = []string{spec.RelayTxColumn, spec.RelaySeqColumn}
+		// Only rows of transactions below the oldest one still open: every
+		// transaction with a lower id has ended, so no row can later
+		// commit in front of what is published.
+		horizon = t.quote(spec.RelayTxColumn)
+	} else {
+		orderCols = []string{spec.RelaySeqColumn}
 	}
+	r.orderCol = orderCols[0]
 	if opts.MarkColumn != "" {
 		if c := t.col(opts.MarkColumn); c == nil || !c.nullable {
 			return nil, configErr(nil, "mark column %s must be a nullable column of %s", opts.MarkColumn, t.qualified())
 		}
-	}
-	pk := t.pk
-	if len(pk) == 0 {
-		return nil, configErr(nil, "outbox table %s has no primary key: the relay deletes (or marks) published rows by it", t.qualified())
 	}
 	// The EventRouter passes the change event through when its predicate
 	// does not apply to the table's topic: that record (a Debezium
@@ -228,13 +255,23 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 		r.args = append(r.args, f.Value)
 		conds = append(conds, t.quote(f.Column)+" = "+t.placeholder(len(r.args)))
 	}
+	if horizon != "" {
+		// Rows held back by the horizon: counted when a poll drains the table.
+		const xmin = "txid_snapshot_xmin(txid_current_snapshot())"
+		held := append(slices.Clone(conds), horizon+" >= "+xmin, horizon+" < "+t.placeholder(len(r.args)+1))
+		r.heldQuery = fmt.Sprintf("SELECT count(*), %s FROM %s WHERE %s", xmin, t.from(), strings.Join(held, " AND "))
+		conds = append(conds, horizon+" < "+xmin)
+	}
 	where := ""
 	if len(conds) > 0 {
 		where = " WHERE " + strings.Join(conds, " AND ")
 	}
-	order := []string{t.quote(r.orderCol)}
+	var order []string
+	for _, c := range orderCols {
+		order = append(order, t.quote(c))
+	}
 	for _, k := range pk {
-		if k != r.orderCol {
+		if !slices.Contains(orderCols, k) {
 			order = append(order, t.quote(k))
 		}
 	}
@@ -346,6 +383,7 @@ func (r *Relay) Run(ctx context.Context) error {
 			case err == nil && n == r.opts.Batch:
 				continue // more rows are pending
 			case err == nil:
+				r.checkHeldBack(ctx, math.MaxInt64)
 			case errors.Is(err, ErrRowFailed):
 				return err
 			case ctx.Err() != nil:
@@ -382,8 +420,42 @@ func (r *Relay) lead(ctx context.Context) (bool, error) {
 	return ok, err
 }
 
+// checkHeldBack counts, after a poll that drained the table, the committed
+// rows the horizon holds back, and logs when an open transaction starts (or
+// stops) holding them back. No-op without the database-assigned order on
+// PostgreSQL.
+//
+// It counts only rows of transactions below before (math.MaxInt64: all).
+func (r *Relay) checkHeldBack(ctx context.Context, before int64) int64 {
+	if r.heldQuery == "" || r.lock.conn == nil {
+		return 0
+	}
+	var n, xmin int64
+	if err := r.lock.conn.QueryRowContext(ctx, r.heldQuery, append(slices.Clone(r.args), before)...).Scan(&n, &xmin); err != nil {
+		return 0 // the next batch reports a database that fails
+	}
+	r.mu.Lock()
+	r.stats.HeldBack = n
+	r.mu.Unlock()
+	switch {
+	case n > 0 && xmin != r.heldXmin:
+		var who string
+		_ = r.lock.conn.QueryRowContext(ctx, `SELECT format('pid %s, open for %s, %s', pid, date_trunc('second', now() - xact_start), state)
+FROM pg_stat_activity WHERE backend_xid = ($1::bigint % 4294967296)::text::xid`, xmin).Scan(&who)
+		r.logAttrs(slog.LevelWarn, "relay: %d committed rows of %s wait for the open transaction %d (%s): rows are published in transaction order, and it began writing first", []any{n, r.t.qualified(), xmin, who})
+		r.heldXmin = xmin
+	case n == 0 && r.heldXmin != 0:
+		r.heldXmin = 0
+	}
+	return n
+}
+
 // Drain publishes every row pending now and returns (the --once mode). It
-// fails with ErrLocked when another relay holds the lock.
+// fails with ErrLocked when another relay holds the lock. With the
+// database-assigned order on PostgreSQL, rows committed before Drain began
+// that wait behind a transaction open then are waited for (every poll
+// interval, as long as ctx lets it; the wait is logged with the blocking
+// session); rows of transactions that begin later are not.
 func (r *Relay) Drain(ctx context.Context) error {
 	ok, err := r.lead(ctx)
 	if err != nil {
@@ -392,13 +464,30 @@ func (r *Relay) Drain(ctx context.Context) error {
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrLocked, r.t.qualified())
 	}
+	before := int64(math.MaxInt64)
+	if r.heldQuery != "" {
+		// every transaction that can hold rows committed by now has an id
+		// below the current snapshot's xmax
+		if err := r.lock.conn.QueryRowContext(ctx, "SELECT txid_snapshot_xmax(txid_current_snapshot())").Scan(&before); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrDatabase, r.t.qualified(), err)
+		}
+	}
 	for {
 		n, err := r.batch(ctx)
 		if err != nil {
 			return err
 		}
-		if n < r.opts.Batch {
+		if n == r.opts.Batch {
+			continue
+		}
+		held := r.checkHeldBack(ctx, before)
+		if held == 0 {
 			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w: %d rows of %s wait for a transaction that began writing before them and is still open: %v", ErrHeldBack, held, r.t.qualified(), ctx.Err())
+		case <-time.After(r.opts.PollInterval):
 		}
 	}
 }
