@@ -3,6 +3,7 @@ package relay
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"hash/fnv"
 	"time"
@@ -99,16 +100,29 @@ func (l *lock) held(ctx context.Context) bool {
 	return true
 }
 
-// release gives the lock back (closing the session would too).
+// release gives the lock back. When the unlock fails (an error, or the
+// server says the session did not hold it) the connection is discarded,
+// not returned to the pool: a pooled session still holding the lock would
+// keep every standby out for as long as the pool keeps it.
 func (l *lock) release() {
 	if l.conn == nil {
 		return
 	}
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var ok sql.NullBool
+	var err error
 	if l.t.pg() {
-		_, _ = l.conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", pgKey(l.name))
+		err = l.conn.QueryRowContext(ctx, "SELECT pg_advisory_unlock($1)", pgKey(l.name)).Scan(&ok)
 	} else {
-		_, _ = l.conn.ExecContext(ctx, "SELECT RELEASE_LOCK(?)", mysqlName(l.name))
+		var n sql.NullInt64
+		err = l.conn.QueryRowContext(ctx, "SELECT RELEASE_LOCK(?)", mysqlName(l.name)).Scan(&n)
+		ok = sql.NullBool{Bool: n.Valid && n.Int64 == 1, Valid: true}
+	}
+	if err != nil || !ok.Bool {
+		// driver.ErrBadConn from Raw makes database/sql close the session
+		// (and with it every lock it holds) instead of pooling it.
+		_ = l.conn.Raw(func(any) error { return driver.ErrBadConn })
 	}
 	l.conn.Close()
 	l.conn = nil
