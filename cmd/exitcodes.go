@@ -42,7 +42,8 @@ const exitCodesHelp = `Exit codes of outboxctl:
      task not RUNNING (status), plan/deploy refusing a dangerous change or a
      prune beyond --prune-max / of every managed connector (nothing written),
      events lost, duplicated or out of order (bench), relay cutover --to relay
-     refusing a writer that deletes rows after inserting them
+     refusing a writer that deletes rows after inserting them, relay refusing
+     an outbox whose connector is RUNNING or that relay cutover --to cdc fenced
   4  changes pending: plan/deploy --dry-run with --detailed-exitcode found
      changes; schema diff --exit-code found the two sides different
   5  verify: a stage of the canary failed (connector or relay, database write,

@@ -22,6 +22,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/relay"
 	"github.com/outboxctl/outboxctl/relay/relayprom"
@@ -46,6 +47,11 @@ type relayOptions struct {
 	Listen             string
 	MetricsAddr        string
 	Kafka              kafkaClientFlags
+	// Connector, ConnectURL, NoConnectCheck: the probe of the outbox's
+	// connector before publishing (run only; cutover has its own).
+	Connector      string
+	ConnectURL     string
+	NoConnectCheck bool
 }
 
 func newRelayCmd(env *Env) *cobra.Command {
@@ -77,6 +83,15 @@ relays may run: one holds the outbox's advisory lock and publishes, the
 others wait and take over when its database session ends. With --once the
 relay publishes what is pending and exits 0.
 
+Before publishing, the relay asks Kafka Connect (--connect-url) about the
+outbox's connector (the spec's, --config's "name", or --connector): when it
+is RUNNING (or being started) it publishes the table already, and the relay
+refuses (exit 3) instead of publishing every event a second time; move the
+outbox with "relay cutover --to relay". Connect unreachable is a warning.
+After "relay cutover --to cdc" the table carries a fence: no relay publishes
+(--once: exit 3; otherwise it waits as a standby) until "relay cutover --to
+relay" lifts it.
+
 A config the relay cannot honour (a converter not emulated, a missing table
 or column, a table without a primary key, a nullable order column) is an
 error at start (exit 2). A row the real task would fail on
@@ -106,6 +121,9 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.StringVar(&opts.MarkColumn, "mark-column", "", "nullable timestamp column to set instead of deleting published rows")
 	fs.StringVar(&opts.Listen, "listen", "", "PostgreSQL: LISTEN on this channel to wake up before the poll interval")
 	fs.StringVar(&opts.MetricsAddr, "metrics-addr", "", "serve Prometheus metrics on this address at /metrics (for example :9464)")
+	fs.StringVar(&opts.Connector, "connector", "", "the outbox's connector, checked not to be RUNNING (default: the spec's, or the name in --config)")
+	fs.StringVar(&opts.ConnectURL, "connect-url", "", "Kafka Connect REST URL for that check (default $OUTBOXCTL_CONNECT_URL)")
+	fs.BoolVar(&opts.NoConnectCheck, "no-connect-check", false, "do not ask Kafka Connect whether the outbox's connector runs")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	c.AddCommand(newRelayCutoverCmd(env))
 	return c
@@ -284,12 +302,19 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 	}
 	var conf map[string]string
 	var err error
+	connector := opts.Connector
 	if opts.Config != "" {
 		conf, err = readConnectorConfig(opts.Config)
+		if connector == "" {
+			connector = connectorName(opts.Config)
+		}
 	} else {
 		var o *spec.Outbox
 		if conf, o, err = relaySpecConfig(env, opts.Files, opts.Outbox); err == nil && o.Relay != nil {
 			err = relayDefaults(opts, o.Relay, flagsSet)
+		}
+		if err == nil && connector == "" {
+			connector = o.Connector.Name
 		}
 	}
 	if err != nil {
@@ -374,6 +399,11 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		defer srv.Close()
 		ro.Logf("relay: metrics on http://%s/metrics", ln.Addr())
 	}
+	if connector != "" && !opts.NoConnectCheck {
+		if err := checkNoConnector(ctx, env, opts.ConnectURL, connector, r.Table(), ro.Logf); err != nil {
+			return err
+		}
+	}
 	if opts.Once {
 		err = r.Drain(ctx)
 	} else {
@@ -381,7 +411,40 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 	}
 	st := r.Stats()
 	fmt.Fprintf(env.IO.Out, "relay %s: published %d, dropped %d, failed attempts %d\n", r.Table(), st.Published, st.Dropped, st.Failed)
+	if errors.Is(err, relay.ErrFenced) {
+		return WithExitCode(ExitCheckFailed, err)
+	}
 	return err
+}
+
+// checkNoConnector refuses (exit 3) to relay a table whose connector runs:
+// the connector publishes it, and the relay would publish every event a
+// second time. A connector that is not deployed, PAUSED, STOPPED or FAILED
+// publishes nothing; Connect unreachable is a warning.
+func checkNoConnector(ctx context.Context, env *Env, url, name, table string, logf func(string, ...any)) error {
+	cc, err := connectClient(env, &connectFlags{connectEndpoint: connectEndpoint{URL: url}})
+	if err != nil {
+		return UsageError(err)
+	}
+	st, err := cc.Status(ctx, name)
+	switch {
+	case errors.Is(err, connect.ErrNotFound):
+		return nil
+	case err != nil:
+		logf("relay: warning: could not check that connector %s does not publish %s (%v): make sure it is stopped, or pass --no-connect-check", name, table, err)
+		return nil
+	}
+	active := func(s string) bool {
+		return s == connect.StateRunning || s == connect.StateUnassigned || s == connect.StateRestarting
+	}
+	running := active(st.Connector.State)
+	for _, tk := range st.Tasks {
+		running = running || active(tk.State)
+	}
+	if running {
+		return WithExitCode(ExitCheckFailed, fmt.Errorf("connector %s is %s and publishes %s: the relay would publish every event a second time; stop the connector first (outboxctl relay cutover --to relay checks the steps), or give the relay's outbox another connector name", name, st.Connector.State, table))
+	}
+	return nil
 }
 
 // relaySpecConfig generates the connector config of one outbox of a spec,

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"time"
 )
 
@@ -20,7 +21,18 @@ type lock struct {
 	// okAt is when a statement on conn last succeeded (zero after a
 	// failure): the session, and with it the lock, was alive then.
 	okAt time.Time
+	// noFence: the holder is the cutover to CDC itself, which sets the
+	// fence and drains under it. fenceAt is when the fence was last read.
+	noFence bool
+	fenceAt time.Time
 }
+
+// fenceMarker in the outbox table's comment says the outbox is published
+// by CDC: set by CutoverToCDC, removed by CutoverToRelay. A relay does not
+// take the lock while it is there, and a relay holding the lock gives it
+// up within freshFor of its appearance, so no relay publishes beside the
+// connector after a cutover, whether or not it was stopped.
+const fenceMarker = "[outboxctl: published by cdc, relays fenced]"
 
 // freshFor is how long a successful statement on the lock's connection
 // stands for a ping: a batch that follows at once needs no extra round
@@ -80,24 +92,105 @@ func (l *lock) tryAcquire(ctx context.Context, db *sql.DB) (bool, error) {
 		return false, nil
 	}
 	l.conn = conn
+	if fenced, err := l.fenced(ctx); err != nil || fenced {
+		l.release()
+		if err != nil {
+			return false, err
+		}
+		return false, fmt.Errorf("%w: %s", ErrFenced, l.t.qualified())
+	}
 	return true, nil
 }
 
+// comment reads the outbox table's comment on q.
+func (t *table) comment(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (string, error) {
+	var c string
+	var err error
+	if t.pg() {
+		err = q.QueryRowContext(ctx, "SELECT coalesce(obj_description(to_regclass($1), 'pg_class'), '')", t.from()).Scan(&c)
+	} else {
+		err = q.QueryRowContext(ctx, "SELECT TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?", t.schema, t.name).Scan(&c)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%w: read the comment of %s: %v", ErrDatabase, t.qualified(), err)
+	}
+	return c, nil
+}
+
+// fenced reads the fence on the lock's session.
+func (l *lock) fenced(ctx context.Context) (bool, error) {
+	if l.noFence {
+		return false, nil
+	}
+	c, err := l.t.comment(ctx, l.conn)
+	if err != nil {
+		return false, err
+	}
+	l.fenceAt = time.Now()
+	return strings.Contains(c, fenceMarker), nil
+}
+
+// setFence adds (on) or removes the fence marker in the table's comment,
+// keeping the rest of the comment. PostgreSQL needs the table's owner
+// (COMMENT ON TABLE); MySQL and MariaDB ALTER privilege (ALTER TABLE …
+// COMMENT, metadata only).
+func (t *table) setFence(ctx context.Context, db *sql.DB, on bool) error {
+	c, err := t.comment(ctx, db)
+	if err != nil {
+		return err
+	}
+	c = strings.TrimSpace(strings.ReplaceAll(c, fenceMarker, ""))
+	if on {
+		c = strings.TrimSpace(c + " " + fenceMarker)
+	}
+	var q string
+	if t.pg() {
+		lit := "NULL"
+		if c != "" {
+			lit = "'" + strings.ReplaceAll(c, "'", "''") + "'" // standard_conforming_strings
+		}
+		q = "COMMENT ON TABLE " + t.from() + " IS " + lit
+	} else {
+		q = "ALTER TABLE " + t.from() + " COMMENT = '" + strings.NewReplacer(`\`, `\\`, "'", "''").Replace(c) + "'"
+	}
+	if _, err := db.ExecContext(ctx, q); err != nil {
+		return fmt.Errorf("%w: mark %s in the comment of %s: %v", ErrDatabase, fenceMarker, t.qualified(), err)
+	}
+	return nil
+}
+
 // held checks that the lock's session is still alive (the lock is the
-// session's); a dead session means the lock is lost.
-func (l *lock) held(ctx context.Context) bool {
+// session's); a dead session means the lock is lost. At most every
+// freshFor it reads the fence (which pings the session too): a fenced
+// holder gives the lock up (ErrFenced).
+func (l *lock) held(ctx context.Context) (bool, error) {
 	if l.conn == nil {
-		return false
+		return false, nil
+	}
+	if !l.noFence && time.Since(l.fenceAt) >= freshFor {
+		fenced, err := l.fenced(ctx)
+		if err != nil {
+			l.conn.Close()
+			l.conn = nil
+			return false, nil
+		}
+		if fenced {
+			l.release()
+			return false, fmt.Errorf("%w: %s", ErrFenced, l.t.qualified())
+		}
+		return true, nil
 	}
 	if !l.okAt.IsZero() && time.Since(l.okAt) < freshFor {
-		return true
+		return true, nil
 	}
 	if err := l.conn.PingContext(ctx); err != nil {
 		l.conn.Close()
 		l.conn = nil
-		return false
+		return false, nil
 	}
-	return true
+	return true, nil
 }
 
 // release gives the lock back. When the unlock fails (an error, or the

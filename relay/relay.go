@@ -138,11 +138,14 @@ type Relay struct {
 	lock     lock
 	query    string
 	args     []any
+	pkIdx    []int
+
 	// heldQuery (PostgreSQL, database-assigned order) counts the committed
 	// rows the horizon holds back; heldXmin is the horizon last logged.
 	heldQuery string
 	heldXmin  int64
-	pkIdx     []int
+	// fenced: the last lock attempt met the cutover's fence (logged once).
+	fenced bool
 
 	closed bool
 
@@ -374,7 +377,7 @@ func (r *Relay) Run(ctx context.Context) error {
 			return nil
 		}
 		leader, err := r.lead(ctx)
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrFenced) { // lead logs the fence once
 			r.logf("relay: %v", err)
 		}
 		if leader {
@@ -404,13 +407,24 @@ func (r *Relay) Run(ctx context.Context) error {
 // lead takes (or checks) the lock.
 func (r *Relay) lead(ctx context.Context) (bool, error) {
 	was := r.lock.conn != nil
-	if was && r.lock.held(ctx) {
-		return true, nil
-	}
 	if was {
-		r.logf("relay: lost the lock of %s (session ended): standby", r.t.qualified())
+		ok, err := r.lock.held(ctx)
+		if ok {
+			return true, nil
+		}
+		if err == nil {
+			r.logf("relay: lost the lock of %s (session ended): standby", r.t.qualified())
+		}
 	}
 	ok, err := r.lock.tryAcquire(ctx, r.db)
+	switch fenced := errors.Is(err, ErrFenced); {
+	case fenced && !r.fenced:
+		r.fenced = true
+		r.logf("relay: %v: standby, not publishing", err)
+	case ok && r.fenced:
+		r.fenced = false
+		r.logf("relay: the fence of %s is gone", r.t.qualified())
+	}
 	if ok && !was {
 		r.logf("relay: holding the lock of %s: publishing", r.t.qualified())
 	}
