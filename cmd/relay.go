@@ -52,6 +52,8 @@ type relayOptions struct {
 	Connector      string
 	ConnectURL     string
 	NoConnectCheck bool
+	// MaxDBOutage: Options.MaxDatabaseOutage.
+	MaxDBOutage time.Duration
 }
 
 func newRelayCmd(env *Env) *cobra.Command {
@@ -124,6 +126,7 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.StringVar(&opts.Connector, "connector", "", "the outbox's connector, checked not to be RUNNING (default: the spec's, or the name in --config)")
 	fs.StringVar(&opts.ConnectURL, "connect-url", "", "Kafka Connect REST URL for that check (default $OUTBOXCTL_CONNECT_URL)")
 	fs.BoolVar(&opts.NoConnectCheck, "no-connect-check", false, "do not ask Kafka Connect whether the outbox's connector runs")
+	fs.DurationVar(&opts.MaxDBOutage, "max-db-outage", relay.DefaultMaxDatabaseOutage, "exit 1 once the outbox database has failed for this long (retried every poll interval until then; 0: retry for ever)")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	c.AddCommand(newRelayCutoverCmd(env))
 	return c
@@ -328,7 +331,11 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		MarkColumn:         opts.MarkColumn,
 		Batch:              opts.Batch,
 		PollInterval:       opts.PollInterval,
+		MaxDatabaseOutage:  opts.MaxDBOutage,
 		Logf:               func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) },
+	}
+	if opts.MaxDBOutage <= 0 {
+		ro.MaxDatabaseOutage = -1 // retry for ever
 	}
 	kc, err := env.kafkaConfig(&opts.Kafka, opts.BootstrapServers)
 	if err != nil {

@@ -27,6 +27,9 @@ const (
 	DefaultBatch          = 100
 	DefaultPollInterval   = time.Second
 	DefaultMessageTimeout = 30 * time.Second
+	// DefaultMaxDatabaseOutage is how long Run retries a database that
+	// fails before it returns ErrDatabase.
+	DefaultMaxDatabaseOutage = time.Minute
 )
 
 // Options configure a Relay. The connector config (New's argument) says
@@ -89,6 +92,12 @@ type Options struct {
 	OnBatch func(table string, d time.Duration, rows int)
 	// Now is the clock (nil: time.Now); it gives the envelope ts_ms.
 	Now func() time.Time
+	// MaxDatabaseOutage bounds how long Run retries (every poll interval)
+	// a database that keeps failing: once no statement has succeeded for
+	// that long, Run returns the last error (ErrDatabase), as a Debezium
+	// task fails once its retries are exhausted. Default
+	// DefaultMaxDatabaseOutage; negative: retry for ever.
+	MaxDatabaseOutage time.Duration
 }
 
 // Filter is Options.Filter: the rows whose Column equals Value.
@@ -146,6 +155,8 @@ type Relay struct {
 	heldXmin  int64
 	// fenced: the last lock attempt met the cutover's fence (logged once).
 	fenced bool
+	// dbFailingSince is when the database began failing (zero: it answers).
+	dbFailingSince time.Time
 
 	closed bool
 
@@ -191,6 +202,9 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.MaxDatabaseOutage == 0 {
+		opts.MaxDatabaseOutage = DefaultMaxDatabaseOutage
 	}
 	if opts.BootstrapServers == "" {
 		return nil, configErr(nil, "no Kafka bootstrap servers")
@@ -368,9 +382,10 @@ func rowAttrs(p pending) []slog.Attr {
 // relay holding the outbox's lock publishes; the others are standbys that
 // retry the lock every poll interval and take over when its holder's
 // database session ends. A Kafka error leaves the rows in the table; they
-// are retried after the poll interval. Run returns nil when ctx is
-// cancelled, else an error unwrapping to ErrRowFailed (or ErrDatabase for a
-// database that stays unreachable).
+// are retried after the poll interval. A database error is retried too,
+// until the database has failed for Options.MaxDatabaseOutage. Run returns
+// nil when ctx is cancelled, else an error unwrapping to ErrRowFailed, or
+// to ErrDatabase once the outage lasted MaxDatabaseOutage.
 func (r *Relay) Run(ctx context.Context) error {
 	for {
 		if ctx.Err() != nil {
@@ -380,8 +395,15 @@ func (r *Relay) Run(ctx context.Context) error {
 		if err != nil && !errors.Is(err, ErrFenced) { // lead logs the fence once
 			r.logf("relay: %v", err)
 		}
+		// a standby's lock attempt is its statement; a leader's is its batch
+		if (err != nil || !leader) && r.outageOver(err) {
+			return r.outageErr(err)
+		}
 		if leader {
 			n, err := r.batch(ctx)
+			if err == nil {
+				r.outageOver(nil)
+			}
 			switch {
 			case err == nil && n == r.opts.Batch:
 				continue // more rows are pending
@@ -394,6 +416,9 @@ func (r *Relay) Run(ctx context.Context) error {
 			default:
 				r.logf("relay: %v (rows stay; retrying in %s)", err, r.opts.PollInterval)
 			}
+			if r.outageOver(err) {
+				return r.outageErr(err)
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -402,6 +427,27 @@ func (r *Relay) Run(ctx context.Context) error {
 		case <-r.opts.Wake:
 		}
 	}
+}
+
+// outageOver tracks database failures across Run's attempts: err (nil, or
+// the error of the latest lead or batch) ends the outage when the database
+// answered, starts or continues it when it unwraps to ErrDatabase. It
+// reports whether the outage has lasted Options.MaxDatabaseOutage.
+func (r *Relay) outageOver(err error) bool {
+	if !errors.Is(err, ErrDatabase) {
+		if err == nil || !errors.Is(err, ErrFenced) {
+			r.dbFailingSince = time.Time{}
+		}
+		return false
+	}
+	if r.dbFailingSince.IsZero() {
+		r.dbFailingSince = time.Now()
+	}
+	return r.opts.MaxDatabaseOutage > 0 && time.Since(r.dbFailingSince) >= r.opts.MaxDatabaseOutage
+}
+
+func (r *Relay) outageErr(err error) error {
+	return fmt.Errorf("database of %s failing for %s (MaxDatabaseOutage), giving up: %w", r.t.qualified(), time.Since(r.dbFailingSince).Round(time.Millisecond), err)
 }
 
 // lead takes (or checks) the lock.
