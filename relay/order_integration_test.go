@@ -121,3 +121,33 @@ func TestRelayOrderIndependentOfWriterClocks(t *testing.T) {
 		})
 	}
 }
+
+// The oldest-pending age does not need a UUIDv7 id: with a timestamp column
+// (table.field.event.timestamp) it is the database's clock minus the oldest
+// row's timestamp. A row with a UUIDv4 id written 5 minutes ago is 5
+// minutes old, not 0.
+func TestRelayOldestPendingWithoutUUIDv7(t *testing.T) {
+	for _, sd := range sides {
+		t.Run(sd.name, func(t *testing.T) {
+			f := newFixture(t, sd, map[string]string{"transforms.outbox.table.field.event.timestamp": "created_at"})
+			var b [16]byte
+			_, _ = rand.Read(b[:])
+			b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+			id := fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+			q := `INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, created_at) VALUES ($1, 'Order', '1', 'T', '{}', (now() AT TIME ZONE 'UTC') - interval '5 minutes')`
+			if sd.name != "postgres" {
+				q = `INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, created_at) VALUES (?, 'Order', '1', 'T', '{}', UTC_TIMESTAMP(3) - INTERVAL 5 MINUTE)`
+			}
+			if _, err := f.db.Exec(q, id); err != nil {
+				t.Fatal(err)
+			}
+			r := f.relay(relay.Options{})
+			if err := r.Drain(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Stats().OldestPending; got < 4*time.Minute+50*time.Second || got > 6*time.Minute {
+				t.Errorf("OldestPending %s for a UUIDv4 row written 5 minutes ago, want about 5m", got)
+			}
+		})
+	}
+}

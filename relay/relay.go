@@ -126,9 +126,11 @@ type Stats struct {
 	// began writing before them (any transaction of the server holding a
 	// transaction id) is still open; they are published once it ends.
 	HeldBack int64
-	// OldestPending is the age of the oldest row the last batch read, from
-	// its UUIDv7 event id (the writer's); 0 when the table was drained or
-	// the id is not a UUIDv7.
+	// OldestPending is the age of the oldest unpublished row: with a
+	// timestamp column (table.field.event.timestamp), the database's clock
+	// minus the oldest row's timestamp (UTC; refreshed at most once a
+	// second); else the relay's clock minus the UUIDv7 time of the first row
+	// the last batch read (0 for another id). 0 when the table was drained.
 	OldestPending time.Duration
 }
 
@@ -157,6 +159,11 @@ type Relay struct {
 	fenced bool
 	// dbFailingSince is when the database began failing (zero: it answers).
 	dbFailingSince time.Time
+	// ageQuery reads the age of the oldest pending row by the database's
+	// clock and the timestamp column ("" without one); ageAt is when it
+	// last ran.
+	ageQuery string
+	ageAt    time.Time
 
 	closed bool
 
@@ -272,6 +279,10 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 		r.args = append(r.args, f.Value)
 		conds = append(conds, t.quote(f.Column)+" = "+t.placeholder(len(r.args)))
 	}
+	ageWhere := "" // every unpublished row, the held back ones too
+	if len(conds) > 0 {
+		ageWhere = " WHERE " + strings.Join(conds, " AND ")
+	}
 	if horizon != "" {
 		// Rows held back by the horizon: counted when a poll drains the table.
 		const xmin = "txid_snapshot_xmin(txid_current_snapshot())"
@@ -290,6 +301,16 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	for _, k := range pk {
 		if !slices.Contains(orderCols, k) {
 			order = append(order, t.quote(k))
+		}
+	}
+	if c := t.col(cfg.FieldTimestamp); c != nil && (c.schema.Name == eventrouter.NameTimestamp || c.schema.Name == eventrouter.NameMicroTimestamp || c.schema.Name == eventrouter.NameNanoTimestamp) {
+		// a wall-clock timestamp column in UTC, as the writer and the
+		// column default fill it
+		q := t.quote(c.name)
+		if t.pg() {
+			r.ageQuery = fmt.Sprintf("SELECT (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - MIN(%s))) * 1000000)::bigint FROM %s%s", q, t.from(), ageWhere)
+		} else {
+			r.ageQuery = fmt.Sprintf("SELECT TIMESTAMPDIFF(MICROSECOND, MIN(%s), UTC_TIMESTAMP(6)) FROM %s%s", q, t.from(), ageWhere)
 		}
 	}
 	r.query = fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), where, strings.Join(order, ", "), opts.Batch)
@@ -609,15 +630,7 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 		return 0, fmt.Errorf("%w: read %s: %v", ErrDatabase, r.t.qualified(), err)
 	}
 	r.lock.okAt = time.Now()
-	var oldest time.Duration
-	if len(batch) > 0 {
-		if ts, ok := uuidV7Time(batch[0].eventID); ok {
-			oldest = r.opts.Now().Sub(ts)
-		}
-	}
-	r.mu.Lock()
-	r.stats.OldestPending = oldest
-	r.mu.Unlock()
+	r.pendingAge(ctx, conn, batch)
 	done, perr := r.publish(batch)
 	if err := r.remove(ctx, conn, batch[:done]); err != nil {
 		r.lock.okAt = time.Time{}
@@ -627,6 +640,36 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 		return n, perr
 	}
 	return n, stop
+}
+
+// pendingAge sets Stats.OldestPending from a batch: 0 when it is empty;
+// else, with a timestamp column (table.field.event.timestamp), the
+// database's clock minus the oldest pending row's timestamp (read at most
+// once per freshFor; the writer fills the column from its clock unless it
+// leaves it to the column default), else the relay's clock minus the first
+// row's UUIDv7 id time (0 for another id).
+func (r *Relay) pendingAge(ctx context.Context, conn *sql.Conn, batch []pending) {
+	var age time.Duration
+	switch {
+	case len(batch) == 0:
+	case r.ageQuery != "":
+		if time.Since(r.ageAt) < freshFor {
+			return // keep the last value
+		}
+		var micros sql.NullInt64
+		if err := conn.QueryRowContext(ctx, r.ageQuery, r.args...).Scan(&micros); err != nil || !micros.Valid {
+			return
+		}
+		r.ageAt = time.Now()
+		age = max(0, time.Duration(micros.Int64)*time.Microsecond)
+	default:
+		if ts, ok := uuidV7Time(batch[0].eventID); ok {
+			age = r.opts.Now().Sub(ts)
+		}
+	}
+	r.mu.Lock()
+	r.stats.OldestPending = age
+	r.mu.Unlock()
 }
 
 // route builds the change event Debezium would hand the EventRouter for a
