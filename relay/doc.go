@@ -38,6 +38,13 @@
 // active relay's database session ends (exit, crash, network loss). That
 // keeps the per-aggregate order of one publisher; a takeover can publish
 // the in-flight rows of the old relay a second time, in order.
+// Session locks need one server session: behind a transaction pooler
+// (PgBouncer pool_mode=transaction) they break. The holder checks at least
+// once a second that its session holds the lock and stops publishing with
+// an error naming the pooler when it does not. After CutoverToCDC a fence
+// in the table's comment keeps every relay from leading (ErrFenced) until
+// CutoverToRelay lifts it. Run returns ErrDatabase once the database has
+// failed for Options.MaxDatabaseOutage.
 //
 // A row the real task fails on (a NULL routing column, a timestamp column
 // of the wrong type, …) stops the relay with the same *eventrouter.TaskError

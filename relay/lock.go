@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"strings"
@@ -112,6 +113,9 @@ func (t *table) comment(ctx context.Context, q interface {
 		err = q.QueryRowContext(ctx, "SELECT coalesce(obj_description(to_regclass($1), 'pg_class'), '')", t.from()).Scan(&c)
 	} else {
 		err = q.QueryRowContext(ctx, "SELECT TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?", t.schema, t.name).Scan(&c)
+		if errors.Is(err, sql.ErrNoRows) {
+			err = nil // no table: no fence (New refuses a missing table)
+		}
 	}
 	if err != nil {
 		return "", fmt.Errorf("%w: read the comment of %s: %v", ErrDatabase, t.qualified(), err)
@@ -119,8 +123,31 @@ func (t *table) comment(ctx context.Context, q interface {
 	return c, nil
 }
 
-// fenced reads the fence on the lock's session.
+// errNotOwner: the lock's session answers but does not hold the lock.
+var errNotOwner = errors.New("the relay's database session does not hold its advisory lock although it took it: a connection pooler in transaction mode (PgBouncer pool_mode=transaction, ProxySQL multiplexing) runs the relay's statements on other server sessions, and session locks do not work through it; connect the relay to the database directly, or through session pooling")
+
+// fenced reads the fence on the lock's session, and checks that the
+// session holds the lock (errNotOwner otherwise: behind a transaction
+// pooler the statements run on other server sessions, or the lock was
+// released under the relay).
 func (l *lock) fenced(ctx context.Context) (bool, error) {
+	var own bool
+	var err error
+	if l.t.pg() {
+		k := uint64(pgKey(l.name))
+		err = l.conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()
+AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND classid = $1 AND objid = $2 AND objsubid = 1)`,
+			int64(uint32(k>>32)), int64(uint32(k))).Scan(&own)
+	} else {
+		err = l.conn.QueryRowContext(ctx, "SELECT coalesce(IS_USED_LOCK(?) = CONNECTION_ID(), 0)", mysqlName(l.name)).Scan(&own)
+	}
+	if err != nil {
+		return false, fmt.Errorf("%w: check lock %s: %v", ErrDatabase, l.name, err)
+	}
+	if !own {
+		return false, fmt.Errorf("%w: %s: %w", ErrDatabase, l.t.qualified(), errNotOwner)
+	}
+	l.fenceAt = time.Now()
 	if l.noFence {
 		return false, nil
 	}
@@ -128,7 +155,6 @@ func (l *lock) fenced(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	l.fenceAt = time.Now()
 	return strings.Contains(c, fenceMarker), nil
 }
 
@@ -169,8 +195,14 @@ func (l *lock) held(ctx context.Context) (bool, error) {
 	if l.conn == nil {
 		return false, nil
 	}
-	if !l.noFence && time.Since(l.fenceAt) >= freshFor {
+	if time.Since(l.fenceAt) >= freshFor {
 		fenced, err := l.fenced(ctx)
+		if errors.Is(err, errNotOwner) {
+			_ = l.conn.Raw(func(any) error { return driver.ErrBadConn }) // never back to the pool
+			l.conn.Close()
+			l.conn = nil
+			return false, err
+		}
 		if err != nil {
 			l.conn.Close()
 			l.conn = nil

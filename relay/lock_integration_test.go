@@ -4,8 +4,10 @@ package relay
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/internal/itest"
@@ -52,6 +54,43 @@ func TestLockReleaseFailureDiscardsSession(t *testing.T) {
 				t.Fatal("after a failed unlock the lock is still held: the session that holds it went back to the pool")
 			}
 			other.release()
+		})
+	}
+}
+
+// A session that answers but no longer holds the lock (what the relay sees
+// behind a transaction pooler such as PgBouncer in pool_mode=transaction,
+// where its statements run on other server sessions; simulated here by
+// releasing the lock under it) is not taken for the leader: held reports
+// the lock lost, with an error naming the pooler.
+func TestLockNotOwnedIsDetected(t *testing.T) {
+	s := itest.Require(t, itest.Postgres, itest.MariaDB)
+	sfx := strings.ToLower(itest.Suffix())
+	for _, kind := range []eventrouter.ConnectorKind{eventrouter.Postgres, eventrouter.MariaDB} {
+		t.Run(string(kind), func(t *testing.T) {
+			db := itest.PostgresDatabase(t, s.PostgresDSN, "relay_own_"+sfx)
+			unlockAll := "SELECT pg_advisory_unlock_all()"
+			if kind == eventrouter.MariaDB {
+				db = itest.MariaDBDatabase(t, s.MariaDBDSN, "relay_own_"+sfx)
+				unlockAll = "SELECT RELEASE_ALL_LOCKS()"
+			}
+			tb := &table{kind: kind, schema: "s", name: "outbox_" + sfx}
+			l := lock{t: tb, name: lockName(tb, Filter{})}
+			ctx := context.Background()
+			if ok, err := l.tryAcquire(ctx, db); !ok || err != nil {
+				t.Fatalf("take the lock: %v %v", ok, err)
+			}
+			if ok, err := l.held(ctx); !ok || err != nil {
+				t.Fatalf("held right after taking it: %v %v", ok, err)
+			}
+			if _, err := l.conn.ExecContext(ctx, unlockAll); err != nil {
+				t.Fatal(err)
+			}
+			l.fenceAt, l.okAt = time.Time{}, time.Time{} // the next check is due
+			ok, err := l.held(ctx)
+			if ok || !errors.Is(err, errNotOwner) || !strings.Contains(err.Error(), "PgBouncer") {
+				t.Fatalf("held after the lock was released under the session: %v, %v; want false and the pooler error", ok, err)
+			}
 		})
 	}
 }
