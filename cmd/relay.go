@@ -153,8 +153,11 @@ config, so consumers see the same records).
 --to cdc (deploy the connector while the relay runs, then run this):
   1. the connector and its task are RUNNING;
   2. the connector streams (Kafka Connect holds offsets for it);
-  3. every relay is stopped (stop them now): the cutover takes their lock;
-  4. the rows still in the table are published once more.
+  3. the relays are fenced: a marker in the outbox table's comment that
+     every relay checks keeps them from publishing, even a standby nobody
+     stopped, until "cutover --to relay" removes it;
+  4. no relay publishes any more: the cutover takes their lock;
+  5. the rows still in the table are published once more.
   Events of the overlap window are published twice with the same event id;
   the inbox absorbs them. None is lost.
 
@@ -166,7 +169,8 @@ config, so consumers see the same records).
      MariaDB: a warning). Otherwise rows deleted in their inserting
      transaction would never be published once the connector stops;
   2. the connector is STOPPED or PAUSED (or deleted): stop it now;
-  3. the rows in the table are counted: the relay publishes them all, again
+  3. the fence of "cutover --to cdc" is removed: relays may publish;
+  4. the rows in the table are counted: the relay publishes them all, again
      for those the connector published. Then start the relay.
 
 Exit 0 when every step completed, 3 when the delete-after-insert check
