@@ -46,7 +46,9 @@ const exitCodesHelp = `Exit codes of outboxctl:
      events lost, duplicated or out of order (bench), relay cutover --to relay
      refusing a writer that deletes rows after inserting them, cleanup refusing
      an outbox the connector does not capture (slot of another database or
-     plugin, table not in the publication or the include list; nothing deleted)
+     plugin, table not in the publication or the include list; nothing deleted),
+     relay refusing an outbox whose connector is RUNNING or that relay cutover
+     --to cdc fenced
   4  changes pending: plan/deploy --dry-run with --detailed-exitcode found
      changes; schema diff --exit-code found the two sides different
   5  verify: a stage of the canary failed (connector or relay, database write,

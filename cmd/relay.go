@@ -22,6 +22,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/relay"
 	"github.com/outboxctl/outboxctl/relay/relayprom"
@@ -46,6 +47,13 @@ type relayOptions struct {
 	Listen             string
 	MetricsAddr        string
 	Kafka              kafkaClientFlags
+	// Connector, ConnectURL, NoConnectCheck: the probe of the outbox's
+	// connector before publishing (run only; cutover has its own).
+	Connector      string
+	ConnectURL     string
+	NoConnectCheck bool
+	// MaxDBOutage: Options.MaxDatabaseOutage.
+	MaxDBOutage time.Duration
 }
 
 func newRelayCmd(env *Env) *cobra.Command {
@@ -65,12 +73,26 @@ several). The relay reads the table named by table.include.list through the
 config's database.* settings (or --dsn) and publishes to --bootstrap-servers
 (default $OUTBOXCTL_BOOTSTRAP_SERVERS).
 
-Rows are published in the order of --order-column (default: the event id
-column; the outbox writer's ids are time-ordered UUIDv7) and deleted (or,
-with --mark-column, marked) once the broker has acknowledged them. Several
+Rows are published in the database-assigned order that outboxctl provision
+gives every outbox table (PostgreSQL: the inserting transaction's id, then
+insert order, and only once every transaction that began writing before has
+ended; MySQL/MariaDB: AUTO_INCREMENT), never by a client clock; a table
+without those columns is refused (exit 2, naming the ALTER TABLE) unless
+--order-column names the order, which is then yours to guarantee. Rows are
+deleted (or, with --mark-column, marked) once the broker has acknowledged
+them. Several
 relays may run: one holds the outbox's advisory lock and publishes, the
 others wait and take over when its database session ends. With --once the
 relay publishes what is pending and exits 0.
+
+Before publishing, the relay asks Kafka Connect (--connect-url) about the
+outbox's connector (the spec's, --config's "name", or --connector): when it
+is RUNNING (or being started) it publishes the table already, and the relay
+refuses (exit 3) instead of publishing every event a second time; move the
+outbox with "relay cutover --to relay". Connect unreachable is a warning.
+After "relay cutover --to cdc" the table carries a fence: no relay publishes
+(--once: exit 3; otherwise it waits as a standby) until "relay cutover --to
+relay" lifts it.
 
 A config the relay cannot honour (a converter not emulated, a missing table
 or column, a table without a primary key, a nullable order column) is an
@@ -100,10 +122,14 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.DurationVar(&opts.PollInterval, "poll-interval", relay.DefaultPollInterval, "time between polls when the table is drained")
 	fs.IntVar(&opts.Batch, "batch", relay.DefaultBatch, "rows per poll")
 	fs.BoolVar(&opts.Once, "once", false, "publish what is pending, then exit")
-	fs.StringVar(&opts.OrderColumn, "order-column", "", "column giving the publish order (default: the event id column)")
+	fs.StringVar(&opts.OrderColumn, "order-column", "", "column giving the publish order, your responsibility (default: the database-assigned order, relay_tx/relay_seq)")
 	fs.StringVar(&opts.MarkColumn, "mark-column", "", "nullable timestamp column to set instead of deleting published rows")
 	fs.StringVar(&opts.Listen, "listen", "", "PostgreSQL: LISTEN on this channel to wake up before the poll interval")
 	fs.StringVar(&opts.MetricsAddr, "metrics-addr", "", "serve Prometheus metrics on this address at /metrics (for example :9464)")
+	fs.StringVar(&opts.Connector, "connector", "", "the outbox's connector, checked not to be RUNNING (default: the spec's, or the name in --config)")
+	fs.StringVar(&opts.ConnectURL, "connect-url", "", "Kafka Connect REST URL for that check (default $OUTBOXCTL_CONNECT_URL)")
+	fs.BoolVar(&opts.NoConnectCheck, "no-connect-check", false, "do not ask Kafka Connect whether the outbox's connector runs")
+	fs.DurationVar(&opts.MaxDBOutage, "max-db-outage", relay.DefaultMaxDatabaseOutage, "exit 1 once the outbox database has failed for this long (retried every poll interval until then; 0: retry for ever)")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	c.AddCommand(newRelayCutoverCmd(env))
 	return c
@@ -130,8 +156,11 @@ config, so consumers see the same records).
 --to cdc (deploy the connector while the relay runs, then run this):
   1. the connector and its task are RUNNING;
   2. the connector streams (Kafka Connect holds offsets for it);
-  3. every relay is stopped (stop them now): the cutover takes their lock;
-  4. the rows still in the table are published once more.
+  3. the relays are fenced: a marker in the outbox table's comment that
+     every relay checks keeps them from publishing, even a standby nobody
+     stopped, until "cutover --to relay" removes it;
+  4. no relay publishes any more: the cutover takes their lock;
+  5. the rows still in the table are published once more.
   Events of the overlap window are published twice with the same event id;
   the inbox absorbs them. None is lost.
 
@@ -143,7 +172,8 @@ config, so consumers see the same records).
      MariaDB: a warning). Otherwise rows deleted in their inserting
      transaction would never be published once the connector stops;
   2. the connector is STOPPED or PAUSED (or deleted): stop it now;
-  3. the rows in the table are counted: the relay publishes them all, again
+  3. the fence of "cutover --to cdc" is removed: relays may publish;
+  4. the rows in the table are counted: the relay publishes them all, again
      for those the connector published. Then start the relay.
 
 Exit 0 when every step completed, 3 when the delete-after-insert check
@@ -282,12 +312,19 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 	}
 	var conf map[string]string
 	var err error
+	connector := opts.Connector
 	if opts.Config != "" {
 		conf, err = readConnectorConfig(opts.Config)
+		if connector == "" {
+			connector = connectorName(opts.Config)
+		}
 	} else {
 		var o *spec.Outbox
 		if conf, o, err = relaySpecConfig(env, opts.Files, opts.Outbox); err == nil && o.Relay != nil {
 			err = relayDefaults(opts, o.Relay, flagsSet)
+		}
+		if err == nil && connector == "" {
+			connector = o.Connector.Name
 		}
 	}
 	if err != nil {
@@ -301,7 +338,11 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		MarkColumn:         opts.MarkColumn,
 		Batch:              opts.Batch,
 		PollInterval:       opts.PollInterval,
+		MaxDatabaseOutage:  opts.MaxDBOutage,
 		Logf:               func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) },
+	}
+	if opts.MaxDBOutage <= 0 {
+		ro.MaxDatabaseOutage = -1 // retry for ever
 	}
 	kc, err := env.kafkaConfig(&opts.Kafka, opts.BootstrapServers)
 	if err != nil {
@@ -372,6 +413,11 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		defer srv.Close()
 		ro.Logf("relay: metrics on http://%s/metrics", ln.Addr())
 	}
+	if connector != "" && !opts.NoConnectCheck {
+		if err := checkNoConnector(ctx, env, opts.ConnectURL, connector, r.Table(), ro.Logf); err != nil {
+			return err
+		}
+	}
 	if opts.Once {
 		err = r.Drain(ctx)
 	} else {
@@ -379,7 +425,40 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 	}
 	st := r.Stats()
 	fmt.Fprintf(env.IO.Out, "relay %s: published %d, dropped %d, failed attempts %d\n", r.Table(), st.Published, st.Dropped, st.Failed)
+	if errors.Is(err, relay.ErrFenced) {
+		return WithExitCode(ExitCheckFailed, err)
+	}
 	return err
+}
+
+// checkNoConnector refuses (exit 3) to relay a table whose connector runs:
+// the connector publishes it, and the relay would publish every event a
+// second time. A connector that is not deployed, PAUSED, STOPPED or FAILED
+// publishes nothing; Connect unreachable is a warning.
+func checkNoConnector(ctx context.Context, env *Env, url, name, table string, logf func(string, ...any)) error {
+	cc, err := connectClient(env, &connectFlags{connectEndpoint: connectEndpoint{URL: url}})
+	if err != nil {
+		return UsageError(err)
+	}
+	st, err := cc.Status(ctx, name)
+	switch {
+	case errors.Is(err, connect.ErrNotFound):
+		return nil
+	case err != nil:
+		logf("relay: warning: could not check that connector %s does not publish %s (%v): make sure it is stopped, or pass --no-connect-check", name, table, err)
+		return nil
+	}
+	active := func(s string) bool {
+		return s == connect.StateRunning || s == connect.StateUnassigned || s == connect.StateRestarting
+	}
+	running := active(st.Connector.State)
+	for _, tk := range st.Tasks {
+		running = running || active(tk.State)
+	}
+	if running {
+		return WithExitCode(ExitCheckFailed, fmt.Errorf("connector %s is %s and publishes %s: the relay would publish every event a second time; stop the connector first (outboxctl relay cutover --to relay checks the steps), or give the relay's outbox another connector name", name, st.Connector.State, table))
+	}
+	return nil
 }
 
 // relaySpecConfig generates the connector config of one outbox of a spec,

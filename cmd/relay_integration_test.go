@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -105,7 +107,7 @@ func TestCLIRelayTableChecks(t *testing.T) {
 		type varchar(255) NOT NULL, payload jsonb, schemaversion int, seq bigint)`); err != nil {
 		t.Fatal(err)
 	}
-	path := relaySpec(t, dbName, "nopk", sfx, "    relay: {pollInterval: 100ms}\n")
+	path := relaySpec(t, dbName, "nopk", sfx, "    relay: {pollInterval: 100ms, orderColumn: id}\n")
 	code, _, errOut := runCLI(t, nil, "relay", "-f", path, "--once", "--bootstrap-servers", s.BootstrapServers)
 	if code != 2 || !strings.Contains(errOut, "outbox table public.nopk has no primary key") {
 		t.Errorf("relay on a table without a primary key: exit %d, stderr %q; want exit 2", code, errOut)
@@ -128,5 +130,41 @@ func TestCLIRelayTableChecks(t *testing.T) {
 	code, out, _ = runCLI(t, nil, "doctor", "-f", path, "--no-connect", "--no-topics")
 	if code != 3 || !strings.Contains(out, "error RELAY_ORDER_COLUMN: order column id") || !strings.Contains(out, "    orders: column public.nopk.id\n") || strings.Contains(out, "RELAY_NO_PRIMARY_KEY") {
 		t.Errorf("doctor: exit %d, stdout %q; want RELAY_ORDER_COLUMN naming table and column only", code, out)
+	}
+}
+
+// TestCLIRelayRefusesRunningConnector (#25 item 11): `relay -f … --once` on
+// an outbox without a relay: block whose connector is RUNNING would publish
+// every event a second time: it refuses, exit 3, and publishes nothing.
+func TestCLIRelayRefusesRunningConnector(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Postgres, itest.Connect)
+	sfx := strings.ToLower(itest.Suffix())
+	dbName := "relay_run_" + sfx
+	db := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	path := relaySpec(t, dbName, "outbox", sfx)
+	sp, err := spec.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	itest.CreateOutboxTable(t, db, &sp.Outboxes[0])
+	topic := "relay." + sfx + ".Order"
+	itest.CreateTopic(t, s.BootstrapServers, topic)
+	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{BootstrapServers: s.BootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	itest.PutConnector(t, s.ConnectURL, cs[0].Name, cs[0].Config)
+	t.Cleanup(func() { itest.DeleteConnector(t, s.ConnectURL, cs[0].Name) })
+	itest.WaitRunning(t, s.ConnectURL, cs[0].Name, 2*time.Minute)
+	if _, err := db.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES ($1, 'Order', '1', 'OrderCreated', '{}', 1)`, itest.UUID(t)); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, nil, "relay", "-f", path, "--once", "--bootstrap-servers", s.BootstrapServers, "--connect-url", s.ConnectURL)
+	if code != 3 || !strings.Contains(errOut, "connector "+cs[0].Name+" is RUNNING") || strings.Contains(out, "published") {
+		t.Fatalf("relay --once beside a RUNNING connector: exit %d, stdout %q, stderr %q; want exit 3, nothing published", code, out, errOut)
+	}
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM outbox").Scan(&n); err != nil || n != 1 {
+		t.Errorf("%d rows in the table (%v): want the row, untouched by the relay", n, err)
 	}
 }

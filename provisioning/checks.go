@@ -485,7 +485,19 @@ func checkRelayTable(fs *findings, o *spec.Outbox, tb *Table, find func(string) 
 	}
 	col, from := o.Relay.OrderColumn, "relay.orderColumn"
 	if col == "" {
-		col, from = o.Columns.ID, "the id column, the relay's default order"
+		// The relay's default: the database-assigned order.
+		want := []string{spec.RelaySeqColumn}
+		if o.Database.Kind == spec.Postgres {
+			want = []string{spec.RelayTxColumn, spec.RelaySeqColumn}
+		}
+		for _, w := range want {
+			if c := find(w); c == nil || c.Nullable {
+				fs.add(IDRelayOrderColumn, SeverityError, "table "+qt, "outboxctl provision creates the columns with the table; on an existing table add them (the relay's error names the ALTER TABLE), or set relay.orderColumn",
+					"outbox table %s lacks the relay's database-assigned order (NOT NULL %s): the relay refuses to start without it or relay.orderColumn", qt, strings.Join(want, ", "))
+				return
+			}
+		}
+		return
 	}
 	subject := "column " + qt + "." + col
 	switch c := find(col); {

@@ -16,6 +16,8 @@ func healthyPG(t *testing.T, tg provisioning.Target) *provisioning.Facts {
 	for _, c := range tg.Outbox.ColumnContract() {
 		cols = append(cols, provisioning.Column{Name: c.Name, Type: provisioning.NormalizeType(spec.Postgres, c.SQLType), Nullable: c.Nullable})
 	}
+	// the relay's database-assigned order, as provision creates it
+	cols = append(cols, provisioning.Column{Name: spec.RelayTxColumn, Type: "bigint", HasDefault: true}, provisioning.Column{Name: spec.RelaySeqColumn, Type: "bigint", HasDefault: true})
 	return &provisioning.Facts{
 		Kind: spec.Postgres, WalLevel: "logical",
 		MaxReplicationSlots: 10, ReplicationSlotsUsed: 1, MaxWalSenders: 10, WalSendersUsed: 1,
@@ -278,7 +280,10 @@ func TestCheckRelayTable(t *testing.T) {
 	}{
 		{"healthy", "{}", func(*provisioning.Facts) {}, nil, ""},
 		{"no primary key", "{}", func(f *provisioning.Facts) { f.Table.HasPrimaryKey = false }, []string{provisioning.IDRelayNoPrimaryKey}, "table public.outbox"},
-		{"id column nullable", "{}", func(f *provisioning.Facts) { f.Table.Columns[0].Nullable = true }, []string{provisioning.IDRelayOrderColumn}, "column public.outbox.id"},
+		{"id column nullable", "{orderColumn: id}", func(f *provisioning.Facts) { f.Table.Columns[0].Nullable = true }, []string{provisioning.IDRelayOrderColumn}, "column public.outbox.id"},
+		{"no database-assigned order", "{}", func(f *provisioning.Facts) {
+			f.Table.Columns = slices.DeleteFunc(f.Table.Columns, func(c provisioning.Column) bool { return c.Name == spec.RelaySeqColumn })
+		}, []string{provisioning.IDRelayOrderColumn}, "table public.outbox"},
 		{"order column dropped", "{orderColumn: aggregateid}", func(f *provisioning.Facts) {
 			f.Table.Columns = slices.DeleteFunc(f.Table.Columns, func(c provisioning.Column) bool { return c.Name == "aggregateid" })
 		}, []string{provisioning.IDRelayOrderColumn, provisioning.IDTableColumnMissing}, "column public.outbox.aggregateid"},

@@ -160,7 +160,8 @@ type Column struct {
 	// Type as the catalog renders it (format_type, COLUMN_TYPE).
 	Type     string `json:"type"`
 	Nullable bool   `json:"nullable"`
-	// HasDefault: the column has a default value.
+	// HasDefault: the column has a default value (or, on MySQL and
+	// MariaDB, is AUTO_INCREMENT).
 	HasDefault bool `json:"hasDefault"`
 }
 
@@ -336,7 +337,7 @@ func inspectBinlog(ctx context.Context, q Querier, t Target, dbMissing bool) (*F
 	}
 	o := t.Outbox
 	if !dbMissing {
-		rows, err := q.QueryContext(ctx, `SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE = 'YES', COLUMN_DEFAULT IS NOT NULL
+		rows, err := q.QueryContext(ctx, `SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE = 'YES', COLUMN_DEFAULT IS NOT NULL OR EXTRA LIKE '%auto_increment%'
 			FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION`, o.Schema, o.Table)
 		if err != nil {
 			return nil, fmt.Errorf("columns of %s: %w", o.QualifiedTable(), err)

@@ -23,9 +23,15 @@ var ErrCutover = errors.New("cutover step not completed")
 //  2. the connector streams: Kafka Connect holds offsets for it (Debezium
 //     commits them once it reads the log; with heartbeats on, a quiet
 //     outbox too);
-//  3. every relay is stopped: the cutover takes the outbox's advisory lock
-//     (and keeps it until Close, so that no standby starts publishing again);
-//  4. the rows still in the table are published once more (Drain). Rows of
+//  3. the relays are fenced: a marker in the outbox table's comment
+//     (fenceMarker) that every relay reads before it takes the lock, and
+//     the active relay at least once a second: a fenced relay stays (or
+//     becomes) a standby and never publishes, until CutoverToRelay removes
+//     the marker. The fence outlives the cutover, so a standby that nobody
+//     stopped cannot take over once it exits;
+//  4. no relay publishes any more: the cutover takes the outbox's advisory
+//     lock (and keeps it until Close);
+//  5. the rows still in the table are published once more (Drain). Rows of
 //     the overlap window are then published twice with the same event id,
 //     by the relay or this drain and by the connector; the consumers' inbox
 //     absorbs them. No row is left unpublished.
@@ -76,7 +82,15 @@ func (r *Relay) CutoverToCDC(ctx context.Context, cc *connect.Client, connector 
 	}); err != nil {
 		return err
 	}
-	if err := poll("every relay of "+r.t.qualified()+" is stopped (its lock is free; held by the cutover now)", func() (bool, error) {
+	// The fence: from now on no relay takes the lock, and the one holding
+	// it gives it up within a second, whether or not it was stopped; it
+	// stays after this returns, until CutoverToRelay lifts it.
+	r.lock.noFence = true
+	if err := r.t.setFence(ctx, r.db, true); err != nil {
+		return fmt.Errorf("%w: fence the relays of %s: %v", ErrCutover, r.t.qualified(), err)
+	}
+	step("relays of " + r.t.qualified() + " fenced (table comment " + fenceMarker + "): none publishes again until relay cutover --to relay")
+	if err := poll("every relay of "+r.t.qualified()+" has stopped publishing (its lock is free; held by the cutover now)", func() (bool, error) {
 		ok, err := r.lock.tryAcquire(ctx, r.db)
 		if err != nil {
 			r.logf("relay: %v", err)
@@ -134,7 +148,9 @@ type CutoverToRelayOptions struct {
 //     reported (a warning step);
 //  2. the connector is stopped (STOPPED or PAUSED, or deleted), so that
 //     the two do not publish at once;
-//  3. the rows in the table are counted: the relay publishes each of them,
+//  3. the fence of CutoverToCDC is removed from the table's comment, so
+//     that relays may lead again;
+//  4. the rows in the table are counted: the relay publishes each of them,
 //     so rows the connector already published are published again with the
 //     same event id (the inbox absorbs them), and none is lost.
 //
@@ -170,6 +186,10 @@ func (r *Relay) CutoverToRelay(ctx context.Context, cc *connect.Client, connecto
 		case <-time.After(r.opts.PollInterval):
 		}
 	}
+	if err := r.t.setFence(ctx, r.db, false); err != nil {
+		return fmt.Errorf("%w: lift the fence of %s: %v", ErrCutover, r.t.qualified(), err)
+	}
+	step("the fence of relay cutover --to cdc is lifted from " + r.t.qualified() + " (if it was there): relays may publish")
 	var n int64
 	if err := r.db.QueryRowContext(ctx, "SELECT count(*) FROM "+r.t.from()).Scan(&n); err != nil {
 		return fmt.Errorf("%w: count rows: %v", ErrDatabase, err)

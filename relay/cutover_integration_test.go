@@ -50,6 +50,17 @@ func TestRelayCutoverToCDC(t *testing.T) {
 	}
 	relayDone := make(chan error, 1)
 	go func() { relayDone <- r1.Run(relayCtx) }()
+	// a standby that nobody stops: the fence keeps it from publishing
+	// beside the connector once the cutover is over
+	standbyCtx, stopStandby := context.WithCancel(context.Background())
+	defer stopStandby()
+	r2, err := relay.New(standbyCtx, db, conf, relay.Options{BootstrapServers: s.BootstrapServers, PollInterval: 50 * time.Millisecond, Logf: func(f string, a ...any) { t.Logf("standby: "+f, a...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	standbyDone := make(chan error, 1)
+	go func() { standbyDone <- r2.Run(standbyCtx) }()
 	time.Sleep(time.Second)
 
 	// the connector is deployed while the relay runs
@@ -81,18 +92,54 @@ func TestRelayCutoverToCDC(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cutover: %v (steps done: %q)", err, steps)
 	}
-	if len(steps) != 4 {
-		t.Errorf("steps %q, want 4", steps)
+	if len(steps) != 5 {
+		t.Errorf("steps %q, want 5", steps)
 	}
-	time.Sleep(time.Second) // the connector alone publishes
+	cut.Close() // the cutover's lock is free: the standby must still not publish
+	before := r2.Stats().Published
+	time.Sleep(1500 * time.Millisecond) // the connector alone publishes
 	written := writer.stop()
+	if st := r2.Stats(); st.Published != before || st.Leader {
+		t.Errorf("the standby published %d rows after the cutover to CDC (leader %v): want none, the fence keeps it out", st.Published-before, st.Leader)
+	}
+	var left int
+	if err := db.QueryRow("SELECT count(*) FROM outbox").Scan(&left); err != nil || left == 0 {
+		t.Errorf("rows left in the table after the cutover: %d (%v); want the rows the connector published, which no relay deletes", left, err)
+	}
 
-	tc := countTopic(t, s.BootstrapServers, topic, written, r1.RunID(), cut.RunID())
+	tc := countTopic(t, s.BootstrapServers, topic, written, r1.RunID(), cut.RunID(), r2.RunID())
 	t.Logf("COUNTS cutover to cdc: %s", tc)
 	if tc.byRelay == 0 || tc.records-tc.byRelay == 0 {
 		t.Errorf("want records from both publishers (relay %d, connector %d)", tc.byRelay, tc.records-tc.byRelay)
 	}
 	cons.checkExactlyOnce(t, "cutover to cdc", written, tc)
+
+	// The way back lifts the fence (a connector that is not deployed
+	// counts as stopped): the standby takes over and drains the table.
+	itest.DeleteConnector(t, s.ConnectURL, name)
+	back, err := relay.New(context.Background(), db, conf, relay.Options{BootstrapServers: s.BootstrapServers, PollInterval: 100 * time.Millisecond, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Close()
+	if err := back.CutoverToRelay(ctx, cc, name+"-gone", relay.CutoverToRelayOptions{Observe: -1}, func(s string) { t.Logf("cutover back: ok %s", s) }); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if err := db.QueryRow("SELECT count(*) FROM outbox").Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		if left == 0 && r2.Stats().Leader {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the standby did not take over after the fence was lifted: %d rows left, leader %v", left, r2.Stats().Leader)
+		}
+	}
+	stopStandby()
+	if err := <-standbyDone; err != nil {
+		t.Errorf("standby: %v", err)
+	}
 }
 
 // TestRelayCutoverToRelay moves a PostgreSQL outbox from the connector to
@@ -148,7 +195,7 @@ func TestRelayCutoverToRelay(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cutover: %v (steps %q)", err, steps)
 	}
-	if len(steps) != 3 || !strings.HasPrefix(steps[0], "rows stay") {
+	if len(steps) != 4 || !strings.HasPrefix(steps[0], "rows stay") {
 		t.Errorf("steps %q: want the delete-after-insert check passed, the connector stopped, the rows counted", steps)
 	}
 	relayCtx, stopRelay := context.WithCancel(ctx)
@@ -380,7 +427,7 @@ func TestRelayCutoverRefusesDeleteAfterInsert(t *testing.T) {
 	if err := r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: time.Second}, func(s string) { steps = append(steps, s) }); err != nil {
 		t.Fatalf("quiet outbox: %v", err)
 	}
-	if len(steps) != 3 || !strings.HasPrefix(steps[0], "WARNING: no rows written") {
+	if len(steps) != 4 || !strings.HasPrefix(steps[0], "WARNING: no rows written") {
 		t.Errorf("quiet outbox: steps %q, want a warning, then the connector and the count", steps)
 	}
 

@@ -19,9 +19,16 @@
 // murmur2 partitioner for keyed records, as the Java producer of Kafka
 // Connect). A row is deleted (or, with Options.MarkColumn, marked) only
 // after the broker acknowledged its record: at least once. A batch is the
-// oldest rows by the order column (default: the event id; the project's
-// writer makes time-ordered UUIDv7 ids); there is no watermark, so a row
-// whose transaction commits late is read by the next poll. When a record
+// first rows in the publish order. By default that order is assigned by the
+// database, never by a client clock (columns spec.RelayTxColumn and
+// spec.RelaySeqColumn, which outboxddl creates with the table; New refuses a
+// table without them unless Options.OrderColumn is set): on PostgreSQL the
+// inserting transaction's id then the insert order, reading only rows of
+// transactions below the oldest transaction still open, so a transaction
+// that began writing first is never overtaken (Stats.HeldBack, a log line
+// naming the open session); on MySQL and MariaDB AUTO_INCREMENT, with no
+// horizon (a row whose transaction commits late is read by the next poll).
+// See docs/relay.md ("Order") for when this equals commit order. When a record
 // fails, it and the rows not produced after it stay, and the next attempt
 // republishes them in order; the records the broker acknowledged are
 // deleted even when an earlier one of the batch failed, so none is
@@ -34,6 +41,13 @@
 // active relay's database session ends (exit, crash, network loss). That
 // keeps the per-aggregate order of one publisher; a takeover can publish
 // the in-flight rows of the old relay a second time, in order.
+// Session locks need one server session: behind a transaction pooler
+// (PgBouncer pool_mode=transaction) they break. The holder checks at least
+// once a second that its session holds the lock and stops publishing with
+// an error naming the pooler when it does not. After CutoverToCDC a fence
+// in the table's comment keeps every relay from leading (ErrFenced) until
+// CutoverToRelay lifts it. Run returns ErrDatabase once the database has
+// failed for Options.MaxDatabaseOutage.
 //
 // A row the real task fails on (a NULL routing column, a timestamp column
 // of the wrong type, …) stops the relay with the same *eventrouter.TaskError

@@ -33,6 +33,15 @@ var (
 	ErrProducerFatal = errors.New("fatal Kafka producer error")
 	// ErrDatabase: reading or deleting outbox rows failed.
 	ErrDatabase = errors.New("outbox database error")
+	// ErrHeldBack: Drain's context ended while committed rows waited behind
+	// a transaction that began writing before them and is still open
+	// (PostgreSQL, database-assigned order); they are published once it
+	// ends.
+	ErrHeldBack = errors.New("outbox rows wait for an open transaction")
+	// ErrFenced: the outbox table carries the fence of `relay cutover --to
+	// cdc` (the connector publishes it): no relay leads until `relay
+	// cutover --to relay` lifts it (Drain; Run stays a standby).
+	ErrFenced = errors.New("the outbox is published by CDC (relay cutover --to cdc); relay cutover --to relay lifts the fence")
 	// ErrLocked: another relay holds the outbox's lock (Drain only; Run
 	// waits as a standby).
 	ErrLocked = errors.New("another relay holds the outbox lock")

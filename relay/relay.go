@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/internal/logattr"
 	"github.com/outboxctl/outboxctl/kafkaclient"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // Defaults of Options.
@@ -24,6 +27,9 @@ const (
 	DefaultBatch          = 100
 	DefaultPollInterval   = time.Second
 	DefaultMessageTimeout = 30 * time.Second
+	// DefaultMaxDatabaseOutage is how long Run retries a database that
+	// fails before it returns ErrDatabase.
+	DefaultMaxDatabaseOutage = time.Minute
 )
 
 // Options configure a Relay. The connector config (New's argument) says
@@ -92,6 +98,12 @@ type Options struct {
 	// relay's settings: enable.idempotence, acks=all, murmur2_random). The
 	// relay owns it and closes it in Close. For tests: relaytest.Producer.
 	Producer Producer
+	// MaxDatabaseOutage bounds how long Run retries (every poll interval)
+	// a database that keeps failing: once no statement has succeeded for
+	// that long, Run returns the last error (ErrDatabase), as a Debezium
+	// task fails once its retries are exhausted. Default
+	// DefaultMaxDatabaseOutage; negative: retry for ever.
+	MaxDatabaseOutage time.Duration
 }
 
 // Filter is Options.Filter: the rows whose Column equals Value.
@@ -115,9 +127,16 @@ type Stats struct {
 	LastBatch time.Duration
 	// Leader reports whether this relay holds the lock.
 	Leader bool
-	// OldestPending is the age of the oldest row the last batch read, from
-	// its UUIDv7 event id (the writer's); 0 when the table was drained or
-	// the id is not a UUIDv7.
+	// HeldBack (PostgreSQL, database-assigned order) is the number of
+	// committed rows the last drained poll left because a transaction that
+	// began writing before them (any transaction of the server holding a
+	// transaction id) is still open; they are published once it ends.
+	HeldBack int64
+	// OldestPending is the age of the oldest unpublished row: with a
+	// timestamp column (table.field.event.timestamp), the database's clock
+	// minus the oldest row's timestamp (UTC; refreshed at most once a
+	// second); else the relay's clock minus the UUIDv7 time of the first row
+	// the last batch read (0 for another id). 0 when the table was drained.
 	OldestPending time.Duration
 }
 
@@ -138,6 +157,20 @@ type Relay struct {
 	query    string
 	args     []any
 	pkIdx    []int
+
+	// heldQuery (PostgreSQL, database-assigned order) counts the committed
+	// rows the horizon holds back; heldXmin is the horizon last logged.
+	heldQuery string
+	heldXmin  int64
+	// fenced: the last lock attempt met the cutover's fence (logged once).
+	fenced bool
+	// dbFailingSince is when the database began failing (zero: it answers).
+	dbFailingSince time.Time
+	// ageQuery reads the age of the oldest pending row by the database's
+	// clock and the timestamp column ("" without one); ageAt is when it
+	// last ran.
+	ageQuery string
+	ageAt    time.Time
 
 	closed bool
 
@@ -184,28 +217,46 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.MaxDatabaseOutage == 0 {
+		opts.MaxDatabaseOutage = DefaultMaxDatabaseOutage
+	}
 	if opts.BootstrapServers == "" && opts.Producer == nil {
 		return nil, configErr(nil, "no Kafka bootstrap servers")
 	}
 	r := &Relay{db: db, cfg: cfg, router: eventrouter.NewRouter(cfg), t: t, opts: opts, runID: newUUID()}
-	r.orderCol = opts.OrderColumn
-	if r.orderCol == "" {
-		r.orderCol = cfg.FieldEventID
+	pk := t.pk
+	if len(pk) == 0 {
+		return nil, configErr(nil, "outbox table %s has no primary key: the relay deletes (or marks) published rows by it", t.qualified())
 	}
-	switch c := t.col(r.orderCol); {
-	case c == nil:
-		return nil, configErr(nil, "order column %s is not a column of %s", r.orderCol, t.qualified())
-	case c.nullable:
-		return nil, configErr(nil, "order column %s of %s is nullable: want a NOT NULL column (rows with NULL have no place in the publish order)", r.orderCol, t.qualified())
+	// The publish order: the column given, else the database-assigned order
+	// (spec.RelayTxColumn, spec.RelaySeqColumn), which depends on no client
+	// clock; a table without it is refused (docs/relay.md, "Order").
+	var orderCols []string
+	var horizon string
+	if r.orderCol = opts.OrderColumn; r.orderCol != "" {
+		switch c := t.col(r.orderCol); {
+		case c == nil:
+			return nil, configErr(nil, "order column %s is not a column of %s", r.orderCol, t.qualified())
+		case c.nullable:
+			return nil, configErr(nil, "order column %s of %s is nullable: want a NOT NULL column (rows with NULL have no place in the publish order)", r.orderCol, t.qualified())
+		}
+		orderCols = []string{r.orderCol}
+	} else if ok, alter := t.dbOrder(); !ok {
+		return nil, configErr(nil, "outbox table %s has no database-assigned publish order: add it with `%s` (outboxctl provision creates it with the table), or give the order column explicitly (--order-column, relay.orderColumn: then the per-aggregate order is the writer's to guarantee)", t.qualified(), alter)
+	} else if t.pg() {
+		orderCols = []string{spec.RelayTxColumn, spec.RelaySeqColumn}
+		// Only rows of transactions below the oldest one still open: every
+		// transaction with a lower id has ended, so no row can later
+		// commit in front of what is published.
+		horizon = t.quote(spec.RelayTxColumn)
+	} else {
+		orderCols = []string{spec.RelaySeqColumn}
 	}
+	r.orderCol = orderCols[0]
 	if opts.MarkColumn != "" {
 		if c := t.col(opts.MarkColumn); c == nil || !c.nullable {
 			return nil, configErr(nil, "mark column %s must be a nullable column of %s", opts.MarkColumn, t.qualified())
 		}
-	}
-	pk := t.pk
-	if len(pk) == 0 {
-		return nil, configErr(nil, "outbox table %s has no primary key: the relay deletes (or marks) published rows by it", t.qualified())
 	}
 	// The EventRouter passes the change event through when its predicate
 	// does not apply to the table's topic: that record (a Debezium
@@ -235,14 +286,38 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 		r.args = append(r.args, f.Value)
 		conds = append(conds, t.quote(f.Column)+" = "+t.placeholder(len(r.args)))
 	}
+	ageWhere := "" // every unpublished row, the held back ones too
+	if len(conds) > 0 {
+		ageWhere = " WHERE " + strings.Join(conds, " AND ")
+	}
+	if horizon != "" {
+		// Rows held back by the horizon: counted when a poll drains the table.
+		const xmin = "txid_snapshot_xmin(txid_current_snapshot())"
+		held := append(slices.Clone(conds), horizon+" >= "+xmin, horizon+" < "+t.placeholder(len(r.args)+1))
+		r.heldQuery = fmt.Sprintf("SELECT count(*), %s FROM %s WHERE %s", xmin, t.from(), strings.Join(held, " AND "))
+		conds = append(conds, horizon+" < "+xmin)
+	}
 	where := ""
 	if len(conds) > 0 {
 		where = " WHERE " + strings.Join(conds, " AND ")
 	}
-	order := []string{t.quote(r.orderCol)}
+	var order []string
+	for _, c := range orderCols {
+		order = append(order, t.quote(c))
+	}
 	for _, k := range pk {
-		if k != r.orderCol {
+		if !slices.Contains(orderCols, k) {
 			order = append(order, t.quote(k))
+		}
+	}
+	if c := t.col(cfg.FieldTimestamp); c != nil && (c.schema.Name == eventrouter.NameTimestamp || c.schema.Name == eventrouter.NameMicroTimestamp || c.schema.Name == eventrouter.NameNanoTimestamp) {
+		// a wall-clock timestamp column in UTC, as the writer and the
+		// column default fill it
+		q := t.quote(c.name)
+		if t.pg() {
+			r.ageQuery = fmt.Sprintf("SELECT (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - MIN(%s))) * 1000000)::bigint FROM %s%s", q, t.from(), ageWhere)
+		} else {
+			r.ageQuery = fmt.Sprintf("SELECT TIMESTAMPDIFF(MICROSECOND, MIN(%s), UTC_TIMESTAMP(6)) FROM %s%s", q, t.from(), ageWhere)
 		}
 	}
 	r.query = fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), where, strings.Join(order, ", "), opts.Batch)
@@ -368,32 +443,45 @@ func rowAttrs(p pending) []slog.Attr {
 // retry the lock every poll interval and take over when its holder's
 // database session ends. A retriable Kafka error leaves the rows that the
 // broker did not acknowledge in the table; they are retried after the poll
-// interval, in order. Run returns nil when ctx is cancelled, else an error
-// unwrapping to ErrRowFailed, ErrRejected (a record the broker rejects
-// for good, with errors.tolerance=none: a *RejectedError), ErrProducerFatal
-// (a fatal producer error), or ErrDatabase for a database that stays
-// unreachable. In each case the rows not published stay in the table.
+// interval, in order. A database error is retried too, until the database
+// has failed for Options.MaxDatabaseOutage. Run returns nil when ctx is
+// cancelled, else an error unwrapping to ErrRowFailed, ErrRejected (a
+// record the broker rejects for good, with errors.tolerance=none: a
+// *RejectedError), ErrProducerFatal (a fatal producer error), or
+// ErrDatabase once the outage lasted MaxDatabaseOutage. In each case the
+// rows not published stay in the table.
 func (r *Relay) Run(ctx context.Context) error {
 	for {
 		if ctx.Err() != nil {
 			return nil
 		}
 		leader, err := r.lead(ctx)
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrFenced) { // lead logs the fence once
 			r.logf("relay: %v", err)
+		}
+		// a standby's lock attempt is its statement; a leader's is its batch
+		if (err != nil || !leader) && r.outageOver(err) {
+			return r.outageErr(err)
 		}
 		if leader {
 			n, err := r.batch(ctx)
+			if err == nil {
+				r.outageOver(nil)
+			}
 			switch {
 			case err == nil && n == r.opts.Batch:
 				continue // more rows are pending
 			case err == nil:
+				r.checkHeldBack(ctx, math.MaxInt64)
 			case errors.Is(err, ErrRowFailed), errors.Is(err, ErrRejected), errors.Is(err, ErrProducerFatal):
 				return err
 			case ctx.Err() != nil:
 				return nil
 			default:
 				r.logf("relay: %v (rows stay; retrying in %s)", err, r.opts.PollInterval)
+			}
+			if r.outageOver(err) {
+				return r.outageErr(err)
 			}
 		}
 		select {
@@ -410,16 +498,48 @@ func (r *Relay) Run(ctx context.Context) error {
 	}
 }
 
+// outageOver tracks database failures across Run's attempts: err (nil, or
+// the error of the latest lead or batch) ends the outage when the database
+// answered, starts or continues it when it unwraps to ErrDatabase. It
+// reports whether the outage has lasted Options.MaxDatabaseOutage.
+func (r *Relay) outageOver(err error) bool {
+	if !errors.Is(err, ErrDatabase) {
+		if err == nil || !errors.Is(err, ErrFenced) {
+			r.dbFailingSince = time.Time{}
+		}
+		return false
+	}
+	if r.dbFailingSince.IsZero() {
+		r.dbFailingSince = time.Now()
+	}
+	return r.opts.MaxDatabaseOutage > 0 && time.Since(r.dbFailingSince) >= r.opts.MaxDatabaseOutage
+}
+
+func (r *Relay) outageErr(err error) error {
+	return fmt.Errorf("database of %s failing for %s (MaxDatabaseOutage), giving up: %w", r.t.qualified(), time.Since(r.dbFailingSince).Round(time.Millisecond), err)
+}
+
 // lead takes (or checks) the lock.
 func (r *Relay) lead(ctx context.Context) (bool, error) {
 	was := r.lock.conn != nil
-	if was && r.lock.held(ctx) {
-		return true, nil
-	}
 	if was {
-		r.logf("relay: lost the lock of %s (session ended): standby", r.t.qualified())
+		ok, err := r.lock.held(ctx)
+		if ok {
+			return true, nil
+		}
+		if err == nil {
+			r.logf("relay: lost the lock of %s (session ended): standby", r.t.qualified())
+		}
 	}
 	ok, err := r.lock.tryAcquire(ctx, r.db)
+	switch fenced := errors.Is(err, ErrFenced); {
+	case fenced && !r.fenced:
+		r.fenced = true
+		r.logf("relay: %v: standby, not publishing", err)
+	case ok && r.fenced:
+		r.fenced = false
+		r.logf("relay: the fence of %s is gone", r.t.qualified())
+	}
 	if ok && !was {
 		r.logf("relay: holding the lock of %s: publishing", r.t.qualified())
 	}
@@ -429,8 +549,42 @@ func (r *Relay) lead(ctx context.Context) (bool, error) {
 	return ok, err
 }
 
+// checkHeldBack counts, after a poll that drained the table, the committed
+// rows the horizon holds back, and logs when an open transaction starts (or
+// stops) holding them back. No-op without the database-assigned order on
+// PostgreSQL.
+//
+// It counts only rows of transactions below before (math.MaxInt64: all).
+func (r *Relay) checkHeldBack(ctx context.Context, before int64) int64 {
+	if r.heldQuery == "" || r.lock.conn == nil {
+		return 0
+	}
+	var n, xmin int64
+	if err := r.lock.conn.QueryRowContext(ctx, r.heldQuery, append(slices.Clone(r.args), before)...).Scan(&n, &xmin); err != nil {
+		return 0 // the next batch reports a database that fails
+	}
+	r.mu.Lock()
+	r.stats.HeldBack = n
+	r.mu.Unlock()
+	switch {
+	case n > 0 && xmin != r.heldXmin:
+		var who string
+		_ = r.lock.conn.QueryRowContext(ctx, `SELECT format('pid %s, open for %s, %s', pid, date_trunc('second', now() - xact_start), state)
+FROM pg_stat_activity WHERE backend_xid = ($1::bigint % 4294967296)::text::xid`, xmin).Scan(&who)
+		r.logAttrs(slog.LevelWarn, "relay: %d committed rows of %s wait for the open transaction %d (%s): rows are published in transaction order, and it began writing first", []any{n, r.t.qualified(), xmin, who})
+		r.heldXmin = xmin
+	case n == 0 && r.heldXmin != 0:
+		r.heldXmin = 0
+	}
+	return n
+}
+
 // Drain publishes every row pending now and returns (the --once mode). It
-// fails with ErrLocked when another relay holds the lock.
+// fails with ErrLocked when another relay holds the lock. With the
+// database-assigned order on PostgreSQL, rows committed before Drain began
+// that wait behind a transaction open then are waited for (every poll
+// interval, as long as ctx lets it; the wait is logged with the blocking
+// session); rows of transactions that begin later are not.
 func (r *Relay) Drain(ctx context.Context) error {
 	ok, err := r.lead(ctx)
 	if err != nil {
@@ -439,13 +593,30 @@ func (r *Relay) Drain(ctx context.Context) error {
 	if !ok {
 		return fmt.Errorf("%w: %s", ErrLocked, r.t.qualified())
 	}
+	before := int64(math.MaxInt64)
+	if r.heldQuery != "" {
+		// every transaction that can hold rows committed by now has an id
+		// below the current snapshot's xmax
+		if err := r.lock.conn.QueryRowContext(ctx, "SELECT txid_snapshot_xmax(txid_current_snapshot())").Scan(&before); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrDatabase, r.t.qualified(), err)
+		}
+	}
 	for {
 		n, err := r.batch(ctx)
 		if err != nil {
 			return err
 		}
-		if n < r.opts.Batch {
+		if n == r.opts.Batch {
+			continue
+		}
+		held := r.checkHeldBack(ctx, before)
+		if held == 0 {
 			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w: %d rows of %s wait for a transaction that began writing before them and is still open: %v", ErrHeldBack, held, r.t.qualified(), ctx.Err())
+		case <-time.After(r.opts.PollInterval):
 		}
 	}
 }
@@ -507,15 +678,7 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 		return 0, fmt.Errorf("%w: read %s: %v", ErrDatabase, r.t.qualified(), err)
 	}
 	r.lock.okAt = time.Now()
-	var oldest time.Duration
-	if len(batch) > 0 {
-		if ts, ok := uuidV7Time(batch[0].eventID); ok {
-			oldest = r.opts.Now().Sub(ts)
-		}
-	}
-	r.mu.Lock()
-	r.stats.OldestPending = oldest
-	r.mu.Unlock()
+	r.pendingAge(ctx, conn, batch)
 	done, perr := r.publish(batch)
 	if err := r.remove(ctx, conn, done); err != nil {
 		r.lock.okAt = time.Time{}
@@ -525,6 +688,36 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 		return n, perr
 	}
 	return n, stop
+}
+
+// pendingAge sets Stats.OldestPending from a batch: 0 when it is empty;
+// else, with a timestamp column (table.field.event.timestamp), the
+// database's clock minus the oldest pending row's timestamp (read at most
+// once per freshFor; the writer fills the column from its clock unless it
+// leaves it to the column default), else the relay's clock minus the first
+// row's UUIDv7 id time (0 for another id).
+func (r *Relay) pendingAge(ctx context.Context, conn *sql.Conn, batch []pending) {
+	var age time.Duration
+	switch {
+	case len(batch) == 0:
+	case r.ageQuery != "":
+		if time.Since(r.ageAt) < freshFor {
+			return // keep the last value
+		}
+		var micros sql.NullInt64
+		if err := conn.QueryRowContext(ctx, r.ageQuery, r.args...).Scan(&micros); err != nil || !micros.Valid {
+			return
+		}
+		r.ageAt = time.Now()
+		age = max(0, time.Duration(micros.Int64)*time.Microsecond)
+	default:
+		if ts, ok := uuidV7Time(batch[0].eventID); ok {
+			age = r.opts.Now().Sub(ts)
+		}
+	}
+	r.mu.Lock()
+	r.stats.OldestPending = age
+	r.mu.Unlock()
 }
 
 // route builds the change event Debezium would hand the EventRouter for a

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
+	"github.com/outboxctl/outboxctl/internal/outboxddl"
 	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -21,6 +22,10 @@ type column struct {
 	sqlType  string // as eventrouter.ColumnSchema reads it
 	nullable bool
 	schema   *eventrouter.Schema
+	// def is the DEFAULT expression as the catalog prints it ("" for none);
+	// autoInc: MySQL/MariaDB AUTO_INCREMENT.
+	def     string
+	autoInc bool
 }
 
 // table is the outbox table: where it is, its columns in table order and
@@ -107,8 +112,8 @@ func tableOf(conf map[string]string) (schema, name string, err error) {
 func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, schema, name string) (*table, error) {
 	t := &table{kind: kind, schema: schema, name: name}
 	type raw struct {
-		name, typ, def   string
-		nullable, hasDef bool
+		name, typ, def            string
+		nullable, hasDef, autoInc bool
 	}
 	var raws []raw
 	switch kind {
@@ -172,7 +177,7 @@ ORDER BY k.ord`, schema, name)
 		krows.Close()
 	default:
 		rows, err := db.QueryContext(ctx, `
-SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE = 'YES', COLUMN_DEFAULT, COLUMN_KEY = 'PRI'
+SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE = 'YES', COLUMN_DEFAULT, COLUMN_KEY = 'PRI', EXTRA LIKE '%auto_increment%'
 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?
 ORDER BY ORDINAL_POSITION`, schema, name)
 		if err != nil {
@@ -182,7 +187,7 @@ ORDER BY ORDINAL_POSITION`, schema, name)
 			var r raw
 			var def sql.NullString
 			var pri bool
-			if err := rows.Scan(&r.name, &r.typ, &r.nullable, &def, &pri); err != nil {
+			if err := rows.Scan(&r.name, &r.typ, &r.nullable, &def, &pri, &r.autoInc); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("%w: %v", ErrDatabase, err)
 			}
@@ -212,9 +217,34 @@ ORDER BY ORDINAL_POSITION`, schema, name)
 			}
 			s.Default = d
 		}
-		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s})
+		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s, def: r.def, autoInc: r.autoInc})
 	}
 	return t, nil
+}
+
+// dbOrder reports whether the table has the database-assigned publish
+// order (spec.RelayTxColumn, spec.RelaySeqColumn as outboxddl creates them):
+// on PostgreSQL a NOT NULL bigint relay_tx defaulting to txid_current() and
+// a NOT NULL bigint relay_seq from a sequence; on MySQL/MariaDB a NOT NULL
+// AUTO_INCREMENT relay_seq. Else it returns the ALTER TABLE that adds them.
+func (t *table) dbOrder() (bool, string) {
+	isInt8 := func(c *column) bool {
+		return c != nil && !c.nullable && (c.sqlType == "int8" || strings.HasPrefix(strings.ToLower(c.sqlType), "bigint"))
+	}
+	tx, seq := t.col(spec.RelayTxColumn), t.col(spec.RelaySeqColumn)
+	if t.pg() {
+		if isInt8(tx) && strings.EqualFold(strings.TrimSpace(tx.def), "txid_current()") &&
+			isInt8(seq) && strings.HasPrefix(seq.def, "nextval(") {
+			return true, ""
+		}
+		cols := outboxddl.OrderColumns(spec.Postgres)
+		return false, fmt.Sprintf("ALTER TABLE %s ADD COLUMN %s, ADD COLUMN %s; CREATE INDEX ON %s (%s, %s)",
+			t.from(), cols[0], cols[1], t.from(), t.quote(spec.RelayTxColumn), t.quote(spec.RelaySeqColumn))
+	}
+	if isInt8(seq) && seq.autoInc {
+		return true, ""
+	}
+	return false, fmt.Sprintf("ALTER TABLE %s ADD COLUMN %s, ADD KEY (%s)", t.from(), outboxddl.OrderColumns(spec.MySQL)[0], t.quote(spec.RelaySeqColumn))
 }
 
 // selectExpr is the SELECT expression of a column: text for the types

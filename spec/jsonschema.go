@@ -31,7 +31,7 @@ var schemaDocs = map[string]string{
 	"PartitioningSpec.interval":        "Range of one partition: hour or day (default day)",
 	"PartitioningSpec.ahead":           "Future partitions provision keeps created (default 3)",
 	"WriterSpec.deleteAfterInsert":     "The writer deletes each row in its inserting transaction: the table stays empty; the polling relay cannot publish such an outbox",
-	"RelaySpec.orderColumn":            "Column giving the publish order (default: the id column)",
+	"RelaySpec.orderColumn":            "Column giving the publish order, the user's responsibility (default: the database-assigned order, relay_tx/relay_seq)",
 	"RelaySpec.pollInterval":           "Time between polls (default 1s)",
 	"RelaySpec.batch":                  "Rows per poll (default 100)",
 	"RelaySpec.notify":                 "postgres: NOTIFY channel; provisioning adds an insert trigger and the relay LISTENs on it",

@@ -11,8 +11,10 @@ import (
 // would produce; the connector itself is not deployed.
 type RelaySpec struct {
 	Node `yaml:"-"`
-	// OrderColumn is the column rows are published in the order of
-	// (default: the id column; the writer's ids are time-ordered UUIDv7).
+	// OrderColumn is the column rows are published in the order of; the
+	// per-aggregate order is then the user's to guarantee. Default: the
+	// database-assigned order (RelayTxColumn, RelaySeqColumn), which depends
+	// on no client clock.
 	OrderColumn string `yaml:"orderColumn" json:"orderColumn,omitempty"`
 	// PollInterval is the time between polls ("1s" default, "100ms").
 	PollInterval string `yaml:"pollInterval" json:"pollInterval,omitempty"`
@@ -23,6 +25,23 @@ type RelaySpec struct {
 	// it to wake up before the poll interval.
 	Notify string `yaml:"notify" json:"notify,omitempty"`
 }
+
+// The database-assigned publish order of an outbox table (see
+// docs/relay.md, "Order"): provisioning adds these columns to every outbox
+// table, and the relay publishes in their order by default.
+//
+//   - PostgreSQL: RelayTxColumn bigint NOT NULL DEFAULT txid_current() (the
+//     inserting transaction's id) and RelaySeqColumn bigserial (insert order
+//     within the transaction); the relay reads only rows whose transaction
+//     id is below the oldest transaction still open, ordered by (tx, seq).
+//   - MySQL, MariaDB: RelaySeqColumn BIGINT NOT NULL AUTO_INCREMENT (with an
+//     index), allocated at insert.
+//
+// The Debezium EventRouter ignores them (they are in no placement).
+const (
+	RelayTxColumn  = "relay_tx"
+	RelaySeqColumn = "relay_seq"
+)
 
 // RelayPublished reports whether the polling relay publishes the outbox
 // (then no connector is deployed for it).

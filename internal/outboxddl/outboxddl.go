@@ -44,7 +44,13 @@ func indexName(o *spec.Outbox) string {
 //   - with a timestamp column: a default of the current UTC time (PostgreSQL)
 //     or CURRENT_TIMESTAMP(6) (MySQL, MariaDB: the session time zone), and an
 //     index on it, for `outboxctl cleanup`, which deletes published rows by age;
-//   - MySQL and MariaDB: InnoDB, utf8mb4.
+//   - MySQL and MariaDB: InnoDB, utf8mb4;
+//   - the database-assigned publish order of the polling relay, after the
+//     contract's columns (OrderColumns): on PostgreSQL relay_tx (the
+//     inserting transaction's id) and relay_seq (a bigserial), with an index
+//     on both; on MySQL and MariaDB relay_seq, AUTO_INCREMENT, with an index.
+//     The EventRouter ignores them, so they are there for every outbox: a
+//     cutover from CDC to the relay needs no ALTER TABLE.
 //
 // No other index: Debezium reads the WAL/binlog, never the table, and the
 // writer only inserts. With relay.notify, the NOTIFY trigger follows
@@ -77,8 +83,14 @@ func CreateTable(o *spec.Outbox) []string {
 		}
 		b.WriteString(",\n")
 	}
+	for _, c := range OrderColumns(kind) {
+		fmt.Fprintf(&b, "  %s,\n", c)
+	}
 	if kind != spec.Postgres && o.Columns.Timestamp != "" {
 		fmt.Fprintf(&b, "  KEY %s (%s),\n", q(indexName(o)), q(o.Columns.Timestamp))
+	}
+	if kind != spec.Postgres {
+		fmt.Fprintf(&b, "  KEY %s (%s),\n", q(orderIndexName(o)), q(spec.RelaySeqColumn))
 	}
 	if o.Partitioned() {
 		// A partitioned table's primary key must hold the partition key.
@@ -93,7 +105,33 @@ func CreateTable(o *spec.Outbox) []string {
 	if kind == spec.Postgres && o.Columns.Timestamp != "" {
 		stmts = append(stmts, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (%s)", q(indexName(o)), QualifiedTable(o), q(o.Columns.Timestamp)))
 	}
+	if kind == spec.Postgres {
+		stmts = append(stmts, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (%s, %s)", q(orderIndexName(o)), QualifiedTable(o), q(spec.RelayTxColumn), q(spec.RelaySeqColumn)))
+	}
 	return stmts
+}
+
+// OrderColumns are the column definitions of the relay's database-assigned
+// publish order (spec.RelayTxColumn, spec.RelaySeqColumn) for a database
+// kind, as CREATE TABLE and ALTER TABLE … ADD COLUMN take them.
+func OrderColumns(kind string) []string {
+	q := func(s string) string { return sqlident.Quote(kind, s) }
+	if kind == spec.Postgres {
+		return []string{
+			q(spec.RelayTxColumn) + " bigint NOT NULL DEFAULT txid_current()",
+			q(spec.RelaySeqColumn) + " bigserial NOT NULL",
+		}
+	}
+	return []string{q(spec.RelaySeqColumn) + " bigint NOT NULL AUTO_INCREMENT"}
+}
+
+// orderIndexName is the name of the index on the relay's order columns.
+func orderIndexName(o *spec.Outbox) string {
+	n := o.Table + "_relay_order_idx"
+	if len(n) > 63 {
+		n = n[len(n)-63:]
+	}
+	return n
 }
 
 // PartitionName is the name of o's partition that starts at start (UTC):

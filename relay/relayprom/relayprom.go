@@ -11,7 +11,7 @@
 //	outboxctl_relay_failed_total           counter   failed publish attempts (rows kept)
 //	outboxctl_relay_batches_total          counter   batches (polls) run
 //	outboxctl_relay_batch_duration_seconds gauge     the last batch's duration
-//	outboxctl_relay_oldest_pending_seconds gauge     age of the oldest unpublished row (UUIDv7 id)
+//	outboxctl_relay_oldest_pending_seconds gauge     age of the oldest unpublished row (timestamp column, else UUIDv7 id)
 //	outboxctl_relay_leader                 gauge     1 when this relay holds the lock
 //	outboxctl_relay_batch_seconds          histogram batch durations (new with this package)
 //
@@ -88,7 +88,7 @@ func New(cfg Config) (*Metrics, error) {
 	m.failed = desc("failed_total", "Failed publish attempts; their rows stay and are retried.")
 	m.batches = desc("batches_total", "Batches (polls) run.")
 	m.lastBatch = desc("batch_duration_seconds", "Duration of the last batch.")
-	m.oldest = desc("oldest_pending_seconds", "Age of the oldest unpublished row read by the last batch (from its UUIDv7 id).")
+	m.oldest = desc("oldest_pending_seconds", "Age of the oldest unpublished row (the database's clock minus its timestamp column, else from the UUIDv7 id of the first row of the last batch).")
 	m.leader = desc("leader", "1 when this relay holds the outbox lock and publishes.")
 	m.batch = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: cfg.Namespace, Subsystem: cfg.Subsystem, Name: "batch_seconds",
 		Help: "Durations of the batches (polls).", Buckets: cfg.BatchBuckets}, []string{"table"})

@@ -6,6 +6,8 @@ CREATE TABLE IF NOT EXISTS `shop`.`outbox` (
   `type` varchar(255) NOT NULL,
   `payload` longblob,
   `schemaversion` int NOT NULL,
+  `relay_seq` bigint NOT NULL AUTO_INCREMENT,
+  KEY `outbox_relay_order_idx` (`relay_seq`),
   PRIMARY KEY (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 -- create-user: create user 'dbz'@'%'

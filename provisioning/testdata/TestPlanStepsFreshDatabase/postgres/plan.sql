@@ -6,8 +6,12 @@ CREATE TABLE IF NOT EXISTS "public"."outbox" (
   "type" varchar(255) NOT NULL,
   "payload" bytea,
   "schemaversion" integer NOT NULL,
+  "relay_tx" bigint NOT NULL DEFAULT txid_current(),
+  "relay_seq" bigserial NOT NULL,
   PRIMARY KEY ("id")
 );
+-- create-table: create outbox table public.outbox
+CREATE INDEX IF NOT EXISTS "outbox_relay_order_idx" ON "public"."outbox" ("relay_tx", "relay_seq");
 -- create-publication: create publication orders_outbox_pub for the outbox table (inserts only)
 CREATE PUBLICATION "orders_outbox_pub" FOR TABLE "public"."outbox" WITH (publish = 'insert');
 -- create-user: create replication role dbz (LOGIN REPLICATION)

@@ -6,6 +6,8 @@ CREATE TABLE IF NOT EXISTS `shop`.`outbox` (
   `payload` mediumblob,
   `ts` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
   `schemaversion` int NOT NULL,
+  `relay_seq` bigint NOT NULL AUTO_INCREMENT,
   KEY `outbox_ts_idx` (`ts`),
+  KEY `outbox_relay_order_idx` (`relay_seq`),
   PRIMARY KEY (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

@@ -6,5 +6,7 @@ CREATE TABLE IF NOT EXISTS `shop`.`outbox` (
   `payload` longtext,
   `tracingspancontext` varchar(512),
   `schemaversion` int NOT NULL,
+  `relay_seq` bigint NOT NULL AUTO_INCREMENT,
+  KEY `outbox_relay_order_idx` (`relay_seq`),
   PRIMARY KEY (`id`)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

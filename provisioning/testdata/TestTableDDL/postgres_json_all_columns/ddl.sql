@@ -7,6 +7,9 @@ CREATE TABLE IF NOT EXISTS "public"."outbox" (
   "created_at" timestamp(6) NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'),
   "tracingspancontext" varchar(512),
   "schemaversion" integer NOT NULL,
+  "relay_tx" bigint NOT NULL DEFAULT txid_current(),
+  "relay_seq" bigserial NOT NULL,
   PRIMARY KEY ("id")
 );
 CREATE INDEX IF NOT EXISTS "outbox_created_at_idx" ON "public"."outbox" ("created_at");
+CREATE INDEX IF NOT EXISTS "outbox_relay_order_idx" ON "public"."outbox" ("relay_tx", "relay_seq");

@@ -6,6 +6,9 @@ CREATE TABLE IF NOT EXISTS "public"."outbox" (
   "payload" bytea,
   "created_at" timestamp(6) NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'),
   "schemaversion" integer NOT NULL,
+  "relay_tx" bigint NOT NULL DEFAULT txid_current(),
+  "relay_seq" bigserial NOT NULL,
   PRIMARY KEY ("id", "created_at")
 ) PARTITION BY RANGE ("created_at");
 CREATE INDEX IF NOT EXISTS "outbox_created_at_idx" ON "public"."outbox" ("created_at");
+CREATE INDEX IF NOT EXISTS "outbox_relay_order_idx" ON "public"."outbox" ("relay_tx", "relay_seq");
