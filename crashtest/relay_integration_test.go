@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -57,7 +58,7 @@ type relayProc struct {
 func (p *relayProc) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.file.Write(b)
+	_, _ = p.file.Write(b) // the log file is for reading after a failure
 	return p.out.Write(b)
 }
 
@@ -93,7 +94,8 @@ type relaySuite struct {
 	procs                 []*relayProc
 	started               int
 	gate                  *sql.Conn
-	dupRecords            int // duplicate records in the topic, up to the last row
+	dupRecords            int    // duplicate records in the topic, up to the last row
+	debug                 string // a producer config with librdkafka debug contexts (OUTBOX_CRASH_RELAY_DEBUG)
 }
 
 // relayFaults runs the relay rows of the crash table on a pipeline of
@@ -170,6 +172,15 @@ BEGIN PERFORM pg_advisory_xact_lock_shared(` + gateKey + `); RETURN NULL; END $$
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build outboxctl: %v\n%s", err, out)
 	}
+	// OUTBOX_CRASH_RELAY_DEBUG=eos,topic,broker,msg: the relays' producers
+	// log those librdkafka debug contexts (into their logs, see
+	// OUTBOX_CRASH_LOG_DIR), to look into a relay that stops publishing.
+	if d := os.Getenv("OUTBOX_CRASH_RELAY_DEBUG"); d != "" {
+		r.debug = filepath.Join(t.TempDir(), "producer.properties")
+		if err := os.WriteFile(r.debug, []byte("debug="+d+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	r.cfgPath = filepath.Join(t.TempDir(), "connector.json")
 	b, err := json.Marshal(map[string]any{"name": s.o.Name, "config": s.conf})
 	if err != nil {
@@ -194,8 +205,11 @@ func (r *relaySuite) startRelay() *relayProc {
 		t.Fatal(err)
 	}
 	p.file = f
-	p.cmd = exec.Command(r.bin, "relay", "--config", r.cfgPath, "--dsn", r.dsn, "--bootstrap-servers", r.cs.bootstrap(),
-		"--poll-interval", "50ms", "--batch", "20")
+	args := []string{"relay", "--config", r.cfgPath, "--dsn", r.dsn, "--bootstrap-servers", r.cs.bootstrap(), "--poll-interval", "50ms", "--batch", "20"}
+	if r.debug != "" {
+		args = append(args, "--producer-config", r.debug)
+	}
+	p.cmd = exec.Command(r.bin, args...)
 	p.cmd.Stdout, p.cmd.Stderr = p, p
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -269,7 +283,7 @@ func (r *relaySuite) killLeader() {
 		if err == nil {
 			break
 		}
-		if err != sql.ErrNoRows {
+		if !errors.Is(err, sql.ErrNoRows) {
 			t.Fatal(err)
 		}
 		if time.Now().After(deadline) {
@@ -300,6 +314,12 @@ func (r *relaySuite) killLeader() {
 	next := r.waitLeader(leader)
 	t.Logf("%s took the lock %s after the gate opened", next.name, time.Since(start).Round(time.Millisecond))
 	r.startRelay()
+}
+
+// lastLines is the last n lines of s.
+func lastLines(s string, n int) string {
+	l := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(l[max(0, len(l)-n):], "\n")
 }
 
 // readTopic reads the whole topic back: the records and how often each
@@ -397,6 +417,13 @@ func (r *relaySuite) settle(fault string, rep int, stopLoad chan struct{}, loadD
 	}
 	if len(ids) != c.committed {
 		t.Errorf("%s #%d: the topic holds %d distinct events, want the %d committed", fault, rep, len(ids), c.committed)
+	}
+	if t.Failed() {
+		for _, p := range r.procs {
+			if p.alive() {
+				t.Logf("%s, last lines of its log:\n%s", p.name, lastLines(p.log(), 12))
+			}
+		}
 	}
 	return added
 }
