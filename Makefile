@@ -52,8 +52,9 @@ test-integration: stack-up stack-fault-up stack-crash-up
 
 # make crash-test: the full crash suite (consumer killed 10 times, Connect 3
 # times, the broker restarted twice, then the registry, the inbox database
-# and PostgreSQL); `make test` runs its short form (each fault once). The
-# crash table is written to crash-report.md.
+# and PostgreSQL; then the relay leader killed 5 times and the broker
+# restarted twice under the relay); `make test` runs its short form (each
+# fault once). The crash table is written to crash-report.md.
 crash-test: stack-crash-up
 	$(WITH_FAULT_STACK) OUTBOX_CRASH_FULL=1 OUTBOX_CRASH_REPORT="$(CURDIR)/crash-report.md" \
 		$(GO) test -count=1 -tags integration -timeout 60m -run '^TestCrashSuite$$' -v ./crashtest/

@@ -72,6 +72,13 @@ type suite struct {
 	logFile  string
 	rows     []string // the crash table
 	skipped  int      // redeliveries the inbox skipped, up to the last row
+
+	// The relay rows (relay_integration_test.go): the relay deletes what it
+	// published, so the committed events are counted in committedTable,
+	// which a trigger fills in the writer's transaction; conf is the
+	// connector config the relay publishes by (no connector is deployed).
+	committedTable string
+	conf           map[string]string
 }
 
 // TestMain runs the crash suite's consumer process instead of the tests
@@ -240,7 +247,11 @@ func (s *suite) count(ctx context.Context) (counts, error) {
 	for _, c := range s.o.ColumnContract() {
 		col[c.Role] = c.Name
 	}
-	rows, err := s.outDB.QueryContext(ctx, fmt.Sprintf(`SELECT %q::text FROM %q.%q WHERE %q = $1`, col[spec.RoleID], s.o.Schema, s.o.Table, col[spec.RoleAggregateType]), s.aggType)
+	q := fmt.Sprintf(`SELECT %q::text FROM %q.%q WHERE %q = $1`, col[spec.RoleID], s.o.Schema, s.o.Table, col[spec.RoleAggregateType])
+	if s.committedTable != "" {
+		q = fmt.Sprintf(`SELECT id FROM %q WHERE aggregate_type = $1`, s.committedTable)
+	}
+	rows, err := s.outDB.QueryContext(ctx, q, s.aggType)
 	if err != nil {
 		return c, err
 	}
@@ -408,15 +419,21 @@ func TestCrashSuite(t *testing.T) {
 		cs.up(t)
 		itest.WaitRunning(t, cs.connectURL(), s.o.Name+"-outbox", 3*time.Minute)
 	})
+	relayRows := relayFaults(t, cs, full)
 	if out := os.Getenv("OUTBOX_CRASH_REPORT"); out != "" {
-		text := "| fault | repetition | committed (cumulative) | handled effects | lost | duplicate effects | reordered | redeliveries skipped by the inbox |\n|---|---|---|---|---|---|---|---|\n" + strings.Join(s.rows, "\n") + "\n"
+		text := reportHeader + strings.Join(append(cdcRows(s.rows), relayRows...), "\n") + "\n"
 		if err := os.WriteFile(out, []byte(text), 0o644); err != nil {
 			t.Error(err)
 		}
 	}
 }
 
-func setup(t *testing.T, cs *crashStack) *suite {
+func setup(t *testing.T, cs *crashStack) *suite { return setupPipeline(t, cs, false) }
+
+// setupPipeline sets up the pipeline: the outbox table published by the
+// Debezium connector, or with relay by no connector (the caller runs
+// `outboxctl relay` with s.conf).
+func setupPipeline(t *testing.T, cs *crashStack, relay bool) *suite {
 	sfx := itest.Suffix()
 	s := &suite{t: t, cs: cs, sfx: sfx, aggType: "crash" + sfx, group: "crash-" + sfx, logFile: filepath.Join(t.TempDir(), "consumer.log")}
 	if d := os.Getenv("OUTBOX_CRASH_LOG_DIR"); d != "" {
@@ -485,8 +502,12 @@ outboxes:
 	if err != nil {
 		t.Fatal(err)
 	}
-	itest.PutConnector(t, cs.connectURL(), cfgs[0].Name, cfgs[0].Config)
-	itest.WaitRunning(t, cs.connectURL(), cfgs[0].Name, 2*time.Minute)
+	if relay {
+		s.conf = cfgs[0].Config
+	} else {
+		itest.PutConnector(t, cs.connectURL(), cfgs[0].Name, cfgs[0].Config)
+		itest.WaitRunning(t, cs.connectURL(), cfgs[0].Name, 2*time.Minute)
+	}
 
 	client, err := registry.NewClient(cs.registryURL())
 	if err != nil {

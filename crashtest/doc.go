@@ -10,6 +10,23 @@
 // rows the handler writes in its inbox transaction), 0 lost, 0 duplicate
 // effects, every aggregate's effects in commit order.
 //
+// The relay rows (relay_integration_test.go) run the same load and
+// consumer on a pipeline of their own, published by two `outboxctl relay`
+// processes (the binary built by the suite; one leader, one standby)
+// instead of the connector: kill -9 of the leader at the window after the
+// broker acknowledged a batch and before the relay deleted its rows (a
+// DELETE trigger waits on an advisory lock the suite holds; the suite kills
+// the leader once its DELETE waits there, and opens the gate once the
+// database ended the dead session, so the DELETE never commits), after
+// which the standby takes the lock and publishes the batch again; and a
+// restart of the Kafka broker under the relay. The relay deletes what it
+// published, so the committed events are counted from a table an insert
+// trigger fills in the writer's transaction. These rows also read the
+// whole topic back and count the duplicate records (by event id): the
+// relay is at least once, so the kill row must add some (else the window
+// was missed and the row fails), while the effects through the inbox stay
+// exactly once.
+//
 // It runs on its own stack instance, `make stack-crash-up` (PostgreSQL,
 // Kafka, Connect and the registry, every port + 2000, in
 // $OUTBOX_CRASH_STACK_DIR), because it kills and restarts services: the main
@@ -18,5 +35,6 @@
 //
 // `make test` runs the short form (each fault once); `make crash-test` the
 // full one (OUTBOX_CRASH_FULL=1: the consumer killed 10 times, Connect 3
-// times, the broker restarted twice).
+// times, the broker restarted twice; the relay leader killed 5 times, the
+// broker restarted twice under the relay).
 package crashtest
