@@ -376,9 +376,25 @@ func check(o *Outbox, errs *ErrorList) {
 		}
 	}
 	if k.Has("overrides") {
-		if p, ok := k.Overrides["database.password"]; ok && p != "" {
-			if _, err := ParseSecret(p); err != nil {
-				errs.add(k.PosOf("overrides.database.password"), err.Error())
+		keys := make([]string, 0, len(k.Overrides))
+		for key := range k.Overrides {
+			keys = append(keys, key)
+		}
+		sort.Strings(keys)
+		for _, key := range keys {
+			if !IsSecretKey(key) {
+				continue
+			}
+			if key == "database.password" {
+				if p := k.Overrides[key]; p != "" {
+					if _, err := ParseSecret(p); err != nil {
+						errs.add(k.PosOf("overrides.database.password"), err.Error())
+					}
+				}
+				continue
+			}
+			if err := CheckSecretValue(key, k.Overrides[key]); err != nil {
+				errs.add(k.PosOf("overrides."+key), "connector.overrides."+err.Error())
 			}
 		}
 	}
