@@ -55,7 +55,7 @@ func Load(paths ...string) (*Spec, error) {
 			if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
 				return nil
 			}
-			data, err := os.ReadFile(path)
+			data, err := ReadFileLimit(path, MaxFileSize)
 			if err != nil {
 				return err
 			}
