@@ -225,7 +225,7 @@ func strp(s string) *string { return &s }
 
 func applyDefaults(o *Outbox, file string) {
 	db := &o.Database
-	if db.Connection.Port == 0 {
+	if db.Connection.Port == 0 && !db.Connection.Has("port") { // port: 0 is an error, not the default
 		if db.Kind == Postgres {
 			db.Connection.Port = 5432
 		} else {
@@ -335,7 +335,7 @@ func check(o *Outbox, errs *ErrorList) {
 	if db.Kind != Postgres && o.Schema == "" {
 		errs.add(cn.PosOf("dbname"), fmt.Sprintf("outbox %q: set database.connection.dbname or schema (the database holding the outbox table)", o.Name))
 	}
-	if cn.Port < 1 || cn.Port > 65535 {
+	if (cn.Port < 1 || cn.Port > 65535) && !(cn.Port == 0 && errs.at(cn.PosOf("port"))) {
 		errs.add(cn.PosOf("port"), fmt.Sprintf("database.connection.port %d out of range", cn.Port))
 	}
 	if cn.Password != "" {
@@ -367,7 +367,7 @@ func check(o *Outbox, errs *ErrorList) {
 			k.HeartbeatInterval = d
 		}
 	}
-	if k.ServerID < 0 || k.ServerID > 4294967295 {
+	if k.ServerID < 0 || k.ServerID > 4294967295 || (k.ServerID == 0 && k.Has("serverId") && !errs.at(k.PosOf("serverId"))) {
 		errs.add(k.PosOf("serverId"), fmt.Sprintf("connector.serverId %d: want 1..4294967295", k.ServerID))
 	}
 	for key := range k.Overrides {
