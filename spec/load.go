@@ -197,7 +197,19 @@ func parseFile(src Source, errs *ErrorList) []document {
 		}
 		d := &decoder{file: src.Name, errs: errs}
 		var doc document
+		mark := len(*errs)
 		d.decode(root, reflect.ValueOf(&doc).Elem(), "")
+		if d.tooMany {
+			// The document was decoded in part: report the size error
+			// alone, not the errors of its half-decoded (zero) values.
+			for _, e := range (*errs)[mark:] {
+				if strings.HasPrefix(e.Msg, "document too large") {
+					*errs = append((*errs)[:mark], e)
+					break
+				}
+			}
+			continue
+		}
 		if root.Kind == yaml.MappingNode {
 			switch {
 			case !doc.Has("apiVersion"):
