@@ -565,9 +565,9 @@ func runContextShow(env *Env, cfgPath string, args []string) error {
 		{"registry url:", redact.URL(regURL)}, {"registry user:", regUser},
 		{"registry password:", mask(env.getenv(envRegistryPassword) + env.getenv(envRegistryPasswordFile) + reg.Password)},
 		{"kafka:", strings.Join(maskedKafka(kc), " ")},
-		{"postgres dsn:", redact.String(redact.URL(env.Settings.PostgresDSN))},
-		{"mariadb dsn:", redact.String(env.Settings.MariaDBDSN)},
-		{"mysql dsn:", redact.String(env.Settings.MySQLDSN)},
+		{"postgres dsn:", redact.DSN(env.Settings.PostgresDSN)},
+		{"mariadb dsn:", redact.DSN(env.Settings.MariaDBDSN)},
+		{"mysql dsn:", redact.DSN(env.Settings.MySQLDSN)},
 	} {
 		fmt.Fprintf(tw, "%s\t%s\n", l[0], l[1])
 	}

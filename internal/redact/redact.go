@@ -61,6 +61,16 @@ func URL(u string) string {
 		// user:pw@host without "//" parses as scheme "user", opaque "pw@host"
 		return String(StripUserinfo(u))
 	}
+	if p.User == nil {
+		// http://bob:123/x@host parses as host bob:123 and path /x@host:
+		// a colon before the last @ may be a password, mask it (a path
+		// with @ after a port, http://host:8083/a@b, is masked too).
+		if i := strings.Index(u, "://"); i >= 0 {
+			if at := strings.LastIndexByte(u, '@'); at > i && strings.Contains(u[i+3:at], ":") {
+				return String(StripUserinfo(u))
+			}
+		}
+	}
 	if p.User != nil {
 		if _, ok := p.User.Password(); ok {
 			p.User = url.UserPassword(p.User.Username(), "MASKEDPASSWORD")
@@ -166,6 +176,36 @@ func String(s string) string {
 	return s
 }
 
+// DSN masks the password of a whole database DSN in any of its forms: a
+// URL (postgres://u:pw@host/db, as URL), libpq keywords (host=…
+// password=pw, as String) or go-sql-driver (user:pw@tcp(host)/db). The
+// go-sql-driver form is read as the driver reads it (the password runs
+// from the first ':' to the last '@' before the last '/'), so it may hold
+// any character, white space included.
+func DSN(s string) string {
+	if strings.Contains(s, "://") {
+		return URL(s)
+	}
+	s = String(s)
+	slash := strings.LastIndexByte(s, '/')
+	if slash < 0 {
+		return s
+	}
+	at := strings.LastIndexByte(s[:slash], '@')
+	if at < 0 {
+		return s
+	}
+	colon := strings.IndexByte(s[:at], ':')
+	if colon < 0 || strings.ContainsAny(s[:colon], "= \t\n'\"") {
+		return s
+	}
+	pw := s[colon+1 : at]
+	if pw == "" || masked(pw) || isRef(pw) {
+		return s
+	}
+	return s[:colon+1] + Mask + s[at:]
+}
+
 // isRef reports a reference that stands for a secret without holding it:
 // ${env:…}, ${file:…} and Connect config-provider placeholders, or the
 // env:NAME and file:PATH references of the context file.
@@ -176,7 +216,7 @@ func isRef(v string) bool {
 // HasSecret reports whether s holds a credential String or URL would mask
 // (a literal password in a URL, a DSN, a JDBC value or a JAAS config).
 func HasSecret(s string) bool {
-	if String(s) != s || URL(s) != s {
+	if String(s) != s || URL(s) != s || DSN(s) != s {
 		return true
 	}
 	if p, err := url.Parse(s); err == nil && p.User != nil {

@@ -64,12 +64,13 @@ func TestURL(t *testing.T) {
 		"http://user@connect:8083":             "http://user@connect:8083",
 		"not a url":                            "not a url",
 		// issue 25 item 2: a URL that does not parse loses its user info
-		"http://bob:hun/ter2XYZ@127.0.0.1:1":  "http://" + Mask + "@127.0.0.1:1",
-		"http://bob:hun ter2XYZ@127.0.0.1:1":  "http://" + Mask + "@127.0.0.1:1",
-		"http://bob:hunter2XYZ#@127.0.0.1:1":  "http://" + Mask + "@127.0.0.1:1",
-		"http://bob:hunter2XYZ@127.0.0.1:x y": "http://" + Mask + "@127.0.0.1:x y",
-		"root@tcp(127.0.0.1:13307)/":          "root@tcp(127.0.0.1:13307)/",
-		"bob:hunter2XYZ@127.0.0.1:1":          Mask + "@127.0.0.1:1",
+		"http://bob:hun/ter2XYZ@127.0.0.1:1":    "http://" + Mask + "@127.0.0.1:1",
+		"http://bob:hun ter2XYZ@127.0.0.1:1":    "http://" + Mask + "@127.0.0.1:1",
+		"http://bob:hunter2XYZ#@127.0.0.1:1":    "http://" + Mask + "@127.0.0.1:1",
+		"http://bob:hunter2XYZ@127.0.0.1:x y":   "http://" + Mask + "@127.0.0.1:x y",
+		"root@tcp(127.0.0.1:13307)/":            "root@tcp(127.0.0.1:13307)/",
+		"bob:hunter2XYZ@127.0.0.1:1":            Mask + "@127.0.0.1:1",
+		"http://bob:123/hunter2XYZ@127.0.0.1:1": "http://" + Mask + "@127.0.0.1:1",
 	} {
 		if got := URL(in); got != want {
 			t.Errorf("URL(%q) = %q, want %q", in, got, want)
@@ -89,6 +90,24 @@ func TestHeader(t *testing.T) {
 	} {
 		if got := Header(tt.name, tt.value); got != tt.want {
 			t.Errorf("Header(%q, %q) = %q, want %q", tt.name, tt.value, got, tt.want)
+		}
+	}
+}
+
+func TestDSN(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"root:hun ter2XYZ@tcp(db:3306)/app":     "root:" + Mask + "@tcp(db:3306)/app",
+		"root:hunter2XYZ@tcp(127.0.0.1:3306)/":  "root:" + Mask + "@tcp(127.0.0.1:3306)/",
+		"root@tcp(127.0.0.1:13307)/":            "root@tcp(127.0.0.1:13307)/",
+		"host=db user=u password=hunter2XYZ":    "host=db user=u password=" + Mask,
+		"postgres://u:hunter2XYZ@db/x":          "postgres://u:" + Mask + "@db/x",
+		"postgres://postgres@127.0.0.1:15432/x": "postgres://postgres@127.0.0.1:15432/x",
+		"host=/tmp user=u dbname=x":             "host=/tmp user=u dbname=x",
+		"root:${env:PW}@tcp(db:3306)/app":       "root:${env:PW}@tcp(db:3306)/app",
+	} {
+		if got := DSN(in); got != want {
+			t.Errorf("DSN(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
