@@ -16,6 +16,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
 	"github.com/outboxctl/outboxctl/internal/redact"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 type connectorsOptions struct {
@@ -390,6 +391,9 @@ as its snapshot.mode says; a PostgreSQL connector resumes from its slot.`,
 					// Read and check the file before the connector is stopped.
 					data, err := readInput(nil, file, inputOffsets)
 					if err != nil {
+						return UsageError(err)
+					}
+					if err := spec.CheckJSONDuplicateKeys(file, data); err != nil {
 						return UsageError(err)
 					}
 					offsets = nil

@@ -214,6 +214,9 @@ func readConnectorConfig(path string) (map[string]string, error) {
 	if err != nil {
 		return nil, UsageError(err)
 	}
+	if err := spec.CheckJSONDuplicateKeys(path, b); err != nil {
+		return nil, UsageError(err)
+	}
 	var wrapped struct {
 		Config map[string]any `json:"config"`
 	}
@@ -266,6 +269,9 @@ func readProperties(path string) (map[string]string, error) {
 func readSampleRow(env *Env, path string) (*eventrouter.SampleRow, error) {
 	data, err := readInput(env.IO.In, path, inputSampleRow)
 	if err != nil {
+		return nil, err
+	}
+	if err := spec.CheckJSONDuplicateKeys(path, data); err != nil {
 		return nil, err
 	}
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '{' {
