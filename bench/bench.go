@@ -72,6 +72,11 @@ type EffectCounter interface {
 // DefaultAggregates is Options.Aggregates when it is 0.
 const DefaultAggregates = 64
 
+// MaxEvents bounds the events of one run or step (rate × duration): the
+// bench keeps a few slots per event in memory, about 80 bytes each, so
+// 10,000,000 events take under 1 GB.
+const MaxEvents = 10_000_000
+
 // RateMax as Options.Rate searches for the highest sustained rate.
 const RateMax = -1
 
@@ -111,6 +116,9 @@ func (o *Options) defaults() error {
 	}
 	if o.Duration <= 0 {
 		return fmt.Errorf("%w: duration %s: want > 0", ErrInvalidOptions, o.Duration)
+	}
+	if o.Rate != RateMax && o.Rate*o.Duration.Seconds() > MaxEvents {
+		return fmt.Errorf("%w: rate %v × duration %s is more than %d events: lower the rate or the duration", ErrInvalidOptions, o.Rate, o.Duration, MaxEvents)
 	}
 	if o.Aggregates <= 0 {
 		o.Aggregates = DefaultAggregates
@@ -222,8 +230,8 @@ func search(ctx context.Context, opts Options, runStep func(int, float64) (*Repo
 		}
 		next, more := 0.0, false
 		switch {
-		case hi == 0: // nothing failed yet: double
-			next, more = rate*2, true
+		case hi == 0: // nothing failed yet: double (within MaxEvents)
+			next, more = rate*2, rate*2*opts.Duration.Seconds() <= MaxEvents
 		case lo == 0: // nothing sustained yet: halve, down to StartRate/16
 			next = math.Round(rate / 2)
 			more = next >= opts.StartRate/16

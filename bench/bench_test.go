@@ -3,7 +3,9 @@ package bench_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -186,5 +188,21 @@ func TestSearchNothingSustained(t *testing.T) {
 	}
 	if r.Search.MaxSustained != 0 || r.RateTarget != 80 {
 		t.Errorf("max sustained %v, report of %v/s; want 0 and the first step", r.Search.MaxSustained, r.RateTarget)
+	}
+}
+
+// TestRunRefusesTooManyEvents: rate × duration beyond MaxEvents is
+// ErrInvalidOptions before anything is allocated (issue 25 item 7: it
+// panicked in makeslice).
+func TestRunRefusesTooManyEvents(t *testing.T) {
+	for _, o := range []bench.Options{
+		{Rate: 99999999999999, Duration: time.Second},
+		{Rate: bench.MaxEvents + 1, Duration: time.Second},
+		{Rate: math.Inf(1), Duration: time.Second},
+	} {
+		_, err := bench.Run(context.Background(), &benchtest.Fake{}, o)
+		if !errors.Is(err, bench.ErrInvalidOptions) {
+			t.Errorf("rate %v duration %s: err = %v, want ErrInvalidOptions", o.Rate, o.Duration, err)
+		}
 	}
 }

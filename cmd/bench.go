@@ -168,6 +168,12 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 	if opts.Duration <= 0 {
 		return UsageError(fmt.Errorf("--duration %s: want > 0", opts.Duration))
 	}
+	if rate != bench.RateMax && rate*opts.Duration.Seconds() > bench.MaxEvents {
+		return UsageError(fmt.Errorf("--rate %s × --duration %s is more than %d events: lower one of them", opts.Rate, opts.Duration, bench.MaxEvents))
+	}
+	if rate == bench.RateMax && 200*opts.Duration.Seconds() > bench.MaxEvents {
+		return UsageError(fmt.Errorf("--rate max × --duration %s: the first step alone is more than %d events: lower --duration", opts.Duration, bench.MaxEvents))
+	}
 	if opts.Partitions <= 0 {
 		return UsageError(fmt.Errorf("--partitions %d: want > 0", opts.Partitions))
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -17,6 +16,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
 	"github.com/outboxctl/outboxctl/internal/redact"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 type connectorsOptions struct {
@@ -379,12 +379,30 @@ as its snapshot.mode says; a PostgreSQL connector resumes from its slot.`,
 	addOutputFlag(get, &offsetsOutput, formatJSON, formatJSON, formatYAML)
 	var keepStopped bool
 	var file string
+	var offsets *connect.Offsets // of set -f, read before the connector stops
 	modify := func(use, short string, needFile bool, do func(ctx context.Context, cl *connect.Client, name string) (string, error)) *cobra.Command {
 		cc := &cobra.Command{
 			Use: use, Short: short, Args: cobra.ExactArgs(1), ValidArgsFunction: names,
 			RunE: func(c *cobra.Command, args []string) error {
 				if needFile && file == "" {
 					return UsageError(errors.New("set needs -f offsets.json (the shape of `offsets get`)"))
+				}
+				if needFile {
+					// Read and check the file before the connector is stopped.
+					data, err := readInput(nil, file, inputOffsets)
+					if err != nil {
+						return UsageError(err)
+					}
+					if err := spec.CheckJSONDuplicateKeys(file, data); err != nil {
+						return UsageError(err)
+					}
+					offsets = nil
+					if err := json.Unmarshal(data, &offsets); err != nil {
+						return UsageError(fmt.Errorf("%s: %w", file, err))
+					}
+					if offsets == nil {
+						return UsageError(fmt.Errorf("%s: want the offsets object of `offsets get`, got null", file))
+					}
 				}
 				cl, err := connectClient(env, &opts.Connect)
 				if err != nil {
@@ -407,15 +425,7 @@ as its snapshot.mode says; a PostgreSQL connector resumes from its slot.`,
 		return cl.ResetOffsets(ctx, n)
 	})
 	set := modify("set NAME -f offsets.json", "Alter a connector's offsets (stopping and restoring it around the change)", true, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return "", UsageError(err)
-		}
-		var o connect.Offsets
-		if err := json.Unmarshal(data, &o); err != nil {
-			return "", UsageError(fmt.Errorf("%s: %w", file, err))
-		}
-		return cl.AlterOffsets(ctx, n, o)
+		return cl.AlterOffsets(ctx, n, *offsets)
 	})
 	set.Flags().StringVarP(&file, "file", "f", "", "offsets JSON, as printed by `offsets get`")
 	c.AddCommand(get, set, reset)

@@ -153,7 +153,7 @@ func (env *Env) contextDSN(envName, ctxValue, what string) (string, bool, error)
 		v, err := secretRef(env, ctxValue, "context file: database "+what)
 		return v, err == nil, err
 	}
-	if redact.String(ctxValue) != ctxValue || redact.URL(ctxValue) != ctxValue {
+	if redact.HasSecret(ctxValue) {
 		return "", false, UsageError(fmt.Errorf("context file: database %s holds a password: use env:NAME or file:PATH", what))
 	}
 	return ctxValue, true, nil
@@ -565,9 +565,9 @@ func runContextShow(env *Env, cfgPath string, args []string) error {
 		{"registry url:", redact.URL(regURL)}, {"registry user:", regUser},
 		{"registry password:", mask(env.getenv(envRegistryPassword) + env.getenv(envRegistryPasswordFile) + reg.Password)},
 		{"kafka:", strings.Join(maskedKafka(kc), " ")},
-		{"postgres dsn:", redact.String(redact.URL(env.Settings.PostgresDSN))},
-		{"mariadb dsn:", redact.String(env.Settings.MariaDBDSN)},
-		{"mysql dsn:", redact.String(env.Settings.MySQLDSN)},
+		{"postgres dsn:", redact.DSN(env.Settings.PostgresDSN)},
+		{"mariadb dsn:", redact.DSN(env.Settings.MariaDBDSN)},
+		{"mysql dsn:", redact.DSN(env.Settings.MySQLDSN)},
 	} {
 		fmt.Fprintf(tw, "%s\t%s\n", l[0], l[1])
 	}
@@ -620,8 +620,13 @@ func newContextSetCmd(env *Env, cfgPath *string) *cobra.Command {
 				}
 			}
 			for _, d := range []struct{ flag, v string }{{"postgres-dsn", pg}, {"mariadb-dsn", maria}, {"mysql-dsn", mysql}} {
-				if d.v != "" && !isSecretRef(d.v) && (redact.String(d.v) != d.v || redact.URL(d.v) != d.v) {
-					return UsageError(fmt.Errorf("--%s holds a password: use env:NAME or file:PATH", d.flag))
+				if d.v != "" && !isSecretRef(d.v) && redact.HasSecret(d.v) {
+					return UsageError(fmt.Errorf("--%s holds a password: use env:NAME or file:PATH (secrets are never stored in the file)", d.flag))
+				}
+			}
+			for _, u := range []struct{ flag, v string }{{"connect-url", connectURL}, {"registry-url", registryURL}} {
+				if redact.HasSecret(u.v) {
+					return UsageError(fmt.Errorf("--%s holds a password in its user info: secrets are never stored in the file (use the user and password settings)", u.flag))
 				}
 			}
 			setStr("connect-url", &ctx.Connect.URL, connectURL)

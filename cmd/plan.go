@@ -98,9 +98,9 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 	var specs []string
 	for _, f := range files {
 		if f == "-" {
-			data, err := io.ReadAll(env.IO.In)
+			data, err := spec.ReadAllLimit(env.IO.In, spec.MaxFileSize)
 			if err != nil {
-				return nil, UsageError(err)
+				return nil, UsageError(fmt.Errorf("<stdin>: %w", err))
 			}
 			cs, err := readConnectorsFile(env, "<stdin>", data)
 			if err != nil {

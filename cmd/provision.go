@@ -111,6 +111,12 @@ func adminDB(env *Env, o *spec.Outbox) (driver, dsn string) {
 }
 
 func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
+	if opts.Partitions < 0 || opts.Partitions > provisioning.MaxPartitions {
+		return UsageError(fmt.Errorf("--partitions %d: want 1..%d, or 0 for the broker's num.partitions", opts.Partitions, provisioning.MaxPartitions))
+	}
+	if opts.ReplicationFactor < 0 || opts.ReplicationFactor > provisioning.MaxReplicationFactor {
+		return UsageError(fmt.Errorf("--replication-factor %d: want 1..%d, or 0 for the broker default", opts.ReplicationFactor, provisioning.MaxReplicationFactor))
+	}
 	if err := env.applyDatabaseContext(); err != nil {
 		return err
 	}

@@ -286,7 +286,7 @@ func runRelayCutover(ctx context.Context, env *Env, opts *relayCutoverOptions) e
 
 // connectorName is the "name" of a {"name","config"} connector file.
 func connectorName(path string) string {
-	b, err := os.ReadFile(path)
+	b, err := readInput(nil, path, inputConnectorConfig)
 	if err != nil {
 		return ""
 	}

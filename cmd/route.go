@@ -1,14 +1,12 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -216,8 +214,11 @@ func runRoutePreview(env *Env, opts *routePreviewOptions) error {
 
 // readConnectorConfig reads {"name","config":{…}} or a flat map of strings.
 func readConnectorConfig(path string) (map[string]string, error) {
-	b, err := os.ReadFile(path)
+	b, err := readInput(nil, path, inputConnectorConfig)
 	if err != nil {
+		return nil, UsageError(err)
+	}
+	if err := spec.CheckJSONDuplicateKeys(path, b); err != nil {
 		return nil, UsageError(err)
 	}
 	var wrapped struct {
@@ -249,15 +250,13 @@ func readConnectorConfig(path string) (map[string]string, error) {
 // readProperties reads a Java properties file (key=value or key: value,
 // # and ! comments; no line continuations).
 func readProperties(path string) (map[string]string, error) {
-	f, err := os.Open(path)
+	data, err := readInput(nil, path, inputProperties)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	out := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' || line[0] == '!' {
 			continue
 		}
@@ -268,24 +267,16 @@ func readProperties(path string) (map[string]string, error) {
 		}
 		out[strings.TrimSpace(line[:i])] = strings.TrimSpace(line[i+1:])
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 func readSampleRow(env *Env, path string) (*eventrouter.SampleRow, error) {
-	var r io.Reader
-	if path == "-" {
-		r = env.IO.In
-	} else {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	}
-	data, err := io.ReadAll(r)
+	data, err := readInput(env.IO.In, path, inputSampleRow)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
+	}
+	if err := spec.CheckJSONDuplicateKeys(path, data); err != nil {
+		return nil, err
 	}
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '{' {
 		return nil, fmt.Errorf("%s: a sample row is a JSON object such as {\"op\": \"c\", \"row\": {\"id\": …}}, not %s", path, jsonKind(t[0]))

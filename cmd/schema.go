@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -73,13 +72,7 @@ func (f *schemaParseFlags) options(strict bool) avro.Options {
 // parseSchemaFile reads and parses path ("-" is stdin, the command's
 // injected input stream).
 func parseSchemaFile(stdin io.Reader, path string, opts avro.Options) (avro.Schema, error) {
-	var data []byte
-	var err error
-	if path == "-" {
-		data, err = io.ReadAll(stdin)
-	} else {
-		data, err = os.ReadFile(path)
-	}
+	data, err := readInput(stdin, path, inputSchema)
 	if err != nil {
 		return nil, err
 	}

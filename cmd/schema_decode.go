@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/linkedin/goavro/v2"
 	"github.com/spf13/cobra"
@@ -74,12 +72,7 @@ func runSchemaDecode(env *Env, opts *schemaDecodeOptions) error {
 		return schemaFileError(err)
 	}
 
-	var data []byte
-	if opts.Input == "-" {
-		data, err = io.ReadAll(env.IO.In)
-	} else {
-		data, err = os.ReadFile(opts.Input)
-	}
+	data, err := readInput(env.IO.In, opts.Input, inputDatum)
 	if err != nil {
 		return UsageError(fmt.Errorf("read datum: %w", err))
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -369,7 +368,7 @@ func runSchemaDiff(ctx context.Context, env *Env, opts *schemaDiffOptions) error
 			}
 			path = e.File
 		}
-		data, err := os.ReadFile(path)
+		data, err := readInput(nil, path, inputSchema)
 		if err != nil {
 			return UsageError(fmt.Errorf("read schema: %w", err))
 		}

@@ -77,7 +77,7 @@ func runSchemaValidate(env *Env, opts *schemaValidateOptions) error {
 			res.Valid, report.Valid = false, false
 			var pe *avro.ParseError
 			var fe *fs.PathError
-			if errors.As(err, &fe) {
+			if errors.As(err, &fe) || isUnreadable(err) {
 				unreadable++ // missing, a directory, no permission: bad input
 				res.Errors = append(res.Errors, validateJSONError{Message: "cannot read: " + err.Error()})
 			} else if errors.As(err, &pe) {

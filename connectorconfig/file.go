@@ -109,7 +109,9 @@ func isJSON(name string, data []byte) bool {
 // ReadConnectors parses a connectors file: the JSON or YAML that WriteJSON
 // and WriteYAML write (a list of Documents), or one Document as JSON. name
 // is the file's name for messages; a .yaml or .yml name is read as YAML, a
-// .json name as JSON, anything else (stdin) by its first byte. Unknown fields are errors.
+// .json name as JSON, anything else (stdin) by its first byte. Unknown
+// fields are errors, and so is a key given twice in one object
+// (spec.ErrDuplicateKey, with file:line:col and the key).
 //
 // ${env:…} and ${file:…} references are resolved with lookup (and their keys
 // marked Sensitive); with a nil lookup they are kept as written. A masked
@@ -130,6 +132,13 @@ func ReadConnectors(name string, data []byte, lookup *spec.Lookup) ([]Connector,
 		var err error
 		if jsonData, err = json.Marshal(v); err != nil {
 			return nil, bad("%s: %v", name, err)
+		}
+	}
+	if asJSON {
+		// encoding/json keeps the last of two equal keys: a file could
+		// show ${env:…} first and deploy a literal given after it.
+		if err := spec.CheckJSONDuplicateKeys(name, data); err != nil {
+			return nil, &fileError{msg: err.Error(), err: err}
 		}
 	}
 	var list []fileConnector

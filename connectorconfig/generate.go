@@ -369,16 +369,9 @@ func snapshotReason(mode string) string {
 }
 
 // IsSensitiveKey reports whether a config key holds a secret whose value
-// must be masked in output.
-func IsSensitiveKey(key string) bool {
-	k := strings.ToLower(key)
-	for _, s := range []string{"password", "secret", "sasl.jaas.config", "ssl.key", "credentials", "token"} {
-		if strings.Contains(k, s) {
-			return true
-		}
-	}
-	return false
-}
+// must be masked in output. It is spec.IsSecretKey, the one list of secret
+// keys, which the spec's rule on overrides uses too.
+func IsSensitiveKey(key string) bool { return spec.IsSecretKey(key) }
 
 var pgInvalid = regexp.MustCompile(`[^a-z0-9_]`)
 

@@ -3,9 +3,7 @@ package connectorconfig
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
@@ -179,20 +177,13 @@ type schemaFile struct {
 
 // readSchemaFile reads at most MaxSchemaFileSize bytes of path.
 func readSchemaFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	// a regular file (a FIFO would block, /dev/zero would never end)
+	data, err := spec.ReadFileLimit(path, MaxSchemaFileSize)
 	if err != nil {
+		if errors.Is(err, spec.ErrTooLarge) {
+			return nil, fmt.Errorf("larger than %d MiB", MaxSchemaFileSize>>20)
+		}
 		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, errors.New("is a directory")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxSchemaFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxSchemaFileSize {
-		return nil, fmt.Errorf("larger than %d MiB", MaxSchemaFileSize>>20)
 	}
 	return data, nil
 }

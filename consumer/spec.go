@@ -2,7 +2,6 @@ package consumer
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/spec"
@@ -61,7 +60,7 @@ func ReaderSchemaFromSpec(o *spec.Outbox, eventType string, major int) HandlerOp
 		if v == nil || v.SchemaPath == "" {
 			return fmt.Errorf("%w: reader schema from spec: outbox %q declares no schema for %s v%d", ErrInvalidConfig, o.Name, eventType, major)
 		}
-		data, err := os.ReadFile(v.SchemaPath)
+		data, err := avro.ReadFile(v.SchemaPath) // a regular file, bounded
 		if err != nil {
 			return fmt.Errorf("%w: reader schema from spec: %s v%d: %w", ErrInvalidConfig, eventType, major, err)
 		}

@@ -130,6 +130,11 @@ type Request struct {
 // A failed preflight check is a finding (see Failed), not an error.
 func Provision(ctx context.Context, req Request) (Result, error) {
 	res := Result{DryRun: req.DryRun}
+	if req.Topics {
+		if err := req.Topic.Validate(); err != nil {
+			return res, err
+		}
+	}
 	if req.Database {
 		for _, t := range req.Targets {
 			d, fs, err := provisionDatabase(ctx, req, t)

@@ -3,6 +3,7 @@ package provisioning
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,6 +48,26 @@ type TopicOptions struct {
 	Partitions int
 	// ReplicationFactor of every topic (0: the broker default).
 	ReplicationFactor int
+}
+
+// Kafka's bounds: partitions are an int32, replication factors an int16.
+const (
+	MaxPartitions        = math.MaxInt32
+	MaxReplicationFactor = math.MaxInt16
+)
+
+// Validate returns an error wrapping ErrInvalidOptions when Partitions or
+// ReplicationFactor is negative (0 is the broker default) or beyond what
+// Kafka takes (a larger int was truncated to 32 bits: 4294967299 created 3
+// partitions).
+func (o TopicOptions) Validate() error {
+	if o.Partitions < 0 || o.Partitions > MaxPartitions {
+		return fmt.Errorf("%w: partitions %d: want 1..%d, or 0 for the broker default", ErrInvalidOptions, o.Partitions, MaxPartitions)
+	}
+	if o.ReplicationFactor < 0 || o.ReplicationFactor > MaxReplicationFactor {
+		return fmt.Errorf("%w: replication factor %d: want 1..%d, or 0 for the broker default", ErrInvalidOptions, o.ReplicationFactor, MaxReplicationFactor)
+	}
+	return nil
 }
 
 // SchemaHistoryConfig is the config of a MySQL/MariaDB schema history topic:

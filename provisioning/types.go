@@ -20,6 +20,9 @@ var (
 	ErrApply = errors.New("apply provisioning step")
 	// ErrTopics: the Kafka admin API failed.
 	ErrTopics = errors.New("kafka topics")
+	// ErrInvalidOptions: TopicOptions out of range (Provision returns it
+	// before any change).
+	ErrInvalidOptions = errors.New("invalid provisioning options")
 )
 
 // Target is one outbox and the connector config generated for it: every

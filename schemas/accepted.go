@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -48,12 +47,16 @@ type AcceptedBreaks struct {
 // ErrBadAcceptedBreaks is what errors of LoadAcceptedBreaks unwrap to.
 var ErrBadAcceptedBreaks = errors.New("bad accepted-breaks file")
 
+// MaxAcceptedBreaksSize bounds the accepted-breaks file LoadAcceptedBreaks
+// reads (a regular file; /dev/zero or a FIFO is refused).
+const MaxAcceptedBreaksSize = 4 << 20
+
 // LoadAcceptedBreaks reads an accepted-breaks file. A missing file is an
 // error (errors.Is(err, fs.ErrNotExist)); unknown keys, a missing subject
 // or reason, or neither version nor fingerprint are ErrBadAcceptedBreaks
 // with file:line:col.
 func LoadAcceptedBreaks(path string) (*AcceptedBreaks, error) {
-	data, err := os.ReadFile(path)
+	data, err := spec.ReadFileLimit(path, MaxAcceptedBreaksSize)
 	if err != nil {
 		return nil, fmt.Errorf("accepted breaks: %w", err)
 	}

@@ -152,7 +152,7 @@ func DirBaseline(dir string, specFiles []string) (Baseline, error) {
 		if err != nil {
 			return nil, err
 		}
-		return os.ReadFile(filepath.Join(dir, rel))
+		return spec.ReadFileLimit(filepath.Join(dir, rel), spec.MaxFileSize)
 	}
 	return &fileBaseline{name: "dir:" + dir, label: filepath.ToSlash(dir) + "/", read: read, specFiles: specFiles}, nil
 }

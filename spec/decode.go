@@ -19,6 +19,8 @@ type decoder struct {
 	// laughs") cannot make decoding explode.
 	visits  int
 	tooMany bool
+	// aliased: an alias was expanded (the size error names the cause).
+	aliased bool
 }
 
 // maxVisits bounds the nodes decoded per document, aliases expanded.
@@ -50,7 +52,11 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	if d.visits++; d.visits > maxVisits {
 		if !d.tooMany {
 			d.tooMany = true
-			d.errorf(n, "document too large: more than %d values after expanding aliases", maxVisits)
+			cause := ""
+			if d.aliased {
+				cause = " after expanding aliases"
+			}
+			d.errorf(n, "document too large: more than %d values%s (split the outboxes into several files)", maxVisits, cause)
 		}
 		return
 	}
@@ -59,7 +65,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 			d.errorf(n, "%s: unresolvable alias", path)
 			return
 		}
-		n = n.Alias
+		n, d.aliased = n.Alias, true
 	}
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return // absent value: keep the zero value

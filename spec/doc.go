@@ -91,6 +91,10 @@
 // reads the environment); Kafka Connect config-provider placeholders such as
 // ${file:/opt/secrets.properties:pg.password} or ${secrets:db/pg:password}
 // (anything else of the form ${provider:…}) are passed to Connect untouched.
+// The same holds for every connector.overrides key that IsSecretKey names
+// (database.sslpassword, ….ssl.key.password, …): one list masks them in
+// output and refuses their literals; in a sasl.jaas.config each password,
+// secret and token option must be a placeholder.
 //
 // # Subjects
 //

@@ -30,6 +30,17 @@ type ErrorList []*Error
 
 func (l *ErrorList) add(p Pos, msg string) { *l = append(*l, &Error{Pos: p, Msg: msg}) }
 
+// at reports whether l already has an error at p (a value of the wrong
+// type, decoded as zero, is not reported a second time as out of range).
+func (l ErrorList) at(p Pos) bool {
+	for _, e := range l {
+		if e.Pos == p {
+			return true
+		}
+	}
+	return false
+}
+
 func (l ErrorList) Error() string {
 	var b strings.Builder
 	for i, e := range l {

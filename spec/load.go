@@ -55,7 +55,7 @@ func Load(paths ...string) (*Spec, error) {
 			if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
 				return nil
 			}
-			data, err := os.ReadFile(path)
+			data, err := ReadFileLimit(path, MaxFileSize)
 			if err != nil {
 				return err
 			}
@@ -197,7 +197,19 @@ func parseFile(src Source, errs *ErrorList) []document {
 		}
 		d := &decoder{file: src.Name, errs: errs}
 		var doc document
+		mark := len(*errs)
 		d.decode(root, reflect.ValueOf(&doc).Elem(), "")
+		if d.tooMany {
+			// The document was decoded in part: report the size error
+			// alone, not the errors of its half-decoded (zero) values.
+			for _, e := range (*errs)[mark:] {
+				if strings.HasPrefix(e.Msg, "document too large") {
+					*errs = append((*errs)[:mark], e)
+					break
+				}
+			}
+			continue
+		}
 		if root.Kind == yaml.MappingNode {
 			switch {
 			case !doc.Has("apiVersion"):
@@ -225,7 +237,7 @@ func strp(s string) *string { return &s }
 
 func applyDefaults(o *Outbox, file string) {
 	db := &o.Database
-	if db.Connection.Port == 0 {
+	if db.Connection.Port == 0 && !db.Connection.Has("port") { // port: 0 is an error, not the default
 		if db.Kind == Postgres {
 			db.Connection.Port = 5432
 		} else {
@@ -335,7 +347,7 @@ func check(o *Outbox, errs *ErrorList) {
 	if db.Kind != Postgres && o.Schema == "" {
 		errs.add(cn.PosOf("dbname"), fmt.Sprintf("outbox %q: set database.connection.dbname or schema (the database holding the outbox table)", o.Name))
 	}
-	if cn.Port < 1 || cn.Port > 65535 {
+	if (cn.Port < 1 || cn.Port > 65535) && !(cn.Port == 0 && errs.at(cn.PosOf("port"))) {
 		errs.add(cn.PosOf("port"), fmt.Sprintf("database.connection.port %d out of range", cn.Port))
 	}
 	if cn.Password != "" {
@@ -367,7 +379,7 @@ func check(o *Outbox, errs *ErrorList) {
 			k.HeartbeatInterval = d
 		}
 	}
-	if k.ServerID < 0 || k.ServerID > 4294967295 {
+	if k.ServerID < 0 || k.ServerID > 4294967295 || (k.ServerID == 0 && k.Has("serverId") && !errs.at(k.PosOf("serverId"))) {
 		errs.add(k.PosOf("serverId"), fmt.Sprintf("connector.serverId %d: want 1..4294967295", k.ServerID))
 	}
 	for key := range k.Overrides {
@@ -376,9 +388,25 @@ func check(o *Outbox, errs *ErrorList) {
 		}
 	}
 	if k.Has("overrides") {
-		if p, ok := k.Overrides["database.password"]; ok && p != "" {
-			if _, err := ParseSecret(p); err != nil {
-				errs.add(k.PosOf("overrides.database.password"), err.Error())
+		keys := make([]string, 0, len(k.Overrides))
+		for key := range k.Overrides {
+			keys = append(keys, key)
+		}
+		sort.Strings(keys)
+		for _, key := range keys {
+			if !IsSecretKey(key) {
+				continue
+			}
+			if key == "database.password" {
+				if p := k.Overrides[key]; p != "" {
+					if _, err := ParseSecret(p); err != nil {
+						errs.add(k.PosOf("overrides.database.password"), err.Error())
+					}
+				}
+				continue
+			}
+			if err := CheckSecretValue(key, k.Overrides[key]); err != nil {
+				errs.add(k.PosOf("overrides."+key), "connector.overrides."+err.Error())
 			}
 		}
 	}

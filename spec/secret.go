@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -50,6 +51,60 @@ func ParseSecret(v string) (Secret, error) {
 		return Secret{Kind: SecretProvider, Ref: v, Raw: v}, nil
 	}
 }
+
+// secretKeyParts mark a connector config key that holds a secret; keys
+// ending in notSecretSuffixes name where a secret is, or its kind, not the
+// secret (ssl.keystore.location, ssl.keystore.type, ….token.endpoint.url).
+var (
+	secretKeyParts    = []string{"password", "secret", "sasl.jaas.config", "ssl.key", "credentials", "token"}
+	notSecretSuffixes = []string{".location", ".type", ".url", ".class", ".algorithm", ".provider"}
+)
+
+// IsSecretKey reports whether a connector config key holds a secret: its
+// value is masked in every output, and a spec must give it as a reference
+// (ParseSecret), never as a literal. It is the one list of secret keys
+// (connectorconfig.IsSensitiveKey is this function).
+func IsSecretKey(key string) bool {
+	k := strings.ToLower(strings.TrimSpace(key))
+	for _, s := range notSecretSuffixes {
+		if strings.HasSuffix(k, s) {
+			return false
+		}
+	}
+	for _, s := range secretKeyParts {
+		if strings.Contains(k, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckSecretValue returns an error when value, of the secret key key
+// (IsSecretKey), is a literal: it must be a reference (ParseSecret). A
+// JAAS config (sasl.jaas.config) is a text of options: each of its
+// password, secret and token options must be a quoted ${…} placeholder.
+// The error never holds the value.
+func CheckSecretValue(key, value string) error {
+	if value == "" {
+		return nil
+	}
+	if _, err := ParseSecret(value); err == nil {
+		return nil
+	}
+	if strings.Contains(strings.ToLower(key), "sasl.jaas.config") {
+		for _, m := range jaasSecretRE.FindAllStringSubmatch(value, -1) {
+			if _, err := ParseSecret(m[2]); err != nil {
+				return fmt.Errorf("%s: option %s must be a Kafka Connect config-provider placeholder such as ${file:/path:key}, not a literal", key, strings.TrimSpace(m[1]))
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("%s is a secret: it must be a reference (${env:NAME}, ${file:PATH} or a Kafka Connect config-provider placeholder such as ${file:/path:key}), not a literal", key)
+}
+
+// jaasSecretRE finds the secret options of a JAAS config: password="…",
+// clientSecret="…", token="…" (also unquoted).
+var jaasSecretRE = regexp.MustCompile(`(?i)([a-z_.]*(?:password|secret|token))\s*=\s*"?([^"\s;]*)`)
 
 // MaxSecretFileSize is the largest secret file ReadSecretFile reads and
 // Resolve accepts (1 MiB): a secret is a password or a key, never more.

@@ -3,6 +3,7 @@ package spec_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"github.com/outboxctl/outboxctl/internal/golden"
 	"os"
 	"path/filepath"
@@ -267,5 +268,28 @@ func TestIsSpec(t *testing.T) {
 		if got := spec.IsSpec([]byte(doc)); got != want {
 			t.Errorf("IsSpec(%q) = %v", doc, got)
 		}
+	}
+}
+
+// TestTooManyValues: a document over the bound of decoded values fails
+// once, with the size error and its real cause, and nothing else (issue 25
+// item 9: 20,000 outboxes printed 20,952 "<default>: outbox: name is
+// required" lines before it, and blamed aliases that were not used).
+func TestTooManyValues(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: outboxctl.dev/v1alpha1\noutboxes:\n")
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&b, "  - name: o%d\n    database: {kind: postgres, connection: {host: h, user: u, dbname: d, port: 5432}}\n    connector: {profile: latency, state: running}\n", i)
+	}
+	_, err := spec.Parse(spec.Source{Name: "big.yaml", Data: []byte(b.String())})
+	var list spec.ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("err = %v, want an ErrorList", err)
+	}
+	if len(list) != 1 {
+		t.Fatalf("%d errors, want 1; the first ones:\n%s", len(list), spec.ErrorList(list[:min(5, len(list))]).Error())
+	}
+	if msg := list[0].Error(); !strings.HasPrefix(msg, "big.yaml:") || !strings.Contains(msg, "document too large: more than 200000 values") || strings.Contains(msg, "alias") {
+		t.Errorf("error = %q", msg)
 	}
 }

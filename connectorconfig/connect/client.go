@@ -106,9 +106,9 @@ func WithRetry(r Retry) Opt { return func(c *Client) { c.retry = r } }
 // example http://127.0.0.1:8083). It fails only when baseURL is not an
 // absolute http(s) URL.
 func NewClient(baseURL string, opts ...Opt) (*Client, error) {
-	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
+	u, err := redact.ParseURL(strings.TrimRight(baseURL, "/"))
 	if err != nil {
-		return nil, fmt.Errorf("kafka connect url %q: %w", redact.URL(baseURL), err)
+		return nil, fmt.Errorf("kafka connect url: %w", err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("kafka connect url %q: want http(s)://host:port", redact.URL(baseURL))
