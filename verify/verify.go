@@ -13,6 +13,13 @@
 // relay must be running), StageDatabase (the write transaction),
 // StageCapture (PostgreSQL: the slot confirmed the canary's commit),
 // StageTopic (the record on its topic, as expected) and StageDecode.
+//
+// A stage the verifier could not check because its own connection failed
+// (Kafka Connect did not answer, Kafka or the database cannot be reached)
+// or because ctx was cancelled (SIGINT, SIGTERM) is an *OperationalError
+// (ErrOperational; ErrInterrupted when cancelled), not a failed stage. The
+// canary row is deleted whenever Run returns after writing it, interrupted
+// included (where the outbox keeps rows).
 package verify
 
 import (
@@ -62,6 +69,36 @@ func (e *StageError) Error() string {
 // Unwrap returns ErrFailed and the cause.
 func (e *StageError) Unwrap() []error { return []error{ErrFailed, e.Err} }
 
+// ErrOperational: the verifier could not do its own part (reach Kafka
+// Connect, Kafka or the database, or it was interrupted), so the stage
+// says nothing about the pipeline; errors.As an *OperationalError for the
+// stage. It never wraps ErrFailed.
+var ErrOperational = errors.New("verify could not run")
+
+// ErrInterrupted: Run's context was cancelled (SIGINT, SIGTERM) before it
+// ended; the canary row was deleted. It comes wrapped in an
+// *OperationalError.
+var ErrInterrupted = errors.New("verify interrupted")
+
+// OperationalError is a stage the verifier could not check.
+type OperationalError struct {
+	Stage string
+	Err   error
+}
+
+func (e *OperationalError) Error() string {
+	return fmt.Sprintf("verify: %s stage not verified: %v", e.Stage, e.Err)
+}
+
+// Unwrap returns ErrOperational and the cause.
+func (e *OperationalError) Unwrap() []error { return []error{ErrOperational, e.Err} }
+
+// errConnect marks the verifier's own database connection failing.
+var errConnect = errors.New("cannot connect to the database")
+
+// errTopicMissing: the routed topic does not exist (a pipeline failure).
+var errTopicMissing = errors.New("topic does not exist")
+
 // DefaultTimeout bounds a whole Run.
 const DefaultTimeout = 60 * time.Second
 
@@ -89,7 +126,9 @@ type Options struct {
 // StageResult is one stage of a Report.
 type StageResult struct {
 	Stage string `json:"stage"`
-	// Status is ok, failed or skipped (not reached, or not applicable).
+	// Status is ok, failed, error (the verifier could not check it: its
+	// own connection failed, or it was interrupted) or skipped (not
+	// reached, or not applicable).
 	Status    string  `json:"status"`
 	LatencyMs float64 `json:"latencyMs"`
 	Message   string  `json:"message,omitempty"`
@@ -119,6 +158,7 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	relay := o.RelayPublished()
@@ -143,6 +183,16 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 		rep.Failed = stage
 		return rep, &StageError{Stage: stage, Err: cause}
 	}
+	// opFail: the verifier's own connection failed, or it was interrupted
+	// (parent cancelled): exit 1, not a failed stage.
+	opFail := func(stage string, d time.Duration, cause error) (Report, error) {
+		if parent.Err() != nil {
+			cause = fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(parent))
+		}
+		set(stage, "error", d, cause.Error())
+		rep.Failed = stage
+		return rep, &OperationalError{Stage: stage, Err: cause}
+	}
 
 	id, err := outbox.NewUUIDv7()
 	if err != nil {
@@ -160,18 +210,21 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 	if !relay && opts.ConnectorState != nil {
 		start := time.Now()
 		state, err := opts.ConnectorState(ctx)
-		if err == nil && state != "" {
-			err = errors.New(state)
+		if err != nil { // Kafka Connect did not answer
+			return opFail(StageConnector, time.Since(start), err)
 		}
-		if err != nil {
-			return fail(StageConnector, time.Since(start), err)
+		if state != "" {
+			return fail(StageConnector, time.Since(start), errors.New(state))
 		}
 		set(StageConnector, "ok", time.Since(start), "connector and tasks RUNNING")
 	}
 
 	reader, err := newReader(ctx, opts, want.Topic)
-	if err != nil {
+	if errors.Is(err, errTopicMissing) {
 		return fail(StageTopic, 0, err)
+	}
+	if err != nil { // the verifier's own Kafka connection
+		return opFail(StageTopic, 0, err)
 	}
 	defer reader.Close()
 
@@ -182,6 +235,9 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 	start := time.Now()
 	lsn, err := write(ctx, opts.DB, w, o, ev)
 	committed := time.Now()
+	if errors.Is(err, errConnect) || (err != nil && parent.Err() != nil) {
+		return opFail(StageDatabase, committed.Sub(start), err)
+	}
 	if err != nil {
 		return fail(StageDatabase, committed.Sub(start), err)
 	}
@@ -202,6 +258,13 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 
 	m, err := reader.await(ctx, want.Topic, id)
 	arrived := time.Now()
+	if err != nil && parent.Err() != nil {
+		stage := StageTopic
+		if relay {
+			stage = StageRelay
+		}
+		return opFail(stage, arrived.Sub(committed), err)
+	}
 	if err != nil {
 		stage, why := StageTopic, err
 		if relay {
@@ -335,7 +398,7 @@ func expected(o *spec.Outbox, conf map[string]string, ev outbox.Event) (*eventro
 func write(ctx context.Context, db *sql.DB, w *outbox.Writer, o *spec.Outbox, ev outbox.Event) (string, error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w: %w", errConnect, err)
 	}
 	defer tx.Rollback()
 	if _, err := w.Write(ctx, tx, ev); err != nil {
