@@ -233,8 +233,17 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 		return rep, err
 	}
 	start := time.Now()
-	lsn, err := write(ctx, opts.DB, w, o, ev)
+	lsn, wrote, err := write(ctx, opts.DB, w, o, ev)
 	committed := time.Now()
+	if wrote { // the row exists from here on, whatever happens next (an interrupt included)
+		defer func() {
+			if !o.DeletesAfterInsert() && (!relay || rep.Failed != "") {
+				rep.Cleaned = deleteRow(opts.DB, o, id) == nil
+			} else {
+				rep.Cleaned = true // the writer's transaction or the relay removed it
+			}
+		}()
+	}
 	if errors.Is(err, errConnect) || (err != nil && parent.Err() != nil) {
 		return opFail(StageDatabase, committed.Sub(start), err)
 	}
@@ -242,13 +251,6 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 		return fail(StageDatabase, committed.Sub(start), err)
 	}
 	set(StageDatabase, "ok", committed.Sub(start), "canary committed")
-	defer func() {
-		if !o.DeletesAfterInsert() && (!relay || rep.Failed != "") {
-			rep.Cleaned = deleteRow(opts.DB, o, id) == nil
-		} else {
-			rep.Cleaned = true // the writer's transaction or the relay removed it
-		}
-	}()
 
 	// Capture (PostgreSQL) is watched while waiting for the record.
 	captured := make(chan time.Duration, 1)
@@ -392,34 +394,43 @@ func expected(o *spec.Outbox, conf map[string]string, ev outbox.Event) (*eventro
 	return res.Record, nil
 }
 
+// testHookAfterCommit, when set (tests), runs right after the canary's
+// transaction committed.
+var testHookAfterCommit func()
+
 // write inserts the canary in one transaction (and deletes it there when
 // the writer deletes after insert); on PostgreSQL it returns the WAL
-// insert position after the commit.
-func write(ctx context.Context, db *sql.DB, w *outbox.Writer, o *spec.Outbox, ev outbox.Event) (string, error) {
+// insert position after the commit. committed: the transaction committed
+// (the row may exist even when err is set).
+func write(ctx context.Context, db *sql.DB, w *outbox.Writer, o *spec.Outbox, ev outbox.Event) (lsn string, committed bool, err error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", errConnect, err)
+		return "", false, fmt.Errorf("%w: %w", errConnect, err)
 	}
 	defer tx.Rollback()
 	if _, err := w.Write(ctx, tx, ev); err != nil {
-		return "", err
+		return "", false, err
 	}
 	if o.DeletesAfterInsert() {
 		if _, err := tx.ExecContext(ctx, deleteSQL(o), ev.ID); err != nil {
-			return "", err
+			return "", false, err
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return "", err
+		// A commit whose answer was lost may still have committed:
+		// deleting a row that is not there is harmless.
+		return "", true, err
+	}
+	if testHookAfterCommit != nil {
+		testHookAfterCommit()
 	}
 	if o.Database.Kind != spec.Postgres {
-		return "", nil
+		return "", true, nil
 	}
-	var lsn string
 	if err := db.QueryRowContext(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&lsn); err != nil {
-		return "", err
+		return "", true, err
 	}
-	return lsn, nil
+	return lsn, true, nil
 }
 
 func deleteSQL(o *spec.Outbox) string {
