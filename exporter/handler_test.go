@@ -2,18 +2,24 @@ package exporter_test
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect/connectfake"
@@ -216,5 +222,27 @@ func TestTargetErrors(t *testing.T) {
 	out = logs.String()
 	if strings.Count(out, "exporter target failing") != 1 || !strings.Contains(out, "reason=timeout") || strings.Count(out, "exporter target recovered") != 1 {
 		t.Errorf("want one failing (timeout) and one recovered line:\n%s", out)
+	}
+}
+
+func TestReason(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{context.DeadlineExceeded, exporter.ReasonTimeout},
+		{fmt.Errorf("status: %w", connect.ErrTimeout), exporter.ReasonTimeout},
+		{fmt.Errorf("status: %w", connect.ErrUnreachable), exporter.ReasonUnreachable},
+		{&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, exporter.ReasonUnreachable},
+		{&net.DNSError{Err: "no such host", Name: "db"}, exporter.ReasonUnreachable},
+		{fmt.Errorf("slot: %w", &pgconn.PgError{Code: "28P01", Message: "password authentication failed"}), exporter.ReasonAuth},
+		{&pgconn.PgError{Code: "42501", Message: "permission denied for table outbox"}, exporter.ReasonAuth},
+		{errors.New("Error 1045 (28000): Access denied for user 'dbz'@'%'"), exporter.ReasonAuth},
+		{errors.New("kafka: Local: All brokers are down"), exporter.ReasonUnreachable},
+		{errors.New("something else"), exporter.ReasonError},
+	} {
+		if got := exporter.Reason(tc.err); got != tc.want {
+			t.Errorf("Reason(%v) = %s, want %s", tc.err, got, tc.want)
+		}
 	}
 }
