@@ -21,10 +21,11 @@ type doctorOptions struct {
 	Connect   connectFlags
 	Kafka     kafkaClientFlags
 	// Thresholds (see the help).
-	MaxRetainedWAL  string
-	MaxOldestRowAge time.Duration
-	MaxConsumerLag  int64
-	Groups          []string
+	MaxRetainedWAL       string
+	MaxOldestRowAge      time.Duration
+	MaxUnpublishedRowAge time.Duration
+	MaxConsumerLag       int64
+	Groups               []string
 	// SummaryFile is --summary-file: the findings in Markdown are
 	// appended to it.
 	SummaryFile string
@@ -48,6 +49,9 @@ It also reports the operational state, each an error past its threshold
   --max-oldest-row-age   age of the oldest outbox row, by the timestamp
                          column or the UUIDv7 id (default 24h: rows kept
                          after publishing need outboxctl cleanup)
+  --max-unpublished-row-age
+                         age of the oldest row of a relay outbox, an
+                         unpublished row (default 15m)
   --max-consumer-lag     records a --group is behind on one partition
                          (default 10000)
 The outbox table's size and row estimate are reported as info.
@@ -67,6 +71,7 @@ service cannot be reached.`,
 	fs.BoolVar(&opts.NoTopics, "no-topics", false, "skip the Kafka topic checks")
 	fs.StringVar(&opts.MaxRetainedWAL, "max-retained-wal", "1GiB", "WAL a replication slot may retain (bytes, or with KB, MB, GB, KiB, MiB, GiB; 0: no threshold)")
 	fs.DurationVar(&opts.MaxOldestRowAge, "max-oldest-row-age", provisioning.DefaultMaxOldestRowAge, "age the oldest outbox row may reach (0: no threshold)")
+	fs.DurationVar(&opts.MaxUnpublishedRowAge, "max-unpublished-row-age", provisioning.DefaultMaxUnpublishedRowAge, "age the oldest row of a relay outbox (unpublished) may reach (0: no threshold)")
 	fs.Int64Var(&opts.MaxConsumerLag, "max-consumer-lag", provisioning.DefaultMaxConsumerLag, "records a consumer group may lag on one partition (0: no threshold)")
 	fs.StringArrayVar(&opts.Groups, "group", nil, "consumer group whose lag to report (repeatable)")
 	addConnectFlags(fs, &opts.Connect)
@@ -83,13 +88,14 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 	if err != nil {
 		return UsageError(fmt.Errorf("--max-retained-wal: %w", err))
 	}
-	if opts.MaxOldestRowAge < 0 || opts.MaxConsumerLag < 0 {
-		return UsageError(fmt.Errorf("--max-oldest-row-age and --max-consumer-lag must not be negative"))
+	if opts.MaxOldestRowAge < 0 || opts.MaxUnpublishedRowAge < 0 || opts.MaxConsumerLag < 0 {
+		return UsageError(fmt.Errorf("--max-oldest-row-age, --max-unpublished-row-age and --max-consumer-lag must not be negative"))
 	}
 	if opts.NoTopics && len(opts.Groups) > 0 {
 		return UsageError(fmt.Errorf("--group needs Kafka: drop --no-topics"))
 	}
-	th := provisioning.Thresholds{MaxRetainedWAL: maxWAL, MaxOldestRowAge: opts.MaxOldestRowAge, MaxConsumerLag: opts.MaxConsumerLag}
+	th := provisioning.Thresholds{MaxRetainedWAL: maxWAL, MaxOldestRowAge: opts.MaxOldestRowAge,
+		MaxUnpublishedRowAge: opts.MaxUnpublishedRowAge, MaxConsumerLag: opts.MaxConsumerLag}
 	targets, lookup, err := specTargets(env, opts.Files)
 	if err != nil {
 		return err

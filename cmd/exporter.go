@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -12,21 +13,22 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/exporter"
+	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 type exporterOptions struct {
-	Files         []string
-	Listen        string
-	Groups        []string
-	ScrapeTimeout time.Duration
-	NoConnect     bool
-	Connect       connectFlags
-	Kafka         kafkaClientFlags
+	Files           []string
+	Listen          string
+	Groups          []string
+	ScrapeTimeout   time.Duration
+	MaxOldestRowAge time.Duration
+	NoConnect       bool
+	Connect         connectFlags
+	Kafka           kafkaClientFlags
 }
 
 func newExporterCmd(env *Env) *cobra.Command {
@@ -44,9 +46,19 @@ them.
 
 The databases are read as the connector's user, with the host, port and
 password the spec's connection and ${env:…}/${file:…} references give (the
-same DSN as 'outboxctl relay'). Each scrape is bounded by --scrape-timeout;
-a target (a database, a connector, Kafka) that fails or does not answer in
-time is outbox_up{target=…}=0, not a failed scrape.`,
+same DSN as 'outboxctl relay'). An outbox whose connection cannot be
+resolved is exported as down (outbox_target_error reason "config") and the
+others are served; when none resolves, it is a usage error.
+
+Each scrape is bounded by --scrape-timeout and by Prometheus's own scrape
+timeout (the X-Prometheus-Scrape-Timeout-Seconds header) less a margin: a
+target (a database, a connector, Kafka) that fails or does not answer in
+time is outbox_up{target=…}=0 with outbox_target_error{reason=…}=1, not a
+lost scrape. Each change of a target's state is logged once to stderr.
+
+--max-oldest-row-age is exported as outbox_retention_seconds for the
+outboxes that keep rows after publishing (the OutboxKeptRowTooOld alert);
+it is doctor's flag of the same name and default.`,
 		Example: `  $ outboxctl exporter -f outbox.yaml --listen :9187
   $ outboxctl exporter -f outbox.yaml --group billing --group shipping --scrape-timeout 5s`,
 		Args: cobra.NoArgs,
@@ -59,6 +71,7 @@ time is outbox_up{target=…}=0, not a failed scrape.`,
 	fs.StringVar(&opts.Listen, "listen", ":9187", "address to serve /metrics on")
 	fs.StringArrayVar(&opts.Groups, "group", nil, "consumer group whose lag to export (repeatable; needs $OUTBOXCTL_BOOTSTRAP_SERVERS)")
 	fs.DurationVar(&opts.ScrapeTimeout, "scrape-timeout", exporter.DefaultTimeout, "bound of each scrape; targets still running at it are up=0")
+	fs.DurationVar(&opts.MaxOldestRowAge, "max-oldest-row-age", provisioning.DefaultMaxOldestRowAge, "age the oldest kept row may reach (exported as outbox_retention_seconds; doctor's threshold)")
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "do not read connector states from Kafka Connect")
 	addConnectFlags(fs, &opts.Connect)
 	addKafkaClientFlags(fs, &opts.Kafka)
@@ -69,27 +82,35 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 	if opts.ScrapeTimeout <= 0 {
 		return UsageError(fmt.Errorf("--scrape-timeout %s: want a positive duration", opts.ScrapeTimeout))
 	}
-	targets, _, err := specTargets(env, opts.Files)
+	if opts.MaxOldestRowAge <= 0 {
+		return UsageError(fmt.Errorf("--max-oldest-row-age %s: want a positive duration", opts.MaxOldestRowAge))
+	}
+	targets, err := exporterTargets(env, opts.Files)
 	if err != nil {
 		return err
 	}
-	cfg := exporter.Config{Groups: opts.Groups, Timeout: opts.ScrapeTimeout}
+	logger := slog.New(slog.NewTextHandler(env.IO.ErrOut, nil))
+	cfg := exporter.Config{Groups: opts.Groups, Timeout: opts.ScrapeTimeout, MaxOldestRowAge: opts.MaxOldestRowAge, Logger: logger}
+	resolved := 0
 	for _, t := range targets {
-		driver, dsn, err := relayDSN(t.Connector.Config, "")
-		if err != nil {
-			return UsageError(fmt.Errorf("outbox %s: %w", t.Outbox.Name, err))
+		if t.err != nil {
+			logger.Warn("exporter: outbox not resolved; exported as down", slog.String("outbox", t.outbox.Name), slog.String("error", t.err.Error()))
+			cfg.Targets = append(cfg.Targets, exporter.Target{Outbox: t.outbox, Err: t.err})
+			continue
 		}
-		db, err := sql.Open(driver, dsn)
+		et, db, err := exporterTarget(t.target)
 		if err != nil {
-			return UsageError(fmt.Errorf("outbox %s: %w", t.Outbox.Name, err))
+			logger.Warn("exporter: outbox not resolved; exported as down", slog.String("outbox", t.outbox.Name), slog.String("error", err.Error()))
+			cfg.Targets = append(cfg.Targets, exporter.Target{Outbox: t.outbox, Err: err})
+			continue
 		}
 		defer db.Close()
-		db.SetMaxOpenConns(2)
-		et := exporter.Target{Outbox: t.Outbox, DB: db, Slot: t.Config("slot.name")}
-		if !t.Outbox.RelayPublished() {
-			et.Connector = t.Connector.Name
-		}
 		cfg.Targets = append(cfg.Targets, et)
+		resolved++
+	}
+	if resolved == 0 && len(cfg.Targets) > 0 {
+		t := cfg.Targets[0]
+		return UsageError(fmt.Errorf("outbox %s: %w", t.Outbox.Name, t.Err))
 	}
 	if !opts.NoConnect {
 		if cfg.Connect, err = connectClient(env, &opts.Connect); err != nil {
@@ -112,12 +133,8 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 	if err != nil {
 		return UsageError(err)
 	}
-	reg := prometheus.NewRegistry()
-	if err := reg.Register(col); err != nil {
-		return err
-	}
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}))
+	mux.Handle("/metrics", col.Handler())
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)
@@ -146,4 +163,75 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 		return err
 	}
 	return nil
+}
+
+// exporterOutbox is one outbox of the spec: its target, or why it could
+// not be resolved.
+type exporterOutbox struct {
+	outbox *spec.Outbox
+	target provisioning.Target
+	err    error
+}
+
+// exporterTargets resolves the outboxes of the spec one by one, so that
+// one whose references do not resolve does not stop the others. A spec
+// that does not load, or whose every outbox fails, is an error.
+func exporterTargets(env *Env, files []string) ([]exporterOutbox, error) {
+	ts, _, err := specTargets(env, files)
+	if err == nil {
+		out := make([]exporterOutbox, len(ts))
+		for i, t := range ts {
+			out[i] = exporterOutbox{outbox: t.Outbox, target: t}
+		}
+		return out, nil
+	}
+	if !errors.Is(err, spec.ErrSecretUnresolved) {
+		return nil, err
+	}
+	s, lerr := loadSpec(env, files)
+	if lerr != nil {
+		return nil, lerr
+	}
+	if len(s.Outboxes) < 2 {
+		return nil, err
+	}
+	opts := genOptions(env, envLookup(env), nil)
+	var out []exporterOutbox
+	ok := false
+	for i := range s.Outboxes {
+		one := *s
+		one.Outboxes = s.Outboxes[i : i+1]
+		ts, terr := provisioning.Targets(&one, opts)
+		if terr != nil || len(ts) != 1 {
+			if terr == nil {
+				terr = fmt.Errorf("outbox %s: no target", s.Outboxes[i].Name)
+			}
+			out = append(out, exporterOutbox{outbox: &s.Outboxes[i], err: terr})
+			continue
+		}
+		ok = true
+		out = append(out, exporterOutbox{outbox: ts[0].Outbox, target: ts[0]})
+	}
+	if !ok {
+		return nil, err
+	}
+	return out, nil
+}
+
+// exporterTarget opens t's database (as the relay does) for the exporter.
+func exporterTarget(t provisioning.Target) (exporter.Target, *sql.DB, error) {
+	driver, dsn, err := relayDSN(t.Connector.Config, "")
+	if err != nil {
+		return exporter.Target{}, nil, err
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		return exporter.Target{}, nil, err
+	}
+	db.SetMaxOpenConns(2)
+	et := exporter.Target{Outbox: t.Outbox, DB: db, Slot: t.Config("slot.name")}
+	if !t.Outbox.RelayPublished() {
+		et.Connector = t.Connector.Name
+	}
+	return et, db, nil
 }

@@ -88,6 +88,7 @@ outboxes:
 		`outbox_up{outbox="orders",target="database"} 0`,
 		`outbox_scrape_errors_total{outbox="orders",target="database"} 1`,
 		`# TYPE outbox_scrape_errors_total counter`,
+		`outbox_target_error{outbox="orders",reason="unreachable",target="database"} 1`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %q:\n%s", want, body)
@@ -104,6 +105,9 @@ outboxes:
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("exporter does not stop on cancel")
+	}
+	if n := strings.Count(errOut.String(), "exporter target failing"); n != 1 || !strings.Contains(errOut.String(), "reason=unreachable") {
+		t.Errorf("stderr has %d failing lines, want one with reason=unreachable: %q", n, errOut.String())
 	}
 	if !strings.Contains(errOut.String(), "serving 1 outboxes on http://"+addr+"/metrics") {
 		t.Errorf("stderr: %q", errOut.String())

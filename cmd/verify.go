@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -41,7 +44,15 @@ A relay-published outbox needs outboxctl relay running: its relay stage fails
 with that hint when no record arrives.
 
 Exit codes: 0 every stage passed; 5 a stage failed (the report and the message
-name it); 1 operational error before the canary (a server unreachable).`,
+name it); 1 operational error: a server unreachable before the canary, the
+verifier's own connection to Kafka Connect, Kafka or the database failing
+(the stage's status is "error"), or SIGINT/SIGTERM while it waits (the
+canary row is deleted before it exits).
+
+Canary records are ordinary outbox events of type outboxctl.Canary (the
+EventRouter's type header, "eventType" unless the spec renames it), keyed
+outboxctl-canary. The consumer SDK skips them; other consumers should skip
+records with that type header.`,
 		Example: `  $ outboxctl verify -f outbox.yaml
   $ outboxctl verify -f outbox.yaml --outbox orders -o json --timeout 2m`,
 		Args: cobra.NoArgs,
@@ -59,6 +70,10 @@ name it); 1 operational error before the canary (a server unreachable).`,
 }
 
 func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
+	// SIGINT/SIGTERM end the wait: verify.Run deletes the canary row and
+	// returns verify.ErrInterrupted (exit 1).
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	targets, _, err := specTargets(env, opts.Files)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -150,4 +151,83 @@ outboxes:
 		t.Errorf("relay not running: %d canary rows left", n)
 	}
 	_ = time.Second
+}
+
+// TestCLIVerifyInterrupted sends SIGTERM to the process while `outboxctl
+// verify` waits for the canary of a relay outbox no relay publishes: it
+// exits 1 (interrupted, not a failed stage) and the canary row is gone.
+func TestCLIVerifyInterrupted(t *testing.T) {
+	s := itest.Require(t, itest.Postgres, itest.Kafka)
+	sfx := itest.Suffix()
+	dbName := "outbox_verify_sig_" + sfx
+	pg := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": "", "OUTBOXCTL_BOOTSTRAP_SERVERS": s.BootstrapServers}
+	specFile := filepath.Join(t.TempDir(), "outbox.yaml")
+	data := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: verify-sig-%[1]s
+    database:
+      kind: postgres
+      connection: {host: %[2]q, port: %[3]s, user: postgres, dbname: %[4]s}
+    payloadFormat: json
+    routing: {topicReplacement: "verify.sig.%[1]s.${routedByValue}"}
+    relay: {}
+`, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName)
+	if err := os.WriteFile(specFile, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Parse(spec.Source{Name: specFile, Data: []byte(data)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	itest.CreateOutboxTable(t, pg, &sp.Outboxes[0])
+	topic := "verify.sig." + sfx + ".outboxctl.canary"
+	itest.CreateTopic(t, s.BootstrapServers, topic)
+	t.Cleanup(func() { itest.DeleteTopics(t, s.BootstrapServers, topic) })
+	rows := func() int {
+		var n int
+		if err := pg.QueryRow("SELECT COUNT(*) FROM outbox").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	type result struct {
+		code        int
+		out, errOut string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, errOut := runCLI(t, vars, "verify", "-f", specFile, "--timeout", "60s")
+		done <- result{code, out, errOut}
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for rows() == 0 {
+		select {
+		case r := <-done:
+			t.Fatalf("verify ended before writing the canary: exit %d\n%s\n%s", r.code, r.out, r.errOut)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the canary row was never written")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// verify is waiting: its signal handler is installed (it runs before
+	// the canary is written).
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("verify does not end on SIGTERM")
+	}
+	if r.code != 1 || !strings.Contains(r.errOut, "verify interrupted") {
+		t.Errorf("exit %d, want 1 (interrupted)\nstdout:\n%s\nstderr:\n%s", r.code, r.out, r.errOut)
+	}
+	t.Logf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.out, r.errOut)
+	if n := rows(); n != 0 {
+		t.Errorf("%d canary rows left after SIGTERM", n)
+	}
 }

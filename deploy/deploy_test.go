@@ -6,6 +6,7 @@ package deploy_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/exporter"
 	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/provisioning"
 )
 
 const (
@@ -44,9 +46,10 @@ type ruleFile struct {
 	Groups []struct {
 		Name  string `yaml:"name"`
 		Rules []struct {
-			Alert string `yaml:"alert"`
-			Expr  string `yaml:"expr"`
-			For   string `yaml:"for"`
+			Record string `yaml:"record"`
+			Alert  string `yaml:"alert"`
+			Expr   string `yaml:"expr"`
+			For    string `yaml:"for"`
 		} `yaml:"rules"`
 	} `yaml:"groups"`
 }
@@ -72,8 +75,11 @@ func readYAML(t *testing.T, path string, v any) {
 }
 
 // wantAlerts are the alerts the issue asks for.
-var wantAlerts = []string{"OutboxSlotInactive", "OutboxRetainedWALHigh", "OutboxOldestRowTooOld", "OutboxConnectorNotRunning",
-	"OutboxConnectorTaskNotRunning", "OutboxConsumerLagGrowing", "OutboxExporterTargetDown"}
+var wantAlerts = []string{"OutboxExporterDown", "OutboxExporterTargetDown", "OutboxConnectUnreachable",
+	"OutboxSlotInactive", "OutboxSlotMissing", "OutboxSlotWALLost", "OutboxRetainedWALHigh", "OutboxConfirmedFlushStalled",
+	"OutboxBinlogOffsetPurged", "OutboxBinlogRetentionLow", "OutboxBinlogLagHigh",
+	"OutboxUnpublishedRowTooOld", "OutboxKeptRowTooOld", "OutboxConnectorNotRunning", "OutboxConnectorTaskNotRunning",
+	"OutboxConsumerLagGrowing", "OutboxConsumerStalled"}
 
 // TestRulesCoverEveryAlert: every alert of the rules file has a promtool
 // case where it fires and one where it does not, and the rules file has
@@ -124,7 +130,8 @@ var (
 	stringRe  = regexp.MustCompile(`"[^"]*"`)
 	identRe   = regexp.MustCompile(`[a-zA-Z_:][a-zA-Z0-9_:]*`)
 	promqlOps = []string{"and", "or", "unless", "bool", "offset", "sum", "count", "min", "max", "avg", "rate", "delta", "deriv",
-		"increase", "label_values", "topk", "bottomk", "abs", "clamp_min", "time", "vector", "absent", "humanize", "s", "m", "h", "d"}
+		"increase", "label_values", "topk", "bottomk", "abs", "clamp_min", "time", "vector", "absent", "humanize", "s", "m", "h", "d",
+		"last_over_time", "avg_over_time", "min_over_time", "max_over_time", "group_left", "group_right"}
 )
 
 // metricsOf returns the metric names an expression reads.
@@ -157,9 +164,9 @@ func TestMetricsOf(t *testing.T) {
 	}
 }
 
-func checkExported(t *testing.T, where, expr string) {
+func checkExported(t *testing.T, where, expr string, extra ...string) {
 	t.Helper()
-	names := exporter.MetricNames()
+	names := append(exporter.MetricNames(), extra...)
 	ms := metricsOf(expr)
 	if len(ms) == 0 {
 		t.Errorf("%s: expression %q reads no metric", where, expr)
@@ -172,13 +179,52 @@ func checkExported(t *testing.T, where, expr string) {
 }
 
 // TestRulesReferenceExportedMetrics: every rule reads only the exporter's
-// metrics.
+// metrics, the series the file's own recording rules record, and
+// Prometheus's up of the exporter's scrape job (a lost scrape).
 func TestRulesReferenceExportedMetrics(t *testing.T) {
 	var rf ruleFile
 	readYAML(t, rulesFile, &rf)
+	extra := []string{"up"}
 	for _, g := range rf.Groups {
 		for _, r := range g.Rules {
-			checkExported(t, "alert "+r.Alert, r.Expr)
+			if r.Record != "" {
+				extra = append(extra, r.Record)
+			}
+		}
+	}
+	for _, g := range rf.Groups {
+		for _, r := range g.Rules {
+			checkExported(t, "rule "+r.Alert+r.Record, r.Expr, extra...)
+			if strings.Contains(r.Expr, "up{") && !strings.Contains(r.Expr, `up{job="outbox-exporter"}`) && !strings.Contains(r.Expr, "outbox_up{") {
+				t.Errorf("rule %s reads up of a job other than outbox-exporter: %s", r.Alert, r.Expr)
+			}
+		}
+	}
+}
+
+// TestRulesAgreeWithDoctor: the thresholds that doctor also checks are
+// doctor's defaults (provisioning/thresholds.go) in the rules.
+func TestRulesAgreeWithDoctor(t *testing.T) {
+	var rf ruleFile
+	readYAML(t, rulesFile, &rf)
+	exprs := map[string]string{}
+	for _, g := range rf.Groups {
+		for _, r := range g.Rules {
+			exprs[r.Alert] = r.Expr
+		}
+	}
+	for _, tc := range []struct {
+		alert, want string
+	}{
+		{"OutboxRetainedWALHigh", fmt.Sprintf("outbox_pg_slot_retained_wal_bytes > %d ", provisioning.DefaultMaxRetainedWAL)},
+		{"OutboxBinlogLagHigh", fmt.Sprintf("outbox_binlog_lag_bytes > %d ", provisioning.DefaultMaxRetainedWAL)},
+		{"OutboxUnpublishedRowTooOld", fmt.Sprintf("outbox_table_oldest_unpublished_row_age_seconds > %d", int(provisioning.DefaultMaxUnpublishedRowAge.Seconds()))},
+		{"OutboxKeptRowTooOld", "outbox_table_oldest_row_age_seconds > on(outbox) group_left outbox_retention_seconds"},
+		{"OutboxConsumerLagGrowing", fmt.Sprintf("outbox_consumer_group_lag > %d ", provisioning.DefaultMaxConsumerLag)},
+		{"OutboxConsumerStalled", fmt.Sprintf("(outbox_consumer_group_lag > %d ", provisioning.DefaultMaxConsumerLag)},
+	} {
+		if e := exprs[tc.alert]; !strings.Contains(e+" ", tc.want) {
+			t.Errorf("alert %s: expression %q, want it to contain %q (doctor's default)", tc.alert, e, tc.want)
 		}
 	}
 }

@@ -8,17 +8,25 @@
 // (provisioning.SlotFacts, InspectTableStats, ReadBinlogFacts, ConsumerLag and
 // the connect client's Status), so the two never disagree.
 //
-// A scrape is bounded by Config.Timeout. Each part of it (one database,
-// one connector, Kafka) is a target: a target that fails or does not answer
-// in time is outbox_up{target=…}=0 and one more
-// outbox_scrape_errors_total, and the scrape itself still succeeds with the
-// other targets' series.
+// A scrape is bounded by Config.Timeout and, through Collector.Handler, by
+// Prometheus's scrape timeout (the X-Prometheus-Scrape-Timeout-Seconds
+// header) less a margin, so the scrape is never lost to a slow target. Each
+// part of it (one database, one connector, Kafka) is a target: a target
+// that fails or does not answer in time is outbox_up{target=…}=0, one more
+// outbox_scrape_errors_total and outbox_target_error{reason=…}=1, and the
+// scrape itself still succeeds with what the other targets answered. A
+// target's change of state (failing and why, recovered) is logged once to
+// Config.Logger. An outbox the caller could not resolve (Target.Err) is a
+// database target down with reason config; the others are exported.
 //
 // Metrics (labels in braces; every series of an outbox has outbox=<name>):
 //
 //	outbox_up{target,outbox}                          1 when the target answered this scrape, else 0
 //	outbox_scrape_duration_seconds{target,outbox}     time the target took in this scrape
 //	outbox_scrape_errors_total{target,outbox}         scrapes of the target that failed, since start
+//	outbox_target_error{target,outbox,reason}         1 for the reason the target failed in this scrape,
+//	                                                  0 for the others (timeout, unreachable, auth,
+//	                                                  missing, config, error); all 0 when it is up
 //	outbox_pg_slot_present{slot}                      1 when the connector's replication slot exists
 //	outbox_pg_slot_retained_wal_bytes{slot}           current WAL LSN − the slot's restart_lsn
 //	outbox_pg_slot_confirmed_flush_lag_bytes{slot}    current WAL LSN − the slot's confirmed_flush_lsn
@@ -32,9 +40,15 @@
 //	                                                  resume from may be purged
 //	outbox_binlog_offset_purged{connector}            1 when the offset's binlog file is gone
 //	outbox_table_rows_estimate{table}                 catalog estimate of the table's live rows
-//	outbox_table_oldest_row_age_seconds{table}        now − the smallest timestamp column value, for
-//	                                                  outboxes that keep rows and have a timestamp
-//	                                                  column; 0 when the table is empty
+//	outbox_table_oldest_row_age_seconds{table}        age of the oldest kept row (timestamp column or
+//	                                                  UUIDv7 id) of a connector outbox that keeps rows
+//	                                                  after publishing; 0 when the table is empty
+//	outbox_table_oldest_unpublished_row_age_seconds{table}
+//	                                                  the same for a relay outbox, whose rows are all
+//	                                                  unpublished (the relay deletes them on the ack)
+//	outbox_retention_seconds{outbox}                  the age the oldest kept row may reach
+//	                                                  (Config.MaxOldestRowAge, doctor's
+//	                                                  --max-oldest-row-age), for outboxes that keep rows
 //	outbox_connector_state{connector,state}           1 for the connector's current state, 0 for the
 //	                                                  others (UNASSIGNED, RUNNING, PAUSED, STOPPED,
 //	                                                  FAILED, RESTARTING, NOT_FOUND)

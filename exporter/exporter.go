@@ -5,11 +5,18 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/provisioning"
@@ -39,6 +46,31 @@ var WalStatuses = []string{"reserved", "extended", "unreserved", "lost"}
 // DefaultTimeout bounds a scrape when Config.Timeout is zero.
 const DefaultTimeout = 10 * time.Second
 
+// Reasons of outbox_target_error: why a target failed in the last scrape.
+const (
+	// ReasonTimeout: the target did not answer within the scrape's bound.
+	ReasonTimeout = "timeout"
+	// ReasonUnreachable: the connection was refused, reset or not routed,
+	// or the host name does not resolve.
+	ReasonUnreachable = "unreachable"
+	// ReasonAuth: the server refused the credentials or the privileges.
+	ReasonAuth = "auth"
+	// ReasonMissing: the outbox table does not exist.
+	ReasonMissing = "missing"
+	// ReasonConfig: the outbox could not be resolved (Target.Err: no
+	// DSN, a reference that does not resolve).
+	ReasonConfig = "config"
+	// ReasonError: any other failure.
+	ReasonError = "error"
+)
+
+// Reasons are the values of outbox_target_error's reason label.
+var Reasons = []string{ReasonTimeout, ReasonUnreachable, ReasonAuth, ReasonMissing, ReasonConfig, ReasonError}
+
+// ScrapeTimeoutHeader is the header in which Prometheus sends its
+// scrape_timeout, in seconds.
+const ScrapeTimeoutHeader = "X-Prometheus-Scrape-Timeout-Seconds"
+
 // Target is one outbox to export.
 type Target struct {
 	Outbox *spec.Outbox
@@ -50,6 +82,10 @@ type Target struct {
 	// Connector is the connector's name on Kafka Connect; "" when the
 	// polling relay publishes the outbox.
 	Connector string
+	// Err, when set, is why the outbox could not be resolved (its DSN, a
+	// reference): the outbox is exported as a database target that is
+	// down with reason config, and the other outboxes are not affected.
+	Err error
 }
 
 // Config is what a Collector exports.
@@ -62,8 +98,18 @@ type Config struct {
 	Kafka provisioning.LagAdmin
 	// Groups are the consumer groups whose lag is exported.
 	Groups []string
-	// Timeout bounds each scrape (default DefaultTimeout).
+	// Timeout bounds each scrape (default DefaultTimeout). Handler bounds
+	// a scrape by Prometheus's scrape timeout too, when it is shorter.
 	Timeout time.Duration
+	// MaxOldestRowAge is the age the oldest row of an outbox that keeps
+	// rows after publishing may reach: cleanup's retention plus its
+	// schedule, doctor's --max-oldest-row-age (default
+	// provisioning.DefaultMaxOldestRowAge). Exported as
+	// outbox_retention_seconds for the OutboxKeptRowTooOld alert.
+	MaxOldestRowAge time.Duration
+	// Logger logs each target's change of state (failing with its reason,
+	// recovered), once per change (nil: no log).
+	Logger *slog.Logger
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -72,6 +118,9 @@ type Config struct {
 func (c Config) Validate() error {
 	if c.Timeout < 0 {
 		return fmt.Errorf("%w: negative timeout %s", ErrConfig, c.Timeout)
+	}
+	if c.MaxOldestRowAge < 0 {
+		return fmt.Errorf("%w: negative max oldest row age %s", ErrConfig, c.MaxOldestRowAge)
 	}
 	if len(c.Groups) > 0 && c.Kafka == nil {
 		return fmt.Errorf("%w: consumer groups without a Kafka admin client", ErrConfig)
@@ -102,9 +151,11 @@ func MetricNames() []string { return append([]string(nil), metricNames...) }
 var (
 	outboxLabels = []string{"outbox"}
 
-	descUp       = newDesc("outbox_up", "1 when the target answered in this scrape, else 0.", []string{"target", "outbox"}, nil)
-	descDuration = newDesc("outbox_scrape_duration_seconds", "Time the target took in this scrape.", []string{"target", "outbox"}, nil)
-	descErrors   = newDesc("outbox_scrape_errors_total", "Scrapes of the target that failed or timed out.", []string{"target", "outbox"}, nil)
+	descUp        = newDesc("outbox_up", "1 when the target answered in this scrape, else 0.", []string{"target", "outbox"}, nil)
+	descDuration  = newDesc("outbox_scrape_duration_seconds", "Time the target took in this scrape.", []string{"target", "outbox"}, nil)
+	descErrors    = newDesc("outbox_scrape_errors_total", "Scrapes of the target that failed or timed out.", []string{"target", "outbox"}, nil)
+	descTargetErr = newDesc("outbox_target_error", "1 for the reason the target failed in this scrape (timeout, unreachable, auth, missing, config, error), 0 for the others; all 0 when it is up.",
+		[]string{"target", "outbox", "reason"}, nil)
 
 	descSlotPresent  = newDesc("outbox_pg_slot_present", "1 when the connector's replication slot exists.", append(outboxLabels, "slot"), nil)
 	descSlotRetained = newDesc("outbox_pg_slot_retained_wal_bytes", "WAL the slot holds back: current LSN minus restart_lsn.", append(outboxLabels, "slot"), nil)
@@ -117,7 +168,9 @@ var (
 	descBinlogPurged = newDesc("outbox_binlog_offset_purged", "1 when the binlog file of the connector's offset is no longer on the server.", append(outboxLabels, "connector"), nil)
 
 	descRows      = newDesc("outbox_table_rows_estimate", "Catalog estimate of the outbox table's live rows.", append(outboxLabels, "table"), nil)
-	descOldestAge = newDesc("outbox_table_oldest_row_age_seconds", "Now minus the oldest timestamp column value (outboxes that keep rows); 0 when empty.", append(outboxLabels, "table"), nil)
+	descOldestAge = newDesc("outbox_table_oldest_row_age_seconds", "Age of the oldest kept row of an outbox that keeps rows after publishing (connector outboxes); 0 when empty.", append(outboxLabels, "table"), nil)
+	descUnpubAge  = newDesc("outbox_table_oldest_unpublished_row_age_seconds", "Age of the oldest row of a relay outbox, an unpublished row (the relay deletes rows on the broker's ack); 0 when empty.", append(outboxLabels, "table"), nil)
+	descRetention = newDesc("outbox_retention_seconds", "Age the oldest kept row of an outbox that keeps rows may reach (--max-oldest-row-age, doctor's threshold).", outboxLabels, nil)
 
 	descConnState = newDesc("outbox_connector_state", "1 for the connector's current state, 0 for the others.", append(outboxLabels, "connector", "state"), nil)
 	descTaskState = newDesc("outbox_connector_task_state", "1 for the task's current state, 0 for the others.", append(outboxLabels, "connector", "task", "state"), nil)
@@ -125,8 +178,8 @@ var (
 
 	descGroupLag = newDesc("outbox_consumer_group_lag", "Log end offset minus the group's committed offset.", []string{"group", "topic", "partition"}, nil)
 
-	allDescs = []*prometheus.Desc{descUp, descDuration, descErrors, descSlotPresent, descSlotRetained, descSlotLag, descSlotActive, descSlotWal,
-		descBinlogLag, descBinlogLeft, descBinlogPurged, descRows, descOldestAge, descConnState, descTaskState, descTasks, descGroupLag}
+	allDescs = []*prometheus.Desc{descUp, descDuration, descErrors, descTargetErr, descSlotPresent, descSlotRetained, descSlotLag, descSlotActive, descSlotWal,
+		descBinlogLag, descBinlogLeft, descBinlogPurged, descRows, descOldestAge, descUnpubAge, descRetention, descConnState, descTaskState, descTasks, descGroupLag}
 )
 
 // Collector is a prometheus.Collector for a Config. It is safe for
@@ -136,6 +189,9 @@ type Collector struct {
 
 	mu     sync.Mutex
 	errors map[[2]string]float64
+	// reason is each target's reason in the last scrape ("" when up), to
+	// log a change of state once.
+	reason map[[2]string]string
 }
 
 // New returns a Collector for cfg (errors wrap ErrConfig).
@@ -146,10 +202,13 @@ func New(cfg Config) (*Collector, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultTimeout
 	}
+	if cfg.MaxOldestRowAge == 0 {
+		cfg.MaxOldestRowAge = provisioning.DefaultMaxOldestRowAge
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	c := &Collector{cfg: cfg, errors: map[[2]string]float64{}}
+	c := &Collector{cfg: cfg, errors: map[[2]string]float64{}, reason: map[[2]string]string{}}
 	for _, p := range c.parts() { // every target has an error series from the start
 		c.errors[[2]string{p.target, p.outbox}] = 0
 	}
@@ -174,6 +233,10 @@ func (c *Collector) parts() []part {
 	for _, t := range c.cfg.Targets {
 		t := t
 		name := t.Outbox.Name
+		if t.Err != nil {
+			ps = append(ps, part{TargetDatabase, name, func(context.Context) ([]prometheus.Metric, error) { return nil, &configError{t.Err} }})
+			continue
+		}
 		if t.DB != nil {
 			ps = append(ps, part{TargetDatabase, name, func(ctx context.Context) ([]prometheus.Metric, error) { return c.database(ctx, t) }})
 		}
@@ -200,8 +263,61 @@ type result struct {
 // Collect scrapes every target concurrently within the timeout. A target
 // that fails or is still running at the deadline is up=0 (its goroutine
 // ends when its context is cancelled; its late answer is dropped).
-func (c *Collector) Collect(ch chan<- prometheus.Metric) {
-	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Timeout)
+func (c *Collector) Collect(ch chan<- prometheus.Metric) { c.collect(ch, c.cfg.Timeout) }
+
+// bounded is the Collector with one scrape's timeout.
+type bounded struct {
+	c       *Collector
+	timeout time.Duration
+}
+
+func (b bounded) Describe(ch chan<- *prometheus.Desc) { b.c.Describe(ch) }
+func (b bounded) Collect(ch chan<- prometheus.Metric) { b.c.collect(ch, b.timeout) }
+
+// Handler serves the Collector's metrics (with promhttp), each scrape
+// bounded by Config.Timeout or, when shorter, by Prometheus's scrape
+// timeout (the X-Prometheus-Scrape-Timeout-Seconds header) less a margin,
+// so that Prometheus gets what was collected, with outbox_up=0 for the
+// targets still running, instead of losing the whole scrape.
+func (c *Collector) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reg := prometheus.NewRegistry()
+		if err := reg.Register(bounded{c, ScrapeTimeout(r.Header, c.cfg.Timeout)}); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}).ServeHTTP(w, r)
+	})
+}
+
+// ScrapeTimeout is the bound of a scrape whose request has header h: max,
+// or Prometheus's scrape timeout (ScrapeTimeoutHeader) less a tenth of it
+// (at least 100ms, at most 1s) for encoding and the network, when that is
+// shorter. It is never below a tenth of the scrape timeout.
+func ScrapeTimeout(h http.Header, max time.Duration) time.Duration {
+	v := h.Get(ScrapeTimeoutHeader)
+	if v == "" {
+		return max
+	}
+	secs, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || secs <= 0 {
+		return max
+	}
+	prom := time.Duration(secs * float64(time.Second))
+	margin := min(max2(prom/10, 100*time.Millisecond), time.Second)
+	d := max2(prom-margin, prom/10)
+	return min(d, max)
+}
+
+func max2(a, b time.Duration) time.Duration {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func (c *Collector) collect(ch chan<- prometheus.Metric, timeout time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	ps := c.parts()
 	res := make(chan result, len(ps))
@@ -227,21 +343,81 @@ wait:
 	for i, p := range ps {
 		r := done[i]
 		if r == nil {
-			r = &result{err: ctx.Err(), dur: c.cfg.Timeout}
+			r = &result{err: fmt.Errorf("no answer within the scrape's bound of %s: %w", timeout, ctx.Err()), dur: timeout}
 		}
-		up := 1.0
+		key := [2]string{p.target, p.outbox}
+		up, reason := 1.0, ""
 		if r.err != nil {
-			up = 0
-			c.errors[[2]string{p.target, p.outbox}]++
+			up, reason = 0, Reason(r.err)
+			c.errors[key]++
 		} else {
 			for _, m := range r.ms {
 				ch <- m
 			}
 		}
+		c.logChange(p, c.reason[key], reason, r.err)
+		c.reason[key] = reason
 		ch <- prometheus.MustNewConstMetric(descUp, prometheus.GaugeValue, up, p.target, p.outbox)
 		ch <- prometheus.MustNewConstMetric(descDuration, prometheus.GaugeValue, r.dur.Seconds(), p.target, p.outbox)
-		ch <- prometheus.MustNewConstMetric(descErrors, prometheus.CounterValue, c.errors[[2]string{p.target, p.outbox}], p.target, p.outbox)
+		ch <- prometheus.MustNewConstMetric(descErrors, prometheus.CounterValue, c.errors[key], p.target, p.outbox)
+		for _, rs := range Reasons {
+			ch <- prometheus.MustNewConstMetric(descTargetErr, prometheus.GaugeValue, b2f(rs == reason), p.target, p.outbox, rs)
+		}
 	}
+}
+
+// logChange logs a target's change of state: failing (with the reason and
+// the error), failing for another reason, recovered. A target that fails
+// the same way scrape after scrape is logged once.
+func (c *Collector) logChange(p part, was, now string, err error) {
+	if c.cfg.Logger == nil || was == now {
+		return
+	}
+	attrs := []any{slog.String("target", p.target), slog.String("outbox", p.outbox)}
+	if now == "" {
+		c.cfg.Logger.Info("exporter target recovered", attrs...)
+		return
+	}
+	c.cfg.Logger.Warn("exporter target failing", append(attrs, slog.String("reason", now), slog.String("error", err.Error()))...)
+}
+
+// configError: the outbox could not be resolved (Target.Err).
+type configError struct{ err error }
+
+func (e *configError) Error() string { return "outbox not resolved: " + e.err.Error() }
+func (e *configError) Unwrap() error { return e.err }
+
+// errTableMissing: the outbox table does not exist.
+var errTableMissing = errors.New("outbox table does not exist")
+
+// Reason classifies a target's error into one of Reasons.
+func Reason(err error) string {
+	var ce *configError
+	var pgErr *pgconn.PgError
+	var netErr net.Error
+	msg := strings.ToLower(err.Error())
+	switch {
+	case errors.As(err, &ce):
+		return ReasonConfig
+	case errors.Is(err, errTableMissing):
+		return ReasonMissing
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, connect.ErrTimeout), errors.As(err, &netErr) && netErr.Timeout():
+		return ReasonTimeout
+	case errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Code, "28") || pgErr.Code == "42501"),
+		strings.Contains(msg, "access denied"), strings.Contains(msg, "authentication failed"),
+		strings.Contains(msg, "sasl authentication"), strings.Contains(msg, "http 401"), strings.Contains(msg, "http 403"):
+		return ReasonAuth
+	case errors.Is(err, connect.ErrUnreachable), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH), isDNSError(err),
+		strings.Contains(msg, "connection refused"), strings.Contains(msg, "no such host"), strings.Contains(msg, "all brokers are down"):
+		return ReasonUnreachable
+	}
+	return ReasonError
+}
+
+func isDNSError(err error) bool {
+	var d *net.DNSError
+	return errors.As(err, &d)
 }
 
 func gauge(d *prometheus.Desc, v float64, labels ...string) prometheus.Metric {
@@ -281,19 +457,28 @@ func (c *Collector) database(ctx context.Context, t Target) ([]prometheus.Metric
 	}
 	table := o.QualifiedTable()
 	if st == nil {
-		return nil, fmt.Errorf("outbox %s: table %s does not exist", o.Name, table)
+		return nil, fmt.Errorf("outbox %s: table %s: %w", o.Name, table, errTableMissing)
 	}
 	if st.RowsEstimate >= 0 {
 		ms = append(ms, gauge(descRows, float64(st.RowsEstimate), o.Name, table))
 	}
 	// The oldest row's age means something only where rows are kept; an
 	// empty table is age 0, a table whose age cannot be told has no series.
+	// On a relay outbox every row is unpublished (a latency), on a
+	// connector outbox that keeps rows the oldest is cleanup's business.
 	if !o.DeletesAfterInsert() && (st.OldestAge != nil || st.Empty) {
 		age := 0.0
 		if st.OldestAge != nil {
 			age = st.OldestAge.Seconds()
 		}
-		ms = append(ms, gauge(descOldestAge, age, o.Name, table))
+		if o.RelayPublished() {
+			ms = append(ms, gauge(descUnpubAge, age, o.Name, table))
+		} else {
+			ms = append(ms, gauge(descOldestAge, age, o.Name, table))
+		}
+	}
+	if !o.DeletesAfterInsert() && !o.RelayPublished() {
+		ms = append(ms, gauge(descRetention, c.cfg.MaxOldestRowAge.Seconds(), o.Name))
 	}
 	return ms, nil
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
@@ -20,14 +21,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/exporter"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -43,9 +42,11 @@ func testRules(t *testing.T) string {
 	s := regexp.MustCompile(`for: \d+m`).ReplaceAllString(string(b), "for: 3s")
 	s = strings.Replace(s, "outbox_pg_slot_retained_wal_bytes > 1073741824 and delta(outbox_pg_slot_retained_wal_bytes[15m]) > 0",
 		"outbox_pg_slot_retained_wal_bytes > 0 and delta(outbox_pg_slot_retained_wal_bytes[20s]) > 0", 1)
-	if !strings.Contains(s, "[20s]") || strings.Contains(s, "for: 5m") {
+	if !strings.Contains(s, "[20s]") || strings.Contains(s, "for: 5m") || !strings.Contains(s, `up{job="outbox-exporter"}`) {
 		t.Fatal("the rules file changed: update testRules")
 	}
+	// The other windows (target down, stalls) shrink the same way.
+	s = strings.NewReplacer("[10m]", "[10s]", "[15m]", "[15s]").Replace(s)
 	return s
 }
 
@@ -195,6 +196,41 @@ func (p *promServer) alertState(t *testing.T, name string, match map[string]stri
 	return ""
 }
 
+// alertCount is the number of active alerts name whose labels include
+// match, and their states.
+func (p *promServer) alertCount(t *testing.T, name string, match map[string]string) (int, []string) {
+	t.Helper()
+	var d struct {
+		Alerts []struct {
+			Labels map[string]string `json:"labels"`
+			State  string            `json:"state"`
+		} `json:"alerts"`
+	}
+	p.get(t, "/api/v1/alerts", nil, &d)
+	n, states := 0, []string(nil)
+	for _, a := range d.Alerts {
+		ok := a.Labels["alertname"] == name
+		for k, v := range match {
+			ok = ok && a.Labels[k] == v
+		}
+		if ok {
+			n++
+			states = append(states, a.State+" "+a.Labels["state"])
+		}
+	}
+	return n, states
+}
+
+// waitFiringOnce waits until alert name (labels including match) fires and
+// checks that it is one alert.
+func (p *promServer) waitFiringOnce(t *testing.T, name string, match map[string]string, timeout time.Duration) {
+	t.Helper()
+	waitFor(t, name+" firing", timeout, func() bool { return p.alertState(t, name, match) == "firing" })
+	if n, states := p.alertCount(t, name, match); n != 1 {
+		t.Errorf("%s: %d alerts (%v), want exactly one", name, n, states)
+	}
+}
+
 func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
@@ -212,8 +248,13 @@ func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool)
 // rows keep being written, the connector is stopped (PUT …/stop): through
 // Prometheus's HTTP API the slot's confirmed-flush lag grows, the slot is
 // inactive, and OutboxSlotInactive, OutboxRetainedWALHigh and
-// OutboxConnectorNotRunning go pending and then firing. The slot is
-// dropped afterwards.
+// OutboxConnectorNotRunning go pending and then firing. Then the three
+// outages that used to page nobody: Kafka Connect becomes unreachable (the
+// exporter reaches it through a proxy that is closed) and the critical
+// OutboxConnectorNotRunning keeps firing, once, labelled STOPPED; the slot
+// is dropped and OutboxSlotMissing fires; the exporter goes away and
+// OutboxExporterDown fires. The exporter is served by Collector.Handler with
+// its default 10s bound: Prometheus's 1s scrape timeout header bounds it.
 func TestPrometheusSlotLagAlert(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
 	promBin := itest.RequireBinary(t, "prometheus", "prometheus")
@@ -257,17 +298,25 @@ outboxes:
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The exporter reaches Connect through a proxy the test closes.
+	connectURL, err := url.Parse(s.ConnectURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	connectProxy := httptest.NewServer(httputil.NewSingleHostReverseProxy(connectURL))
+	t.Cleanup(connectProxy.Close)
+	proxied, err := connect.NewClient(connectProxy.URL, connect.WithRetry(connect.Retry{}))
+	if err != nil {
+		t.Fatal(err)
+	}
 	col, err := exporter.New(exporter.Config{
 		Targets: []exporter.Target{{Outbox: o, DB: db, Slot: slot, Connector: connName}},
-		Connect: client,
-		Timeout: 900 * time.Millisecond,
+		Connect: proxied,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(col)
-	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	srv := httptest.NewServer(col.Handler())
 	t.Cleanup(srv.Close)
 	prom := startPrometheus(t, promBin, strings.TrimPrefix(srv.URL, "http://"))
 
@@ -398,12 +447,43 @@ outboxes:
 	if v, ok := prom.query(t, fmt.Sprintf(`outbox_connector_state{connector=%q,state="STOPPED"}`, connName)); !ok || v != 1 {
 		t.Errorf("connector STOPPED series = %v (present %v), want 1", v, ok)
 	}
+	if v, ok := prom.query(t, fmt.Sprintf(`outbox_retention_seconds{outbox=%q}`, o.Name)); !ok || v != provisioning.DefaultMaxOldestRowAge.Seconds() {
+		t.Errorf("outbox_retention_seconds = %v (present %v), want doctor's default", v, ok)
+	}
+	if n, states := prom.alertCount(t, "OutboxConnectorNotRunning", map[string]string{"connector": connName}); n != 1 || !strings.HasSuffix(states[0], " STOPPED") {
+		t.Errorf("OutboxConnectorNotRunning: %d alerts %v, want one labelled STOPPED", n, states)
+	}
+	if n, states := prom.alertCount(t, "OutboxConnectorTaskNotRunning", map[string]string{"connector": connName}); n != 0 {
+		t.Errorf("OutboxConnectorTaskNotRunning for a STOPPED connector: %v, want none (the connector alert says it)", states)
+	}
 	n := writes()
 	stopWriting()
 	t.Logf("%d rows written in all", n)
 
-	// Drop the connector and its slot now, so the shared PostgreSQL keeps
-	// no WAL for it (the database cleanup would drop it too).
+	// Connect unreachable: the connector series go, the critical alert
+	// stays firing with the last known state, once; no Connect alert (the
+	// connector is known not to run).
+	connectProxy.Close()
+	lost := time.Now()
+	up := fmt.Sprintf(`outbox_up{target="connect",outbox=%q}`, o.Name)
+	waitFor(t, "the connect target down", 30*time.Second, func() bool { v, ok := prom.query(t, up); return ok && v == 0 })
+	if v, ok := prom.query(t, fmt.Sprintf(`outbox_target_error{target="connect",outbox=%q,reason="unreachable"}`, o.Name)); !ok || v != 1 {
+		t.Errorf("outbox_target_error connect unreachable = %v (present %v), want 1", v, ok)
+	}
+	for time.Since(lost) < 8*time.Second {
+		if n, states := prom.alertCount(t, "OutboxConnectorNotRunning", map[string]string{"connector": connName}); n != 1 || states[0] != "firing STOPPED" {
+			t.Fatalf("%.1fs after Connect became unreachable: OutboxConnectorNotRunning %v, want one firing STOPPED", time.Since(lost).Seconds(), states)
+		}
+		if st := prom.alertState(t, "OutboxConnectUnreachable", map[string]string{"outbox": o.Name}); st != "" {
+			t.Fatalf("OutboxConnectUnreachable is %s for a connector known to be STOPPED", st)
+		}
+		time.Sleep(time.Second)
+	}
+	if _, ok := prom.query(t, fmt.Sprintf(`outbox_connector_state{connector=%q}`, connName)); ok {
+		t.Error("the connector series are still fresh while Connect is unreachable")
+	}
+
+	// The slot dropped: OutboxSlotMissing fires once.
 	itest.DeleteConnector(t, s.ConnectURL, connName)
 	waitFor(t, "the slot to be dropped", 60*time.Second, func() bool {
 		_, _ = db.Exec(`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1 AND NOT active`, slot)
@@ -413,4 +493,12 @@ outboxes:
 		}
 		return n == 0
 	})
+	prom.waitFiringOnce(t, "OutboxSlotMissing", map[string]string{"slot": slot}, 60*time.Second)
+
+	// The whole scrape lost: OutboxExporterDown fires once.
+	if st := prom.alertState(t, "OutboxExporterDown", nil); st != "" {
+		t.Fatalf("OutboxExporterDown is %s while the exporter answers", st)
+	}
+	srv.Close()
+	prom.waitFiringOnce(t, "OutboxExporterDown", nil, 60*time.Second)
 }

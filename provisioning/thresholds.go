@@ -30,6 +30,10 @@ const (
 	// DefaultMaxOldestRowAge: a row older than a day means cleanup does not
 	// run (outboxes that keep rows) or the relay does not publish.
 	DefaultMaxOldestRowAge = 24 * time.Hour
+	// DefaultMaxUnpublishedRowAge: on a relay outbox (rows leave on the
+	// broker's ack) every row is unpublished; one older than 15 minutes is
+	// publishing latency. The OutboxUnpublishedRowTooOld alert uses it too.
+	DefaultMaxUnpublishedRowAge = 15 * time.Minute
 	// DefaultMaxConsumerLag: 10,000 records behind on one partition.
 	DefaultMaxConsumerLag int64 = 10000
 )
@@ -39,15 +43,20 @@ const (
 type Thresholds struct {
 	// MaxRetainedWAL is the WAL, in bytes, a replication slot may retain.
 	MaxRetainedWAL int64
-	// MaxOldestRowAge is the age the oldest outbox row may reach.
+	// MaxOldestRowAge is the age the oldest outbox row may reach on an
+	// outbox that keeps rows after publishing (cleanup's retention).
 	MaxOldestRowAge time.Duration
+	// MaxUnpublishedRowAge is the age the oldest row of a relay outbox (an
+	// unpublished row) may reach.
+	MaxUnpublishedRowAge time.Duration
 	// MaxConsumerLag is the lag, in records, of a consumer group on one
 	// partition.
 	MaxConsumerLag int64
 }
 
 // DefaultThresholds are doctor's defaults.
-var DefaultThresholds = Thresholds{MaxRetainedWAL: DefaultMaxRetainedWAL, MaxOldestRowAge: DefaultMaxOldestRowAge, MaxConsumerLag: DefaultMaxConsumerLag}
+var DefaultThresholds = Thresholds{MaxRetainedWAL: DefaultMaxRetainedWAL, MaxOldestRowAge: DefaultMaxOldestRowAge,
+	MaxUnpublishedRowAge: DefaultMaxUnpublishedRowAge, MaxConsumerLag: DefaultMaxConsumerLag}
 
 // TableStats describe the rows of an outbox table.
 type TableStats struct {
@@ -180,7 +189,11 @@ func CheckThresholds(t Target, f *Facts, st *TableStats, th Thresholds) []Findin
 			oldest = "age of the oldest row unknown (no timestamp column, ids are not UUIDv7)"
 		}
 		fs.add(IDOutboxTable, SeverityInfo, "table "+qt, "", "%s, %s, %s", humanBytes(st.Bytes), rows, oldest)
-		if st.OldestAge != nil && th.MaxOldestRowAge > 0 && *st.OldestAge > th.MaxOldestRowAge {
+		limit, flag := th.MaxOldestRowAge, "--max-oldest-row-age"
+		if o.RelayPublished() {
+			limit, flag = th.MaxUnpublishedRowAge, "--max-unpublished-row-age"
+		}
+		if st.OldestAge != nil && limit > 0 && *st.OldestAge > limit {
 			fix := "run outboxctl cleanup (from cron) to delete published rows"
 			what := "rows are kept after publishing"
 			switch {
@@ -189,8 +202,8 @@ func CheckThresholds(t Target, f *Facts, st *TableStats, th Thresholds) []Findin
 			case o.DeletesAfterInsert():
 				fix, what = "find the writer that does not delete its rows (writer.deleteAfterInsert)", "the writer deletes its rows"
 			}
-			fs.add(IDOutboxOldestRow, SeverityError, "table "+qt, fix, "oldest row is %s old, over the threshold of %s (--max-oldest-row-age; %s)",
-				st.OldestAge.Round(time.Second), th.MaxOldestRowAge, what)
+			fs.add(IDOutboxOldestRow, SeverityError, "table "+qt, fix, "oldest row is %s old, over the threshold of %s (%s; %s)",
+				st.OldestAge.Round(time.Second), limit, flag, what)
 		}
 	}
 	return fs.list

@@ -34,6 +34,10 @@ func TestCheckThresholds(t *testing.T) {
 			provisioning.DefaultThresholds, []string{"OUTBOX_TABLE info", "OUTBOX_OLDEST_ROW error"}, "run outboxctl cleanup"},
 		{"old row of a relay outbox", "    relay: {}\n", nil, &provisioning.TableStats{OldestAge: age(48 * time.Hour)},
 			provisioning.DefaultThresholds, []string{"OUTBOX_TABLE info", "OUTBOX_OLDEST_ROW error"}, "this row is not published"},
+		{"relay row past the unpublished threshold", "    relay: {}\n", nil, &provisioning.TableStats{OldestAge: age(20 * time.Minute)},
+			provisioning.DefaultThresholds, []string{"OUTBOX_TABLE info", "OUTBOX_OLDEST_ROW error"}, "over the threshold of 15m0s (--max-unpublished-row-age"},
+		{"kept row within the retention", "", nil, &provisioning.TableStats{OldestAge: age(20 * time.Minute)},
+			provisioning.DefaultThresholds, []string{"OUTBOX_TABLE info"}, "oldest row 20m0s old"},
 		{"age unknown", "", nil, &provisioning.TableStats{RowsEstimate: 3},
 			provisioning.DefaultThresholds, []string{"OUTBOX_TABLE info"}, "ids are not UUIDv7"},
 	}

@@ -37,7 +37,7 @@ func newReader(ctx context.Context, opts Options, topic string) (*reader, error)
 	tm, ok := md.Topics[topic]
 	if !ok || tm.Error.Code() == kafka.ErrUnknownTopicOrPart || len(tm.Partitions) == 0 {
 		c.Close()
-		return nil, fmt.Errorf("topic %s does not exist (outboxctl provision --topics)", topic)
+		return nil, fmt.Errorf("%w: %s (outboxctl provision --topics)", errTopicMissing, topic)
 	}
 	var tps []kafka.TopicPartition
 	for _, p := range tm.Partitions {

@@ -13,6 +13,13 @@
 // relay must be running), StageDatabase (the write transaction),
 // StageCapture (PostgreSQL: the slot confirmed the canary's commit),
 // StageTopic (the record on its topic, as expected) and StageDecode.
+//
+// A stage the verifier could not check because its own connection failed
+// (Kafka Connect did not answer, Kafka or the database cannot be reached)
+// or because ctx was cancelled (SIGINT, SIGTERM) is an *OperationalError
+// (ErrOperational; ErrInterrupted when cancelled), not a failed stage. The
+// canary row is deleted whenever Run returns after writing it, interrupted
+// included (where the outbox keeps rows).
 package verify
 
 import (
@@ -62,6 +69,36 @@ func (e *StageError) Error() string {
 // Unwrap returns ErrFailed and the cause.
 func (e *StageError) Unwrap() []error { return []error{ErrFailed, e.Err} }
 
+// ErrOperational: the verifier could not do its own part (reach Kafka
+// Connect, Kafka or the database, or it was interrupted), so the stage
+// says nothing about the pipeline; errors.As an *OperationalError for the
+// stage. It never wraps ErrFailed.
+var ErrOperational = errors.New("verify could not run")
+
+// ErrInterrupted: Run's context was cancelled (SIGINT, SIGTERM) before it
+// ended; the canary row was deleted. It comes wrapped in an
+// *OperationalError.
+var ErrInterrupted = errors.New("verify interrupted")
+
+// OperationalError is a stage the verifier could not check.
+type OperationalError struct {
+	Stage string
+	Err   error
+}
+
+func (e *OperationalError) Error() string {
+	return fmt.Sprintf("verify: %s stage not verified: %v", e.Stage, e.Err)
+}
+
+// Unwrap returns ErrOperational and the cause.
+func (e *OperationalError) Unwrap() []error { return []error{ErrOperational, e.Err} }
+
+// errConnect marks the verifier's own database connection failing.
+var errConnect = errors.New("cannot connect to the database")
+
+// errTopicMissing: the routed topic does not exist (a pipeline failure).
+var errTopicMissing = errors.New("topic does not exist")
+
 // DefaultTimeout bounds a whole Run.
 const DefaultTimeout = 60 * time.Second
 
@@ -89,7 +126,9 @@ type Options struct {
 // StageResult is one stage of a Report.
 type StageResult struct {
 	Stage string `json:"stage"`
-	// Status is ok, failed or skipped (not reached, or not applicable).
+	// Status is ok, failed, error (the verifier could not check it: its
+	// own connection failed, or it was interrupted) or skipped (not
+	// reached, or not applicable).
 	Status    string  `json:"status"`
 	LatencyMs float64 `json:"latencyMs"`
 	Message   string  `json:"message,omitempty"`
@@ -119,6 +158,7 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	relay := o.RelayPublished()
@@ -143,6 +183,16 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 		rep.Failed = stage
 		return rep, &StageError{Stage: stage, Err: cause}
 	}
+	// opFail: the verifier's own connection failed, or it was interrupted
+	// (parent cancelled): exit 1, not a failed stage.
+	opFail := func(stage string, d time.Duration, cause error) (Report, error) {
+		if parent.Err() != nil {
+			cause = fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(parent))
+		}
+		set(stage, "error", d, cause.Error())
+		rep.Failed = stage
+		return rep, &OperationalError{Stage: stage, Err: cause}
+	}
 
 	id, err := outbox.NewUUIDv7()
 	if err != nil {
@@ -160,18 +210,21 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 	if !relay && opts.ConnectorState != nil {
 		start := time.Now()
 		state, err := opts.ConnectorState(ctx)
-		if err == nil && state != "" {
-			err = errors.New(state)
+		if err != nil { // Kafka Connect did not answer
+			return opFail(StageConnector, time.Since(start), err)
 		}
-		if err != nil {
-			return fail(StageConnector, time.Since(start), err)
+		if state != "" {
+			return fail(StageConnector, time.Since(start), errors.New(state))
 		}
 		set(StageConnector, "ok", time.Since(start), "connector and tasks RUNNING")
 	}
 
 	reader, err := newReader(ctx, opts, want.Topic)
-	if err != nil {
+	if errors.Is(err, errTopicMissing) {
 		return fail(StageTopic, 0, err)
+	}
+	if err != nil { // the verifier's own Kafka connection
+		return opFail(StageTopic, 0, err)
 	}
 	defer reader.Close()
 
@@ -180,19 +233,24 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 		return rep, err
 	}
 	start := time.Now()
-	lsn, err := write(ctx, opts.DB, w, o, ev)
+	lsn, wrote, err := write(ctx, opts.DB, w, o, ev)
 	committed := time.Now()
+	if wrote { // the row exists from here on, whatever happens next (an interrupt included)
+		defer func() {
+			if !o.DeletesAfterInsert() && (!relay || rep.Failed != "") {
+				rep.Cleaned = deleteRow(opts.DB, o, id) == nil
+			} else {
+				rep.Cleaned = true // the writer's transaction or the relay removed it
+			}
+		}()
+	}
+	if errors.Is(err, errConnect) || (err != nil && parent.Err() != nil) {
+		return opFail(StageDatabase, committed.Sub(start), err)
+	}
 	if err != nil {
 		return fail(StageDatabase, committed.Sub(start), err)
 	}
 	set(StageDatabase, "ok", committed.Sub(start), "canary committed")
-	defer func() {
-		if !o.DeletesAfterInsert() && (!relay || rep.Failed != "") {
-			rep.Cleaned = deleteRow(opts.DB, o, id) == nil
-		} else {
-			rep.Cleaned = true // the writer's transaction or the relay removed it
-		}
-	}()
 
 	// Capture (PostgreSQL) is watched while waiting for the record.
 	captured := make(chan time.Duration, 1)
@@ -202,6 +260,13 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 
 	m, err := reader.await(ctx, want.Topic, id)
 	arrived := time.Now()
+	if err != nil && parent.Err() != nil {
+		stage := StageTopic
+		if relay {
+			stage = StageRelay
+		}
+		return opFail(stage, arrived.Sub(committed), err)
+	}
 	if err != nil {
 		stage, why := StageTopic, err
 		if relay {
@@ -329,34 +394,43 @@ func expected(o *spec.Outbox, conf map[string]string, ev outbox.Event) (*eventro
 	return res.Record, nil
 }
 
+// testHookAfterCommit, when set (tests), runs right after the canary's
+// transaction committed.
+var testHookAfterCommit func()
+
 // write inserts the canary in one transaction (and deletes it there when
 // the writer deletes after insert); on PostgreSQL it returns the WAL
-// insert position after the commit.
-func write(ctx context.Context, db *sql.DB, w *outbox.Writer, o *spec.Outbox, ev outbox.Event) (string, error) {
+// insert position after the commit. committed: the transaction committed
+// (the row may exist even when err is set).
+func write(ctx context.Context, db *sql.DB, w *outbox.Writer, o *spec.Outbox, ev outbox.Event) (lsn string, committed bool, err error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return "", err
+		return "", false, fmt.Errorf("%w: %w", errConnect, err)
 	}
 	defer tx.Rollback()
 	if _, err := w.Write(ctx, tx, ev); err != nil {
-		return "", err
+		return "", false, err
 	}
 	if o.DeletesAfterInsert() {
 		if _, err := tx.ExecContext(ctx, deleteSQL(o), ev.ID); err != nil {
-			return "", err
+			return "", false, err
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return "", err
+		// A commit whose answer was lost may still have committed:
+		// deleting a row that is not there is harmless.
+		return "", true, err
+	}
+	if testHookAfterCommit != nil {
+		testHookAfterCommit()
 	}
 	if o.Database.Kind != spec.Postgres {
-		return "", nil
+		return "", true, nil
 	}
-	var lsn string
 	if err := db.QueryRowContext(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&lsn); err != nil {
-		return "", err
+		return "", true, err
 	}
-	return lsn, nil
+	return lsn, true, nil
 }
 
 func deleteSQL(o *spec.Outbox) string {
