@@ -217,3 +217,101 @@ outboxes:
 		}
 	}
 }
+
+// TestCLIDeprovisionMariaDBRealStack: the MariaDB side: no slot or
+// publication, but the connector, its provisioned user, the routed topic and
+// the schema history topic are removed.
+func TestCLIDeprovisionMariaDBRealStack(t *testing.T) {
+	s := itest.Require(t, itest.Connect, itest.MariaDB, itest.Kafka, itest.Registry)
+	sfx := itest.Suffix()
+	dbName := "outbox_deprovm_" + sfx
+	db := itest.MariaDBDatabase(t, s.MariaDBDSN, dbName)
+	itest.CleanupRun(t, s.ConnectURL, s.BootstrapServers, sfx)
+	user := "dbzm_" + sfx
+	t.Cleanup(func() { _, _ = db.Exec("DROP USER IF EXISTS '" + user + "'@'%'") })
+	name := "depm-" + sfx
+	dir := t.TempDir()
+	specFile := filepath.Join(dir, "outbox.yaml")
+	data := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+kafka:
+  bootstrapServers: %[1]s
+outboxes:
+  - name: %[2]s
+    database:
+      kind: mariadb
+      connection: {host: %[3]q, port: %[4]s, user: %[5]s, password: "${env:IT_DEPROV_PASSWORD}", dbname: %[6]s}
+    payloadFormat: json
+    events:
+      - name: Created
+        aggregate: DepM%[7]s
+        versions: [{major: 1, schema: o.avsc}]
+`, s.ConnectBootstrap(), name, s.ConnectMariaDBHost, s.ConnectMariaDBPort, user, dbName, sfx)
+	if err := os.WriteFile(specFile, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "o.avsc"), []byte(`{"type": "record", "name": "Created", "namespace": "dep.v1", "fields": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"IT_DEPROV_PASSWORD": "Pw-" + sfx + "-x", "XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""}
+	run := func(want int, args ...string) (string, string) {
+		t.Helper()
+		code, out, errOut := runCLI(t, vars, args...)
+		if code != want {
+			t.Fatalf("outboxctl %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, out, errOut)
+		}
+		return out, errOut
+	}
+	run(0, "provision", "-f", specFile)
+	run(0, "deploy", "-f", specFile, "--timeout", "2m")
+	topic := "outbox.event.DepM" + sfx
+	if _, err := db.Exec(`INSERT INTO outbox (id, aggregatetype, aggregateid, type, payload, schemaversion) VALUES (?, ?, '1', 'Created', '{}', 1)`, itest.UUID(t), "DepM"+sfx); err != nil {
+		t.Fatal(err)
+	}
+	if m := itest.NewReader(t, s.BootstrapServers, topic).NextEvent(60 * time.Second); m == nil {
+		t.Fatalf("no event on %s", topic)
+	}
+	out, errOut := run(0, "deprovision", "-f", specFile, "--outbox", name, "--yes")
+	t.Logf("deprovision:\n%s\n%s", out, errOut)
+	for _, want := range []string{"connector", "role", "schema-history." + name, topic} {
+		if !strings.Contains(out, want) {
+			t.Errorf("deprovision output lacks %s", want)
+		}
+	}
+	if strings.Contains(out, "slot") || strings.Contains(out, "publication") {
+		t.Errorf("a slot or publication listed for MariaDB:\n%s", out)
+	}
+	cl, _ := connect.NewClient(s.ConnectURL)
+	if _, err := cl.GetConfig(context.Background(), name+"-outbox"); err == nil {
+		t.Errorf("connector %s-outbox is still there", name)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM mysql.user WHERE user = ?`, user).Scan(&n); err != nil || n != 0 {
+		t.Errorf("user %s: %d left (%v)", user, n, err)
+	}
+	ka, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ka.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		md, err := ka.GetMetadata(nil, true, 10000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var left []string
+		for tp := range md.Topics {
+			if strings.Contains(strings.ToLower(tp), strings.ToLower(sfx)) {
+				left = append(left, tp)
+			}
+		}
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("topics left: %v", left)
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}

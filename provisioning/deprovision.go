@@ -368,8 +368,30 @@ func removeItem(ctx context.Context, req DeprovisionRequest, it *Item) error {
 		return err
 	case KindRole:
 		if kind != spec.Postgres {
-			_, err := s.Server.ExecContext(ctx, "DROP USER IF EXISTS "+mysqlAccount(it.Name, "%"))
-			return err
+			// Every account of the user (provision --user-host chose the host).
+			rows, err := s.Server.QueryContext(ctx, "SELECT host FROM mysql.user WHERE user = ?", it.Name)
+			if err != nil {
+				return err
+			}
+			var hosts []string
+			for rows.Next() {
+				var h string
+				if err := rows.Scan(&h); err != nil {
+					rows.Close()
+					return err
+				}
+				hosts = append(hosts, h)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			for _, h := range hosts {
+				if _, err := s.Server.ExecContext(ctx, "DROP USER IF EXISTS "+mysqlAccount(it.Name, h)); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 		// Objects the role owns in the outbox database (the outbox table
 		// of an owner group) go back to the admin role, its privileges
