@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -40,9 +41,11 @@ order: the connector (stopped, its offsets deleted (KIP-875), then deleted),
 the PostgreSQL replication slot (a slot without a connector retains WAL), the
 publication, the roles provision created (the connector's user and the
 publication's owner group; a superuser or the admin connection's own role is
-kept), the topics (routed, schema history, heartbeat) and the registry
+kept, and so is a role or topic another outbox of the spec uses), the
+topics (routed, schema history, heartbeat) and the registry
 subjects of those topics (<topic>-key, <topic>-value, <topic>-<record>;
-soft- then hard-deleted). The outbox table and its rows are kept.
+soft- then hard-deleted). The outbox table and its rows are kept (a table
+the removed owner group owned goes to the admin connection's role).
 
 Without --yes it is a dry run: it lists every object with its status
 (present: would be removed; absent: nothing to do; kept) and changes nothing.
@@ -133,8 +136,15 @@ func runDeprovision(ctx context.Context, env *Env, opts *deprovisionOptions) err
 	if err != nil {
 		return err
 	}
+	var others []provisioning.Target
+	for _, t := range all {
+		if !slices.ContainsFunc(targets, func(x provisioning.Target) bool { return x.Outbox.Name == t.Outbox.Name }) {
+			others = append(others, t)
+		}
+	}
 	req := provisioning.DeprovisionRequest{
 		Targets:      targets,
+		Others:       others,
 		DSNs:         adminDSNs(env),
 		Connect:      connectRemover{env: env, cl: cl},
 		Topics:       topicRemover{admin: admin, timeoutMs: int(timeout.Milliseconds())},

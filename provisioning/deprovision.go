@@ -102,6 +102,9 @@ type SubjectRemover interface {
 // DeprovisionRequest says what Deprovision removes.
 type DeprovisionRequest struct {
 	Targets []Target
+	// Others are the spec's outboxes that are not deprovisioned: a role or
+	// topic one of them uses too is kept.
+	Others []Target
 	// DSNs are the admin connections of the databases.
 	DSNs     AdminDSNs
 	Connect  ConnectorRemover
@@ -228,8 +231,12 @@ func inspectTarget(ctx context.Context, req DeprovisionRequest, t Target) ([]Ite
 			if err != nil {
 				return items, fmt.Errorf("outbox %s: %w: %w", o.Name, ErrTopics, err)
 			}
+			shared := sharedTopics(req.Others)
 			for _, n := range names {
-				add(KindTopic, n, "", have[n])
+				it := add(KindTopic, n, "", have[n])
+				if o, ok := shared[n]; ok && have[n] {
+					it.Status, it.Note = StatusKept, "also used by outbox "+o
+				}
 			}
 		}
 		if req.Subjects != nil {
@@ -237,7 +244,14 @@ func inspectTarget(ctx context.Context, req DeprovisionRequest, t Target) ([]Ite
 			if err != nil {
 				return items, fmt.Errorf("outbox %s: subjects: %w", o.Name, err)
 			}
-			for _, s := range TopicSubjects(names, all) {
+			shared := sharedTopics(req.Others)
+			var own []string
+			for _, n := range names {
+				if _, ok := shared[n]; !ok {
+					own = append(own, n)
+				}
+			}
+			for _, s := range TopicSubjects(own, all) {
 				add(KindSubject, s, "", true)
 			}
 		}
@@ -288,6 +302,8 @@ func inspectDatabase(ctx context.Context, req DeprovisionRequest, t Target) ([]I
 		switch {
 		case n == 0:
 			add(KindRole, user, StatusAbsent, "")
+		case sharedRoles(req.Others)[user] != "":
+			add(KindRole, user, StatusKept, "also used by outbox "+sharedRoles(req.Others)[user])
 		case user == current || user == "root":
 			add(KindRole, user, StatusKept, "the admin connection's own account")
 		default:
@@ -329,11 +345,40 @@ func inspectDatabase(ctx context.Context, req DeprovisionRequest, t Target) ([]I
 			return nil, fmt.Errorf("outbox %s: %w: %w", o.Name, ErrInspect, err)
 		case super || isCurrent:
 			add(KindRole, r, StatusKept, "a superuser or the admin connection's own role")
+		case sharedRoles(req.Others)[r] != "":
+			add(KindRole, r, StatusKept, "also used by outbox "+sharedRoles(req.Others)[r])
 		default:
 			add(KindRole, r, StatusPresent, "")
 		}
 	}
 	return items, nil
+}
+
+// sharedTopics maps the topics of the other outboxes to one of them.
+func sharedTopics(others []Target) map[string]string {
+	out := map[string]string{}
+	for _, t := range others {
+		specs, _ := TopicSpecs([]Target{t}, TopicOptions{})
+		for _, s := range specs {
+			out[s.Name] = t.Outbox.Name
+		}
+	}
+	return out
+}
+
+// sharedRoles maps the roles of the other outboxes (connection user, owner
+// group) to one of them.
+func sharedRoles(others []Target) map[string]string {
+	out := map[string]string{}
+	for _, t := range others {
+		if u := t.Outbox.Database.Connection.User; u != "" {
+			out[u] = t.Outbox.Name
+		}
+		if pub := t.Config("publication.name"); pub != "" && t.Outbox.Database.Kind == spec.Postgres {
+			out[OwnerGroup(pub)] = t.Outbox.Name
+		}
+	}
+	return out
 }
 
 func present(ok bool) string {

@@ -127,6 +127,24 @@ func TestDeprovision(t *testing.T) {
 			t.Errorf("second run: %v, %d present", err, again.Present())
 		}
 	})
+	t.Run("a topic another outbox uses is kept", func(t *testing.T) {
+		f := fresh("")
+		r := req(f, false)
+		r.Others = []provisioning.Target{target(t, "postgres", `    events:
+      - {name: Created, aggregate: Order, versions: [{major: 1, schema: o.avsc}]}
+`)}
+		rem, err := provisioning.Deprovision(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := status(rem)
+		if got["topic outbox.event.Order"] != provisioning.StatusKept || got["subject outbox.event.Order-value"] != "" || !f.topics["outbox.event.Order"] {
+			t.Errorf("statuses = %v, topics left %v", got, f.topics)
+		}
+		if got["connector "+conn] != provisioning.StatusRemoved {
+			t.Errorf("connector %s", got["connector "+conn])
+		}
+	})
 	t.Run("a failing step stops the run", func(t *testing.T) {
 		f := fresh("outbox.event.Order")
 		rem, err := provisioning.Deprovision(context.Background(), req(f, false))

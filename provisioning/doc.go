@@ -95,7 +95,8 @@
 // (connector, replication slot, publication, the connector's role and the
 // publication's owner group, the topics of TopicSpecs and their registry
 // subjects, TopicSubjects) as an Item with a status: present, absent, or
-// kept (a superuser or the admin connection's own role). Deprovision then
+// kept (a superuser or the admin connection's own role, or a role or topic
+// one of DeprovisionRequest.Others uses too). Deprovision then
 // removes the present ones in that order through ConnectorRemover,
 // TopicRemover and SubjectRemover, and stops at the first failure (that
 // item failed, the later ones not done; the error wraps ErrDeprovision).
