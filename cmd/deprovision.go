@@ -49,7 +49,8 @@ the removed owner group owned goes to the admin connection's role).
 
 Without --yes it is a dry run: it lists every object with its status
 (present: would be removed; absent: nothing to do; kept) and changes nothing.
-With --yes it prints the same list first, then removes. A missing object is
+With --yes it prints the same list first (on stderr; with -o json or yaml
+only the result, in which every object has its final status), then removes. A missing object is
 reported as absent, not an error. A failing step stops the run: the list
 marks it failed and the objects after it "not done" (exit 1); run again once
 fixed, removed objects then show as absent.
