@@ -2,9 +2,13 @@ package provisioning_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/outboxctl/outboxctl/internal/golden"
 
 	"github.com/outboxctl/outboxctl/provisioning"
 )
@@ -108,6 +112,12 @@ func TestDeprovision(t *testing.T) {
 		if len(f.calls) != 0 || !rem.DryRun || rem.Present() != 3 {
 			t.Errorf("calls %v, dryRun %v, present %d", f.calls, rem.DryRun, rem.Present())
 		}
+		// The JSON of outboxctl deprovision is a contract.
+		data, err := json.MarshalIndent(rem, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden.Assert(t, filepath.Join("testdata", "TestDeprovision", "dry_run.json.golden"), append(data, '\n'))
 	})
 	t.Run("removes in order", func(t *testing.T) {
 		f := fresh("")
