@@ -1,6 +1,8 @@
 package dlq_test
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -8,6 +10,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/dlq"
+	"github.com/outboxctl/outboxctl/internal/golden"
 )
 
 func dead(typ, reason, topic, partition string, ts time.Time) *kafka.Message {
@@ -72,4 +75,15 @@ func TestRestored(t *testing.T) {
 	if _, ok := dlq.Restored(dead("T", "failed", "", "", time.Now())); ok {
 		t.Error("a record without an original topic is restorable")
 	}
+}
+
+// TestReportJSON: the JSON of outboxctl dlq replay is a contract.
+func TestReportJSON(t *testing.T) {
+	rep := dlq.Report{Topic: "billing.dlq", Read: 5, Selected: 3, Replayed: 3,
+		ByTopic: map[string]int{"outbox.event.Order": 3}, ByType: map[string]int{"OrderCreated": 2, "OrderPaid": 1}}
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Assert(t, filepath.Join("testdata", "TestReportJSON", "report.json.golden"), append(data, '\n'))
 }
