@@ -117,7 +117,27 @@ delete and offsets (KIP-875). Secrets in configs are always shown as ********.`,
 		simple("pause", "Pause connectors (tasks stay assigned)", "paused", func(cl *connect.Client) func(context.Context, string) error { return cl.Pause }),
 		simple("resume", "Resume paused or stopped connectors", "resumed", func(cl *connect.Client) func(context.Context, string) error { return cl.Resume }),
 		simple("stop", "Stop connectors: tasks shut down, config kept (Connect 3.5+)", "stopped", func(cl *connect.Client) func(context.Context, string) error { return cl.Stop }),
-		simple("delete", "Delete connectors (offsets stay in the offsets topic)", "deleted", func(cl *connect.Client) func(context.Context, string) error { return cl.Delete }),
+		&cobra.Command{
+			Use: "delete NAME...", Short: "Delete connectors (offsets stay in the offsets topic; a PostgreSQL slot stays and is named)", Args: cobra.MinimumNArgs(1), ValidArgsFunction: names,
+			Long: `Delete connectors. Their offsets stay in the offsets topic, and a
+PostgreSQL connector's replication slot stays on the server, where it retains
+WAL until dropped: delete names the slot it leaves. outboxctl deprovision
+removes a spec outbox's connector, offsets, slot, publication, roles, topics
+and subjects.`,
+			RunE: func(c *cobra.Command, args []string) error {
+				return eachConnector(c.Context(), env, opts, args, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
+					// Read the config first: after the delete it is gone.
+					cfg, _ := cl.GetConfig(ctx, n)
+					if err := cl.Delete(ctx, n); err != nil {
+						return "", err
+					}
+					if w := slotLeftWarning(cfg); w != "" {
+						fmt.Fprintf(env.IO.ErrOut, "%s: warning: %s\n", n, w)
+					}
+					return "deleted", nil
+				})
+			},
+		},
 		newOffsetsCmd(env, opts, names),
 	)
 	return c
@@ -472,4 +492,30 @@ func aroundStopped(ctx context.Context, env *Env, cl *connect.Client, name strin
 	}
 	fmt.Fprintf(env.IO.ErrOut, "%s: restored to %s\n", name, map[bool]string{true: "PAUSED", false: "RUNNING"}[before == connect.StatePaused])
 	return opErr
+}
+
+// slotLeftWarning is the warning for a deleted PostgreSQL connector's
+// replication slot, which Connect leaves on the server ("" for any other
+// connector).
+func slotLeftWarning(cfg map[string]string) string {
+	if !strings.HasSuffix(cfg["connector.class"], "PostgresConnector") {
+		return ""
+	}
+	slot := cfg["slot.name"]
+	if slot == "" {
+		slot = "debezium" // Debezium's default
+	}
+	where := cfg["database.hostname"]
+	if p := cfg["database.port"]; p != "" {
+		where += ":" + p
+	} else if where != "" {
+		where += ":5432"
+	}
+	if db := cfg["database.dbname"]; db != "" {
+		where += "/" + db
+	}
+	if where != "" {
+		where = " on " + where
+	}
+	return fmt.Sprintf("replication slot %q%s is left behind and retains WAL until dropped (outboxctl deprovision, or SELECT pg_drop_replication_slot('%s'))", slot, where, slot)
 }

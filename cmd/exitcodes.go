@@ -37,7 +37,8 @@ const exitCodesHelp = `Exit codes of outboxctl:
   1  operational error: a server was unreachable or answered with an error,
      a connector or task FAILED, a request (--request-timeout) or a wait timed out
      (cleanup, --dry-run too: the connector did not confirm the snapshot's
-     position within --wait)
+     position within --wait); deprovision: a step failed (the list marks what
+     was removed, what failed and what was not done; a rerun continues)
   2  bad input: unknown flag or command, a spec, config or schema that does not
      parse, an invalid argument; nothing was changed
   3  a check failed: validation findings, incompatible schemas, a connector or
@@ -48,7 +49,8 @@ const exitCodesHelp = `Exit codes of outboxctl:
      an outbox the connector does not capture (slot of another database or
      plugin, table not in the publication or the include list; nothing deleted),
      relay refusing an outbox whose connector is RUNNING or that relay cutover
-     --to cdc fenced
+     --to cdc fenced, deprovision refusing more outboxes than --max-outboxes
+     (nothing removed)
   4  changes pending: plan/deploy --dry-run with --detailed-exitcode found
      changes; schema diff --exit-code found the two sides different
   5  verify: a stage of the canary failed (connector or relay, database write,

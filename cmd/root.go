@@ -179,7 +179,7 @@ the Avro schemas of the routed events compatible in a Schema Registry.`,
 		newProvisionCmd(env), newDoctorCmd(env), newRelayCmd(env),
 		newRouteCmd(env),
 		newBenchCmd(env), newExporterCmd(env),
-		newCleanupCmd(env),
+		newCleanupCmd(env), newDeprovisionCmd(env), newDLQCmd(env),
 		newVerifyCmd(env),
 		// Commands are registered here, one line per noun.
 	)

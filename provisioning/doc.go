@@ -89,9 +89,22 @@
 // and returns one Report. outboxctl doctor prints it and exits 3 when it
 // failed.
 //
+// # Deprovision
+//
+// InspectRemoval lists, per target, every object provision and deploy made
+// (connector, replication slot, publication, the connector's role and the
+// publication's owner group, the topics of TopicSpecs and their registry
+// subjects, TopicSubjects) as an Item with a status: present, absent, or
+// kept (a superuser or the admin connection's own role, or a role or topic
+// one of DeprovisionRequest.Others uses too). Deprovision then
+// removes the present ones in that order through ConnectorRemover,
+// TopicRemover and SubjectRemover, and stops at the first failure (that
+// item failed, the later ones not done; the error wraps ErrDeprovision).
+// The outbox table and its rows are kept.
+//
 // # What it does not do
 //
 // It does not change server settings (wal_level, binlog format: they need a
-// restart and an operator), drop anything, or deploy connectors (see the
-// deploy command).
+// restart and an operator), drop anything but through Deprovision, or
+// deploy connectors (see the deploy command).
 package provisioning
