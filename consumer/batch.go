@@ -30,7 +30,7 @@ var ErrBatchFailed = errors.New("batch rolled back")
 //
 // ProcessBatch needs an Inbox (ErrInvalidConfig otherwise); one record is
 // Process.
-func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
+func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) (err error) {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -43,6 +43,15 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
 	if err := r.Err(); err != nil {
 		return err
 	}
+	parent := ctx
+	ctx, cancel := r.inboxDeadline(ctx)
+	defer cancel()
+	step := stepBegin
+	defer func() {
+		if err != nil {
+			err = r.inboxTimedOut(parent, ctx, nil, step, err, ms...)
+		}
+	}()
 	tx, err := r.cfg.Inbox.Begin(ctx)
 	if err != nil {
 		return Transient(fmt.Errorf("%w: inbox: begin: %w", ErrBatchFailed, err))
@@ -53,10 +62,12 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
 			_ = tx.Rollback()
 		}
 	}()
+	step = stepMark
 	premarked, err := r.premark(ctx, tx, ms)
 	if err != nil {
 		return err
 	}
+	step = stepHandler
 	for i, m := range ms {
 		m.Attempt = 0
 		if err := r.processIn(ctx, m, tx, premarked[i]); err != nil {
@@ -64,6 +75,7 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
 		}
 	}
 	committed = true
+	step = stepCommit
 	if err := tx.Commit(); err != nil {
 		return Transient(fmt.Errorf("%w: inbox: commit: %w", ErrBatchFailed, err))
 	}

@@ -231,6 +231,10 @@
 //	value does not decode (framing, Avro, JSON)       permanent  DLQ (ErrDecode)
 //	no id header under an inbox                       permanent  DLQ (ErrNoEventID)
 //	inbox database unreachable: begin, mark, commit   transient  partition paused and retried; never DLQ
+//	inbox database does not answer (packets dropped): transient  after RouterConfig.InboxTimeout (30s):
+//	  begin, mark, handler or commit past the                    rolled back, WARN with the step, Observer
+//	  transaction's deadline                                     ObservedInboxTimeout, partition paused and
+//	                                                             retried (ErrInboxTimeout); never DLQ
 //	handler error inside the inbox transaction that   transient  partition paused and retried; never DLQ
 //	  IsConnectionError, or its deadline passed
 //	unknown type or version, UnknownSkip              -          skipped, committed, logged, Stats().UnknownSkipped

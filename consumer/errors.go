@@ -31,6 +31,10 @@ var (
 	ErrPanic = errors.New("handler panicked")
 	// ErrTimeout: the handler did not return within Timeout.
 	ErrTimeout = errors.New("handler timed out")
+	// ErrInboxTimeout: an inbox transaction (begin, mark, handler,
+	// commit) did not end within RouterConfig.InboxTimeout; it is
+	// transient (the partition is paused and the record run again).
+	ErrInboxTimeout = errors.New("inbox transaction timed out")
 	// ErrDuplicateHandler: Handle was called twice for one event type and
 	// major version.
 	ErrDuplicateHandler = errors.New("handler already registered")

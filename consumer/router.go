@@ -9,8 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/internal/logattr"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/avrobind"
 	"github.com/outboxctl/outboxctl/schemas/resolve"
@@ -115,6 +117,20 @@ type RouterConfig struct {
 	ConsumerGroup string
 	// OnDuplicate, if set, is called for each record the inbox skipped.
 	OnDuplicate func(ctx context.Context, m *Message)
+	// InboxTimeout bounds each inbox transaction, from begin through the
+	// mark and the handler to the commit (one batch of ProcessBatch
+	// counts as one transaction), with a context deadline (default
+	// DefaultInboxTimeout; negative: no bound). A database that stops
+	// answering (packets dropped: no error, no reset) would otherwise hold
+	// the partition's lane for as long as TCP retransmits, minutes. When
+	// the deadline passes the transaction is rolled back (the driver
+	// closes the connection that got no answer: pgx and
+	// go-sql-driver/mysql do, so database/sql does not reuse it), a WARN
+	// line names the record and the step, the Observer gets
+	// ObservedInboxTimeout, and the record fails with a transient error
+	// wrapping ErrInboxTimeout: the Consumer pauses the partition and runs
+	// the record again. Set it above your slowest handler.
+	InboxTimeout time.Duration
 
 	// Observer, if set, is told every outcome of every record and the
 	// duration of every handler call, for metrics (see Observer and
@@ -492,6 +508,15 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err e
 	if r.cfg.ConsumerGroup == "" {
 		return errNoGroup()
 	}
+	parent := ctx
+	ctx, cancel := r.inboxDeadline(ctx)
+	defer cancel()
+	step := stepBegin
+	defer func() {
+		if err != nil {
+			err = r.inboxTimedOut(parent, ctx, m, step, err)
+		}
+	}()
 	tx, err := r.cfg.Inbox.Begin(ctx)
 	if err != nil {
 		return Transient(fmt.Errorf("inbox: begin: %w", err))
@@ -502,6 +527,7 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err e
 			_ = tx.Rollback()
 		}
 	}()
+	step = stepMark
 	dup, err := r.cfg.Inbox.MarkProcessed(ctx, tx, r.cfg.ConsumerGroup, m.Meta.EventID)
 	if err != nil {
 		if errors.Is(err, inbox.ErrInvalidKey) {
@@ -513,15 +539,71 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err e
 		r.duplicate(ctx, m)
 		return nil // deferred rollback
 	}
+	step = stepHandler
 	if err := r.callHandler(ctx, m, call, tx); err != nil {
 		return handlerTxError(ctx, err)
 	}
 	done = true
+	step = stepCommit
 	if err := tx.Commit(); err != nil {
 		return Transient(fmt.Errorf("inbox: commit %s: %w", m.Meta.EventID, err))
 	}
 	r.handled(ctx, m)
 	return nil
+}
+
+// DefaultInboxTimeout is RouterConfig.InboxTimeout's default.
+const DefaultInboxTimeout = 30 * time.Second
+
+// The steps of an inbox transaction, named in the log line and the
+// Observation of an inbox timeout.
+const (
+	stepBegin   = "begin"
+	stepMark    = "mark"
+	stepHandler = "handler"
+	stepCommit  = "commit"
+)
+
+// inboxDeadline bounds an inbox transaction by InboxTimeout.
+func (r *Router) inboxDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := r.cfg.InboxTimeout
+	if d == 0 {
+		d = DefaultInboxTimeout
+	}
+	if d < 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// inboxTimedOut turns err, the error of an inbox transaction, into a
+// transient ErrInboxTimeout when the transaction's own deadline (txCtx)
+// passed while its parent ctx did not end: it logs the stall (WARN, with
+// the record and the step) and tells the Observer. Any other err is
+// returned as it is. m is nil for a batch (ms gives the records).
+func (r *Router) inboxTimedOut(ctx, txCtx context.Context, m *Message, step string, err error, ms ...*Message) error {
+	if ctx.Err() != nil || !errors.Is(txCtx.Err(), context.DeadlineExceeded) || IsStop(err) {
+		return err
+	}
+	d := r.cfg.InboxTimeout
+	if d == 0 {
+		d = DefaultInboxTimeout
+	}
+	if m == nil && len(ms) > 0 {
+		m = ms[0]
+	}
+	attrs := []any{slog.String("step", step), slog.Duration("timeout", d), slog.String(logattr.Error, err.Error())}
+	if len(ms) > 1 {
+		attrs = append(attrs, slog.Int("batch", len(ms)))
+	}
+	if m != nil {
+		attrs = append(recordAttrs(m), attrs...)
+	}
+	r.cfg.Logger.Warn("consumer: inbox transaction timed out (the database does not answer): rolled back, the partition waits and the record is run again", attrs...)
+	if m != nil {
+		r.observe(ctx, m, Observation{Kind: ObservedInboxTimeout, Err: err, Step: step})
+	}
+	return Transient(fmt.Errorf("%w after %s in %s: %w", ErrInboxTimeout, d, step, err))
 }
 
 // writer returns the parsed writer schema of m (cached per id).
