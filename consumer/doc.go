@@ -152,7 +152,12 @@
 // carries the consumer lag per partition. consumer/consumerprom implements
 // both for Prometheus.
 //
-// The DLQ record carries the original key, value and headers plus
+// Each dead-lettered record is logged at WARN (RouterConfig.Logger) with
+// the keys above, the DLQ topic and the reason. The DLQ topics must exist:
+// Run checks them in the cluster's metadata when it starts and returns
+// ErrDLQTopicMissing for a missing one (create them with `outboxctl
+// provision`, from the spec's consumers section). The DLQ record carries
+// the original key, value and headers plus
 // outbox.dlq.error, outbox.dlq.attempts, outbox.dlq.reason and the original
 // topic, partition and offset. A failed DLQ write keeps the record
 // undelivered rather than losing it; a transient error (a registry or
@@ -245,6 +250,7 @@
 //	handler returns another error                     -          Retry, then DLQ "failed"; no DLQ: redelivered
 //	handler panics (with Recover)                     -          as another error (ErrPanic)
 //	DLQ write fails                                   -          not done, redelivered (both errors reported)
+//	DLQ topic does not exist when Run starts          config     Run returns ErrDLQTopicMissing at once
 //	shutdown (Run's ctx cancelled)                    -          in-flight records finish within DrainTimeout, commit
 //	handler still running after DrainTimeout          -          its ctx is cancelled, its offset not committed
 //	invalid Retry{} or DLQ{} (or nil) given to Use    config     Use returns ErrInvalidConfig; nothing runs

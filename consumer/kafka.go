@@ -302,6 +302,9 @@ func (c *Consumer) Run(ctx context.Context) (err error) {
 			err = fmt.Errorf("consumer: close: %w", cerr)
 		}
 	}()
+	if err := c.checkDLQTopics(); err != nil {
+		return err
+	}
 	if err := c.kc.SubscribeTopics(c.cfg.Topics, c.rebalance); err != nil {
 		return fmt.Errorf("consumer: subscribe %s: %w", strings.Join(c.cfg.Topics, ","), err)
 	}
@@ -339,6 +342,38 @@ func (c *Consumer) Run(ctx context.Context) (err error) {
 			}
 			lastCommit = time.Now()
 		}
+	}
+	return nil
+}
+
+// dlqCheckTimeout bounds the metadata request of checkDLQTopics.
+const dlqCheckTimeout = 10 * time.Second
+
+// checkDLQTopics makes sure the topics of the Router's DLQ middleware
+// exist: a missing one is an error wrapping ErrDLQTopicMissing. It reads
+// the cluster's metadata for all topics (a request naming the topic could
+// create it on a broker with auto-creation). When the metadata cannot be
+// read (the cluster is not reachable yet) it logs a warning and goes on:
+// Run waits for the cluster anyway.
+func (c *Consumer) checkDLQTopics() error {
+	want := c.router.DLQTopics()
+	if len(want) == 0 {
+		return nil
+	}
+	md, err := c.kc.GetMetadata(nil, true, int(dlqCheckTimeout/time.Millisecond))
+	if err != nil {
+		c.cfg.Logger.Warn("consumer: could not check that the dead-letter topics exist", slog.Any("dlq_topics", want), slog.String(logattr.Error, err.Error()))
+		return nil
+	}
+	var missing []string
+	for _, t := range want {
+		tm, ok := md.Topics[t]
+		if !ok || tm.Error.Code() == kafka.ErrUnknownTopicOrPart || tm.Error.Code() == kafka.ErrUnknownTopic {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("consumer: %w: %s (create it, e.g. with `outboxctl provision` from the spec's consumers section; the consumer would fail at its first dead-lettered record)", ErrDLQTopicMissing, strings.Join(missing, ", "))
 	}
 	return nil
 }

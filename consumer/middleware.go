@@ -282,6 +282,9 @@ func (d DLQ) Middleware(next Handler) Handler {
 	if err := d.Validate(); err != nil {
 		panic(configPanic{err})
 	}
+	if isProbe(next) { // built by Router.Use: tell it the topic
+		_ = next(context.Background(), &Message{probeDLQ: d.Topic})
+	}
 	return func(ctx context.Context, m *Message) error {
 		m.chain.dlq = true
 		err := next(ctx, m)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -169,6 +170,8 @@ type Router struct {
 	legacyDecode bool
 
 	stats routerStats
+	// dlqTopics are the topics of the DLQ middleware given to Use.
+	dlqTopics []string
 	// err is the first invalid middleware given to Use: Process and
 	// NewConsumer return it.
 	err error
@@ -235,17 +238,31 @@ func NewRouter(cfg RouterConfig) (*Router, error) {
 func (r *Router) Use(mw ...Middleware) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	var topics []string
 	for i, m := range mw {
-		if err := checkMiddleware(m); err != nil {
+		topic, err := checkMiddleware(m)
+		if err != nil {
 			err = fmt.Errorf("router: use middleware %d: %w", len(r.middleware)+i+1, err)
 			if r.err == nil {
 				r.err = err
 			}
 			return err
 		}
+		if topic != "" {
+			topics = append(topics, topic)
+		}
 	}
 	r.middleware = append(r.middleware, mw...)
+	r.dlqTopics = append(r.dlqTopics, topics...)
 	return nil
+}
+
+// DLQTopics returns the dead-letter topics of the DLQ middleware given to
+// Use (the Consumer checks that they exist when Run starts).
+func (r *Router) DLQTopics() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.dlqTopics)
 }
 
 // Err returns the error of an invalid middleware given to Use (nil when
