@@ -32,8 +32,9 @@ type ping struct {
 }
 
 // mockCluster starts a one-broker mock cluster with topic (partitions
-// partitions) and returns its bootstrap servers.
-func mockCluster(t *testing.T, topic string, partitions int) string {
+// partitions), each of oneOf with one partition, and returns its bootstrap
+// servers.
+func mockCluster(t *testing.T, topic string, partitions int, oneOf ...string) string {
 	t.Helper()
 	mc, err := kafka.NewMockCluster(1)
 	if err != nil {
@@ -42,6 +43,11 @@ func mockCluster(t *testing.T, topic string, partitions int) string {
 	t.Cleanup(mc.Close)
 	if err := mc.CreateTopic(topic, partitions, 1); err != nil {
 		t.Fatalf("mock cluster: create topic %s: %v", topic, err)
+	}
+	for _, o := range oneOf { // topics of one partition (DLQ topics)
+		if err := mc.CreateTopic(o, 1, 1); err != nil {
+			t.Fatalf("mock cluster: create topic %s: %v", o, err)
+		}
 	}
 	return mc.BootstrapServers()
 }
@@ -540,7 +546,7 @@ func commitsOnRevoke(t *testing.T) (refused []error) {
 func TestConsumerPoisonRecordToDLQ(t *testing.T) {
 	t.Parallel()
 	const topic, dlqTopic, group = "outbox.event.Customer", "customer-svc.dlq", "customer-svc"
-	bootstrap := mockCluster(t, topic, 1)
+	bootstrap := mockCluster(t, topic, 1, dlqTopic)
 	produce(t, bootstrap, topic, rec{n: 0}, rec{n: 1, value: `{"n": "not a number"}`}, rec{n: 2})
 
 	p := newProducer(t, bootstrap)
