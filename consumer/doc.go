@@ -203,6 +203,14 @@
 // that a poison record costs one batch and is dead-lettered alone. The
 // default is one record per transaction.
 //
+// A member that dies without leaving the group (kill -9) holds its
+// partitions until its session times out (session.timeout.ms, 45 s by
+// default; about 77 s in all). ConsumerConfig.InstanceID (static
+// membership, off by default: only the deployment knows a stable and
+// unique name) lets the restarted member take them back at once; two live
+// members with one InstanceID fence each other. Until the first assignment
+// arrives Run logs a WARN every AssignmentWarnAfter (10s) that says so.
+//
 // Revoked partitions drain: their lanes finish the record in processing,
 // for at most RevokeTimeout, and their done offsets are committed before
 // the partitions are given up (unless the assignment was lost). When Run's
