@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
@@ -70,16 +71,21 @@ func (k *kindCounter) get(key string) int {
 // without a word: InboxTimeout ends it, a WARN line names the record and
 // the step, the Observer counts an inbox timeout, the partition is retried,
 // and once the database answers again every event is handled exactly
-// once, in order, within a few seconds. Both database/sql over the pgx
-// driver and a pgx pool (stdlib.OpenDBFromPool) are checked.
+// once, in order, within a few seconds. database/sql over the pgx driver,
+// a pgx pool (stdlib.OpenDBFromPool) and MariaDB through
+// go-sql-driver/mysql are checked.
 func TestInboxBlackholed(t *testing.T) {
-	for _, kind := range []string{"sql", "pgxpool"} {
+	for _, kind := range []string{"sql", "pgxpool", "mariadb"} {
 		t.Run(kind, func(t *testing.T) { testInboxBlackholed(t, kind) })
 	}
 }
 
 func testInboxBlackholed(t *testing.T, kind string) {
-	s := itest.Require(t, itest.Kafka, itest.Postgres)
+	svc := itest.Postgres
+	if kind == "mariadb" {
+		svc = itest.MariaDB
+	}
+	s := itest.Require(t, itest.Kafka, svc)
 	sfx := itest.Suffix()
 	topic, group := "outbox.event.Blackhole"+sfx, "blackhole-"+sfx
 	itest.CreateTopicN(t, s.BootstrapServers, topic, 1)
@@ -87,14 +93,43 @@ func testInboxBlackholed(t *testing.T, kind string) {
 	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
 
 	name := "blackhole_" + kind + "_" + sfx
-	direct, _ := effectsInbox(t, s.PostgresDSN, name)
+	var direct, db *sql.DB
+	var store *inbox.SQLStore
+	handle := insertEffect
+	if kind == "mariadb" {
+		direct = itest.MariaDBDatabase(t, s.MariaDBDSN, name)
+		dsn, err := settings.MySQLDSNWithDatabase(s.MariaDBDSN, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mc, err := mysql.ParseDSN(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proxy := itest.NewProxy(t, mc.Addr)
+		mc.Addr = proxy.Addr()
+		if db, err = sql.Open("mysql", mc.FormatDSN()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		if store, err = inbox.NewMySQL(db, ""); err != nil {
+			t.Fatal(err)
+		}
+		mysqlEffectsInbox(t, direct)
+		handle = func(ctx context.Context, ev consumer.Event[Step]) error {
+			_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES (?, ?, ?)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
+			return err
+		}
+		blackholed(t, s.BootstrapServers, topic, group, direct, store, handle, proxy)
+		return
+	}
+	direct, _ = effectsInbox(t, s.PostgresDSN, name)
 	u, err := url.Parse(settings.PostgresDSNWithDatabase(s.PostgresDSN, name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	proxy := itest.NewProxy(t, u.Host)
 	u.Host = proxy.Addr()
-	var db *sql.DB
 	switch kind {
 	case "sql":
 		if db, err = sql.Open("pgx", u.String()); err != nil {
@@ -109,11 +144,28 @@ func testInboxBlackholed(t *testing.T, kind string) {
 		db = stdlib.OpenDBFromPool(pool)
 	}
 	t.Cleanup(func() { db.Close() })
-	store, err := inbox.NewPostgres(db, "")
+	if store, err = inbox.NewPostgres(db, ""); err != nil {
+		t.Fatal(err)
+	}
+	blackholed(t, s.BootstrapServers, topic, group, direct, store, handle, proxy)
+}
+
+// mysqlEffectsInbox creates the inbox and effects tables on MariaDB db.
+func mysqlEffectsInbox(t *testing.T, db *sql.DB) {
+	t.Helper()
+	st, err := inbox.NewMySQL(db, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := st.CreateTable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, `CREATE TABLE effects (pos bigint AUTO_INCREMENT PRIMARY KEY, event_id varchar(255) NOT NULL UNIQUE, agg varchar(255) NOT NULL, seq int NOT NULL)`)
+}
 
+// blackholed runs the blackhole scenario of TestInboxBlackholed: direct
+// reaches the database without the proxy, store through it.
+func blackholed(t *testing.T, bootstrap, topic, group string, direct *sql.DB, store *inbox.SQLStore, handle func(context.Context, consumer.Event[Step]) error, proxy *itest.Proxy) {
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	obs := &kindCounter{}
@@ -122,9 +174,9 @@ func testInboxBlackholed(t *testing.T, kind string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, consumer.Handle(r, "Step", 1, insertEffect))
+	must(t, consumer.Handle(r, "Step", 1, handle))
 	run := runConsumer(t, consumer.ConsumerConfig{
-		BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic},
+		BootstrapServers: bootstrap, GroupID: group, Topics: []string{topic},
 		CommitInterval: 100 * time.Millisecond, RedeliveryBackoff: 200 * time.Millisecond, MaxRedeliveryBackoff: time.Second,
 		Logger: log,
 	}, r)
@@ -137,13 +189,13 @@ func testInboxBlackholed(t *testing.T, kind string) {
 		}
 		return n
 	}
-	evs := events("bh"+sfx, 1, 20, 2, seqValue)
-	produceEvents(t, s.BootstrapServers, topic, evs[:5])
+	evs := events("bh"+group, 1, 20, 2, seqValue)
+	produceEvents(t, bootstrap, topic, evs[:5])
 	waitFor(t, 60*time.Second, "the first events handled", func() bool { return effects() == 5 })
 
 	proxy.Freeze()
 	frozenAt := time.Now()
-	produceEvents(t, s.BootstrapServers, topic, evs[5:])
+	produceEvents(t, bootstrap, topic, evs[5:])
 	// The lane is now in an inbox transaction that gets no answer.
 	waitFor(t, 4*timeout, "a WARN line on the stalled inbox transaction", func() bool {
 		return strings.Contains(logs.String(), "inbox transaction timed out")
