@@ -43,13 +43,12 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) (err error) {
 	if err := r.Err(); err != nil {
 		return err
 	}
-	parent := ctx
-	ctx, cancel := r.inboxDeadline(ctx)
-	defer cancel()
-	step := stepBegin
+	w := r.watchInbox(ctx, ms...)
+	defer w.end()
+	ctx = w.ctx
 	defer func() {
 		if err != nil {
-			err = r.inboxTimedOut(parent, ctx, nil, step, err, ms...)
+			err = w.timedOut(err)
 		}
 	}()
 	tx, err := r.cfg.Inbox.Begin(ctx)
@@ -62,12 +61,12 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) (err error) {
 			_ = tx.Rollback()
 		}
 	}()
-	step = stepMark
+	w.at(stepMark)
 	premarked, err := r.premark(ctx, tx, ms)
 	if err != nil {
 		return err
 	}
-	step = stepHandler
+	w.at(stepHandler)
 	for i, m := range ms {
 		m.Attempt = 0
 		if err := r.processIn(ctx, m, tx, premarked[i]); err != nil {
@@ -75,7 +74,7 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) (err error) {
 		}
 	}
 	committed = true
-	step = stepCommit
+	w.at(stepCommit)
 	if err := tx.Commit(); err != nil {
 		return Transient(fmt.Errorf("%w: inbox: commit: %w", ErrBatchFailed, err))
 	}

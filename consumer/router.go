@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/outboxctl/outboxctl/consumer/inbox"
@@ -130,7 +131,10 @@ type RouterConfig struct {
 	// line names the record and the step, the Observer gets
 	// ObservedInboxTimeout, and the record fails with a transient error
 	// wrapping ErrInboxTimeout: the Consumer pauses the partition and runs
-	// the record again. Set it above your slowest handler.
+	// the record again. With a driver that ignores the deadline the lane
+	// cannot be freed, but the stall is still logged and observed once,
+	// 5 s (at most InboxTimeout) after the deadline. Set it above your
+	// slowest handler.
 	InboxTimeout time.Duration
 
 	// Observer, if set, is told every outcome of every record and the
@@ -525,13 +529,12 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err e
 	if r.cfg.ConsumerGroup == "" {
 		return errNoGroup()
 	}
-	parent := ctx
-	ctx, cancel := r.inboxDeadline(ctx)
-	defer cancel()
-	step := stepBegin
+	w := r.watchInbox(ctx, m)
+	defer w.end()
+	ctx = w.ctx
 	defer func() {
 		if err != nil {
-			err = r.inboxTimedOut(parent, ctx, m, step, err)
+			err = w.timedOut(err)
 		}
 	}()
 	tx, err := r.cfg.Inbox.Begin(ctx)
@@ -544,7 +547,7 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err e
 			_ = tx.Rollback()
 		}
 	}()
-	step = stepMark
+	w.at(stepMark)
 	dup, err := r.cfg.Inbox.MarkProcessed(ctx, tx, r.cfg.ConsumerGroup, m.Meta.EventID)
 	if err != nil {
 		if errors.Is(err, inbox.ErrInvalidKey) {
@@ -556,12 +559,12 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err e
 		r.duplicate(ctx, m)
 		return nil // deferred rollback
 	}
-	step = stepHandler
+	w.at(stepHandler)
 	if err := r.callHandler(ctx, m, call, tx); err != nil {
 		return handlerTxError(ctx, err)
 	}
 	done = true
-	step = stepCommit
+	w.at(stepCommit)
 	if err := tx.Commit(); err != nil {
 		return Transient(fmt.Errorf("inbox: commit %s: %w", m.Meta.EventID, err))
 	}
@@ -575,52 +578,108 @@ const DefaultInboxTimeout = 30 * time.Second
 // The steps of an inbox transaction, named in the log line and the
 // Observation of an inbox timeout.
 const (
-	stepBegin   = "begin"
-	stepMark    = "mark"
-	stepHandler = "handler"
-	stepCommit  = "commit"
+	stepBegin int32 = iota
+	stepMark
+	stepHandler
+	stepCommit
 )
 
-// inboxDeadline bounds an inbox transaction by InboxTimeout.
-func (r *Router) inboxDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
-	d := r.cfg.InboxTimeout
-	if d == 0 {
-		d = DefaultInboxTimeout
-	}
-	if d < 0 {
-		return ctx, func() {}
-	}
-	return context.WithTimeout(ctx, d)
+var stepNames = [...]string{"begin", "mark", "handler", "commit"}
+
+// inboxWatch bounds one inbox transaction by InboxTimeout and reports its
+// stall once: when the transaction returns an error after its deadline
+// (timedOut), or, with a driver that ignores the deadline, when it has not
+// returned inboxGrace after it (the lane still waits for the driver then,
+// but the stall is logged and counted).
+type inboxWatch struct {
+	r        *Router
+	parent   context.Context
+	ctx      context.Context // parent with the deadline
+	cancel   context.CancelFunc
+	stop     func() bool // stops the watchdog
+	m        *Message    // the record, or the first of the batch
+	batch    int         // records in the transaction
+	timeout  time.Duration
+	step     atomic.Int32
+	ended    atomic.Bool
+	reported atomic.Bool
 }
 
-// inboxTimedOut turns err, the error of an inbox transaction, into a
-// transient ErrInboxTimeout when the transaction's own deadline (txCtx)
-// passed while its parent ctx did not end: it logs the stall (WARN, with
-// the record and the step) and tells the Observer. Any other err is
-// returned as it is. m is nil for a batch (ms gives the records).
-func (r *Router) inboxTimedOut(ctx, txCtx context.Context, m *Message, step string, err error, ms ...*Message) error {
-	if ctx.Err() != nil || !errors.Is(txCtx.Err(), context.DeadlineExceeded) || IsStop(err) {
+// inboxGrace is how long after its deadline an inbox transaction that
+// has not returned is reported as blocked in a driver that ignores the
+// context (at most; InboxTimeout when shorter).
+const inboxGrace = 5 * time.Second
+
+// watchInbox starts watching the inbox transaction of ms (one record, or
+// a batch) under ctx.
+func (r *Router) watchInbox(ctx context.Context, ms ...*Message) *inboxWatch {
+	w := &inboxWatch{r: r, parent: ctx, ctx: ctx, cancel: func() {}, stop: func() bool { return true }, batch: len(ms), timeout: r.cfg.InboxTimeout}
+	if len(ms) > 0 {
+		w.m = ms[0]
+	}
+	if w.timeout == 0 {
+		w.timeout = DefaultInboxTimeout
+	}
+	if w.timeout < 0 {
+		return w
+	}
+	w.ctx, w.cancel = context.WithTimeout(ctx, w.timeout)
+	w.stop = context.AfterFunc(w.ctx, func() {
+		if !errors.Is(w.ctx.Err(), context.DeadlineExceeded) || w.parent.Err() != nil {
+			return
+		}
+		time.AfterFunc(min(inboxGrace, w.timeout), func() {
+			if !w.ended.Load() {
+				w.report(nil, "consumer: inbox transaction timed out and the database driver ignores the deadline: the partition's lane waits for the driver (rolled back and run again once it returns)")
+			}
+		})
+	})
+	return w
+}
+
+// at records the step the transaction is in.
+func (w *inboxWatch) at(step int32) { w.step.Store(step) }
+
+// end stops the watch when the transaction returned.
+func (w *inboxWatch) end() {
+	w.ended.Store(true)
+	w.stop()
+	w.cancel()
+}
+
+// timedOut turns err, the error of the transaction, into a transient
+// ErrInboxTimeout when the transaction's own deadline passed while its
+// parent did not end (and reports it, once). Any other err is returned as
+// it is.
+func (w *inboxWatch) timedOut(err error) error {
+	if w.parent.Err() != nil || !errors.Is(w.ctx.Err(), context.DeadlineExceeded) || IsStop(err) {
 		return err
 	}
-	d := r.cfg.InboxTimeout
-	if d == 0 {
-		d = DefaultInboxTimeout
+	w.report(err, "consumer: inbox transaction timed out (the database does not answer): rolled back, the partition waits and the record is run again")
+	return Transient(fmt.Errorf("%w after %s in %s: %w", ErrInboxTimeout, w.timeout, stepNames[w.step.Load()], err))
+}
+
+// report logs the stall (WARN, with the record and the step) and tells
+// the Observer, once per transaction.
+func (w *inboxWatch) report(err error, msg string) {
+	if !w.reported.CompareAndSwap(false, true) {
+		return
 	}
-	if m == nil && len(ms) > 0 {
-		m = ms[0]
+	step := stepNames[w.step.Load()]
+	attrs := []any{slog.String("step", step), slog.Duration("timeout", w.timeout)}
+	if err != nil {
+		attrs = append(attrs, slog.String(logattr.Error, err.Error()))
 	}
-	attrs := []any{slog.String("step", step), slog.Duration("timeout", d), slog.String(logattr.Error, err.Error())}
-	if len(ms) > 1 {
-		attrs = append(attrs, slog.Int("batch", len(ms)))
+	if w.batch > 1 {
+		attrs = append(attrs, slog.Int("batch", w.batch))
 	}
-	if m != nil {
-		attrs = append(recordAttrs(m), attrs...)
+	if w.m != nil {
+		attrs = append(recordAttrs(w.m), attrs...)
 	}
-	r.cfg.Logger.Warn("consumer: inbox transaction timed out (the database does not answer): rolled back, the partition waits and the record is run again", attrs...)
-	if m != nil {
-		r.observe(ctx, m, Observation{Kind: ObservedInboxTimeout, Err: err, Step: step})
+	w.r.cfg.Logger.Warn(msg, attrs...)
+	if w.m != nil {
+		w.r.observe(w.parent, w.m, Observation{Kind: ObservedInboxTimeout, Err: err, Step: step})
 	}
-	return Transient(fmt.Errorf("%w after %s in %s: %w", ErrInboxTimeout, d, step, err))
 }
 
 // writer returns the parsed writer schema of m (cached per id).
