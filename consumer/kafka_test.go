@@ -656,6 +656,13 @@ func TestConsumerConfigValidate(t *testing.T) {
 		{"auto commit", func(c *consumer.ConsumerConfig) { c.Kafka = kafka.ConfigMap{"enable.auto.commit": true} }, []string{"enable.auto.commit must stay false"}},
 		{"auto commit text", func(c *consumer.ConsumerConfig) { c.Kafka = kafka.ConfigMap{"enable.auto.commit": "true"} }, []string{"enable.auto.commit must stay false"}},
 		{"all missing", func(c *consumer.ConsumerConfig) { *c = consumer.ConsumerConfig{} }, []string{"BootstrapServers is required", "GroupID is required", "Topics is required"}},
+		{"instance id", func(c *consumer.ConsumerConfig) { c.InstanceID = "svc-0" }, nil},
+		{"instance id agrees", func(c *consumer.ConsumerConfig) {
+			c.InstanceID, c.Kafka = "svc-0", kafka.ConfigMap{"group.instance.id": "svc-0"}
+		}, nil},
+		{"instance id differs", func(c *consumer.ConsumerConfig) {
+			c.InstanceID, c.Kafka = "svc-0", kafka.ConfigMap{"group.instance.id": "svc-1"}
+		}, []string{`group.instance.id "svc-1" differs from InstanceID "svc-0"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
