@@ -405,11 +405,15 @@ func (c *Consumer) warnNoAssignment() {
 		session = fmt.Sprint(v)
 	}
 	msg := "consumer: no partition assignment yet: the group may be waiting for a member that died without leaving (kill -9, a lost node) until its session times out; set ConsumerConfig.InstanceID (static membership, group.instance.id) so that a restarted member takes its partitions back at once"
-	if c.cfg.InstanceID != "" {
+	instance := ""
+	if v, ok := km["group.instance.id"]; ok {
+		instance = fmt.Sprint(v)
+	}
+	if instance != "" {
 		msg = "consumer: no partition assignment yet (static member): the group coordinator may be unreachable or rebalancing"
 	}
 	c.cfg.Logger.Warn(msg, slog.String("group", c.cfg.GroupID), slog.Duration("waited", time.Since(c.started).Round(time.Second)),
-		slog.String("session.timeout.ms", session), slog.String("group.instance.id", c.cfg.InstanceID))
+		slog.String("session.timeout.ms", session), slog.String("group.instance.id", instance))
 }
 
 // dlqCheckTimeout bounds the metadata request of checkDLQTopics.

@@ -149,8 +149,8 @@ func handlerTxError(ctx context.Context, err error) error {
 // their configuration is invalid; Router.Use recovers it into an error.
 type configPanic struct{ err error }
 
-// checkMiddleware builds mw once around a handler that is never called and
-// reports an invalid configuration (nil, or a configPanic), and the
+// checkMiddleware builds mw once around a probe handler (that only a DLQ
+// middleware calls, at build time, with its topic) and reports an invalid configuration (nil, or a configPanic), and the
 // dead-letter topic of a DLQ middleware ("" for any other).
 func checkMiddleware(mw Middleware) (dlqTopic string, err error) {
 	if mw == nil {
