@@ -30,7 +30,7 @@ var ErrBatchFailed = errors.New("batch rolled back")
 //
 // ProcessBatch needs an Inbox (ErrInvalidConfig otherwise); one record is
 // Process.
-func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
+func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) (err error) {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -43,6 +43,14 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
 	if err := r.Err(); err != nil {
 		return err
 	}
+	w := r.watchInbox(ctx, ms...)
+	defer w.end()
+	ctx = w.ctx
+	defer func() {
+		if err != nil {
+			err = w.timedOut(err)
+		}
+	}()
 	tx, err := r.cfg.Inbox.Begin(ctx)
 	if err != nil {
 		return Transient(fmt.Errorf("%w: inbox: begin: %w", ErrBatchFailed, err))
@@ -53,10 +61,12 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
 			_ = tx.Rollback()
 		}
 	}()
+	w.at(stepMark)
 	premarked, err := r.premark(ctx, tx, ms)
 	if err != nil {
 		return err
 	}
+	w.at(stepHandler)
 	for i, m := range ms {
 		m.Attempt = 0
 		if err := r.processIn(ctx, m, tx, premarked[i]); err != nil {
@@ -64,6 +74,7 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) error {
 		}
 	}
 	committed = true
+	w.at(stepCommit)
 	if err := tx.Commit(); err != nil {
 		return Transient(fmt.Errorf("%w: inbox: commit: %w", ErrBatchFailed, err))
 	}

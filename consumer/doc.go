@@ -152,7 +152,12 @@
 // carries the consumer lag per partition. consumer/consumerprom implements
 // both for Prometheus.
 //
-// The DLQ record carries the original key, value and headers plus
+// Each dead-lettered record is logged at WARN (RouterConfig.Logger) with
+// the keys above, the DLQ topic and the reason. The DLQ topics must exist:
+// Run checks them in the cluster's metadata when it starts and returns
+// ErrDLQTopicMissing for a missing one (create them with `outboxctl
+// provision`, from the spec's consumers section). The DLQ record carries
+// the original key, value and headers plus
 // outbox.dlq.error, outbox.dlq.attempts, outbox.dlq.reason and the original
 // topic, partition and offset. A failed DLQ write keeps the record
 // undelivered rather than losing it; a transient error (a registry or
@@ -198,6 +203,14 @@
 // that a poison record costs one batch and is dead-lettered alone. The
 // default is one record per transaction.
 //
+// A member that dies without leaving the group (kill -9) holds its
+// partitions until its session times out (session.timeout.ms, 45 s by
+// default; about 77 s in all). ConsumerConfig.InstanceID (static
+// membership, off by default: only the deployment knows a stable and
+// unique name) lets the restarted member take them back at once; two live
+// members with one InstanceID fence each other. Until the first assignment
+// arrives Run logs a WARN every AssignmentWarnAfter (10s) that says so.
+//
 // Revoked partitions drain: their lanes finish the record in processing,
 // for at most RevokeTimeout, and their done offsets are committed before
 // the partitions are given up (unless the assignment was lost). When Run's
@@ -231,6 +244,10 @@
 //	value does not decode (framing, Avro, JSON)       permanent  DLQ (ErrDecode)
 //	no id header under an inbox                       permanent  DLQ (ErrNoEventID)
 //	inbox database unreachable: begin, mark, commit   transient  partition paused and retried; never DLQ
+//	inbox database does not answer (packets dropped): transient  after RouterConfig.InboxTimeout (30s):
+//	  begin, mark, handler or commit past the                    rolled back, WARN with the step, Observer
+//	  transaction's deadline                                     ObservedInboxTimeout, partition paused and
+//	                                                             retried (ErrInboxTimeout); never DLQ
 //	handler error inside the inbox transaction that   transient  partition paused and retried; never DLQ
 //	  IsConnectionError, or its deadline passed
 //	unknown type or version, UnknownSkip              -          skipped, committed, logged, Stats().UnknownSkipped
@@ -241,6 +258,7 @@
 //	handler returns another error                     -          Retry, then DLQ "failed"; no DLQ: redelivered
 //	handler panics (with Recover)                     -          as another error (ErrPanic)
 //	DLQ write fails                                   -          not done, redelivered (both errors reported)
+//	DLQ topic does not exist when Run starts          config     Run returns ErrDLQTopicMissing at once
 //	shutdown (Run's ctx cancelled)                    -          in-flight records finish within DrainTimeout, commit
 //	handler still running after DrainTimeout          -          its ctx is cancelled, its offset not committed
 //	invalid Retry{} or DLQ{} (or nil) given to Use    config     Use returns ErrInvalidConfig; nothing runs

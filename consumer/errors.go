@@ -31,6 +31,10 @@ var (
 	ErrPanic = errors.New("handler panicked")
 	// ErrTimeout: the handler did not return within Timeout.
 	ErrTimeout = errors.New("handler timed out")
+	// ErrInboxTimeout: an inbox transaction (begin, mark, handler,
+	// commit) did not end within RouterConfig.InboxTimeout; it is
+	// transient (the partition is paused and the record run again).
+	ErrInboxTimeout = errors.New("inbox transaction timed out")
 	// ErrDuplicateHandler: Handle was called twice for one event type and
 	// major version.
 	ErrDuplicateHandler = errors.New("handler already registered")
@@ -38,6 +42,12 @@ var (
 	// (a missing link in the chain), or k+1 takes another payload type than
 	// the upcaster returns.
 	ErrUpcastChain = errors.New("broken upcast chain")
+	// ErrDLQTopicMissing: a DLQ middleware's topic does not exist on the
+	// cluster when the Consumer starts (Run returns it at once, instead
+	// of a later surprise: a broker without topic auto-creation refuses
+	// every dead-letter write). Create it with `outboxctl provision`
+	// (the spec's consumers section) or your own tooling.
+	ErrDLQTopicMissing = errors.New("dead-letter topic does not exist")
 	// ErrInvalidConfig: a RouterConfig, Retry, DLQ or ConsumerConfig is
 	// not valid.
 	ErrInvalidConfig = errors.New("invalid consumer config")

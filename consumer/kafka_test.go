@@ -32,8 +32,9 @@ type ping struct {
 }
 
 // mockCluster starts a one-broker mock cluster with topic (partitions
-// partitions) and returns its bootstrap servers.
-func mockCluster(t *testing.T, topic string, partitions int) string {
+// partitions), each of oneOf with one partition, and returns its bootstrap
+// servers.
+func mockCluster(t *testing.T, topic string, partitions int, oneOf ...string) string {
 	t.Helper()
 	mc, err := kafka.NewMockCluster(1)
 	if err != nil {
@@ -42,6 +43,11 @@ func mockCluster(t *testing.T, topic string, partitions int) string {
 	t.Cleanup(mc.Close)
 	if err := mc.CreateTopic(topic, partitions, 1); err != nil {
 		t.Fatalf("mock cluster: create topic %s: %v", topic, err)
+	}
+	for _, o := range oneOf { // topics of one partition (DLQ topics)
+		if err := mc.CreateTopic(o, 1, 1); err != nil {
+			t.Fatalf("mock cluster: create topic %s: %v", o, err)
+		}
 	}
 	return mc.BootstrapServers()
 }
@@ -540,7 +546,7 @@ func commitsOnRevoke(t *testing.T) (refused []error) {
 func TestConsumerPoisonRecordToDLQ(t *testing.T) {
 	t.Parallel()
 	const topic, dlqTopic, group = "outbox.event.Customer", "customer-svc.dlq", "customer-svc"
-	bootstrap := mockCluster(t, topic, 1)
+	bootstrap := mockCluster(t, topic, 1, dlqTopic)
 	produce(t, bootstrap, topic, rec{n: 0}, rec{n: 1, value: `{"n": "not a number"}`}, rec{n: 2})
 
 	p := newProducer(t, bootstrap)
@@ -650,6 +656,13 @@ func TestConsumerConfigValidate(t *testing.T) {
 		{"auto commit", func(c *consumer.ConsumerConfig) { c.Kafka = kafka.ConfigMap{"enable.auto.commit": true} }, []string{"enable.auto.commit must stay false"}},
 		{"auto commit text", func(c *consumer.ConsumerConfig) { c.Kafka = kafka.ConfigMap{"enable.auto.commit": "true"} }, []string{"enable.auto.commit must stay false"}},
 		{"all missing", func(c *consumer.ConsumerConfig) { *c = consumer.ConsumerConfig{} }, []string{"BootstrapServers is required", "GroupID is required", "Topics is required"}},
+		{"instance id", func(c *consumer.ConsumerConfig) { c.InstanceID = "svc-0" }, nil},
+		{"instance id agrees", func(c *consumer.ConsumerConfig) {
+			c.InstanceID, c.Kafka = "svc-0", kafka.ConfigMap{"group.instance.id": "svc-0"}
+		}, nil},
+		{"instance id differs", func(c *consumer.ConsumerConfig) {
+			c.InstanceID, c.Kafka = "svc-0", kafka.ConfigMap{"group.instance.id": "svc-1"}
+		}, []string{`group.instance.id "svc-1" differs from InstanceID "svc-0"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -43,6 +43,9 @@ type Message struct {
 	Attempt int
 
 	chain chainInfo // set by Router.Process and the DLQ middleware
+	// probeDLQ is the topic a DLQ middleware reports to checkMiddleware's
+	// probe (never set on a record).
+	probeDLQ string
 	// metaErr is what parseMeta found wrong with the headers (Router.Process).
 	metaErr error
 }

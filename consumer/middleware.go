@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"runtime/debug"
 	"strconv"
 	"time"
+
+	"github.com/outboxctl/outboxctl/internal/logattr"
 )
 
 // Handler is the untyped form of a handler that middleware wraps. It returns
@@ -228,6 +231,10 @@ type Producer interface {
 // error are both returned and the record is not done (it is redelivered, not
 // lost).
 //
+// Each dead-lettered record is logged at WARN to RouterConfig.Logger, with
+// its topic, partition, offset, event id, type and version, the DLQ topic,
+// the reason ("permanent" or "failed"), the attempts and the error.
+//
 // Never dead-lettered, whatever Filter says: transient errors (IsTransient:
 // registry or inbox database unreachable; the partition waits instead, so
 // the order per aggregate holds), stop errors (IsStop) and errors from a
@@ -275,6 +282,9 @@ func (d DLQ) Middleware(next Handler) Handler {
 	if err := d.Validate(); err != nil {
 		panic(configPanic{err})
 	}
+	if isProbe(next) { // built by Router.Use: tell it the topic
+		_ = next(context.Background(), &Message{probeDLQ: d.Topic})
+	}
 	return func(ctx context.Context, m *Message) error {
 		m.chain.dlq = true
 		err := next(ctx, m)
@@ -292,6 +302,9 @@ func (d DLQ) Middleware(next Handler) Handler {
 		if r := m.chain.router; r != nil {
 			r.stats.deadLettered.Add(1)
 			r.observe(ctx, m, Observation{Kind: ObservedDeadLettered})
+			r.cfg.Logger.WarnContext(ctx, "consumer: record dead-lettered", append(recordAttrs(m),
+				slog.String("dlq_topic", d.Topic), slog.String("reason", dlqReason(err)), slog.Int(logattr.Attempt, max(m.Attempt, 1)),
+				slog.String(logattr.Error, err.Error()))...)
 		}
 		if d.OnSent != nil {
 			d.OnSent(ctx, m, err)
@@ -306,10 +319,7 @@ func (d DLQ) Record(m *Message, err error) *Message {
 	if attempts < 1 {
 		attempts = 1
 	}
-	reason := "failed"
-	if IsPermanent(err) {
-		reason = "permanent"
-	}
+	reason := dlqReason(err)
 	h := make([]Header, 0, len(m.Headers)+6)
 	for _, x := range m.Headers {
 		h = append(h, Header{Key: x.Key, Value: append([]byte(nil), x.Value...)})
@@ -331,6 +341,14 @@ func (d DLQ) Record(m *Message, err error) *Message {
 		Headers:   h,
 		Timestamp: m.Timestamp,
 	}
+}
+
+// dlqReason is the HeaderDLQReason of err: "permanent" or "failed".
+func dlqReason(err error) string {
+	if IsPermanent(err) {
+		return "permanent"
+	}
+	return "failed"
 }
 
 // drainKey is the context key of the lane's stop channel: Retry does not

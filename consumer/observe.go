@@ -29,6 +29,9 @@ type Observation struct {
 	Err error
 	// Elapsed is the handler call's duration (ObservedHandlerCall only).
 	Elapsed time.Duration
+	// Step is the inbox step that ObservedInboxTimeout interrupted:
+	// "begin", "mark", "handler" or "commit" (empty otherwise).
+	Step string
 }
 
 // ObservationKind says what an Observation is about.
@@ -55,6 +58,12 @@ const (
 	// ObservedFailed: Process returned Err, so the record is not done (it
 	// is delivered again, or the Consumer stops at it).
 	ObservedFailed
+	// ObservedInboxTimeout: the record's inbox transaction did not end
+	// within RouterConfig.InboxTimeout (a database that does not answer);
+	// Step says where it was. It was rolled back and the record fails
+	// with a transient error wrapping ErrInboxTimeout (ObservedFailed
+	// follows): the partition is paused and the record run again.
+	ObservedInboxTimeout
 )
 
 func (k ObservationKind) String() string {
@@ -73,6 +82,8 @@ func (k ObservationKind) String() string {
 		return "retried"
 	case ObservedFailed:
 		return "failed"
+	case ObservedInboxTimeout:
+		return "inbox_timeout"
 	}
 	return "unknown"
 }

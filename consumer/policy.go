@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sync/atomic"
 )
 
@@ -148,11 +149,12 @@ func handlerTxError(ctx context.Context, err error) error {
 // their configuration is invalid; Router.Use recovers it into an error.
 type configPanic struct{ err error }
 
-// checkMiddleware builds mw once around a handler that is never called and
-// reports an invalid configuration (nil, or a configPanic).
-func checkMiddleware(mw Middleware) (err error) {
+// checkMiddleware builds mw once around a probe handler (that only a DLQ
+// middleware calls, at build time, with its topic) and reports an invalid configuration (nil, or a configPanic), and the
+// dead-letter topic of a DLQ middleware ("" for any other).
+func checkMiddleware(mw Middleware) (dlqTopic string, err error) {
 	if mw == nil {
-		return fmt.Errorf("%w: nil middleware", ErrInvalidConfig)
+		return "", fmt.Errorf("%w: nil middleware", ErrInvalidConfig)
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -163,8 +165,30 @@ func checkMiddleware(mw Middleware) (err error) {
 			err = cp.err
 		}
 	}()
-	if h := mw(func(context.Context, *Message) error { return nil }); h == nil {
-		return fmt.Errorf("%w: middleware returned a nil handler", ErrInvalidConfig)
+	if h := mw(newProbe(&dlqTopic)); h == nil {
+		return "", fmt.Errorf("%w: middleware returned a nil handler", ErrInvalidConfig)
 	}
-	return nil
+	return dlqTopic, nil
 }
+
+// newProbe is the handler that checkMiddleware builds a middleware around.
+// DLQ.Middleware, built around it, calls it once with its topic (and
+// never calls it otherwise), so that the Router knows its DLQ topics. It
+// is not inlined: an inlined copy would have a closure of its own code.
+//
+//go:noinline
+func newProbe(dlqTopic *string) Handler {
+	return func(_ context.Context, m *Message) error {
+		if m != nil && m.probeDLQ != "" {
+			*dlqTopic = m.probeDLQ
+		}
+		return nil
+	}
+}
+
+// probePC is the code of newProbe's handlers: every handler it returns
+// shares it.
+var probePC = reflect.ValueOf(newProbe(nil)).Pointer()
+
+// isProbe reports whether h is a handler of newProbe.
+func isProbe(h Handler) bool { return reflect.ValueOf(h).Pointer() == probePC }

@@ -6,11 +6,15 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/internal/logattr"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/avrobind"
 	"github.com/outboxctl/outboxctl/schemas/resolve"
@@ -115,6 +119,23 @@ type RouterConfig struct {
 	ConsumerGroup string
 	// OnDuplicate, if set, is called for each record the inbox skipped.
 	OnDuplicate func(ctx context.Context, m *Message)
+	// InboxTimeout bounds each inbox transaction, from begin through the
+	// mark and the handler to the commit (one batch of ProcessBatch
+	// counts as one transaction), with a context deadline (default
+	// DefaultInboxTimeout; negative: no bound). A database that stops
+	// answering (packets dropped: no error, no reset) would otherwise hold
+	// the partition's lane for as long as TCP retransmits, minutes. When
+	// the deadline passes the transaction is rolled back (the driver
+	// closes the connection that got no answer: pgx and
+	// go-sql-driver/mysql do, so database/sql does not reuse it), a WARN
+	// line names the record and the step, the Observer gets
+	// ObservedInboxTimeout, and the record fails with a transient error
+	// wrapping ErrInboxTimeout: the Consumer pauses the partition and runs
+	// the record again. With a driver that ignores the deadline the lane
+	// cannot be freed, but the stall is still logged and observed once,
+	// 5 s (at most InboxTimeout) after the deadline. Set it above your
+	// slowest handler.
+	InboxTimeout time.Duration
 
 	// Observer, if set, is told every outcome of every record and the
 	// duration of every handler call, for metrics (see Observer and
@@ -153,6 +174,8 @@ type Router struct {
 	legacyDecode bool
 
 	stats routerStats
+	// dlqTopics are the topics of the DLQ middleware given to Use.
+	dlqTopics []string
 	// err is the first invalid middleware given to Use: Process and
 	// NewConsumer return it.
 	err error
@@ -219,17 +242,31 @@ func NewRouter(cfg RouterConfig) (*Router, error) {
 func (r *Router) Use(mw ...Middleware) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	var topics []string
 	for i, m := range mw {
-		if err := checkMiddleware(m); err != nil {
+		topic, err := checkMiddleware(m)
+		if err != nil {
 			err = fmt.Errorf("router: use middleware %d: %w", len(r.middleware)+i+1, err)
 			if r.err == nil {
 				r.err = err
 			}
 			return err
 		}
+		if topic != "" {
+			topics = append(topics, topic)
+		}
 	}
 	r.middleware = append(r.middleware, mw...)
+	r.dlqTopics = append(r.dlqTopics, topics...)
 	return nil
+}
+
+// DLQTopics returns the dead-letter topics of the DLQ middleware given to
+// Use (the Consumer checks that they exist when Run starts).
+func (r *Router) DLQTopics() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.dlqTopics)
 }
 
 // Err returns the error of an invalid middleware given to Use (nil when
@@ -492,6 +529,14 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err e
 	if r.cfg.ConsumerGroup == "" {
 		return errNoGroup()
 	}
+	w := r.watchInbox(ctx, m)
+	defer w.end()
+	ctx = w.ctx
+	defer func() {
+		if err != nil {
+			err = w.timedOut(err)
+		}
+	}()
 	tx, err := r.cfg.Inbox.Begin(ctx)
 	if err != nil {
 		return Transient(fmt.Errorf("inbox: begin: %w", err))
@@ -502,6 +547,7 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err e
 			_ = tx.Rollback()
 		}
 	}()
+	w.at(stepMark)
 	dup, err := r.cfg.Inbox.MarkProcessed(ctx, tx, r.cfg.ConsumerGroup, m.Meta.EventID)
 	if err != nil {
 		if errors.Is(err, inbox.ErrInvalidKey) {
@@ -513,15 +559,127 @@ func (r *Router) inInbox(ctx context.Context, m *Message, call boundCall) (err e
 		r.duplicate(ctx, m)
 		return nil // deferred rollback
 	}
+	w.at(stepHandler)
 	if err := r.callHandler(ctx, m, call, tx); err != nil {
 		return handlerTxError(ctx, err)
 	}
 	done = true
+	w.at(stepCommit)
 	if err := tx.Commit(); err != nil {
 		return Transient(fmt.Errorf("inbox: commit %s: %w", m.Meta.EventID, err))
 	}
 	r.handled(ctx, m)
 	return nil
+}
+
+// DefaultInboxTimeout is RouterConfig.InboxTimeout's default.
+const DefaultInboxTimeout = 30 * time.Second
+
+// The steps of an inbox transaction, named in the log line and the
+// Observation of an inbox timeout.
+const (
+	stepBegin int32 = iota
+	stepMark
+	stepHandler
+	stepCommit
+)
+
+var stepNames = [...]string{"begin", "mark", "handler", "commit"}
+
+// inboxWatch bounds one inbox transaction by InboxTimeout and reports its
+// stall once: when the transaction returns an error after its deadline
+// (timedOut), or, with a driver that ignores the deadline, when it has not
+// returned inboxGrace after it (the lane still waits for the driver then,
+// but the stall is logged and counted).
+type inboxWatch struct {
+	r        *Router
+	parent   context.Context
+	ctx      context.Context // parent with the deadline
+	cancel   context.CancelFunc
+	stop     func() bool // stops the watchdog
+	m        *Message    // the record, or the first of the batch
+	batch    int         // records in the transaction
+	timeout  time.Duration
+	step     atomic.Int32
+	ended    atomic.Bool
+	reported atomic.Bool
+}
+
+// inboxGrace is how long after its deadline an inbox transaction that
+// has not returned is reported as blocked in a driver that ignores the
+// context (at most; InboxTimeout when shorter).
+const inboxGrace = 5 * time.Second
+
+// watchInbox starts watching the inbox transaction of ms (one record, or
+// a batch) under ctx.
+func (r *Router) watchInbox(ctx context.Context, ms ...*Message) *inboxWatch {
+	w := &inboxWatch{r: r, parent: ctx, ctx: ctx, cancel: func() {}, stop: func() bool { return true }, batch: len(ms), timeout: r.cfg.InboxTimeout}
+	if len(ms) > 0 {
+		w.m = ms[0]
+	}
+	if w.timeout == 0 {
+		w.timeout = DefaultInboxTimeout
+	}
+	if w.timeout < 0 {
+		return w
+	}
+	w.ctx, w.cancel = context.WithTimeout(ctx, w.timeout)
+	w.stop = context.AfterFunc(w.ctx, func() {
+		if !errors.Is(w.ctx.Err(), context.DeadlineExceeded) || w.parent.Err() != nil {
+			return
+		}
+		time.AfterFunc(min(inboxGrace, w.timeout), func() {
+			if !w.ended.Load() {
+				w.report(nil, "consumer: inbox transaction timed out and the database driver ignores the deadline: the partition's lane waits for the driver (rolled back and run again once it returns)")
+			}
+		})
+	})
+	return w
+}
+
+// at records the step the transaction is in.
+func (w *inboxWatch) at(step int32) { w.step.Store(step) }
+
+// end stops the watch when the transaction returned.
+func (w *inboxWatch) end() {
+	w.ended.Store(true)
+	w.stop()
+	w.cancel()
+}
+
+// timedOut turns err, the error of the transaction, into a transient
+// ErrInboxTimeout when the transaction's own deadline passed while its
+// parent did not end (and reports it, once). Any other err is returned as
+// it is.
+func (w *inboxWatch) timedOut(err error) error {
+	if w.parent.Err() != nil || !errors.Is(w.ctx.Err(), context.DeadlineExceeded) || IsStop(err) {
+		return err
+	}
+	w.report(err, "consumer: inbox transaction timed out (the database does not answer): rolled back, the partition waits and the record is run again")
+	return Transient(fmt.Errorf("%w after %s in %s: %w", ErrInboxTimeout, w.timeout, stepNames[w.step.Load()], err))
+}
+
+// report logs the stall (WARN, with the record and the step) and tells
+// the Observer, once per transaction.
+func (w *inboxWatch) report(err error, msg string) {
+	if !w.reported.CompareAndSwap(false, true) {
+		return
+	}
+	step := stepNames[w.step.Load()]
+	attrs := []any{slog.String("step", step), slog.Duration("timeout", w.timeout)}
+	if err != nil {
+		attrs = append(attrs, slog.String(logattr.Error, err.Error()))
+	}
+	if w.batch > 1 {
+		attrs = append(attrs, slog.Int("batch", w.batch))
+	}
+	if w.m != nil {
+		attrs = append(recordAttrs(w.m), attrs...)
+	}
+	w.r.cfg.Logger.Warn(msg, attrs...)
+	if w.m != nil {
+		w.r.observe(w.parent, w.m, Observation{Kind: ObservedInboxTimeout, Err: err, Step: step})
+	}
 }
 
 // writer returns the parsed writer schema of m (cached per id).

@@ -1,9 +1,11 @@
 package consumer_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"strings"
 	"sync"
@@ -762,5 +764,42 @@ func TestLastIDHeaderWins(t *testing.T) {
 	must(t, r.Process(context.Background(), m))
 	if id != "second" {
 		t.Errorf("EventID = %q, want the last id header", id)
+	}
+}
+
+// TestDLQLogsEachRecord: every dead-lettered record is logged at WARN with
+// its place, event id, type, version, the DLQ topic and the reason.
+func TestDLQLogsEachRecord(t *testing.T) {
+	k := newKit(t)
+	var logs bytes.Buffer
+	r := k.router(consumer.RouterConfig{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	must(t, r.Use(consumer.DLQ{Topic: "orders.dlq", Producer: k.dlq}.Middleware))
+	must(t, consumer.Handle(r, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[OrderCreated]) error {
+		return consumer.Permanent(fmt.Errorf("no such customer: %w", consumertest.ErrInjected))
+	}))
+	m := k.jsonRecord("OrderCreated", 1, `{"orderId":"o-1"}`)
+	m.Partition, m.Offset = 3, 42
+	if err := r.Process(context.Background(), m); err != nil {
+		t.Fatalf("Process = %v, want nil (dead-lettered)", err)
+	}
+	line := logs.String()
+	for _, want := range []string{"level=WARN", "dead-lettered", "topic=" + m.Topic, "partition=3", "offset=42", "event_id=" + m.Meta.EventID,
+		"event_type=OrderCreated", "version=1", "dlq_topic=orders.dlq", "reason=permanent", `error="no such customer: injected failure"`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("log %q lacks %s", line, want)
+		}
+	}
+}
+
+// TestRouterDLQTopics: the Router knows the topics of the DLQ middleware
+// given to Use, and only those.
+func TestRouterDLQTopics(t *testing.T) {
+	r, err := consumer.NewRouter(consumer.RouterConfig{})
+	must(t, err)
+	p := &consumertest.Producer{}
+	must(t, r.Use(consumer.Recover(), consumer.DLQ{Topic: "a.dlq", Producer: p}.Middleware, consumer.Retry{MaxAttempts: 2}.Middleware))
+	must(t, r.Use(consumer.DLQ{Topic: "b.dlq", Producer: p}.Middleware))
+	if got := r.DLQTopics(); !reflect.DeepEqual(got, []string{"a.dlq", "b.dlq"}) {
+		t.Errorf("DLQTopics = %v, want [a.dlq b.dlq]", got)
 	}
 }

@@ -351,6 +351,9 @@ func (s *suite) settle(fault string, rep int, stopLoad chan struct{}, loadDone <
 // fault runs one fault under load: the load starts, the consumer has been
 // running, hit is applied after a random 1-3 s, then settle.
 func (s *suite) fault(name string, reps int, hit func(rep int)) {
+	if !selected(name) {
+		return
+	}
 	for rep := 1; rep <= reps; rep++ {
 		stop := make(chan struct{})
 		done := s.load(stop)
@@ -413,6 +416,9 @@ func TestCrashSuite(t *testing.T) {
 		s.proxy.Cut()
 		time.Sleep(20 * time.Second)
 		s.proxy.Restore()
+	})
+	s.fault("inbox database blackholed 40 s (packets dropped)", 1, func(int) {
+		s.blackholeInbox(40 * time.Second)
 	})
 	s.fault("PostgreSQL restart under the connector", 1, func(int) {
 		cs.signal(t, "postgres", syscall.SIGINT, true) // fast shutdown

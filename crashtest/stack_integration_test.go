@@ -5,14 +5,12 @@ package crashtest
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -129,82 +127,12 @@ func (c *crashStack) up(t *testing.T) {
 	t.Logf("crash instance up again after %s", time.Since(start).Round(time.Millisecond))
 }
 
-// proxy forwards TCP connections to target; Cut makes it unreachable (every
-// open connection closed, new ones refused) until Restore.
-type proxy struct {
-	ln     net.Listener
-	target string
-	mu     sync.Mutex
-	cut    bool
-	conns  map[net.Conn]struct{}
-}
+// proxy forwards TCP connections to target (itest.Proxy): Cut makes it
+// unreachable (every open connection closed, new ones refused) until
+// Restore; Freeze blackholes it (connections kept open, nothing
+// forwarded) until Thaw.
+type proxy struct{ *itest.Proxy }
 
-func newProxy(t *testing.T, target string) *proxy {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{ln: ln, target: target, conns: map[net.Conn]struct{}{}}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			p.mu.Lock()
-			if p.cut {
-				p.mu.Unlock()
-				c.Close()
-				continue
-			}
-			p.mu.Unlock()
-			go p.serve(c)
-		}
-	}()
-	return p
-}
+func newProxy(t *testing.T, target string) *proxy { return &proxy{itest.NewProxy(t, target)} }
 
-func (p *proxy) addr() string { return p.ln.Addr().String() }
-
-func (p *proxy) serve(c net.Conn) {
-	u, err := net.DialTimeout("tcp", p.target, 5*time.Second)
-	if err != nil {
-		c.Close()
-		return
-	}
-	p.mu.Lock()
-	if p.cut {
-		p.mu.Unlock()
-		c.Close()
-		u.Close()
-		return
-	}
-	p.conns[c], p.conns[u] = struct{}{}, struct{}{}
-	p.mu.Unlock()
-	done := make(chan struct{}, 2)
-	go func() { io.Copy(u, c); done <- struct{}{} }()
-	go func() { io.Copy(c, u); done <- struct{}{} }()
-	<-done
-	c.Close()
-	u.Close()
-	p.mu.Lock()
-	delete(p.conns, c)
-	delete(p.conns, u)
-	p.mu.Unlock()
-}
-
-func (p *proxy) Cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.cut = true
-	for c := range p.conns {
-		c.Close()
-	}
-}
-
-func (p *proxy) Restore() {
-	p.mu.Lock()
-	p.cut = false
-	p.mu.Unlock()
-}
+func (p *proxy) addr() string { return p.Addr() }

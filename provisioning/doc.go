@@ -77,7 +77,9 @@
 // each aggregate type of the spec's events, eventrouter.RoutingTopic), the schema
 // history topic of MySQL/MariaDB connectors (1 partition,
 // cleanup.policy=delete, retention.ms=-1) and the heartbeat topic of
-// connectors with heartbeats (1 partition). EnsureTopics creates the missing
+// connectors with heartbeats (1 partition), and the dead-letter topic of each
+// consumer in the spec's consumers section (its partitions, default the
+// broker's; a consumer refuses to start without it). EnsureTopics creates the missing
 // ones through any TopicAdmin (*kafka.AdminClient), with ValidateOnly for a
 // dry run; an existing topic with another partition count or a history
 // topic with finite retention is a finding, not an error.

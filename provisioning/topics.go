@@ -28,6 +28,7 @@ const (
 	TopicRouted        = "routed"
 	TopicSchemaHistory = "schema-history"
 	TopicHeartbeat     = "heartbeat"
+	TopicDLQ           = "dlq"
 )
 
 // TopicSpec is a topic an outbox needs.
@@ -83,7 +84,9 @@ var SchemaHistoryConfig = map[string]string{
 // MySQL/MariaDB connector (1 partition, cleanup.policy=delete, infinite
 // retention) and the heartbeat topic of every connector with heartbeats
 // (1 partition; a worker or broker that may not create topics would fail
-// the task at its first heartbeat). Findings say what cannot be derived.
+// the task at its first heartbeat), and the dead-letter topic of every
+// consumer the spec declares (consumers[].dlqTopic; a consumer refuses to
+// start without it). Findings say what cannot be derived.
 func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 	fs := &findings{}
 	parts, rf := opts.Partitions, opts.ReplicationFactor
@@ -135,6 +138,17 @@ func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 		if h := connectorconfig.HeartbeatTopicOf(t.Connector.Config); h != "" && !seen[h] {
 			seen[h] = true
 			out = append(out, TopicSpec{Name: h, Outbox: o.Name, Purpose: TopicHeartbeat, Partitions: 1, ReplicationFactor: rf})
+		}
+		for _, c := range o.Consumers {
+			if c.DLQTopic == "" || seen[c.DLQTopic] {
+				continue
+			}
+			seen[c.DLQTopic] = true
+			p := c.Partitions
+			if p == 0 {
+				p = -1
+			}
+			out = append(out, TopicSpec{Name: c.DLQTopic, Outbox: o.Name, Purpose: TopicDLQ, Partitions: p, ReplicationFactor: rf})
 		}
 	}
 	return out, fs.list

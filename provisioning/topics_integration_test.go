@@ -75,3 +75,49 @@ func TestEnsureTopicsKafka(t *testing.T) {
 		t.Errorf("TopicHealth: %v %v", hfs, err)
 	}
 }
+
+// TestEnsureTopicsCreatesDLQ: the dead-letter topic of a consumer the spec
+// declares is created on the real broker (which auto-creates nothing for
+// a consumer: a consumer without it refuses to start), with its
+// partitions.
+func TestEnsureTopicsCreatesDLQ(t *testing.T) {
+	s := itest.Require(t, itest.Kafka)
+	sfx := itest.Suffix()
+	dlq := "billing-" + sfx + ".dlq"
+	tg := target(t, spec.Postgres, `
+    events:
+      - {name: OrderCreated, aggregate: Order`+sfx+`, versions: [{major: 1, schema: a.avsc}]}
+    connector: {topicPrefix: it-`+sfx+`}
+    consumers:
+      - {group: billing-`+sfx+`, dlqTopic: `+dlq+`, partitions: 3}
+`)
+	specs, _ := provisioning.TopicSpecs([]provisioning.Target{tg}, provisioning.TopicOptions{Partitions: 1})
+	var names []string
+	for _, sp := range specs {
+		names = append(names, sp.Name)
+	}
+	t.Cleanup(func() { itest.DeleteTopics(t, s.BootstrapServers, names...) })
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	res, fs, err := provisioning.EnsureTopics(context.Background(), admin, specs, false)
+	if err != nil || len(fs) != 0 {
+		t.Fatalf("EnsureTopics: %v %v", fs, err)
+	}
+	found := false
+	for _, r := range res {
+		found = found || (r.Name == dlq && r.Purpose == provisioning.TopicDLQ && r.Action == "create")
+	}
+	if !found {
+		t.Errorf("results %+v lack the created DLQ topic %s", res, dlq)
+	}
+	md, err := admin.GetMetadata(&dlq, false, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm := md.Topics[dlq]; tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) != 3 {
+		t.Errorf("topic %s: %v, %d partitions; want it created with 3", dlq, tm.Error, len(tm.Partitions))
+	}
+}

@@ -110,6 +110,17 @@ func TestTopicSpecs(t *testing.T) {
 	if len(specs) != 3 || specs[0].Partitions != -1 || specs[2].Purpose != provisioning.TopicHeartbeat {
 		t.Errorf("postgres: %+v, want 2 routed topics with the broker's partitions (-1) and the heartbeat topic", specs)
 	}
+	dlq := target(t, spec.Postgres, topicSpec+"    consumers:\n      - {group: billing, dlqTopic: billing.dlq, partitions: 2}\n      - {group: audit, dlqTopic: audit.dlq}\n")
+	specs, _ = provisioning.TopicSpecs([]provisioning.Target{dlq}, provisioning.TopicOptions{})
+	got = got[:0]
+	for _, s := range specs {
+		if s.Purpose == provisioning.TopicDLQ {
+			got = append(got, fmt.Sprintf("%s %s %d", s.Name, s.Outbox, s.Partitions))
+		}
+	}
+	if want := []string{"billing.dlq orders 2", "audit.dlq orders -1"}; !slices.Equal(got, want) {
+		t.Errorf("DLQ topics = %v, want %v", got, want)
+	}
 	off := target(t, spec.Postgres, topicSpec+"    connector: {heartbeat: \"off\"}\n")
 	if specs, _ = provisioning.TopicSpecs([]provisioning.Target{off}, provisioning.TopicOptions{}); len(specs) != 2 {
 		t.Errorf("heartbeat off: %+v, want the 2 routed topics only", specs)

@@ -67,6 +67,10 @@
 //	      schemaHistoryTopic: schema-history.orders
 //	      overrides:                      # raw connector keys, applied last ("" removes a key)
 //	        poll.interval.ms: "50"
+//	    consumers:                        # consumer groups with a dead-letter topic
+//	      - group: billing                # ConsumerConfig.GroupID
+//	        dlqTopic: billing.dlq         # consumer.DLQ{Topic}; provision creates it
+//	        partitions: 1                 # default: the broker's num.partitions
 //
 // The JSON Schema of a document is spec/outbox.schema.json (JSONSchema
 // derives it from the Go types); add

@@ -159,6 +159,7 @@ func Parse(srcs ...Source) (*Spec, error) {
 		check(&s.Outboxes[i], &errs)
 		checkRelay(&s.Outboxes[i], &errs)
 		checkPartitioning(&s.Outboxes[i], &errs)
+		checkConsumers(&s.Outboxes[i], &errs)
 	}
 	checkDuplicates(s, &errs)
 	if len(s.Outboxes) == 0 && len(errs) == 0 {

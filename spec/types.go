@@ -163,6 +163,10 @@ type Outbox struct {
 	// Partitioning, when set, partitions the PostgreSQL outbox table by
 	// its timestamp column (see PartitioningSpec).
 	Partitioning *PartitioningSpec `yaml:"partitioning" json:"partitioning,omitempty"`
+	// Consumers are the consumer groups of the outbox's events that have
+	// a dead-letter topic (see ConsumerSpec); provision creates the
+	// topics.
+	Consumers []ConsumerSpec `yaml:"consumers" json:"consumers,omitempty"`
 }
 
 // WriterSpec states how the application's writer (package outbox) uses the

@@ -19,6 +19,7 @@
 //	outboxctl_consumer_dead_lettered_total{topic,event_type}     written to the dead-letter topic
 //	outboxctl_consumer_duplicates_total{topic,event_type}        skipped by the inbox (already processed)
 //	outboxctl_consumer_unknown_skipped_total{topic,event_type}   no handler, skipped (UnknownSkip)
+//	outboxctl_consumer_inbox_timeouts_total{topic,event_type,step} inbox transaction past InboxTimeout (database stalled)
 //	outboxctl_consumer_handler_duration_seconds{topic,event_type} histogram of handler calls
 //	outboxctl_consumer_event_age_seconds{topic,event_type}       histogram of handling time minus record timestamp
 //	outboxctl_consumer_lag{topic,partition}                      librdkafka consumer_lag (high watermark minus committed offset)
@@ -64,6 +65,7 @@ type Config struct {
 // Consumers.
 type Metrics struct {
 	processed, failed, retried, deadLettered, duplicates, unknownSkipped *prometheus.CounterVec
+	inboxTimeouts                                                        *prometheus.CounterVec
 	duration, age                                                        *prometheus.HistogramVec
 	lag                                                                  *prometheus.GaugeVec
 
@@ -117,13 +119,15 @@ func New(cfg Config) (*Metrics, error) {
 	m.deadLettered = counter("dead_lettered_total", "Records written to the dead-letter topic.")
 	m.duplicates = counter("duplicates_total", "Records the inbox skipped as already processed.")
 	m.unknownSkipped = counter("unknown_skipped_total", "Records without a handler, skipped (UnknownSkip).")
+	m.inboxTimeouts = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: cfg.Namespace, Subsystem: cfg.Subsystem, Name: "inbox_timeouts_total",
+		Help: "Inbox transactions that did not end within the Router's InboxTimeout (a database that does not answer), by the step they were in; the record is run again.", ConstLabels: cfg.ConstLabels}, []string{"topic", "event_type", "step"})
 	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: cfg.Namespace, Subsystem: cfg.Subsystem, Name: "handler_duration_seconds",
 		Help: "Duration of handler calls (each attempt).", ConstLabels: cfg.ConstLabels, Buckets: cfg.DurationBuckets}, labels)
 	m.age = prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: cfg.Namespace, Subsystem: cfg.Subsystem, Name: "event_age_seconds",
 		Help: "End-to-end age of handled records: handling time minus the record timestamp.", ConstLabels: cfg.ConstLabels, Buckets: cfg.AgeBuckets}, labels)
 	m.lag = prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: cfg.Namespace, Subsystem: cfg.Subsystem, Name: "lag",
 		Help: "Consumer lag per partition from librdkafka statistics: high watermark minus committed offset.", ConstLabels: cfg.ConstLabels}, []string{"topic", "partition"})
-	for _, c := range []prometheus.Collector{m.processed, m.failed, m.retried, m.deadLettered, m.duplicates, m.unknownSkipped, m.duration, m.age, m.lag} {
+	for _, c := range []prometheus.Collector{m.processed, m.failed, m.retried, m.deadLettered, m.duplicates, m.unknownSkipped, m.inboxTimeouts, m.duration, m.age, m.lag} {
 		if err := cfg.Registerer.Register(c); err != nil {
 			return nil, fmt.Errorf("consumerprom: register: %w", err)
 		}
@@ -165,6 +169,8 @@ func (m *Metrics) ObserveRecord(_ context.Context, msg *consumer.Message, o cons
 		m.retried.WithLabelValues(lv...).Inc()
 	case consumer.ObservedFailed:
 		m.failed.WithLabelValues(lv...).Inc()
+	case consumer.ObservedInboxTimeout:
+		m.inboxTimeouts.WithLabelValues(msg.Topic, msg.Meta.EventType, o.Step).Inc()
 	}
 }
 

@@ -240,3 +240,37 @@ func histogramCountSum(t *testing.T, g prometheus.Gatherer, name string) (uint64
 	}
 	return n, sum
 }
+
+// TestMetricsInboxTimeout: an inbox transaction that outlives the Router's
+// InboxTimeout counts in inbox_timeouts_total with its step, and as failed.
+func TestMetricsInboxTimeout(t *testing.T) {
+	m, err := consumerprom.New(consumerprom.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := consumertest.NewInbox()
+	defer in.Close()
+	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: in, ConsumerGroup: "g", Observer: m, InboxTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := consumer.Handle(r, "T", 1, func(ctx context.Context, _ consumer.Event[order]) error {
+		<-ctx.Done() // a statement that gets no answer
+		return ctx.Err()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err = r.Process(context.Background(), record("t", 0, "x", "T", time.Time{}))
+	if !errors.Is(err, consumer.ErrInboxTimeout) || !consumer.IsTransient(err) {
+		t.Fatalf("Process = %v, want a transient ErrInboxTimeout", err)
+	}
+	body := scrape(t, m)
+	for _, want := range []string{
+		`outboxctl_consumer_inbox_timeouts_total{event_type="T",step="handler",topic="t"} 1`,
+		`outboxctl_consumer_failed_total{event_type="T",topic="t"} 1`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("scrape lacks %s:\n%s", want, body)
+		}
+	}
+}
