@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
@@ -36,7 +38,7 @@ type desiredFlags struct {
 const defaultPruneMax = 1
 
 func addDesiredFlags(fs *pflag.FlagSet, f *desiredFlags) {
-	fs.StringArrayVarP(&f.Files, "file", "f", nil, "connectors to deploy: an outbox spec (.yaml), a connectors file (generate --no-resolve -o json|yaml output, a JSON array of {name, config, state}; - for stdin) or a folder of either; repeatable")
+	fs.StringArrayVarP(&f.Files, "file", "f", nil, "connectors to deploy: an outbox spec (.yaml), a connectors file (generate --no-resolve -o json|yaml output, a JSON array of {name, config, state}) or a folder of either; - reads either kind from stdin (once); repeatable")
 	fs.BoolVar(&f.Prune, "prune", false, "also delete connectors that carry this tool's ownership marker ("+plan.OwnerKey+") but are not declared")
 	fs.IntVar(&f.PruneMax, "prune-max", defaultPruneMax, "with --prune: refuse (exit 3) to delete more than this many connectors")
 	fs.BoolVar(&f.AllowPruneAll, "allow-prune-all", false, "with --prune: allow deleting every connector this owner manages, and lift --prune-max")
@@ -96,13 +98,26 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 	}
 	var out []connectorconfig.Connector
 	var specs []string
+	var stdinSpec []spec.Source
+	stdinRead := false
 	for _, f := range files {
 		if f == "-" {
-			data, err := io.ReadAll(env.IO.In)
-			if err != nil {
-				return nil, UsageError(err)
+			// Standard input is either kind, told apart by content as for
+			// files: a spec (a mapping with apiVersion, kind, kafka or
+			// outboxes, in YAML or JSON) or a connectors file.
+			if stdinRead {
+				return nil, UsageError(errStdinTwice)
 			}
-			cs, err := readConnectorsFile(env, "<stdin>", data)
+			stdinRead = true
+			data, err := readStdin(env)
+			if err != nil {
+				return nil, err
+			}
+			if !connectorconfig.IsConnectorsFile(stdinName, data) || isSpecObject(data) {
+				stdinSpec = append(stdinSpec, spec.Source{Name: stdinName, Data: data})
+				continue
+			}
+			cs, err := readConnectorsFile(env, stdinName, data)
 			if err != nil {
 				return nil, err
 			}
@@ -149,8 +164,8 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 		}
 		out = append(out, cs...)
 	}
-	if len(specs) > 0 {
-		cs, err := specConnectors(env, specs)
+	if len(specs) > 0 || len(stdinSpec) > 0 {
+		cs, err := specConnectors(env, specs, stdinSpec...)
 		if err != nil {
 			return nil, err
 		}
@@ -164,6 +179,17 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 		seen[c.Name] = c.Source
 	}
 	return out, nil
+}
+
+// isSpecObject reports whether data, which looks like a connectors file,
+// is an outbox spec written as one JSON (or flow YAML) mapping instead.
+func isSpecObject(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	var n yaml.Node
+	return yaml.Unmarshal(data, &n) == nil && spec.IsSpec(data)
 }
 
 // scanFolder sorts the *.json, *.yaml and *.yml files below dir into
