@@ -153,7 +153,15 @@ func TestRoute(t *testing.T) {
 		{name: "envelope_column_default", er: map[string]string{"table.fields.additional.placement": "deleted:envelope"}, other: jsonSchemas,
 			row: `{"columns":{"deleted":{"type":"boolean","nullable":false,"default":false}},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":null,"deleted":null}}`},
 		{name: "envelope_string_converter_struct", er: map[string]string{"table.fields.additional.placement": "type:envelope:eventType"}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1}}}`},
-		{name: "regex_routing", er: map[string]string{"route.topic.regex": `(?<kind>[A-Z][a-z]+)_(?<rest>.*)`, "route.topic.replacement": `events.${kind}.$2\$`}, row: `{"row":{"id":"e1","aggregatetype":"Order_eu","aggregateid":"1","payload":{}}}`},
+		{name: "regex_routing", er: map[string]string{"route.topic.regex": `(?<kind>[A-Z][a-z]+)_(?<rest>.*)`, "route.topic.replacement": `events.${kind}.$2`}, row: `{"row":{"id":"e1","aggregatetype":"Order_eu","aggregateid":"1","payload":{}}}`},
+		// \$ is a literal '$', which Kafka refuses in a topic name: the
+		// task fails (Topic.validate's InvalidTopicException).
+		{name: "regex_routing_invalid_topic", er: map[string]string{"route.topic.regex": `(?<kind>[A-Z][a-z]+)_(?<rest>.*)`, "route.topic.replacement": `events.${kind}.$2\$`}, row: `{"row":{"id":"e1","aggregatetype":"Order_eu","aggregateid":"1","payload":{}}}`,
+			wantErr: `InvalidTopicException: Topic name "events.Order.eu$" is illegal`},
+		{name: "invalid_topic_space_slash", row: `{"row":{"id":"e1","aggregatetype":"Or der/x","aggregateid":"1","payload":{}}}`,
+			wantErr: `producer: org.apache.kafka.common.errors.InvalidTopicException: Topic name "outbox.event.Or der/x" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'`},
+		{name: "invalid_topic_too_long", row: `{"row":{"id":"e1","aggregatetype":"` + strings.Repeat("x", 300) + `","aggregateid":"1","payload":{}}}`,
+			wantErr: `InvalidTopicException: Topic name is illegal, it can't be longer than 249 characters`},
 		{name: "regex_no_match_raw_value", er: map[string]string{"route.topic.regex": `[A-Z]+`, "route.topic.replacement": `x.$0`}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{}}}`},
 		{name: "regex_bad_group_reference", er: map[string]string{"route.topic.replacement": `t.${nosuch}`}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{}}}`, wantErr: "No group with name {nosuch}"},
 		{name: "route_value_null_npe", row: `{"row":{"id":"e1","aggregatetype":null,"aggregateid":"1","payload":{}}}`, wantErr: "NullPointerException"},

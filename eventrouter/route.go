@@ -377,6 +377,11 @@ func (r *Router) route(ev ChangeEvent) (Result, error) {
 	if rec.Value, err = convert(cfg.ValueConverter, vschema, value); err != nil {
 		return res, atStage(err, StageValueConverter)
 	}
+	if msg := InvalidTopicMessage(rec.Topic); msg != "" {
+		// Connect's topic creation (or the producer's metadata request)
+		// gets the broker's InvalidTopicException before the record is sent.
+		return res, &TaskError{Stage: StageProducer, Exception: excInvalidTopic, Message: msg}
+	}
 	if rec.Timestamp != nil && *rec.Timestamp < -1 {
 		return res, &TaskError{Stage: StageProducer, Exception: excInvalidRecord, Message: fmt.Sprintf("Invalid record timestamp %d", *rec.Timestamp)}
 	}
