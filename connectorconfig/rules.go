@@ -152,6 +152,12 @@ var allRules = []Rule{
 		check:   checkSlotClash,
 	},
 	{
+		ID: "OUTBOX_TABLE_SHARED", Severity: SeverityError,
+		Purpose: "two outboxes must not read the same database table: each would publish every event, so every event is published twice",
+		Hint:    "declare the table once (one outbox may route several aggregate types), or give each outbox its own table",
+		check:   checkOutboxTableShared,
+	},
+	{
 		ID: "SLOT_CAN_STALL", Aliases: []string{"PG004_SLOT_CAN_STALL"}, Severity: SeverityWarning,
 		Purpose: "a PostgreSQL connector needs heartbeats with a heartbeat.action.query, or a quiet outbox table lets its slot retain WAL without bound",
 		Hint:    "drop connector.heartbeat (default 10s) or set a duration; keep the generated heartbeat.action.query",
@@ -741,6 +747,36 @@ func checkPlugin(r *Rule, v *validation) {
 		case p != "pgoutput":
 			v.report(r, c, "plugin.name", fmt.Sprintf("plugin.name %q: use pgoutput (built into PostgreSQL 10+)", p))
 		}
+	})
+}
+
+// checkOutboxTableShared finds outboxes of the spec that read one table:
+// the same server (host and port), for PostgreSQL the same database, and
+// the same schema.table. Each connector (or relay) publishes every row.
+func checkOutboxTableShared(r *Rule, v *validation) {
+	seen := map[string]*Connector{}
+	v.each(func(c *Connector) {
+		o := v.outbox(c)
+		if o == nil {
+			return
+		}
+		conn := o.Database.Connection
+		k := strings.ToLower(o.Database.Kind) + "://" + strings.ToLower(conn.Host) + ":" + strconv.Itoa(conn.Port)
+		if o.Database.Kind == "postgres" {
+			k += "/" + conn.DBName
+		}
+		k += "/" + o.QualifiedTable()
+		prev, ok := seen[k]
+		if !ok {
+			seen[k] = c
+			return
+		}
+		p := o.PosOf("table")
+		v.findings = append(v.findings, Finding{
+			RuleID: r.ID, Severity: r.Severity, File: p.File, Line: p.Line, Col: p.Col, Connector: c.Name, Key: "table",
+			Message: fmt.Sprintf("outbox %s reads table %s on %s:%d, as outbox %s (connector %s) does: every event would be published twice", o.Name, o.QualifiedTable(), conn.Host, conn.Port, prev.Outbox, prev.Name),
+			Hint:    r.Hint,
+		})
 	})
 }
 
