@@ -51,6 +51,8 @@ than --prune-max connectors (default 1).
 A connectors file with a masked value (generate's "********") is refused
 (exit 2): deploy from the spec or from generate --no-resolve output.
 
+From a spec, validate's blocking rules (outboxctl validate, errors) run
+first: any error finding stops the deploy with exit 3, nothing written.
 Before the first write, every config to be written is sent to Connect's
 validate endpoint (--validate, on by default): one rejected value aborts the
 deploy with nothing written, instead of failing halfway.
@@ -85,6 +87,9 @@ was written), 4 changes pending with --dry-run --detailed-exitcode.`,
 func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 	if opts.DetailedExitCode && !opts.DryRun {
 		return UsageError(errors.New("--detailed-exitcode needs --dry-run: deploy applies the changes, so there is nothing pending to report (use `outboxctl plan --detailed-exitcode` in a pull request)"))
+	}
+	if !opts.DryRun {
+		opts.preflight = "deploy"
 	}
 	p, client, err := computePlan(ctx, env, &opts.desiredFlags, &opts.Connect)
 	if err != nil {

@@ -39,7 +39,8 @@ const exitCodesHelp = `Exit codes of outboxctl:
   2  bad input: unknown flag or command, a spec, config or schema that does not
      parse, an invalid argument; nothing was changed
   3  a check failed: validation findings, incompatible schemas, a connector or
-     task not RUNNING (status), plan/deploy refusing a dangerous change or a
+     task not RUNNING (status), deploy, provision or schema register refusing a
+     spec with validation errors (nothing changed), plan/deploy refusing a dangerous change or a
      prune beyond --prune-max / of every managed connector (nothing written),
      events lost, duplicated or out of order (bench), relay cutover --to relay
      refusing a writer that deletes rows after inserting them

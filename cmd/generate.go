@@ -163,10 +163,18 @@ func generateConnectors(env *Env, s *spec.Spec, lookup *spec.Lookup, kf *kafkaFl
 // specConnectors turns outbox spec files into the connectors plan and deploy
 // compare with Kafka Connect: generated with secrets resolved, without the
 // outboxes the relay publishes (see skipRelayPublished).
-func specConnectors(env *Env, paths []string, extra ...spec.Source) ([]connectorconfig.Connector, error) {
+//
+// With preflight (the command's name), validate's blocking rules run
+// first (preflightSpec): deploy changes nothing for a spec validate refuses.
+func specConnectors(env *Env, paths []string, preflight string, extra ...spec.Source) ([]connectorconfig.Connector, error) {
 	s, err := loadSpec(env, paths, extra...)
 	if err != nil {
 		return nil, err
+	}
+	if preflight != "" {
+		if err := preflightSpec(env, s, preflight); err != nil {
+			return nil, err
+		}
 	}
 	cs, err := generateConnectors(env, s, envLookup(env), nil)
 	if err != nil {

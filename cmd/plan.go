@@ -32,6 +32,9 @@ type desiredFlags struct {
 	Allow         []string
 	Owner         string
 	Output        string
+	// preflight names the command that runs validate's blocking rules on
+	// the spec before its first change (deploy; not plan or --dry-run).
+	preflight string
 }
 
 // defaultPruneMax is --prune-max's default: one delete per run.
@@ -92,7 +95,7 @@ func rulesHelp() string {
 // Connectors files (`generate --no-resolve -o json|yaml` output) are read
 // by readConnectorsFile; the specs are generated together at the end
 // (specConnectors). A connector name declared twice is bad input.
-func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) {
+func loadDesired(env *Env, files []string, preflight string) ([]connectorconfig.Connector, error) {
 	if len(files) == 0 {
 		return nil, UsageError(errors.New("no connectors given: use -f connectors.json (or -f outbox.yaml)"))
 	}
@@ -165,7 +168,7 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 		out = append(out, cs...)
 	}
 	if len(specs) > 0 || len(stdinSpec) > 0 {
-		cs, err := specConnectors(env, specs, stdinSpec...)
+		cs, err := specConnectors(env, specs, preflight, stdinSpec...)
 		if err != nil {
 			return nil, err
 		}
@@ -306,7 +309,7 @@ func computePlan(ctx context.Context, env *Env, d *desiredFlags, cf *connectFlag
 	if err := d.check(); err != nil {
 		return plan.Plan{}, nil, err
 	}
-	desired, err := loadDesired(env, d.Files)
+	desired, err := loadDesired(env, d.Files, d.preflight)
 	if err != nil {
 		return plan.Plan{}, nil, err
 	}

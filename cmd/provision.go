@@ -58,7 +58,9 @@ connections come from OUTBOXCTL_PG_DSN, OUTBOXCTL_MARIADB_DSN,
 OUTBOXCTL_MYSQL_DSN and OUTBOXCTL_BOOTSTRAP_SERVERS, else the context
 (outboxctl context --help); a secured cluster takes the --kafka-* flags or
 OUTBOXCTL_KAFKA_* variables (SASL_SSL, SCRAM, a CA; passwords as env:NAME or
-file:PATH; see outboxctl help environment). Preflight findings that
+file:PATH; see outboxctl help environment). Before the first step,
+validate's blocking rules run on the spec: an error finding (a name no step
+can use, for example) exits 3 with nothing changed. Preflight findings that
 provisioning cannot fix (wal_level, binlog settings) are reported; errors among them exit 3.`,
 		Example: `  $ outboxctl provision -f examples/outbox.yaml --dry-run
   $ outboxctl provision -f examples/outbox.yaml --dry-run --live --topics
@@ -89,6 +91,11 @@ func specTargets(env *Env, files []string) ([]provisioning.Target, *spec.Lookup,
 	if err != nil {
 		return nil, nil, err
 	}
+	return specTargetsOf(env, s)
+}
+
+// specTargetsOf is specTargets of a loaded spec.
+func specTargetsOf(env *Env, s *spec.Spec) ([]provisioning.Target, *spec.Lookup, error) {
 	lookup := envLookup(env)
 	ts, err := provisioning.Targets(s, genOptions(env, lookup, nil))
 	if err != nil {
@@ -114,7 +121,18 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 	if err := env.applyDatabaseContext(); err != nil {
 		return err
 	}
-	targets, lookup, err := specTargets(env, opts.Files)
+	s, err := loadSpec(env, opts.Files)
+	if err != nil {
+		return err
+	}
+	if !opts.DryRun {
+		// validate's blocking rules first: a name no step can use must
+		// not stop provisioning halfway.
+		if err := preflightSpec(env, s, "provision"); err != nil {
+			return err
+		}
+	}
+	targets, lookup, err := specTargetsOf(env, s)
 	if err != nil {
 		return err
 	}
