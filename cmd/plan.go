@@ -46,7 +46,7 @@ func addDesiredFlags(fs *pflag.FlagSet, f *desiredFlags) {
 	fs.IntVar(&f.PruneMax, "prune-max", defaultPruneMax, "with --prune: refuse (exit 3) to delete more than this many connectors")
 	fs.BoolVar(&f.AllowPruneAll, "allow-prune-all", false, "with --prune: allow deleting every connector this owner manages, and lift --prune-max")
 	fs.StringArrayVar(&f.Allow, "allow", nil, "allow the dangerous changes of `RULE_ID` (repeatable; all allows every rule; the IDs are listed in the help of plan)")
-	fs.StringVar(&f.Owner, "owner", plan.DefaultOwner, "ownership marker value written to "+plan.OwnerKey+" (lets several repositories share a cluster)")
+	fs.StringVar(&f.Owner, "owner", plan.DefaultOwner, "ownership marker value written to "+plan.OwnerKey+" (lets several repositories share a cluster; not empty; taking over another owner's connector is OWNER_TAKEOVER)")
 }
 
 // check refuses flag values that make no sense (exit 2).
@@ -64,6 +64,9 @@ func (f *desiredFlags) check() error {
 				return UsageError(fmt.Errorf("--allow %q: unknown rule ID%s; valid: %s", id, hint, strings.Join(valid, ", ")))
 			}
 		}
+	}
+	if strings.TrimSpace(f.Owner) == "" {
+		return UsageError(fmt.Errorf("--owner must not be empty: without the ownership marker (%s) --prune no longer sees the connectors (default %q)", plan.OwnerKey, plan.DefaultOwner))
 	}
 	if f.PruneMax < 0 {
 		return UsageError(fmt.Errorf("--prune-max %d: want 0 or more", f.PruneMax))
