@@ -48,6 +48,7 @@ const exitCodesHelp = `Exit codes of outboxctl:
      changes; schema diff --exit-code found the two sides different
   5  verify: a stage of the canary failed (connector or relay, database write,
      topic, decode); the report and the message name the stage
+     (verify: Connect or Kafka unreachable is 1, the stage is shown as error)
 
 Errors are printed once on stderr as "outboxctl: <message>". Data (plans,
 reports, JSON) is printed on stdout, progress on stderr.

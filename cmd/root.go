@@ -42,6 +42,8 @@ type Env struct {
 	RequestTimeout time.Duration
 	// trace is the HTTP trace of -v/--verbose (nil without it).
 	trace *httptrace.Transport
+	// verbose is -v/--verbose: logf prints.
+	verbose bool
 	// timeoutErr is a bad $OUTBOXCTL_REQUEST_TIMEOUT (see requestTimeout).
 	timeoutErr error
 	// ctxSel is the running command's --config/--context (contexts.go).
@@ -85,12 +87,22 @@ func (env *Env) applyGlobalFlags(c *cobra.Command, g *globalFlags) error {
 		return UsageError(fmt.Errorf("--request-timeout %s: the request timeout must not be negative", d))
 	}
 	env.RequestTimeout = d
+	env.verbose = g.Verbose
 	if g.Verbose {
 		env.trace = httptrace.New(nil, env.IO.ErrOut, httptrace.Options{
 			Sensitive: func(k string) bool { return plan.IsSensitive(k, nil) },
 		})
 	}
 	return nil
+}
+
+// logf is the CLI's log at the -v level: a line on stderr with -v, nothing
+// without it. Library clients log through it (librdkafka's lines, for
+// example, instead of their own stderr output).
+func (env *Env) logf(format string, args ...any) {
+	if env.verbose {
+		fmt.Fprintf(env.IO.ErrOut, "outboxctl: "+format+"\n", args...)
+	}
 }
 
 // requestTimeout is the bound of each request to a server, or the usage

@@ -41,7 +41,9 @@ A relay-published outbox needs outboxctl relay running: its relay stage fails
 with that hint when no record arrives.
 
 Exit codes: 0 every stage passed; 5 a stage failed (the report and the message
-name it); 1 operational error before the canary (a server unreachable).`,
+name it); 1 operational error: Kafka Connect or Kafka did not answer (the
+stage is reported as error, not failed). librdkafka's log lines are shown
+with -v only.`,
 		Example: `  $ outboxctl verify -f outbox.yaml
   $ outboxctl verify -f outbox.yaml --outbox orders -o json --timeout 2m`,
 		Args: cobra.NoArgs,
@@ -92,7 +94,7 @@ func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
 		if err != nil {
 			return err
 		}
-		vo := verify.Options{Outbox: t.Outbox, Config: t.Connector.Config, DB: db, BootstrapServers: env.Settings.BootstrapServers, Timeout: opts.Timeout}
+		vo := verify.Options{Outbox: t.Outbox, Config: t.Connector.Config, DB: db, BootstrapServers: env.Settings.BootstrapServers, Timeout: opts.Timeout, Logf: env.logf}
 		if client != nil {
 			name := t.Connector.Name
 			vo.ConnectorState = func(ctx context.Context) (string, error) { return connectorState(ctx, client, name) }
@@ -116,8 +118,11 @@ func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
 	} else {
 		for _, r := range reports {
 			verdict := "ok"
-			if !r.OK {
+			switch {
+			case r.Failed != "":
 				verdict = "FAILED at the " + r.Failed + " stage"
+			case !r.OK:
+				verdict = "not verified: a server did not answer"
 			}
 			fmt.Fprintf(env.IO.Out, "outbox %s: %s (canary %s on %s)\n", r.Outbox, verdict, r.EventID, r.Topic)
 			for _, s := range r.Stages {

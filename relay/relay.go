@@ -127,6 +127,7 @@ type Relay struct {
 	orderCol string
 	runID    string
 	producer *kafka.Producer
+	stopLogs func()
 	lock     lock
 	query    string
 	args     []any
@@ -261,8 +262,10 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 			pc["linger.ms"] = 0
 		}
 	}
-	pc["go.logs.channel.enable"] = false
+	// librdkafka's log lines go to Logger at debug level, never to stderr.
+	r.stopLogs = kafkaclient.ForwardLogs(pc, func(format string, args ...any) { r.logAttrs(slog.LevelDebug, format, args) })
 	if r.producer, err = kafka.NewProducer(&pc); err != nil {
+		r.stopLogs()
 		return nil, fmt.Errorf("%w: producer: %v", ErrKafka, err)
 	}
 	go func() { // drain the producer's event channel (errors, stats)
@@ -302,6 +305,7 @@ func (r *Relay) Close() {
 	r.lock.release()
 	r.producer.Flush(int(r.opts.MessageTimeout / time.Millisecond))
 	r.producer.Close()
+	r.stopLogs()
 }
 
 func (r *Relay) logf(format string, args ...any) {
