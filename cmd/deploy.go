@@ -60,7 +60,9 @@ deploy with nothing written, instead of failing halfway.
 Exit codes: 0 every connector converged, 1 a connector or task FAILED, the
 wait timed out or Connect was unreachable or refused a write, 2 bad input,
 3 blocked dangerous changes or configs Connect's validation rejects (nothing
-was written), 4 changes pending with --dry-run --detailed-exitcode.`,
+was written), 4 changes pending with --dry-run --detailed-exitcode, 130
+interrupted by SIGINT or SIGTERM (the request in flight is abandoned; the
+report, text or -o json, lists what was written and what was not).`,
 		Example: `  $ outboxctl deploy -f connectors.json
   $ outboxctl deploy -f connectors.json --dry-run --detailed-exitcode
   $ outboxctl deploy -f connectors.json --allow SLOT_NAME_CHANGE --timeout 5m -o json
@@ -130,6 +132,9 @@ func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 		RestartFailed: opts.RestartFailed,
 		Progress:      env.IO.ErrOut,
 	})
+	if errors.Is(err, plan.ErrInterrupted) && len(rep.Results) == 0 {
+		return WithExitCode(ExitInterrupted, fmt.Errorf("%w before the first write: nothing was written", plan.ErrInterrupted))
+	}
 	if err != nil && len(rep.Results) == 0 {
 		return connectHint(err)
 	}
@@ -139,6 +144,9 @@ func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 		}
 	} else if rerr := plan.RenderReportText(env.IO.Out, rep); rerr != nil {
 		return rerr
+	}
+	if errors.Is(err, plan.ErrInterrupted) {
+		return WithExitCode(ExitInterrupted, err)
 	}
 	if err != nil {
 		return connectHint(err)

@@ -29,6 +29,9 @@ const (
 	// (connector, relay, database write, topic or decode; the message names
 	// it).
 	ExitVerifyFailed = 5
+	// ExitInterrupted: SIGINT or SIGTERM stopped the command (deploy
+	// reports what it wrote and what not).
+	ExitInterrupted = 130
 )
 
 const exitCodesHelp = `Exit codes of outboxctl:
@@ -49,6 +52,9 @@ const exitCodesHelp = `Exit codes of outboxctl:
   5  verify: a stage of the canary failed (connector or relay, database write,
      topic, decode); the report and the message name the stage
      (verify: Connect or Kafka unreachable is 1, the stage is shown as error)
+
+130  interrupted by SIGINT or SIGTERM: deploy abandons the request in flight
+     and reports (text or -o json) which connectors were written and which not
 
 Errors are printed once on stderr as "outboxctl: <message>". Data (plans,
 reports, JSON) is printed on stdout, progress on stderr.

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -131,7 +133,16 @@ func Main() int {
 		Getenv: os.Getenv,
 	}
 	env.Settings = settings.FromEnv(os.Getenv) // canonical names, then aliases
-	return Run(context.Background(), env, os.Args[1:])
+	// SIGINT and SIGTERM cancel the command's context: deploy abandons the
+	// request in flight and reports what was written (exit 130). A second
+	// signal kills the process as usual.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return Run(ctx, env, os.Args[1:])
 }
 
 // Run executes the command line args with env and returns the exit code.
