@@ -117,7 +117,7 @@ var allRules = []Rule{
 	},
 	{
 		ID: "CONNECTOR_NAME_INVALID", Aliases: []string{"KC001_CONNECTOR_NAME_INVALID"}, Severity: SeverityError,
-		Purpose: "connector names must pass Kafka Connect's name rules and be addressable by its REST API: not empty, no control characters, no '/', '\\' or '%', not \".\" or \"..\"",
+		Purpose: "connector names must pass Kafka Connect's name rules and be addressable by its REST API: not empty, no control, zero-width or bidi-override characters, no '/', '\\' or '%', not \".\" or \"..\"",
 		Hint:    "use letters, digits, '-', '_' and '.' in connector.name (or the outbox name it defaults to)",
 		check:   checkConnectorNames,
 	},
