@@ -208,7 +208,21 @@ func renderProvision(w io.Writer, format string, rep provisioning.Result) error 
 			continue
 		}
 		fmt.Fprintf(&b, "outbox %s (%s): %s %d steps\n", d.Outbox, d.Kind, verb, len(d.Steps))
-		for _, s := range d.Steps {
+		for i := 0; i < len(d.Steps); i++ {
+			s := d.Steps[i]
+			if !rep.DryRun {
+				// Statements of one action and description (two GRANTs
+				// "let dbz read the outbox table") are one line.
+				n := 1
+				for i+n < len(d.Steps) && d.Steps[i+n].ID == s.ID && d.Steps[i+n].Description == s.Description {
+					n++
+				}
+				if n > 1 {
+					fmt.Fprintf(&b, "+ %s: %s (%d statements)\n", s.ID, s.Description, n)
+					i += n - 1
+					continue
+				}
+			}
 			fmt.Fprintf(&b, "+ %s: %s\n", s.ID, s.Description)
 			if rep.DryRun {
 				for _, l := range strings.Split(s.Display, "\n") {

@@ -92,6 +92,11 @@ outboxes:
 	if !strings.Contains(errOut, "outbox prov-"+sfx+": create database") || !strings.Contains(errOut, "applying") {
 		t.Errorf("progress on stderr = %q", errOut)
 	}
+	// The progress and the report count the same steps (the database's
+	// creation included).
+	if n := len(rep.Databases[0].Steps); !strings.Contains(errOut, fmt.Sprintf("applying %d more steps (%d in all)", n-1, n)) {
+		t.Errorf("progress on stderr = %q, want %d more steps (%d in all)", errOut, n-1, n)
+	}
 	topic := "outbox.event.Prov" + sfx
 	found := false
 	for _, tp := range rep.Topics {
