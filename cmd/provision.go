@@ -168,7 +168,7 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 			if err != nil {
 				return nil, err
 			}
-			a, err := newKafkaAdmin(kc)
+			a, err := newKafkaAdmin(env, kc)
 			if err != nil {
 				return nil, err
 			}

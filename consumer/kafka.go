@@ -164,6 +164,8 @@ type Consumer struct {
 	router *Router
 	kc     *kafka.Consumer
 	sem    chan struct{} // MaxConcurrentPartitions slots; nil: no bound
+	// stopLogs ends the forwarding of librdkafka's log lines to Logger.
+	stopLogs func()
 
 	mu       sync.Mutex
 	lanes    map[tpKey]*lane
@@ -240,11 +242,19 @@ func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 	}
 	km["group.id"] = cfg.GroupID
 	km["enable.auto.commit"] = false
+	stopLogs := func() {}
+	if _, set := km["go.logs.channel.enable"]; !set {
+		// librdkafka's log lines go to Logger at debug level, not to
+		// stderr in librdkafka's own format.
+		logger := cfg.Logger
+		stopLogs = kafkaclient.ForwardLogs(km, func(format string, args ...any) { logger.Debug(fmt.Sprintf(format, args...)) })
+	}
 	kc, err := kafka.NewConsumer(&km)
 	if err != nil {
+		stopLogs()
 		return nil, fmt.Errorf("consumer: %w", err)
 	}
-	c := &Consumer{cfg: cfg, router: r, kc: kc, lanes: map[tpKey]*lane{}, fatalCh: make(chan struct{})}
+	c := &Consumer{cfg: cfg, router: r, kc: kc, lanes: map[tpKey]*lane{}, fatalCh: make(chan struct{}), stopLogs: stopLogs}
 	if cfg.MaxConcurrentPartitions > 0 {
 		c.sem = make(chan struct{}, cfg.MaxConcurrentPartitions)
 	}
@@ -301,6 +311,7 @@ func (c *Consumer) Run(ctx context.Context) (err error) {
 		if cerr := c.kc.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("consumer: close: %w", cerr)
 		}
+		c.stopLogs()
 	}()
 	if err := c.kc.SubscribeTopics(c.cfg.Topics, c.rebalance); err != nil {
 		return fmt.Errorf("consumer: subscribe %s: %w", strings.Join(c.cfg.Topics, ","), err)
