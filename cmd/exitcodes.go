@@ -53,8 +53,9 @@ const exitCodesHelp = `Exit codes of outboxctl:
      topic, decode); the report and the message name the stage
      (verify: Connect or Kafka unreachable is 1, the stage is shown as error)
 
-130  interrupted by SIGINT or SIGTERM: deploy abandons the request in flight
-     and reports (text or -o json) which connectors were written and which not
+130  interrupted by SIGINT or SIGTERM (a command cut short; relay and exporter
+     stop gracefully with 0): deploy abandons the request in flight and reports
+     (text or -o json) which connectors were written and which not
 
 Errors are printed once on stderr as "outboxctl: <message>". Data (plans,
 reports, JSON) is printed on stdout, progress on stderr.

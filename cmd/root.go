@@ -154,6 +154,14 @@ func Run(ctx context.Context, env *Env, args []string) int {
 		return ExitOK
 	}
 	code := ExitCodeOf(err)
+	if ctx.Err() != nil && code == ExitError {
+		// SIGINT or SIGTERM cancelled the command (Main's context): the
+		// operation it cut short is reported as interrupted.
+		code = ExitInterrupted
+		if !errors.Is(err, plan.ErrInterrupted) {
+			err = fmt.Errorf("interrupted: %w", err)
+		}
+	}
 	var silent *silentError
 	if !errors.As(err, &silent) {
 		fmt.Fprintf(env.IO.ErrOut, "outboxctl: %s\n", redact.String(err.Error()))
