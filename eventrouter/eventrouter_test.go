@@ -160,6 +160,11 @@ func TestRoute(t *testing.T) {
 			wantErr: `InvalidTopicException: Topic name is invalid: 'events.Order.eu$' contains one or more characters other than ASCII alphanumerics`},
 		{name: "invalid_topic_space_slash", row: `{"row":{"id":"e1","aggregatetype":"Or der/x","aggregateid":"1","payload":{}}}`,
 			wantErr: `producer: org.apache.kafka.common.errors.InvalidTopicException: Topic name is invalid: 'outbox.event.Or der/x' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'`},
+		// With Connect's topic creation the task fails describing the topic
+		// (the trace of Kafka Connect 4.3.1 for this row).
+		{name: "invalid_topic_topic_creation", other: map[string]string{"topic.creation.default.partitions": "-1", "topic.creation.default.replication.factor": "-1"},
+			row:     `{"row":{"id":"e1","aggregatetype":"Or der/x","aggregateid":"1","payload":{}}}`,
+			wantErr: `producer: org.apache.kafka.connect.errors.ConnectException: Error while attempting to describe topics 'outbox.event.Or der/x' (caused by org.apache.kafka.common.errors.InvalidTopicException: The request attempted to perform an operation on an invalid topic.)`},
 		{name: "invalid_topic_too_long", row: `{"row":{"id":"e1","aggregatetype":"` + strings.Repeat("x", 300) + `","aggregateid":"1","payload":{}}}`,
 			wantErr: "' is longer than the max allowed length 249"},
 		{name: "regex_no_match_raw_value", er: map[string]string{"route.topic.regex": `[A-Z]+`, "route.topic.replacement": `x.$0`}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{}}}`},

@@ -378,8 +378,13 @@ func (r *Router) route(ev ChangeEvent) (Result, error) {
 		return res, atStage(err, StageValueConverter)
 	}
 	if msg := InvalidTopicMessage(rec.Topic); msg != "" {
-		// Connect's topic creation (or the producer's metadata request)
-		// gets the broker's InvalidTopicException before the record is sent.
+		if cfg.TopicCreation {
+			// Connect describes the topic before it creates it; the
+			// broker refuses the name (measured on Kafka Connect 4.3.1).
+			return res, &TaskError{Stage: StageProducer, Exception: excConnect, Message: fmt.Sprintf(
+				"Error while attempting to describe topics '%s' (caused by %s: The request attempted to perform an operation on an invalid topic.)", rec.Topic, excInvalidTopic)}
+		}
+		// The producer refuses to send to it (Kafka's Topic.validate).
 		return res, &TaskError{Stage: StageProducer, Exception: excInvalidTopic, Message: msg}
 	}
 	if rec.Timestamp != nil && *rec.Timestamp < -1 {
