@@ -186,6 +186,7 @@ func NewPipeline(ctx context.Context, cfg PipelineConfig) (Pipeline, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
 	}
+	kafkaclient.ForwardLogs(am, nil) // librdkafka's lines never on stderr; the errors are returned
 	admin, err := kafka.NewAdminClient(&am)
 	if err != nil {
 		return nil, fmt.Errorf("kafka admin: %w", err)

@@ -3,6 +3,7 @@ package cmd
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -469,6 +470,9 @@ Connect block's password-file and ${env:NAME}). Every output masks them.`,
 	c.AddCommand(&cobra.Command{
 		Use: "use NAME", Short: "Make NAME the current context", Args: cobra.ExactArgs(1),
 		RunE: func(cc *cobra.Command, args []string) error {
+			if err := checkContextName(args[0]); err != nil {
+				return err
+			}
 			cfg, path, err := loadCLIConfig(env, cfgPath)
 			if err != nil {
 				return err
@@ -574,6 +578,16 @@ func runContextShow(env *Env, cfgPath string, args []string) error {
 	return tw.Flush()
 }
 
+// checkContextName refuses an empty (or blank) context name: stored as
+// current-context it would make every command silently fall back to the
+// defaults.
+func checkContextName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return UsageError(errors.New("context name must not be empty"))
+	}
+	return nil
+}
+
 // newContextSetCmd is `outboxctl context set NAME [flags]`: it creates or
 // updates the context NAME with the given settings (secrets as env:NAME
 // or file:PATH references only).
@@ -594,13 +608,21 @@ func newContextSetCmd(env *Env, cfgPath *string) *cobra.Command {
   $ outboxctl context set prod --postgres-dsn env:PROD_PG_DSN`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cc *cobra.Command, args []string) error {
+			if err := checkContextName(args[0]); err != nil {
+				return err
+			}
 			path := configPath(env, *cfgPath)
 			if path == "" {
 				return UsageError(fmt.Errorf("no context file: set --config, $%s or $HOME", envConfig))
 			}
-			cfg, _, err := loadCLIConfig(env, *cfgPath)
-			if err != nil {
-				return err
+			// set creates the file it is given, even when it was named
+			// explicitly (--config, $OUTBOXCTL_CONFIG).
+			var cfg cliConfig
+			if _, statErr := os.Stat(path); !os.IsNotExist(statErr) {
+				var err error
+				if cfg, _, err = loadCLIConfig(env, *cfgPath); err != nil {
+					return err
+				}
 			}
 			if cfg.Contexts == nil {
 				cfg.Contexts = map[string]cliContext{}

@@ -51,6 +51,8 @@ than --prune-max connectors (default 1).
 A connectors file with a masked value (generate's "********") is refused
 (exit 2): deploy from the spec or from generate --no-resolve output.
 
+From a spec, validate's blocking rules (outboxctl validate, errors) run
+first: any error finding stops the deploy with exit 3, nothing written.
 Before the first write, every config to be written is sent to Connect's
 validate endpoint (--validate, on by default): one rejected value aborts the
 deploy with nothing written, instead of failing halfway.
@@ -58,7 +60,9 @@ deploy with nothing written, instead of failing halfway.
 Exit codes: 0 every connector converged, 1 a connector or task FAILED, the
 wait timed out or Connect was unreachable or refused a write, 2 bad input,
 3 blocked dangerous changes or configs Connect's validation rejects (nothing
-was written), 4 changes pending with --dry-run --detailed-exitcode.`,
+was written), 4 changes pending with --dry-run --detailed-exitcode, 130
+interrupted by SIGINT or SIGTERM (the request in flight is abandoned; the
+report, text or -o json, lists what was written and what was not).`,
 		Example: `  $ outboxctl deploy -f connectors.json
   $ outboxctl deploy -f connectors.json --dry-run --detailed-exitcode
   $ outboxctl deploy -f connectors.json --allow SLOT_NAME_CHANGE --timeout 5m -o json
@@ -85,6 +89,9 @@ was written), 4 changes pending with --dry-run --detailed-exitcode.`,
 func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 	if opts.DetailedExitCode && !opts.DryRun {
 		return UsageError(errors.New("--detailed-exitcode needs --dry-run: deploy applies the changes, so there is nothing pending to report (use `outboxctl plan --detailed-exitcode` in a pull request)"))
+	}
+	if !opts.DryRun {
+		opts.preflight = "deploy"
 	}
 	p, client, err := computePlan(ctx, env, &opts.desiredFlags, &opts.Connect)
 	if err != nil {
@@ -125,6 +132,9 @@ func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 		RestartFailed: opts.RestartFailed,
 		Progress:      env.IO.ErrOut,
 	})
+	if errors.Is(err, plan.ErrInterrupted) && len(rep.Results) == 0 {
+		return WithExitCode(ExitInterrupted, fmt.Errorf("%w before the first write: nothing was written", plan.ErrInterrupted))
+	}
 	if err != nil && len(rep.Results) == 0 {
 		return connectHint(err)
 	}
@@ -134,6 +144,9 @@ func runDeploy(ctx context.Context, env *Env, opts *deployOptions) error {
 		}
 	} else if rerr := plan.RenderReportText(env.IO.Out, rep); rerr != nil {
 		return rerr
+	}
+	if errors.Is(err, plan.ErrInterrupted) {
+		return WithExitCode(ExitInterrupted, err)
 	}
 	if err != nil {
 		return connectHint(err)

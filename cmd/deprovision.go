@@ -124,7 +124,7 @@ func runDeprovision(ctx context.Context, env *Env, opts *deprovisionOptions) err
 	if err != nil {
 		return err
 	}
-	admin, err := newKafkaAdmin(kc)
+	admin, err := newKafkaAdmin(env, kc)
 	if err != nil {
 		return err
 	}

@@ -144,7 +144,7 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		if err != nil {
 			return err
 		}
-		admin, err := newKafkaAdmin(kc)
+		admin, err := newKafkaAdmin(env, kc)
 		if err != nil {
 			return err
 		}

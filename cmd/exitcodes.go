@@ -29,6 +29,9 @@ const (
 	// (connector, relay, database write, topic or decode; the message names
 	// it).
 	ExitVerifyFailed = 5
+	// ExitInterrupted: SIGINT or SIGTERM stopped the command (deploy
+	// reports what it wrote and what not).
+	ExitInterrupted = 130
 )
 
 const exitCodesHelp = `Exit codes of outboxctl:
@@ -42,7 +45,8 @@ const exitCodesHelp = `Exit codes of outboxctl:
   2  bad input: unknown flag or command, a spec, config or schema that does not
      parse, an invalid argument; nothing was changed
   3  a check failed: validation findings, incompatible schemas, a connector or
-     task not RUNNING (status), plan/deploy refusing a dangerous change or a
+     task not RUNNING (status), deploy, provision or schema register refusing a
+     spec with validation errors (nothing changed), plan/deploy refusing a dangerous change or a
      prune beyond --prune-max / of every managed connector (nothing written),
      events lost, duplicated or out of order (bench), relay cutover --to relay
      refusing a writer that deletes rows after inserting them, cleanup refusing
@@ -55,6 +59,11 @@ const exitCodesHelp = `Exit codes of outboxctl:
      changes; schema diff --exit-code found the two sides different
   5  verify: a stage of the canary failed (connector or relay, database write,
      topic, decode); the report and the message name the stage
+     (verify: Connect or Kafka unreachable is 1, the stage is shown as error)
+
+130  interrupted by SIGINT or SIGTERM (a command cut short; relay and exporter
+     stop gracefully with 0): deploy abandons the request in flight and reports
+     (text or -o json) which connectors were written and which not
 
 Errors are printed once on stderr as "outboxctl: <message>". Data (plans,
 reports, JSON) is printed on stdout, progress on stderr.

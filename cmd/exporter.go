@@ -122,7 +122,7 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 		if err != nil {
 			return err
 		}
-		admin, err := newKafkaAdmin(kc)
+		admin, err := newKafkaAdmin(env, kc)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -73,11 +74,26 @@ func envLookup(env *Env) *spec.Lookup {
 // loadSpec loads the spec files of -f (default outbox.yaml). A spec that
 // does not load is bad input (exit 2). The files of a folder that are not
 // outbox specs are named on stderr.
-func loadSpec(env *Env, files []string) (*spec.Spec, error) {
-	if len(files) == 0 {
-		files = []string{defaultSpecFile}
+func loadSpec(env *Env, files []string, extra ...spec.Source) (*spec.Spec, error) {
+	var paths []string
+	for _, f := range files {
+		if f != "-" {
+			paths = append(paths, f)
+			continue
+		}
+		if len(extra) > 0 {
+			return nil, UsageError(errStdinTwice)
+		}
+		data, err := readStdin(env)
+		if err != nil {
+			return nil, err
+		}
+		extra = append(extra, spec.Source{Name: stdinName, Data: data})
 	}
-	s, err := spec.Load(files...)
+	if len(paths) == 0 && len(extra) == 0 {
+		paths = []string{defaultSpecFile}
+	}
+	s, err := spec.LoadWith(paths, extra...)
 	if err != nil {
 		return nil, UsageError(err)
 	}
@@ -85,6 +101,25 @@ func loadSpec(env *Env, files []string) (*spec.Spec, error) {
 		fmt.Fprintf(env.IO.ErrOut, "outboxctl: skipped %s: not an outbox spec\n", f)
 	}
 	return s, nil
+}
+
+// stdinName names standard input in messages and positions.
+const stdinName = "<stdin>"
+
+// errStdinTwice: -f - given more than once (standard input is read once).
+var errStdinTwice = errors.New("-f -: standard input can be read only once")
+
+// readStdin reads the command's standard input, at most spec.MaxFileSize
+// bytes.
+func readStdin(env *Env) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(env.IO.In, spec.MaxFileSize+1))
+	if err != nil {
+		return nil, UsageError(fmt.Errorf("%s: %w", stdinName, err))
+	}
+	if len(data) > spec.MaxFileSize {
+		return nil, UsageError(fmt.Errorf("%s: larger than %d bytes", stdinName, spec.MaxFileSize))
+	}
+	return data, nil
 }
 
 // kafkaFlags are the Kafka addresses generate and validate write into the
@@ -128,10 +163,18 @@ func generateConnectors(env *Env, s *spec.Spec, lookup *spec.Lookup, kf *kafkaFl
 // specConnectors turns outbox spec files into the connectors plan and deploy
 // compare with Kafka Connect: generated with secrets resolved, without the
 // outboxes the relay publishes (see skipRelayPublished).
-func specConnectors(env *Env, paths []string) ([]connectorconfig.Connector, error) {
-	s, err := loadSpec(env, paths)
+//
+// With preflight (the command's name), validate's blocking rules run
+// first (preflightSpec): deploy changes nothing for a spec validate refuses.
+func specConnectors(env *Env, paths []string, preflight string, extra ...spec.Source) ([]connectorconfig.Connector, error) {
+	s, err := loadSpec(env, paths, extra...)
 	if err != nil {
 		return nil, err
+	}
+	if preflight != "" {
+		if err := preflightSpec(env, s, preflight); err != nil {
+			return nil, err
+		}
 	}
 	cs, err := generateConnectors(env, s, envLookup(env), nil)
 	if err != nil {

@@ -16,7 +16,9 @@ type kafkaAdmin struct {
 	bootstrap string
 }
 
-func newKafkaAdmin(cfg kafkaclient.Config) (*kafkaAdmin, error) {
+// newKafkaAdmin creates the admin client of cfg; librdkafka's log lines go
+// to the CLI's log (-v).
+func newKafkaAdmin(env *Env, cfg kafkaclient.Config) (*kafkaAdmin, error) {
 	a, err := kafkaclient.NewAdminClient(cfg)
 	if err != nil {
 		if errors.Is(err, kafkaclient.ErrInvalidConfig) {
@@ -24,6 +26,7 @@ func newKafkaAdmin(cfg kafkaclient.Config) (*kafkaAdmin, error) {
 		}
 		return nil, err
 	}
+	a.SetLogf(env.logf)
 	return &kafkaAdmin{AdminClient: a, bootstrap: cfg.BootstrapServers}, nil
 }
 

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
@@ -30,18 +32,21 @@ type desiredFlags struct {
 	Allow         []string
 	Owner         string
 	Output        string
+	// preflight names the command that runs validate's blocking rules on
+	// the spec before its first change (deploy; not plan or --dry-run).
+	preflight string
 }
 
 // defaultPruneMax is --prune-max's default: one delete per run.
 const defaultPruneMax = 1
 
 func addDesiredFlags(fs *pflag.FlagSet, f *desiredFlags) {
-	fs.StringArrayVarP(&f.Files, "file", "f", nil, "connectors to deploy: an outbox spec (.yaml), a connectors file (generate --no-resolve -o json|yaml output, a JSON array of {name, config, state}; - for stdin) or a folder of either; repeatable")
+	fs.StringArrayVarP(&f.Files, "file", "f", nil, "connectors to deploy: an outbox spec (.yaml), a connectors file (generate --no-resolve -o json|yaml output, a JSON array of {name, config, state}) or a folder of either; - reads either kind from stdin (once); repeatable")
 	fs.BoolVar(&f.Prune, "prune", false, "also delete connectors that carry this tool's ownership marker ("+plan.OwnerKey+") but are not declared")
 	fs.IntVar(&f.PruneMax, "prune-max", defaultPruneMax, "with --prune: refuse (exit 3) to delete more than this many connectors")
 	fs.BoolVar(&f.AllowPruneAll, "allow-prune-all", false, "with --prune: allow deleting every connector this owner manages, and lift --prune-max")
 	fs.StringArrayVar(&f.Allow, "allow", nil, "allow the dangerous changes of `RULE_ID` (repeatable; all allows every rule; the IDs are listed in the help of plan)")
-	fs.StringVar(&f.Owner, "owner", plan.DefaultOwner, "ownership marker value written to "+plan.OwnerKey+" (lets several repositories share a cluster)")
+	fs.StringVar(&f.Owner, "owner", plan.DefaultOwner, "ownership marker value written to "+plan.OwnerKey+" (lets several repositories share a cluster; not empty; taking over another owner's connector is OWNER_TAKEOVER)")
 }
 
 // check refuses flag values that make no sense (exit 2).
@@ -59,6 +64,9 @@ func (f *desiredFlags) check() error {
 				return UsageError(fmt.Errorf("--allow %q: unknown rule ID%s; valid: %s", id, hint, strings.Join(valid, ", ")))
 			}
 		}
+	}
+	if strings.TrimSpace(f.Owner) == "" {
+		return UsageError(fmt.Errorf("--owner must not be empty: without the ownership marker (%s) --prune no longer sees the connectors (default %q)", plan.OwnerKey, plan.DefaultOwner))
 	}
 	if f.PruneMax < 0 {
 		return UsageError(fmt.Errorf("--prune-max %d: want 0 or more", f.PruneMax))
@@ -90,19 +98,32 @@ func rulesHelp() string {
 // Connectors files (`generate --no-resolve -o json|yaml` output) are read
 // by readConnectorsFile; the specs are generated together at the end
 // (specConnectors). A connector name declared twice is bad input.
-func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) {
+func loadDesired(env *Env, files []string, preflight string) ([]connectorconfig.Connector, error) {
 	if len(files) == 0 {
 		return nil, UsageError(errors.New("no connectors given: use -f connectors.json (or -f outbox.yaml)"))
 	}
 	var out []connectorconfig.Connector
 	var specs []string
+	var stdinSpec []spec.Source
+	stdinRead := false
 	for _, f := range files {
 		if f == "-" {
-			data, err := spec.ReadAllLimit(env.IO.In, spec.MaxFileSize)
-			if err != nil {
-				return nil, UsageError(fmt.Errorf("<stdin>: %w", err))
+			// Standard input is either kind, told apart by content as for
+			// files: a spec (a mapping with apiVersion, kind, kafka or
+			// outboxes, in YAML or JSON) or a connectors file.
+			if stdinRead {
+				return nil, UsageError(errStdinTwice)
 			}
-			cs, err := readConnectorsFile(env, "<stdin>", data)
+			stdinRead = true
+			data, err := readStdin(env)
+			if err != nil {
+				return nil, err
+			}
+			if !connectorconfig.IsConnectorsFile(stdinName, data) || isSpecObject(data) {
+				stdinSpec = append(stdinSpec, spec.Source{Name: stdinName, Data: data})
+				continue
+			}
+			cs, err := readConnectorsFile(env, stdinName, data)
 			if err != nil {
 				return nil, err
 			}
@@ -149,8 +170,8 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 		}
 		out = append(out, cs...)
 	}
-	if len(specs) > 0 {
-		cs, err := specConnectors(env, specs)
+	if len(specs) > 0 || len(stdinSpec) > 0 {
+		cs, err := specConnectors(env, specs, preflight, stdinSpec...)
 		if err != nil {
 			return nil, err
 		}
@@ -164,6 +185,17 @@ func loadDesired(env *Env, files []string) ([]connectorconfig.Connector, error) 
 		seen[c.Name] = c.Source
 	}
 	return out, nil
+}
+
+// isSpecObject reports whether data, which looks like a connectors file,
+// is an outbox spec written as one JSON (or flow YAML) mapping instead.
+func isSpecObject(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	var n yaml.Node
+	return yaml.Unmarshal(data, &n) == nil && spec.IsSpec(data)
 }
 
 // scanFolder sorts the *.json, *.yaml and *.yml files below dir into
@@ -280,7 +312,7 @@ func computePlan(ctx context.Context, env *Env, d *desiredFlags, cf *connectFlag
 	if err := d.check(); err != nil {
 		return plan.Plan{}, nil, err
 	}
-	desired, err := loadDesired(env, d.Files)
+	desired, err := loadDesired(env, d.Files, d.preflight)
 	if err != nil {
 		return plan.Plan{}, nil, err
 	}

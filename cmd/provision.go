@@ -58,7 +58,9 @@ connections come from OUTBOXCTL_PG_DSN, OUTBOXCTL_MARIADB_DSN,
 OUTBOXCTL_MYSQL_DSN and OUTBOXCTL_BOOTSTRAP_SERVERS, else the context
 (outboxctl context --help); a secured cluster takes the --kafka-* flags or
 OUTBOXCTL_KAFKA_* variables (SASL_SSL, SCRAM, a CA; passwords as env:NAME or
-file:PATH; see outboxctl help environment). Preflight findings that
+file:PATH; see outboxctl help environment). Before the first step,
+validate's blocking rules run on the spec: an error finding (a name no step
+can use, for example) exits 3 with nothing changed. Preflight findings that
 provisioning cannot fix (wal_level, binlog settings) are reported; errors among them exit 3.`,
 		Example: `  $ outboxctl provision -f examples/outbox.yaml --dry-run
   $ outboxctl provision -f examples/outbox.yaml --dry-run --live --topics
@@ -89,6 +91,11 @@ func specTargets(env *Env, files []string) ([]provisioning.Target, *spec.Lookup,
 	if err != nil {
 		return nil, nil, err
 	}
+	return specTargetsOf(env, s)
+}
+
+// specTargetsOf is specTargets of a loaded spec.
+func specTargetsOf(env *Env, s *spec.Spec) ([]provisioning.Target, *spec.Lookup, error) {
 	lookup := envLookup(env)
 	ts, err := provisioning.Targets(s, genOptions(env, lookup, nil))
 	if err != nil {
@@ -120,7 +127,18 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 	if err := env.applyDatabaseContext(); err != nil {
 		return err
 	}
-	targets, lookup, err := specTargets(env, opts.Files)
+	s, err := loadSpec(env, opts.Files)
+	if err != nil {
+		return err
+	}
+	if !opts.DryRun {
+		// validate's blocking rules first: a name no step can use must
+		// not stop provisioning halfway.
+		if err := preflightSpec(env, s, "provision"); err != nil {
+			return err
+		}
+	}
+	targets, lookup, err := specTargetsOf(env, s)
 	if err != nil {
 		return err
 	}
@@ -156,7 +174,7 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 			if err != nil {
 				return nil, err
 			}
-			a, err := newKafkaAdmin(kc)
+			a, err := newKafkaAdmin(env, kc)
 			if err != nil {
 				return nil, err
 			}
@@ -196,7 +214,21 @@ func renderProvision(w io.Writer, format string, rep provisioning.Result) error 
 			continue
 		}
 		fmt.Fprintf(&b, "outbox %s (%s): %s %d steps\n", d.Outbox, d.Kind, verb, len(d.Steps))
-		for _, s := range d.Steps {
+		for i := 0; i < len(d.Steps); i++ {
+			s := d.Steps[i]
+			if !rep.DryRun {
+				// Statements of one action and description (two GRANTs
+				// "let dbz read the outbox table") are one line.
+				n := 1
+				for i+n < len(d.Steps) && d.Steps[i+n].ID == s.ID && d.Steps[i+n].Description == s.Description {
+					n++
+				}
+				if n > 1 {
+					fmt.Fprintf(&b, "+ %s: %s (%d statements)\n", s.ID, s.Description, n)
+					i += n - 1
+					continue
+				}
+			}
 			fmt.Fprintf(&b, "+ %s: %s\n", s.ID, s.Description)
 			if rep.DryRun {
 				for _, l := range strings.Split(s.Display, "\n") {

@@ -92,6 +92,11 @@ outboxes:
 	if !strings.Contains(errOut, "outbox prov-"+sfx+": create database") || !strings.Contains(errOut, "applying") {
 		t.Errorf("progress on stderr = %q", errOut)
 	}
+	// The progress and the report count the same steps (the database's
+	// creation included).
+	if n := len(rep.Databases[0].Steps); !strings.Contains(errOut, fmt.Sprintf("applying %d more steps (%d in all)", n-1, n)) {
+		t.Errorf("progress on stderr = %q, want %d more steps (%d in all)", errOut, n-1, n)
+	}
 	topic := "outbox.event.Prov" + sfx
 	found := false
 	for _, tp := range rep.Topics {
@@ -134,5 +139,59 @@ outboxes:
 				t.Errorf("summary has no row for %s:\n%s", rule, md)
 			}
 		}
+	}
+}
+
+// TestCLIProvisionValidatesBeforeAnyStep: a spec whose publication name
+// validate refuses (SLOT_NAME_INVALID; "$$" once broke the DO block of
+// the owner-group step after the database, table, publication and role
+// were made) is refused by provision before its first step: exit 3, the
+// finding on stderr, and nothing created on the real PostgreSQL.
+func TestCLIProvisionValidatesBeforeAnyStep(t *testing.T) {
+	s := itest.Require(t, itest.Postgres)
+	sfx := itest.Suffix()
+	dbName := "outbox_provinj_" + sfx
+	user := "dbz_inj_" + sfx
+	admin, err := sql.Open("pgx", s.PostgresDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx := context.Background()
+		_, _ = admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+dbName+" WITH (FORCE)")
+		_, _ = admin.ExecContext(ctx, `DROP ROLE IF EXISTS "`+user+`"`)
+		admin.Close()
+	})
+	dir := t.TempDir()
+	specFile := filepath.Join(dir, "outbox.yaml")
+	data := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: inj-%[1]s
+    database:
+      kind: postgres
+      connection: {host: 127.0.0.1, port: 15432, user: %[2]s, password: "${env:IT_PROV_PASSWORD}", dbname: %[3]s}
+    connector:
+      publicationName: "clihunt_inj$$"
+`, sfx, user, dbName)
+	if err := os.WriteFile(specFile, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"IT_PROV_PASSWORD": "pw-" + sfx, "XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""}
+	code, out, errOut := runCLI(t, vars, "provision", "-f", specFile, "--database")
+	if code != 3 {
+		t.Fatalf("provision: exit %d, want 3 (refused before any step)\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "SLOT_NAME_INVALID") || !strings.Contains(errOut, "nothing was changed") {
+		t.Errorf("stderr = %q, want the SLOT_NAME_INVALID finding and that nothing was changed", errOut)
+	}
+	if strings.Contains(errOut, "applying") {
+		t.Errorf("stderr = %q: a step was started", errOut)
+	}
+	var n int
+	if err := admin.QueryRowContext(context.Background(), "SELECT count(*) FROM pg_database WHERE datname = $1", dbName).Scan(&n); err != nil || n != 0 {
+		t.Errorf("database %s: count %d (%v), want not created", dbName, n, err)
+	}
+	if err := admin.QueryRowContext(context.Background(), "SELECT count(*) FROM pg_roles WHERE rolname = $1 OR rolname LIKE 'clihunt_inj%'", user).Scan(&n); err != nil || n != 0 {
+		t.Errorf("roles: count %d (%v), want none created", n, err)
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -42,6 +44,8 @@ type Env struct {
 	RequestTimeout time.Duration
 	// trace is the HTTP trace of -v/--verbose (nil without it).
 	trace *httptrace.Transport
+	// verbose is -v/--verbose: logf prints.
+	verbose bool
 	// timeoutErr is a bad $OUTBOXCTL_REQUEST_TIMEOUT (see requestTimeout).
 	timeoutErr error
 	// ctxSel is the running command's --config/--context (contexts.go).
@@ -85,12 +89,22 @@ func (env *Env) applyGlobalFlags(c *cobra.Command, g *globalFlags) error {
 		return UsageError(fmt.Errorf("--request-timeout %s: the request timeout must not be negative", d))
 	}
 	env.RequestTimeout = d
+	env.verbose = g.Verbose
 	if g.Verbose {
 		env.trace = httptrace.New(nil, env.IO.ErrOut, httptrace.Options{
 			Sensitive: func(k string) bool { return plan.IsSensitive(k, nil) },
 		})
 	}
 	return nil
+}
+
+// logf is the CLI's log at the -v level: a line on stderr with -v, nothing
+// without it. Library clients log through it (librdkafka's lines, for
+// example, instead of their own stderr output).
+func (env *Env) logf(format string, args ...any) {
+	if env.verbose {
+		fmt.Fprintf(env.IO.ErrOut, "outboxctl: "+format+"\n", args...)
+	}
 }
 
 // requestTimeout is the bound of each request to a server, or the usage
@@ -119,7 +133,16 @@ func Main() int {
 		Getenv: os.Getenv,
 	}
 	env.Settings = settings.FromEnv(os.Getenv) // canonical names, then aliases
-	return Run(context.Background(), env, os.Args[1:])
+	// SIGINT and SIGTERM cancel the command's context: deploy abandons the
+	// request in flight and reports what was written (exit 130). A second
+	// signal kills the process as usual.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return Run(ctx, env, os.Args[1:])
 }
 
 // Run executes the command line args with env and returns the exit code.
@@ -131,6 +154,14 @@ func Run(ctx context.Context, env *Env, args []string) int {
 		return ExitOK
 	}
 	code := ExitCodeOf(err)
+	if ctx.Err() != nil && code == ExitError {
+		// SIGINT or SIGTERM cancelled the command (Main's context): the
+		// operation it cut short is reported as interrupted.
+		code = ExitInterrupted
+		if !errors.Is(err, plan.ErrInterrupted) {
+			err = fmt.Errorf("interrupted: %w", err)
+		}
+	}
 	var silent *silentError
 	if !errors.As(err, &silent) {
 		fmt.Fprintf(env.IO.ErrOut, "outboxctl: %s\n", redact.String(err.Error()))

@@ -56,6 +56,14 @@ longer than 10 bytes, which Avro Java rejects as an invalid encoding).`,
 	return c
 }
 
+// maxDecodeItems bounds the items of one array or map block that schema
+// decode accepts beyond one per datum byte: items of zero size (null, an
+// empty record) cost no bytes, so the bound is memory: goavro preallocates
+// 16 bytes per claimed item, 256 MiB at this bound. Avro Java 1.12 bounds
+// them by memory too (collectionItems.maxAllocation, about 197 M with its
+// default heap; it reads 1.5 M and 20 M nulls).
+const maxDecodeItems = 16 << 20
+
 func runSchemaDecode(env *Env, opts *schemaDecodeOptions) error {
 	if opts.Writer == "-" || opts.Reader == "-" {
 		return UsageError(fmt.Errorf("--writer and --reader must be files (standard input is the datum)"))
@@ -78,7 +86,7 @@ func runSchemaDecode(env *Env, opts *schemaDecodeOptions) error {
 	}
 	// goavro preallocates arrays for a block's item count; a corrupt count
 	// must not allocate gigabytes.
-	goavro.MaxBlockCount = max(int64(len(data)), 1<<20)
+	goavro.MaxBlockCount = max(int64(len(data)), maxDecodeItems)
 
 	r, err := resolve.Compile(writer, reader)
 	if err != nil {

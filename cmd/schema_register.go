@@ -60,9 +60,14 @@ func runSchemaRegister(ctx context.Context, env *Env, opts *schemaRegisterOption
 	if err != nil {
 		return UsageError(err)
 	}
-	_, cat, err := loadCatalog(env, opts.Files)
+	sp, cat, err := loadCatalog(env, opts.Files)
 	if err != nil {
 		return err
+	}
+	if !opts.DryRun {
+		if err := preflightSpec(env, sp, "schema register"); err != nil {
+			return err
+		}
 	}
 	cl, err := opts.Registry.client(env)
 	if err != nil {

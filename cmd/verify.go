@@ -46,8 +46,9 @@ with that hint when no record arrives.
 Exit codes: 0 every stage passed; 5 a stage failed (the report and the message
 name it); 1 operational error: a server unreachable before the canary, the
 verifier's own connection to Kafka Connect, Kafka or the database failing
-(the stage's status is "error"), or SIGINT/SIGTERM while it waits (the
-canary row is deleted before it exits).
+(the stage's status is "error", not failed), or SIGINT/SIGTERM while it
+waits (the canary row is deleted before it exits). librdkafka's log lines
+are shown with -v only.
 
 Canary records are ordinary outbox events of type outboxctl.Canary (the
 EventRouter's type header, "eventType" unless the spec renames it), keyed
@@ -107,7 +108,7 @@ func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
 		if err != nil {
 			return err
 		}
-		vo := verify.Options{Outbox: t.Outbox, Config: t.Connector.Config, DB: db, BootstrapServers: env.Settings.BootstrapServers, Timeout: opts.Timeout}
+		vo := verify.Options{Outbox: t.Outbox, Config: t.Connector.Config, DB: db, BootstrapServers: env.Settings.BootstrapServers, Timeout: opts.Timeout, Logf: env.logf}
 		if client != nil {
 			name := t.Connector.Name
 			vo.ConnectorState = func(ctx context.Context) (string, error) { return connectorState(ctx, client, name) }
@@ -131,8 +132,11 @@ func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
 	} else {
 		for _, r := range reports {
 			verdict := "ok"
-			if !r.OK {
+			switch {
+			case r.Failed != "":
 				verdict = "FAILED at the " + r.Failed + " stage"
+			case !r.OK:
+				verdict = "not verified: a server did not answer"
 			}
 			fmt.Fprintf(env.IO.Out, "outbox %s: %s (canary %s on %s)\n", r.Outbox, verdict, r.EventID, r.Topic)
 			for _, s := range r.Stages {

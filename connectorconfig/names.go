@@ -20,7 +20,10 @@ var ErrInvalidName = errors.New("invalid name")
 // ("Suspicious Path Character") or '%' ("Ambiguous URI path encoding"), or
 // is "." or ".." ("Ambiguous URI path segment"): every later request about
 // it (PUT …/config, GET …/status, DELETE) fails with 400. Such a name is
-// also never a safe file name, which generate --out-dir relies on.
+// also never a safe file name, which generate --out-dir relies on. Unicode
+// format characters (category Cf: zero-width spaces and joiners, bidi
+// overrides, the BOM) are refused too: Connect accepts them, but the name
+// then reads as another one.
 func ValidConnectorName(name string) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: connector name %q %s", ErrInvalidName, name, fmt.Sprintf(format, args...))
@@ -37,6 +40,8 @@ func ValidConnectorName(name string) error {
 		switch {
 		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
 			return bad("contains the control character %U (Connect: \"String may not contain control sequences\")", r)
+		case unicode.Is(unicode.Cf, r):
+			return bad("contains the invisible or bidirectional formatting character %U (zero-width, bidi override, BOM): the name would look like another one in logs, the REST API and the UI", r)
 		case r == '/':
 			return bad("contains '/': Connect's REST API cannot address it (400 Ambiguous URI path separator)")
 		case r == '\\':

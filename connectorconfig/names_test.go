@@ -30,6 +30,10 @@ func TestValidConnectorName(t *testing.T) {
 		{"a%2Fb", false, "contains '%'"},
 		{".", false, "path segment"},
 		{"..", false, "path segment"},
+		{"or\u200bders", false, "invisible or bidirectional formatting character U+200B"},
+		{"orders\u202e", false, "invisible or bidirectional formatting character U+202E"},
+		{"\ufefforders", false, "U+FEFF"},
+		{"bestellungen-größe", true, ""},
 	}
 	for _, tc := range tests {
 		err := connectorconfig.ValidConnectorName(tc.name)

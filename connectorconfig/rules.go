@@ -117,7 +117,7 @@ var allRules = []Rule{
 	},
 	{
 		ID: "CONNECTOR_NAME_INVALID", Aliases: []string{"KC001_CONNECTOR_NAME_INVALID"}, Severity: SeverityError,
-		Purpose: "connector names must pass Kafka Connect's name rules and be addressable by its REST API: not empty, no control characters, no '/', '\\' or '%', not \".\" or \"..\"",
+		Purpose: "connector names must pass Kafka Connect's name rules and be addressable by its REST API: not empty, no control, zero-width or bidi-override characters, no '/', '\\' or '%', not \".\" or \"..\"",
 		Hint:    "use letters, digits, '-', '_' and '.' in connector.name (or the outbox name it defaults to)",
 		check:   checkConnectorNames,
 	},
@@ -150,6 +150,12 @@ var allRules = []Rule{
 		Purpose: "two PostgreSQL connectors on one server must not share a replication slot, nor a publication in one database",
 		Hint:    "give each connector its own slotName and publicationName (or drop them to get derived names)",
 		check:   checkSlotClash,
+	},
+	{
+		ID: "OUTBOX_TABLE_SHARED", Severity: SeverityError,
+		Purpose: "two outboxes must not read the same database table: each would publish every event, so every event is published twice",
+		Hint:    "declare the table once (one outbox may route several aggregate types), or give each outbox its own table",
+		check:   checkOutboxTableShared,
 	},
 	{
 		ID: "SLOT_CAN_STALL", Aliases: []string{"PG004_SLOT_CAN_STALL"}, Severity: SeverityWarning,
@@ -772,6 +778,36 @@ func checkPlugin(r *Rule, v *validation) {
 		case p != "pgoutput":
 			v.report(r, c, "plugin.name", fmt.Sprintf("plugin.name %q: use pgoutput (built into PostgreSQL 10+)", p))
 		}
+	})
+}
+
+// checkOutboxTableShared finds outboxes of the spec that read one table:
+// the same server (host and port), for PostgreSQL the same database, and
+// the same schema.table. Each connector (or relay) publishes every row.
+func checkOutboxTableShared(r *Rule, v *validation) {
+	seen := map[string]*Connector{}
+	v.each(func(c *Connector) {
+		o := v.outbox(c)
+		if o == nil {
+			return
+		}
+		conn := o.Database.Connection
+		k := strings.ToLower(o.Database.Kind) + "://" + strings.ToLower(conn.Host) + ":" + strconv.Itoa(conn.Port)
+		if o.Database.Kind == "postgres" {
+			k += "/" + conn.DBName
+		}
+		k += "/" + o.QualifiedTable()
+		prev, ok := seen[k]
+		if !ok {
+			seen[k] = c
+			return
+		}
+		p := o.PosOf("table")
+		v.findings = append(v.findings, Finding{
+			RuleID: r.ID, Severity: r.Severity, File: p.File, Line: p.Line, Col: p.Col, Connector: c.Name, Key: "table",
+			Message: fmt.Sprintf("outbox %s reads table %s on %s:%d, as outbox %s (connector %s) does: every event would be published twice", o.Name, o.QualifiedTable(), conn.Host, conn.Port, prev.Outbox, prev.Name),
+			Hint:    r.Hint,
+		})
 	})
 }
 

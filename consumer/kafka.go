@@ -195,6 +195,8 @@ type Consumer struct {
 	router *Router
 	kc     *kafka.Consumer
 	sem    chan struct{} // MaxConcurrentPartitions slots; nil: no bound
+	// stopLogs ends the forwarding of librdkafka's log lines to Logger.
+	stopLogs func()
 
 	mu       sync.Mutex
 	lanes    map[tpKey]*lane
@@ -279,11 +281,19 @@ func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 	}
 	km["group.id"] = cfg.GroupID
 	km["enable.auto.commit"] = false
+	stopLogs := func() {}
+	if _, set := km["go.logs.channel.enable"]; !set {
+		// librdkafka's log lines go to Logger at debug level, not to
+		// stderr in librdkafka's own format.
+		logger := cfg.Logger
+		stopLogs = kafkaclient.ForwardLogs(km, func(format string, args ...any) { logger.Debug(fmt.Sprintf(format, args...)) })
+	}
 	kc, err := kafka.NewConsumer(&km)
 	if err != nil {
+		stopLogs()
 		return nil, fmt.Errorf("consumer: %w", err)
 	}
-	c := &Consumer{cfg: cfg, router: r, kc: kc, lanes: map[tpKey]*lane{}, fatalCh: make(chan struct{})}
+	c := &Consumer{cfg: cfg, router: r, kc: kc, lanes: map[tpKey]*lane{}, fatalCh: make(chan struct{}), stopLogs: stopLogs}
 	if cfg.MaxConcurrentPartitions > 0 {
 		c.sem = make(chan struct{}, cfg.MaxConcurrentPartitions)
 	}
@@ -345,6 +355,7 @@ func (c *Consumer) Run(ctx context.Context) (err error) {
 		if cerr := c.kc.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("consumer: close: %w", cerr)
 		}
+		c.stopLogs()
 	}()
 	if err := c.checkDLQTopics(); err != nil {
 		return err

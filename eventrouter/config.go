@@ -96,6 +96,11 @@ type Config struct {
 	// EventRouterVersion is Version36 or Version35 (see ParseOptions).
 	EventRouterVersion string
 	TopicPrefix        string
+	// TopicCreation: Connect creates the routed topics (the worker's
+	// topic.creation.enable, default true, and the connector's
+	// topic.creation.default.partitions and .replication.factor): a
+	// routed topic is described before the first record is sent.
+	TopicCreation bool
 	// ExtendedHeaders is extended.headers.enabled (default true): the four
 	// __debezium.context.* headers on every record.
 	ExtendedHeaders bool
@@ -223,6 +228,9 @@ func ParseConfigWithOptions(m map[string]string, transformAlias string, opts Par
 	case strings.HasSuffix(c.ConnectorClass, "MariaDbConnector"):
 		c.Connector = MariaDB
 	}
+	_, parts := m["topic.creation.default.partitions"]
+	_, rf := m["topic.creation.default.replication.factor"]
+	c.TopicCreation = parts && rf && !strings.EqualFold(strings.TrimSpace(worker["topic.creation.enable"]), "false")
 	var err error
 	if c.ExtendedHeaders, err = boolKey(m, "extended.headers.enabled", true); err != nil {
 		return c, err

@@ -37,7 +37,8 @@
 // the record key, route.by.field with Kafka's RegexRouter (Java regex
 // translated to RE2, Java replacement syntax), the timestamp column, the
 // __debezium.context.* headers, errors.tolerance, a TopicNameMatches
-// predicate; and JsonConverter (schemas on and off, byte-exact: field order,
+// predicate, the topic name the producer needs (Kafka's Topic.validate:
+// an invalid routed name fails the task with InvalidTopicException); and JsonConverter (schemas on and off, byte-exact: field order,
 // Java number formatting, base64 bytes, Jackson string escaping),
 // StringConverter, ByteArrayConverter, BinaryDataConverter and
 // SimpleHeaderConverter.

@@ -58,6 +58,7 @@ const (
 	excClassCast     = "java.lang.ClassCastException"
 	excSchemaBuilder = "org.apache.kafka.connect.errors.SchemaBuilderException"
 	excInvalidRecord = "org.apache.kafka.common.InvalidRecordException"
+	excInvalidTopic  = "org.apache.kafka.common.errors.InvalidTopicException"
 )
 
 func dataException(format string, args ...any) *TaskError {

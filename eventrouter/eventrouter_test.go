@@ -153,7 +153,20 @@ func TestRoute(t *testing.T) {
 		{name: "envelope_column_default", er: map[string]string{"table.fields.additional.placement": "deleted:envelope"}, other: jsonSchemas,
 			row: `{"columns":{"deleted":{"type":"boolean","nullable":false,"default":false}},"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":null,"deleted":null}}`},
 		{name: "envelope_string_converter_struct", er: map[string]string{"table.fields.additional.placement": "type:envelope:eventType"}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1}}}`},
-		{name: "regex_routing", er: map[string]string{"route.topic.regex": `(?<kind>[A-Z][a-z]+)_(?<rest>.*)`, "route.topic.replacement": `events.${kind}.$2\$`}, row: `{"row":{"id":"e1","aggregatetype":"Order_eu","aggregateid":"1","payload":{}}}`},
+		{name: "regex_routing", er: map[string]string{"route.topic.regex": `(?<kind>[A-Z][a-z]+)_(?<rest>.*)`, "route.topic.replacement": `events.${kind}.$2`}, row: `{"row":{"id":"e1","aggregatetype":"Order_eu","aggregateid":"1","payload":{}}}`},
+		// \$ is a literal '$', which Kafka refuses in a topic name: the
+		// task fails (Topic.validate's InvalidTopicException).
+		{name: "regex_routing_invalid_topic", er: map[string]string{"route.topic.regex": `(?<kind>[A-Z][a-z]+)_(?<rest>.*)`, "route.topic.replacement": `events.${kind}.$2\$`}, row: `{"row":{"id":"e1","aggregatetype":"Order_eu","aggregateid":"1","payload":{}}}`,
+			wantErr: `InvalidTopicException: Topic name is invalid: 'events.Order.eu$' contains one or more characters other than ASCII alphanumerics`},
+		{name: "invalid_topic_space_slash", row: `{"row":{"id":"e1","aggregatetype":"Or der/x","aggregateid":"1","payload":{}}}`,
+			wantErr: `producer: org.apache.kafka.common.errors.InvalidTopicException: Topic name is invalid: 'outbox.event.Or der/x' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'`},
+		// With Connect's topic creation the task fails describing the topic
+		// (the trace of Kafka Connect 4.3.1 for this row).
+		{name: "invalid_topic_topic_creation", other: map[string]string{"topic.creation.default.partitions": "-1", "topic.creation.default.replication.factor": "-1"},
+			row:     `{"row":{"id":"e1","aggregatetype":"Or der/x","aggregateid":"1","payload":{}}}`,
+			wantErr: `producer: org.apache.kafka.connect.errors.ConnectException: Error while attempting to describe topics 'outbox.event.Or der/x' (caused by org.apache.kafka.common.errors.InvalidTopicException: The request attempted to perform an operation on an invalid topic.)`},
+		{name: "invalid_topic_too_long", row: `{"row":{"id":"e1","aggregatetype":"` + strings.Repeat("x", 300) + `","aggregateid":"1","payload":{}}}`,
+			wantErr: "' is longer than the max allowed length 249"},
 		{name: "regex_no_match_raw_value", er: map[string]string{"route.topic.regex": `[A-Z]+`, "route.topic.replacement": `x.$0`}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{}}}`},
 		{name: "regex_bad_group_reference", er: map[string]string{"route.topic.replacement": `t.${nosuch}`}, row: `{"row":{"id":"e1","aggregatetype":"Order","aggregateid":"1","payload":{}}}`, wantErr: "No group with name {nosuch}"},
 		{name: "route_value_null_npe", row: `{"row":{"id":"e1","aggregatetype":null,"aggregateid":"1","payload":{}}}`, wantErr: "NullPointerException"},

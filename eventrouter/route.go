@@ -377,6 +377,16 @@ func (r *Router) route(ev ChangeEvent) (Result, error) {
 	if rec.Value, err = convert(cfg.ValueConverter, vschema, value); err != nil {
 		return res, atStage(err, StageValueConverter)
 	}
+	if msg := InvalidTopicMessage(rec.Topic); msg != "" {
+		if cfg.TopicCreation {
+			// Connect describes the topic before it creates it; the
+			// broker refuses the name (measured on Kafka Connect 4.3.1).
+			return res, &TaskError{Stage: StageProducer, Exception: excConnect, Message: fmt.Sprintf(
+				"Error while attempting to describe topics '%s' (caused by %s: The request attempted to perform an operation on an invalid topic.)", rec.Topic, excInvalidTopic)}
+		}
+		// The producer refuses to send to it (Kafka's Topic.validate).
+		return res, &TaskError{Stage: StageProducer, Exception: excInvalidTopic, Message: msg}
+	}
 	if rec.Timestamp != nil && *rec.Timestamp < -1 {
 		return res, &TaskError{Stage: StageProducer, Exception: excInvalidRecord, Message: fmt.Sprintf("Invalid record timestamp %d", *rec.Timestamp)}
 	}

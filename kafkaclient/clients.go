@@ -110,6 +110,7 @@ type AdminClient struct {
 	mu     sync.Mutex
 	err    error
 	last   string
+	logf   func(format string, args ...any)
 }
 
 // NewAdminClient creates an admin client of c.
@@ -126,10 +127,15 @@ func NewAdminClient(c Config) (*AdminClient, error) {
 	}
 	go func() { // ends with the process: the library never closes the channel
 		for ev := range a.logs {
+			msg := thrdPrefix.ReplaceAllString(ev.Message, "")
+			a.mu.Lock()
 			if ev.Level <= 4 { // syslog levels: 4 warning, 3 error
-				a.mu.Lock()
-				a.last = thrdPrefix.ReplaceAllString(ev.Message, "")
-				a.mu.Unlock()
+				a.last = msg
+			}
+			logf := a.logf
+			a.mu.Unlock()
+			if logf != nil {
+				logf("librdkafka %s %s: %s", levelName(ev.Level), ev.Tag, msg)
 			}
 		}
 	}()
@@ -155,6 +161,15 @@ func (a *AdminClient) Err() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.err
+}
+
+// SetLogf makes the admin client pass every librdkafka log line to logf
+// (the CLI: its log at -v) as well as keeping the last warning for
+// LastLog.
+func (a *AdminClient) SetLogf(logf func(format string, args ...any)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.logf = logf
 }
 
 // LastLog is the last warning or error librdkafka logged ("" if none).

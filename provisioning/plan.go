@@ -232,8 +232,7 @@ func (p *planner) postgres() {
 		if f.Table != nil && f.Table.Owner != "" {
 			prevOwner = q(f.Table.Owner)
 		}
-		p.add("owner-group", "create owner group "+group, fmt.Sprintf(
-			"DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = %s) THEN CREATE ROLE %s NOLOGIN; END IF; END$$", pgString(group), q(group)), "", IDUserOwnership)
+		p.add("owner-group", "create owner group "+group, createRoleIfMissing(group), "", IDUserOwnership)
 		p.add("owner-group", "make "+user+" a member of "+group, fmt.Sprintf("GRANT %s TO %s", q(group), q(user)), "", IDUserOwnership)
 		if f.Table == nil || f.Table.Owner != group {
 			p.add("owner-group", "keep the table's current owner a member of "+group, fmt.Sprintf("GRANT %s TO %s", q(group), prevOwner), "", IDUserOwnership)
@@ -241,6 +240,25 @@ func (p *planner) postgres() {
 		p.add("owner-group", "hand the outbox table to "+group, fmt.Sprintf("ALTER TABLE %s OWNER TO %s", qt, q(group)), "", IDUserOwnership)
 		p.add("owner-group", "hand publication "+pub+" to "+group, fmt.Sprintf("ALTER PUBLICATION %s OWNER TO %s", q(pub), q(group)), "", IDUserOwnership)
 	}
+}
+
+// createRoleIfMissing is the statement that creates the NOLOGIN role name
+// unless it exists (CREATE ROLE has no IF NOT EXISTS): a DO block whose
+// body is dollar-quoted with a tag that does not occur in it, whatever
+// name holds ("$$", quotes, a would-be tag).
+func createRoleIfMissing(name string) string {
+	body := fmt.Sprintf("BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = %s) THEN CREATE ROLE %s NOLOGIN; END IF; END", pgString(name), sqlident.Quote(spec.Postgres, name))
+	return "DO " + dollarQuote(body)
+}
+
+// dollarQuote quotes body as a PostgreSQL dollar-quoted string with a tag
+// ($outboxctl$, $outboxctl1$, …) that does not occur in body.
+func dollarQuote(body string) string {
+	tag := "$outboxctl$"
+	for i := 1; strings.Contains(body, tag); i++ {
+		tag = fmt.Sprintf("$outboxctl%d$", i)
+	}
+	return tag + body + tag
 }
 
 // OwnerGroup is the name of the NOLOGIN role that owns the outbox table and

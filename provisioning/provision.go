@@ -192,7 +192,12 @@ func provisionDatabase(ctx context.Context, req Request, t Target) (DatabaseResu
 	}
 	res.Steps = append(res.Steps, steps...)
 	if !req.DryRun && len(steps) > 0 {
-		req.progress("outbox %s: applying %d steps\n", o.Name, len(steps))
+		if len(res.Steps) > len(steps) {
+			// The database was created first: count it, as the report does.
+			req.progress("outbox %s: applying %d more steps (%d in all)\n", o.Name, len(steps), len(res.Steps))
+		} else {
+			req.progress("outbox %s: applying %d steps\n", o.Name, len(steps))
+		}
 		if err := Apply(ctx, s.DB, steps); err != nil {
 			return res, fs, err
 		}

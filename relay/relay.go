@@ -153,6 +153,7 @@ type Relay struct {
 	runID    string
 	producer Producer
 	fatal    chan struct{} // closed on the producer's fatal error
+	stopLogs func()        // stops forwarding librdkafka's log lines (own producer only)
 	lock     lock
 	query    string
 	args     []any
@@ -324,7 +325,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	r.lock = lock{t: t, name: lockName(t, opts.Filter)}
 
 	if r.producer = opts.Producer; r.producer == nil {
-		if r.producer, err = newProducer(opts); err != nil {
+		if r.producer, err = r.newProducer(opts); err != nil {
 			return nil, err
 		}
 	}
@@ -334,7 +335,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 }
 
 // newProducer creates the relay's own producer from opts.
-func newProducer(opts Options) (*kafka.Producer, error) {
+func (r *Relay) newProducer(opts Options) (*kafka.Producer, error) {
 	props := maps.Clone(opts.Kafka)
 	delete(props, "bootstrap.servers") // BootstrapServers wins
 	pc, err := kafkaclient.Config{BootstrapServers: opts.BootstrapServers, Security: opts.Security, Properties: props}.ConfigMap()
@@ -355,11 +356,14 @@ func newProducer(opts Options) (*kafka.Producer, error) {
 			pc["linger.ms"] = 0
 		}
 	}
-	pc["go.logs.channel.enable"] = false
+	// librdkafka's log lines go to Logger at debug level, never to stderr.
+	stop := kafkaclient.ForwardLogs(pc, func(format string, args ...any) { r.logAttrs(slog.LevelDebug, format, args) })
 	p, err := kafka.NewProducer(&pc)
 	if err != nil {
+		stop()
 		return nil, fmt.Errorf("%w: producer: %v", ErrKafka, err)
 	}
+	r.stopLogs = stop
 	return p, nil
 }
 
@@ -416,6 +420,9 @@ func (r *Relay) Close() {
 	r.lock.release()
 	r.producer.Flush(int(r.opts.MessageTimeout / time.Millisecond))
 	r.producer.Close()
+	if r.stopLogs != nil {
+		r.stopLogs()
+	}
 }
 
 func (r *Relay) logf(format string, args ...any) {

@@ -27,7 +27,13 @@ import (
 // whose entries carry file:line:col (errors.Is(err, ErrInvalidSpec) holds).
 // Files that cannot be read give a plain wrapped error.
 func Load(paths ...string) (*Spec, error) {
-	if len(paths) == 0 {
+	return LoadWith(paths)
+}
+
+// LoadWith is Load with extra in-memory files (standard input, for
+// example) parsed after the files and folders of paths.
+func LoadWith(paths []string, extra ...Source) (*Spec, error) {
+	if len(paths) == 0 && len(extra) == 0 {
 		return nil, fmt.Errorf("load spec: no file given: %w", ErrInvalidSpec)
 	}
 	var files, skipped []string
@@ -84,6 +90,7 @@ func Load(paths ...string) (*Spec, error) {
 		}
 		srcs = append(srcs, Source{Name: f, Data: data})
 	}
+	srcs = append(srcs, extra...)
 	s, err := Parse(srcs...)
 	if s != nil {
 		s.Skipped = skipped

@@ -154,7 +154,12 @@ func adjust(src []byte, off int, msg string, line int) int {
 			}
 		}
 	case msg == "did not find expected ',' or ']'", msg == "did not find expected ',' or '}'":
+		// A collection never closed: at its bracket. Else a stray token
+		// inside a (closed) flow collection: at the token.
 		if i := unclosedBracket(src); i >= 0 {
+			return i
+		}
+		if i := strayFlowToken(src, msg); i >= 0 {
 			return i
 		}
 	case msg == "could not find expected ':'":
@@ -193,6 +198,115 @@ func keyStart(src []byte, off int) int {
 		}
 	}
 	return off
+}
+
+// strayFlowToken finds the token inside a flow collection where yaml.v3
+// expected ',' or a closing bracket (msg): the first k at which src[:k],
+// with the flow collections open there closed, already fails with msg. Any
+// prefix ending inside a flow collection fails with msg at its end, so the
+// binary search of LocateYAML cannot find it. -1 when no prefix does (the
+// collection is only never closed).
+func strayFlowToken(src []byte, msg string) int {
+	fails := func(k int) bool {
+		open, quote := flowState(src[:k])
+		if quote >= 0 {
+			return false
+		}
+		b := make([]byte, 0, k+len(open)+1)
+		b = append(b, src[:k]...)
+		for i := len(open) - 1; i >= 0; i-- {
+			if src[open[i]] == '[' {
+				b = append(b, ']')
+			} else {
+				b = append(b, '}')
+			}
+		}
+		return problem(append(b, '\n')) == msg
+	}
+	// Cut points are the ends of characters; one inside a quoted scalar
+	// moves past its closing quote (keeps the search monotone).
+	next := func(k int) int {
+		for k < len(src) && !utf8.RuneStart(src[k]) {
+			k++
+		}
+		if _, q := flowState(src[:k]); q >= 0 {
+			if j := bytes.IndexByte(src[k:], src[q]); j >= 0 {
+				return k + j + 1
+			}
+			return len(src)
+		}
+		return k
+	}
+	if !fails(len(src)) {
+		return -1
+	}
+	lo, hi := 0, len(src) // fails(lo) false, fails(hi) true
+	for hi-lo > 1 {
+		mid := next((lo + hi) / 2)
+		if mid >= hi {
+			break
+		}
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	off := hi - 1
+	for off > 0 && !utf8.RuneStart(src[off]) {
+		off--
+	}
+	if q := src[off]; q == '"' || q == '\'' {
+		if i := bytes.LastIndexByte(src[:off], q); i >= 0 {
+			return i
+		}
+	}
+	// The start of a plain token: back to a blank or flow indicator.
+	for off > 0 && !bytes.ContainsRune([]byte(" \t\n,[]{}"), rune(src[off-1])) {
+		off--
+	}
+	return off
+}
+
+// flowState returns the offsets of the '[' and '{' still open at the end
+// of src, innermost last, and the offset of the opening quote of a quoted
+// scalar src ends inside (-1 when none). Comments are skipped.
+func flowState(src []byte) (open []int, quote int) {
+	quote = -1
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '[', '{':
+			open = append(open, i)
+		case ']', '}':
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case '"':
+			start := i
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(src) {
+				return open, start
+			}
+		case '\'':
+			start := i
+			for i++; i < len(src) && src[i] != '\''; i++ {
+			}
+			if i >= len(src) {
+				return open, start
+			}
+		case '#':
+			if i == 0 || src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n' {
+				for i < len(src) && src[i] != '\n' {
+					i++
+				}
+			}
+		}
+	}
+	return open, quote
 }
 
 // unclosedBracket returns the offset of the innermost '[' or '{' of a flow

@@ -42,6 +42,8 @@ func TestLocate(t *testing.T) {
 		{"tab in a block scalar's indentation", "a: |\n  ok\n\tbad\n", 3, 1, "found a tab character where an indentation space is expected"},
 		{"unclosed flow sequence (yaml: line 1)", "a: [1, 2\nb: 3\n", 1, 4, "did not find expected ',' or ']'"},
 		{"unclosed flow mapping", "a: {x: 1\nb: 3\n", 1, 4, "did not find expected ',' or '}'"},
+		{"a stray token inside a closed flow mapping spanning lines (was reported at its '{')", "a: 1\nb:\n  c: 2\n  d: {kind: postgres,\n      x: 1,\n      y: 2,\n      z: 3,\n      w: 4,\n      connection: {host: pg, user: dbz} \"x\"}\n", 9, 41, "did not find expected ',' or '}'"},
+		{"a stray plain scalar after a nested flow sequence", "a: {x: 1, y: [1, 2] zeta}\n", 1, 21, "did not find expected ',' or '}'"},
 		{"unclosed flow sequence after multibyte characters", "x: ü\ny: [ä, ö\n", 2, 4, "did not find expected ',' or ']'"},
 		{"extra closing bracket (yaml: no line)", "a: [1, 2]]\n", 1, 10, "did not find expected key"},
 		{"unterminated double quote (yaml: line 3)", "a: \"abc\nb: 3\n", 1, 4, "found unexpected end of stream"},

@@ -7,12 +7,15 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/kafkaclient"
 )
 
 // reader reads every partition of one topic from its end offsets as they
 // were before the canary was written.
 type reader struct {
-	c *kafka.Consumer
+	c        *kafka.Consumer
+	stopLogs func()
 }
 
 func newReader(ctx context.Context, opts Options, topic string) (*reader, error) {
@@ -23,36 +26,40 @@ func newReader(ctx context.Context, opts Options, topic string) (*reader, error)
 	conf["bootstrap.servers"] = opts.BootstrapServers
 	conf["group.id"] = "outboxctl-verify" // never joined or committed: partitions are assigned
 	conf["enable.auto.commit"] = false
-	conf["go.logs.channel.enable"] = false
+	stopLogs := kafkaclient.ForwardLogs(conf, opts.Logf)
 	c, err := kafka.NewConsumer(&conf)
 	if err != nil {
+		stopLogs()
 		return nil, fmt.Errorf("kafka consumer: %w", err)
 	}
+	r := &reader{c: c, stopLogs: stopLogs}
 	ms := timeoutMs(ctx)
 	md, err := c.GetMetadata(&topic, false, ms)
 	if err != nil {
-		c.Close()
-		return nil, fmt.Errorf("metadata of topic %s: %w", topic, err)
+		r.Close()
+		// No answer from the brokers: an operational error, not a stage
+		// the canary failed.
+		return nil, fmt.Errorf("%w: kafka at %s did not answer (metadata of topic %s): %w", ErrUnreachable, opts.BootstrapServers, topic, err)
 	}
 	tm, ok := md.Topics[topic]
 	if !ok || tm.Error.Code() == kafka.ErrUnknownTopicOrPart || len(tm.Partitions) == 0 {
-		c.Close()
+		r.Close()
 		return nil, fmt.Errorf("%w: %s (outboxctl provision --topics)", errTopicMissing, topic)
 	}
 	var tps []kafka.TopicPartition
 	for _, p := range tm.Partitions {
 		_, high, err := c.QueryWatermarkOffsets(topic, p.ID, timeoutMs(ctx))
 		if err != nil {
-			c.Close()
-			return nil, fmt.Errorf("end offset of %s/%d: %w", topic, p.ID, err)
+			r.Close()
+			return nil, fmt.Errorf("%w: end offset of %s/%d: %w", ErrUnreachable, topic, p.ID, err)
 		}
 		tps = append(tps, kafka.TopicPartition{Topic: &topic, Partition: p.ID, Offset: kafka.Offset(high)})
 	}
 	if err := c.Assign(tps); err != nil {
-		c.Close()
+		r.Close()
 		return nil, fmt.Errorf("assign %s: %w", topic, err)
 	}
-	return &reader{c: c}, nil
+	return r, nil
 }
 
 func timeoutMs(ctx context.Context) int {
@@ -65,7 +72,10 @@ func timeoutMs(ctx context.Context) int {
 	return 30000
 }
 
-func (r *reader) Close() { r.c.Close() }
+func (r *reader) Close() {
+	r.c.Close()
+	r.stopLogs()
+}
 
 // await returns the record whose id header is id.
 func (r *reader) await(ctx context.Context, topic, id string) (*kafka.Message, error) {

@@ -56,18 +56,33 @@ const (
 // which.
 var ErrFailed = errors.New("verify failed")
 
-// StageError is a failed stage.
+// ErrUnreachable: Kafka Connect (Options.ConnectorState's error) or Kafka
+// did not answer, so the stage could not be checked: an operational
+// error, not a failed stage. The *StageError names the stage.
+var ErrUnreachable = errors.New("verify could not reach a server")
+
+// StageError is a failed stage, or (Unreachable) a stage whose server did
+// not answer.
 type StageError struct {
-	Stage string
-	Err   error
+	Stage       string
+	Err         error
+	Unreachable bool
 }
 
 func (e *StageError) Error() string {
+	if e.Unreachable {
+		return fmt.Sprintf("verify: %s stage not checked: %v", e.Stage, e.Err)
+	}
 	return fmt.Sprintf("verify: %s stage failed: %v", e.Stage, e.Err)
 }
 
-// Unwrap returns ErrFailed and the cause.
-func (e *StageError) Unwrap() []error { return []error{ErrFailed, e.Err} }
+// Unwrap returns ErrFailed (ErrUnreachable when Unreachable) and the cause.
+func (e *StageError) Unwrap() []error {
+	if e.Unreachable {
+		return []error{ErrUnreachable, e.Err}
+	}
+	return []error{ErrFailed, e.Err}
+}
 
 // ErrOperational: the verifier could not do its own part (reach Kafka
 // Connect, Kafka or the database, or it was interrupted), so the stage
@@ -121,14 +136,19 @@ type Options struct {
 	Timeout time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Logf receives librdkafka's log lines of the consumer (nil: dropped;
+	// never librdkafka's own lines on stderr).
+	Logf func(format string, args ...any)
 }
 
 // StageResult is one stage of a Report.
 type StageResult struct {
 	Stage string `json:"stage"`
 	// Status is ok, failed, error (the verifier could not check it: its
-	// own connection failed, or it was interrupted) or skipped (not
-	// reached, or not applicable).
+	// own connection failed or its server did not answer — Run's error is
+	// an *OperationalError, unwrapping to ErrUnreachable too when a server
+	// did not answer — or it was interrupted) or skipped (not reached, or
+	// not applicable).
 	Status    string  `json:"status"`
 	LatencyMs float64 `json:"latencyMs"`
 	Message   string  `json:"message,omitempty"`
@@ -179,6 +199,10 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 		}
 	}
 	fail := func(stage string, d time.Duration, cause error) (Report, error) {
+		if errors.Is(cause, ErrUnreachable) {
+			set(stage, "error", d, cause.Error())
+			return rep, &StageError{Stage: stage, Err: cause, Unreachable: true}
+		}
 		set(stage, "failed", d, cause.Error())
 		rep.Failed = stage
 		return rep, &StageError{Stage: stage, Err: cause}
@@ -210,8 +234,8 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 	if !relay && opts.ConnectorState != nil {
 		start := time.Now()
 		state, err := opts.ConnectorState(ctx)
-		if err != nil { // Kafka Connect did not answer
-			return opFail(StageConnector, time.Since(start), err)
+		if err != nil { // Kafka Connect did not answer: nothing known about the connector
+			return opFail(StageConnector, time.Since(start), fmt.Errorf("%w: %w", ErrUnreachable, err))
 		}
 		if state != "" {
 			return fail(StageConnector, time.Since(start), errors.New(state))

@@ -83,12 +83,40 @@ type Result struct {
 	Trace string `json:"trace,omitempty"`
 	// Elapsed is the time until convergence (or the end of the wait).
 	Elapsed time.Duration `json:"elapsed_ns"`
+	// Interrupted is set when Apply's context was cancelled (the CLI: on
+	// SIGINT or SIGTERM) before this connector was done: "in flight" (its
+	// request was abandoned; Connect may or may not have applied it) or
+	// "not written".
+	Interrupted string `json:"interrupted,omitempty"`
 }
+
+// Interrupted values of a Result.
+const (
+	InterruptedInFlight   = "in flight"
+	InterruptedNotWritten = "not written"
+)
+
+// ErrInterrupted: Apply's context was cancelled (the CLI: SIGINT or
+// SIGTERM); the Report says what was written and what was not.
+var ErrInterrupted = errors.New("deploy interrupted")
 
 // Report is the outcome of Apply.
 type Report struct {
 	Server  connect.ServerInfo `json:"server"`
 	Results []Result           `json:"results"`
+	// Interrupted: the context was cancelled before Apply was done.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// Written counts the connectors with at least one write made.
+func (r Report) Written() int {
+	n := 0
+	for _, res := range r.Results {
+		if len(res.Written) > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // Converged reports whether every connector converged.
@@ -181,14 +209,40 @@ func apply(ctx context.Context, c *connect.Client, p Plan, opts ApplyOptions) (R
 	start := time.Now()
 	wrote := map[string]time.Time{}
 
-	for _, ch := range p.Changes {
-		res := Result{Name: ch.Name, Action: ch.Action, Written: []string{}}
-		if ch.Action == Delete {
-			res.Wanted = "deleted"
-		} else if ch.Desired != nil {
-			res.Wanted = normState(ch.Desired.State)
+	// interrupted lists the changes from i on as not done, the one in
+	// flight first, and ends Apply with ErrInterrupted.
+	interrupted := func(i int, inFlight *Result) (Report, error) {
+		rep.Interrupted = true
+		for j := range rep.Results {
+			if r := &rep.Results[j]; r.Reason == "" && len(r.Written) > 0 {
+				r.Reason = "written; not waited for (interrupted)"
+			}
 		}
+		if inFlight != nil {
+			inFlight.Interrupted = InterruptedInFlight
+			inFlight.Reason = "interrupted: the request in flight was abandoned (Connect may or may not have applied it)"
+			rep.Results = append(rep.Results, *inFlight)
+			fmt.Fprintf(progress, "%s: %s\n", inFlight.Name, inFlight.Reason)
+			i++
+		}
+		for _, ch := range p.Changes[i:] {
+			res := Result{Name: ch.Name, Action: ch.Action, Written: []string{}, Wanted: wanted(ch), Interrupted: InterruptedNotWritten}
+			if ch.Action == NoOp {
+				res.Interrupted, res.Reason = "", "no change to write; not checked (interrupted)"
+			}
+			rep.Results = append(rep.Results, res)
+		}
+		return rep, fmt.Errorf("%w: %d of %d connector(s) written, the rest not", ErrInterrupted, rep.Written(), len(rep.Results))
+	}
+	for i, ch := range p.Changes {
+		if ctx.Err() != nil {
+			return interrupted(i, nil)
+		}
+		res := Result{Name: ch.Name, Action: ch.Action, Written: []string{}, Wanted: wanted(ch)}
 		err := applyOne(ctx, c, ch, caps, &res, progress)
+		if err != nil && ctx.Err() != nil {
+			return interrupted(i, &res)
+		}
 		if err == nil && opts.RestartFailed && len(ch.Failed) > 0 && !ch.ConfigChanged && ch.Action != Delete {
 			if _, rerr := c.Restart(ctx, ch.Name, connect.RestartOptions{IncludeTasks: true, OnlyFailed: true}); rerr != nil {
 				err = fmt.Errorf("restart failed instances: %w", rerr)
@@ -226,7 +280,24 @@ func apply(ctx context.Context, c *connect.Client, p Plan, opts ApplyOptions) (R
 	}
 	err := wait(ctx, c, &rep, wrote, start, opts, progress)
 	sort.SliceStable(rep.Results, func(i, j int) bool { return rep.Results[i].Name < rep.Results[j].Name })
+	if ctx.Err() != nil {
+		// Every write was made; the wait for the states was cut short.
+		rep.Interrupted = true
+		return rep, fmt.Errorf("%w while waiting for the connectors to converge: every write was made", ErrInterrupted)
+	}
 	return rep, err
+}
+
+// wanted is the declared state of a change: running, paused, stopped or
+// deleted.
+func wanted(ch Change) string {
+	if ch.Action == Delete {
+		return "deleted"
+	}
+	if ch.Desired != nil {
+		return normState(ch.Desired.State)
+	}
+	return ""
 }
 
 func applyOne(ctx context.Context, c *connect.Client, ch Change, caps connect.Capabilities, res *Result, progress io.Writer) error {

@@ -423,7 +423,29 @@ func updateChange(d connectorconfig.Connector, a ActualConnector, cfg diffConfig
 			ch.Notes = append(ch.Notes, "connector.class changes: the connector is deleted and created again under the same name, so it keeps the old connector's offsets")
 		}
 	}
+	if f, ok := takeoverFinding(d.Name, a.Owner(), cfg.owner); ok {
+		ch.Findings = append(ch.Findings, f)
+	}
 	return ch
+}
+
+// takeoverFinding is the RuleOwnerTakeover finding when this run (owner)
+// would write a connector whose marker names another owner, or that has no
+// marker; none when the owners match.
+func takeoverFinding(name, have, owner string) (Finding, bool) {
+	if have == owner {
+		return Finding{}, false
+	}
+	f := Finding{Rule: RuleOwnerTakeover, Connector: name, Key: OwnerKey, Before: have, After: owner}
+	switch {
+	case have == "":
+		f.Message = fmt.Sprintf("connector %q has no ownership marker (%s): it was not deployed by outboxctl, or by hand; this run would take it over as owner %q", name, OwnerKey, owner)
+	case owner == "":
+		f.Message = fmt.Sprintf("connector %q is managed by %q; this run writes no ownership marker, so %q's --prune would no longer see it", name, have, have)
+	default:
+		f.Message = fmt.Sprintf("connector %q is managed by %q; this run (owner %q) would take it over: %q's deploys would then take it back, and its --prune no longer sees it", name, have, owner, have)
+	}
+	return f, true
 }
 
 func removedKeys(actual map[string]string, ignore map[string]bool, desired map[string]string) []KeyChange {

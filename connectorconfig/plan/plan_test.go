@@ -370,3 +370,36 @@ func TestAllowAliasAndFileFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnerTakeover: rewriting the marker of another owner's connector, or
+// marking a connector that has none, is a blocked finding until allowed.
+func TestOwnerTakeover(t *testing.T) {
+	t.Parallel()
+	desired := []connectorconfig.Connector{{Name: "orders", Config: map[string]string{"connector.class": "io.debezium.connector.postgresql.PostgresConnector", "topic.prefix": "orders"}}}
+	actual := func(owner string) map[string]ActualConnector {
+		cfg := map[string]string{"connector.class": "io.debezium.connector.postgresql.PostgresConnector", "topic.prefix": "orders"}
+		if owner != "" {
+			cfg[OwnerKey] = owner
+		}
+		return map[string]ActualConnector{"orders": {Name: "orders", Config: cfg}}
+	}
+	for _, tt := range []struct {
+		name, have, owner, want string
+	}{
+		{"other owner", DefaultOwner, "teamb", `managed by "outboxctl"`},
+		{"unmanaged", "", DefaultOwner, "has no ownership marker"},
+		{"marker stripped", DefaultOwner, "", "writes no ownership marker"},
+	} {
+		p := Diff(desired, actual(tt.have), WithOwner(tt.owner))
+		b := p.Blocked()
+		if len(b) != 1 || b[0].Rule != RuleOwnerTakeover || !strings.Contains(b[0].Message, tt.want) {
+			t.Errorf("%s: blocked = %+v, want one %s finding containing %q", tt.name, b, RuleOwnerTakeover, tt.want)
+		}
+		if b := Diff(desired, actual(tt.have), WithOwner(tt.owner), WithAllow(RuleOwnerTakeover)).Blocked(); len(b) != 0 {
+			t.Errorf("%s: allowed, still blocked: %+v", tt.name, b)
+		}
+	}
+	if b := Diff(desired, actual(DefaultOwner)).Blocked(); len(b) != 0 {
+		t.Errorf("own connector: blocked = %+v", b)
+	}
+}

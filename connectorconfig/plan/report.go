@@ -25,7 +25,12 @@ func RenderReportText(w io.Writer, r Report) error {
 		if len(res.Written) > 0 {
 			what = strings.Join(res.Written, ", ")
 		}
-		if res.WriteFailed {
+		switch {
+		case res.Interrupted == InterruptedNotWritten:
+			what = "not written (interrupted)"
+		case res.Interrupted == InterruptedInFlight:
+			what = strings.TrimPrefix(what+", ", "no change, ") + "request abandoned"
+		case res.WriteFailed:
 			what = strings.TrimPrefix(what+", ", "no change, ") + "write refused"
 		}
 		line := fmt.Sprintf("%s %s: %s; %s", mark, res.Name, what, wantedText(res))
@@ -39,7 +44,11 @@ func RenderReportText(w io.Writer, r Report) error {
 			fmt.Fprintf(&b, "\ntrace of %s:\n%s\n", res.Name, indent(firstLines(res.Trace, 12)))
 		}
 	}
-	fmt.Fprintf(&b, "\nDeploy: %d of %d connector(s) converged.\n", ok, len(r.Results))
+	if r.Interrupted {
+		fmt.Fprintf(&b, "\nDeploy interrupted: %d of %d connector(s) written, %d converged; the rest were not written.\n", r.Written(), len(r.Results), ok)
+	} else {
+		fmt.Fprintf(&b, "\nDeploy: %d of %d connector(s) converged.\n", ok, len(r.Results))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -77,6 +86,8 @@ type JSONReport struct {
 	Server        connect.ServerInfo `json:"server"`
 	Results       []Result           `json:"results"`
 	Converged     bool               `json:"converged"`
+	// Interrupted: SIGINT or SIGTERM stopped the deploy (see Result.Interrupted).
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // RenderReportJSON writes the plan and the report as one JSON document.
@@ -88,5 +99,5 @@ func RenderReportJSON(w io.Writer, p Plan, r Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(JSONReport{FormatVersion: FormatVersion, Plan: p.ToJSON(), Server: r.Server, Results: res, Converged: r.Converged()})
+	return enc.Encode(JSONReport{FormatVersion: FormatVersion, Plan: p.ToJSON(), Server: r.Server, Results: res, Converged: r.Converged(), Interrupted: r.Interrupted})
 }

@@ -45,6 +45,7 @@ const (
 	RuleRoute               = "ROUTE_CHANGE"
 	RuleWireFormat          = "WIRE_FORMAT_CHANGE"
 	RuleOutboxTableExcluded = "OUTBOX_TABLE_EXCLUDED"
+	RuleOwnerTakeover       = "OWNER_TAKEOVER"
 )
 
 // Prune guard rule IDs: findings on the deletes of a prune that goes beyond
@@ -68,6 +69,7 @@ var Rules = []Rule{
 	{ID: RuleRoute, Purpose: "EventRouter routing changes (transforms.*.route.*): events move to other topics"},
 	{ID: RuleWireFormat, Purpose: "a converter or payload-format change: the bytes on the topics change format"},
 	{ID: RuleOutboxTableExcluded, Purpose: "a table leaves table.include.list: rows written to it are no longer published"},
+	{ID: RuleOwnerTakeover, Purpose: "the run would rewrite the ownership marker (" + OwnerKey + ") of a connector another owner manages, or that has none: deploys of both sides fight over it and the other owner's --prune no longer sees it"},
 }
 
 // RuleDocs returns Rules in the model of package findings (the severity of

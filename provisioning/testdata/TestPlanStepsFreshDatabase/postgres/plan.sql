@@ -21,7 +21,7 @@ GRANT USAGE ON SCHEMA "public" TO "dbz";
 -- grant: let dbz read the outbox table
 GRANT SELECT ON "public"."outbox" TO "dbz";
 -- owner-group: create owner group orders_outbox_pub_owner
-DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'orders_outbox_pub_owner') THEN CREATE ROLE "orders_outbox_pub_owner" NOLOGIN; END IF; END$$;
+DO $outboxctl$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'orders_outbox_pub_owner') THEN CREATE ROLE "orders_outbox_pub_owner" NOLOGIN; END IF; END$outboxctl$;
 -- owner-group: make dbz a member of orders_outbox_pub_owner
 GRANT "orders_outbox_pub_owner" TO "dbz";
 -- owner-group: keep the table's current owner a member of orders_outbox_pub_owner
