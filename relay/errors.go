@@ -20,6 +20,10 @@ var (
 	ErrKafka = errors.New("kafka publish failed")
 	// ErrDatabase: reading or deleting outbox rows failed.
 	ErrDatabase = errors.New("outbox database error")
+	// ErrNotDeleted: the rows the relay deleted (or marked) after
+	// publishing are not the rows it published (a row was gone, or the key
+	// matched none); Run stops with it, unwrapping to ErrDatabase too.
+	ErrNotDeleted = errors.New("published rows were not deleted")
 	// ErrLocked: another relay holds the outbox's lock (Drain only; Run
 	// waits as a standby).
 	ErrLocked = errors.New("another relay holds the outbox lock")
