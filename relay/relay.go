@@ -98,8 +98,10 @@ type Filter struct {
 type Stats struct {
 	// Published rows: acknowledged by the broker and deleted (or marked).
 	Published int64
-	// Dropped rows: the EventRouter drops them (errors.tolerance=all);
-	// deleted like published ones.
+	// Dropped rows: the EventRouter drops them (errors.tolerance=all),
+	// counted once while they stay in the table (they are not deleted, as
+	// under Debezium; a relay restarted counts them again), plus records
+	// the broker rejected under errors.tolerance=all (deleted).
 	Dropped int64
 	// Failed publish attempts (Kafka errors); their rows stay.
 	Failed int64
@@ -352,8 +354,10 @@ func rowAttrs(p pending) []slog.Attr {
 // retry the lock every poll interval and take over when its holder's
 // database session ends. A Kafka error leaves the rows in the table; they
 // are retried after the poll interval. Run returns nil when ctx is
-// cancelled, else an error unwrapping to ErrRowFailed (or ErrDatabase for a
-// database that stays unreachable).
+// cancelled (after deleting the rows of the batch in flight that the
+// broker acknowledged), else an error unwrapping to ErrRowFailed, or to
+// ErrNotDeleted when the rows deleted after publishing are not those
+// published (or ErrDatabase for a database that stays unreachable).
 func (r *Relay) Run(ctx context.Context) error {
 	for {
 		if ctx.Err() != nil {
