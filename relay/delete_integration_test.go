@@ -180,90 +180,105 @@ func TestRelayDeleteMismatchStops(t *testing.T) {
 }
 
 // A writer keeps a transaction open on an outbox insert: the relay goes on
-// publishing the committed rows before and after it.
+// publishing the committed rows before and after it, with a one-column and
+// a (id, created_at) primary key.
 func TestRelayLongWriterTransaction(t *testing.T) {
 	for _, sd := range sides {
-		t.Run(sd.name, func(t *testing.T) {
-			f := newFixture(t, sd, nil)
-			f.keyed()
-			ids := f.insertMany(f.db, 25, "Order")
-			tx, err := f.db.Begin()
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = tx.Rollback() })
-			f.insertMany(tx, 1, "Order")
-			ids = append(ids, f.insertMany(f.db, 25, "Order")...)
-			r := f.relay(relay.Options{PollInterval: 20 * time.Millisecond})
-			ctx, cancel := context.WithCancel(context.Background())
-			var wg sync.WaitGroup
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if err := r.Run(ctx); err != nil {
-					t.Errorf("Run: %v", err)
-				}
-			}()
-			defer func() { cancel(); wg.Wait() }()
-			wait := func(want int64, bound time.Duration) {
-				t.Helper()
-				deadline := time.Now().Add(bound)
-				for r.Stats().Published < want {
-					if time.Now().After(deadline) {
-						t.Fatalf("published %d of %d within %s while a writer transaction is open", r.Stats().Published, want, bound)
-					}
-					time.Sleep(10 * time.Millisecond)
-				}
-			}
-			wait(50, 3*time.Second)
-			ids = append(ids, f.insertMany(f.db, 2000, "Order")...)
-			wait(2050, 20*time.Second)
-			if n := f.count(); n != 0 {
-				t.Errorf("%d rows visible after publishing, want 0", n)
-			}
-			cancel()
-			wg.Wait()
-			f.exactlyOnce(ids)
-		})
+		for _, composite := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/composite=%v", sd.name, composite), func(t *testing.T) { longWriter(t, sd, composite) })
+		}
 	}
+}
+
+func longWriter(t *testing.T, sd side, composite bool) {
+	f := newFixture(t, sd, nil)
+	if composite {
+		f.keyed()
+	}
+	ids := f.insertMany(f.db, 25, "Order")
+	tx, err := f.db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tx.Rollback() })
+	f.insertMany(tx, 1, "Order")
+	ids = append(ids, f.insertMany(f.db, 25, "Order")...)
+	r := f.relay(relay.Options{PollInterval: 20 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := r.Run(ctx); err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+	defer func() { cancel(); wg.Wait() }()
+	wait := func(want int64, bound time.Duration) {
+		t.Helper()
+		deadline := time.Now().Add(bound)
+		for r.Stats().Published < want {
+			if time.Now().After(deadline) {
+				t.Fatalf("published %d of %d within %s while a writer transaction is open", r.Stats().Published, want, bound)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	wait(50, 3*time.Second)
+	ids = append(ids, f.insertMany(f.db, 2000, "Order")...)
+	wait(2050, 20*time.Second)
+	if n := f.count(); n != 0 {
+		t.Errorf("%d rows visible after publishing, want 0", n)
+	}
+	cancel()
+	wg.Wait()
+	f.exactlyOnce(ids)
 }
 
 // Cancelling Run inside a batch (after the broker acknowledged it, before
 // the delete): the batch is finished, counted, and not published again.
 func TestRelayGracefulStopFinishesBatch(t *testing.T) {
 	for _, sd := range sides {
-		t.Run(sd.name, func(t *testing.T) {
-			f := newFixture(t, sd, nil)
-			f.keyed()
-			ids := f.insertMany(f.db, 100, "Order")
-			r := f.relay(relay.Options{Batch: 100})
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			relay.SetTestHook(r, func(point string) {
-				if point == "acked" {
-					cancel()
-				}
-			})
-			if err := r.Run(ctx); err != nil {
-				t.Fatalf("Run: %v", err)
-			}
-			if st := r.Stats(); st.Published != 100 {
-				t.Errorf("published %d, want 100", st.Published)
-			}
-			r.Close()
-			if n := f.count(); n != 0 {
-				t.Errorf("%d rows left after the stop, want 0", n)
-			}
-			next := f.relay(relay.Options{})
-			if err := next.Drain(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			if st := next.Stats(); st.Published != 0 {
-				t.Errorf("the next relay published %d, want 0", st.Published)
-			}
-			f.exactlyOnce(ids)
-		})
+		for _, composite := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/composite=%v", sd.name, composite), func(t *testing.T) { gracefulStop(t, sd, composite) })
+		}
 	}
+}
+
+func gracefulStop(t *testing.T, sd side, composite bool) {
+	f := newFixture(t, sd, nil)
+	if composite {
+		f.keyed()
+	}
+	ids := f.insertMany(f.db, 100, "Order")
+	r := f.relay(relay.Options{Batch: 100})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	relay.SetTestHook(r, func(point string) {
+		if point == "acked" {
+			cancel()
+		}
+	})
+	if err := r.Run(ctx); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if st := r.Stats(); st.Published != 100 {
+		t.Errorf("published %d, want 100", st.Published)
+	}
+	r.Close()
+	if n := f.count(); n != 0 {
+		t.Errorf("%d rows left after the stop, want 0", n)
+	}
+	next := f.relay(relay.Options{})
+	dctx, dcancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer dcancel()
+	if err := next.Drain(dctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := next.Stats(); st.Published != 0 {
+		t.Errorf("the next relay published %d, want 0", st.Published)
+	}
+	f.exactlyOnce(ids)
 }
 
 // Rows the EventRouter drops (errors.tolerance=all) stay in the table, as
@@ -278,11 +293,13 @@ func TestRelayDroppedRowsStay(t *testing.T) {
 			ids := f.insertMany(f.db, 20, "Order")
 			lines := &lineLog{}
 			r := f.relay(relay.Options{Batch: 50, Logger: slog.New(slog.NewTextHandler(lines, nil))})
-			if err := r.Drain(context.Background()); err != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := r.Drain(ctx); err != nil {
 				t.Fatal(err)
 			}
 			ids = append(ids, f.insertMany(f.db, 5, "Order")...)
-			if err := r.Drain(context.Background()); err != nil {
+			if err := r.Drain(ctx); err != nil {
 				t.Fatal(err)
 			}
 			if st := r.Stats(); st.Published != 25 || st.Dropped != 120 {
