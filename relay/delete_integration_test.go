@@ -310,7 +310,7 @@ func TestRelayDroppedRowsStay(t *testing.T) {
 			}
 			logged := map[string]int{}
 			for _, l := range lines.lines() {
-				if strings.Contains(l, " dropped ") {
+				if strings.Contains(l, " dropped") {
 					logged[l[strings.Index(l, "msg="):]]++
 				}
 			}
