@@ -298,9 +298,14 @@ func TestRelayDroppedRowsStay(t *testing.T) {
 			if err := r.Drain(ctx); err != nil {
 				t.Fatal(err)
 			}
+			since := time.Now()
 			ids = append(ids, f.insertMany(f.db, 5, "Order")...)
 			if err := r.Drain(ctx); err != nil {
 				t.Fatal(err)
+			}
+			// the oldest pending row is one of the 5, not a dropped one
+			if st, max := r.Stats(), time.Since(since)+5*time.Millisecond; st.OldestPending <= 0 || st.OldestPending > max {
+				t.Errorf("oldest pending %s, want the age of the last rows (at most %s), not of the dropped ones", st.OldestPending, max)
 			}
 			if st := r.Stats(); st.Published != 25 || st.Dropped != 120 {
 				t.Errorf("stats %+v, want 25 published, 120 dropped", st)

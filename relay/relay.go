@@ -113,7 +113,7 @@ type Stats struct {
 	Leader bool
 	// OldestPending is the age of the oldest row the last batch read, from
 	// its UUIDv7 event id (the writer's); 0 when the table was drained or
-	// the id is not a UUIDv7.
+	// the id is not a UUIDv7. Dropped rows left in the table do not count.
 	OldestPending time.Duration
 }
 
@@ -495,10 +495,14 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 	}
 	r.lock.okAt = time.Now()
 	var oldest time.Duration
-	if len(batch) > 0 {
-		if ts, ok := uuidV7Time(batch[0].eventID); ok {
+	for _, p := range batch {
+		if p.stays {
+			continue // a dropped row left in the table is not pending
+		}
+		if ts, ok := uuidV7Time(p.eventID); ok {
 			oldest = r.opts.Now().Sub(ts)
 		}
+		break
 	}
 	r.mu.Lock()
 	r.stats.OldestPending = oldest
