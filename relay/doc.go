@@ -52,13 +52,18 @@
 // A row the real task fails on (a NULL routing column, a timestamp column
 // of the wrong type, …) stops the relay with the same *eventrouter.TaskError
 // (ErrRowFailed); the row stays. A row the EventRouter drops
-// (errors.tolerance=all) is deleted unpublished, as the connector skips it.
-// A retriable Kafka error (ErrKafka) leaves the rows for the next poll. A
-// record the broker rejects for good (too large, a timestamp out of the
-// broker's bounds, not authorized, an invalid record or topic) stops the
-// relay with a *RejectedError (ErrRejected) under errors.tolerance=none, as
-// it fails the task; under errors.tolerance=all its row is deleted
-// unpublished. A fatal producer error stops the relay (ErrProducerFatal).
+// (errors.tolerance=all) stays in the table unpublished, as under Debezium,
+// and is logged once; the poll pages past it (keyset on the order key
+// within a pass). A retriable Kafka error (ErrKafka) leaves the rows for the
+// next poll. A record the broker rejects for good (too large, a timestamp
+// out of the broker's bounds, not authorized, an invalid record or topic)
+// stops the relay with a *RejectedError (ErrRejected) under
+// errors.tolerance=none, as it fails the task; under errors.tolerance=all
+// its row is deleted unpublished. A fatal producer error stops the relay
+// (ErrProducerFatal). Published rows are deleted by their primary key as
+// read; when the rows hit are not the rows published, the relay stops
+// (ErrNotDeleted). A cancelled Run finishes the delete of the batch in
+// flight first.
 //
 // See docs/relay.md for the limits of polling compared to CDC.
 package relay

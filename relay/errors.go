@@ -42,6 +42,10 @@ var (
 	// cdc` (the connector publishes it): no relay leads until `relay
 	// cutover --to relay` lifts it (Drain; Run stays a standby).
 	ErrFenced = errors.New("the outbox is published by CDC (relay cutover --to cdc); relay cutover --to relay lifts the fence")
+	// ErrNotDeleted: the rows the relay deleted (or marked) after
+	// publishing are not the rows it published (a row was gone, or the key
+	// matched none); Run stops with it, unwrapping to ErrDatabase too.
+	ErrNotDeleted = errors.New("published rows were not deleted")
 	// ErrLocked: another relay holds the outbox's lock (Drain only; Run
 	// waits as a standby).
 	ErrLocked = errors.New("another relay holds the outbox lock")

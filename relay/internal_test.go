@@ -2,7 +2,10 @@ package relay
 
 import (
 	"errors"
+	"fmt"
 	"testing"
+
+	"github.com/outboxctl/outboxctl/eventrouter"
 )
 
 func TestTableOf(t *testing.T) {
@@ -56,6 +59,36 @@ func TestUUIDV7Time(t *testing.T) {
 	for _, bad := range []any{"4d47e190-0402-4048-bc2c-89dd90a3d1b8", "x", 42, nil} {
 		if _, ok := uuidV7Time(bad); ok {
 			t.Errorf("%v: want not a UUIDv7", bad)
+		}
+	}
+}
+
+// The keyset condition of a pass: placeholders in text order (MySQL's are
+// positional), after the filter's.
+func TestPollQueryKeyset(t *testing.T) {
+	for _, tc := range []struct {
+		kind  eventrouter.ConnectorKind
+		order []string
+		after []any
+		where string
+		args  []any
+	}{
+		{eventrouter.Postgres, []string{"id"}, nil, ` WHERE "aggregatetype" = $1`, []any{"f"}},
+		{eventrouter.Postgres, []string{"id"}, []any{"a"}, ` WHERE "aggregatetype" = $1 AND "id" > $2`, []any{"f", "a"}},
+		{eventrouter.Postgres, []string{"seq", "id", "created_at"}, []any{1, "a", "t"},
+			` WHERE "aggregatetype" = $1 AND ("seq" > $2 OR ("seq" = $3 AND ("id" > $4 OR ("id" = $5 AND "created_at" > $6))))`, []any{"f", 1, 1, "a", "a", "t"}},
+		{eventrouter.MariaDB, []string{"id", "created_at"}, []any{"a", "t"},
+			" WHERE `aggregatetype` = ? AND (`id` > ? OR (`id` = ? AND `created_at` > ?))", []any{"f", "a", "a", "t"}},
+	} {
+		r := &Relay{t: &table{kind: tc.kind}, orderBy: tc.order, after: tc.after, query: "SELECT x FROM t%s ORDER BY y"}
+		r.args = []any{"f"}
+		r.where = []string{r.t.quote("aggregatetype") + " = " + r.t.placeholder(1)}
+		q, args := r.pollQuery()
+		if want := "SELECT x FROM t" + tc.where + " ORDER BY y"; q != want || fmt.Sprint(args) != fmt.Sprint(tc.args) {
+			t.Errorf("%s %v after %v:\n got %s %v\nwant %s %v", tc.kind, tc.order, tc.after, q, args, want, tc.args)
+		}
+		if len(r.args) != 1 {
+			t.Errorf("pollQuery changed the filter's args: %v", r.args)
 		}
 	}
 }

@@ -116,8 +116,10 @@ type Filter struct {
 type Stats struct {
 	// Published rows: acknowledged by the broker and deleted (or marked).
 	Published int64
-	// Dropped rows: the EventRouter drops them (errors.tolerance=all);
-	// deleted like published ones.
+	// Dropped rows: the EventRouter drops them (errors.tolerance=all),
+	// counted once while they stay in the table (they are not deleted, as
+	// under Debezium; a relay restarted counts them again), plus records
+	// the broker rejected under errors.tolerance=all (deleted).
 	Dropped int64
 	// Failed publish attempts (Kafka errors); their rows stay.
 	Failed int64
@@ -137,6 +139,7 @@ type Stats struct {
 	// minus the oldest row's timestamp (UTC; refreshed at most once a
 	// second); else the relay's clock minus the UUIDv7 time of the first row
 	// the last batch read (0 for another id). 0 when the table was drained.
+	// Rows the EventRouter dropped, left in the table, do not count.
 	OldestPending time.Duration
 }
 
@@ -158,6 +161,16 @@ type Relay struct {
 	query    string
 	args     []any
 	pkIdx    []int
+	// orderBy are the columns of the publish order (the order column, then
+	// the rest of the primary key); the SELECT ends with them again, raw
+	// (keyPos), for the DELETE and the keyset position.
+	orderBy []string
+	keyPos  []int // index in orderBy of each primary key column
+	where   []string
+	after   []any // keyset position within a pass (nil: from the start)
+	// dropped rows logged in this pass and the previous one: each is
+	// logged (and counted) once while it stays in the table.
+	dropSeen, dropPrev map[string]bool
 
 	// heldQuery (PostgreSQL, database-assigned order) counts the committed
 	// rows the horizon holds back; heldXmin is the horizon last logged.
@@ -174,6 +187,10 @@ type Relay struct {
 	ageAt    time.Time
 
 	closed bool
+
+	// testHook, when set (by tests), is called at a batch's windows (see
+	// SetTestHook in export_test.go).
+	testHook func(point string)
 
 	mu    sync.Mutex
 	stats Stats
@@ -298,17 +315,15 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 		r.heldQuery = fmt.Sprintf("SELECT count(*), %s FROM %s WHERE %s", xmin, t.from(), strings.Join(held, " AND "))
 		conds = append(conds, horizon+" < "+xmin)
 	}
-	where := ""
-	if len(conds) > 0 {
-		where = " WHERE " + strings.Join(conds, " AND ")
-	}
 	var order []string
 	for _, c := range orderCols {
 		order = append(order, t.quote(c))
+		r.orderBy = append(r.orderBy, c)
 	}
 	for _, k := range pk {
 		if !slices.Contains(orderCols, k) {
 			order = append(order, t.quote(k))
+			r.orderBy = append(r.orderBy, k)
 		}
 	}
 	if c := t.col(cfg.FieldTimestamp); c != nil && (c.schema.Name == eventrouter.NameTimestamp || c.schema.Name == eventrouter.NameMicroTimestamp || c.schema.Name == eventrouter.NameNanoTimestamp) {
@@ -321,7 +336,18 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 			r.ageQuery = fmt.Sprintf("SELECT TIMESTAMPDIFF(MICROSECOND, MIN(%s), UTC_TIMESTAMP(6)) FROM %s%s", q, t.from(), ageWhere)
 		}
 	}
-	r.query = fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), where, strings.Join(order, ", "), opts.Batch)
+	for _, k := range pk {
+		for j, o := range r.orderBy {
+			if o == k {
+				r.keyPos = append(r.keyPos, j)
+			}
+		}
+	}
+	for i, o := range r.orderBy {
+		exprs = append(exprs, t.rawExpr(o)+" AS "+t.quote(fmt.Sprintf("outboxctl_key_%d", i)))
+	}
+	r.where = conds
+	r.query = fmt.Sprintf("SELECT %s FROM %s%%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), strings.Join(order, ", "), opts.Batch)
 	r.lock = lock{t: t, name: lockName(t, opts.Filter)}
 
 	if r.producer = opts.Producer; r.producer == nil {
@@ -452,11 +478,14 @@ func rowAttrs(p pending) []slog.Attr {
 // broker did not acknowledge in the table; they are retried after the poll
 // interval, in order. A database error is retried too, until the database
 // has failed for Options.MaxDatabaseOutage. Run returns nil when ctx is
-// cancelled, else an error unwrapping to ErrRowFailed, ErrRejected (a
-// record the broker rejects for good, with errors.tolerance=none: a
-// *RejectedError), ErrProducerFatal (a fatal producer error), or
-// ErrDatabase once the outage lasted MaxDatabaseOutage. In each case the
-// rows not published stay in the table.
+// cancelled (after deleting the rows of the batch in flight that the
+// broker acknowledged), else an error unwrapping to ErrRowFailed,
+// ErrRejected (a record the broker rejects for good, with
+// errors.tolerance=none: a *RejectedError), ErrProducerFatal (a fatal
+// producer error), ErrNotDeleted (the rows deleted after publishing are
+// not those published), or ErrDatabase once the outage lasted
+// MaxDatabaseOutage. In each case the rows not published stay in the
+// table.
 func (r *Relay) Run(ctx context.Context) error {
 	for {
 		if ctx.Err() != nil {
@@ -480,7 +509,7 @@ func (r *Relay) Run(ctx context.Context) error {
 				continue // more rows are pending
 			case err == nil:
 				r.checkHeldBack(ctx, math.MaxInt64)
-			case errors.Is(err, ErrRowFailed), errors.Is(err, ErrRejected), errors.Is(err, ErrProducerFatal):
+			case errors.Is(err, ErrRowFailed), errors.Is(err, ErrRejected), errors.Is(err, ErrProducerFatal), errors.Is(err, ErrNotDeleted):
 				return err
 			case ctx.Err() != nil:
 				return nil
@@ -630,9 +659,11 @@ func (r *Relay) Drain(ctx context.Context) error {
 
 // pending is one row of a batch.
 type pending struct {
-	key     []any
+	key     []any // as the EventRouter gets it
+	pos     []any // the order key as scanned (rawKey)
 	eventID any
-	rec     *eventrouter.Record // nil: dropped
+	rec     *eventrouter.Record // nil: dropped, or rejected by the broker
+	stays   bool                // dropped by the EventRouter: left in the table
 	reason  string
 }
 
@@ -654,7 +685,8 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 	}()
 	conn := r.lock.conn
 	r.lock.okAt = time.Time{} // set again once the session has answered
-	rows, err := conn.QueryContext(ctx, r.query, r.args...)
+	query, args := r.pollQuery()
+	rows, err := conn.QueryContext(ctx, query, args...)
 	if err != nil {
 		return 0, fmt.Errorf("%w: poll %s: %v", ErrDatabase, r.t.qualified(), err)
 	}
@@ -662,9 +694,12 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 	var stop error
 	for rows.Next() {
 		n++
-		dests := make([]any, len(r.t.cols))
+		dests := make([]any, len(r.t.cols), len(r.t.cols)+len(r.orderBy))
 		for i, c := range r.t.cols {
 			dests[i] = scanDest(c)
+		}
+		for range r.orderBy {
+			dests = append(dests, new(any))
 		}
 		if err := rows.Scan(dests...); err != nil {
 			rows.Close()
@@ -673,11 +708,12 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 		if stop != nil {
 			continue
 		}
-		p, err := r.route(dests)
+		p, err := r.route(dests[:len(r.t.cols)])
 		if err != nil {
 			stop = err
 			continue
 		}
+		p.pos = r.rawKey(dests[len(r.t.cols):])
 		batch = append(batch, p)
 	}
 	rows.Close()
@@ -687,14 +723,88 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 	r.lock.okAt = time.Now()
 	r.pendingAge(ctx, conn, batch)
 	done, perr := r.publish(batch)
-	if err := r.remove(ctx, conn, done); err != nil {
+	r.hook("acked")
+	// The broker has the records: delete them even when ctx is cancelled
+	// (a graceful stop), or they would be published again.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
+	defer cancel()
+	if err := r.remove(rctx, conn, done); err != nil {
 		r.lock.okAt = time.Time{}
+		r.after = nil
 		return n, err
 	}
 	if perr != nil {
+		r.after = nil
 		return n, perr
 	}
-	return n, stop
+	if stop != nil {
+		r.after = nil
+		return n, stop
+	}
+	r.advance(n, batch)
+	return n, nil
+}
+
+// removeTimeout bounds the DELETE (or UPDATE) of a published batch, which
+// runs on after its context is cancelled.
+const removeTimeout = 15 * time.Second
+
+// pollQuery is the batch's SELECT: from the keyset position of the pass,
+// if any.
+func (r *Relay) pollQuery() (string, []any) {
+	conds, args := r.where, r.args
+	if r.after != nil {
+		args = append([]any{}, r.args...)
+		// (a, b) > (x, y) as a > x OR (a = x AND b > y), placeholders in
+		// text order (MySQL's are positional)
+		var after func(i int) string
+		after = func(i int) string {
+			q := r.t.quote(r.orderBy[i])
+			args = append(args, r.after[i])
+			gt := q + " > " + r.t.placeholder(len(args))
+			if i == len(r.orderBy)-1 {
+				return gt
+			}
+			args = append(args, r.after[i])
+			eq := q + " = " + r.t.placeholder(len(args))
+			return "(" + gt + " OR (" + eq + " AND " + after(i+1) + "))"
+		}
+		conds = append(append([]string{}, conds...), after(0))
+	}
+	where := ""
+	if len(conds) > 0 {
+		where = " WHERE " + strings.Join(conds, " AND ")
+	}
+	return fmt.Sprintf(r.query, where), args
+}
+
+// advance moves the keyset position of the pass past a batch that was
+// done whole: rows left in the table (dropped ones) are not read again
+// before the pass ends. A batch shorter than Batch ends the pass; the next
+// one starts from the oldest row again (no watermark: a row whose
+// transaction committed late is read then).
+func (r *Relay) advance(n int, batch []pending) {
+	if n < r.opts.Batch || len(batch) == 0 {
+		r.after = nil
+		r.dropPrev, r.dropSeen = r.dropSeen, nil
+		return
+	}
+	r.after = batch[len(batch)-1].pos
+}
+
+// rawKey is the raw order key of a row as scanned: the values bound to
+// the DELETE and the keyset position, as the database gave them (no
+// Connect conversion); text for every type but binary ones.
+func (r *Relay) rawKey(dests []any) []any {
+	out := make([]any, len(dests))
+	for i, d := range dests {
+		v := *d.(*any)
+		if b, ok := v.([]byte); ok && r.t.col(r.orderBy[i]).schema.Type != eventrouter.Bytes {
+			v = string(b)
+		}
+		out[i] = v
+	}
+	return out
 }
 
 // pendingAge sets Stats.OldestPending from a batch: 0 when it is empty;
@@ -718,8 +828,14 @@ func (r *Relay) pendingAge(ctx context.Context, conn *sql.Conn, batch []pending)
 		r.ageAt = time.Now()
 		age = max(0, time.Duration(micros.Int64)*time.Microsecond)
 	default:
-		if ts, ok := uuidV7Time(batch[0].eventID); ok {
-			age = r.opts.Now().Sub(ts)
+		for _, p := range batch {
+			if p.stays {
+				continue // a dropped row left in the table is not pending
+			}
+			if ts, ok := uuidV7Time(p.eventID); ok {
+				age = r.opts.Now().Sub(ts)
+			}
+			break
 		}
 	}
 	r.mu.Lock()
@@ -760,8 +876,10 @@ func (r *Relay) route(dests []any) (pending, error) {
 	case res.PassThrough:
 		return p, &RowError{Key: keyText(p.key), Err: fmt.Errorf("%w: %s", eventrouter.ErrUnsupported, res.Reason)}
 	case res.Dropped:
-		p.reason = res.Reason
-		r.logAttrs(slog.LevelInfo, "relay: row %s dropped: %s", []any{keyText(p.key), res.Reason}, rowAttrs(p)...)
+		p.reason, p.stays = res.Reason, true
+		if r.firstDrop(p) {
+			r.logAttrs(slog.LevelInfo, "relay: row %s dropped (it stays in the table): %s", []any{keyText(p.key), res.Reason}, rowAttrs(p)...)
+		}
 	default:
 		p.rec = res.Record
 	}
@@ -907,42 +1025,126 @@ func message(rec *eventrouter.Record) *kafka.Message {
 	return m
 }
 
-// remove deletes (or marks) the done rows.
+// remove deletes (or marks) the done rows by their primary key as scanned,
+// except those the EventRouter dropped (they stay, as under Debezium). The
+// rows hit must be the rows published, else ErrNotDeleted.
 func (r *Relay) remove(ctx context.Context, conn *sql.Conn, done []pending) error {
-	if len(done) == 0 {
-		return nil
-	}
-	t := r.t
-	var conds []string
-	var args []any
+	var del []pending
+	var pub int64
 	for _, p := range done {
-		var parts []string
-		for j, i := range r.pkIdx {
-			args = append(args, p.key[j])
-			parts = append(parts, t.quote(t.cols[i].name)+" = "+t.placeholder(len(args)))
+		if !p.stays {
+			del = append(del, p)
 		}
-		conds = append(conds, "("+strings.Join(parts, " AND ")+")")
-	}
-	q := "DELETE FROM " + t.from() + " WHERE " + strings.Join(conds, " OR ")
-	if r.opts.MarkColumn != "" {
-		q = "UPDATE " + t.from() + " SET " + t.quote(r.opts.MarkColumn) + " = CURRENT_TIMESTAMP WHERE " + strings.Join(conds, " OR ")
-	}
-	if _, err := conn.ExecContext(ctx, q, args...); err != nil {
-		return fmt.Errorf("%w: delete published rows of %s (they will be published again): %v", ErrDatabase, t.qualified(), err)
-	}
-	var pub, drop int64
-	for _, p := range done {
 		if p.rec != nil {
 			pub++
-		} else {
-			drop++
 		}
 	}
 	r.mu.Lock()
+	r.stats.Dropped += int64(len(del)) - pub // rejected by the broker (errors.tolerance=all)
+	r.mu.Unlock()
+	if len(del) == 0 {
+		return nil
+	}
+	r.hook("delete")
+	t := r.t
+	hit, err := r.removeRows(ctx, conn, del)
+	if err != nil {
+		return fmt.Errorf("%w: delete published rows of %s (they will be published again): %v", ErrDatabase, t.qualified(), err)
+	}
+	if hit != int64(len(del)) {
+		return fmt.Errorf("%w: %w: %s: %d of %d published rows deleted (first key %s); stopping", ErrDatabase, ErrNotDeleted, t.qualified(), hit, len(del), keyText(del[0].key))
+	}
+	r.mu.Lock()
 	r.stats.Published += pub
-	r.stats.Dropped += drop
 	r.mu.Unlock()
 	return nil
+}
+
+// removeRows deletes (or marks) rows by their primary key as scanned and
+// returns the number of rows hit. PostgreSQL: one statement with an IN
+// list of keys. MySQL/MariaDB: one statement per row by its whole primary
+// key, in one transaction: a unique lookup locks that row only, whereas
+// a range scan (an IN or OR list) also locks the next index record, which
+// can be a writer's uncommitted insert, and then waits for that writer.
+func (r *Relay) removeRows(ctx context.Context, conn *sql.Conn, rows []pending) (int64, error) {
+	t := r.t
+	var cols []string
+	for _, k := range t.pk {
+		cols = append(cols, t.quote(k))
+	}
+	stmt := "DELETE FROM " + t.from() + " WHERE "
+	if r.opts.MarkColumn != "" {
+		stmt = "UPDATE " + t.from() + " SET " + t.quote(r.opts.MarkColumn) + " = CURRENT_TIMESTAMP WHERE "
+	}
+	if t.pg() {
+		var items []string
+		var args []any
+		for _, p := range rows {
+			var ph []string
+			for _, j := range r.keyPos {
+				args = append(args, p.pos[j])
+				ph = append(ph, t.placeholder(len(args)))
+			}
+			items = append(items, "("+strings.Join(ph, ", ")+")")
+		}
+		res, err := conn.ExecContext(ctx, stmt+"("+strings.Join(cols, ", ")+") IN ("+strings.Join(items, ", ")+")", args...)
+		if err != nil {
+			return 0, err
+		}
+		return res.RowsAffected()
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = tx.Rollback() }()
+	ps, err := tx.PrepareContext(ctx, stmt+strings.Join(cols, " = ? AND ")+" = ?")
+	if err != nil {
+		return 0, err
+	}
+	defer ps.Close()
+	var hit int64
+	args := make([]any, len(r.keyPos))
+	for _, p := range rows {
+		for i, j := range r.keyPos {
+			args[i] = p.pos[j]
+		}
+		res, err := ps.ExecContext(ctx, args...)
+		if err != nil {
+			return 0, err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, err
+		}
+		hit += n
+	}
+	return hit, tx.Commit()
+}
+
+// firstDrop reports whether a dropped row is new to this pass and the
+// previous one (and counts it).
+func (r *Relay) firstDrop(p pending) bool {
+	k := keyText(p.key)
+	if r.dropSeen == nil {
+		r.dropSeen = map[string]bool{}
+	}
+	seen := r.dropSeen[k] || r.dropPrev[k]
+	r.dropSeen[k] = true
+	if seen {
+		return false
+	}
+	r.mu.Lock()
+	r.stats.Dropped++
+	r.mu.Unlock()
+	return true
+}
+
+// hook calls the test seam, if any.
+func (r *Relay) hook(point string) {
+	if r.testHook != nil {
+		r.testHook(point)
+	}
 }
 
 func newUUID() string {

@@ -375,3 +375,13 @@ func keyText(vals []any) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// rawExpr selects a column as the database gives it back in a WHERE clause
+// (PostgreSQL: its text form, which a text parameter parses back exactly;
+// MySQL/MariaDB: the column).
+func (t *table) rawExpr(name string) string {
+	if t.pg() {
+		return t.quote(name) + "::text"
+	}
+	return t.quote(name)
+}
