@@ -59,6 +59,14 @@
 // relay with a *RejectedError (ErrRejected) under errors.tolerance=none, as
 // it fails the task; under errors.tolerance=all its row is deleted
 // unpublished. A fatal producer error stops the relay (ErrProducerFatal).
+// An attempt that got no acknowledgement and whose records all failed
+// locally (message timed out, timed out in queue, queue full) makes the
+// relay close and recreate its own producer before the next attempt (a
+// librdkafka producer can stay stuck so after a broker restart; logged at
+// WARN, Stats.ProducerRestarts); a caller's Options.Producer is recreated
+// only through Options.NewProducer. The new producer's idempotence state
+// is fresh: records of the failed attempt that reached the broker after
+// all are published again (at least once, in order).
 //
 // See docs/relay.md for the limits of polling compared to CDC.
 package relay
