@@ -347,7 +347,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 		r.makeProducer = func() (Producer, error) { return newProducer(opts) }
 	}
 	if r.producer = opts.Producer; r.producer == nil {
-		if r.producer, err = r.makeProducer(); err != nil {
+		if r.producer, err = r.createProducer(); err != nil {
 			return nil, err
 		}
 	}
@@ -382,6 +382,21 @@ func newProducer(opts Options) (*kafka.Producer, error) {
 	p, err := kafka.NewProducer(&pc)
 	if err != nil {
 		return nil, fmt.Errorf("%w: producer: %v", ErrKafka, err)
+	}
+	return p, nil
+}
+
+// createProducer calls r.makeProducer; its errors unwrap to ErrKafka (or
+// ErrConfig).
+func (r *Relay) createProducer() (Producer, error) {
+	p, err := r.makeProducer()
+	switch {
+	case err != nil && (errors.Is(err, ErrKafka) || errors.Is(err, ErrConfig)):
+		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("%w: producer: %w", ErrKafka, err)
+	case p == nil:
+		return nil, fmt.Errorf("%w: producer: Options.NewProducer returned none", ErrKafka)
 	}
 	return p, nil
 }
@@ -932,9 +947,9 @@ func (r *Relay) recreateProducer() error {
 	if r.restart == nil || r.makeProducer == nil {
 		return nil
 	}
-	p, err := r.makeProducer()
+	p, err := r.createProducer()
 	if err != nil {
-		return fmt.Errorf("%w: recreate the stuck producer: %v (rows stay)", ErrKafka, err)
+		return fmt.Errorf("recreate the stuck producer: %w (rows stay)", err)
 	}
 	r.logAttrs(slog.LevelWarn, "relay: recreating the Kafka producer: the last attempt got no acknowledgement, every record failed locally (%v); the rows stay and are published again in order", []any{r.restart})
 	old := r.producer

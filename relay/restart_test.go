@@ -165,3 +165,20 @@ func TestPublishRecreateFails(t *testing.T) {
 		t.Errorf("ProducerRestarts %d, want 1", got)
 	}
 }
+
+// A factory that returns neither a producer nor an error fails the attempt
+// (ErrKafka) instead of the relay.
+func TestPublishRecreateNilProducer(t *testing.T) {
+	t.Parallel()
+	r := fakeRelay("none", stuckProducer(kafka.ErrMsgTimedOut))
+	r.makeProducer = func() (Producer, error) { return nil, nil }
+	batch := rows(1, []string{"a"})
+	for i := 0; i < 2; i++ {
+		if _, err := r.publish(batch); !errors.Is(err, ErrKafka) {
+			t.Fatalf("attempt %d: err %v, want ErrKafka", i, err)
+		}
+	}
+	if got := r.Stats().ProducerRestarts; got != 0 {
+		t.Errorf("ProducerRestarts %d, want 0", got)
+	}
+}
