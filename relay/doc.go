@@ -64,6 +64,14 @@
 // read; when the rows hit are not the rows published, the relay stops
 // (ErrNotDeleted). A cancelled Run finishes the delete of the batch in
 // flight first.
+// An attempt that got no acknowledgement and whose records all failed
+// locally (message timed out, timed out in queue, queue full) makes the
+// relay close and recreate its own producer before the next attempt (a
+// librdkafka producer can stay stuck so after a broker restart; logged at
+// WARN, Stats.ProducerRestarts); a caller's Options.Producer is recreated
+// only through Options.NewProducer. The new producer's idempotence state
+// is fresh: records of the failed attempt that reached the broker after
+// all are published again (at least once, in order).
 //
 // See docs/relay.md for the limits of polling compared to CDC.
 package relay

@@ -97,7 +97,16 @@ type Options struct {
 	// MessageTimeout are not used for it, and the producer should have the
 	// relay's settings: enable.idempotence, acks=all, murmur2_random). The
 	// relay owns it and closes it in Close. For tests: relaytest.Producer.
+	// Without NewProducer it is never recreated (see NewProducer).
 	Producer Producer
+	// NewProducer, when set, makes the relay's producer instead of its own
+	// *kafka.Producer: the first one (unless Producer is set) and each
+	// replacement. The relay closes and recreates its producer when a
+	// publish attempt got no acknowledgement at all and every record
+	// failed locally (message timed out, timed out in queue, queue full):
+	// a librdkafka producer can stay stuck so after a broker restart
+	// (librdkafka #3009). A Producer supplied without NewProducer is kept.
+	NewProducer func() (Producer, error)
 	// MaxDatabaseOutage bounds how long Run retries (every poll interval)
 	// a database that keeps failing: once no statement has succeeded for
 	// that long, Run returns the last error (ErrDatabase), as a Debezium
@@ -123,6 +132,10 @@ type Stats struct {
 	Dropped int64
 	// Failed publish attempts (Kafka errors); their rows stay.
 	Failed int64
+	// ProducerRestarts: the times the relay closed and recreated its
+	// producer after an attempt whose records all timed out locally (see
+	// Options.NewProducer).
+	ProducerRestarts int64
 	// Batches run.
 	Batches int64
 	// LastBatch is the duration of the last batch.
@@ -157,10 +170,13 @@ type Relay struct {
 	producer Producer
 	fatal    chan struct{} // closed on the producer's fatal error
 	stopLogs func()        // stops forwarding librdkafka's log lines (own producer only)
-	lock     lock
-	query    string
-	args     []any
-	pkIdx    []int
+	// oldStopLogs stop the log forwarders of recreated producers once
+	// those are closed.
+	oldStopLogs []func()
+	lock        lock
+	query       string
+	args        []any
+	pkIdx       []int
 	// orderBy are the columns of the publish order (the order column, then
 	// the rest of the primary key); the SELECT ends with them again, raw
 	// (keyPos), for the DELETE and the keyset position.
@@ -171,6 +187,13 @@ type Relay struct {
 	// dropped rows logged in this pass and the previous one: each is
 	// logged (and counted) once while it stays in the table.
 	dropSeen, dropPrev map[string]bool
+
+	// fatalOnce closes fatal (the drains of recreated producers share it).
+	fatalOnce sync.Once
+	// makeProducer recreates the producer (nil: the caller's, kept);
+	// restart, when set, is why the next attempt recreates it first.
+	makeProducer func() (Producer, error)
+	restart      error
 
 	// heldQuery (PostgreSQL, database-assigned order) counts the committed
 	// rows the horizon holds back; heldXmin is the horizon last logged.
@@ -238,7 +261,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	if opts.MaxDatabaseOutage == 0 {
 		opts.MaxDatabaseOutage = DefaultMaxDatabaseOutage
 	}
-	if opts.BootstrapServers == "" && opts.Producer == nil {
+	if opts.BootstrapServers == "" && opts.Producer == nil && opts.NewProducer == nil {
 		return nil, configErr(nil, "no Kafka bootstrap servers")
 	}
 	r := &Relay{db: db, cfg: cfg, router: eventrouter.NewRouter(cfg), t: t, opts: opts, runID: newUUID()}
@@ -350,8 +373,11 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	r.query = fmt.Sprintf("SELECT %s FROM %s%%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), strings.Join(order, ", "), opts.Batch)
 	r.lock = lock{t: t, name: lockName(t, opts.Filter)}
 
+	if r.makeProducer = opts.NewProducer; r.makeProducer == nil && opts.Producer == nil {
+		r.makeProducer = func() (Producer, error) { return r.newProducer(opts) }
+	}
 	if r.producer = opts.Producer; r.producer == nil {
-		if r.producer, err = r.newProducer(opts); err != nil {
+		if r.producer, err = r.createProducer(); err != nil {
 			return nil, err
 		}
 	}
@@ -389,21 +415,38 @@ func (r *Relay) newProducer(opts Options) (*kafka.Producer, error) {
 		stop()
 		return nil, fmt.Errorf("%w: producer: %v", ErrKafka, err)
 	}
+	if r.stopLogs != nil { // a recreation: the old producer's forwarder stops with it
+		r.oldStopLogs = append(r.oldStopLogs, r.stopLogs)
+	}
 	r.stopLogs = stop
+	return p, nil
+}
+
+// createProducer calls r.makeProducer; its errors unwrap to ErrKafka (or
+// ErrConfig).
+func (r *Relay) createProducer() (Producer, error) {
+	p, err := r.makeProducer()
+	switch {
+	case err != nil && (errors.Is(err, ErrKafka) || errors.Is(err, ErrConfig)):
+		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("%w: producer: %w", ErrKafka, err)
+	case p == nil:
+		return nil, fmt.Errorf("%w: producer: Options.NewProducer returned none", ErrKafka)
+	}
 	return p, nil
 }
 
 // drainEvents drains the producer's event channel (errors, stats) until
 // Close. A fatal error closes r.fatal: Run stops on it.
 func (r *Relay) drainEvents(events chan kafka.Event) {
-	var once sync.Once
 	for ev := range events {
 		e, ok := ev.(kafka.Error)
 		switch {
 		case !ok:
 		case e.IsFatal():
 			r.logAttrs(slog.LevelError, "kafka: fatal producer error: %v (the relay stops)", []any{e})
-			once.Do(func() { close(r.fatal) })
+			r.fatalOnce.Do(func() { close(r.fatal) })
 		case e.Code() == kafka.ErrAllBrokersDown || e.Code() == kafka.ErrTransport:
 		default:
 			if se := kafkaclient.Classify(e); se != nil {
@@ -448,6 +491,9 @@ func (r *Relay) Close() {
 	r.producer.Close()
 	if r.stopLogs != nil {
 		r.stopLogs()
+	}
+	for _, stop := range r.oldStopLogs {
+		stop()
 	}
 }
 
@@ -900,13 +946,18 @@ func (r *Relay) route(dests []any) (pending, error) {
 // the first record the broker rejected for good with errors.tolerance=none
 // (a *RejectedError), the first retriable error (ErrKafka alone).
 func (r *Relay) publish(batch []pending) ([]pending, error) {
+	if err := r.recreateProducer(); err != nil {
+		return nil, err
+	}
 	ch := make(chan kafka.Event, len(batch)+1)
 	sent := 0
 	unsent := len(batch) // the rows from here on were not produced
 	ok := make([]bool, len(batch))
 	var rejected, retry error
+	var stall stalled
 	// fail classifies the error of row i's record.
 	fail := func(i int, err error) {
+		stall.fail(err)
 		var ke kafka.Error
 		if !errors.As(err, &ke) || ke.IsFatal() || ke.Code() == kafka.ErrFatal || retriable(ke) {
 			if retry == nil {
@@ -957,6 +1008,7 @@ func (r *Relay) publish(batch []pending) ([]pending, error) {
 			continue
 		}
 		ok[i] = true
+		stall.acked = true
 		if r.opts.Logger != nil {
 			tp := m.TopicPartition
 			r.logAttrs(slog.LevelDebug, "relay: row %s published", []any{keyText(batch[i].key)},
@@ -976,6 +1028,7 @@ func (r *Relay) publish(batch []pending) ([]pending, error) {
 		err = rejected
 	case retry != nil:
 		err = fmt.Errorf("%w: %v", ErrKafka, retry)
+		r.restart = stall.reason()
 	}
 	if err != nil {
 		r.mu.Lock()
@@ -983,6 +1036,68 @@ func (r *Relay) publish(batch []pending) ([]pending, error) {
 		r.mu.Unlock()
 	}
 	return done, err
+}
+
+// stalled tells, over a publish attempt, whether the producer looks stuck:
+// nothing acknowledged, and every record failed locally without an answer
+// of the broker (timed out, or the queue full).
+type stalled struct {
+	acked, other bool
+	first        error
+}
+
+func (s *stalled) fail(err error) {
+	var ke kafka.Error
+	if !errors.As(err, &ke) {
+		s.other = true
+		return
+	}
+	switch ke.Code() {
+	case kafka.ErrMsgTimedOut, kafka.ErrTimedOutQueue, kafka.ErrQueueFull:
+		if s.first == nil {
+			s.first = err
+		}
+	default:
+		s.other = true
+	}
+}
+
+// reason is the error of a stuck attempt, or nil.
+func (s *stalled) reason() error {
+	if s.acked || s.other {
+		return nil
+	}
+	return s.first
+}
+
+// recreateProducer closes and recreates the producer when the last attempt
+// found it stuck (r.restart) and the relay can (r.makeProducer): librdkafka's
+// producer can stay so after a broker restart, every record timing out while
+// the broker is back (librdkafka #3009). The new producer has a new
+// idempotent producer id: records of the failed attempts that reached the
+// broker after all are published again (at least once). A failed creation
+// keeps the old producer and is retried before the next attempt.
+func (r *Relay) recreateProducer() error {
+	if r.restart == nil || r.makeProducer == nil {
+		return nil
+	}
+	p, err := r.createProducer()
+	if err != nil {
+		return fmt.Errorf("recreate the stuck producer: %w (rows stay)", err)
+	}
+	r.logAttrs(slog.LevelWarn, "relay: recreating the Kafka producer: the last attempt got no acknowledgement, every record failed locally (%v); the rows stay and are published again in order", []any{r.restart})
+	old := r.producer
+	r.producer, r.restart = p, nil
+	old.Close()
+	for _, stop := range r.oldStopLogs {
+		stop()
+	}
+	r.oldStopLogs = nil
+	go r.drainEvents(p.Events())
+	r.mu.Lock()
+	r.stats.ProducerRestarts++
+	r.mu.Unlock()
+	return nil
 }
 
 // retriable: the broker may accept the record later (Kafka down, a

@@ -14,6 +14,7 @@
 //	outboxctl_relay_oldest_pending_seconds gauge     age of the oldest unpublished row (timestamp column, else UUIDv7 id)
 //	outboxctl_relay_leader                 gauge     1 when this relay holds the lock
 //	outboxctl_relay_batch_seconds          histogram batch durations (new with this package)
+//	outboxctl_relay_producer_restarts_total counter  producers recreated after an attempt that timed out locally (new)
 //
 // The first seven keep the names, types and labels of the former
 // relay.WriteMetrics.
@@ -59,6 +60,8 @@ type Metrics struct {
 
 	mu      sync.Mutex
 	sources []Source
+
+	restarts *prometheus.Desc // producer_restarts_total
 }
 
 // New creates the metrics and registers them with cfg.Registerer (or a
@@ -86,6 +89,7 @@ func New(cfg Config) (*Metrics, error) {
 	m.published = desc("published_total", "Outbox rows published (acknowledged by the broker) and deleted or marked.")
 	m.dropped = desc("dropped_total", "Outbox rows the EventRouter drops (errors.tolerance=all), deleted unpublished.")
 	m.failed = desc("failed_total", "Failed publish attempts; their rows stay and are retried.")
+	m.restarts = desc("producer_restarts_total", "Kafka producers closed and recreated after a publish attempt whose records all failed locally (timed out) with nothing acknowledged.")
 	m.batches = desc("batches_total", "Batches (polls) run.")
 	m.lastBatch = desc("batch_duration_seconds", "Duration of the last batch.")
 	m.oldest = desc("oldest_pending_seconds", "Age of the oldest unpublished row (the database's clock minus its timestamp column, else from the UUIDv7 id of the first row of the last batch).")
@@ -127,7 +131,7 @@ func (m *Metrics) Handler() http.Handler {
 type statsCollector struct{ m *Metrics }
 
 func (c statsCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.m.published, c.m.dropped, c.m.failed, c.m.batches, c.m.lastBatch, c.m.oldest, c.m.leader} {
+	for _, d := range []*prometheus.Desc{c.m.published, c.m.dropped, c.m.failed, c.m.restarts, c.m.batches, c.m.lastBatch, c.m.oldest, c.m.leader} {
 		ch <- d
 	}
 }
@@ -145,6 +149,7 @@ func (c statsCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.m.published, prometheus.CounterValue, float64(st.Published), t)
 		ch <- prometheus.MustNewConstMetric(c.m.dropped, prometheus.CounterValue, float64(st.Dropped), t)
 		ch <- prometheus.MustNewConstMetric(c.m.failed, prometheus.CounterValue, float64(st.Failed), t)
+		ch <- prometheus.MustNewConstMetric(c.m.restarts, prometheus.CounterValue, float64(st.ProducerRestarts), t)
 		ch <- prometheus.MustNewConstMetric(c.m.batches, prometheus.CounterValue, float64(st.Batches), t)
 		ch <- prometheus.MustNewConstMetric(c.m.lastBatch, prometheus.GaugeValue, st.LastBatch.Seconds(), t)
 		ch <- prometheus.MustNewConstMetric(c.m.oldest, prometheus.GaugeValue, st.OldestPending.Seconds(), t)

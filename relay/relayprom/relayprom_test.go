@@ -29,7 +29,7 @@ func TestMetricsNamesStable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &fakeRelay{table: `public.out"box`, st: relay.Stats{Published: 7, Dropped: 1, Failed: 2, Batches: 3, LastBatch: 1500 * time.Millisecond, OldestPending: 2 * time.Second, Leader: true}}
+	r := &fakeRelay{table: `public.out"box`, st: relay.Stats{Published: 7, Dropped: 1, Failed: 2, ProducerRestarts: 4, Batches: 3, LastBatch: 1500 * time.Millisecond, OldestPending: 2 * time.Second, Leader: true}}
 	m.Add(r)
 	m.ObserveBatch(r.table, 3*time.Millisecond, 10)
 	m.ObserveBatch(r.table, 5*time.Millisecond, 0)
@@ -38,6 +38,7 @@ func TestMetricsNamesStable(t *testing.T) {
 		"# TYPE outboxctl_relay_published_total counter\noutboxctl_relay_published_total{table=\"public.out\\\"box\"} 7\n",
 		"# TYPE outboxctl_relay_dropped_total counter\noutboxctl_relay_dropped_total{table=\"public.out\\\"box\"} 1\n",
 		"# TYPE outboxctl_relay_failed_total counter\noutboxctl_relay_failed_total{table=\"public.out\\\"box\"} 2\n",
+		"# TYPE outboxctl_relay_producer_restarts_total counter\noutboxctl_relay_producer_restarts_total{table=\"public.out\\\"box\"} 4\n",
 		"# TYPE outboxctl_relay_batches_total counter\noutboxctl_relay_batches_total{table=\"public.out\\\"box\"} 3\n",
 		"# TYPE outboxctl_relay_batch_duration_seconds gauge\noutboxctl_relay_batch_duration_seconds{table=\"public.out\\\"box\"} 1.5\n",
 		"# TYPE outboxctl_relay_oldest_pending_seconds gauge\noutboxctl_relay_oldest_pending_seconds{table=\"public.out\\\"box\"} 2\n",
