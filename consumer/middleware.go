@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -25,6 +26,87 @@ type Handler func(ctx context.Context, m *Message) error
 //		}
 //	}
 type Middleware func(next Handler) Handler
+
+// ErrMiddlewareOrder: Router.Use was given a chain in the wrong order: a
+// DLQ added after (inside) a Retry, or a tracing middleware (Tracing,
+// consumerotel.Middleware) added before (outside) a Retry. It wraps
+// ErrInvalidConfig.
+var ErrMiddlewareOrder = fmt.Errorf("%w: middleware order", ErrInvalidConfig)
+
+// Tracing marks mw as a tracing middleware (one span per handler call), so
+// that Router.Use can check that it comes after Retry, where it sees each
+// attempt. consumerotel.Middleware is marked. Tracing(nil) is nil.
+func Tracing(mw Middleware) Middleware {
+	if mw == nil {
+		return nil
+	}
+	return tracingMiddleware{mw}.Middleware
+}
+
+type tracingMiddleware struct{ mw Middleware }
+
+func (t tracingMiddleware) Middleware(next Handler) Handler { return t.mw(next) }
+
+// middlewareKind is what Use's order check knows of a middleware.
+type middlewareKind int
+
+const (
+	kindOther middlewareKind = iota
+	kindRetry
+	kindDLQ
+	kindTracing
+)
+
+func (k middlewareKind) String() string {
+	return [...]string{"middleware", "Retry", "DLQ", "tracing"}[k]
+}
+
+// The code pointers of the method values Retry.Middleware, DLQ.Middleware
+// and tracingMiddleware.Middleware: the same for every receiver, so they
+// identify the standard middleware whatever its configuration.
+var (
+	retryCode   = reflect.ValueOf(Retry{}.Middleware).Pointer()
+	dlqCode     = reflect.ValueOf(DLQ{}.Middleware).Pointer()
+	tracingCode = reflect.ValueOf(tracingMiddleware{}.Middleware).Pointer()
+)
+
+func kindOf(mw Middleware) middlewareKind {
+	switch reflect.ValueOf(mw).Pointer() {
+	case retryCode:
+		return kindRetry
+	case dlqCode:
+		return kindDLQ
+	case tracingCode:
+		return kindTracing
+	}
+	return kindOther
+}
+
+// checkOrder checks the chain mws (outermost first): no DLQ inside a Retry,
+// no tracing outside a Retry. The error names the positions (from 1).
+func checkOrder(mws []Middleware) error {
+	firstRetry, firstTracing := 0, 0
+	for i, mw := range mws {
+		switch kindOf(mw) {
+		case kindRetry:
+			if firstTracing > 0 {
+				return fmt.Errorf("%w: Retry (middleware %d) is added after tracing (middleware %d); add tracing after Retry so that it sees each attempt", ErrMiddlewareOrder, i+1, firstTracing)
+			}
+			if firstRetry == 0 {
+				firstRetry = i + 1
+			}
+		case kindDLQ:
+			if firstRetry > 0 {
+				return fmt.Errorf("%w: DLQ (middleware %d) is added after Retry (middleware %d); add DLQ before Retry so that it gets what the retries could not fix", ErrMiddlewareOrder, i+1, firstRetry)
+			}
+		case kindTracing:
+			if firstTracing == 0 {
+				firstTracing = i + 1
+			}
+		}
+	}
+	return nil
+}
 
 // Retry retries a failing handler with exponential backoff. It does not retry
 // permanent errors (Permanent, decode errors, unknown event types), stop
