@@ -130,6 +130,10 @@ type pipeline struct {
 	group  string
 	agg    string
 	admin  *kafka.AdminClient
+	// adminProducer carries admin (and its log channel); adminStopLogs
+	// stops forwarding its log lines.
+	adminProducer *kafka.Producer
+	adminStopLogs func()
 
 	enc     *outbox.AvroEncoder // nil: JSON payloads
 	subject string
@@ -186,12 +190,22 @@ func NewPipeline(ctx context.Context, cfg PipelineConfig) (Pipeline, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
 	}
-	kafkaclient.ForwardLogs(am, nil) // librdkafka's lines never on stderr; the errors are returned
-	admin, err := kafka.NewAdminClient(&am)
+	// librdkafka's lines never on stderr (the errors are returned): an
+	// admin client takes no log channel of its own, so it is built on a
+	// producer that has one.
+	stopLogs := kafkaclient.ForwardLogs(am, nil)
+	ap, err := kafka.NewProducer(&am)
 	if err != nil {
+		stopLogs()
 		return nil, fmt.Errorf("kafka admin: %w", err)
 	}
-	p.admin = admin
+	admin, err := kafka.NewAdminClientFromProducer(ap)
+	if err != nil {
+		ap.Close()
+		stopLogs()
+		return nil, fmt.Errorf("kafka admin: %w", err)
+	}
+	p.admin, p.adminProducer, p.adminStopLogs = admin, ap, stopLogs
 	if o.PayloadFormat == spec.FormatAvro {
 		p.subject = topic + "-value"
 		reg, err := cfg.Registry.Register(ctx, p.subject, AvroSchema)
@@ -487,6 +501,8 @@ func (p *pipeline) Close(ctx context.Context) error {
 		errs = append(errs, fmt.Errorf("delete consumer group %s: %w", p.group, err))
 	}
 	p.admin.Close()
+	p.adminProducer.Close()
+	p.adminStopLogs()
 	if p.subject != "" {
 		// Soft, then permanent delete (the registry refuses the second
 		// without the first).

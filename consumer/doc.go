@@ -132,6 +132,14 @@
 //		consumer.Recover(),                                         // panic -> error
 //	)
 //
+// Use checks the order: a DLQ after a Retry, or tracing (consumerotel)
+// before a Retry, is an ErrMiddlewareOrder error.
+//
+// Retry{MaxAttempts: n} with no interval set backs off from 100ms,
+// doubling, capped at 10s, with 20% jitter (DefaultRetryInitialInterval,
+// DefaultRetryMaxInterval, DefaultRetryJitter); it never retries in a hot
+// loop.
+//
 // p is a Producer, e.g. consumer.NewKafkaProducer over
 // kafkaclient.NewProducer with the consumer's connection
 // (kafkaclient.Config: bootstrap servers and Security, as in

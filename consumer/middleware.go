@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"math/rand/v2"
+	"reflect"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -28,6 +30,87 @@ type Handler func(ctx context.Context, m *Message) error
 //	}
 type Middleware func(next Handler) Handler
 
+// ErrMiddlewareOrder: Router.Use was given a chain in the wrong order: a
+// DLQ added after (inside) a Retry, or a tracing middleware (Tracing,
+// consumerotel.Middleware) added before (outside) a Retry. It wraps
+// ErrInvalidConfig.
+var ErrMiddlewareOrder = fmt.Errorf("%w: middleware order", ErrInvalidConfig)
+
+// Tracing marks mw as a tracing middleware (one span per handler call), so
+// that Router.Use can check that it comes after Retry, where it sees each
+// attempt. consumerotel.Middleware is marked. Tracing(nil) is nil.
+func Tracing(mw Middleware) Middleware {
+	if mw == nil {
+		return nil
+	}
+	return tracingMiddleware{mw}.Middleware
+}
+
+type tracingMiddleware struct{ mw Middleware }
+
+func (t tracingMiddleware) Middleware(next Handler) Handler { return t.mw(next) }
+
+// middlewareKind is what Use's order check knows of a middleware.
+type middlewareKind int
+
+const (
+	kindOther middlewareKind = iota
+	kindRetry
+	kindDLQ
+	kindTracing
+)
+
+func (k middlewareKind) String() string {
+	return [...]string{"middleware", "Retry", "DLQ", "tracing"}[k]
+}
+
+// The code pointers of the method values Retry.Middleware, DLQ.Middleware
+// and tracingMiddleware.Middleware: the same for every receiver, so they
+// identify the standard middleware whatever its configuration.
+var (
+	retryCode   = reflect.ValueOf(Retry{}.Middleware).Pointer()
+	dlqCode     = reflect.ValueOf(DLQ{}.Middleware).Pointer()
+	tracingCode = reflect.ValueOf(tracingMiddleware{}.Middleware).Pointer()
+)
+
+func kindOf(mw Middleware) middlewareKind {
+	switch reflect.ValueOf(mw).Pointer() {
+	case retryCode:
+		return kindRetry
+	case dlqCode:
+		return kindDLQ
+	case tracingCode:
+		return kindTracing
+	}
+	return kindOther
+}
+
+// checkOrder checks the chain mws (outermost first): no DLQ inside a Retry,
+// no tracing outside a Retry. The error names the positions (from 1).
+func checkOrder(mws []Middleware) error {
+	firstRetry, firstTracing := 0, 0
+	for i, mw := range mws {
+		switch kindOf(mw) {
+		case kindRetry:
+			if firstTracing > 0 {
+				return fmt.Errorf("%w: Retry (middleware %d) is added after tracing (middleware %d); add tracing after Retry so that it sees each attempt", ErrMiddlewareOrder, i+1, firstTracing)
+			}
+			if firstRetry == 0 {
+				firstRetry = i + 1
+			}
+		case kindDLQ:
+			if firstRetry > 0 {
+				return fmt.Errorf("%w: DLQ (middleware %d) is added after Retry (middleware %d); add DLQ before Retry so that it gets what the retries could not fix", ErrMiddlewareOrder, i+1, firstRetry)
+			}
+		case kindTracing:
+			if firstTracing == 0 {
+				firstTracing = i + 1
+			}
+		}
+	}
+	return nil
+}
+
 // Retry retries a failing handler with exponential backoff. It does not retry
 // permanent errors (Permanent, decode errors, unknown event types), stop
 // errors (Stop) nor errors for which ShouldRetry returns false, and stops
@@ -36,17 +119,30 @@ type Middleware func(next Handler) Handler
 // returned as it is: the DLQ middleware does not dead-letter it, and the
 // Consumer pauses the partition and delivers the record again later.
 //
+// With no interval set (Retry{MaxAttempts: 5}) it never retries in a hot
+// loop: the waits are DefaultRetryInitialInterval (100ms), doubling, capped at
+// DefaultRetryMaxInterval (10s), each shortened by a random part of up to
+// DefaultRetryJitter (20%) so that consumers failing together do not retry in
+// step.
+//
 // Use it as router.Use(retry.Middleware), or build it with NewRetry; both
 // check Validate.
 type Retry struct {
 	// MaxAttempts is the number of runs including the first (>= 1).
 	MaxAttempts int
-	// InitialInterval is the wait after the first failure (>= 0).
+	// InitialInterval is the wait after the first failure (>= 0; 0 means
+	// DefaultRetryInitialInterval, or MaxInterval if that is smaller).
 	InitialInterval time.Duration
-	// MaxInterval caps the wait (0: no cap; else >= InitialInterval).
+	// MaxInterval caps the wait (else >= InitialInterval). 0 means
+	// DefaultRetryMaxInterval when InitialInterval is 0 too, else no cap.
 	MaxInterval time.Duration
 	// Multiplier grows the wait after each failure (0 means 2; else >= 1).
 	Multiplier float64
+	// Jitter shortens each wait by a random fraction of up to Jitter (in
+	// [0, 1]): the wait after the n-th failure is in
+	// [Delay(n)*(1-Jitter), Delay(n)]. 0 means no jitter when an interval
+	// is set, DefaultRetryJitter when none is.
+	Jitter float64
 	// ShouldRetry, if set, decides whether a non-permanent error is retried.
 	ShouldRetry func(err error) bool
 	// OnRetry, if set, is called before each wait.
@@ -64,12 +160,38 @@ func (r Retry) Validate() error {
 		return fmt.Errorf("%w: retry: MaxInterval = %s, want 0 or >= InitialInterval (%s)", ErrInvalidConfig, r.MaxInterval, r.InitialInterval)
 	case r.Multiplier != 0 && (r.Multiplier < 1 || math.IsNaN(r.Multiplier) || math.IsInf(r.Multiplier, 0)):
 		return fmt.Errorf("%w: retry: Multiplier = %g, want 0 or >= 1", ErrInvalidConfig, r.Multiplier)
+	case !(r.Jitter >= 0 && r.Jitter <= 1):
+		return fmt.Errorf("%w: retry: Jitter = %g, want in [0, 1]", ErrInvalidConfig, r.Jitter)
 	}
 	return nil
 }
 
-// Delay returns the wait after the n-th failed attempt (n >= 1).
+// The backoff of a Retry that sets no interval (Retry{MaxAttempts: n}).
+const (
+	DefaultRetryInitialInterval = 100 * time.Millisecond
+	DefaultRetryMaxInterval     = 10 * time.Second
+	DefaultRetryJitter          = 0.2
+)
+
+// withDefaults returns r with the default backoff filled in.
+func (r Retry) withDefaults() Retry {
+	if r.InitialInterval > 0 {
+		return r
+	}
+	if r.MaxInterval == 0 {
+		r.MaxInterval = DefaultRetryMaxInterval
+		if r.Jitter == 0 {
+			r.Jitter = DefaultRetryJitter
+		}
+	}
+	r.InitialInterval = min(DefaultRetryInitialInterval, r.MaxInterval)
+	return r
+}
+
+// Delay returns the longest wait after the n-th failed attempt (n >= 1),
+// before jitter (see Wait), with the defaults applied.
 func (r Retry) Delay(n int) time.Duration {
+	r = r.withDefaults()
 	mult := r.Multiplier
 	if mult == 0 {
 		mult = 2
@@ -82,6 +204,17 @@ func (r Retry) Delay(n int) time.Duration {
 		return time.Duration(math.MaxInt64)
 	}
 	return time.Duration(d)
+}
+
+// Wait returns the wait the middleware makes after the n-th failed attempt:
+// Delay(n) shortened by a random fraction of up to the jitter.
+func (r Retry) Wait(n int) time.Duration {
+	d := r.Delay(n)
+	j := r.withDefaults().Jitter
+	if j <= 0 || d <= 0 {
+		return d
+	}
+	return d - time.Duration(rand.Float64()*j*float64(d))
 }
 
 // NewRetry returns r's middleware, or r's Validate error.
@@ -119,7 +252,7 @@ func (r Retry) Middleware(next Handler) Handler {
 			if r.ShouldRetry != nil && !r.ShouldRetry(err) {
 				return err
 			}
-			d := r.Delay(attempt)
+			d := r.Wait(attempt)
 			m.chain.router.observe(ctx, m, Observation{Kind: ObservedRetried, Err: err})
 			if r.OnRetry != nil {
 				r.OnRetry(ctx, m, err, d)

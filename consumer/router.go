@@ -239,6 +239,13 @@ func NewRouter(cfg RouterConfig) (*Router, error) {
 // wrapping ErrInvalidConfig, and the Router stays unusable: Process and
 // NewConsumer return that error, so an invalid chain never runs. NewRetry
 // and NewDLQ check the same when the middleware is built.
+//
+// Use also checks the order of the whole chain, over all its calls: a DLQ
+// added after a Retry (the DLQ would dead-letter at the first failure and
+// the Retry never retry), or a tracing middleware (Tracing,
+// consumerotel.Middleware) added before a Retry (one span for all
+// attempts), is an ErrMiddlewareOrder error and leaves the Router unusable
+// as above. Other middleware can go anywhere.
 func (r *Router) Use(mw ...Middleware) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -256,7 +263,15 @@ func (r *Router) Use(mw ...Middleware) error {
 			topics = append(topics, topic)
 		}
 	}
-	r.middleware = append(r.middleware, mw...)
+	chain := append(append([]Middleware(nil), r.middleware...), mw...)
+	if err := checkOrder(chain); err != nil {
+		err = fmt.Errorf("router: use: %w", err)
+		if r.err == nil {
+			r.err = err
+		}
+		return err
+	}
+	r.middleware = chain
 	r.dlqTopics = append(r.dlqTopics, topics...)
 	return nil
 }

@@ -797,8 +797,8 @@ func TestRouterDLQTopics(t *testing.T) {
 	r, err := consumer.NewRouter(consumer.RouterConfig{})
 	must(t, err)
 	p := &consumertest.Producer{}
-	must(t, r.Use(consumer.Recover(), consumer.DLQ{Topic: "a.dlq", Producer: p}.Middleware, consumer.Retry{MaxAttempts: 2}.Middleware))
-	must(t, r.Use(consumer.DLQ{Topic: "b.dlq", Producer: p}.Middleware))
+	must(t, r.Use(consumer.Recover(), consumer.DLQ{Topic: "a.dlq", Producer: p}.Middleware))
+	must(t, r.Use(consumer.DLQ{Topic: "b.dlq", Producer: p}.Middleware, consumer.Retry{MaxAttempts: 2}.Middleware))
 	if got := r.DLQTopics(); !reflect.DeepEqual(got, []string{"a.dlq", "b.dlq"}) {
 		t.Errorf("DLQTopics = %v, want [a.dlq b.dlq]", got)
 	}

@@ -24,6 +24,14 @@
 //     one. On a json outbox EncodeJSON names fields as the consumer reads
 //     them. A value that does not fit is ErrInvalidEvent, a schema not
 //     found ErrSchema, both before anything is written.
+//   - The registry dependency: a typed avro write needs its version's
+//     schema id, so until RegistrySchemas has looked it up once, a registry
+//     outage fails the Write (ErrSchema wrapping registry.ErrUnreachable).
+//     Writer.Preload looks up every declared version at once: call it at
+//     start and from the readiness probe, so the service is not ready
+//     rather than ready but unable to write. After that the ids are cached
+//     and the registry can be down. Raw Payload writes and pinned schemas
+//     need no registry.
 //   - AvroEncoder: for avro outboxes written by hand, turns a goavro datum
 //     into Confluent wire format (magic byte 0, 4-byte schema id, Avro
 //     binary; package schemas/wire), the bytes that Debezium's

@@ -14,8 +14,8 @@ type PgxExecer interface {
 	Exec(ctx context.Context, sql string, arguments ...any) (pgconn.CommandTag, error)
 }
 
-// Pgx adapts a pgx transaction (or any PgxExecer) to Execer, so that the one
-// Write, WriteAll, WriteValue and WriteAllValues take it:
+// Pgx adapts a pgx transaction (or any PgxExecer) to Execer, so that
+// Writer.Write and Writer.WriteAll take it (typed events too: Event.Value):
 //
 //	tx, _ := pool.Begin(ctx)
 //	id, err := w.Write(ctx, outbox.Pgx(tx), e)

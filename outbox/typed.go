@@ -148,6 +148,32 @@ func (w *Writer) writerSchema(ctx context.Context, eventType string, major int) 
 	return resolvedSchema{id, s}, nil
 }
 
+// Preload resolves now the writer schema and registry id of every avro
+// event version the Table declares (Table.Events, from the spec), so that
+// the first typed Write does not depend on the registry. Call it at start
+// and from a readiness probe: while it fails, the service cannot write its
+// typed events. Once a version's id is resolved the schema source caches it
+// (RegistrySchemas does, for its life), so later calls and Writes need no
+// registry. A pinned version needs no registry; a JSON outbox, a writer
+// without a schema source (raw Payload writes) or a Table without declared
+// events has nothing to preload (nil). Every failing version is reported
+// (errors.Join), each wrapping ErrSchema and the registry's error
+// (registry.ErrUnreachable, registry.ErrSubjectNotFound, ...).
+func (w *Writer) Preload(ctx context.Context) error {
+	if w.table.PayloadFormat == spec.FormatJSON || w.schemas == nil {
+		return nil
+	}
+	var errs []error
+	for _, ev := range w.table.Events {
+		for _, v := range ev.Versions {
+			if _, err := w.writerSchema(ctx, ev.Name, v.Major); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // encodeValue is the payload of e.Value: Avro in wire format with the
 // writer schema of (Type, SchemaVersion), or JSON.
 func (w *Writer) encodeValue(ctx context.Context, e *Event) ([]byte, error) {

@@ -69,7 +69,8 @@ type Config struct {
 // messaging.message.id = the event id, messaging.consumer.group.name) and
 // the event's type and version. A handler error is recorded on the span,
 // which gets status Error and error.type. The handler's ctx carries the
-// span.
+// span. It is marked with consumer.Tracing: Router.Use rejects it before a
+// Retry (consumer.ErrMiddlewareOrder).
 func Middleware(cfg Config) consumer.Middleware {
 	tp := cfg.TracerProvider
 	if tp == nil {
@@ -84,7 +85,7 @@ func Middleware(cfg Config) consumer.Middleware {
 		hdr = DefaultTraceContextHeader
 	}
 	tracer := tp.Tracer(ScopeName)
-	return func(next consumer.Handler) consumer.Handler {
+	return consumer.Tracing(func(next consumer.Handler) consumer.Handler {
 		return func(ctx context.Context, m *consumer.Message) error {
 			ctx = Extract(ctx, prop, m, hdr)
 			attrs := []attribute.KeyValue{
@@ -121,7 +122,7 @@ func Middleware(cfg Config) consumer.Middleware {
 			}
 			return err
 		}
-	}
+	})
 }
 
 // Extract returns ctx with the remote span context of m: from the headers

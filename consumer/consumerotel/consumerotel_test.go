@@ -176,3 +176,16 @@ func TestParseProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestMiddlewareBeforeRetryRejected: the tracing middleware outside Retry
+// is an order error at Use (#28 item 2).
+func TestMiddlewareBeforeRetryRejected(t *testing.T) {
+	r, err := consumer.NewRouter(consumer.RouterConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.Use(consumerotel.Middleware(consumerotel.Config{}), consumer.Retry{MaxAttempts: 2}.Middleware)
+	if !errors.Is(err, consumer.ErrMiddlewareOrder) {
+		t.Fatalf("Use(tracing, retry) = %v, want ErrMiddlewareOrder", err)
+	}
+}

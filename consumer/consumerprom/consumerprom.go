@@ -4,7 +4,8 @@
 // consumer.Observer interface and the ConsumerConfig.OnStatistics hook.
 //
 // Learn first: New, Metrics.ObserveRecord (set the Metrics as
-// RouterConfig.Observer) and Metrics.ObserveStatistics (set it as
+// RouterConfig.Observer), Metrics.Declare (the series of the handled event
+// types at 0 from the start) and Metrics.ObserveStatistics (set it as
 // ConsumerConfig.OnStatistics, with statistics.interval.ms in
 // ConsumerConfig.Kafka). It serves no HTTP itself beyond Metrics.Handler,
 // and it never registers in the global Prometheus registry unless you pass
@@ -146,6 +147,21 @@ func (m *Metrics) Handler() http.Handler {
 		})
 	}
 	return promhttp.HandlerFor(m.gatherer, promhttp.HandlerOpts{})
+}
+
+// Declare creates the series of event types eventTypes on topic at 0, so
+// that they exist from the start (rate() and alerts on "no record handled"
+// see them before the first increment). Call it once per subscribed topic
+// with the event types the Router handles, for example with
+// schemas.Catalog.Topics and the spec's event types.
+func (m *Metrics) Declare(topic string, eventTypes ...string) {
+	for _, typ := range eventTypes {
+		for _, c := range []*prometheus.CounterVec{m.processed, m.failed, m.retried, m.deadLettered, m.duplicates, m.unknownSkipped} {
+			c.WithLabelValues(topic, typ)
+		}
+		m.duration.WithLabelValues(topic, typ)
+		m.age.WithLabelValues(topic, typ)
+	}
 }
 
 // ObserveRecord implements consumer.Observer.

@@ -274,3 +274,30 @@ func TestMetricsInboxTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclareStartsSeriesAtZero (#28 item 5): declared event types have
+// their series from the start, at 0, not after their first increment.
+func TestDeclareStartsSeriesAtZero(t *testing.T) {
+	m, err := consumerprom.New(consumerprom.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Declare("orders", "OrderCreated", "OrderPaid")
+	out := scrape(t, m)
+	for _, name := range []string{"processed_total", "failed_total", "retried_total", "dead_lettered_total", "duplicates_total", "unknown_skipped_total"} {
+		for _, typ := range []string{"OrderCreated", "OrderPaid"} {
+			want := `outboxctl_consumer_` + name + `{event_type="` + typ + `",topic="orders"} 0`
+			if !strings.Contains(out, want) {
+				t.Errorf("scrape lacks %s", want)
+			}
+		}
+	}
+	for _, want := range []string{
+		`outboxctl_consumer_handler_duration_seconds_count{event_type="OrderCreated",topic="orders"} 0`,
+		`outboxctl_consumer_event_age_seconds_count{event_type="OrderPaid",topic="orders"} 0`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("scrape lacks %s", want)
+		}
+	}
+}
