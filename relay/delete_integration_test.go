@@ -14,16 +14,18 @@ import (
 
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/internal/outboxddl"
 	"github.com/outboxctl/outboxctl/relay"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // keyed recreates the fixture's outbox table with the primary key time
 // partitioning forces: (id, created_at) with a millisecond timestamp.
 func (f *fixture) keyed() {
 	f.t.Helper()
-	ddl := []string{"DROP TABLE outbox", `CREATE TABLE outbox (id uuid NOT NULL, aggregatetype varchar(255), aggregateid varchar(255) NOT NULL, type varchar(255) NOT NULL, payload jsonb, created_at timestamp(3) NOT NULL, PRIMARY KEY (id, created_at))`}
+	ddl := []string{"DROP TABLE outbox", `CREATE TABLE outbox (id uuid NOT NULL, aggregatetype varchar(255), aggregateid varchar(255) NOT NULL, type varchar(255) NOT NULL, payload jsonb, created_at timestamp(3) NOT NULL, ` + strings.Join(outboxddl.OrderColumns(spec.Postgres), ", ") + `, PRIMARY KEY (id, created_at))`}
 	if f.side.kind != eventrouter.Postgres {
-		ddl[1] = "CREATE TABLE outbox (id varchar(36) NOT NULL, aggregatetype varchar(255), aggregateid varchar(255) NOT NULL, type varchar(255) NOT NULL, payload json, created_at datetime(3) NOT NULL, PRIMARY KEY (id, created_at))"
+		ddl[1] = "CREATE TABLE outbox (id varchar(36) NOT NULL, aggregatetype varchar(255), aggregateid varchar(255) NOT NULL, type varchar(255) NOT NULL, payload json, created_at datetime(3) NOT NULL, " + outboxddl.OrderColumns(spec.MariaDB)[0] + ", KEY (relay_seq), PRIMARY KEY (id, created_at))"
 	}
 	for _, q := range ddl {
 		if _, err := f.db.Exec(q); err != nil {
@@ -222,6 +224,20 @@ func longWriter(t *testing.T, sd side, composite bool) {
 				t.Fatalf("published %d of %d within %s while a writer transaction is open", r.Stats().Published, want, bound)
 			}
 			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if sd.kind == eventrouter.Postgres {
+		// The database-assigned order's horizon (docs/relay.md, "Order"):
+		// the 25 rows of transactions that began writing after the open
+		// one wait for it, so that it cannot commit behind them; the 25
+		// before it are published, and the rest once it ends.
+		wait(25, 3*time.Second)
+		time.Sleep(200 * time.Millisecond)
+		if got := r.Stats().Published; got != 25 {
+			t.Fatalf("published %d rows while the writer transaction that began before 25 of them is open, want the 25 before it", got)
+		}
+		if err := tx.Rollback(); err != nil {
+			t.Fatal(err)
 		}
 	}
 	wait(50, 3*time.Second)
