@@ -151,9 +151,10 @@ func WithBatchSize(n int) Option {
 // the log and routes it; the EventRouter drops the delete, and the
 // generated connector (tombstones.on.delete=false) emits no tombstone, so
 // each event is one record and the table stays empty. Write and WriteAll
-// then run two statements per call (per batch); pass a transaction, so
-// that a failure between them leaves nothing. The polling relay cannot
-// publish such an outbox (spec validation refuses the pair).
+// then run two statements per call (per statement chunk of WriteAll);
+// pass a transaction, so that a failure between them leaves nothing. The
+// polling relay cannot publish such an outbox (spec validation refuses the
+// pair).
 func WithDeleteAfterInsert() Option {
 	return func(w *Writer) { w.table.DeleteAfterInsert = true }
 }
