@@ -196,6 +196,23 @@ outboxes:
 			want[id] = v
 			traced[id] = i != 2
 		}
+		// WriteAll: one multi-row INSERT and one DELETE of its ids; each
+		// event is still exactly one record.
+		var evs []outbox.Event
+		var vals []twOrder
+		for i := 3; i < 6; i++ {
+			v := twOrder{OrderID: fmt.Sprintf("o-%d", i), Cents: int64(base + i), Lines: []twLine{{"B", int32(i)}}}
+			vals = append(vals, v)
+			evs = append(evs, outbox.Event{AggregateType: aggType, AggregateID: v.OrderID, Type: "OrderPlaced", SchemaVersion: 1, Value: v})
+		}
+		ids, err := w.WriteAll(outbox.ContextWithTraceparent(ctx, twTraceparent, ""), ex, evs)
+		if err != nil {
+			t.Fatalf("%s: typed WriteAll: %v", label, err)
+		}
+		for i, id := range ids {
+			want[id] = vals[i]
+			traced[id] = true
+		}
 		// A value that does not fit (the Avro schema; JSON at all): nothing
 		// is written, even though the transaction commits.
 		var misfit any = struct{ OrderID int }{7}

@@ -8,8 +8,9 @@
 //
 //   - Table: where the outbox is and what its columns are. Derive it from the
 //     spec with TableFor, never by hand.
-//   - Writer: NewWriter(table) once, then Write (one event) or WriteAll (a
-//     multi-row INSERT per batch) with the transaction that also writes the
+//   - Writer: NewWriter(table) once, then Write (one event) or WriteAll
+//     (one multi-row INSERT for all its events, up to 65,535 parameters per
+//     statement, in order) with the transaction that also writes the
 //     business rows: a *sql.Tx, or a pgx.Tx wrapped with Pgx (pgxpool
 //     through it). Commit publishes both; rollback publishes neither.
 //   - Event: aggregate type (routes the topic), aggregate id (the record

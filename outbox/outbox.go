@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox/dialect"
 	"github.com/outboxctl/outboxctl/spec"
@@ -131,8 +133,9 @@ func WithClock(now func() time.Time) Option {
 	return func(w *Writer) { w.now = now }
 }
 
-// WithBatchSize sets how many rows one INSERT of WriteAll carries, overriding
-// the default 500.
+// WithBatchSize caps how many rows one INSERT of WriteAll carries. The
+// default is no cap: one statement for as many rows as the statement limits
+// allow (see WriteAll).
 func WithBatchSize(n int) Option {
 	return func(w *Writer) {
 		if n > 0 {
@@ -148,9 +151,10 @@ func WithBatchSize(n int) Option {
 // the log and routes it; the EventRouter drops the delete, and the
 // generated connector (tombstones.on.delete=false) emits no tombstone, so
 // each event is one record and the table stays empty. Write and WriteAll
-// then run two statements per call (per batch); pass a transaction, so
-// that a failure between them leaves nothing. The polling relay cannot
-// publish such an outbox (spec validation refuses the pair).
+// then run two statements per call (per statement chunk of WriteAll);
+// pass a transaction, so that a failure between them leaves nothing. The
+// polling relay cannot publish such an outbox (spec validation refuses the
+// pair).
 func WithDeleteAfterInsert() Option {
 	return func(w *Writer) { w.table.DeleteAfterInsert = true }
 }
@@ -167,7 +171,7 @@ type Writer struct {
 	table    Table
 	newID    func() (string, error)
 	now      func() time.Time
-	batch    int
+	batch    int // WithBatchSize; 0: no cap
 	roles    []string
 	declared map[string]spec.EventType
 	insert   string // INSERT for one row
@@ -192,7 +196,7 @@ func NewWriter(t Table, opts ...Option) (*Writer, error) {
 	if t.PayloadFormat != spec.FormatAvro && t.PayloadFormat != spec.FormatJSON {
 		return nil, fmt.Errorf("%w: payload format %q: want avro or json", ErrInvalidTable, t.PayloadFormat)
 	}
-	w := &Writer{table: t, newID: NewUUIDv7, now: time.Now, batch: 500, trace: contextTrace}
+	w := &Writer{table: t, newID: NewUUIDv7, now: time.Now, trace: contextTrace}
 	have := map[string]bool{}
 	for _, c := range t.Columns {
 		if c.Name == "" {
@@ -278,11 +282,21 @@ func (w *Writer) Write(ctx context.Context, ex Execer, e Event) (string, error) 
 	return id, nil
 }
 
-// WriteAll inserts events with multi-row INSERTs (WithBatchSize rows each,
-// default 500), in order. Every event is validated before anything is
-// written. It returns the event ids in order. Use it inside the caller's
-// transaction: a failure in a later batch leaves earlier batches written
-// until the transaction is rolled back.
+// WriteAll inserts events in one multi-row INSERT, in order: the rows'
+// database-assigned order (the relay's relay_seq) is the events' order.
+// Every event is validated before anything is written. It returns the event
+// ids in order. With WithDeleteAfterInsert, one DELETE of the inserted ids
+// follows.
+//
+// One statement carries at most 65,535 parameters (PostgreSQL's and
+// MySQL's limit; 65,535 / columns rows: 8,191 with all eight contract
+// columns), 8 MiB of argument bytes (well under MySQL's and MariaDB's
+// max_allowed_packet) and WithBatchSize rows when it is set; more events
+// take one INSERT (and DELETE) per such chunk. Use it inside the caller's
+// transaction: a failure in a later statement leaves the earlier ones
+// written until the transaction is rolled back. An INSERT error names the
+// event (index and id) when the database's message names its id (a
+// duplicate id), else the range of events of the failed statement.
 func (w *Writer) WriteAll(ctx context.Context, ex Execer, events []Event) ([]string, error) {
 	ids := make([]string, 0, len(events))
 	rows := make([][]any, 0, len(events))
@@ -294,18 +308,18 @@ func (w *Writer) WriteAll(ctx context.Context, ex Execer, events []Event) ([]str
 		ids = append(ids, id)
 		rows = append(rows, args)
 	}
-	for start := 0; start < len(rows); start += w.batch {
-		end := min(start+w.batch, len(rows))
+	for _, c := range w.chunks(rows) {
+		start, end := c[0], c[1]
 		q := w.insert
 		if end-start > 1 {
 			q = w.insertSQL(end - start)
 		}
-		var args []any
+		args := make([]any, 0, (end-start)*len(w.roles))
 		for _, r := range rows[start:end] {
 			args = append(args, r...)
 		}
 		if _, err := ex.ExecContext(ctx, q, args...); err != nil {
-			return nil, fmt.Errorf("%w: events %d..%d into %s: %w", ErrInsert, start, end-1, w.qualified(), err)
+			return nil, fmt.Errorf("%w: %s into %s: %w", ErrInsert, culprit(err, ids, start, end), w.qualified(), err)
 		}
 		if w.table.DeleteAfterInsert {
 			batch := make([]any, 0, end-start)
@@ -313,11 +327,83 @@ func (w *Writer) WriteAll(ctx context.Context, ex Execer, events []Event) ([]str
 				batch = append(batch, id)
 			}
 			if _, err := ex.ExecContext(ctx, w.deleteSQL(end-start), batch...); err != nil {
-				return nil, fmt.Errorf("%w: delete events %d..%d after insert from %s: %w", ErrInsert, start, end-1, w.qualified(), err)
+				return nil, fmt.Errorf("%w: delete %s after insert from %s: %w", ErrInsert, culprit(err, ids, start, end), w.qualified(), err)
 			}
 		}
 	}
 	return ids, nil
+}
+
+// The limits of one statement of WriteAll.
+const (
+	// maxParams: PostgreSQL's extended protocol and MySQL's/MariaDB's
+	// prepared statements count parameters in 16 bits.
+	maxParams = 65535
+	// maxStatementBytes bounds the argument bytes of one statement, below
+	// MariaDB's default max_allowed_packet (16 MiB).
+	maxStatementBytes = 8 << 20
+)
+
+// chunks splits rows into the [start, end) ranges WriteAll sends as one
+// statement each: as many rows as fit in maxParams parameters and
+// maxStatementBytes argument bytes, and at most WithBatchSize rows when
+// set; at least one row each.
+func (w *Writer) chunks(rows [][]any) [][2]int {
+	per := maxParams / max(len(w.roles), 1)
+	if w.batch > 0 && w.batch < per {
+		per = w.batch
+	}
+	var out [][2]int
+	start, size := 0, 0
+	for i, r := range rows {
+		n := argBytes(r)
+		if i > start && (i-start == per || size+n > maxStatementBytes) {
+			out = append(out, [2]int{start, i})
+			start, size = i, 0
+		}
+		size += n
+	}
+	if start < len(rows) {
+		out = append(out, [2]int{start, len(rows)})
+	}
+	return out
+}
+
+// argBytes approximates the bytes a row's arguments take on the wire.
+func argBytes(r []any) int {
+	n := 0
+	for _, a := range r {
+		switch v := a.(type) {
+		case string:
+			n += len(v)
+		case []byte:
+			n += len(v)
+		default:
+			n += 8
+		}
+	}
+	return n
+}
+
+// culprit names the event of ids[start:end] that a failed statement's error
+// names by its id (a duplicate key: PostgreSQL's detail "Key (id)=(…)
+// already exists", MySQL's "Duplicate entry '…'"), else the range.
+func culprit(err error, ids []string, start, end int) string {
+	text := err.Error()
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		text += " " + pg.Detail
+	}
+	text = strings.ToLower(text)
+	for i := start; i < end; i++ {
+		if strings.Contains(text, ids[i]) {
+			return fmt.Sprintf("event %d (%s) of events %d..%d", i, ids[i], start, end-1)
+		}
+	}
+	if end-start == 1 {
+		return fmt.Sprintf("event %d (%s)", start, ids[start])
+	}
+	return fmt.Sprintf("events %d..%d", start, end-1)
 }
 
 // row validates e and returns the INSERT arguments in column order.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/outbox/dialect"
 	"github.com/outboxctl/outboxctl/spec"
@@ -304,5 +306,68 @@ func TestTableDialect(t *testing.T) {
 	}
 	if pg := insert("postgres"); pg == my || !strings.Contains(pg, "$1") {
 		t.Errorf("postgres insert = %s", pg)
+	}
+}
+
+// WriteAll sends one INSERT for all its events, up to 65,535 parameters
+// and 8 MiB of arguments per statement, and names the failing event.
+func TestWriteAllOneStatement(t *testing.T) {
+	for _, kind := range []string{spec.Postgres, spec.MariaDB} {
+		tb := table(t, kind, spec.FormatJSON, "")
+		cols := len(tb.Columns)
+		per := 65535 / cols
+		w, err := outbox.NewWriter(tb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := outbox.Event{AggregateType: "A", AggregateID: "1", Type: "T", SchemaVersion: 1, Payload: []byte(`{}`)}
+		for _, c := range []struct {
+			n       int
+			payload int   // bytes of each payload
+			rows    []int // rows per INSERT
+		}{
+			{1, 2, []int{1}},
+			{1000, 2, []int{1000}},
+			{per, 2, []int{per}},
+			{2*per + 1, 2, []int{per, per, 1}},
+			{3, 5 << 20, []int{1, 1, 1}}, // 8 MiB of arguments per statement
+			{5, 3 << 20, []int{2, 2, 1}},
+		} {
+			evs := make([]outbox.Event, c.n)
+			big := []byte(`"` + strings.Repeat("x", c.payload-2) + `"`)
+			for i := range evs {
+				evs[i] = ev
+				evs[i].Payload = big
+			}
+			tx := &fakeTx{}
+			ids, err := w.WriteAll(context.Background(), tx, evs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ids) != c.n || len(tx.calls) != len(c.rows) {
+				t.Fatalf("%s: %d events: %d ids, %d INSERTs, want %d", kind, c.n, len(ids), len(tx.calls), len(c.rows))
+			}
+			for i, rows := range c.rows {
+				if got := len(tx.calls[i].args); got != rows*cols {
+					t.Errorf("%s: %d events: INSERT %d has %d args, want %d rows of %d", kind, c.n, i, got, rows, cols)
+				}
+			}
+		}
+		// The failing event is named by the id the database reports.
+		evs := []outbox.Event{ev, ev, ev}
+		evs[1].ID = "0190a0b1-c2d3-7e4f-8a5b-6c7d8e9fa0b1"
+		tx := &fakeTx{err: errors.New("Error 1062 (23000): Duplicate entry '0190a0b1-c2d3-7e4f-8a5b-6c7d8e9fa0b1' for key 'PRIMARY'")}
+		_, err = w.WriteAll(context.Background(), tx, evs)
+		if !errors.Is(err, outbox.ErrInsert) || !strings.Contains(err.Error(), "event 1 (0190a0b1-c2d3-7e4f-8a5b-6c7d8e9fa0b1) of events 0..2") {
+			t.Errorf("%s: err = %v, want ErrInsert naming event 1", kind, err)
+		}
+		tx = &fakeTx{err: &pgconn.PgError{Code: "23505", Message: "duplicate key value", Detail: "Key (id)=(0190a0b1-c2d3-7e4f-8a5b-6c7d8e9fa0b1) already exists."}}
+		if _, err = w.WriteAll(context.Background(), tx, evs); !strings.Contains(err.Error(), "event 1 (0190a0b1") {
+			t.Errorf("%s: err = %v, want the PostgreSQL detail's id named", kind, err)
+		}
+		tx = &fakeTx{err: errors.New("connection reset")}
+		if _, err = w.WriteAll(context.Background(), tx, evs); !strings.Contains(err.Error(), "events 0..2") {
+			t.Errorf("%s: err = %v, want the range named", kind, err)
+		}
 	}
 }

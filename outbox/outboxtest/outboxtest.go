@@ -215,6 +215,8 @@ func runVariant(t *testing.T, db *sql.DB, dialect string, v Variant, conn Conn) 
 	t.Run("CommitWritesBusinessRowAndEvent", h.commit)
 	t.Run("RollbackWritesNothing", h.rollback)
 	t.Run("WriteAllBatches", h.writeAll)
+	t.Run("WriteAllOneStatement", h.writeAllOneStatement)
+	t.Run("WriteAllFailureWritesNothing", h.writeAllFailure)
 	t.Run("NullPayload", h.nullPayload)
 	t.Run("InvalidEventWritesNothing", h.invalid)
 	t.Run("DuplicateIDFails", h.duplicate)
@@ -539,5 +541,194 @@ func (h *harness) duplicate(t *testing.T) {
 	e.ID = id
 	if _, err := h.w.Write(context.Background(), h.conn.Exec, e); !errors.Is(err, outbox.ErrInsert) {
 		t.Errorf("second write of id %s: err = %v, want ErrInsert", id, err)
+	}
+}
+
+// MaxParams is the most parameters one statement may carry: PostgreSQL's
+// extended protocol and MySQL's/MariaDB's prepared statements both count
+// them in 16 bits. WriteAll's one INSERT holds MaxParams / columns rows.
+const MaxParams = 65535
+
+// counting counts the statements the writer sends through it.
+type counting struct {
+	outbox.Execer
+	inserts, deletes int
+}
+
+func (c *counting) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	switch {
+	case strings.HasPrefix(q, "INSERT"):
+		c.inserts++
+	case strings.HasPrefix(q, "DELETE"):
+		c.deletes++
+	}
+	return c.Execer.ExecContext(ctx, q, args...)
+}
+
+// events returns n events whose aggregate ids start with prefix, numbered
+// in order, so that the rows can be read back in the database's order.
+func (h *harness) events(prefix string, n int) []outbox.Event {
+	evs := make([]outbox.Event, n)
+	for i := range evs {
+		evs[i] = h.event(i)
+		evs[i].AggregateID = fmt.Sprintf("%s-%06d", prefix, i)
+	}
+	return evs
+}
+
+// ordered reads back the rows whose aggregate id starts with prefix in
+// the relay's database-assigned order (relay_tx, relay_seq on PostgreSQL;
+// relay_seq on MySQL and MariaDB): their ids, aggregate ids and the number
+// of distinct inserting transactions (PostgreSQL; 1 elsewhere).
+func (h *harness) ordered(t *testing.T, prefix string) (ids, aggIDs []string, txs int) {
+	t.Helper()
+	q := func(s string) string { return sqlident.Quote(h.dialect, s) }
+	c := h.o.Columns
+	id, order, tx, ph := q(c.ID), q(spec.RelaySeqColumn), "1", "?"
+	if h.dialect == spec.Postgres {
+		id += "::text"
+		order = q(spec.RelayTxColumn) + ", " + order
+		tx = q(spec.RelayTxColumn)
+		ph = "$1"
+	}
+	rows, err := h.db.Query("SELECT "+id+", "+q(c.AggregateID)+", "+tx+" FROM "+h.table+
+		" WHERE "+q(c.AggregateID)+" LIKE "+ph+" ORDER BY "+order, prefix+"-%")
+	if err != nil {
+		t.Fatalf("read back in order: %v", err)
+	}
+	defer rows.Close()
+	seen := map[int64]bool{}
+	for rows.Next() {
+		var i, a string
+		var x int64
+		if err := rows.Scan(&i, &a, &x); err != nil {
+			t.Fatal(err)
+		}
+		ids, aggIDs = append(ids, i), append(aggIDs, a)
+		seen[x] = true
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ids, aggIDs, len(seen)
+}
+
+// writeAllOneStatement: WriteAll of n events in one transaction sends one
+// INSERT (and with WithDeleteAfterInsert one DELETE) as long as the rows'
+// parameters fit in MaxParams, and one more per MaxParams/columns rows
+// after that. The rows are the events' column contract, and the
+// database-assigned order (bigserial or AUTO_INCREMENT relay_seq) follows
+// the events' order, across the statements too.
+func (h *harness) writeAllOneStatement(t *testing.T) {
+	ctx := context.Background()
+	chunk := MaxParams / len(h.o.ColumnContract())
+	plain, err := outbox.NewWriter(outbox.TableFor(h.o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	del, err := outbox.NewWriter(outbox.TableFor(h.o), outbox.WithDeleteAfterInsert())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ n, stmts int }{{1, 1}, {2, 1}, {1000, 1}, {chunk + 1, 2}} {
+		t.Run(fmt.Sprintf("n=%d", c.n), func(t *testing.T) {
+			prefix := "wa-" + suffix()
+			evs := h.events(prefix, c.n)
+			tx, err := h.conn.Begin(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback(ctx)
+			ex := &counting{Execer: tx}
+			ids, err := plain.WriteAll(ctx, ex, evs)
+			if err != nil {
+				t.Fatalf("WriteAll of %d: %v", c.n, err)
+			}
+			if err := tx.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if ex.inserts != c.stmts || ex.deletes != 0 {
+				t.Errorf("WriteAll of %d events: %d INSERTs, %d DELETEs, want %d INSERT(s) (%d rows per statement)", c.n, ex.inserts, ex.deletes, c.stmts, chunk)
+			}
+			got, aggIDs, txs := h.ordered(t, prefix)
+			if len(got) != c.n || len(ids) != c.n {
+				t.Fatalf("%d rows, %d ids for %d events", len(got), len(ids), c.n)
+			}
+			if txs != 1 {
+				t.Errorf("rows of one WriteAll carry %d relay_tx values, want 1", txs)
+			}
+			for i := range got {
+				if got[i] != ids[i] || aggIDs[i] != evs[i].AggregateID {
+					t.Fatalf("row %d in relay_seq order is (%s, %s), want event %d (%s, %s): the database order is not the events' order", i, got[i], aggIDs[i], i, ids[i], evs[i].AggregateID)
+				}
+			}
+			for _, i := range []int{0, c.n / 2, c.n - 1} {
+				h.assertRow(ids[i], evs[i])
+			}
+
+			// The same with delete-after-insert: one DELETE per INSERT,
+			// nothing left.
+			prefix = "wd-" + suffix()
+			tx, err = h.conn.Begin(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback(ctx)
+			ex = &counting{Execer: tx}
+			if _, err := del.WriteAll(ctx, ex, h.events(prefix, c.n)); err != nil {
+				t.Fatalf("WriteAll with delete-after-insert: %v", err)
+			}
+			if err := tx.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if ex.inserts != c.stmts || ex.deletes != c.stmts {
+				t.Errorf("delete-after-insert WriteAll of %d: %d INSERTs, %d DELETEs, want %d of each", c.n, ex.inserts, ex.deletes, c.stmts)
+			}
+			if left, _, _ := h.ordered(t, prefix); len(left) != 0 {
+				t.Errorf("%d rows left after delete-after-insert", len(left))
+			}
+		})
+	}
+}
+
+// writeAllFailure: a WriteAll whose INSERT fails (a duplicate id, in the
+// second statement) returns ErrInsert naming the event (index and id), and
+// the rolled-back transaction leaves nothing of it, the first statement's
+// rows included.
+func (h *harness) writeAllFailure(t *testing.T) {
+	ctx := context.Background()
+	chunk := MaxParams / len(h.o.ColumnContract())
+	dup := h.event(60)
+	id, err := h.w.Write(ctx, h.conn.Exec, dup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := outbox.NewWriter(outbox.TableFor(h.o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{3, chunk + 2} {
+		prefix := "wf-" + suffix()
+		evs := h.events(prefix, n)
+		bad := n - 2
+		evs[bad].ID = id
+		before := h.count()
+		tx, err := h.conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = w.WriteAll(ctx, tx, evs)
+		if rb := tx.Rollback(ctx); rb != nil {
+			t.Fatal(rb)
+		}
+		if !errors.Is(err, outbox.ErrInsert) {
+			t.Fatalf("WriteAll of %d with a duplicate id: err = %v, want ErrInsert", n, err)
+		}
+		if name := fmt.Sprintf("event %d (%s)", bad, id); !strings.Contains(err.Error(), name) {
+			t.Errorf("err = %v, want it to name %s", err, name)
+		}
+		if got := h.count(); got != before {
+			t.Errorf("rows = %d after a failed WriteAll rolled back, want %d", got, before)
+		}
 	}
 }
