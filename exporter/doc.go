@@ -33,6 +33,14 @@
 //	outbox_pg_slot_active{slot}                       1 when a walsender streams from the slot
 //	outbox_pg_slot_wal_status{slot,wal_status}        1 for the slot's wal_status (reserved, extended,
 //	                                                  unreserved, lost), 0 for the others
+//	outbox_pg_slot_confirmed_flush_stalled_seconds{slot}
+//	                                                  seconds since the slot's confirmed_flush_lsn last
+//	                                                  advanced while WAL waits past it; 0 while it is
+//	                                                  caught up, counted from the exporter's first
+//	                                                  scrape of the slot (Config.Now is the clock)
+//	outbox_pg_slot_safe_wal_size_bytes{slot}          pg_replication_slots.safe_wal_size: WAL that can
+//	                                                  still be written before the slot may be lost;
+//	                                                  absent when max_slot_wal_keep_size is -1
 //	outbox_binlog_lag_bytes{connector}                binlog the server wrote past the connector's
 //	                                                  committed offset (file, pos)
 //	outbox_binlog_retention_left_seconds{connector}   binlog retention − age of the connector's offset

@@ -162,6 +162,8 @@ var (
 	descSlotLag      = newDesc("outbox_pg_slot_confirmed_flush_lag_bytes", "Current LSN minus the slot's confirmed_flush_lsn.", append(outboxLabels, "slot"), nil)
 	descSlotActive   = newDesc("outbox_pg_slot_active", "1 when a walsender streams from the slot.", append(outboxLabels, "slot"), nil)
 	descSlotWal      = newDesc("outbox_pg_slot_wal_status", "1 for the slot's wal_status, 0 for the others.", append(outboxLabels, "slot", "wal_status"), nil)
+	descSlotStalled  = newDesc("outbox_pg_slot_confirmed_flush_stalled_seconds", "Seconds since the slot's confirmed_flush_lsn last advanced while WAL past it waits (0 while it is caught up; counted from the exporter's first sight of the slot).", append(outboxLabels, "slot"), nil)
+	descSlotSafe     = newDesc("outbox_pg_slot_safe_wal_size_bytes", "WAL that can still be written before the slot may be lost (pg_replication_slots.safe_wal_size); absent when max_slot_wal_keep_size is unlimited.", append(outboxLabels, "slot"), nil)
 
 	descBinlogLag    = newDesc("outbox_binlog_lag_bytes", "Binlog written past the connector's committed offset.", append(outboxLabels, "connector"), nil)
 	descBinlogLeft   = newDesc("outbox_binlog_retention_left_seconds", "Binlog retention minus the age of the connector's committed offset.", append(outboxLabels, "connector"), nil)
@@ -179,7 +181,7 @@ var (
 	descGroupLag = newDesc("outbox_consumer_group_lag", "Log end offset minus the group's committed offset.", []string{"group", "topic", "partition"}, nil)
 
 	allDescs = []*prometheus.Desc{descUp, descDuration, descErrors, descTargetErr, descSlotPresent, descSlotRetained, descSlotLag, descSlotActive, descSlotWal,
-		descBinlogLag, descBinlogLeft, descBinlogPurged, descRows, descOldestAge, descUnpubAge, descRetention, descConnState, descTaskState, descTasks, descGroupLag}
+		descSlotStalled, descSlotSafe, descBinlogLag, descBinlogLeft, descBinlogPurged, descRows, descOldestAge, descUnpubAge, descRetention, descConnState, descTaskState, descTasks, descGroupLag}
 )
 
 // Collector is a prometheus.Collector for a Config. It is safe for
@@ -192,6 +194,8 @@ type Collector struct {
 	// reason is each target's reason in the last scrape ("" when up), to
 	// log a change of state once.
 	reason map[[2]string]string
+	// flush is when each slot's confirmed_flush_lsn was last seen to move.
+	flush *flushTracker
 }
 
 // New returns a Collector for cfg (errors wrap ErrConfig).
@@ -208,7 +212,7 @@ func New(cfg Config) (*Collector, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	c := &Collector{cfg: cfg, errors: map[[2]string]float64{}, reason: map[[2]string]string{}}
+	c := &Collector{cfg: cfg, errors: map[[2]string]float64{}, reason: map[[2]string]string{}, flush: newFlushTracker()}
 	for _, p := range c.parts() { // every target has an error series from the start
 		c.errors[[2]string{p.target, p.outbox}] = 0
 	}
@@ -445,7 +449,11 @@ func (c *Collector) database(ctx context.Context, t Target) ([]prometheus.Metric
 			ms = append(ms,
 				gauge(descSlotRetained, float64(s.RetainedBytes), o.Name, t.Slot),
 				gauge(descSlotLag, float64(s.ConfirmedFlushLagBytes), o.Name, t.Slot),
-				gauge(descSlotActive, b2f(s.Active), o.Name, t.Slot))
+				gauge(descSlotActive, b2f(s.Active), o.Name, t.Slot),
+				gauge(descSlotStalled, c.flush.observe(o.Name+"\x00"+t.Slot, s.ConfirmedFlushLSN, s.ConfirmedFlushLagBytes, c.cfg.Now()).Seconds(), o.Name, t.Slot))
+			if s.SafeWalSize != nil {
+				ms = append(ms, gauge(descSlotSafe, float64(*s.SafeWalSize), o.Name, t.Slot))
+			}
 			for _, w := range WalStatuses {
 				ms = append(ms, gauge(descSlotWal, b2f(s.WalStatus == w), o.Name, t.Slot, w))
 			}
