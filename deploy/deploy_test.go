@@ -76,7 +76,7 @@ func readYAML(t *testing.T, path string, v any) {
 
 // wantAlerts are the alerts the issue asks for.
 var wantAlerts = []string{"OutboxExporterDown", "OutboxExporterTargetDown", "OutboxConnectUnreachable",
-	"OutboxSlotInactive", "OutboxSlotMissing", "OutboxSlotWALLost", "OutboxRetainedWALHigh", "OutboxConfirmedFlushStalled",
+	"OutboxSlotInactive", "OutboxSlotMissing", "OutboxSlotWALLost", "OutboxRetainedWALHigh", "OutboxConfirmedFlushStalled", "OutboxSlotHeadroomLow",
 	"OutboxBinlogOffsetPurged", "OutboxBinlogRetentionLow", "OutboxBinlogLagHigh",
 	"OutboxUnpublishedRowTooOld", "OutboxKeptRowTooOld", "OutboxConnectorNotRunning", "OutboxConnectorTaskNotRunning",
 	"OutboxConsumerLagGrowing", "OutboxConsumerStalled"}
