@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/exporter"
@@ -128,6 +129,24 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 		}
 		defer admin.Close()
 		cfg.Kafka = admin.AdminClient
+		// The lag in seconds reads the record at each committed offset with
+		// a consumer that never joins its group nor commits.
+		cm, err := kc.With(kafka.ConfigMap{"group.id": "outboxctl-exporter", "enable.auto.commit": false, "auto.offset.reset": "earliest"})
+		if err != nil {
+			return UsageError(err)
+		}
+		reader, err := kafka.NewConsumer(&cm)
+		if err != nil {
+			return fmt.Errorf("exporter: kafka consumer (bootstrap servers %s): %w", kc.BootstrapServers, err)
+		}
+		defer reader.Close()
+		cfg.Records = exporter.NewKafkaRecordTimes(reader)
+		cfg.GroupOutbox = map[string]string{}
+		for _, t := range targets {
+			for _, cs := range t.outbox.Consumers {
+				cfg.GroupOutbox[cs.Group] = t.outbox.Name
+			}
+		}
 	}
 	col, err := exporter.New(cfg)
 	if err != nil {

@@ -62,12 +62,26 @@
 //	                                                  FAILED, RESTARTING, NOT_FOUND)
 //	outbox_connector_task_state{connector,task,state} the same per task
 //	outbox_connector_tasks{connector}                 the number of tasks
-//	outbox_consumer_group_lag{group,topic,partition}  log end offset − the group's committed offset
+//	outbox_consumer_group_lag{group,topic,partition,outbox}
+//	                                                  log end offset − the group's committed offset
+//	outbox_consumer_group_lag_seconds{group,topic,partition,outbox}
+//	                                                  now − the timestamp of the record at the committed
+//	                                                  offset (the oldest not consumed) when the group
+//	                                                  is behind, else 0 (Config.Records; kafka-lag-
+//	                                                  exporter's kafka_consumergroup_group_lag_seconds)
+//	outbox_consumer_group_max_lag{group,outbox}       the largest lag over the group's partitions;
+//	                                                  NaN when the group has no committed offset
+//	outbox_consumer_group_max_lag_seconds{group,outbox}
+//	                                                  the same in seconds (Config.Records)
 //
 // The connector series are absent for outboxes the polling relay publishes
 // (the relay serves its own metrics), the binlog series for PostgreSQL and
 // the slot series for MySQL/MariaDB. Consumer groups are the ones
-// Config.Groups names (outbox="" on their series, target "kafka").
+// Config.Groups names, with the outbox label Config.GroupOutbox gives
+// ("" for the others); each outbox label is one target "kafka". A group
+// without a committed offset (one that does not exist, a misspelt name)
+// has its max series from the first scrape, NaN, and its target is down
+// with reason missing; the other groups of the target are still exported.
 //
 // The package does not serve HTTP, read flags or resolve secrets: the
 // caller opens the databases (as the connector's user, from the spec's

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -55,7 +56,8 @@ const (
 	ReasonUnreachable = "unreachable"
 	// ReasonAuth: the server refused the credentials or the privileges.
 	ReasonAuth = "auth"
-	// ReasonMissing: the outbox table does not exist.
+	// ReasonMissing: the outbox table does not exist, or a consumer group
+	// of Config.Groups has no committed offset (it does not exist).
 	ReasonMissing = "missing"
 	// ReasonConfig: the outbox could not be resolved (Target.Err: no
 	// DSN, a reference that does not resolve).
@@ -96,8 +98,17 @@ type Config struct {
 	Connect *connect.Client
 	// Kafka reads consumer group offsets (nil: no lag series).
 	Kafka provisioning.LagAdmin
-	// Groups are the consumer groups whose lag is exported.
+	// Groups are the consumer groups whose lag is exported. Each has
+	// outbox_consumer_group_max_lag{,_seconds} from the first scrape, NaN
+	// while it has no committed offset (a misspelt or missing group), and
+	// its Kafka target is down with reason missing.
 	Groups []string
+	// GroupOutbox is the outbox label of a group's series (the outbox
+	// whose spec declares the group under consumers; "" for the others).
+	GroupOutbox map[string]string
+	// Records reads the timestamps of the records at the committed offsets
+	// for the lag in seconds (nil: no seconds series).
+	Records RecordTimes
 	// Timeout bounds each scrape (default DefaultTimeout). Handler bounds
 	// a scrape by Prometheus's scrape timeout too, when it is shorter.
 	Timeout time.Duration
@@ -178,10 +189,14 @@ var (
 	descTaskState = newDesc("outbox_connector_task_state", "1 for the task's current state, 0 for the others.", append(outboxLabels, "connector", "task", "state"), nil)
 	descTasks     = newDesc("outbox_connector_tasks", "Number of tasks of the connector.", append(outboxLabels, "connector"), nil)
 
-	descGroupLag = newDesc("outbox_consumer_group_lag", "Log end offset minus the group's committed offset.", []string{"group", "topic", "partition"}, nil)
+	descGroupLag        = newDesc("outbox_consumer_group_lag", "Log end offset minus the group's committed offset.", []string{"group", "topic", "partition", "outbox"}, nil)
+	descGroupLagSecs    = newDesc("outbox_consumer_group_lag_seconds", "Age of the record at the group's committed offset (the oldest it has not consumed) when it is behind, else 0.", []string{"group", "topic", "partition", "outbox"}, nil)
+	descGroupMaxLag     = newDesc("outbox_consumer_group_max_lag", "The group's largest outbox_consumer_group_lag over its partitions; NaN when it has no committed offset.", []string{"group", "outbox"}, nil)
+	descGroupMaxLagSecs = newDesc("outbox_consumer_group_max_lag_seconds", "The group's largest outbox_consumer_group_lag_seconds over its partitions; NaN when it has no committed offset.", []string{"group", "outbox"}, nil)
 
 	allDescs = []*prometheus.Desc{descUp, descDuration, descErrors, descTargetErr, descSlotPresent, descSlotRetained, descSlotLag, descSlotActive, descSlotWal,
-		descSlotStalled, descSlotSafe, descBinlogLag, descBinlogLeft, descBinlogPurged, descRows, descOldestAge, descUnpubAge, descRetention, descConnState, descTaskState, descTasks, descGroupLag}
+		descSlotStalled, descSlotSafe, descBinlogLag, descBinlogLeft, descBinlogPurged, descRows, descOldestAge, descUnpubAge, descRetention, descConnState, descTaskState, descTasks, descGroupLag,
+		descGroupLagSecs, descGroupMaxLag, descGroupMaxLagSecs}
 )
 
 // Collector is a prometheus.Collector for a Config. It is safe for
@@ -252,7 +267,21 @@ func (c *Collector) parts() []part {
 		}
 	}
 	if c.cfg.Kafka != nil && len(c.cfg.Groups) > 0 {
-		ps = append(ps, part{TargetKafka, "", c.lag})
+		// One Kafka target per outbox label, so that a missing group is
+		// reported on its outbox's target.
+		byOutbox := map[string][]string{}
+		var outboxes []string
+		for _, g := range c.cfg.Groups {
+			o := c.cfg.GroupOutbox[g]
+			if _, ok := byOutbox[o]; !ok {
+				outboxes = append(outboxes, o)
+			}
+			byOutbox[o] = append(byOutbox[o], g)
+		}
+		for _, o := range outboxes {
+			groups := byOutbox[o]
+			ps = append(ps, part{TargetKafka, o, func(ctx context.Context) ([]prometheus.Metric, error) { return c.lag(ctx, o, groups) }})
+		}
 	}
 	return ps
 }
@@ -354,10 +383,9 @@ wait:
 		if r.err != nil {
 			up, reason = 0, Reason(r.err)
 			c.errors[key]++
-		} else {
-			for _, m := range r.ms {
-				ch <- m
-			}
+		}
+		for _, m := range r.ms { // a failed target may still have answered in part (a missing group)
+			ch <- m
 		}
 		c.logChange(p, c.reason[key], reason, r.err)
 		c.reason[key] = reason
@@ -403,7 +431,7 @@ func Reason(err error) string {
 	switch {
 	case errors.As(err, &ce):
 		return ReasonConfig
-	case errors.Is(err, errTableMissing):
+	case errors.Is(err, errTableMissing), errors.Is(err, errGroupMissing):
 		return ReasonMissing
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, connect.ErrTimeout), errors.As(err, &netErr) && netErr.Timeout():
 		return ReasonTimeout
@@ -574,15 +602,59 @@ func binlogOffset(offs connect.Offsets) (provisioning.BinlogPosition, int64, boo
 	return provisioning.BinlogPosition{}, 0, false
 }
 
-// lag reads the consumer groups' lag.
-func (c *Collector) lag(ctx context.Context) ([]prometheus.Metric, error) {
-	ls, err := provisioning.ConsumerLag(ctx, c.cfg.Kafka, c.cfg.Groups)
+// errGroupMissing: a consumer group of Config.Groups has no committed offset.
+var errGroupMissing = errors.New("consumer group has no committed offset (it does not exist, or never committed)")
+
+// lag reads the lag of groups (outbox label outbox): per partition in
+// records and, with Config.Records, in seconds, and each group's maximum.
+// A group without committed offsets has NaN maxima and fails the target
+// with errGroupMissing; the others' series are still exported.
+func (c *Collector) lag(ctx context.Context, outbox string, groups []string) ([]prometheus.Metric, error) {
+	ls, err := provisioning.ConsumerLag(ctx, c.cfg.Kafka, groups)
 	if err != nil {
 		return nil, err
 	}
-	ms := make([]prometheus.Metric, 0, len(ls))
+	now := c.cfg.Now()
+	type max struct{ lag, secs float64 }
+	maxes := map[string]*max{}
+	ms := make([]prometheus.Metric, 0, 2*len(ls)+2*len(groups))
 	for _, l := range ls {
-		ms = append(ms, gauge(descGroupLag, float64(l.Lag), l.Group, l.Topic, strconv.Itoa(int(l.Partition))))
+		part := strconv.Itoa(int(l.Partition))
+		m := maxes[l.Group]
+		if m == nil {
+			m = &max{}
+			maxes[l.Group] = m
+		}
+		m.lag = math.Max(m.lag, float64(l.Lag))
+		ms = append(ms, gauge(descGroupLag, float64(l.Lag), l.Group, l.Topic, part, outbox))
+		if c.cfg.Records == nil {
+			continue
+		}
+		secs := 0.0
+		if l.Lag > 0 {
+			ts, err := c.cfg.Records.RecordTime(ctx, l.Topic, l.Partition, l.Committed)
+			if err != nil {
+				return nil, fmt.Errorf("%w: group %s: record at the committed offset: %w", provisioning.ErrTopics, l.Group, err)
+			}
+			secs = math.Max(0, now.Sub(ts).Seconds())
+		}
+		m.secs = math.Max(m.secs, secs)
+		ms = append(ms, gauge(descGroupLagSecs, secs, l.Group, l.Topic, part, outbox))
+	}
+	var missing []string
+	for _, g := range groups {
+		m := maxes[g]
+		if m == nil {
+			missing = append(missing, g)
+			m = &max{lag: math.NaN(), secs: math.NaN()}
+		}
+		ms = append(ms, gauge(descGroupMaxLag, m.lag, g, outbox))
+		if c.cfg.Records != nil {
+			ms = append(ms, gauge(descGroupMaxLagSecs, m.secs, g, outbox))
+		}
+	}
+	if len(missing) > 0 {
+		return ms, fmt.Errorf("groups %s: %w", strings.Join(missing, ", "), errGroupMissing)
 	}
 	return ms, nil
 }
