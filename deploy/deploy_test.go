@@ -79,7 +79,7 @@ var wantAlerts = []string{"OutboxExporterDown", "OutboxExporterTargetDown", "Out
 	"OutboxSlotInactive", "OutboxSlotMissing", "OutboxSlotWALLost", "OutboxRetainedWALHigh", "OutboxConfirmedFlushStalled", "OutboxSlotHeadroomLow",
 	"OutboxBinlogOffsetPurged", "OutboxBinlogRetentionLow", "OutboxBinlogLagHigh",
 	"OutboxUnpublishedRowTooOld", "OutboxKeptRowTooOld", "OutboxConnectorNotRunning", "OutboxConnectorTaskNotRunning",
-	"OutboxConsumerLagGrowing", "OutboxConsumerStalled", "OutboxConsumerLate"}
+	"OutboxConsumerLagGrowing", "OutboxConsumerStalled", "OutboxConsumerLate", "OutboxCanaryFailing"}
 
 // TestRulesCoverEveryAlert: every alert of the rules file has a promtool
 // case where it fires and one where it does not, and the rules file has

@@ -73,6 +73,10 @@
 //	                                                  NaN when the group has no committed offset
 //	outbox_consumer_group_max_lag_seconds{group,outbox}
 //	                                                  the same in seconds (Config.Records)
+//	outbox_canary_success{outbox}                     1 when the last canary passed every stage, else 0
+//	outbox_canary_stage_seconds{outbox,stage}         latency of each stage the last canary checked
+//	outbox_canary_last_run_timestamp_seconds{outbox}  when the last canary ended
+//	outbox_canary_runs_total{outbox,result}           canaries run, by result (ok, failed, error)
 //
 // The connector series are absent for outboxes the polling relay publishes
 // (the relay serves its own metrics), the binlog series for PostgreSQL and
@@ -82,6 +86,11 @@
 // without a committed offset (one that does not exist, a misspelt name)
 // has its max series from the first scrape, NaN, and its target is down
 // with reason missing; the other groups of the target are still exported.
+//
+// The canary prober (Config.Probes, Config.ProbeInterval, RunProbes) runs
+// verify's canary (verify.Run) for each outbox on a schedule, outside the
+// scrapes, and the scrapes export its last result: the outbox_canary_*
+// series exist once a canary has run.
 //
 // The package does not serve HTTP, read flags or resolve secrets: the
 // caller opens the databases (as the connector's user, from the spec's

@@ -22,6 +22,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
+	"github.com/outboxctl/outboxctl/verify"
 )
 
 // Target kinds: the value of the target label.
@@ -118,6 +119,13 @@ type Config struct {
 	// provisioning.DefaultMaxOldestRowAge). Exported as
 	// outbox_retention_seconds for the OutboxKeptRowTooOld alert.
 	MaxOldestRowAge time.Duration
+	// Probes are the canaries RunProbes runs (verify.Run with these
+	// options, one per outbox) every ProbeInterval; their results are
+	// exported as outbox_canary_*. None: no prober.
+	Probes []verify.Options
+	// ProbeInterval is the time between two rounds of Probes (required
+	// with Probes).
+	ProbeInterval time.Duration
 	// Logger logs each target's change of state (failing with its reason,
 	// recovered), once per change (nil: no log).
 	Logger *slog.Logger
@@ -135,6 +143,14 @@ func (c Config) Validate() error {
 	}
 	if len(c.Groups) > 0 && c.Kafka == nil {
 		return fmt.Errorf("%w: consumer groups without a Kafka admin client", ErrConfig)
+	}
+	if len(c.Probes) > 0 && c.ProbeInterval <= 0 {
+		return fmt.Errorf("%w: canary probes without a positive probe interval", ErrConfig)
+	}
+	for _, p := range c.Probes {
+		if p.Outbox == nil {
+			return fmt.Errorf("%w: canary probe without an outbox", ErrConfig)
+		}
 	}
 	for _, t := range c.Targets {
 		if t.Outbox == nil {
@@ -211,6 +227,9 @@ type Collector struct {
 	reason map[[2]string]string
 	// flush is when each slot's confirmed_flush_lsn was last seen to move.
 	flush *flushTracker
+
+	canaryMu sync.Mutex
+	canary   map[string]*canaryState
 }
 
 // New returns a Collector for cfg (errors wrap ErrConfig).
@@ -227,7 +246,7 @@ func New(cfg Config) (*Collector, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	c := &Collector{cfg: cfg, errors: map[[2]string]float64{}, reason: map[[2]string]string{}, flush: newFlushTracker()}
+	c := &Collector{cfg: cfg, errors: map[[2]string]float64{}, reason: map[[2]string]string{}, flush: newFlushTracker(), canary: map[string]*canaryState{}}
 	for _, p := range c.parts() { // every target has an error series from the start
 		c.errors[[2]string{p.target, p.outbox}] = 0
 	}
@@ -237,6 +256,9 @@ func New(cfg Config) (*Collector, error) {
 // Describe sends every metric's descriptor.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range allDescs {
+		ch <- d
+	}
+	for _, d := range canaryDescs {
 		ch <- d
 	}
 }
@@ -371,6 +393,7 @@ wait:
 			break wait
 		}
 	}
+	c.collectCanary(ch)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, p := range ps {
