@@ -143,7 +143,7 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 		cfg.Kafka = admin.AdminClient
 		// The lag in seconds reads the record at each committed offset with
 		// a consumer that never joins its group nor commits.
-		cm, err := kc.With(kafka.ConfigMap{"group.id": "outboxctl-exporter", "enable.auto.commit": false, "auto.offset.reset": "earliest"})
+		cm, err := kc.With(kafka.ConfigMap{"group.id": "outboxctl-exporter", "enable.auto.commit": false, "auto.offset.reset": "earliest", "enable.partition.eof": true})
 		if err != nil {
 			return UsageError(err)
 		}

@@ -108,7 +108,8 @@ type Config struct {
 	// whose spec declares the group under consumers; "" for the others).
 	GroupOutbox map[string]string
 	// Records reads the timestamps of the records at the committed offsets
-	// for the lag in seconds (nil: no seconds series).
+	// for the lag in seconds (nil: no seconds series); a zero time is a
+	// partition with no record past the offset (0 seconds).
 	Records RecordTimes
 	// Timeout bounds each scrape (default DefaultTimeout). Handler bounds
 	// a scrape by Prometheus's scrape timeout too, when it is shorter.
@@ -659,7 +660,9 @@ func (c *Collector) lag(ctx context.Context, outbox string, groups []string) ([]
 			if err != nil {
 				return nil, fmt.Errorf("%w: group %s: record at the committed offset: %w", provisioning.ErrTopics, l.Group, err)
 			}
-			secs = math.Max(0, now.Sub(ts).Seconds())
+			if !ts.IsZero() { // zero: only transaction markers past the offset
+				secs = math.Max(0, now.Sub(ts).Seconds())
+			}
 		}
 		m.secs = math.Max(m.secs, secs)
 		ms = append(ms, gauge(descGroupLagSecs, secs, l.Group, l.Topic, part, outbox))

@@ -27,13 +27,15 @@ type KafkaRecordTimes struct {
 }
 
 // NewKafkaRecordTimes returns RecordTimes reading with c, a consumer
-// created with enable.auto.commit=false and auto.offset.reset=earliest (a
+// created with enable.auto.commit=false, auto.offset.reset=earliest (a
 // committed offset whose record retention removed reads the oldest record
-// left). The caller closes c.
+// left) and enable.partition.eof=true (only transaction markers past the
+// offset: no record, the zero time). The caller closes c.
 func NewKafkaRecordTimes(c *kafka.Consumer) *KafkaRecordTimes { return &KafkaRecordTimes{c: c} }
 
 // RecordTime returns the timestamp of the first record at or after offset
-// (a transaction marker at offset is skipped), waiting until ctx ends.
+// (a transaction marker at offset is skipped), waiting until ctx ends; the
+// zero time when the partition ends before a record (only markers).
 func (k *KafkaRecordTimes) RecordTime(ctx context.Context, topic string, partition int32, offset int64) (time.Time, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -58,6 +60,10 @@ func (k *KafkaRecordTimes) RecordTime(ctx context.Context, topic string, partiti
 				return time.Time{}, fmt.Errorf("read %s[%d]@%d: the record has no timestamp", topic, partition, offset)
 			}
 			return e.Timestamp, nil
+		case kafka.PartitionEOF:
+			if e.Topic != nil && *e.Topic == topic && e.Partition == partition && int64(e.Offset) >= offset {
+				return time.Time{}, nil
+			}
 		case kafka.Error:
 			if e.IsFatal() || e.Code() == kafka.ErrAllBrokersDown || e.Code() == kafka.ErrUnknownTopicOrPart || e.Code() == kafka.ErrTopicAuthorizationFailed {
 				return time.Time{}, fmt.Errorf("read %s[%d]@%d: %w", topic, partition, offset, e)
