@@ -13,11 +13,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/exporter"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
+	"github.com/outboxctl/outboxctl/verify"
 )
 
 type exporterOptions struct {
@@ -27,6 +29,7 @@ type exporterOptions struct {
 	ScrapeTimeout   time.Duration
 	MaxOldestRowAge time.Duration
 	NoConnect       bool
+	ProbeInterval   time.Duration
 	Connect         connectFlags
 	Kafka           kafkaClientFlags
 }
@@ -58,9 +61,15 @@ lost scrape. Each change of a target's state is logged once to stderr.
 
 --max-oldest-row-age is exported as outbox_retention_seconds for the
 outboxes that keep rows after publishing (the OutboxKeptRowTooOld alert);
-it is doctor's flag of the same name and default.`,
+it is doctor's flag of the same name and default.
+
+--probe-interval runs verify's canary for every outbox on that schedule
+(off by default; it writes a canary row, as 'outboxctl verify' does, with
+the same database connection) and exports its success and stage latencies
+(outbox_canary_success, outbox_canary_stage_seconds{stage}).`,
 		Example: `  $ outboxctl exporter -f outbox.yaml --listen :9187
-  $ outboxctl exporter -f outbox.yaml --group billing --group shipping --scrape-timeout 5s`,
+  $ outboxctl exporter -f outbox.yaml --group billing --group shipping --scrape-timeout 5s
+  $ outboxctl exporter -f outbox.yaml --probe-interval 1m`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runExporter(c.Context(), env, opts)
@@ -73,6 +82,7 @@ it is doctor's flag of the same name and default.`,
 	fs.DurationVar(&opts.ScrapeTimeout, "scrape-timeout", exporter.DefaultTimeout, "bound of each scrape; targets still running at it are up=0")
 	fs.DurationVar(&opts.MaxOldestRowAge, "max-oldest-row-age", provisioning.DefaultMaxOldestRowAge, "age the oldest kept row may reach (exported as outbox_retention_seconds; doctor's threshold)")
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "do not read connector states from Kafka Connect")
+	fs.DurationVar(&opts.ProbeInterval, "probe-interval", 0, "run verify's canary for every outbox at this interval and export it (0: off)")
 	addConnectFlags(fs, &opts.Connect)
 	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
@@ -81,6 +91,9 @@ it is doctor's flag of the same name and default.`,
 func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 	if opts.ScrapeTimeout <= 0 {
 		return UsageError(fmt.Errorf("--scrape-timeout %s: want a positive duration", opts.ScrapeTimeout))
+	}
+	if opts.ProbeInterval < 0 {
+		return UsageError(fmt.Errorf("--probe-interval %s: want a positive duration, or 0 for no canary", opts.ProbeInterval))
 	}
 	if opts.MaxOldestRowAge <= 0 {
 		return UsageError(fmt.Errorf("--max-oldest-row-age %s: want a positive duration", opts.MaxOldestRowAge))
@@ -128,6 +141,44 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 		}
 		defer admin.Close()
 		cfg.Kafka = admin.AdminClient
+		// The lag in seconds reads the record at each committed offset with
+		// a consumer that never joins its group nor commits.
+		cm, err := kc.With(kafka.ConfigMap{"group.id": "outboxctl-exporter", "enable.auto.commit": false, "auto.offset.reset": "earliest", "enable.partition.eof": true})
+		if err != nil {
+			return UsageError(err)
+		}
+		reader, err := kafka.NewConsumer(&cm)
+		if err != nil {
+			return fmt.Errorf("exporter: kafka consumer (bootstrap servers %s): %w", kc.BootstrapServers, err)
+		}
+		defer reader.Close()
+		cfg.Records = exporter.NewKafkaRecordTimes(reader)
+		cfg.GroupOutbox = map[string]string{}
+		for _, t := range targets {
+			for _, cs := range t.outbox.Consumers {
+				cfg.GroupOutbox[cs.Group] = t.outbox.Name
+			}
+		}
+	}
+	if opts.ProbeInterval > 0 {
+		for _, t := range targets {
+			if t.err != nil {
+				continue // exported as down already
+			}
+			db, err := outboxDB(env, t.outbox)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			vo := verify.Options{Outbox: t.outbox, Config: t.target.Connector.Config, DB: db, BootstrapServers: env.Settings.BootstrapServers,
+				Timeout: min(verify.DefaultTimeout, max(opts.ProbeInterval, 10*time.Second)), Logf: env.logf}
+			if cfg.Connect != nil && !t.outbox.RelayPublished() {
+				client, name := cfg.Connect, t.target.Connector.Name
+				vo.ConnectorState = func(ctx context.Context) (string, error) { return connectorState(ctx, client, name) }
+			}
+			cfg.Probes = append(cfg.Probes, vo)
+		}
+		cfg.ProbeInterval = opts.ProbeInterval
 	}
 	col, err := exporter.New(cfg)
 	if err != nil {
@@ -149,6 +200,9 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: opts.ScrapeTimeout + 10*time.Second}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	probes := make(chan struct{})
+	go func() { defer close(probes); col.RunProbes(ctx) }()
+	defer func() { stop(); <-probes }() // a canary in flight deletes its row before the exit
 	fmt.Fprintf(env.IO.ErrOut, "exporter: serving %d outboxes on http://%s/metrics\n", len(cfg.Targets), ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

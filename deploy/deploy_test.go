@@ -76,10 +76,10 @@ func readYAML(t *testing.T, path string, v any) {
 
 // wantAlerts are the alerts the issue asks for.
 var wantAlerts = []string{"OutboxExporterDown", "OutboxExporterTargetDown", "OutboxConnectUnreachable",
-	"OutboxSlotInactive", "OutboxSlotMissing", "OutboxSlotWALLost", "OutboxRetainedWALHigh", "OutboxConfirmedFlushStalled",
+	"OutboxSlotInactive", "OutboxSlotMissing", "OutboxSlotWALLost", "OutboxRetainedWALHigh", "OutboxConfirmedFlushStalled", "OutboxSlotHeadroomLow",
 	"OutboxBinlogOffsetPurged", "OutboxBinlogRetentionLow", "OutboxBinlogLagHigh",
 	"OutboxUnpublishedRowTooOld", "OutboxKeptRowTooOld", "OutboxConnectorNotRunning", "OutboxConnectorTaskNotRunning",
-	"OutboxConsumerLagGrowing", "OutboxConsumerStalled"}
+	"OutboxConsumerLagGrowing", "OutboxConsumerStalled", "OutboxConsumerLate", "OutboxCanaryFailing"}
 
 // TestRulesCoverEveryAlert: every alert of the rules file has a promtool
 // case where it fires and one where it does not, and the rules file has

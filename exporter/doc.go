@@ -33,6 +33,14 @@
 //	outbox_pg_slot_active{slot}                       1 when a walsender streams from the slot
 //	outbox_pg_slot_wal_status{slot,wal_status}        1 for the slot's wal_status (reserved, extended,
 //	                                                  unreserved, lost), 0 for the others
+//	outbox_pg_slot_confirmed_flush_stalled_seconds{slot}
+//	                                                  seconds since the slot's confirmed_flush_lsn last
+//	                                                  advanced while WAL waits past it; 0 while it is
+//	                                                  caught up, counted from the exporter's first
+//	                                                  scrape of the slot (Config.Now is the clock)
+//	outbox_pg_slot_safe_wal_size_bytes{slot}          pg_replication_slots.safe_wal_size: WAL that can
+//	                                                  still be written before the slot may be lost;
+//	                                                  absent when max_slot_wal_keep_size is -1
 //	outbox_binlog_lag_bytes{connector}                binlog the server wrote past the connector's
 //	                                                  committed offset (file, pos)
 //	outbox_binlog_retention_left_seconds{connector}   binlog retention − age of the connector's offset
@@ -54,12 +62,35 @@
 //	                                                  FAILED, RESTARTING, NOT_FOUND)
 //	outbox_connector_task_state{connector,task,state} the same per task
 //	outbox_connector_tasks{connector}                 the number of tasks
-//	outbox_consumer_group_lag{group,topic,partition}  log end offset − the group's committed offset
+//	outbox_consumer_group_lag{group,topic,partition,outbox}
+//	                                                  log end offset − the group's committed offset
+//	outbox_consumer_group_lag_seconds{group,topic,partition,outbox}
+//	                                                  now − the timestamp of the record at the committed
+//	                                                  offset (the oldest not consumed) when the group
+//	                                                  is behind, else 0 (Config.Records; kafka-lag-
+//	                                                  exporter's kafka_consumergroup_group_lag_seconds)
+//	outbox_consumer_group_max_lag{group,outbox}       the largest lag over the group's partitions;
+//	                                                  NaN when the group has no committed offset
+//	outbox_consumer_group_max_lag_seconds{group,outbox}
+//	                                                  the same in seconds (Config.Records)
+//	outbox_canary_success{outbox}                     1 when the last canary passed every stage, else 0
+//	outbox_canary_stage_seconds{outbox,stage}         latency of each stage the last canary checked
+//	outbox_canary_last_run_timestamp_seconds{outbox}  when the last canary ended
+//	outbox_canary_runs_total{outbox,result}           canaries run, by result (ok, failed, error)
 //
 // The connector series are absent for outboxes the polling relay publishes
 // (the relay serves its own metrics), the binlog series for PostgreSQL and
 // the slot series for MySQL/MariaDB. Consumer groups are the ones
-// Config.Groups names (outbox="" on their series, target "kafka").
+// Config.Groups names, with the outbox label Config.GroupOutbox gives
+// ("" for the others); each outbox label is one target "kafka". A group
+// without a committed offset (one that does not exist, a misspelt name)
+// has its max series from the first scrape, NaN, and its target is down
+// with reason missing; the other groups of the target are still exported.
+//
+// The canary prober (Config.Probes, Config.ProbeInterval, RunProbes) runs
+// verify's canary (verify.Run) for each outbox on a schedule, outside the
+// scrapes, and the scrapes export its last result: the outbox_canary_*
+// series exist once a canary has run.
 //
 // The package does not serve HTTP, read flags or resolve secrets: the
 // caller opens the databases (as the connector's user, from the spec's

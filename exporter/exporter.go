@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -21,6 +22,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
+	"github.com/outboxctl/outboxctl/verify"
 )
 
 // Target kinds: the value of the target label.
@@ -55,7 +57,8 @@ const (
 	ReasonUnreachable = "unreachable"
 	// ReasonAuth: the server refused the credentials or the privileges.
 	ReasonAuth = "auth"
-	// ReasonMissing: the outbox table does not exist.
+	// ReasonMissing: the outbox table does not exist, or a consumer group
+	// of Config.Groups has no committed offset (it does not exist).
 	ReasonMissing = "missing"
 	// ReasonConfig: the outbox could not be resolved (Target.Err: no
 	// DSN, a reference that does not resolve).
@@ -96,8 +99,18 @@ type Config struct {
 	Connect *connect.Client
 	// Kafka reads consumer group offsets (nil: no lag series).
 	Kafka provisioning.LagAdmin
-	// Groups are the consumer groups whose lag is exported.
+	// Groups are the consumer groups whose lag is exported. Each has
+	// outbox_consumer_group_max_lag{,_seconds} from the first scrape, NaN
+	// while it has no committed offset (a misspelt or missing group), and
+	// its Kafka target is down with reason missing.
 	Groups []string
+	// GroupOutbox is the outbox label of a group's series (the outbox
+	// whose spec declares the group under consumers; "" for the others).
+	GroupOutbox map[string]string
+	// Records reads the timestamps of the records at the committed offsets
+	// for the lag in seconds (nil: no seconds series); a zero time is a
+	// partition with no record past the offset (0 seconds).
+	Records RecordTimes
 	// Timeout bounds each scrape (default DefaultTimeout). Handler bounds
 	// a scrape by Prometheus's scrape timeout too, when it is shorter.
 	Timeout time.Duration
@@ -107,6 +120,13 @@ type Config struct {
 	// provisioning.DefaultMaxOldestRowAge). Exported as
 	// outbox_retention_seconds for the OutboxKeptRowTooOld alert.
 	MaxOldestRowAge time.Duration
+	// Probes are the canaries RunProbes runs (verify.Run with these
+	// options, one per outbox) every ProbeInterval; their results are
+	// exported as outbox_canary_*. None: no prober.
+	Probes []verify.Options
+	// ProbeInterval is the time between two rounds of Probes (required
+	// with Probes).
+	ProbeInterval time.Duration
 	// Logger logs each target's change of state (failing with its reason,
 	// recovered), once per change (nil: no log).
 	Logger *slog.Logger
@@ -124,6 +144,14 @@ func (c Config) Validate() error {
 	}
 	if len(c.Groups) > 0 && c.Kafka == nil {
 		return fmt.Errorf("%w: consumer groups without a Kafka admin client", ErrConfig)
+	}
+	if len(c.Probes) > 0 && c.ProbeInterval <= 0 {
+		return fmt.Errorf("%w: canary probes without a positive probe interval", ErrConfig)
+	}
+	for _, p := range c.Probes {
+		if p.Outbox == nil {
+			return fmt.Errorf("%w: canary probe without an outbox", ErrConfig)
+		}
 	}
 	for _, t := range c.Targets {
 		if t.Outbox == nil {
@@ -162,6 +190,8 @@ var (
 	descSlotLag      = newDesc("outbox_pg_slot_confirmed_flush_lag_bytes", "Current LSN minus the slot's confirmed_flush_lsn.", append(outboxLabels, "slot"), nil)
 	descSlotActive   = newDesc("outbox_pg_slot_active", "1 when a walsender streams from the slot.", append(outboxLabels, "slot"), nil)
 	descSlotWal      = newDesc("outbox_pg_slot_wal_status", "1 for the slot's wal_status, 0 for the others.", append(outboxLabels, "slot", "wal_status"), nil)
+	descSlotStalled  = newDesc("outbox_pg_slot_confirmed_flush_stalled_seconds", "Seconds since the slot's confirmed_flush_lsn last advanced while WAL past it waits (0 while it is caught up; counted from the exporter's first sight of the slot).", append(outboxLabels, "slot"), nil)
+	descSlotSafe     = newDesc("outbox_pg_slot_safe_wal_size_bytes", "WAL that can still be written before the slot may be lost (pg_replication_slots.safe_wal_size); absent when max_slot_wal_keep_size is unlimited.", append(outboxLabels, "slot"), nil)
 
 	descBinlogLag    = newDesc("outbox_binlog_lag_bytes", "Binlog written past the connector's committed offset.", append(outboxLabels, "connector"), nil)
 	descBinlogLeft   = newDesc("outbox_binlog_retention_left_seconds", "Binlog retention minus the age of the connector's committed offset.", append(outboxLabels, "connector"), nil)
@@ -176,10 +206,14 @@ var (
 	descTaskState = newDesc("outbox_connector_task_state", "1 for the task's current state, 0 for the others.", append(outboxLabels, "connector", "task", "state"), nil)
 	descTasks     = newDesc("outbox_connector_tasks", "Number of tasks of the connector.", append(outboxLabels, "connector"), nil)
 
-	descGroupLag = newDesc("outbox_consumer_group_lag", "Log end offset minus the group's committed offset.", []string{"group", "topic", "partition"}, nil)
+	descGroupLag        = newDesc("outbox_consumer_group_lag", "Log end offset minus the group's committed offset.", []string{"group", "topic", "partition", "outbox"}, nil)
+	descGroupLagSecs    = newDesc("outbox_consumer_group_lag_seconds", "Age of the record at the group's committed offset (the oldest it has not consumed) when it is behind, else 0.", []string{"group", "topic", "partition", "outbox"}, nil)
+	descGroupMaxLag     = newDesc("outbox_consumer_group_max_lag", "The group's largest outbox_consumer_group_lag over its partitions; NaN when it has no committed offset.", []string{"group", "outbox"}, nil)
+	descGroupMaxLagSecs = newDesc("outbox_consumer_group_max_lag_seconds", "The group's largest outbox_consumer_group_lag_seconds over its partitions; NaN when it has no committed offset.", []string{"group", "outbox"}, nil)
 
 	allDescs = []*prometheus.Desc{descUp, descDuration, descErrors, descTargetErr, descSlotPresent, descSlotRetained, descSlotLag, descSlotActive, descSlotWal,
-		descBinlogLag, descBinlogLeft, descBinlogPurged, descRows, descOldestAge, descUnpubAge, descRetention, descConnState, descTaskState, descTasks, descGroupLag}
+		descSlotStalled, descSlotSafe, descBinlogLag, descBinlogLeft, descBinlogPurged, descRows, descOldestAge, descUnpubAge, descRetention, descConnState, descTaskState, descTasks, descGroupLag,
+		descGroupLagSecs, descGroupMaxLag, descGroupMaxLagSecs}
 )
 
 // Collector is a prometheus.Collector for a Config. It is safe for
@@ -192,6 +226,11 @@ type Collector struct {
 	// reason is each target's reason in the last scrape ("" when up), to
 	// log a change of state once.
 	reason map[[2]string]string
+	// flush is when each slot's confirmed_flush_lsn was last seen to move.
+	flush *flushTracker
+
+	canaryMu sync.Mutex
+	canary   map[string]*canaryState
 }
 
 // New returns a Collector for cfg (errors wrap ErrConfig).
@@ -208,7 +247,7 @@ func New(cfg Config) (*Collector, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	c := &Collector{cfg: cfg, errors: map[[2]string]float64{}, reason: map[[2]string]string{}}
+	c := &Collector{cfg: cfg, errors: map[[2]string]float64{}, reason: map[[2]string]string{}, flush: newFlushTracker(), canary: map[string]*canaryState{}}
 	for _, p := range c.parts() { // every target has an error series from the start
 		c.errors[[2]string{p.target, p.outbox}] = 0
 	}
@@ -218,6 +257,9 @@ func New(cfg Config) (*Collector, error) {
 // Describe sends every metric's descriptor.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range allDescs {
+		ch <- d
+	}
+	for _, d := range canaryDescs {
 		ch <- d
 	}
 }
@@ -248,7 +290,21 @@ func (c *Collector) parts() []part {
 		}
 	}
 	if c.cfg.Kafka != nil && len(c.cfg.Groups) > 0 {
-		ps = append(ps, part{TargetKafka, "", c.lag})
+		// One Kafka target per outbox label, so that a missing group is
+		// reported on its outbox's target.
+		byOutbox := map[string][]string{}
+		var outboxes []string
+		for _, g := range c.cfg.Groups {
+			o := c.cfg.GroupOutbox[g]
+			if _, ok := byOutbox[o]; !ok {
+				outboxes = append(outboxes, o)
+			}
+			byOutbox[o] = append(byOutbox[o], g)
+		}
+		for _, o := range outboxes {
+			groups := byOutbox[o]
+			ps = append(ps, part{TargetKafka, o, func(ctx context.Context) ([]prometheus.Metric, error) { return c.lag(ctx, o, groups) }})
+		}
 	}
 	return ps
 }
@@ -338,6 +394,7 @@ wait:
 			break wait
 		}
 	}
+	c.collectCanary(ch)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, p := range ps {
@@ -350,10 +407,9 @@ wait:
 		if r.err != nil {
 			up, reason = 0, Reason(r.err)
 			c.errors[key]++
-		} else {
-			for _, m := range r.ms {
-				ch <- m
-			}
+		}
+		for _, m := range r.ms { // a failed target may still have answered in part (a missing group)
+			ch <- m
 		}
 		c.logChange(p, c.reason[key], reason, r.err)
 		c.reason[key] = reason
@@ -399,7 +455,7 @@ func Reason(err error) string {
 	switch {
 	case errors.As(err, &ce):
 		return ReasonConfig
-	case errors.Is(err, errTableMissing):
+	case errors.Is(err, errTableMissing), errors.Is(err, errGroupMissing):
 		return ReasonMissing
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, connect.ErrTimeout), errors.As(err, &netErr) && netErr.Timeout():
 		return ReasonTimeout
@@ -445,7 +501,11 @@ func (c *Collector) database(ctx context.Context, t Target) ([]prometheus.Metric
 			ms = append(ms,
 				gauge(descSlotRetained, float64(s.RetainedBytes), o.Name, t.Slot),
 				gauge(descSlotLag, float64(s.ConfirmedFlushLagBytes), o.Name, t.Slot),
-				gauge(descSlotActive, b2f(s.Active), o.Name, t.Slot))
+				gauge(descSlotActive, b2f(s.Active), o.Name, t.Slot),
+				gauge(descSlotStalled, c.flush.observe(o.Name+"\x00"+t.Slot, s.ConfirmedFlushLSN, s.ConfirmedFlushLagBytes, c.cfg.Now()).Seconds(), o.Name, t.Slot))
+			if s.SafeWalSize != nil {
+				ms = append(ms, gauge(descSlotSafe, float64(*s.SafeWalSize), o.Name, t.Slot))
+			}
 			for _, w := range WalStatuses {
 				ms = append(ms, gauge(descSlotWal, b2f(s.WalStatus == w), o.Name, t.Slot, w))
 			}
@@ -566,15 +626,61 @@ func binlogOffset(offs connect.Offsets) (provisioning.BinlogPosition, int64, boo
 	return provisioning.BinlogPosition{}, 0, false
 }
 
-// lag reads the consumer groups' lag.
-func (c *Collector) lag(ctx context.Context) ([]prometheus.Metric, error) {
-	ls, err := provisioning.ConsumerLag(ctx, c.cfg.Kafka, c.cfg.Groups)
+// errGroupMissing: a consumer group of Config.Groups has no committed offset.
+var errGroupMissing = errors.New("consumer group has no committed offset (it does not exist, or never committed)")
+
+// lag reads the lag of groups (outbox label outbox): per partition in
+// records and, with Config.Records, in seconds, and each group's maximum.
+// A group without committed offsets has NaN maxima and fails the target
+// with errGroupMissing; the others' series are still exported.
+func (c *Collector) lag(ctx context.Context, outbox string, groups []string) ([]prometheus.Metric, error) {
+	ls, err := provisioning.ConsumerLag(ctx, c.cfg.Kafka, groups)
 	if err != nil {
 		return nil, err
 	}
-	ms := make([]prometheus.Metric, 0, len(ls))
+	now := c.cfg.Now()
+	type max struct{ lag, secs float64 }
+	maxes := map[string]*max{}
+	ms := make([]prometheus.Metric, 0, 2*len(ls)+2*len(groups))
 	for _, l := range ls {
-		ms = append(ms, gauge(descGroupLag, float64(l.Lag), l.Group, l.Topic, strconv.Itoa(int(l.Partition))))
+		part := strconv.Itoa(int(l.Partition))
+		m := maxes[l.Group]
+		if m == nil {
+			m = &max{}
+			maxes[l.Group] = m
+		}
+		m.lag = math.Max(m.lag, float64(l.Lag))
+		ms = append(ms, gauge(descGroupLag, float64(l.Lag), l.Group, l.Topic, part, outbox))
+		if c.cfg.Records == nil {
+			continue
+		}
+		secs := 0.0
+		if l.Lag > 0 {
+			ts, err := c.cfg.Records.RecordTime(ctx, l.Topic, l.Partition, l.Committed)
+			if err != nil {
+				return nil, fmt.Errorf("%w: group %s: record at the committed offset: %w", provisioning.ErrTopics, l.Group, err)
+			}
+			if !ts.IsZero() { // zero: only transaction markers past the offset
+				secs = math.Max(0, now.Sub(ts).Seconds())
+			}
+		}
+		m.secs = math.Max(m.secs, secs)
+		ms = append(ms, gauge(descGroupLagSecs, secs, l.Group, l.Topic, part, outbox))
+	}
+	var missing []string
+	for _, g := range groups {
+		m := maxes[g]
+		if m == nil {
+			missing = append(missing, g)
+			m = &max{lag: math.NaN(), secs: math.NaN()}
+		}
+		ms = append(ms, gauge(descGroupMaxLag, m.lag, g, outbox))
+		if c.cfg.Records != nil {
+			ms = append(ms, gauge(descGroupMaxLagSecs, m.secs, g, outbox))
+		}
+	}
+	if len(missing) > 0 {
+		return ms, fmt.Errorf("groups %s: %w", strings.Join(missing, ", "), errGroupMissing)
 	}
 	return ms, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig/connect/connectfake"
 	"github.com/outboxctl/outboxctl/exporter"
 	"github.com/outboxctl/outboxctl/spec"
+	"github.com/outboxctl/outboxctl/verify"
 )
 
 // scrape gathers c once and returns every sample as "name{k=v,…}" → value
@@ -178,9 +179,11 @@ func TestScrapeBounded(t *testing.T) {
 
 func TestConfigValidate(t *testing.T) {
 	for name, cfg := range map[string]exporter.Config{
-		"negative timeout":  {Timeout: -time.Second},
-		"groups, no kafka":  {Groups: []string{"billing"}},
-		"target, no outbox": {Targets: []exporter.Target{{Connector: "x"}}},
+		"negative timeout":   {Timeout: -time.Second},
+		"groups, no kafka":   {Groups: []string{"billing"}},
+		"target, no outbox":  {Targets: []exporter.Target{{Connector: "x"}}},
+		"probe, no interval": {Probes: []verify.Options{{Outbox: outboxNamed("a", spec.Postgres)}}},
+		"probe, no outbox":   {Probes: []verify.Options{{}}, ProbeInterval: time.Minute},
 	} {
 		if _, err := exporter.New(cfg); !errors.Is(err, exporter.ErrConfig) {
 			t.Errorf("%s: New = %v, want ErrConfig", name, err)

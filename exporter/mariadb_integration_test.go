@@ -180,9 +180,9 @@ func TestExporterConsumerLag(t *testing.T) {
 	c := newCollector(t, exporter.Config{Kafka: admin, Groups: []string{group}, Timeout: 10 * time.Second})
 	got, _ := scrape(t, c)
 	for k, want := range map[string]float64{
-		"outbox_consumer_group_lag{group=" + group + ",partition=0,topic=" + topic + "}": 7,
-		"outbox_consumer_group_lag{group=" + group + ",partition=1,topic=" + topic + "}": 3,
-		"outbox_up{outbox=,target=kafka}":                                                1,
+		"outbox_consumer_group_lag{group=" + group + ",outbox=,partition=0,topic=" + topic + "}": 7,
+		"outbox_consumer_group_lag{group=" + group + ",outbox=,partition=1,topic=" + topic + "}": 3,
+		"outbox_up{outbox=,target=kafka}": 1,
 	} {
 		if v, ok := got[k]; !ok || v != want {
 			t.Errorf("%s = %v (present %v), want %v", k, v, ok, want)

@@ -59,6 +59,15 @@ type Slot struct {
 	// ConfirmedFlushLagBytes is current LSN − confirmed_flush_lsn: the WAL
 	// the consumer (the connector) has not confirmed yet.
 	ConfirmedFlushLagBytes int64 `json:"confirmedFlushLagBytes"`
+	// ConfirmedFlushLSN is the slot's confirmed_flush_lsn as PostgreSQL
+	// prints it ("" when the slot has none yet): the exporter tells from
+	// it when the consumer last confirmed.
+	ConfirmedFlushLSN string `json:"confirmedFlushLsn,omitempty"`
+	// SafeWalSize is pg_replication_slots.safe_wal_size: the WAL that can
+	// still be written before the slot is in danger of being lost
+	// (PostgreSQL 13+); nil when max_slot_wal_keep_size is -1 (unlimited)
+	// or the slot is already lost.
+	SafeWalSize *int64 `json:"safeWalSize,omitempty"`
 }
 
 // SlotFacts reads the replication slot name (nil, nil when it does not
@@ -66,16 +75,22 @@ type Slot struct {
 // exporter read slots through it. Any role may run it.
 func SlotFacts(ctx context.Context, q Querier, name string) (*Slot, error) {
 	s := Slot{Name: name}
+	var safe sql.NullInt64
 	err := q.QueryRowContext(ctx, `SELECT COALESCE(plugin, ''), COALESCE(database, ''), active, COALESCE(wal_status, ''),
 		COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn), 0)::bigint,
-		COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn), 0)::bigint
+		COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn), 0)::bigint,
+		COALESCE(confirmed_flush_lsn::text, ''), safe_wal_size
 		FROM pg_replication_slots WHERE slot_name = $1`, name).
-		Scan(&s.Plugin, &s.Database, &s.Active, &s.WalStatus, &s.RetainedBytes, &s.ConfirmedFlushLagBytes)
+		Scan(&s.Plugin, &s.Database, &s.Active, &s.WalStatus, &s.RetainedBytes, &s.ConfirmedFlushLagBytes,
+			&s.ConfirmedFlushLSN, &safe)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, nil
 	case err != nil:
 		return nil, fmt.Errorf("replication slot %s: %w", name, err)
+	}
+	if safe.Valid {
+		s.SafeWalSize = &safe.Int64
 	}
 	return &s, nil
 }
