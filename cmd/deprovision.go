@@ -94,24 +94,11 @@ func runDeprovision(ctx context.Context, env *Env, opts *deprovisionOptions) err
 	if err := env.applyDatabaseContext(); err != nil {
 		return err
 	}
-	all, _, err := specTargets(env, opts.Files)
+	targets, all, err := outboxTargets(env, opts.Files, opts.Outboxes...)
 	if err != nil {
 		return err
 	}
-	targets := all
 	if !opts.AllOutboxes {
-		targets = nil
-		for _, name := range opts.Outboxes {
-			found := false
-			for _, t := range all {
-				if t.Outbox.Name == name {
-					targets, found = append(targets, t), true
-				}
-			}
-			if !found {
-				return UsageError(fmt.Errorf("outbox %q is not in the spec", name))
-			}
-		}
 		if len(targets) > opts.Max {
 			return WithExitCode(ExitCheckFailed, fmt.Errorf("refusing to deprovision %d outboxes (more than --max-outboxes %d); nothing removed", len(targets), opts.Max))
 		}

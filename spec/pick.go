@@ -28,7 +28,7 @@ func (e *OutboxNotFoundError) Error() string {
 	case len(e.Available) == 0:
 		return "the spec has no outbox"
 	}
-	return fmt.Sprintf("the spec has %d outboxes (%s): name one", len(e.Available), have)
+	return fmt.Sprintf("the spec has %d outboxes (%s) and none was named", len(e.Available), have)
 }
 
 // Unwrap returns ErrNoSuchOutbox.

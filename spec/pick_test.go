@@ -19,7 +19,7 @@ func TestSpecOutbox(t *testing.T) {
 		{"only one, no name", one, "", "orders", ""},
 		{"only one, named", one, "orders", "orders", ""},
 		{"unknown", two, "nope", "", `no outbox "nope" in the spec (outboxes: orders, payments)`},
-		{"several, no name", two, "", "", "the spec has 2 outboxes (orders, payments): name one"},
+		{"several, no name", two, "", "", "the spec has 2 outboxes (orders, payments) and none was named"},
 		{"none, no name", &Spec{}, "", "", "the spec has no outbox"},
 		{"none, named", &Spec{}, "x", "", `no outbox "x" in the spec (it has none)`},
 	}
