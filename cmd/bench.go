@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -224,11 +223,7 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 		}
 	}
 	if isStructured(opts.Output) {
-		if err := writeAs(env.IO.Out, opts.Output, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
-		}); err != nil {
+		if err := writeStructured(env.IO.Out, opts.Output, rep); err != nil {
 			return err
 		}
 	} else if _, err := io.WriteString(env.IO.Out, rep.Text()); err != nil {

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -108,11 +107,7 @@ func runCleanup(ctx context.Context, env *Env, opts *cleanupOptions) error {
 		results = append(results, res)
 	}
 	if isStructured(opts.Output) {
-		if err := writeAs(env.IO.Out, opts.Output, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(map[string]any{"results": results})
-		}); err != nil {
+		if err := writeStructured(env.IO.Out, opts.Output, map[string]any{"results": results}); err != nil {
 			return err
 		}
 	} else {
