@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/verify"
 )
 
@@ -97,7 +98,7 @@ func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
 		if err != nil {
 			return err
 		}
-		vo := verify.Options{Outbox: t.Outbox, Config: t.Connector.Config, DB: db, BootstrapServers: env.Settings.BootstrapServers, Timeout: opts.Timeout, Logf: env.logf}
+		vo := verify.Options{Outbox: t.Outbox, Config: t.Connector.Config, DB: db, Kafka: kafkaclient.Config{BootstrapServers: env.Settings.BootstrapServers}, Timeout: opts.Timeout, Logf: env.logf}
 		if client != nil {
 			name := t.Connector.Name
 			vo.ConnectorState = func(ctx context.Context) (string, error) { return connectorState(ctx, client, name) }
