@@ -98,3 +98,34 @@ func TestSDKBuildsWithoutCgo(t *testing.T) {
 		}
 	}
 }
+
+// TestLeafHelpers (issue 30 item 5): packages that need one small helper
+// import a leaf package for it, not the package the helper came from:
+// provisioning and cleanup read a UUIDv7's time through internal/uuidv7,
+// not the writer (outbox). The leaves import nothing from the module.
+func TestLeafHelpers(t *testing.T) {
+	t.Parallel()
+	notDeps := map[string][]string{
+		"./provisioning":    {module + "/outbox"},
+		"./cleanup":         {module + "/outbox"},
+		"./internal/uuidv7": {},
+	}
+	for pattern, banned := range notDeps {
+		for _, p := range list(t, nil, true, pattern) {
+			for _, b := range banned {
+				if p.ImportPath == b {
+					t.Errorf("%s depends on %s", pattern, b)
+				}
+			}
+		}
+	}
+	for _, leaf := range []string{"./internal/uuidv7"} {
+		for _, p := range list(t, nil, false, leaf) {
+			for _, imp := range p.Imports {
+				if imp == module || strings.HasPrefix(imp, module+"/") {
+					t.Errorf("%s imports %s: a leaf imports nothing from the module", p.ImportPath, imp)
+				}
+			}
+		}
+	}
+}
