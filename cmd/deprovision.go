@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -94,7 +93,7 @@ func runDeprovision(ctx context.Context, env *Env, opts *deprovisionOptions) err
 	if err := env.applyDatabaseContext(); err != nil {
 		return err
 	}
-	targets, all, err := outboxTargets(env, opts.Files, opts.Outboxes...)
+	targets, others, err := outboxTargets(env, opts.Files, opts.Outboxes...)
 	if err != nil {
 		return err
 	}
@@ -123,12 +122,6 @@ func runDeprovision(ctx context.Context, env *Env, opts *deprovisionOptions) err
 	timeout, err := env.requestTimeout()
 	if err != nil {
 		return err
-	}
-	var others []provisioning.Target
-	for _, t := range all {
-		if !slices.ContainsFunc(targets, func(x provisioning.Target) bool { return x.Outbox.Name == t.Outbox.Name }) {
-			others = append(others, t)
-		}
 	}
 	req := provisioning.DeprovisionRequest{
 		Targets:      targets,

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/provisioning"
@@ -38,8 +39,8 @@ func outboxError(err error) error {
 
 // outboxTargets loads the spec and returns the provisioning targets of the
 // outboxes named, in the order named (every outbox's when names is empty),
-// and those of every outbox.
-func outboxTargets(env *Env, files []string, names ...string) (picked, all []provisioning.Target, err error) {
+// and those of the other outboxes of the spec.
+func outboxTargets(env *Env, files []string, names ...string) (picked, others []provisioning.Target, err error) {
 	s, err := loadSpec(env, files)
 	if err != nil {
 		return nil, nil, err
@@ -49,11 +50,12 @@ func outboxTargets(env *Env, files []string, names ...string) (picked, all []pro
 			return nil, nil, err
 		}
 	}
-	if all, _, err = specTargetsOf(env, s); err != nil {
+	all, _, err := specTargetsOf(env, s)
+	if err != nil {
 		return nil, nil, err
 	}
 	if len(names) == 0 {
-		return all, all, nil
+		return all, nil, nil
 	}
 	for _, name := range names {
 		for _, t := range all {
@@ -62,7 +64,12 @@ func outboxTargets(env *Env, files []string, names ...string) (picked, all []pro
 			}
 		}
 	}
-	return picked, all, nil
+	for _, t := range all {
+		if !slices.Contains(names, t.Outbox.Name) {
+			others = append(others, t)
+		}
+	}
+	return picked, others, nil
 }
 
 // outboxConnectorConfig generates the connector config of the spec's outbox
