@@ -87,7 +87,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/internal/sqlident"
-	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/internal/uuidv7"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -658,7 +658,7 @@ func (d *dialect) page(ctx context.Context, conn *sql.Conn, cutoff time.Time, la
 		}
 		d.lastID = r.id
 		if d.ts == "" {
-			if t, ok := outbox.UUIDv7Time(r.id); !ok || !t.Before(cutoff) {
+			if t, ok := uuidv7.Time(r.id); !ok || !t.Before(cutoff) {
 				undated++
 				continue
 			}

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +12,6 @@ import (
 	"os"
 	"runtime/pprof"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -200,7 +198,7 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 	if opts.RelayNotify && (o.Relay == nil || o.Relay.Notify == "") {
 		return UsageError(fmt.Errorf("--relay-notify: outbox %s has no relay.notify channel in the spec (outboxctl provision creates the NOTIFY trigger for it)", o.Name))
 	}
-	target, err := openBenchTarget(ctx, env, o, opts)
+	target, err := openBenchTarget(ctx, env, s, o, opts)
 	if err != nil {
 		return err
 	}
@@ -225,11 +223,7 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 		}
 	}
 	if isStructured(opts.Output) {
-		if err := writeAs(env.IO.Out, opts.Output, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
-		}); err != nil {
+		if err := writeStructured(env.IO.Out, opts.Output, rep); err != nil {
 			return err
 		}
 	} else if _, err := io.WriteString(env.IO.Out, rep.Text()); err != nil {
@@ -261,22 +255,7 @@ func checkBenchPublisher(opts *benchOptions) error {
 	return nil
 }
 
-// pickOutbox finds the outbox named name (the only one when name is empty).
-func pickOutbox(s *spec.Spec, name string) (*spec.Outbox, error) {
-	var names []string
-	for i := range s.Outboxes {
-		if s.Outboxes[i].Name == name || (name == "" && len(s.Outboxes) == 1) {
-			return &s.Outboxes[i], nil
-		}
-		names = append(names, s.Outboxes[i].Name)
-	}
-	if name == "" {
-		return nil, UsageError(fmt.Errorf("the spec has %d outboxes (%s): choose one with --outbox", len(names), strings.Join(names, ", ")))
-	}
-	return nil, UsageError(fmt.Errorf("no outbox %q in the spec (outboxes: %s)", name, strings.Join(names, ", ")))
-}
-
-func openRealBenchTarget(ctx context.Context, env *Env, o *spec.Outbox, opts *benchOptions) (*benchTarget, error) {
+func openRealBenchTarget(ctx context.Context, env *Env, s *spec.Spec, o *spec.Outbox, opts *benchOptions) (*benchTarget, error) {
 	driver, dsn := adminDB(env, o)
 	var err error
 	if o.Database.Kind == spec.Postgres {
@@ -329,7 +308,7 @@ func openRealBenchTarget(ctx context.Context, env *Env, o *spec.Outbox, opts *be
 		setup.Batch = opts.Batch
 	}
 	if opts.Publisher == bench.PublisherRelay {
-		conf, _, err := relaySpecConfig(env, opts.Files, o.Name)
+		conf, _, err := outboxConnectorConfig(env, s, o.Name, true)
 		if err != nil {
 			db.Close()
 			return nil, err

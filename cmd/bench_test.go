@@ -55,7 +55,7 @@ outboxes:
 		t.Run(tc.name, func(t *testing.T) {
 			saved := openBenchTarget
 			t.Cleanup(func() { openBenchTarget = saved })
-			openBenchTarget = func(ctx context.Context, env *Env, o *spec.Outbox, opts *benchOptions) (*benchTarget, error) {
+			openBenchTarget = func(ctx context.Context, env *Env, _ *spec.Spec, o *spec.Outbox, opts *benchOptions) (*benchTarget, error) {
 				return &benchTarget{Pipeline: tc.fake, Setup: bench.Setup{Outbox: o.Name}, Close: func() {}, Drain: 300 * time.Millisecond}, nil
 			}
 			var out, errOut bytes.Buffer

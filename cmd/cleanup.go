@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -88,23 +87,13 @@ func runCleanup(ctx context.Context, env *Env, opts *cleanupOptions) error {
 	if opts.Batch <= 0 {
 		return UsageError(fmt.Errorf("--batch %d: want a positive number of rows", opts.Batch))
 	}
-	targets, _, err := specTargets(env, opts.Files)
+	var names []string
+	if opts.Outbox != "" {
+		names = []string{opts.Outbox}
+	}
+	targets, _, err := outboxTargets(env, opts.Files, names...)
 	if err != nil {
 		return err
-	}
-	if opts.Outbox != "" {
-		var names []string
-		var picked []provisioning.Target
-		for _, t := range targets {
-			names = append(names, t.Outbox.Name)
-			if t.Outbox.Name == opts.Outbox {
-				picked = append(picked, t)
-			}
-		}
-		if len(picked) == 0 {
-			return UsageError(fmt.Errorf("no outbox %q in the spec (outboxes: %s)", opts.Outbox, strings.Join(names, ", ")))
-		}
-		targets = picked
 	}
 	var results []cleanup.Result
 	var failed error
@@ -118,11 +107,7 @@ func runCleanup(ctx context.Context, env *Env, opts *cleanupOptions) error {
 		results = append(results, res)
 	}
 	if isStructured(opts.Output) {
-		if err := writeAs(env.IO.Out, opts.Output, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(map[string]any{"results": results})
-		}); err != nil {
+		if err := writeStructured(env.IO.Out, opts.Output, map[string]any{"results": results}); err != nil {
 			return err
 		}
 	} else {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -94,24 +93,11 @@ func runDeprovision(ctx context.Context, env *Env, opts *deprovisionOptions) err
 	if err := env.applyDatabaseContext(); err != nil {
 		return err
 	}
-	all, _, err := specTargets(env, opts.Files)
+	targets, others, err := outboxTargets(env, opts.Files, opts.Outboxes...)
 	if err != nil {
 		return err
 	}
-	targets := all
 	if !opts.AllOutboxes {
-		targets = nil
-		for _, name := range opts.Outboxes {
-			found := false
-			for _, t := range all {
-				if t.Outbox.Name == name {
-					targets, found = append(targets, t), true
-				}
-			}
-			if !found {
-				return UsageError(fmt.Errorf("outbox %q is not in the spec", name))
-			}
-		}
 		if len(targets) > opts.Max {
 			return WithExitCode(ExitCheckFailed, fmt.Errorf("refusing to deprovision %d outboxes (more than --max-outboxes %d); nothing removed", len(targets), opts.Max))
 		}
@@ -136,12 +122,6 @@ func runDeprovision(ctx context.Context, env *Env, opts *deprovisionOptions) err
 	timeout, err := env.requestTimeout()
 	if err != nil {
 		return err
-	}
-	var others []provisioning.Target
-	for _, t := range all {
-		if !slices.ContainsFunc(targets, func(x provisioning.Target) bool { return x.Outbox.Name == t.Outbox.Name }) {
-			others = append(others, t)
-		}
 	}
 	req := provisioning.DeprovisionRequest{
 		Targets:      targets,

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/outboxctl/outboxctl/findings"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 )
@@ -15,13 +16,14 @@ import (
 // The -o/--output formats. Every command with structured output offers
 // text, json and yaml (yaml is the json document, written as YAML); the
 // check commands add github-actions; the connectors commands call their
-// text output table and accept text for it.
+// text output table and accept text for it. The check formats are
+// findings' (the one definition).
 const (
-	formatText          = "text"
+	formatText          = findings.FormatText
 	formatTable         = "table"
-	formatJSON          = "json"
-	formatYAML          = "yaml"
-	formatGitHubActions = "github-actions"
+	formatJSON          = findings.FormatJSON
+	formatYAML          = findings.FormatYAML
+	formatGitHubActions = findings.FormatGitHubActions
 	formatConfluent     = "confluent"
 )
 
@@ -88,22 +90,14 @@ func isStructured(format string) bool {
 	return format == formatJSON || format == formatYAML
 }
 
-// writeJSON writes v as indented JSON without HTML escaping.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
 // writeStructured writes v as json (indented, no HTML escaping) or yaml
 // (that JSON document as YAML, see writeAs).
 func writeStructured(w io.Writer, format string, v any) error {
-	return writeAs(w, format, func(w io.Writer) error { return writeJSON(w, v) })
+	return writeAs(w, format, func(w io.Writer) error { return findings.WriteJSON(w, v) })
 }
 
 // writeAs writes a command's structured output: for json, the command's
-// own JSON encoding (writeJSON); for yaml, the document that encoding
+// own JSON encoding (findings.WriteJSON for most); for yaml, the document that encoding
 // writes, converted to YAML: the same field names, the same order, the same
 // omissions. JSON that is a stream of values becomes a stream of YAML
 // documents separated by ---.

@@ -283,3 +283,20 @@ func yamlKeys(t *testing.T, data []byte) []string {
 	walk(&doc)
 	return keys
 }
+
+// TestVersionJSONNotHTMLEscaped: version -o json writes < > & as they are,
+// like every other command's JSON (writeStructured), not as \u003c….
+func TestVersionJSONNotHTMLEscaped(t *testing.T) {
+	saved := version
+	t.Cleanup(func() { version = saved })
+	version = "1.0.0-<dev>&rc"
+	var out bytes.Buffer
+	root := NewRootCmd(&Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: io.Discard}, Getenv: func(string) string { return "" }})
+	root.SetArgs([]string{"version", "-o", "json"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"version": "1.0.0-<dev>&rc"`) {
+		t.Errorf("version -o json = %s, want the version unescaped", out.String())
+	}
+}

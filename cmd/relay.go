@@ -220,7 +220,7 @@ func runRelayCutover(ctx context.Context, env *Env, opts *relayCutoverOptions) e
 		}
 	} else {
 		var o *spec.Outbox
-		if conf, o, err = relaySpecConfig(env, opts.Files, opts.Outbox); err != nil {
+		if conf, o, err = specOutboxConnectorConfig(env, opts.Files, opts.Outbox, true); err != nil {
 			return err
 		}
 		if name == "" {
@@ -320,7 +320,7 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		}
 	} else {
 		var o *spec.Outbox
-		if conf, o, err = relaySpecConfig(env, opts.Files, opts.Outbox); err == nil && o.Relay != nil {
+		if conf, o, err = specOutboxConnectorConfig(env, opts.Files, opts.Outbox, true); err == nil && o.Relay != nil {
 			err = relayDefaults(opts, o.Relay, flagsSet)
 		}
 		if err == nil && connector == "" {
@@ -461,35 +461,6 @@ func checkNoConnector(ctx context.Context, env *Env, url, name, table string, lo
 	return nil
 }
 
-// relaySpecConfig generates the connector config of one outbox of a spec,
-// resolving ${env:…} and ${file:…} secrets.
-func relaySpecConfig(env *Env, files []string, name string) (map[string]string, *spec.Outbox, error) {
-	if len(files) == 0 {
-		files = []string{defaultSpecFile}
-	}
-	s, err := spec.Load(files...)
-	if err != nil {
-		return nil, nil, UsageError(err)
-	}
-	cs, err := connectorconfig.Generate(s, connectorconfig.Options{Lookup: envLookup(env), BootstrapServers: env.Settings.BootstrapServers})
-	if err != nil {
-		if errors.Is(err, spec.ErrSecretUnresolved) {
-			return nil, nil, UsageError(err)
-		}
-		return nil, nil, err
-	}
-	o, err := relayOutboxOf(s, name)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, c := range cs {
-		if c.Provenance.Outbox == o.Name {
-			return c.Config, o, nil
-		}
-	}
-	return nil, nil, UsageError(fmt.Errorf("no connector config generated for outbox %q", o.Name))
-}
-
 // relayDefaults takes the spec's relay settings for the flags not given.
 func relayDefaults(opts *relayOptions, r *spec.RelaySpec, set func(string) bool) error {
 	if r.OrderColumn != "" && !set("order-column") {
@@ -522,20 +493,6 @@ func skipRelay(cs []connectorconfig.Connector) []connectorconfig.Connector {
 		}
 	}
 	return out
-}
-
-func relayOutboxOf(s *spec.Spec, name string) (*spec.Outbox, error) {
-	var names []string
-	for i := range s.Outboxes {
-		names = append(names, s.Outboxes[i].Name)
-		if s.Outboxes[i].Name == name || (name == "" && len(s.Outboxes) == 1) {
-			return &s.Outboxes[i], nil
-		}
-	}
-	if name == "" {
-		return nil, UsageError(fmt.Errorf("the spec has %d outboxes (%s): pass --outbox", len(s.Outboxes), strings.Join(names, ", ")))
-	}
-	return nil, UsageError(fmt.Errorf("no outbox %q in the spec (have %s)", name, strings.Join(names, ", ")))
 }
 
 // relayDSN is the driver and DSN of the outbox database: dsn when given,

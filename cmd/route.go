@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -145,7 +144,7 @@ func runRoutePreview(env *Env, opts *routePreviewOptions) error {
 	case opts.ConnectorConfig != "":
 		conf, err = readConnectorConfig(opts.ConnectorConfig)
 	default:
-		conf, outbox, err = specConnectorConfig(env, opts.Files, opts.Outbox)
+		conf, outbox, err = specOutboxConnectorConfig(env, opts.Files, opts.Outbox, false)
 	}
 	if err != nil {
 		return err
@@ -337,40 +336,6 @@ func jsonKind(b byte) string {
 		return "an object"
 	}
 	return "a number"
-}
-
-// specConnectorConfig generates the connector config of one outbox of the
-// spec (secret references are left as written: they do not affect routing).
-func specConnectorConfig(env *Env, files []string, name string) (map[string]string, *spec.Outbox, error) {
-	s, err := loadSpec(env, files)
-	if err != nil {
-		return nil, nil, err
-	}
-	cs, err := connectorconfig.Generate(s, genOptions(env, nil, nil))
-	if err != nil {
-		return nil, nil, UsageError(err)
-	}
-	var names []string
-	for i := range s.Outboxes {
-		names = append(names, s.Outboxes[i].Name)
-	}
-	if name == "" {
-		if len(s.Outboxes) != 1 {
-			return nil, nil, UsageError(fmt.Errorf("the spec has %d outboxes (%s): pass --outbox", len(s.Outboxes), strings.Join(names, ", ")))
-		}
-		name = s.Outboxes[0].Name
-	}
-	for i := range s.Outboxes {
-		if s.Outboxes[i].Name != name {
-			continue
-		}
-		for _, c := range cs {
-			if c.Provenance.Outbox == name {
-				return c.Config, &s.Outboxes[i], nil
-			}
-		}
-	}
-	return nil, nil, UsageError(fmt.Errorf("no outbox %q in the spec (have %s)", name, strings.Join(names, ", ")))
 }
 
 // applyContract types the sample's columns from the spec's table contract

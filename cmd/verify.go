@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
-	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/verify"
 )
 
@@ -75,23 +75,13 @@ func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
 	// returns verify.ErrInterrupted (exit 1).
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	targets, _, err := specTargets(env, opts.Files)
+	var names []string
+	if opts.Outbox != "" {
+		names = []string{opts.Outbox}
+	}
+	targets, _, err := outboxTargets(env, opts.Files, names...)
 	if err != nil {
 		return err
-	}
-	if opts.Outbox != "" {
-		var names []string
-		var picked []provisioning.Target
-		for _, t := range targets {
-			names = append(names, t.Outbox.Name)
-			if t.Outbox.Name == opts.Outbox {
-				picked = append(picked, t)
-			}
-		}
-		if len(picked) == 0 {
-			return UsageError(fmt.Errorf("no outbox %q in the spec (outboxes: %s)", opts.Outbox, strings.Join(names, ", ")))
-		}
-		targets = picked
 	}
 	var client *connect.Client
 	for _, t := range targets {
@@ -108,7 +98,7 @@ func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
 		if err != nil {
 			return err
 		}
-		vo := verify.Options{Outbox: t.Outbox, Config: t.Connector.Config, DB: db, BootstrapServers: env.Settings.BootstrapServers, Timeout: opts.Timeout, Logf: env.logf}
+		vo := verify.Options{Outbox: t.Outbox, Config: t.Connector.Config, DB: db, Kafka: kafkaclient.Config{BootstrapServers: env.Settings.BootstrapServers}, Timeout: opts.Timeout, Logf: env.logf}
 		if client != nil {
 			name := t.Connector.Name
 			vo.ConnectorState = func(ctx context.Context) (string, error) { return connectorState(ctx, client, name) }

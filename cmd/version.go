@@ -1,9 +1,7 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"runtime"
 	"runtime/debug"
 
@@ -69,11 +67,7 @@ func runVersion(env *Env, opts *versionOptions) error {
 	v := buildVersion()
 	switch opts.Output {
 	case formatJSON, formatYAML:
-		return writeAs(env.IO.Out, opts.Output, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(v)
-		})
+		return writeStructured(env.IO.Out, opts.Output, v)
 	default:
 		fmt.Fprintf(env.IO.Out, "outboxctl %s\ncommit:     %s\ngo:         %s\nlibrdkafka: %s\n", v.Version, v.Commit, v.Go, v.Librdkafka)
 		return nil

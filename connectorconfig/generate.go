@@ -122,6 +122,27 @@ func Generate(s *spec.Spec, opts Options) ([]Connector, error) {
 	return out, nil
 }
 
+// GenerateOutbox is Generate for the one outbox of s named name (the only
+// one when name is empty): its connector and the outbox. Every outbox is
+// generated, so settings derived across the spec (MySQL server IDs) are those
+// Generate gives. An unknown or missing name is a *spec.OutboxNotFoundError.
+func GenerateOutbox(s *spec.Spec, name string, opts Options) (Connector, *spec.Outbox, error) {
+	o, err := s.Outbox(name)
+	if err != nil {
+		return Connector{}, nil, err
+	}
+	cs, err := Generate(s, opts)
+	if err != nil {
+		return Connector{}, nil, err
+	}
+	for _, c := range cs {
+		if c.Provenance.Outbox == o.Name {
+			return c, o, nil
+		}
+	}
+	return Connector{}, nil, fmt.Errorf("outbox %s: no connector generated", o.Name)
+}
+
 type builder struct {
 	c   *Connector
 	def spec.Pos

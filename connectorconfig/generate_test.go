@@ -2,6 +2,7 @@ package connectorconfig_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"github.com/outboxctl/outboxctl/internal/golden"
 	"os"
@@ -238,6 +239,36 @@ func TestExampleIsClean(t *testing.T) {
 					t.Errorf("%s v%d: %v", e.Name, v.Major, err)
 				}
 			}
+		}
+	}
+}
+
+// TestGenerateOutbox picks one outbox's connector: the same config Generate
+// gives it (server IDs included), and the spec's typed error for a name the
+// spec does not have.
+func TestGenerateOutbox(t *testing.T) {
+	s, err := spec.Parse(spec.Source{Name: "two.yaml", Data: []byte("apiVersion: outboxctl.dev/v1alpha1\nkafka: {bootstrapServers: k:9092}\noutboxes:\n" +
+		"  - {name: a, database: {kind: mariadb, connection: {host: db, user: u, dbname: a}}}\n" +
+		"  - {name: b, database: {kind: mariadb, connection: {host: db, user: u, dbname: b}}}\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := connectorconfig.Generate(s, connectorconfig.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, o, err := connectorconfig.GenerateOutbox(s, "b", connectorconfig.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o != &s.Outboxes[1] || c.Name != all[1].Name || fmt.Sprint(c.Config) != fmt.Sprint(all[1].Config) {
+		t.Errorf("GenerateOutbox(b) = %s %v, want %s %v", c.Name, c.Config, all[1].Name, all[1].Config)
+	}
+	for _, name := range []string{"", "nope"} {
+		_, o, err := connectorconfig.GenerateOutbox(s, name, connectorconfig.Options{})
+		var nf *spec.OutboxNotFoundError
+		if o != nil || !errors.As(err, &nf) || nf.Name != name {
+			t.Errorf("GenerateOutbox(%q) = %v, %v; want *spec.OutboxNotFoundError", name, o, err)
 		}
 	}
 }

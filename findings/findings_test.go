@@ -112,18 +112,3 @@ func TestSeverity(t *testing.T) {
 		t.Errorf("Count = %+v", c)
 	}
 }
-
-func TestCheckFormat(t *testing.T) {
-	for _, tc := range []struct {
-		format string
-		ok     bool
-	}{
-		{findings.FormatText, true}, {findings.FormatJSON, true}, {findings.FormatYAML, true}, {findings.FormatGitHubActions, true},
-		{"xml", false}, {"", false}, {"table", false},
-	} {
-		err := findings.CheckFormat(tc.format)
-		if (err == nil) != tc.ok {
-			t.Errorf("CheckFormat(%q) = %v, want ok %v", tc.format, err, tc.ok)
-		}
-	}
-}

@@ -15,16 +15,6 @@ const (
 	FormatGitHubActions = "github-actions"
 )
 
-// CheckFormat returns an error unless format is text, json, yaml or
-// github-actions.
-func CheckFormat(format string) error {
-	switch format {
-	case FormatText, FormatJSON, FormatYAML, FormatGitHubActions:
-		return nil
-	}
-	return fmt.Errorf("unknown output format %q (want text|json|yaml|github-actions)", format)
-}
-
 // WriteJSON writes v as indented JSON without HTML escaping: the one JSON
 // encoding of the check commands' reports.
 func WriteJSON(w io.Writer, v any) error {

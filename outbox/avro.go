@@ -9,18 +9,23 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/wire"
 )
 
-// ErrWireFormat: bytes that are not in Confluent wire format (it is
-// wire.ErrFormat).
+// ErrWireFormat: bytes that are not in Confluent wire format.
+//
+// Deprecated: it is wire.ErrFormat (package schemas/wire); use that.
 var ErrWireFormat = wire.ErrFormat
 
 // WireFormat frames an Avro binary datum in Confluent wire format: the magic
 // byte 0, the 4-byte big-endian schema id, then the datum. This is the
 // payload of an avro outbox: the EventRouter and ByteArrayConverter pass
 // it to Kafka untouched, so any Confluent-compatible deserializer reads it.
+//
+// Deprecated: use wire.Frame (package schemas/wire), the one framing.
 func WireFormat(schemaID uint32, datum []byte) []byte { return wire.Frame(schemaID, datum) }
 
 // ParseWireFormat splits Confluent wire-format bytes into the schema id and
 // the Avro datum. Errors wrap ErrWireFormat.
+//
+// Deprecated: use wire.Parse (package schemas/wire), the one parser.
 func ParseWireFormat(b []byte) (schemaID uint32, datum []byte, err error) { return wire.Parse(b) }
 
 // AvroEncoder encodes event payloads of one registered schema (one event

@@ -8,6 +8,7 @@ import (
 	"github.com/linkedin/goavro/v2"
 
 	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/schemas/wire"
 )
 
 const orderSchema = `{"type":"record","name":"OrderCreated","fields":[{"name":"total","type":"long"}]}`
@@ -38,7 +39,7 @@ func TestNewAvroEncoderFromSchema(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("Encode = %x, want %x (NewAvroEncoder's)", got, want)
 	}
-	if id, datum, err := outbox.ParseWireFormat(got); err != nil || id != 7 || len(datum) == 0 {
+	if id, datum, err := wire.Parse(got); err != nil || id != 7 || len(datum) == 0 {
 		t.Errorf("ParseWireFormat = %d, %x, %v", id, datum, err)
 	}
 	fromJSON, err := enc.EncodeJSON([]byte(`{"total":1999}`))

@@ -16,6 +16,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox/dialect"
+	"github.com/outboxctl/outboxctl/schemas/wire"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -442,7 +443,7 @@ func (w *Writer) row(ctx context.Context, e Event) ([]any, string, error) {
 				return bad("event %s: payload is not valid JSON (json outbox)", e.ID)
 			}
 		case spec.FormatAvro:
-			if _, _, err := ParseWireFormat(e.Payload); err != nil {
+			if _, _, err := wire.Parse(e.Payload); err != nil {
 				return bad("event %s: payload: %v (avro outbox: encode it with an AvroEncoder)", e.ID, err)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/outbox/dialect"
+	"github.com/outboxctl/outboxctl/schemas/wire"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -52,7 +53,7 @@ const events = `    events:
 `
 
 func TestWriteValidation(t *testing.T) {
-	avro := outbox.WireFormat(1, []byte{2})
+	avro := wire.Frame(1, []byte{2})
 	ok := outbox.Event{AggregateType: "Order", AggregateID: "o-1", Type: "OrderCreated", SchemaVersion: 1, Payload: avro}
 	with := func(f func(*outbox.Event)) outbox.Event { e := ok; f(&e); return e }
 	cases := []struct {
@@ -216,7 +217,15 @@ func TestUUIDv7(t *testing.T) {
 	}
 }
 
+// TestWireFormatRoundTrip: the deprecated aliases still frame and parse as
+// schemas/wire does.
 func TestWireFormatRoundTrip(t *testing.T) {
+	if got, want := outbox.WireFormat(7, []byte("x")), wire.Frame(7, []byte("x")); string(got) != string(want) {
+		t.Errorf("WireFormat = % x, wire.Frame = % x", got, want)
+	}
+	if !errors.Is(outbox.ErrWireFormat, wire.ErrFormat) {
+		t.Error("ErrWireFormat is not wire.ErrFormat")
+	}
 	b := outbox.WireFormat(0x01020304, []byte("datum"))
 	if string(b[:5]) != "\x00\x01\x02\x03\x04" {
 		t.Fatalf("header = % x", b[:5])

@@ -15,6 +15,7 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/avrobind"
 	"github.com/outboxctl/outboxctl/schemas/registry"
+	"github.com/outboxctl/outboxctl/schemas/wire"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -76,7 +77,7 @@ func TestTypedAvroWrite(t *testing.T) {
 		if _, err := w.Write(context.Background(), f, ev); err != nil {
 			t.Fatal(err)
 		}
-		id, datum, err := outbox.ParseWireFormat(payloadArg(t, tab, f.calls[0]))
+		id, datum, err := wire.Parse(payloadArg(t, tab, f.calls[0]))
 		if err != nil || id != 77 {
 			t.Fatalf("wire header: id %d, %v", id, err)
 		}
@@ -102,7 +103,7 @@ func TestTypedAvroWrite(t *testing.T) {
 			t.Fatalf("WriteAll err = %v", err)
 		}
 		both := ev
-		both.Payload = outbox.WireFormat(1, nil)
+		both.Payload = wire.Frame(1, nil)
 		if _, err := w.Write(context.Background(), f, both); !errors.Is(err, outbox.ErrInvalidEvent) {
 			t.Fatalf("Value and Payload: err = %v", err)
 		}
@@ -133,7 +134,7 @@ func TestTypedAvroWrite(t *testing.T) {
 		if n := reg.calls.Load(); n != 1 {
 			t.Fatalf("registry asked %d times, want once", n)
 		}
-		if id, _, _ := outbox.ParseWireFormat(payloadArg(t, tab, f.calls[2])); id != 9 {
+		if id, _, _ := wire.Parse(payloadArg(t, tab, f.calls[2])); id != 9 {
 			t.Fatalf("schema id %d, want 9", id)
 		}
 		down := &fakeLookup{err: registry.ErrUnreachable}

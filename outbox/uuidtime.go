@@ -1,19 +1,11 @@
 package outbox
 
 import (
-	"strconv"
 	"time"
+
+	"github.com/outboxctl/outboxctl/internal/uuidv7"
 )
 
 // UUIDv7Time is the creation time in a UUIDv7 such as NewUUIDv7 makes (its
 // first 48 bits, Unix milliseconds), in UTC; false for any other text.
-func UUIDv7Time(s string) (time.Time, bool) {
-	if len(s) != 36 || s[14] != '7' || s[8] != '-' || s[13] != '-' {
-		return time.Time{}, false
-	}
-	ms, err := strconv.ParseUint(s[:8]+s[9:13], 16, 64)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return time.UnixMilli(int64(ms)).UTC(), true
-}
+func UUIDv7Time(s string) (time.Time, bool) { return uuidv7.Time(s) }

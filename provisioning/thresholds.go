@@ -11,7 +11,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/internal/outboxddl"
 	"github.com/outboxctl/outboxctl/internal/sqlident"
-	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/internal/uuidv7"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -157,7 +157,7 @@ func oldestRowAge(ctx context.Context, q Querier, o *spec.Outbox) (*time.Duratio
 	if !id.Valid {
 		return nil, true, nil
 	}
-	created, ok := outbox.UUIDv7Time(id.String)
+	created, ok := uuidv7.Time(id.String)
 	if !ok {
 		return nil, false, nil
 	}

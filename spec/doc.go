@@ -4,6 +4,8 @@
 // type registry. Every other package reads outboxes through this one.
 //
 // Start with Load, the Spec and Outbox types, and Outbox.ColumnContract.
+// Spec.Outbox picks one outbox by name (the only one when no name is given);
+// its *OutboxNotFoundError names the outboxes the spec has.
 //
 // # Format
 //

@@ -19,13 +19,28 @@ type reader struct {
 }
 
 func newReader(ctx context.Context, opts Options, topic string) (*reader, error) {
-	conf := kafka.ConfigMap{}
-	for k, v := range opts.KafkaConfig {
-		conf[k] = v
+	own := kafka.ConfigMap{
+		"group.id":           "outboxctl-verify", // never joined or committed: partitions are assigned
+		"enable.auto.commit": false,
 	}
-	conf["bootstrap.servers"] = opts.BootstrapServers
-	conf["group.id"] = "outboxctl-verify" // never joined or committed: partitions are assigned
-	conf["enable.auto.commit"] = false
+	bootstrap := opts.Kafka.BootstrapServers
+	var conf kafka.ConfigMap
+	if bootstrap != "" {
+		var err error
+		if conf, err = opts.Kafka.With(own); err != nil {
+			return nil, fmt.Errorf("kafka consumer: %w", err)
+		}
+	} else { // the deprecated fields
+		bootstrap = opts.BootstrapServers
+		conf = kafka.ConfigMap{}
+		for k, v := range opts.KafkaConfig {
+			conf[k] = v
+		}
+		conf["bootstrap.servers"] = bootstrap
+		for k, v := range own {
+			conf[k] = v
+		}
+	}
 	stopLogs := kafkaclient.ForwardLogs(conf, opts.Logf)
 	c, err := kafka.NewConsumer(&conf)
 	if err != nil {
@@ -39,7 +54,7 @@ func newReader(ctx context.Context, opts Options, topic string) (*reader, error)
 		r.Close()
 		// No answer from the brokers: an operational error, not a stage
 		// the canary failed.
-		return nil, fmt.Errorf("%w: kafka at %s did not answer (metadata of topic %s): %w", ErrUnreachable, opts.BootstrapServers, topic, err)
+		return nil, fmt.Errorf("%w: kafka at %s did not answer (metadata of topic %s): %w", ErrUnreachable, bootstrap, topic, err)
 	}
 	tm, ok := md.Topics[topic]
 	if !ok || tm.Error.Code() == kafka.ErrUnknownTopicOrPart || len(tm.Partitions) == 0 {

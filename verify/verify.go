@@ -38,6 +38,7 @@ import (
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/internal/sqlident"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -125,10 +126,18 @@ type Options struct {
 	Config map[string]string
 	// DB is the outbox's database (the application's side of the writer).
 	DB *sql.DB
-	// BootstrapServers of Kafka as this process reaches it; KafkaConfig
-	// is added to the consumer's config (security settings).
+	// Kafka is the connection to Kafka as this process reaches it (bootstrap
+	// servers, security, further properties), like every other client of
+	// the module takes it.
+	Kafka kafkaclient.Config
+	// BootstrapServers and KafkaConfig are used when Kafka.BootstrapServers
+	// is empty: the consumer's config is KafkaConfig with bootstrap.servers
+	// set to BootstrapServers.
+	//
+	// Deprecated: set Kafka.
 	BootstrapServers string
-	KafkaConfig      kafka.ConfigMap
+	// Deprecated: set Kafka (its Security and Properties).
+	KafkaConfig kafka.ConfigMap
 	// ConnectorState returns "" when the connector and all its tasks are
 	// RUNNING, else what is not (ignored for relay outboxes).
 	ConnectorState func(ctx context.Context) (string, error)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/spec"
 	"github.com/outboxctl/outboxctl/verify"
 )
@@ -50,7 +51,7 @@ outboxes:
 	if err != nil {
 		t.Fatal(err)
 	}
-	return verify.Options{Outbox: o, Config: cs[0].Config, DB: db, BootstrapServers: s.BootstrapServers, Timeout: 60 * time.Second}, db
+	return verify.Options{Outbox: o, Config: cs[0].Config, DB: db, Kafka: kafkaclient.Config{BootstrapServers: s.BootstrapServers}, Timeout: 60 * time.Second}, db
 }
 
 // TestRunInterrupted: cancelling Run's context (what SIGTERM and SIGINT do

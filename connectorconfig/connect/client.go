@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/internal/redact"
-	"github.com/outboxctl/outboxctl/spec"
 )
 
 // Client talks to one Kafka Connect REST endpoint. It is safe for concurrent
@@ -232,9 +232,9 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		return 0, c.transportErr(ctx, reqCtx, start, method, u, err)
 	}
 	defer resp.Body.Close()
-	data, err := spec.ReadAllLimit(resp.Body, c.maxAnswer)
+	data, err := limitio.ReadAll(resp.Body, c.maxAnswer)
 	if err != nil {
-		if errors.Is(err, spec.ErrTooLarge) {
+		if errors.Is(err, limitio.ErrTooLarge) {
 			return resp.StatusCode, fmt.Errorf("%s %s: %w: more than %d bytes", method, redact.URL(u), ErrAnswerTooLarge, c.maxAnswer)
 		}
 		return resp.StatusCode, c.transportErr(ctx, reqCtx, start, method, u, err)

@@ -61,12 +61,16 @@ func list(t *testing.T, env []string, deps bool, patterns ...string) []pkg {
 	return pkgs
 }
 
+// TestSpecIsALeaf: spec imports nothing from the module but the leaf
+// internal/limitio (its bounded readers, which TestLeafHelpers keeps a
+// leaf): nothing of the module beyond spec itself is built with it.
 func TestSpecIsALeaf(t *testing.T) {
 	t.Parallel()
+	leaves := map[string]bool{module + "/internal/limitio": true}
 	for _, p := range list(t, nil, false, "./spec") {
 		for _, imp := range p.Imports {
-			if imp == module || strings.HasPrefix(imp, module+"/") {
-				t.Errorf("%s imports %s: spec must import nothing from the module", p.ImportPath, imp)
+			if (imp == module || strings.HasPrefix(imp, module+"/")) && !leaves[imp] {
+				t.Errorf("%s imports %s: spec must import nothing from the module but internal/limitio", p.ImportPath, imp)
 			}
 		}
 	}
@@ -95,6 +99,42 @@ func TestSDKBuildsWithoutCgo(t *testing.T) {
 	for _, p := range list(t, nocgo, true, pkgs...) {
 		if strings.HasPrefix(p.ImportPath, module+"/kafkaclient") {
 			t.Errorf("an SDK package depends on %s", p.ImportPath)
+		}
+	}
+}
+
+// TestLeafHelpers (issue 30 item 5): packages that need one small helper
+// import a leaf package for it, not the package the helper came from:
+// provisioning and cleanup read a UUIDv7's time through internal/uuidv7,
+// not the writer (outbox); the Kafka Connect and Schema Registry clients
+// bound their reads through internal/limitio, not spec. The leaves import
+// nothing from the module.
+func TestLeafHelpers(t *testing.T) {
+	t.Parallel()
+	notDeps := map[string][]string{
+		"./provisioning":            {module + "/outbox"},
+		"./cleanup":                 {module + "/outbox"},
+		"./connectorconfig/connect": {module + "/spec"},
+		"./schemas/registry":        {module + "/spec"},
+		"./internal/limitio":        {},
+		"./internal/uuidv7":         {},
+	}
+	for pattern, banned := range notDeps {
+		for _, p := range list(t, nil, true, pattern) {
+			for _, b := range banned {
+				if p.ImportPath == b {
+					t.Errorf("%s depends on %s", pattern, b)
+				}
+			}
+		}
+	}
+	for _, leaf := range []string{"./internal/limitio", "./internal/uuidv7"} {
+		for _, p := range list(t, nil, false, leaf) {
+			for _, imp := range p.Imports {
+				if imp == module || strings.HasPrefix(imp, module+"/") {
+					t.Errorf("%s imports %s: a leaf imports nothing from the module", p.ImportPath, imp)
+				}
+			}
 		}
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/outboxctl/outboxctl/internal/outboxddl"
 	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/schemas/wire"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -265,7 +266,7 @@ func (h *harness) payload(i int) []byte {
 	if h.v.Format == spec.FormatAvro {
 		// Wire format with schema id 42 and an arbitrary datum: the column
 		// must keep every byte, including 0x00 and 0xff.
-		return outbox.WireFormat(42, []byte{byte(i), 0x00, 0xff, 0x10, 'x'})
+		return wire.Frame(42, []byte{byte(i), 0x00, 0xff, 0x10, 'x'})
 	}
 	return []byte(fmt.Sprintf(`{"n": %d, "s": "ünïcode \"q\"", "list": [1, 2]}`, i))
 }

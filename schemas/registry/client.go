@@ -17,8 +17,8 @@ import (
 
 	"github.com/riferrei/srclient"
 
+	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/internal/redact"
-	"github.com/outboxctl/outboxctl/spec"
 )
 
 // DefaultTimeout bounds every call (all its HTTP requests together) unless
@@ -144,7 +144,7 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 func (t *TLSConfig) build() (*tls.Config, error) {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: t.InsecureSkipVerify}
 	if t.CAFile != "" {
-		pem, err := spec.ReadFileLimit(t.CAFile, 4<<20)
+		pem, err := limitio.ReadFile(t.CAFile, 4<<20)
 		if err != nil {
 			return nil, fmt.Errorf("schema registry tls: ca file: %w", err)
 		}

@@ -1,4 +1,4 @@
-package spec
+package limitio
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-func TestReadFileLimit(t *testing.T) {
+func TestReadFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	ok := filepath.Join(dir, "ok")
@@ -25,7 +25,7 @@ func TestReadFileLimit(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := ReadFileLimit(ok, 5); err != nil || string(b) != "12345" {
+	if b, err := ReadFile(ok, 5); err != nil || string(b) != "12345" {
 		t.Fatalf("ok: %q %v", b, err)
 	}
 	for _, tt := range []struct {
@@ -39,19 +39,19 @@ func TestReadFileLimit(t *testing.T) {
 		{fifo, ErrNotRegular, "but a named pipe"},
 		{filepath.Join(dir, "missing"), fs.ErrNotExist, "no such file"},
 	} {
-		_, err := ReadFileLimit(tt.path, 5)
+		_, err := ReadFile(tt.path, 5)
 		if !errors.Is(err, tt.is) || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("%s: err = %v, want %v with %q", tt.path, err, tt.is, tt.msg)
 		}
 	}
 }
 
-func TestReadAllLimit(t *testing.T) {
+func TestReadAll(t *testing.T) {
 	t.Parallel()
-	if b, err := ReadAllLimit(strings.NewReader("abc"), 3); err != nil || string(b) != "abc" {
+	if b, err := ReadAll(strings.NewReader("abc"), 3); err != nil || string(b) != "abc" {
 		t.Fatalf("%q %v", b, err)
 	}
-	if _, err := ReadAllLimit(strings.NewReader("abcd"), 3); !errors.Is(err, ErrTooLarge) {
+	if _, err := ReadAll(strings.NewReader("abcd"), 3); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("err = %v", err)
 	}
 }
