@@ -161,6 +161,10 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 		}
 	}
 	if opts.ProbeInterval > 0 {
+		kc, err := env.kafkaConfig(&opts.Kafka, "")
+		if err != nil {
+			return err
+		}
 		for _, t := range targets {
 			if t.err != nil {
 				continue // exported as down already
@@ -170,7 +174,7 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 				return err
 			}
 			defer db.Close()
-			vo := verify.Options{Outbox: t.outbox, Config: t.target.Connector.Config, DB: db, BootstrapServers: env.Settings.BootstrapServers,
+			vo := verify.Options{Outbox: t.outbox, Config: t.target.Connector.Config, DB: db, Kafka: kc,
 				Timeout: min(verify.DefaultTimeout, max(opts.ProbeInterval, 10*time.Second)), Logf: env.logf}
 			if cfg.Connect != nil && !t.outbox.RelayPublished() {
 				client, name := cfg.Connect, t.target.Connector.Name

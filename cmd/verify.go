@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
-	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/verify"
 )
 
@@ -23,6 +22,7 @@ type verifyOptions struct {
 	Output  string
 	Timeout time.Duration
 	Connect connectFlags
+	Kafka   kafkaClientFlags
 }
 
 func newVerifyCmd(env *Env) *cobra.Command {
@@ -67,6 +67,7 @@ records with that type header.`,
 	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	fs.DurationVar(&opts.Timeout, "timeout", verify.DefaultTimeout, "bound of each outbox's verification")
 	addConnectFlags(fs, &opts.Connect)
+	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
 }
 
@@ -80,6 +81,12 @@ func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
 		names = []string{opts.Outbox}
 	}
 	targets, _, err := outboxTargets(env, opts.Files, names...)
+	if err != nil {
+		return err
+	}
+	// Kafka as every other command reaches it: flags > environment >
+	// context, security included (SASL, TLS).
+	kc, err := env.kafkaConfig(&opts.Kafka, "")
 	if err != nil {
 		return err
 	}
@@ -98,7 +105,7 @@ func runVerify(ctx context.Context, env *Env, opts *verifyOptions) error {
 		if err != nil {
 			return err
 		}
-		vo := verify.Options{Outbox: t.Outbox, Config: t.Connector.Config, DB: db, Kafka: kafkaclient.Config{BootstrapServers: env.Settings.BootstrapServers}, Timeout: opts.Timeout, Logf: env.logf}
+		vo := verify.Options{Outbox: t.Outbox, Config: t.Connector.Config, DB: db, Kafka: kc, Timeout: opts.Timeout, Logf: env.logf}
 		if client != nil {
 			name := t.Connector.Name
 			vo.ConnectorState = func(ctx context.Context) (string, error) { return connectorState(ctx, client, name) }

@@ -130,10 +130,29 @@ outboxes:
 		t.Logf("%s", text)
 	}
 
+	// Kafka reached as every other command reaches it: the broker's
+	// SASL_SSL listener with the --kafka-* flags (before, verify read the
+	// topic in plain text whatever the settings said, and reported a
+	// secured pipeline broken).
+	k := itest.RequireSASL(t)
+	saslVars := map[string]string{"XDG_CONFIG_HOME": vars["XDG_CONFIG_HOME"], "OUTBOXCTL_CONTEXT": "", "OUTBOX_BOOTSTRAP_SERVERS": k.BootstrapServers, "KAFKA_PW": k.Password}
+	code, out, errOut := runCLI(t, saslVars, "verify", "-f", specFile, "--outbox", "verify-pg-"+sfx, "-o", "json", "--timeout", "60s",
+		"--kafka-security-protocol", "SASL_SSL", "--kafka-sasl-mechanism", "SCRAM-SHA-512", "--kafka-sasl-username", k.Username,
+		"--kafka-sasl-password", "env:KAFKA_PW", "--kafka-ssl-ca", k.CAFile)
+	if code != 0 {
+		t.Fatalf("verify over SASL_SSL: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if r := reports(out); len(r) != 1 || !r[0].OK {
+		t.Errorf("verify over SASL_SSL: %s", out)
+	}
+	if strings.Contains(out+errOut, k.Password) {
+		t.Errorf("verify over SASL_SSL: the password is in the output")
+	}
+
 	// The connector stopped (our own, through Connect's REST API): the
 	// connector stage fails before anything is written.
 	itest.StopConnector(t, s.ConnectURL, targets[0].Connector.Name)
-	out, errOut := run(t, 5, "verify", "-f", specFile, "--outbox", "verify-pg-"+sfx, "-o", "json", "--timeout", "10s")
+	out, errOut = run(t, 5, "verify", "-f", specFile, "--outbox", "verify-pg-"+sfx, "-o", "json", "--timeout", "10s")
 	if r := reports(out); len(r) != 1 || r[0].Failed != verify.StageConnector || !strings.Contains(errOut, "connector stage failed") || !strings.Contains(errOut, "STOPPED") {
 		t.Errorf("stopped connector: %s\n%s", out, errOut)
 	}
