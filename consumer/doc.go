@@ -142,8 +142,7 @@
 //
 // p is a Producer, e.g. consumer.NewKafkaProducer over
 // kafkaclient.NewProducer with the consumer's connection
-// (kafkaclient.Config: bootstrap servers and Security, as in
-// ConsumerConfig).
+// (the kafkaclient.Config of ConsumerConfig.Client).
 //
 // For tracing add consumerotel.Middleware(cfg) after Retry (one span per
 // handler call, continuing the record's trace context).

@@ -133,15 +133,14 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 		return err
 	}
 	cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
-		BootstrapServers: cfg.Kafka.BootstrapServers,
-		Security:         cfg.Kafka.Security,
-		GroupID:          cfg.GroupID,
-		Topics:           []string{topic},
-		Kafka:            kafka.ConfigMap{"statistics.interval.ms": 5000},
-		CommitInterval:   500 * time.Millisecond,
-		DrainTimeout:     cfg.Shutdown / 2,
-		OnStatistics:     metrics.ObserveStatistics,
-		Logger:           logger,
+		Client:         cfg.Kafka,
+		GroupID:        cfg.GroupID,
+		Topics:         []string{topic},
+		Kafka:          kafka.ConfigMap{"statistics.interval.ms": 5000},
+		CommitInterval: 500 * time.Millisecond,
+		DrainTimeout:   cfg.Shutdown / 2,
+		OnStatistics:   metrics.ObserveStatistics,
+		Logger:         logger,
 	}, router)
 	if err != nil {
 		return err

@@ -27,6 +27,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/schemas"
 	"github.com/outboxctl/outboxctl/schemas/registry"
@@ -193,7 +194,8 @@ func run(specPath string, n int, timeout time.Duration) error {
 		}
 	}
 	cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
-		BootstrapServers: st.BootstrapServers, GroupID: "demo-billing", Topics: topics,
+		Client:  kafkaclient.Config{BootstrapServers: st.BootstrapServers},
+		GroupID: "demo-billing", Topics: topics,
 		CommitInterval: 500 * time.Millisecond,
 		OnError:        func(err error) { fmt.Fprintln(os.Stderr, "consumer:", err) },
 	}, router)
