@@ -195,7 +195,7 @@ func ExampleConsumer() {
 
 	reg, _ := registry.NewClient("http://registry:8081")
 	router, _ := consumer.NewRouter(consumer.RouterConfig{
-		Schemas: consumer.RegistrySchemas(reg),
+		Schemas: consumer.RegistryByID(reg),
 		Inbox:   store, // ConsumerGroup: NewConsumer sets it to GroupID
 	})
 	p, _ := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": "kafka:9092", "enable.idempotence": true})

@@ -98,7 +98,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	// The writer: typed Avro through the registry (ids looked up once and
 	// cached), trace context from the request's context.
 	w, err := outbox.NewWriter(outbox.TableFor(ob),
-		outbox.WithSchemas(outbox.RegistrySchemas(reg, cat, outboxName)),
+		outbox.WithSchemas(outbox.RegistryByEventType(reg, cat, outboxName)),
 		outbox.WithTraceContext(func(ctx context.Context) map[string]string {
 			if tp := outboxotel.Traceparent(ctx); tp != "" {
 				return map[string]string{"traceparent": tp}

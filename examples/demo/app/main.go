@@ -149,7 +149,7 @@ func run(specPath string, n int, timeout time.Duration) error {
 	var mu sync.Mutex
 	handled := map[string]bool{}
 	router, err := consumer.NewRouter(consumer.RouterConfig{
-		Schemas: consumer.RegistrySchemas(reg), Inbox: store, // ConsumerGroup: the Consumer's GroupID
+		Schemas: consumer.RegistryByID(reg), Inbox: store, // ConsumerGroup: the Consumer's GroupID
 	})
 	if err != nil {
 		return err
