@@ -30,8 +30,8 @@ type ConsumerConfig struct {
 	// Precedence with the deprecated BootstrapServers and Security: each
 	// is used when the matching Client field is empty (zero); when both
 	// are set they must be equal, or Validate fails with ErrInvalidConfig.
-	// Client.Properties are applied under Kafka: a key set in both takes
-	// Kafka's value.
+	// Client.Properties go over the consumer's defaults and under Kafka: a
+	// key set in both takes Kafka's value.
 	Client kafkaclient.Config
 	// BootstrapServers is bootstrap.servers.
 	//
@@ -366,8 +366,8 @@ func (c ConsumerConfig) connection() (kafkaclient.Config, error) {
 
 // client renders the librdkafka configuration: the defaults
 // (auto.offset.reset=earliest, enable.auto.offset.store=false), then the
-// connection (Client, with the deprecated BootstrapServers and Security)
-// and, over Client.Properties, Kafka.
+// connection (Client, with the deprecated BootstrapServers and Security;
+// Client.Properties over the defaults) and, over all of them, Kafka.
 func (c ConsumerConfig) client() (kafka.ConfigMap, error) {
 	conn, err := c.connection()
 	if err != nil {
@@ -378,11 +378,13 @@ func (c ConsumerConfig) client() (kafka.ConfigMap, error) {
 		"enable.auto.offset.store": false,
 	}
 	// Client.Properties stay in conn (Config.With checks them against the
-	// connection's fields); Kafka's keys win over them.
+	// connection's fields); they win over the defaults, Kafka's keys win
+	// over them.
 	props := map[string]string{}
 	for k, v := range conn.Properties {
 		if _, ok := c.Kafka[k]; !ok {
 			props[k] = v
+			delete(km, k)
 		}
 	}
 	conn.Properties = props

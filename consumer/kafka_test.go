@@ -746,6 +746,13 @@ func TestConsumerConfigClient(t *testing.T) {
 			Client: kafkaclient.Config{BootstrapServers: "a:9092", Properties: map[string]string{"client.id": "from-client", "fetch.min.bytes": "10"}},
 			Kafka:  kafka.ConfigMap{"client.id": "from-kafka"}},
 			map[string]string{"client.id": "from-kafka", "fetch.min.bytes": "10"}, nil},
+		{"client properties win over the defaults", consumer.ConsumerConfig{
+			Client: kafkaclient.Config{BootstrapServers: "a:9092", Properties: map[string]string{"auto.offset.reset": "latest"}}},
+			map[string]string{"auto.offset.reset": "latest", "enable.auto.offset.store": "false"}, nil},
+		{"kafka wins over client properties and defaults", consumer.ConsumerConfig{
+			Client: kafkaclient.Config{BootstrapServers: "a:9092", Properties: map[string]string{"auto.offset.reset": "latest"}},
+			Kafka:  kafka.ConfigMap{"auto.offset.reset": "none"}},
+			map[string]string{"auto.offset.reset": "none"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
