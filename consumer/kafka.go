@@ -822,10 +822,10 @@ type KafkaProducer struct {
 }
 
 // NewKafkaProducer wraps p. The caller keeps owning p (Flush and Close it).
-// kafkaclient.NewProducer creates p with the consumer's connection:
+// kafkaclient.NewProducer creates p with the consumer's connection
+// (ConsumerConfig.Client):
 //
-//	p, err := kafkaclient.NewProducer(kafkaclient.Config{BootstrapServers: bs, Security: sec},
-//		kafka.ConfigMap{"enable.idempotence": true})
+//	p, err := kafkaclient.NewProducer(cfg.Client, kafka.ConfigMap{"enable.idempotence": true})
 func NewKafkaProducer(p *kafka.Producer) *KafkaProducer { return &KafkaProducer{p: p} }
 
 // Produce writes m to m.Topic (partition chosen by key) and waits for the
