@@ -100,9 +100,9 @@ func isMySQLConnError(err error) bool {
 	return false
 }
 
-// schemaError classifies an error of a SchemaSource: a schema id the
+// schemaError classifies an error of a schemasource.ByID: a schema id the
 // registry does not know (ErrSchemaNotFound), a schema that is not Avro or
-// has references (RegistrySchemas marks those permanent) is permanent; any
+// has references (RegistryByID marks those permanent) is permanent; any
 // other failure (unreachable, 5xx, timeouts) is transient: the registry may
 // answer on the next attempt.
 func schemaError(err error) error {

@@ -168,7 +168,7 @@ func TestConsumerKafka(t *testing.T) {
 
 	run := func(c *counters) (stop func()) {
 		r, err := consumer.NewRouter(consumer.RouterConfig{
-			Schemas: consumer.RegistrySchemas(client), Inbox: store,
+			Schemas: consumer.RegistryByID(client), Inbox: store,
 			Unknown:     consumer.UnknownSkip,
 			OnUnknown:   func(context.Context, *consumer.Message) { c.inc(&c.unknown) },
 			OnDuplicate: func(context.Context, *consumer.Message) { c.inc(&c.dups) },

@@ -18,6 +18,9 @@
 //     transaction in which the handler writes its business effect.
 //   - Consumer: NewConsumer(ConsumerConfig, router) and Run(ctx): a
 //     confluent-kafka-go group consumer with manual commits after processing.
+//     Its connection is ConsumerConfig.Client, the kafkaclient.Config that
+//     producers take too (the older BootstrapServers and Security fields
+//     are deprecated).
 //
 // # Building without cgo
 //
@@ -51,7 +54,7 @@
 //
 // A value starting with the magic byte 0 is Avro in Confluent wire format:
 // the 4-byte big-endian schema id selects the writer schema, fetched once per
-// id from RouterConfig.Schemas (a SchemaSource: RegistrySchemas(client)
+// id from RouterConfig.Schemas (a schemasource.ByID: RegistryByID(client)
 // over the schemas/registry client) and cached; the datum is resolved to the
 // handler's ReaderSchema (promotions, defaults, enum defaults, aliases, as
 // Avro Java resolves them) and stored into T. Magic byte 1 (schema GUIDs) is
@@ -142,8 +145,7 @@
 //
 // p is a Producer, e.g. consumer.NewKafkaProducer over
 // kafkaclient.NewProducer with the consumer's connection
-// (kafkaclient.Config: bootstrap servers and Security, as in
-// ConsumerConfig).
+// (the kafkaclient.Config of ConsumerConfig.Client).
 //
 // For tracing add consumerotel.Middleware(cfg) after Retry (one span per
 // handler call, continuing the record's trace context).
@@ -248,7 +250,7 @@
 //	registry: schema has references                   permanent  DLQ, "schema N has K schema references"
 //	registry unreachable, timeout or 5xx              transient  partition paused and retried; never DLQ
 //	registry: any other error (401, 403, …)           transient  partition paused and retried; never DLQ
-//	no SchemaSource for an Avro record                stop       Run returns ErrStopped + ErrSchema
+//	no schema source for an Avro record               stop       Run returns ErrStopped + ErrSchema
 //	value does not decode (framing, Avro, JSON)       permanent  DLQ (ErrDecode)
 //	no id header under an inbox                       permanent  DLQ (ErrNoEventID)
 //	inbox database unreachable: begin, mark, commit   transient  partition paused and retried; never DLQ

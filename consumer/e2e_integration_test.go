@@ -150,7 +150,7 @@ outboxes:
 	var handled []consumer.Event[OrderCreated]
 	warm := map[string]bool{}
 	r, err := consumer.NewRouter(consumer.RouterConfig{
-		Schemas: consumer.RegistrySchemas(client), Inbox: store,
+		Schemas: consumer.RegistryByID(client), Inbox: store,
 		Unknown: consumer.UnknownSkip, // the warm-up markers have no handler
 		OnUnknown: func(_ context.Context, m *consumer.Message) {
 			mu.Lock()

@@ -24,7 +24,7 @@ var (
 	// ErrSchema: the writer schema could not be fetched from the registry.
 	// It is transient (the registry may answer on the next attempt) unless
 	// the registry says the id does not exist, the schema is not Avro or
-	// it has references: those are permanent. Without a SchemaSource it
+	// it has references: those are permanent. Without a schema source it
 	// is a StopError.
 	ErrSchema = errors.New("cannot get writer schema")
 	// ErrPanic: the handler panicked (see Recover).

@@ -13,6 +13,7 @@ import (
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/consumertest"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/schemas/registry"
 )
 
@@ -194,7 +195,7 @@ func ExampleConsumer() {
 
 	reg, _ := registry.NewClient("http://registry:8081")
 	router, _ := consumer.NewRouter(consumer.RouterConfig{
-		Schemas: consumer.RegistrySchemas(reg),
+		Schemas: consumer.RegistryByID(reg),
 		Inbox:   store, // ConsumerGroup: NewConsumer sets it to GroupID
 	})
 	p, _ := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": "kafka:9092", "enable.idempotence": true})
@@ -211,7 +212,8 @@ func ExampleConsumer() {
 	})
 
 	c, err := consumer.NewConsumer(consumer.ConsumerConfig{
-		BootstrapServers: "kafka:9092", GroupID: "billing", Topics: []string{"outbox.event.Order"},
+		Client:  kafkaclient.Config{BootstrapServers: "kafka:9092"},
+		GroupID: "billing", Topics: []string{"outbox.event.Order"},
 		OnError: func(err error) { fmt.Println(err) },
 	}, router)
 	if err != nil {

@@ -68,7 +68,7 @@ func TestRegistryFailureSemantics(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dlq := &consumertest.Producer{}
-			r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistrySchemas(c.client)})
+			r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistryByID(c.client)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -218,7 +218,7 @@ func TestFailureRegistryUnreachable(t *testing.T) {
 	}
 	_ = client // the test's own client registered the schema
 	l := newLedger()
-	r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistrySchemas(short)})
+	r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistryByID(short)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -485,7 +485,7 @@ func TestFailureRegistryPermanent(t *testing.T) {
 
 	var mu sync.Mutex
 	var seqs []int
-	r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistrySchemas(client)})
+	r, err := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistryByID(client)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,12 +21,28 @@ import (
 
 // ConsumerConfig configures a Consumer.
 type ConsumerConfig struct {
-	// BootstrapServers, GroupID and Topics are required. GroupID is also
-	// the Router's inbox consumer group: NewConsumer sets an empty
-	// RouterConfig.ConsumerGroup to it, and refuses a different one.
+	// Client is the connection to Kafka (bootstrap servers, Security and
+	// generic librdkafka Properties), the same kafkaclient.Config that
+	// producers (kafkaclient.NewProducer), dlq.Options and verify.Options
+	// take. Client.BootstrapServers (or the deprecated BootstrapServers),
+	// GroupID and Topics are required.
+	//
+	// Precedence with the deprecated BootstrapServers and Security: each
+	// is used when the matching Client field is empty (zero); when both
+	// are set they must be equal, or Validate fails with ErrInvalidConfig.
+	// Client.Properties go over the consumer's defaults and under Kafka: a
+	// key set in both takes Kafka's value.
+	Client kafkaclient.Config
+	// BootstrapServers is bootstrap.servers.
+	//
+	// Deprecated: set Client.BootstrapServers. It is still used when
+	// Client.BootstrapServers is empty (see Client for the precedence).
 	BootstrapServers string
-	GroupID          string
-	Topics           []string
+	// GroupID is also the Router's inbox consumer group: NewConsumer sets
+	// an empty RouterConfig.ConsumerGroup to it, and refuses a different
+	// one.
+	GroupID string
+	Topics  []string
 	// InstanceID, when set, makes the Consumer a static member of its
 	// group (librdkafka group.instance.id). Without it a member that dies
 	// without leaving the group (kill -9, OOM kill, a lost node) keeps its
@@ -55,14 +71,20 @@ type ConsumerConfig struct {
 	// AssignmentWarnAfter until the assignment arrives.
 	AssignmentWarnAfter time.Duration
 	// Security is the connection's security (TLS, SASL/PLAIN,
-	// SASL/SCRAM); the zero value is PLAINTEXT. With it, BootstrapServers
-	// and Kafka make the client's kafkaclient.Config. A failed
-	// authentication or TLS handshake ends Run with a
-	// *kafkaclient.SecurityError (errors.Is kafkaclient.ErrAuthentication
+	// SASL/SCRAM); the zero value is PLAINTEXT. A failed authentication or
+	// TLS handshake (whether set here or in Client.Security) ends Run with
+	// a *kafkaclient.SecurityError (errors.Is kafkaclient.ErrAuthentication
 	// or kafkaclient.ErrTLS) instead of retrying for ever.
+	//
+	// Deprecated: set Client.Security. It is still used when
+	// Client.Security is the zero value (see Client for the precedence).
 	Security kafkaclient.Security
-	// Kafka holds extra librdkafka settings, applied over the defaults
-	// (auto.offset.reset=earliest, enable.auto.offset.store=false).
+	// Kafka holds extra librdkafka settings of the consumer, applied over
+	// the defaults (auto.offset.reset=earliest,
+	// enable.auto.offset.store=false) and over Client.Properties. The
+	// connection's own properties (bootstrap.servers, security.*, sasl.*,
+	// ssl.* keys of Client's fields) belong in Client; bootstrap.servers
+	// here is ignored.
 	// enable.auto.commit cannot be set to true: offsets are committed only
 	// after a record is done.
 	Kafka kafka.ConfigMap
@@ -127,8 +149,11 @@ type ConsumerConfig struct {
 // Validate checks the configuration. Errors wrap ErrInvalidConfig.
 func (c ConsumerConfig) Validate() error {
 	var errs []error
-	if c.BootstrapServers == "" {
-		errs = append(errs, errors.New("BootstrapServers is required"))
+	conn, cerr := c.connection()
+	if cerr != nil {
+		errs = append(errs, cerr)
+	} else if conn.BootstrapServers == "" {
+		errs = append(errs, errors.New("Client.BootstrapServers is required (or the deprecated BootstrapServers)"))
 	}
 	if c.GroupID == "" {
 		errs = append(errs, errors.New("GroupID is required"))
@@ -136,16 +161,16 @@ func (c ConsumerConfig) Validate() error {
 	if len(c.Topics) == 0 {
 		errs = append(errs, errors.New("Topics is required"))
 	}
-	if c.BootstrapServers != "" {
+	if cerr == nil && conn.BootstrapServers != "" {
 		if _, err := c.client(); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	if v, ok := c.Kafka["group.instance.id"]; ok && c.InstanceID != "" && fmt.Sprint(v) != c.InstanceID {
-		errs = append(errs, fmt.Errorf("Kafka: group.instance.id %q differs from InstanceID %q (set one of them)", v, c.InstanceID))
+	if v, where, ok := c.setting("group.instance.id"); ok && c.InstanceID != "" && v != c.InstanceID {
+		errs = append(errs, fmt.Errorf("%s: group.instance.id %q differs from InstanceID %q (set one of them)", where, v, c.InstanceID))
 	}
-	if v, ok := c.Kafka["enable.auto.commit"]; ok && fmt.Sprint(v) != "false" {
-		errs = append(errs, errors.New("Kafka: enable.auto.commit must stay false (offsets are committed after processing)"))
+	if v, where, ok := c.setting("enable.auto.commit"); ok && v != "false" {
+		errs = append(errs, fmt.Errorf("%s: enable.auto.commit must stay false (offsets are committed after processing)", where))
 	}
 	for _, d := range []struct {
 		name string
@@ -300,20 +325,75 @@ func NewConsumer(cfg ConsumerConfig, r *Router) (*Consumer, error) {
 	return c, nil
 }
 
+// setting is the librdkafka property key as Kafka, or else
+// Client.Properties, sets it, and which of them does.
+func (c ConsumerConfig) setting(key string) (value, where string, ok bool) {
+	if v, ok := c.Kafka[key]; ok {
+		return fmt.Sprint(v), "Kafka", true
+	}
+	if v, ok := c.Client.Properties[key]; ok {
+		return v, "Client.Properties", true
+	}
+	return "", "", false
+}
+
+// connection is the effective kafkaclient.Config: Client, with the
+// deprecated BootstrapServers and Security filling its empty fields. A
+// field set in both places with different values is an error.
+func (c ConsumerConfig) connection() (kafkaclient.Config, error) {
+	conn := c.Client
+	var errs []error
+	switch {
+	case c.BootstrapServers == "":
+	case conn.BootstrapServers == "":
+		conn.BootstrapServers = c.BootstrapServers
+	case conn.BootstrapServers != c.BootstrapServers:
+		errs = append(errs, fmt.Errorf("Client.BootstrapServers %q differs from the deprecated BootstrapServers %q (set Client only)", conn.BootstrapServers, c.BootstrapServers))
+	}
+	switch {
+	case c.Security == (kafkaclient.Security{}):
+	case conn.Security == (kafkaclient.Security{}):
+		conn.Security = c.Security
+	case conn.Security != c.Security:
+		// Security's String masks the passwords.
+		errs = append(errs, fmt.Errorf("Client.Security (%s) differs from the deprecated Security (%s) (set Client only)", conn.Security, c.Security))
+	}
+	if len(errs) > 0 {
+		return kafkaclient.Config{}, errors.Join(errs...)
+	}
+	return conn, nil
+}
+
 // client renders the librdkafka configuration: the defaults
 // (auto.offset.reset=earliest, enable.auto.offset.store=false), then the
-// connection (BootstrapServers, Security) and Kafka.
+// connection (Client, with the deprecated BootstrapServers and Security;
+// Client.Properties over the defaults) and, over all of them, Kafka.
 func (c ConsumerConfig) client() (kafka.ConfigMap, error) {
+	conn, err := c.connection()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", kafkaclient.ErrInvalidConfig, err)
+	}
 	km := kafka.ConfigMap{
 		"auto.offset.reset":        "earliest",
 		"enable.auto.offset.store": false,
 	}
+	// Client.Properties stay in conn (Config.With checks them against the
+	// connection's fields); they win over the defaults, Kafka's keys win
+	// over them.
+	props := map[string]string{}
+	for k, v := range conn.Properties {
+		if _, ok := c.Kafka[k]; !ok {
+			props[k] = v
+			delete(km, k)
+		}
+	}
+	conn.Properties = props
 	maps.Copy(km, c.Kafka)
-	delete(km, "bootstrap.servers") // BootstrapServers wins, as before
+	delete(km, "bootstrap.servers") // the connection's bootstrap servers win, as before
 	if c.InstanceID != "" {
 		km["group.instance.id"] = c.InstanceID
 	}
-	m, err := kafkaclient.Config{BootstrapServers: c.BootstrapServers, Security: c.Security}.With(km)
+	m, err := conn.With(km)
 	if err != nil {
 		return nil, err
 	}
@@ -742,10 +822,10 @@ type KafkaProducer struct {
 }
 
 // NewKafkaProducer wraps p. The caller keeps owning p (Flush and Close it).
-// kafkaclient.NewProducer creates p with the consumer's connection:
+// kafkaclient.NewProducer creates p with the consumer's connection
+// (ConsumerConfig.Client):
 //
-//	p, err := kafkaclient.NewProducer(kafkaclient.Config{BootstrapServers: bs, Security: sec},
-//		kafka.ConfigMap{"enable.idempotence": true})
+//	p, err := kafkaclient.NewProducer(cfg.Client, kafka.ConfigMap{"enable.idempotence": true})
 func NewKafkaProducer(p *kafka.Producer) *KafkaProducer { return &KafkaProducer{p: p} }
 
 // Produce writes m to m.Topic (partition chosen by key) and waits for the

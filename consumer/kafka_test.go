@@ -15,6 +15,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 )
 
 // These tests run the Consumer against librdkafka's in-process mock cluster
@@ -650,7 +651,25 @@ func TestConsumerConfigValidate(t *testing.T) {
 		{"valid", func(c *consumer.ConsumerConfig) {}, nil},
 		{"auto commit false", func(c *consumer.ConsumerConfig) { c.Kafka = kafka.ConfigMap{"enable.auto.commit": false} }, nil},
 		{"auto commit false text", func(c *consumer.ConsumerConfig) { c.Kafka = kafka.ConfigMap{"enable.auto.commit": "false"} }, nil},
-		{"no bootstrap", func(c *consumer.ConsumerConfig) { c.BootstrapServers = "" }, []string{"BootstrapServers is required"}},
+		{"no bootstrap", func(c *consumer.ConsumerConfig) { c.BootstrapServers = "" }, []string{"Client.BootstrapServers is required (or the deprecated BootstrapServers)"}},
+		{"client only", func(c *consumer.ConsumerConfig) {
+			c.BootstrapServers, c.Client = "", kafkaclient.Config{BootstrapServers: "localhost:9092"}
+		}, nil},
+		{"client and deprecated agree", func(c *consumer.ConsumerConfig) {
+			c.Client = kafkaclient.Config{BootstrapServers: "localhost:9092", Security: kafkaclient.Security{Protocol: kafkaclient.SSL}}
+			c.Security = kafkaclient.Security{Protocol: kafkaclient.SSL}
+		}, nil},
+		{"bootstrap conflict", func(c *consumer.ConsumerConfig) { c.Client.BootstrapServers = "other:9092" }, []string{`Client.BootstrapServers "other:9092" differs from the deprecated BootstrapServers "localhost:9092"`}},
+		{"security conflict", func(c *consumer.ConsumerConfig) {
+			c.Security = kafkaclient.Security{Protocol: kafkaclient.SASLSSL, Mechanism: kafkaclient.Plain, Username: "u", Password: "old-secret"}
+			c.Client.Security = kafkaclient.Security{Protocol: kafkaclient.SASLSSL, Mechanism: kafkaclient.Plain, Username: "u", Password: "new-secret"}
+		}, []string{"Client.Security", "differs from the deprecated Security"}},
+		{"client auto commit", func(c *consumer.ConsumerConfig) {
+			c.Client.Properties = map[string]string{"enable.auto.commit": "true"}
+		}, []string{"Client.Properties: enable.auto.commit must stay false"}},
+		{"client instance id differs", func(c *consumer.ConsumerConfig) {
+			c.InstanceID, c.Client.Properties = "svc-0", map[string]string{"group.instance.id": "svc-1"}
+		}, []string{`Client.Properties: group.instance.id "svc-1" differs from InstanceID "svc-0"`}},
 		{"no group", func(c *consumer.ConsumerConfig) { c.GroupID = "" }, []string{"GroupID is required"}},
 		{"no topics", func(c *consumer.ConsumerConfig) { c.Topics = nil }, []string{"Topics is required"}},
 		{"auto commit", func(c *consumer.ConsumerConfig) { c.Kafka = kafka.ConfigMap{"enable.auto.commit": true} }, []string{"enable.auto.commit must stay false"}},
@@ -688,9 +707,75 @@ func TestConsumerConfigValidate(t *testing.T) {
 			}
 		})
 	}
+	t.Run("no secret in the conflict", func(t *testing.T) {
+		c := ok
+		c.Security = kafkaclient.Security{Protocol: kafkaclient.SASLSSL, Mechanism: kafkaclient.Plain, Username: "u", Password: "old-secret"}
+		c.Client.Security = kafkaclient.Security{Protocol: kafkaclient.SASLSSL, Mechanism: kafkaclient.Plain, Username: "u", Password: "new-secret"}
+		if err := c.Validate(); err == nil || strings.Contains(err.Error(), "secret") {
+			t.Errorf("Validate = %v, want a conflict that does not print the passwords", err)
+		}
+	})
 	t.Run("nil router", func(t *testing.T) {
 		if _, err := consumer.NewConsumer(ok, nil); !errors.Is(err, consumer.ErrInvalidConfig) || !strings.Contains(err.Error(), "nil Router") {
 			t.Errorf("NewConsumer(nil router) = %v, want ErrInvalidConfig naming the nil Router", err)
+		}
+	})
+}
+
+// TestConsumerConfigClient: the librdkafka configuration of Client, of the
+// deprecated BootstrapServers and Security, and of both (issue 28 item 4).
+func TestConsumerConfigClient(t *testing.T) {
+	sec := kafkaclient.Security{Protocol: kafkaclient.SASLSSL, Mechanism: kafkaclient.ScramSHA512, Username: "u", Password: "p"}
+	tests := []struct {
+		name string
+		cfg  consumer.ConsumerConfig
+		want map[string]string // keys that must have these values
+		not  []string          // keys that must be absent
+	}{
+		{"client", consumer.ConsumerConfig{Client: kafkaclient.Config{BootstrapServers: "a:9092", Security: sec, Properties: map[string]string{"client.id": "billing"}}},
+			map[string]string{"bootstrap.servers": "a:9092", "security.protocol": "SASL_SSL", "sasl.mechanism": "SCRAM-SHA-512", "sasl.username": "u", "client.id": "billing", "auto.offset.reset": "earliest"}, nil},
+		{"deprecated", consumer.ConsumerConfig{BootstrapServers: "a:9092", Security: sec},
+			map[string]string{"bootstrap.servers": "a:9092", "security.protocol": "SASL_SSL", "sasl.username": "u"}, nil},
+		{"deprecated fills empty client fields", consumer.ConsumerConfig{BootstrapServers: "a:9092", Client: kafkaclient.Config{Security: sec}},
+			map[string]string{"bootstrap.servers": "a:9092", "security.protocol": "SASL_SSL"}, nil},
+		{"deprecated security under client bootstrap", consumer.ConsumerConfig{Security: sec, Client: kafkaclient.Config{BootstrapServers: "a:9092"}},
+			map[string]string{"bootstrap.servers": "a:9092", "sasl.mechanism": "SCRAM-SHA-512"}, nil},
+		{"plaintext", consumer.ConsumerConfig{Client: kafkaclient.Config{BootstrapServers: "a:9092"}},
+			map[string]string{"bootstrap.servers": "a:9092"}, []string{"security.protocol", "sasl.username"}},
+		{"kafka wins over client properties", consumer.ConsumerConfig{
+			Client: kafkaclient.Config{BootstrapServers: "a:9092", Properties: map[string]string{"client.id": "from-client", "fetch.min.bytes": "10"}},
+			Kafka:  kafka.ConfigMap{"client.id": "from-kafka"}},
+			map[string]string{"client.id": "from-kafka", "fetch.min.bytes": "10"}, nil},
+		{"client properties win over the defaults", consumer.ConsumerConfig{
+			Client: kafkaclient.Config{BootstrapServers: "a:9092", Properties: map[string]string{"auto.offset.reset": "latest"}}},
+			map[string]string{"auto.offset.reset": "latest", "enable.auto.offset.store": "false"}, nil},
+		{"kafka wins over client properties and defaults", consumer.ConsumerConfig{
+			Client: kafkaclient.Config{BootstrapServers: "a:9092", Properties: map[string]string{"auto.offset.reset": "latest"}},
+			Kafka:  kafka.ConfigMap{"auto.offset.reset": "none"}},
+			map[string]string{"auto.offset.reset": "none"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := consumer.RenderClient(tt.cfg)
+			if err != nil {
+				t.Fatalf("client config: %v", err)
+			}
+			for k, v := range tt.want {
+				if got, ok := m[k]; !ok || fmt.Sprint(got) != v {
+					t.Errorf("%s = %v (set: %v), want %q", k, got, ok, v)
+				}
+			}
+			for _, k := range tt.not {
+				if _, ok := m[k]; ok {
+					t.Errorf("%s is set (%v), want it absent", k, m[k])
+				}
+			}
+		})
+	}
+	t.Run("conflict", func(t *testing.T) {
+		_, err := consumer.RenderClient(consumer.ConsumerConfig{BootstrapServers: "a:9092", Client: kafkaclient.Config{BootstrapServers: "b:9092"}})
+		if !errors.Is(err, kafkaclient.ErrInvalidConfig) || !strings.Contains(err.Error(), "differs from the deprecated BootstrapServers") {
+			t.Errorf("client config = %v, want ErrInvalidConfig naming the conflict", err)
 		}
 	})
 }

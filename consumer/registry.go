@@ -6,9 +6,10 @@ import (
 	"fmt"
 
 	"github.com/outboxctl/outboxctl/schemas/registry"
+	"github.com/outboxctl/outboxctl/schemas/schemasource"
 )
 
-// RegistrySchemas adapts the schemas/registry client to a SchemaSource: it
+// RegistryByID adapts the schemas/registry client to a schemasource.ByID: it
 // fetches writer schemas by id from a Confluent-compatible registry
 // (Confluent Schema Registry, Apicurio's ccompat API). The Router caches what
 // it returns per id.
@@ -20,7 +21,13 @@ import (
 // record with the reason); a registry that cannot be reached or answers 5xx
 // (registry.ErrUnreachable, registry.ErrServer) is transient (IsTransient:
 // the record's partition waits and retries, nothing is dead-lettered).
-func RegistrySchemas(c *registry.Client) SchemaSource { return registrySource{c} }
+func RegistryByID(c *registry.Client) schemasource.ByID { return registrySource{c} }
+
+// RegistrySchemas is RegistryByID.
+//
+// Deprecated: use RegistryByID (outbox.RegistrySchemas, the writer's
+// source, has another signature; each now has its own name).
+func RegistrySchemas(c *registry.Client) SchemaSource { return RegistryByID(c) }
 
 type registrySource struct{ c *registry.Client }
 

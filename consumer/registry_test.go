@@ -13,9 +13,10 @@ import (
 	"github.com/outboxctl/outboxctl/consumer/consumertest"
 	"github.com/outboxctl/outboxctl/schemas/registry"
 	"github.com/outboxctl/outboxctl/schemas/registry/srfake"
+	"github.com/outboxctl/outboxctl/schemas/schemasource"
 )
 
-// The registry client is a SchemaSource through RegistrySchemas; writer
+// The registry client is a schemasource.ByID through RegistryByID; writer
 // schemas are fetched once per id, and a failed fetch is retried on the next
 // record (not cached).
 func TestRegistrySchemas(t *testing.T) {
@@ -45,7 +46,7 @@ func TestRegistrySchemas(t *testing.T) {
 		return p.MustRecord(consumertest.Row{ID: "00000000-0000-4000-8000-000000000001", AggregateType: "Order", AggregateID: "o-1", Type: "OrderCreated", SchemaVersion: 1, Payload: wire})
 	}
 
-	r, _ := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistrySchemas(client)})
+	r, _ := consumer.NewRouter(consumer.RouterConfig{Schemas: consumer.RegistryByID(client)})
 	var got []OrderCreated
 	must(t, consumer.Handle(r, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[OrderCreated]) error {
 		got = append(got, ev.Payload)
@@ -73,5 +74,38 @@ func TestRegistrySchemas(t *testing.T) {
 	}
 	if fetches != 2 {
 		t.Errorf("%d schema-by-id requests, want 2 (one failed, then one cached for every later record): %v", fetches, fake.Requests())
+	}
+}
+
+// The consumer's schema source has one name, schemasource.ByID; the
+// deprecated consumer.SchemaSource and consumer.RegistrySchemas still
+// compile and fetch as RegistryByID (issue 28 item 4).
+func TestDeprecatedSchemaSourceNames(t *testing.T) {
+	var old consumer.SchemaSource = &consumertest.Registry{}
+	var now schemasource.ByID = old // same type: assignable both ways
+	old = now
+	_ = old
+	fake := srfake.New()
+	defer fake.Close()
+	client, err := registry.NewClient(fake.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	reg, err := client.Register(ctx, "outbox.event.Order-com.acme.order.OrderCreated", writerV1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string]schemasource.ByID{
+		"RegistryByID":    consumer.RegistryByID(client),
+		"RegistrySchemas": consumer.RegistrySchemas(client),
+	} {
+		got, err := src.SchemaByID(ctx, reg.ID)
+		if err != nil || !strings.Contains(got, "OrderCreated") {
+			t.Errorf("%s: SchemaByID(%d) = %q, %v; want the registered schema", name, reg.ID, got, err)
+		}
+		if _, err := src.SchemaByID(ctx, reg.ID+1000); !consumer.IsPermanent(err) || !errors.Is(err, registry.ErrSchemaNotFound) {
+			t.Errorf("%s: unknown id: err = %v, want a permanent registry.ErrSchemaNotFound", name, err)
+		}
 	}
 }

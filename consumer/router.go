@@ -18,21 +18,22 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/avrobind"
 	"github.com/outboxctl/outboxctl/schemas/resolve"
+	"github.com/outboxctl/outboxctl/schemas/schemasource"
 	"github.com/outboxctl/outboxctl/schemas/wire"
 )
 
 // SchemaSource gives writer schemas, as Avro JSON text, by their registry
-// id (the id in the Confluent wire header). RegistrySchemas adapts a
-// schemas/registry Client to it (the Client's SchemaByID returns a
-// *registry.Schema, not text); tests use consumertest.Registry.
-// Implementations must be safe for concurrent use; the Router caches the
-// parsed schema per id, so they need not cache. An error marked with
-// Permanent or Transient keeps its class; otherwise an error wrapping
-// registry.ErrSchemaNotFound is permanent and any other transient (see
-// ErrSchema).
-type SchemaSource interface {
-	SchemaByID(ctx context.Context, id int) (string, error)
-}
+// id (the id in the Confluent wire header): schemasource.ByID.
+// RegistryByID adapts a schemas/registry Client to it (the Client's
+// SchemaByID returns a *registry.Schema, not text); tests use
+// consumertest.Registry. Implementations must be safe for concurrent use;
+// the Router caches the parsed schema per id, so they need not cache. An
+// error marked with Permanent or Transient keeps its class; otherwise an
+// error wrapping registry.ErrSchemaNotFound is permanent and any other
+// transient (see ErrSchema).
+//
+// Deprecated: use schemasource.ByID, the same type.
+type SchemaSource = schemasource.ByID
 
 // UnknownPolicy says what the Router does with a record for which no handler
 // is registered (unknown event type, unknown major version, or no event type
@@ -83,7 +84,7 @@ type RouterConfig struct {
 	// Schemas fetches Avro writer schemas by id. Required when an Avro
 	// (Confluent wire format) record arrives; without it such a record
 	// fails with ErrSchema as a StopError (a Consumer stops at it).
-	Schemas SchemaSource
+	Schemas schemasource.ByID
 
 	// IDHeader, EventTypeHeader and SchemaVersionHeader are the header
 	// names (default DefaultIDHeader, DefaultEventTypeHeader,
@@ -705,7 +706,7 @@ func (r *Router) writer(ctx context.Context, m *Message) (avro.Schema, error) {
 	}
 	if r.cfg.Schemas == nil {
 		// A configuration error: no record with a schema id can be read.
-		return nil, Stop(fmt.Errorf("%w: id %d: the router has no SchemaSource", ErrSchema, id))
+		return nil, Stop(fmt.Errorf("%w: id %d: the router has no schema source (RouterConfig.Schemas)", ErrSchema, id))
 	}
 	text, err := r.cfg.Schemas.SchemaByID(ctx, id)
 	if err != nil {

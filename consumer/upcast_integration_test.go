@@ -92,7 +92,7 @@ outboxes:
 	warm := map[string]bool{}
 	var reported []error
 	r, err := consumer.NewRouter(consumer.RouterConfig{
-		Schemas: consumer.RegistrySchemas(client), Inbox: store,
+		Schemas: consumer.RegistryByID(client), Inbox: store,
 		Unknown:     consumer.UnknownSkip, // the warm-up events
 		OnUnknown:   func(_ context.Context, m *consumer.Message) { mu.Lock(); warm[m.Meta.AggregateID] = true; mu.Unlock() },
 		OnDuplicate: func(context.Context, *consumer.Message) { mu.Lock(); dups++; mu.Unlock() },

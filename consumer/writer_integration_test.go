@@ -121,7 +121,7 @@ outboxes:
 			t.Fatal(err)
 		}
 		client, _ = registerSubject(t, s.SchemaRegistryURL, cat.Entries[0].Subject, twSchema)
-		opts = append(opts, outbox.WithSchemas(outbox.RegistrySchemas(client, cat, o.Name)))
+		opts = append(opts, outbox.WithSchemas(outbox.RegistryByEventType(client, cat, o.Name)))
 	}
 	w, err := outbox.NewWriter(outbox.TableFor(o), opts...)
 	if err != nil {
@@ -144,7 +144,7 @@ outboxes:
 		OnUnknown: func(_ context.Context, m *consumer.Message) { mu.Lock(); warm[m.Meta.AggregateID] = true; mu.Unlock() },
 	}
 	if client != nil {
-		rcfg.Schemas = consumer.RegistrySchemas(client)
+		rcfg.Schemas = consumer.RegistryByID(client)
 	}
 	r, err := consumer.NewRouter(rcfg.ForOutbox(o))
 	if err != nil {

@@ -20,13 +20,13 @@
 //   - Typed writes: Event.Value, a Go value, instead of Payload. On an avro
 //     outbox it is encoded (schemas/avrobind.Encode, the consumer's field
 //     mapping) with the schema of (Type, SchemaVersion) from a
-//     SchemaSource: RegistrySchemas looks the id up once in the registry,
+//     schemasource.ByEventType: RegistryByEventType looks the id up once in the registry,
 //     under the spec catalog's subject, and caches it; WithPinnedSchema pins
 //     one. On a json outbox EncodeJSON names fields as the consumer reads
 //     them. A value that does not fit is ErrInvalidEvent, a schema not
 //     found ErrSchema, both before anything is written.
 //   - The registry dependency: a typed avro write needs its version's
-//     schema id, so until RegistrySchemas has looked it up once, a registry
+//     schema id, so until RegistryByEventType has looked it up once, a registry
 //     outage fails the Write (ErrSchema wrapping registry.ErrUnreachable).
 //     Writer.Preload looks up every declared version at once: call it at
 //     start and from the readiness probe, so the service is not ready

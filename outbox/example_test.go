@@ -119,7 +119,7 @@ outboxes:
 }
 
 // A typed write with delete-after-insert: the Go value is encoded with the
-// pinned schema (in production WithSchemas(RegistrySchemas(...)) looks the
+// pinned schema (in production WithSchemas(RegistryByEventType(...)) looks the
 // id up), and the row is deleted in the same transaction.
 func ExampleWriter_Write_typed() {
 	s, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(exampleSpec + "    writer: {deleteAfterInsert: true}\n")})

@@ -16,6 +16,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/outbox/dialect"
+	"github.com/outboxctl/outboxctl/schemas/schemasource"
 	"github.com/outboxctl/outboxctl/schemas/wire"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -177,7 +178,7 @@ type Writer struct {
 	declared map[string]spec.EventType
 	insert   string // INSERT for one row
 	trace    TraceContextFunc
-	schemas  SchemaSource
+	schemas  schemasource.ByEventType
 	pinned   map[schemaKey]resolvedSchema
 	log      *slog.Logger
 	logged   sync.Map // schemaKey -> true: resolution logged

@@ -51,7 +51,7 @@ func TestWriterPreload(t *testing.T) {
 		{Outbox: "o", EventType: "OrderCreated", Major: 2, Subject: "outbox.event.Order-shop.OrderCreated", PayloadFormat: spec.FormatAvro, Source: []byte(orderAvsc), Schema: s},
 	}}
 	tab := table(t, spec.Postgres, spec.FormatAvro, events) // declares OrderCreated v1 and v2
-	w, err := outbox.NewWriter(tab, outbox.WithSchemas(outbox.RegistrySchemas(reg, cat, "o")))
+	w, err := outbox.NewWriter(tab, outbox.WithSchemas(outbox.RegistryByEventType(reg, cat, "o")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,12 +116,12 @@ func TestWriterPreloadNothingToWarm(t *testing.T) {
 		tab  outbox.Table
 		opts []outbox.Option
 	}{
-		{"json", table(t, spec.Postgres, spec.FormatJSON, events), []outbox.Option{outbox.WithSchemas(outbox.RegistrySchemas(down, cat, "o"))}},
+		{"json", table(t, spec.Postgres, spec.FormatJSON, events), []outbox.Option{outbox.WithSchemas(outbox.RegistryByEventType(down, cat, "o"))}},
 		{"no source", table(t, spec.Postgres, spec.FormatAvro, events), nil},
 		{"pinned", table(t, spec.Postgres, spec.FormatAvro, events), []outbox.Option{
 			outbox.WithPinnedSchema("OrderCreated", 1, 1, s), outbox.WithPinnedSchema("OrderCreated", 2, 2, s),
-			outbox.WithSchemas(outbox.RegistrySchemas(down, cat, "o"))}},
-		{"no declared events", table(t, spec.Postgres, spec.FormatAvro, ""), []outbox.Option{outbox.WithSchemas(outbox.RegistrySchemas(down, cat, "o"))}},
+			outbox.WithSchemas(outbox.RegistryByEventType(down, cat, "o"))}},
+		{"no declared events", table(t, spec.Postgres, spec.FormatAvro, ""), []outbox.Option{outbox.WithSchemas(outbox.RegistryByEventType(down, cat, "o"))}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/avrobind"
 	"github.com/outboxctl/outboxctl/schemas/registry"
+	"github.com/outboxctl/outboxctl/schemas/schemasource"
 	"github.com/outboxctl/outboxctl/schemas/wire"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -25,16 +26,17 @@ import (
 var ErrSchema = errors.New("outbox writer schema")
 
 // SchemaSource gives the writer schema of an event type's major version
-// and the registry id written into the Confluent wire header.
-// Implementations must be safe for concurrent use.
-type SchemaSource interface {
-	WriterSchema(ctx context.Context, eventType string, major int) (id uint32, schema avro.Schema, err error)
-}
+// and the registry id written into the Confluent wire header:
+// schemasource.ByEventType. Implementations must be safe for concurrent
+// use.
+//
+// Deprecated: use schemasource.ByEventType, the same type.
+type SchemaSource = schemasource.ByEventType
 
 // WithSchemas sets where typed Avro writes (Event.Value on an avro outbox)
-// find their schema and id: RegistrySchemas in production. Pinned schemas
-// (WithPinnedSchema) take precedence.
-func WithSchemas(src SchemaSource) Option {
+// find their schema and id: RegistryByEventType in production. Pinned
+// schemas (WithPinnedSchema) take precedence.
+func WithSchemas(src schemasource.ByEventType) Option {
 	return func(w *Writer) { w.schemas = src }
 }
 
@@ -67,26 +69,35 @@ type resolvedSchema struct {
 	schema avro.Schema
 }
 
-// SchemaLookup is the registry call RegistrySchemas makes; the project's
+// SchemaLookup is the registry call RegistryByEventType makes; the project's
 // *registry.Client satisfies it.
 type SchemaLookup interface {
 	Lookup(ctx context.Context, subject, schema string, refs ...registry.Reference) (*registry.Schema, error)
 }
 
-// Catalog is where RegistrySchemas finds an event version's subject and
+// Catalog is where RegistryByEventType finds an event version's subject and
 // schema; *schemas.Catalog (schemas.BuildCatalog of the spec) is one.
 type Catalog interface {
 	WriterSchema(outboxName, eventType string, major int) (subject string, source []byte, schema avro.Schema, ok bool)
 }
 
-// RegistrySchemas is the SchemaSource of outbox outboxName in a spec's
-// schema catalog (schemas.BuildCatalog): each (event type, major)'s schema
-// is the catalog's (the spec's .avsc), and its id is looked up once in the
-// registry under the catalog's subject, without registering anything
-// (registry.Client.Lookup), then cached for the life of the source. A
-// failed lookup is not cached.
-func RegistrySchemas(reg SchemaLookup, cat Catalog, outboxName string) SchemaSource {
+// RegistryByEventType is the schemasource.ByEventType of outbox
+// outboxName in a spec's schema catalog (schemas.BuildCatalog): each
+// (event type, major)'s schema is the catalog's (the spec's .avsc), and its
+// id is looked up once in the registry under the catalog's subject,
+// without registering anything (registry.Client.Lookup), then cached for
+// the life of the source. A failed lookup is not cached.
+func RegistryByEventType(reg SchemaLookup, cat Catalog, outboxName string) schemasource.ByEventType {
 	return &registrySchemas{reg: reg, cat: cat, outbox: outboxName, ids: map[schemaKey]uint32{}}
+}
+
+// RegistrySchemas is RegistryByEventType.
+//
+// Deprecated: use RegistryByEventType (consumer.RegistrySchemas, the
+// consumer's source by registry id, has another signature; each now has
+// its own name).
+func RegistrySchemas(reg SchemaLookup, cat Catalog, outboxName string) SchemaSource {
+	return RegistryByEventType(reg, cat, outboxName)
 }
 
 type registrySchemas struct {
@@ -153,7 +164,7 @@ func (w *Writer) writerSchema(ctx context.Context, eventType string, major int) 
 // the first typed Write does not depend on the registry. Call it at start
 // and from a readiness probe: while it fails, the service cannot write its
 // typed events. Once a version's id is resolved the schema source caches it
-// (RegistrySchemas does, for its life), so later calls and Writes need no
+// (RegistryByEventType does, for its life), so later calls and Writes need no
 // registry. A pinned version needs no registry; a JSON outbox, a writer
 // without a schema source (raw Payload writes) or a Table without declared
 // events has nothing to preload (nil). Every failing version is reported

@@ -124,7 +124,7 @@ func TestTypedAvroWrite(t *testing.T) {
 		cat := &schemas.Catalog{Entries: []*schemas.CatalogEntry{{Outbox: "o", EventType: "OrderCreated", Major: 2,
 			Subject: "outbox.event.Order-shop.OrderCreated", PayloadFormat: spec.FormatAvro, Source: []byte(orderAvsc), Schema: s}}}
 		reg := &fakeLookup{id: 9}
-		w, _ := outbox.NewWriter(tab, outbox.WithSchemas(outbox.RegistrySchemas(reg, cat, "o")))
+		w, _ := outbox.NewWriter(tab, outbox.WithSchemas(outbox.RegistryByEventType(reg, cat, "o")))
 		f := &fakeTx{}
 		for i := 0; i < 3; i++ {
 			if _, err := w.Write(context.Background(), f, ev); err != nil {
@@ -138,7 +138,7 @@ func TestTypedAvroWrite(t *testing.T) {
 			t.Fatalf("schema id %d, want 9", id)
 		}
 		down := &fakeLookup{err: registry.ErrUnreachable}
-		w, _ = outbox.NewWriter(tab, outbox.WithSchemas(outbox.RegistrySchemas(down, cat, "o")))
+		w, _ = outbox.NewWriter(tab, outbox.WithSchemas(outbox.RegistryByEventType(down, cat, "o")))
 		if _, err := w.Write(context.Background(), f, ev); !errors.Is(err, outbox.ErrSchema) || !errors.Is(err, registry.ErrUnreachable) {
 			t.Fatalf("err = %v, want ErrSchema and registry.ErrUnreachable", err)
 		}

@@ -85,7 +85,7 @@ func (c *Catalog) BySubject(subject string) *CatalogEntry {
 // WriterSchema is the registered schema of an avro event's major version
 // in outbox outboxName: its subject, the schema file's text and its parse;
 // ok is false when the catalog has no such avro entry. It is what the
-// outbox writer's typed writes look up (outbox.RegistrySchemas).
+// outbox writer's typed writes look up (outbox.RegistryByEventType).
 func (c *Catalog) WriterSchema(outboxName, eventType string, major int) (subject string, source []byte, schema avro.Schema, ok bool) {
 	for _, e := range c.Entries {
 		if e.Outbox == outboxName && e.EventType == eventType && e.Major == major && e.Registered() {

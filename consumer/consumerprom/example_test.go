@@ -9,6 +9,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/consumerprom"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 )
 
 // Example wires the metrics into a Router and a Consumer and serves them.
@@ -20,7 +21,8 @@ func Example() {
 	}
 	r, _ := consumer.NewRouter(consumer.RouterConfig{Observer: m})
 	cfg := consumer.ConsumerConfig{
-		BootstrapServers: "localhost:9092", GroupID: "billing", Topics: []string{"outbox.event.Order"},
+		Client:  kafkaclient.Config{BootstrapServers: "localhost:9092"},
+		GroupID: "billing", Topics: []string{"outbox.event.Order"},
 		Kafka:        kafka.ConfigMap{"statistics.interval.ms": 5000},
 		OnStatistics: m.ObserveStatistics,
 	}

@@ -242,7 +242,7 @@ func (p *Pipeline) MustRecord(row Row) *consumer.Message {
 	return m
 }
 
-// Registry is an in-memory schema registry: a consumer.SchemaSource. Ids
+// Registry is an in-memory schema registry: a schemasource.ByID. Ids
 // start at 1; registering the same text again returns the same id. It is safe
 // for concurrent use.
 type Registry struct {
@@ -271,7 +271,7 @@ func (r *Registry) Register(avsc string) (int, error) {
 	return len(r.schemas), nil
 }
 
-// SchemaByID implements consumer.SchemaSource. An id that was not
+// SchemaByID implements schemasource.ByID. An id that was not
 // registered is registry.ErrSchemaNotFound, as the registry client returns
 // it, so the Router treats it as permanent (dead-lettered); Err, when set,
 // is returned as it is (transient for the Router, like an outage).

@@ -26,7 +26,7 @@ var errNotBillable = errors.New("order not billable")
 func newRouter(ob *spec.Outbox, reg *registry.Client, store inbox.Store, metrics *consumerprom.Metrics,
 	producer *kafka.Producer, cfg config, logger *slog.Logger) (*consumer.Router, error) {
 	router, err := consumer.NewRouter(consumer.RouterConfig{
-		Schemas: consumer.RegistrySchemas(reg), Inbox: store, // the inbox consumer group is the Consumer's GroupID
+		Schemas: consumer.RegistryByID(reg), Inbox: store, // the inbox consumer group is the Consumer's GroupID
 		Observer: metrics, Logger: logger,
 	}.ForOutbox(ob))
 	if err != nil {

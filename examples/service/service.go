@@ -98,7 +98,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	// The writer: typed Avro through the registry (ids looked up once and
 	// cached), trace context from the request's context.
 	w, err := outbox.NewWriter(outbox.TableFor(ob),
-		outbox.WithSchemas(outbox.RegistrySchemas(reg, cat, outboxName)),
+		outbox.WithSchemas(outbox.RegistryByEventType(reg, cat, outboxName)),
 		outbox.WithTraceContext(func(ctx context.Context) map[string]string {
 			if tp := outboxotel.Traceparent(ctx); tp != "" {
 				return map[string]string{"traceparent": tp}
@@ -133,15 +133,14 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 		return err
 	}
 	cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
-		BootstrapServers: cfg.Kafka.BootstrapServers,
-		Security:         cfg.Kafka.Security,
-		GroupID:          cfg.GroupID,
-		Topics:           []string{topic},
-		Kafka:            kafka.ConfigMap{"statistics.interval.ms": 5000},
-		CommitInterval:   500 * time.Millisecond,
-		DrainTimeout:     cfg.Shutdown / 2,
-		OnStatistics:     metrics.ObserveStatistics,
-		Logger:           logger,
+		Client:         cfg.Kafka,
+		GroupID:        cfg.GroupID,
+		Topics:         []string{topic},
+		Kafka:          kafka.ConfigMap{"statistics.interval.ms": 5000},
+		CommitInterval: 500 * time.Millisecond,
+		DrainTimeout:   cfg.Shutdown / 2,
+		OnStatistics:   metrics.ObserveStatistics,
+		Logger:         logger,
 	}, router)
 	if err != nil {
 		return err

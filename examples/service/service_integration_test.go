@@ -73,7 +73,7 @@ func TestServiceRealStack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := outbox.NewWriter(outbox.TableFor(ob), outbox.WithSchemas(outbox.RegistrySchemas(reg, cat, outboxName)))
+	w, err := outbox.NewWriter(outbox.TableFor(ob), outbox.WithSchemas(outbox.RegistryByEventType(reg, cat, outboxName)))
 	if err != nil {
 		t.Fatal(err)
 	}

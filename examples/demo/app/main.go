@@ -27,6 +27,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/schemas"
 	"github.com/outboxctl/outboxctl/schemas/registry"
@@ -148,7 +149,7 @@ func run(specPath string, n int, timeout time.Duration) error {
 	var mu sync.Mutex
 	handled := map[string]bool{}
 	router, err := consumer.NewRouter(consumer.RouterConfig{
-		Schemas: consumer.RegistrySchemas(reg), Inbox: store, // ConsumerGroup: the Consumer's GroupID
+		Schemas: consumer.RegistryByID(reg), Inbox: store, // ConsumerGroup: the Consumer's GroupID
 	})
 	if err != nil {
 		return err
@@ -193,7 +194,8 @@ func run(specPath string, n int, timeout time.Duration) error {
 		}
 	}
 	cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
-		BootstrapServers: st.BootstrapServers, GroupID: "demo-billing", Topics: topics,
+		Client:  kafkaclient.Config{BootstrapServers: st.BootstrapServers},
+		GroupID: "demo-billing", Topics: topics,
 		CommitInterval: 500 * time.Millisecond,
 		OnError:        func(err error) { fmt.Fprintln(os.Stderr, "consumer:", err) },
 	}, router)
