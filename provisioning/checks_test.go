@@ -49,7 +49,7 @@ func ids(fs []provisioning.Finding, min provisioning.Severity) []string {
 	var out []string
 	for _, f := range fs {
 		if min == provisioning.SeverityInfo || f.Severity == provisioning.SeverityError || min == provisioning.SeverityWarning && f.Severity == provisioning.SeverityWarning {
-			out = append(out, f.ID)
+			out = append(out, f.Rule)
 		}
 	}
 	slices.Sort(out)
@@ -127,7 +127,7 @@ func TestCheckInactiveSlotReportsLag(t *testing.T) {
 	f := healthyPG(t, tg)
 	f.Slot = &provisioning.Slot{Name: "orders_outbox", Plugin: "pgoutput", Database: "shop", RetainedBytes: 3 << 30}
 	for _, fd := range provisioning.Check(tg, f, provisioning.Options{}) {
-		if fd.ID == provisioning.IDPGSlotInactive && !strings.Contains(fd.Message, "3.0 GiB") {
+		if fd.Rule == provisioning.IDPGSlotInactive && !strings.Contains(fd.Message, "3.0 GiB") {
 			t.Errorf("message %q does not give the retained WAL", fd.Message)
 		}
 	}
@@ -239,7 +239,7 @@ func TestPlanStepsUnresolvablePassword(t *testing.T) {
 			t.Error("a user was planned without a resolvable password")
 		}
 	}
-	if len(fs) != 1 || fs[0].ID != provisioning.IDUserPassword {
+	if len(fs) != 1 || fs[0].Rule != provisioning.IDUserPassword {
 		t.Errorf("findings = %v, want USER_PASSWORD_UNRESOLVED", fs)
 	}
 }
@@ -303,7 +303,7 @@ func TestCheckRelayTable(t *testing.T) {
 				t.Errorf("findings = %v, want %v\n%v", got, want, fs)
 			}
 			for _, fd := range fs {
-				if strings.HasPrefix(fd.ID, "RELAY_") && (fd.Severity != provisioning.SeverityError || fd.Subject != tc.subject || !strings.Contains(fd.Message, "public.outbox")) {
+				if strings.HasPrefix(fd.Rule, "RELAY_") && (fd.Severity != provisioning.SeverityError || fd.Subject != tc.subject || !strings.Contains(fd.Message, "public.outbox")) {
 					t.Errorf("finding %+v: want an error about %s naming the table", fd, tc.subject)
 				}
 			}
@@ -338,7 +338,7 @@ func TestSlotMismatch(t *testing.T) {
 				t.Fatalf("findings %v, want %d", fs, tc.want)
 			}
 			for _, f := range fs {
-				if f.ID != provisioning.IDPGSlotMismatch || f.Severity != provisioning.SeverityError || f.Outbox != "orders" {
+				if f.Rule != provisioning.IDPGSlotMismatch || f.Severity != provisioning.SeverityError || f.Outbox != "orders" {
 					t.Errorf("finding %+v", f)
 				}
 			}
