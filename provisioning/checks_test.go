@@ -355,3 +355,52 @@ func TestPublicationCovers(t *testing.T) {
 		t.Error("FOR ALL TABLES covers every table")
 	}
 }
+
+// TestCheckRulesEachReported: the rules no other unit test reaches are
+// reported, with their registry's severity, when their condition holds.
+func TestCheckRulesEachReported(t *testing.T) {
+	disabled := "    connector: {overrides: {publication.autocreate.mode: disabled}}\n"
+	cases := []struct {
+		name, kind, extra string
+		mutate            func(f *provisioning.Facts)
+		want              string
+		sev               provisioning.Severity
+	}{
+		{"database missing", spec.Postgres, disabled, func(f *provisioning.Facts) { f.DatabaseMissing = true }, provisioning.IDDatabaseMissing, provisioning.SeverityError},
+		{"wal senders exhausted", spec.Postgres, disabled, func(f *provisioning.Facts) { f.WalSendersUsed = 10 }, provisioning.IDPGWalSenders, provisioning.SeverityError},
+		{"active slot", spec.Postgres, disabled, func(f *provisioning.Facts) {
+			f.Slot = &provisioning.Slot{Name: "orders_outbox", Plugin: "pgoutput", Database: "shop", Active: true}
+		}, provisioning.IDPGSlotActive, provisioning.SeverityInfo},
+		{"publication for all tables (mode disabled: a note)", spec.Postgres, disabled, func(f *provisioning.Facts) { f.Publication.AllTables = true }, provisioning.IDPGPublicationAll, provisioning.SeverityInfo},
+		{"publication with other tables", spec.Postgres, disabled, func(f *provisioning.Facts) {
+			f.Publication.Tables = append(f.Publication.Tables, "public.other")
+		}, provisioning.IDPGPublicationExtra, provisioning.SeverityInfo},
+		{"autocreate mode filtered", spec.Postgres, "", func(f *provisioning.Facts) {}, provisioning.IDPGAutocreate, provisioning.SeverityInfo},
+		{"superuser", spec.Postgres, disabled, func(f *provisioning.Facts) { f.User.Superuser = true }, provisioning.IDUserSuperuser, provisioning.SeverityInfo},
+		{"role without login", spec.Postgres, disabled, func(f *provisioning.Facts) { f.User.Login = false }, provisioning.IDUserLogin, provisioning.SeverityError},
+		{"gtid off", spec.MySQL, "    payloadFormat: json\n", func(f *provisioning.Facts) { f.Variables["gtid_mode"] = "OFF" }, provisioning.IDBinlogGTID, provisioning.SeverityInfo},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tg := target(t, tc.kind, tc.extra)
+			var f *provisioning.Facts
+			if tc.kind == spec.Postgres {
+				f = healthyPG(t, tg)
+			} else {
+				f = healthyBinlog(t, tg, false)
+			}
+			tc.mutate(f)
+			fs := provisioning.Check(tg, f, provisioning.Options{})
+			i := slices.IndexFunc(fs, func(fd provisioning.Finding) bool { return fd.Rule == tc.want })
+			if i < 0 {
+				t.Fatalf("no %s finding in %v", tc.want, fs)
+			}
+			if fs[i].Severity != tc.sev || fs[i].Subject == "" || fs[i].Message == "" {
+				t.Errorf("finding %+v, want severity %s with a subject and message", fs[i], tc.sev)
+			}
+			if r, ok := provisioning.Rules.Lookup(tc.want); !ok || !r.Severity.AtLeast(fs[i].Severity) {
+				t.Errorf("%s: registry entry %+v (found %v) is less severe than the finding", tc.want, r, ok)
+			}
+		})
+	}
+}
