@@ -437,7 +437,7 @@ func (d *dialect) captured(ctx context.Context, db *sql.DB) error {
 		}
 		if slot != nil { // a missing slot is ErrNotConfirmed (confirmed says so)
 			for _, f := range provisioning.SlotMismatch(t, slot) {
-				reasons = append(reasons, f.ID+": "+f.Subject+": "+f.Message)
+				reasons = append(reasons, f.Rule+": "+f.Subject+": "+f.Message)
 			}
 		}
 		name := d.opts.Config["publication.name"]

@@ -185,7 +185,7 @@ func validateChanges(ctx context.Context, env *Env, client *connect.Client, p pl
 		if f.File != "" {
 			where = fmt.Sprintf("%s:%d:%d: %s", f.File, f.Line, f.Col, f.Connector)
 		}
-		fmt.Fprintf(env.IO.ErrOut, "%s: %s %s\n", where, f.RuleID, f.Message)
+		fmt.Fprintf(env.IO.ErrOut, "%s: %s %s\n", where, f.Rule, f.Message)
 	}
 	return WithExitCode(ExitCheckFailed, fmt.Errorf("kafka connect's validation rejected %d config value(s): nothing was applied", len(fs)))
 }

@@ -99,7 +99,7 @@ outboxes:
 	}
 	find := func(r report, id string, sev provisioning.Severity) *provisioning.Finding {
 		for i, f := range r.Findings {
-			if f.ID == id && f.Severity == sev {
+			if f.Rule == id && f.Severity == sev {
 				return &r.Findings[i]
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
 	"github.com/outboxctl/outboxctl/findings"
+	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/schemas"
 )
 
@@ -14,18 +15,20 @@ import (
 func ruleSets() []struct {
 	Commands string
 	Rules    findings.Rules
+	// Fixes: help rules prints each rule's fix (where no other command
+	// lists them).
+	Fixes bool
 } {
-	planRules := append(plan.RuleDocs(),
-		findings.Rule{ID: plan.RulePruneAll, Severity: findings.SeverityError, Purpose: "the prune would delete every connector the owner manages (lifted by --allow-prune-all, never by --allow)"},
-		findings.Rule{ID: plan.RulePruneLimit, Severity: findings.SeverityError, Purpose: "the prune would delete more connectors than --prune-max (lifted by --prune-max or --allow-prune-all, never by --allow)"},
-	)
+	planRules := append(plan.RuleDocs(), plan.PruneRuleDocs()...)
 	return []struct {
 		Commands string
 		Rules    findings.Rules
+		Fixes    bool
 	}{
-		{"validate", connectorconfig.RuleDocs()},
-		{"plan, deploy", planRules},
-		{"schema check, schema validate", schemas.Rules},
+		{"validate", connectorconfig.RuleDocs(), false},
+		{"plan, deploy", planRules, false},
+		{"schema check, schema validate", schemas.Rules, false},
+		{"doctor, provision", provisioning.Rules, true},
 	}
 }
 
@@ -41,7 +44,10 @@ PG_WAL_LEVEL). Earlier IDs stay accepted as aliases ("was ..." below): the
 code-prefixed IDs of validate (PG001_SLOT_NAME_INVALID) name the same rules.
 Each finding has a severity (error, warning or info), a position
 (file:line:col) when it comes from a file, a message and a hint; -o json,
--o github-actions and --summary-file print the same findings.
+-o github-actions and --summary-file print the same findings. In -o json and
+-o yaml the rule ID is the key "rule" and the hint the key "hint" in every
+command; doctor and provision also write them as "id" and "fix", deprecated
+aliases kept for one release.
 
 `)
 	for _, set := range ruleSets() {
@@ -52,14 +58,11 @@ Each finding has a severity (error, warning or info), a position
 				fmt.Fprintf(&b, " (was %s)", strings.Join(r.Aliases, ", "))
 			}
 			b.WriteString("\n")
+			if set.Fixes && r.Hint != "" {
+				fmt.Fprintf(&b, "  %-36s fix: %s\n", "", r.Hint)
+			}
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(`doctor, provision:
-  IDs named after the setting or object checked: PG_WAL_LEVEL, PG_SLOT_*,
-  PG_PUBLICATION_*, BINLOG_*, USER_*, TABLE_*, TOPIC_*, CONNECTOR_*,
-  DATABASE_MISSING; each finding's hint is the statement or setting that
-  fixes it (doctor -o json lists them as "id" and "fix").
-`)
 	return b.String()
 }

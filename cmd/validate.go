@@ -160,7 +160,7 @@ func specFindings(list spec.ErrorList) []connectorconfig.Finding {
 	out := make([]connectorconfig.Finding, 0, len(list))
 	for _, e := range list {
 		out = append(out, connectorconfig.Finding{
-			RuleID: SpecRuleID, Severity: connectorconfig.SeverityError,
+			Rule: SpecRuleID, Severity: connectorconfig.SeverityError,
 			File: e.Pos.File, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg,
 		})
 	}

@@ -28,7 +28,7 @@ outboxes:
 	}
 	fmt.Println(cs[0].Name, cs[0].Config["slot.name"], cs[0].Config["snapshot.mode"])
 	for _, f := range connectorconfig.Validate(s, cs) {
-		fmt.Printf("%s: %s\n", f.Pos(), f.RuleID)
+		fmt.Printf("%s: %s\n", f.Pos(), f.Rule)
 	}
 	// Output:
 	// orders-outbox orders_outbox no_data

@@ -200,7 +200,7 @@ func TestManyProblems(t *testing.T) {
 	s, cs := generateFile(t, connectorconfig.Options{}, "testdata/many_problems.yaml")
 	var b strings.Builder
 	for _, f := range connectorconfig.Validate(s, cs) {
-		fmt.Fprintf(&b, "%s %s %s %s\n", f.Pos(), f.RuleID, f.Connector, f.Key)
+		fmt.Fprintf(&b, "%s %s %s %s\n", f.Pos(), f.Rule, f.Connector, f.Key)
 	}
 	assertGolden(t, "many_problems.txt", []byte(b.String()))
 }

@@ -270,7 +270,7 @@ outboxes:
 			}
 			found := false
 			for _, f := range connectorconfig.Validate(sp, cs) {
-				found = found || f.RuleID == "PASSTHROUGH_CONVERTER_NON_OUTBOX"
+				found = found || f.Rule == "PASSTHROUGH_CONVERTER_NON_OUTBOX"
 			}
 			if found != tc.fails {
 				t.Fatalf("rule PASSTHROUGH_CONVERTER_NON_OUTBOX fired = %v, want %v", found, tc.fails)
@@ -358,7 +358,7 @@ outboxes:
 		}
 		stall := false
 		for _, f := range connectorconfig.Validate(sp, cs) {
-			stall = stall || f.RuleID == "SLOT_CAN_STALL"
+			stall = stall || f.Rule == "SLOT_CAN_STALL"
 		}
 		if want := tc.name == "alone"; stall != want {
 			t.Fatalf("%s: rule SLOT_CAN_STALL fired = %v, want %v", tc.name, stall, want)

@@ -404,7 +404,7 @@ func checkPayloadConverter(r *Rule, v *validation) {
 		switch o.PayloadFormat {
 		case spec.FormatAvro:
 			if !typeIn(colType, bytesTypes) {
-				f := Finding{RuleID: r.ID, Severity: r.Severity, File: colPos.File, Line: colPos.Line, Col: colPos.Col, Connector: c.Name, Key: "columns.payloadType",
+				f := Finding{Rule: r.ID, Severity: r.Severity, File: colPos.File, Line: colPos.Line, Col: colPos.Col, Connector: c.Name, Key: "columns.payloadType",
 					Message: fmt.Sprintf("payloadFormat avro needs a bytes payload column, not %s: a text column would reach Kafka as a string, not as Confluent wire-format bytes", colType), Hint: r.Hint}
 				v.findings = append(v.findings, f)
 			}
@@ -413,7 +413,7 @@ func checkPayloadConverter(r *Rule, v *validation) {
 			}
 		case spec.FormatJSON:
 			if !typeIn(colType, textTypes) {
-				f := Finding{RuleID: r.ID, Severity: r.Severity, File: colPos.File, Line: colPos.Line, Col: colPos.Col, Connector: c.Name, Key: "columns.payloadType",
+				f := Finding{Rule: r.ID, Severity: r.Severity, File: colPos.File, Line: colPos.Line, Col: colPos.Col, Connector: c.Name, Key: "columns.payloadType",
 					Message: fmt.Sprintf("payloadFormat json needs a text payload column (jsonb, json, text, longtext), not %s", colType), Hint: r.Hint}
 				v.findings = append(v.findings, f)
 			}
@@ -804,7 +804,7 @@ func checkOutboxTableShared(r *Rule, v *validation) {
 		}
 		p := o.PosOf("table")
 		v.findings = append(v.findings, Finding{
-			RuleID: r.ID, Severity: r.Severity, File: p.File, Line: p.Line, Col: p.Col, Connector: c.Name, Key: "table",
+			Rule: r.ID, Severity: r.Severity, File: p.File, Line: p.Line, Col: p.Col, Connector: c.Name, Key: "table",
 			Message: fmt.Sprintf("outbox %s reads table %s on %s:%d, as outbox %s (connector %s) does: every event would be published twice", o.Name, o.QualifiedTable(), conn.Host, conn.Port, prev.Outbox, prev.Name),
 			Hint:    r.Hint,
 		})

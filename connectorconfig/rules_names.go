@@ -23,7 +23,7 @@ func (v *validation) reportAt(r *Rule, c *Connector, key string, pos spec.Pos, m
 		}
 	}
 	v.findings = append(v.findings, Finding{
-		RuleID: r.ID, Severity: r.Severity, File: pos.File, Line: pos.Line, Col: pos.Col,
+		Rule: r.ID, Severity: r.Severity, File: pos.File, Line: pos.Line, Col: pos.Col,
 		Connector: c.Name, Key: key, Message: msg, Hint: r.Hint,
 	})
 }

@@ -55,7 +55,7 @@ func TestRules(t *testing.T) {
 			dir := filepath.Join("testdata", "rules", r.ID)
 			var got []int
 			for _, f := range validateFile(t, filepath.Join(dir, "bad.yaml")) {
-				if f.RuleID == r.ID {
+				if f.Rule == r.ID {
 					got = append(got, f.Line)
 				}
 			}

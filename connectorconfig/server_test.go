@@ -52,7 +52,7 @@ func TestValidateServerMapsKeysToSpecLines(t *testing.T) {
 		t.Errorf("positions: %+v", fs)
 	}
 	for _, f := range fs {
-		if strings.Contains(f.Message, "pg-s3cret") || f.RuleID != connectorconfig.ServerRuleID {
+		if strings.Contains(f.Message, "pg-s3cret") || f.Rule != connectorconfig.ServerRuleID {
 			t.Errorf("finding leaks the secret or has the wrong rule: %+v", f)
 		}
 	}

@@ -23,7 +23,8 @@ const (
 // JSON is validate's contract; Finding() is the same finding in the one
 // model of package findings, which the printers take.
 type Finding struct {
-	RuleID    string   `json:"rule"`
+	// Rule is the rule ID, one of Rules (see RuleDocs).
+	Rule      string   `json:"rule"`
 	Severity  Severity `json:"severity"`
 	File      string   `json:"file,omitempty"`
 	Line      int      `json:"line,omitempty"`
@@ -50,7 +51,7 @@ func (f Finding) Finding() findings.Finding {
 	case f.Key != "":
 		subject = "key " + f.Key
 	}
-	return findings.Finding{Rule: f.RuleID, Severity: f.Severity, File: f.File, Line: f.Line, Col: f.Col, Subject: subject, Message: f.Message, Hint: f.Hint}
+	return findings.Finding{Rule: f.Rule, Severity: f.Severity, File: f.File, Line: f.Line, Col: f.Col, Subject: subject, Message: f.Message, Hint: f.Hint}
 }
 
 // Findings converts fs to the model of package findings.
@@ -112,7 +113,7 @@ func (v *validation) reportSev(r *Rule, sev Severity, c *Connector, key, msg str
 		}
 	}
 	v.findings = append(v.findings, Finding{
-		RuleID: r.ID, Severity: sev, File: p.File, Line: p.Line, Col: p.Col,
+		Rule: r.ID, Severity: sev, File: p.File, Line: p.Line, Col: p.Col,
 		Connector: c.Name, Key: key, Message: msg, Hint: r.Hint,
 	})
 }
@@ -155,8 +156,8 @@ func Validate(s *spec.Spec, cs []Connector) []Finding {
 		if a.Col != b.Col {
 			return a.Col < b.Col
 		}
-		if a.RuleID != b.RuleID {
-			return a.RuleID < b.RuleID
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
 		}
 		return a.Message < b.Message
 	})

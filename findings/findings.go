@@ -6,13 +6,17 @@
 // The check packages keep their own result types, whose JSON shapes are
 // contracts of the CLI, and convert them to Findings:
 // connectorconfig.Finding.Finding (validate), plan.Plan.FileFindings (plan,
-// deploy), provisioning.Finding.Finding (doctor, provision) and
+// deploy), provisioning.Finding.Finding (doctor, provision; its rule IDs are
+// documented in provisioning.Rules) and
 // schemas.CheckReport.Findings (schema check; schema validate builds its
 // SCHEMA_INVALID findings itself). The commands print Findings with the
 // printers of this package: PrintText, PrintGitHubActions (workflow
 // commands, escaped by EscapeData and EscapeProperty) and PrintSummary
 // (Markdown for $GITHUB_STEP_SUMMARY, the --summary-file flag). WriteJSON is
-// the one JSON encoding of the check commands' reports.
+// the one JSON encoding of the check commands' reports. Every check
+// command's JSON names a finding's rule "rule" and its hint "hint" (doctor
+// and provision also write their earlier keys "id" and "fix", deprecated
+// aliases kept for one release).
 //
 // # Rule IDs
 //

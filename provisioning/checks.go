@@ -10,7 +10,7 @@ import (
 	"github.com/outboxctl/outboxctl/spec"
 )
 
-// Finding IDs. Each is documented by the Fix of the finding it produces.
+// Finding (rule) IDs. Each is documented in Rules, the registry.
 const (
 	IDTableMissing       = "TABLE_MISSING"
 	IDTableColumnMissing = "TABLE_COLUMN_MISSING"
@@ -63,6 +63,7 @@ const (
 	IDTopicMissing      = "TOPIC_MISSING"
 	IDTopicPartitions   = "TOPIC_PARTITIONS"
 	IDTopicConfig       = "TOPIC_CONFIG"
+	IDTopicRouting      = "TOPIC_ROUTING"
 )
 
 // Options tune Plan, Check and the topic functions.
@@ -110,7 +111,7 @@ type findings struct {
 }
 
 func (fs *findings) add(id string, sev Severity, subject, fix, format string, a ...any) {
-	fs.list = append(fs.list, Finding{ID: id, Severity: sev, Outbox: fs.outbox, Subject: subject, Message: fmt.Sprintf(format, a...), Fix: fix})
+	fs.list = append(fs.list, Finding{Rule: id, Severity: sev, Outbox: fs.outbox, Subject: subject, Message: fmt.Sprintf(format, a...), Hint: fix})
 }
 
 // Check runs the preflight checks of t against the facts: server settings,

@@ -49,7 +49,7 @@ func ids(fs []provisioning.Finding, min provisioning.Severity) []string {
 	var out []string
 	for _, f := range fs {
 		if min == provisioning.SeverityInfo || f.Severity == provisioning.SeverityError || min == provisioning.SeverityWarning && f.Severity == provisioning.SeverityWarning {
-			out = append(out, f.ID)
+			out = append(out, f.Rule)
 		}
 	}
 	slices.Sort(out)
@@ -127,7 +127,7 @@ func TestCheckInactiveSlotReportsLag(t *testing.T) {
 	f := healthyPG(t, tg)
 	f.Slot = &provisioning.Slot{Name: "orders_outbox", Plugin: "pgoutput", Database: "shop", RetainedBytes: 3 << 30}
 	for _, fd := range provisioning.Check(tg, f, provisioning.Options{}) {
-		if fd.ID == provisioning.IDPGSlotInactive && !strings.Contains(fd.Message, "3.0 GiB") {
+		if fd.Rule == provisioning.IDPGSlotInactive && !strings.Contains(fd.Message, "3.0 GiB") {
 			t.Errorf("message %q does not give the retained WAL", fd.Message)
 		}
 	}
@@ -239,7 +239,7 @@ func TestPlanStepsUnresolvablePassword(t *testing.T) {
 			t.Error("a user was planned without a resolvable password")
 		}
 	}
-	if len(fs) != 1 || fs[0].ID != provisioning.IDUserPassword {
+	if len(fs) != 1 || fs[0].Rule != provisioning.IDUserPassword {
 		t.Errorf("findings = %v, want USER_PASSWORD_UNRESOLVED", fs)
 	}
 }
@@ -303,7 +303,7 @@ func TestCheckRelayTable(t *testing.T) {
 				t.Errorf("findings = %v, want %v\n%v", got, want, fs)
 			}
 			for _, fd := range fs {
-				if strings.HasPrefix(fd.ID, "RELAY_") && (fd.Severity != provisioning.SeverityError || fd.Subject != tc.subject || !strings.Contains(fd.Message, "public.outbox")) {
+				if strings.HasPrefix(fd.Rule, "RELAY_") && (fd.Severity != provisioning.SeverityError || fd.Subject != tc.subject || !strings.Contains(fd.Message, "public.outbox")) {
 					t.Errorf("finding %+v: want an error about %s naming the table", fd, tc.subject)
 				}
 			}
@@ -338,7 +338,7 @@ func TestSlotMismatch(t *testing.T) {
 				t.Fatalf("findings %v, want %d", fs, tc.want)
 			}
 			for _, f := range fs {
-				if f.ID != provisioning.IDPGSlotMismatch || f.Severity != provisioning.SeverityError || f.Outbox != "orders" {
+				if f.Rule != provisioning.IDPGSlotMismatch || f.Severity != provisioning.SeverityError || f.Outbox != "orders" {
 					t.Errorf("finding %+v", f)
 				}
 			}
@@ -353,5 +353,54 @@ func TestPublicationCovers(t *testing.T) {
 	}
 	if !(&provisioning.Publication{AllTables: true}).Covers("app.outbox") {
 		t.Error("FOR ALL TABLES covers every table")
+	}
+}
+
+// TestCheckRulesEachReported: the rules no other unit test reaches are
+// reported, with their registry's severity, when their condition holds.
+func TestCheckRulesEachReported(t *testing.T) {
+	disabled := "    connector: {overrides: {publication.autocreate.mode: disabled}}\n"
+	cases := []struct {
+		name, kind, extra string
+		mutate            func(f *provisioning.Facts)
+		want              string
+		sev               provisioning.Severity
+	}{
+		{"database missing", spec.Postgres, disabled, func(f *provisioning.Facts) { f.DatabaseMissing = true }, provisioning.IDDatabaseMissing, provisioning.SeverityError},
+		{"wal senders exhausted", spec.Postgres, disabled, func(f *provisioning.Facts) { f.WalSendersUsed = 10 }, provisioning.IDPGWalSenders, provisioning.SeverityError},
+		{"active slot", spec.Postgres, disabled, func(f *provisioning.Facts) {
+			f.Slot = &provisioning.Slot{Name: "orders_outbox", Plugin: "pgoutput", Database: "shop", Active: true}
+		}, provisioning.IDPGSlotActive, provisioning.SeverityInfo},
+		{"publication for all tables (mode disabled: a note)", spec.Postgres, disabled, func(f *provisioning.Facts) { f.Publication.AllTables = true }, provisioning.IDPGPublicationAll, provisioning.SeverityInfo},
+		{"publication with other tables", spec.Postgres, disabled, func(f *provisioning.Facts) {
+			f.Publication.Tables = append(f.Publication.Tables, "public.other")
+		}, provisioning.IDPGPublicationExtra, provisioning.SeverityInfo},
+		{"autocreate mode filtered", spec.Postgres, "", func(f *provisioning.Facts) {}, provisioning.IDPGAutocreate, provisioning.SeverityInfo},
+		{"superuser", spec.Postgres, disabled, func(f *provisioning.Facts) { f.User.Superuser = true }, provisioning.IDUserSuperuser, provisioning.SeverityInfo},
+		{"role without login", spec.Postgres, disabled, func(f *provisioning.Facts) { f.User.Login = false }, provisioning.IDUserLogin, provisioning.SeverityError},
+		{"gtid off", spec.MySQL, "    payloadFormat: json\n", func(f *provisioning.Facts) { f.Variables["gtid_mode"] = "OFF" }, provisioning.IDBinlogGTID, provisioning.SeverityInfo},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tg := target(t, tc.kind, tc.extra)
+			var f *provisioning.Facts
+			if tc.kind == spec.Postgres {
+				f = healthyPG(t, tg)
+			} else {
+				f = healthyBinlog(t, tg, false)
+			}
+			tc.mutate(f)
+			fs := provisioning.Check(tg, f, provisioning.Options{})
+			i := slices.IndexFunc(fs, func(fd provisioning.Finding) bool { return fd.Rule == tc.want })
+			if i < 0 {
+				t.Fatalf("no %s finding in %v", tc.want, fs)
+			}
+			if fs[i].Severity != tc.sev || fs[i].Subject == "" || fs[i].Message == "" {
+				t.Errorf("finding %+v, want severity %s with a subject and message", fs[i], tc.sev)
+			}
+			if r, ok := provisioning.Rules.Lookup(tc.want); !ok || !r.Severity.AtLeast(fs[i].Severity) {
+				t.Errorf("%s: registry entry %+v (found %v) is less severe than the finding", tc.want, r, ok)
+			}
+		})
 	}
 }

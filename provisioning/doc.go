@@ -9,8 +9,12 @@
 //     generated for it (Targets builds them). Slot, publication, server id
 //     and schema history topic are read from that config, so what is
 //     provisioned is what the connector uses.
-//   - Finding: a preflight or health result (ID, severity, subject, message,
-//     fix hint). Findings are values; Failed reports an error among them.
+//   - Finding: a preflight or health result (rule ID, severity, subject,
+//     message, hint). Findings are values; Failed reports an error among
+//     them. Its JSON keys are the findings model's, "rule" and "hint"; the
+//     earlier "id" and "fix" are written too, as deprecated aliases, for one
+//     release. Rules is the registry of the rule IDs: severity, purpose and
+//     fix of each (outboxctl help rules).
 //   - Step: one idempotent SQL action, with Display (secrets masked) for
 //     --dry-run output.
 //

@@ -86,7 +86,7 @@ func Plan(ctx context.Context, q Querier, t Target, databaseMissing bool, opts O
 	}
 	var out []Finding
 	for _, fd := range all {
-		if !fixed[fd.ID] {
+		if !fixed[fd.Rule] {
 			out = append(out, fd)
 		}
 	}

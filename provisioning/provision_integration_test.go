@@ -335,7 +335,7 @@ outboxes:
 			t.Fatal(err)
 		}
 		for _, fd := range provisioning.Check(tgs[0], f, provisioning.Options{}) {
-			findings = append(findings, fd.ID)
+			findings = append(findings, fd.Rule)
 		}
 		steps, _, err := provisioning.Plan(ctx, db, tgs[0], false, provisioning.Options{})
 		if err != nil {

@@ -124,7 +124,7 @@ func TestPlanNotifyTrigger(t *testing.T) {
 					t.Errorf("step %d: %s, want %s…", i, got[i], p)
 				}
 			}
-			warned := slices.ContainsFunc(provisioning.Check(tg, f, provisioning.Options{}), func(fd provisioning.Finding) bool { return fd.ID == provisioning.IDRelayNotify })
+			warned := slices.ContainsFunc(provisioning.Check(tg, f, provisioning.Options{}), func(fd provisioning.Finding) bool { return fd.Rule == provisioning.IDRelayNotify })
 			if warned != (len(tc.want) > 0 && !tc.fresh) {
 				t.Errorf("RELAY_NOTIFY_TRIGGER finding: %v", warned)
 			}

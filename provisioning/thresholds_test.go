@@ -49,8 +49,8 @@ func TestCheckThresholds(t *testing.T) {
 			var got []string
 			found := false
 			for _, f := range fs {
-				got = append(got, f.ID+" "+string(f.Severity))
-				found = found || strings.Contains(f.Message+" "+f.Fix, tc.within)
+				got = append(got, f.Rule+" "+string(f.Severity))
+				found = found || strings.Contains(f.Message+" "+f.Hint, tc.within)
 			}
 			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
 				t.Errorf("findings %v, want %v\n%v", got, tc.want, fs)

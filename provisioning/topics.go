@@ -102,7 +102,7 @@ func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 		o := t.Outbox
 		fs.outbox = o.Name
 		if o.Routing.ByField != o.Columns.AggregateType {
-			fs.add("TOPIC_ROUTING", SeverityInfo, "routing.byField", "create the routed topics yourself",
+			fs.add(IDTopicRouting, SeverityInfo, "routing.byField", "create the routed topics yourself",
 				"routing by column %s: the topic names depend on row values the spec does not list", o.Routing.ByField)
 		} else {
 			var aggs []string
@@ -117,7 +117,7 @@ func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 				// An unmatched value stays the topic, as in the EventRouter.
 				name, _, err := eventrouter.RoutingTopic(o.Routing, a)
 				if err != nil {
-					fs.add("TOPIC_ROUTING", SeverityWarning, "routing.topicRegex", "create the routed topics yourself", "%v", err)
+					fs.add(IDTopicRouting, SeverityWarning, "routing.topicRegex", "create the routed topics yourself", "%v", err)
 					break
 				}
 				if seen[name] {

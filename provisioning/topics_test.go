@@ -151,7 +151,7 @@ func TestEnsureTopics(t *testing.T) {
 	}
 	var got []string
 	for _, f := range fs {
-		got = append(got, string(f.Severity)+" "+f.ID+" "+f.Subject)
+		got = append(got, string(f.Severity)+" "+f.Rule+" "+f.Subject)
 	}
 	slices.Sort(got)
 	want := []string{
@@ -191,7 +191,7 @@ func TestEnsureTopicsLateMetadata(t *testing.T) {
 		t.Errorf("results =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// The history topic has 2 partitions where it needs 1.
-	if len(fs) != 1 || fs[0].ID != provisioning.IDTopicPartitions || fs[0].Subject != "topic schema-history.orders" {
+	if len(fs) != 1 || fs[0].Rule != provisioning.IDTopicPartitions || fs[0].Subject != "topic schema-history.orders" {
 		t.Errorf("findings = %+v, want the history topic's partition count", fs)
 	}
 
@@ -227,15 +227,15 @@ func TestHealth(t *testing.T) {
 	rep := provisioning.Health(context.Background(), provisioning.HealthInput{
 		Targets: []provisioning.Target{tg},
 		Preflight: func(context.Context, provisioning.Target) ([]provisioning.Finding, error) {
-			return []provisioning.Finding{{ID: provisioning.IDPGWalLevel, Severity: provisioning.SeverityError, Outbox: "orders", Subject: "wal_level", Message: "replica"}}, nil
+			return []provisioning.Finding{{Rule: provisioning.IDPGWalLevel, Severity: provisioning.SeverityError, Outbox: "orders", Subject: "wal_level", Message: "replica"}}, nil
 		},
 		Connect: client,
 		Admin:   admin,
 	})
 	var got []string
 	for _, f := range rep.Findings {
-		got = append(got, f.ID)
-		if f.ID == provisioning.IDConnectorState && !strings.Contains(f.Message, "ConnectException: boom") {
+		got = append(got, f.Rule)
+		if f.Rule == provisioning.IDConnectorState && !strings.Contains(f.Message, "ConnectException: boom") {
 			t.Errorf("task finding misses the trace: %q", f.Message)
 		}
 	}
@@ -252,7 +252,7 @@ func TestHealth(t *testing.T) {
 	// A connector that is not deployed, and Connect unreachable.
 	delete(statuses, "orders-outbox")
 	fs, err := provisioning.ConnectorHealth(context.Background(), client, tg)
-	if err != nil || len(fs) != 1 || fs[0].ID != provisioning.IDConnectorNotFound {
+	if err != nil || len(fs) != 1 || fs[0].Rule != provisioning.IDConnectorNotFound {
 		t.Errorf("missing connector: %v, %v", fs, err)
 	}
 	srv.Close()

@@ -1,6 +1,7 @@
 package provisioning
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -77,9 +78,15 @@ const (
 // errors: a failed check is a Finding of SeverityError. Its JSON is doctor's
 // and provision's contract; Finding() is the same finding in the one model
 // of package findings, which the printers take.
+//
+// Its JSON keys are the one model's: "rule" and "hint". The keys it had
+// before, "id" and "fix", are still written with the same values for one
+// release (deprecated: read "rule" and "hint"), and both are accepted when
+// a finding is read back.
 type Finding struct {
-	// ID is the rule ID (PG_WAL_LEVEL, BINLOG_FORMAT, TABLE_COLUMN_TYPE, …).
-	ID       string   `json:"id"`
+	// Rule is the rule ID (PG_WAL_LEVEL, BINLOG_FORMAT, TABLE_COLUMN_TYPE,
+	// …), one of Rules.
+	Rule     string   `json:"rule"`
 	Severity Severity `json:"severity"`
 	// Outbox is the spec outbox the finding is about.
 	Outbox string `json:"outbox"`
@@ -87,18 +94,54 @@ type Finding struct {
 	Subject string `json:"subject"`
 	// Message says what was found, with the actual and expected values.
 	Message string `json:"message"`
-	// Fix is a hint: the SQL or setting that resolves it.
+	// Hint says how to fix it: the SQL or setting that resolves it.
+	Hint string `json:"hint,omitempty"`
+}
+
+// findingJSON is Finding's JSON: its own keys and the deprecated aliases.
+type findingJSON struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Outbox   string   `json:"outbox"`
+	Subject  string   `json:"subject"`
+	Message  string   `json:"message"`
+	Hint     string   `json:"hint,omitempty"`
+	// Deprecated aliases of rule and hint, written for one release.
+	ID  string `json:"id,omitempty"`
 	Fix string `json:"fix,omitempty"`
 }
 
+// MarshalJSON writes f with the keys rule and hint, and their deprecated
+// aliases id and fix.
+func (f Finding) MarshalJSON() ([]byte, error) {
+	return json.Marshal(findingJSON{Rule: f.Rule, Severity: f.Severity, Outbox: f.Outbox, Subject: f.Subject, Message: f.Message, Hint: f.Hint, ID: f.Rule, Fix: f.Hint})
+}
+
+// UnmarshalJSON reads a finding with the keys rule and hint or their
+// deprecated aliases id and fix (rule and hint win when both are set).
+func (f *Finding) UnmarshalJSON(b []byte) error {
+	var j findingJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*f = Finding{Rule: j.Rule, Severity: j.Severity, Outbox: j.Outbox, Subject: j.Subject, Message: j.Message, Hint: j.Hint}
+	if f.Rule == "" {
+		f.Rule = j.ID
+	}
+	if f.Hint == "" {
+		f.Hint = j.Fix
+	}
+	return nil
+}
+
 // Finding returns f in the model of package findings: the subject is
-// "outbox: subject", the hint is the fix.
+// "outbox: subject".
 func (f Finding) Finding() findingsmodel.Finding {
 	subject := f.Subject
 	if f.Outbox != "" {
 		subject = f.Outbox + ": " + subject
 	}
-	return findingsmodel.Finding{Rule: f.ID, Severity: f.Severity, Subject: subject, Message: f.Message, Hint: f.Fix}
+	return findingsmodel.Finding{Rule: f.Rule, Severity: f.Severity, Subject: subject, Message: f.Message, Hint: f.Hint}
 }
 
 // Findings converts fs to the model of package findingsmodel.
@@ -111,7 +154,7 @@ func Findings(fs []Finding) []findingsmodel.Finding {
 }
 
 func (f Finding) String() string {
-	return fmt.Sprintf("%s %s [%s] %s: %s", f.Severity, f.ID, f.Outbox, f.Subject, f.Message)
+	return fmt.Sprintf("%s %s [%s] %s: %s", f.Severity, f.Rule, f.Outbox, f.Subject, f.Message)
 }
 
 // Failed reports whether any finding is an error.

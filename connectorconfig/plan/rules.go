@@ -82,6 +82,16 @@ func RuleDocs() findings.Rules {
 	return out
 }
 
+// PruneRuleDocs documents the prune guard rules (RulePruneAll,
+// RulePruneLimit) in the model of package findings. They are not in
+// RuleDocs, since WithAllow (--allow) does not lift them.
+func PruneRuleDocs() findings.Rules {
+	return findings.Rules{
+		{ID: RulePruneAll, Severity: findings.SeverityError, Purpose: "the prune would delete every connector the owner manages (lifted by --allow-prune-all, never by --allow)"},
+		{ID: RulePruneLimit, Severity: findings.SeverityError, Purpose: "the prune would delete more connectors than --prune-max (lifted by --prune-max or --allow-prune-all, never by --allow)"},
+	}
+}
+
 func def(cfg map[string]string, key, dflt string) string {
 	if v, ok := cfg[key]; ok && v != "" {
 		return v
