@@ -394,7 +394,7 @@ func TestColumnSchema(t *testing.T) {
 		{eventrouter.MariaDB, "datetime(3)", "int64/io.debezium.time.Timestamp"},
 		{eventrouter.MariaDB, "datetime(6)", "int64/io.debezium.time.MicroTimestamp"},
 		{eventrouter.MariaDB, "longblob", "bytes/"},
-		{eventrouter.MariaDB, "int unsigned", "int32/"},
+		{eventrouter.MariaDB, "int", "int32/"},
 	}
 	for _, tt := range tests {
 		s, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)
@@ -406,8 +406,34 @@ func TestColumnSchema(t *testing.T) {
 			t.Errorf("%s %s: %s, want %s", tt.kind, tt.typ, got, tt.want)
 		}
 	}
-	if _, err := eventrouter.ColumnSchema(eventrouter.Postgres, "hstore", true); !errors.Is(err, eventrouter.ErrUnsupported) {
-		t.Errorf("hstore: %v", err)
+	// types it does not model are refused (never guessed): ErrUnsupported,
+	// as a *ColumnTypeError naming the type
+	for _, tt := range []struct {
+		kind eventrouter.ConnectorKind
+		typ  string
+	}{
+		{eventrouter.Postgres, "hstore"}, {eventrouter.Postgres, "money"}, {eventrouter.Postgres, "interval"},
+		{eventrouter.Postgres, "xml"}, {eventrouter.Postgres, "numeric(10,2)"}, {eventrouter.Postgres, "int4[]"},
+		{eventrouter.MariaDB, "set('a','b')"}, {eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"},
+		{eventrouter.MySQL, "enum('x')"}, {eventrouter.MariaDB, "bit(3)"}, {eventrouter.MariaDB, "int unsigned"},
+		{eventrouter.MariaDB, "int(10) unsigned"}, {eventrouter.MySQL, "smallint unsigned"}, {eventrouter.MariaDB, "decimal(10,2)"},
+	} {
+		_, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)
+		var cte *eventrouter.ColumnTypeError
+		if !errors.Is(err, eventrouter.ErrUnsupported) || !errors.As(err, &cte) || cte.Type != tt.typ {
+			t.Errorf("%s %s: %v, want a *ColumnTypeError unwrapping to ErrUnsupported", tt.kind, tt.typ, err)
+		}
+	}
+	// every type the list names is modelled
+	for _, kind := range []eventrouter.ConnectorKind{eventrouter.Postgres, eventrouter.MySQL, eventrouter.MariaDB} {
+		if len(eventrouter.ModelledColumnTypes(kind)) == 0 {
+			t.Errorf("%s: no modelled types", kind)
+		}
+		for _, typ := range eventrouter.ModelledColumnTypes(kind) {
+			if _, err := eventrouter.ColumnSchema(kind, typ, true); err != nil {
+				t.Errorf("%s %s is listed as modelled: %v", kind, typ, err)
+			}
+		}
 	}
 }
 

@@ -13,10 +13,112 @@ import (
 	"time"
 )
 
+// columnType is one SQL type family ColumnSchema models: its spellings (as
+// parseSQLType returns the base type) and the Connect schema Debezium gives
+// it (schema: type and logical name by precision, -1 when absent).
+type columnType struct {
+	names  []string
+	schema func(prec int) (Type, string)
+}
+
+func plain(t Type) func(int) (Type, string) { return func(int) (Type, string) { return t, "" } }
+
+func named(t Type, name string) func(int) (Type, string) {
+	return func(int) (Type, string) { return t, name }
+}
+
+// wallClock: timestamp(0-3) / datetime(0-3) → Timestamp (millis); more
+// digits, or none on PostgreSQL → MicroTimestamp (adaptive precision mode).
+func wallClock(pgDefault bool) func(int) (Type, string) {
+	return func(prec int) (Type, string) {
+		if (prec < 0 && !pgDefault) || (prec >= 0 && prec <= 3) {
+			return Int64, NameTimestamp
+		}
+		return Int64, NameMicroTimestamp
+	}
+}
+
+// columnTypes is THE list of modelled column types, per connector: route
+// preview and the relay accept exactly these (ColumnSchema refuses the
+// rest with a *ColumnTypeError), and ModelledColumnTypes documents them.
+var columnTypes = map[ConnectorKind][]columnType{
+	Postgres: {
+		{[]string{"uuid"}, named(String, NameUUID)},
+		{[]string{"json", "jsonb"}, named(String, NameJSON)},
+		{[]string{"text", "varchar", "character varying", "char", "character", "bpchar", "name", "citext"}, plain(String)},
+		{[]string{"bytea"}, plain(Bytes)},
+		{[]string{"int2", "smallint", "smallserial"}, plain(Int16)},
+		{[]string{"int4", "int", "integer", "serial"}, plain(Int32)},
+		{[]string{"int8", "bigint", "bigserial"}, plain(Int64)},
+		{[]string{"bool", "boolean"}, plain(Boolean)},
+		{[]string{"float4", "real"}, plain(Float32)},
+		{[]string{"float8", "double precision"}, plain(Float64)},
+		{[]string{"timestamp", "timestamp without time zone"}, wallClock(true)},
+		{[]string{"timestamptz", "timestamp with time zone"}, named(String, NameZonedTimestamp)},
+		{[]string{"date"}, named(Int32, NameDate)},
+	},
+	MySQL:   binlogColumnTypes(MySQL),
+	MariaDB: binlogColumnTypes(MariaDB),
+}
+
+func binlogColumnTypes(kind ConnectorKind) []columnType {
+	jsonT := plain(String) // MariaDB's JSON is LONGTEXT
+	if kind == MySQL {
+		jsonT = named(String, NameJSON)
+	}
+	return []columnType{
+		{[]string{"char", "varchar", "text", "tinytext", "mediumtext", "longtext"}, plain(String)},
+		{[]string{"json"}, jsonT},
+		{[]string{"binary", "varbinary", "blob", "tinyblob", "mediumblob", "longblob"}, plain(Bytes)},
+		{[]string{"tinyint", "smallint"}, plain(Int16)},
+		{[]string{"mediumint", "int", "integer"}, plain(Int32)},
+		{[]string{"bigint"}, plain(Int64)},
+		{[]string{"bool", "boolean"}, plain(Boolean)},
+		{[]string{"float"}, plain(Float32)},
+		{[]string{"double", "real"}, plain(Float64)},
+		{[]string{"datetime"}, wallClock(false)},
+		{[]string{"timestamp"}, named(String, NameZonedTimestamp)},
+		{[]string{"date"}, named(Int32, NameDate)},
+	}
+}
+
+// ModelledColumnTypes returns the SQL column types ColumnSchema models for
+// a connector of kind ("" is PostgreSQL), each family's spellings in list
+// order; nil for an unknown kind. Any other type (PostgreSQL numeric,
+// money, interval, time, xml, arrays, enums; MySQL / MariaDB decimal, enum,
+// set, bit, time, year, unsigned integers, spatial types) is refused.
+func ModelledColumnTypes(kind ConnectorKind) []string {
+	if kind == "" {
+		kind = Postgres
+	}
+	var out []string
+	for _, ct := range columnTypes[kind] {
+		out = append(out, ct.names...)
+	}
+	return out
+}
+
+// ColumnTypeError is a column type ColumnSchema does not model. It unwraps
+// to ErrUnsupported.
+type ColumnTypeError struct {
+	Kind ConnectorKind
+	Type string // as given
+}
+
+func (e *ColumnTypeError) Error() string {
+	db := map[ConnectorKind]string{Postgres: "PostgreSQL", MySQL: "MySQL", MariaDB: "MariaDB"}[e.Kind]
+	return fmt.Sprintf("%s column type %q is not modelled (modelled: %s)", db, e.Type, strings.Join(ModelledColumnTypes(e.Kind), ", "))
+}
+
+// Unwrap returns ErrUnsupported.
+func (e *ColumnTypeError) Unwrap() error { return ErrUnsupported }
+
 // ColumnSchema returns the Connect schema a Debezium connector of kind gives
 // a column of SQL type sqlType (default settings: time.precision.mode
-// adaptive / adaptive_time_microseconds, binary.handling.mode bytes,
-// decimal handling not modelled). nullable sets Optional.
+// adaptive / adaptive_time_microseconds, binary.handling.mode bytes),
+// for the types ModelledColumnTypes lists; any other type, and on MySQL /
+// MariaDB any UNSIGNED integer (BinlogValueConverters widens them), is a
+// *ColumnTypeError (ErrUnsupported), never a guess. nullable sets Optional.
 //
 // PostgreSQL: uuid → string io.debezium.data.Uuid; json, jsonb → string
 // io.debezium.data.Json; text, varchar, char, bpchar → string; bytea →
@@ -30,89 +132,34 @@ import (
 // → int32, bigint → int64; datetime(0-3) → Timestamp, datetime(4-6) →
 // MicroTimestamp; timestamp → ZonedTimestamp.
 func ColumnSchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, error) {
-	t, prec := parseSQLType(sqlType)
-	s := &Schema{Optional: nullable}
-	logical := func(typ Type, name string) {
-		s.Type, s.Name, s.Version = typ, name, i32(1)
+	if kind == "" {
+		kind = Postgres
 	}
-	switch kind {
-	case Postgres, "":
-		switch t {
-		case "uuid":
-			logical(String, NameUUID)
-		case "json", "jsonb":
-			logical(String, NameJSON)
-		case "text", "varchar", "character varying", "char", "character", "bpchar", "name", "citext":
-			s.Type = String
-		case "bytea":
-			s.Type = Bytes
-		case "int2", "smallint", "smallserial":
-			s.Type = Int16
-		case "int4", "int", "integer", "serial":
-			s.Type = Int32
-		case "int8", "bigint", "bigserial":
-			s.Type = Int64
-		case "bool", "boolean":
-			s.Type = Boolean
-		case "float4", "real":
-			s.Type = Float32
-		case "float8", "double precision":
-			s.Type = Float64
-		case "timestamp", "timestamp without time zone":
-			if prec >= 0 && prec <= 3 {
-				logical(Int64, NameTimestamp)
-			} else {
-				logical(Int64, NameMicroTimestamp)
-			}
-		case "timestamptz", "timestamp with time zone":
-			logical(String, NameZonedTimestamp)
-		case "date":
-			logical(Int32, NameDate)
-		default:
-			return nil, fmt.Errorf("%w: PostgreSQL column type %q", ErrUnsupported, sqlType)
-		}
-	case MySQL, MariaDB:
-		switch t {
-		case "char", "varchar", "text", "tinytext", "mediumtext", "longtext", "enum", "set":
-			s.Type = String
-		case "json":
-			if kind == MySQL {
-				logical(String, NameJSON)
-			} else {
-				s.Type = String
-			}
-		case "binary", "varbinary", "blob", "tinyblob", "mediumblob", "longblob":
-			s.Type = Bytes
-		case "tinyint", "smallint":
-			s.Type = Int16
-		case "mediumint", "int", "integer":
-			s.Type = Int32
-		case "bigint":
-			s.Type = Int64
-		case "bool", "boolean":
-			s.Type = Boolean
-		case "float":
-			s.Type = Float32
-		case "double", "real":
-			s.Type = Float64
-		case "datetime":
-			if prec <= 3 {
-				logical(Int64, NameTimestamp)
-			} else {
-				logical(Int64, NameMicroTimestamp)
-			}
-		case "timestamp":
-			logical(String, NameZonedTimestamp)
-		case "date":
-			logical(Int32, NameDate)
-		default:
-			return nil, fmt.Errorf("%w: %s column type %q", ErrUnsupported, kind, sqlType)
-		}
-	default:
+	list, ok := columnTypes[kind]
+	if !ok {
 		return nil, fmt.Errorf("%w: connector %q", ErrUnsupported, kind)
 	}
-	return s, nil
+	t, prec := parseSQLType(sqlType)
+	if kind != Postgres && unsignedRe.MatchString(sqlType) {
+		return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
+	}
+	for _, ct := range list {
+		for _, n := range ct.names {
+			if n != t {
+				continue
+			}
+			s := &Schema{Optional: nullable}
+			s.Type, s.Name = ct.schema(prec)
+			if s.Name != "" {
+				s.Version = i32(1)
+			}
+			return s, nil
+		}
+	}
+	return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
 }
+
+var unsignedRe = regexp.MustCompile(`(?i)\bunsigned\b`)
 
 var sqlTypeRe = regexp.MustCompile(`^\s*([a-zA-Z][a-zA-Z0-9_ ]*?)\s*(?:\(\s*(\d+)\s*(?:,\s*\d+\s*)?\))?\s*(?:unsigned)?\s*$`)
 
