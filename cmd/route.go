@@ -76,7 +76,10 @@ The sample row (a file, or - for stdin) is JSON:
 A string value of a text column is the column text, an object or array its
 JSON text (jsonb is normalized as PostgreSQL stores it). A bytes column takes
 "base64:…", "hex:…" or plain text. Timestamps are "2006-01-02 15:04:05.999999"
-(UTC) or a number in the column's unit.
+(UTC) or a number in the column's unit. A PostgreSQL timestamptz takes a zone
+("…05.5+02", none is UTC) and is delivered as Debezium does: rounded to the
+column's precision, in UTC, with that many fraction digits
+("2006-01-02T13:04:05.500000Z" for timestamptz, 6 when none is declared).
 
 A column's DEFAULT (as in CREATE TABLE: "default 'new'", "default now()",
 or {"type":…,"defaultExpression":…}) matters: Debezium puts it in the

@@ -191,7 +191,12 @@ func parseSQLType(t string) (string, int) {
 //   - Timestamp / MicroTimestamp / NanoTimestamp: "2006-01-02 15:04:05.999999"
 //     (or RFC 3339; a wall clock taken as UTC, as Debezium does) or a number
 //     in the column's unit;
-//   - Date: "2006-01-02" or days since the epoch.
+//   - Date: "2006-01-02" or days since the epoch;
+//   - PostgreSQL timestamptz: "2006-01-02 15:04:05.999999+02" (zone Z,
+//     ±hh, ±hhmm or ±hh:mm; none is UTC) becomes the canonical
+//     ZonedTimestamp Debezium delivers: rounded to the column's precision
+//     as PostgreSQL stores it, in UTC, with that many fraction digits
+//     (6 when none is declared): "2006-01-02T13:04:05.999999Z".
 func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage) (any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -205,6 +210,9 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		}
 	}
 	base, prec := parseSQLType(sqlType)
+	if (kind == Postgres || kind == "") && s.Name == NameZonedTimestamp && isStr {
+		return pgZonedTimestamp(str, prec)
+	}
 	switch s.Type {
 	case String:
 		text := str
@@ -290,6 +298,67 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		return f, nil
 	}
 	return nil, fmt.Errorf("%w: sample value for %s", ErrUnsupported, s.Type)
+}
+
+// pgTimestamptzLayouts are the timestamptz inputs a sample may use: ISO
+// date and time (space or T), fraction optional, and a zone as Z, ±hh,
+// ±hhmm or ±hh:mm, or none (taken as UTC).
+var pgTimestamptzLayouts = func() []string {
+	var out []string
+	for _, sep := range []string{" ", "T"} {
+		for _, zone := range []string{"Z07:00", "-07", "-0700", ""} {
+			out = append(out, "2006-01-02"+sep+"15:04:05.999999999"+zone)
+		}
+	}
+	return out
+}()
+
+// pgZonedTimestamp is a PostgreSQL timestamptz value as
+// PostgresValueConverter delivers it (io.debezium.time.ZonedTimestamp):
+// PostgreSQL stores it rounded to microseconds and then to the column's
+// precision prec (-1: 6), half away from zero relative to its epoch
+// 2000-01-01 (so before 2000 a tie rounds to the earlier instant); Debezium
+// writes it in UTC as ISO-8601 with exactly prec fraction digits (none for
+// 0), the form ColumnDefault's placeholder has.
+func pgZonedTimestamp(v string, prec int) (string, error) {
+	var t time.Time
+	var err error
+	for _, l := range pgTimestamptzLayouts {
+		if t, err = time.ParseInLocation(l, strings.TrimSpace(v), time.UTC); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("%w: timestamptz %q: want 2006-01-02 15:04:05[.ffffff][Z|±hh[:mm]]", ErrInvalidEvent, v)
+	}
+	if prec < 0 || prec > 6 {
+		prec = 6
+	}
+	pgEpoch := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	round := func(t time.Time, unit time.Duration) time.Time {
+		d := t.Sub(pgEpoch) // no overflow for years 1708..2292
+		if t.Before(pgEpoch.Add(-290*365*24*time.Hour)) || t.After(pgEpoch.Add(290*365*24*time.Hour)) {
+			return t.Round(unit)
+		}
+		q, r := d/unit, d%unit
+		switch {
+		case r > 0 && 2*r >= unit:
+			q++
+		case r < 0 && -2*r >= unit:
+			q--
+		}
+		return pgEpoch.Add(q * unit)
+	}
+	t = round(t, time.Microsecond)
+	unit := time.Second
+	for i := 0; i < prec; i++ {
+		unit /= 10
+	}
+	t = round(t, unit).UTC()
+	if prec == 0 {
+		return t.Format("2006-01-02T15:04:05Z"), nil
+	}
+	return t.Format("2006-01-02T15:04:05." + strings.Repeat("0", prec) + "Z"), nil
 }
 
 func parseWallClock(v, name string) (int64, error) {
