@@ -76,7 +76,10 @@ The sample row (a file, or - for stdin) is JSON:
 A string value of a text column is the column text, an object or array its
 JSON text (jsonb is normalized as PostgreSQL stores it). A bytes column takes
 "base64:…", "hex:…" or plain text. Timestamps are "2006-01-02 15:04:05.999999"
-(UTC) or a number in the column's unit.
+(UTC) or a number in the column's unit. A PostgreSQL timestamptz takes a zone
+("…05.5+02", none is UTC) and is delivered as Debezium does: rounded to the
+column's precision, in UTC, with that many fraction digits
+("2006-01-02T13:04:05.500000Z" for timestamptz, 6 when none is declared).
 
 A column's DEFAULT (as in CREATE TABLE: "default 'new'", "default now()",
 or {"type":…,"defaultExpression":…}) matters: Debezium puts it in the
@@ -93,8 +96,23 @@ A record timestamp more than an hour ahead of the clock is rejected by a
 Kafka 4 broker (log.message.timestamp.after.max.ms): the task fails, or with
 errors.tolerance=all the record is dropped.
 
+Column types modelled (the value as the connector's value converter
+delivers it, under its default time.precision.mode and binary.handling.mode):
+` + modelledTypesHelp() + `
+Every modelled type may go in any placement (id, key, payload, headers and
+envelope fields); the placements read with a typed getter (route.by.field:
+string, partition and schema version: int32, timestamp: int64) fail the task
+on another type, as the real EventRouter does. A column of any other type
+(e.g. PostgreSQL numeric, money, interval, xml, arrays; MySQL/MariaDB
+decimal, enum, set, bit, unsigned integers) is refused with exit 2 naming
+the column and its type, rather than guessed; so is it at relay start.
+On MySQL/MariaDB, BOOLEAN is modelled as the connector's DDL parser reads a
+CREATE TABLE in the binlog (boolean); a snapshot reads SHOW CREATE TABLE's
+tinyint(1) (int16): give "tinyint(1)" to preview that.
+
 Exit status: 0 when the row is routed, dropped or passed through; 1 when the
-real task would fail (the error is printed); 2 for bad input.`,
+real task would fail (the error is printed); 2 for bad input, including a
+column type it does not model.`,
 		Example: `  $ outboxctl route preview --config connector.json row.json
   $ outboxctl route preview -f outbox.yaml --outbox orders -o json row.json
   $ echo '{"row":{"id":"1","aggregatetype":"Order","aggregateid":"1","payload":{}}}' | outboxctl route preview --connector-config cfg.json -`,
@@ -209,6 +227,20 @@ func runRoutePreview(env *Env, opts *routePreviewOptions) error {
 	}
 	writePreviewText(env.IO.Out, res)
 	return nil
+}
+
+// modelledTypesHelp lists eventrouter.ModelledColumnTypes per database,
+// one indented line each, for the help text.
+func modelledTypesHelp() string {
+	var b strings.Builder
+	for _, k := range []struct {
+		label string
+		kind  eventrouter.ConnectorKind
+	}{{"PostgreSQL", eventrouter.Postgres}, {"MySQL, MariaDB", eventrouter.MariaDB}} {
+		fmt.Fprintf(&b, "  %s: %s\n", k.label, strings.Join(eventrouter.ModelledColumnTypes(k.kind), ", "))
+	}
+	b.WriteString("  (json is io.debezium.data.Json on MySQL, a plain string on MariaDB)\n")
+	return b.String()
 }
 
 // readConnectorConfig reads {"name","config":{…}} or a flat map of strings.

@@ -18,7 +18,9 @@
 //   - ChangeEvent is what the connector hands to the SMT: the op and the row
 //     image as columns with their Connect schemas. ColumnSchema maps SQL
 //     column types to the schemas the PostgreSQL, MySQL and MariaDB
-//     connectors build, and SampleRow (ParseSampleRow) is the JSON sample
+//     connectors build, for exactly the types ModelledColumnTypes lists;
+//     any other type is a *ColumnTypeError (ErrUnsupported), never a
+//     guess. SampleRow (ParseSampleRow) is the JSON sample
 //     row format of `outboxctl route preview`.
 //   - Route (or a Router, which keeps the per-task schema caches across
 //     events) returns a Result: Dropped with a Reason, PassThrough, or a

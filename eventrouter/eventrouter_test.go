@@ -394,7 +394,7 @@ func TestColumnSchema(t *testing.T) {
 		{eventrouter.MariaDB, "datetime(3)", "int64/io.debezium.time.Timestamp"},
 		{eventrouter.MariaDB, "datetime(6)", "int64/io.debezium.time.MicroTimestamp"},
 		{eventrouter.MariaDB, "longblob", "bytes/"},
-		{eventrouter.MariaDB, "int unsigned", "int32/"},
+		{eventrouter.MariaDB, "int", "int32/"},
 	}
 	for _, tt := range tests {
 		s, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)
@@ -406,8 +406,34 @@ func TestColumnSchema(t *testing.T) {
 			t.Errorf("%s %s: %s, want %s", tt.kind, tt.typ, got, tt.want)
 		}
 	}
-	if _, err := eventrouter.ColumnSchema(eventrouter.Postgres, "hstore", true); !errors.Is(err, eventrouter.ErrUnsupported) {
-		t.Errorf("hstore: %v", err)
+	// types it does not model are refused (never guessed): ErrUnsupported,
+	// as a *ColumnTypeError naming the type
+	for _, tt := range []struct {
+		kind eventrouter.ConnectorKind
+		typ  string
+	}{
+		{eventrouter.Postgres, "hstore"}, {eventrouter.Postgres, "money"}, {eventrouter.Postgres, "interval"},
+		{eventrouter.Postgres, "xml"}, {eventrouter.Postgres, "numeric(10,2)"}, {eventrouter.Postgres, "int4[]"},
+		{eventrouter.MariaDB, "set('a','b')"}, {eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"},
+		{eventrouter.MySQL, "enum('x')"}, {eventrouter.MariaDB, "bit(3)"}, {eventrouter.MariaDB, "int unsigned"},
+		{eventrouter.MariaDB, "int(10) unsigned"}, {eventrouter.MySQL, "smallint unsigned"}, {eventrouter.MariaDB, "decimal(10,2)"},
+	} {
+		_, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)
+		var cte *eventrouter.ColumnTypeError
+		if !errors.Is(err, eventrouter.ErrUnsupported) || !errors.As(err, &cte) || cte.Type != tt.typ {
+			t.Errorf("%s %s: %v, want a *ColumnTypeError unwrapping to ErrUnsupported", tt.kind, tt.typ, err)
+		}
+	}
+	// every type the list names is modelled
+	for _, kind := range []eventrouter.ConnectorKind{eventrouter.Postgres, eventrouter.MySQL, eventrouter.MariaDB} {
+		if len(eventrouter.ModelledColumnTypes(kind)) == 0 {
+			t.Errorf("%s: no modelled types", kind)
+		}
+		for _, typ := range eventrouter.ModelledColumnTypes(kind) {
+			if _, err := eventrouter.ColumnSchema(kind, typ, true); err != nil {
+				t.Errorf("%s %s is listed as modelled: %v", kind, typ, err)
+			}
+		}
 	}
 }
 
@@ -489,5 +515,39 @@ func TestParsePlacements(t *testing.T) {
 	}
 	if n := len(eventrouter.ParsePlacements(",")); n != 0 {
 		t.Errorf(`ParsePlacements(",") has %d entries, want 0`, n)
+	}
+}
+
+// PostgreSQL prints timestamptz in one canonical form whatever the input
+// was, and PostgresValueConverter passes it on as ZonedTimestamp: in UTC,
+// ISO-8601, with the column's scale in fraction digits (6 when none is
+// declared, none for 0), after PostgreSQL's rounding to that scale.
+func TestColumnValuePostgresTimestamptz(t *testing.T) {
+	for _, tt := range []struct{ typ, in, want string }{
+		{"timestamptz", "2024-01-01 10:00:00+02", "2024-01-01T08:00:00.000000Z"},
+		{"timestamptz", "2024-01-01T10:00:00.5+02:00", "2024-01-01T08:00:00.500000Z"},
+		{"timestamptz", "2024-01-01 10:00:00.123456789Z", "2024-01-01T10:00:00.123457Z"},
+		{"timestamptz", "2024-01-01 10:00:00", "2024-01-01T10:00:00.000000Z"},
+		{"timestamp with time zone", "2024-01-01 00:30:00-0130", "2024-01-01T02:00:00.000000Z"},
+		{"timestamptz(3)", "2024-01-01 10:00:00.1234+00", "2024-01-01T10:00:00.123Z"},
+		{"timestamptz(3)", "2024-01-01 10:00:00.9995+00", "2024-01-01T10:00:01.000Z"},
+		{"timestamptz(0)", "2024-12-31 23:59:59.5+00", "2025-01-01T00:00:00Z"},
+		{"timestamptz(0)", "2024-01-01 10:00:00.4+00", "2024-01-01T10:00:00Z"},
+		{"timestamptz(1)", "1999-06-01 10:00:00.25+00", "1999-06-01T10:00:00.2Z"}, // before 2000 a tie rounds down
+		{"timestamptz(1)", "2001-06-01 10:00:00.25+00", "2001-06-01T10:00:00.3Z"},
+	} {
+		s, err := eventrouter.ColumnSchema(eventrouter.Postgres, tt.typ, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := json.Marshal(tt.in)
+		got, err := eventrouter.ColumnValue(eventrouter.Postgres, tt.typ, s, raw)
+		if err != nil || got != tt.want {
+			t.Errorf("%s %q = %v, %v; want %q", tt.typ, tt.in, got, err, tt.want)
+		}
+	}
+	s, _ := eventrouter.ColumnSchema(eventrouter.Postgres, "timestamptz", true)
+	if _, err := eventrouter.ColumnValue(eventrouter.Postgres, "timestamptz", s, json.RawMessage(`"yesterday-ish"`)); !errors.Is(err, eventrouter.ErrInvalidEvent) {
+		t.Errorf("an unparsable timestamptz: %v, want ErrInvalidEvent", err)
 	}
 }

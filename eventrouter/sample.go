@@ -13,10 +13,112 @@ import (
 	"time"
 )
 
+// columnType is one SQL type family ColumnSchema models: its spellings (as
+// parseSQLType returns the base type) and the Connect schema Debezium gives
+// it (schema: type and logical name by precision, -1 when absent).
+type columnType struct {
+	names  []string
+	schema func(prec int) (Type, string)
+}
+
+func plain(t Type) func(int) (Type, string) { return func(int) (Type, string) { return t, "" } }
+
+func named(t Type, name string) func(int) (Type, string) {
+	return func(int) (Type, string) { return t, name }
+}
+
+// wallClock: timestamp(0-3) / datetime(0-3) → Timestamp (millis); more
+// digits, or none on PostgreSQL → MicroTimestamp (adaptive precision mode).
+func wallClock(pgDefault bool) func(int) (Type, string) {
+	return func(prec int) (Type, string) {
+		if (prec < 0 && !pgDefault) || (prec >= 0 && prec <= 3) {
+			return Int64, NameTimestamp
+		}
+		return Int64, NameMicroTimestamp
+	}
+}
+
+// columnTypes is THE list of modelled column types, per connector: route
+// preview and the relay accept exactly these (ColumnSchema refuses the
+// rest with a *ColumnTypeError), and ModelledColumnTypes documents them.
+var columnTypes = map[ConnectorKind][]columnType{
+	Postgres: {
+		{[]string{"uuid"}, named(String, NameUUID)},
+		{[]string{"json", "jsonb"}, named(String, NameJSON)},
+		{[]string{"text", "varchar", "character varying", "char", "character", "bpchar", "name", "citext"}, plain(String)},
+		{[]string{"bytea"}, plain(Bytes)},
+		{[]string{"int2", "smallint", "smallserial"}, plain(Int16)},
+		{[]string{"int4", "int", "integer", "serial"}, plain(Int32)},
+		{[]string{"int8", "bigint", "bigserial"}, plain(Int64)},
+		{[]string{"bool", "boolean"}, plain(Boolean)},
+		{[]string{"float4", "real"}, plain(Float32)},
+		{[]string{"float8", "double precision"}, plain(Float64)},
+		{[]string{"timestamp", "timestamp without time zone"}, wallClock(true)},
+		{[]string{"timestamptz", "timestamp with time zone"}, named(String, NameZonedTimestamp)},
+		{[]string{"date"}, named(Int32, NameDate)},
+	},
+	MySQL:   binlogColumnTypes(MySQL),
+	MariaDB: binlogColumnTypes(MariaDB),
+}
+
+func binlogColumnTypes(kind ConnectorKind) []columnType {
+	jsonT := plain(String) // MariaDB's JSON is LONGTEXT
+	if kind == MySQL {
+		jsonT = named(String, NameJSON)
+	}
+	return []columnType{
+		{[]string{"char", "varchar", "text", "tinytext", "mediumtext", "longtext"}, plain(String)},
+		{[]string{"json"}, jsonT},
+		{[]string{"binary", "varbinary", "blob", "tinyblob", "mediumblob", "longblob"}, plain(Bytes)},
+		{[]string{"tinyint", "smallint"}, plain(Int16)},
+		{[]string{"mediumint", "int", "integer"}, plain(Int32)},
+		{[]string{"bigint"}, plain(Int64)},
+		{[]string{"bool", "boolean"}, plain(Boolean)},
+		{[]string{"float"}, plain(Float32)},
+		{[]string{"double", "real"}, plain(Float64)},
+		{[]string{"datetime"}, wallClock(false)},
+		{[]string{"timestamp"}, named(String, NameZonedTimestamp)},
+		{[]string{"date"}, named(Int32, NameDate)},
+	}
+}
+
+// ModelledColumnTypes returns the SQL column types ColumnSchema models for
+// a connector of kind ("" is PostgreSQL), each family's spellings in list
+// order; nil for an unknown kind. Any other type (PostgreSQL numeric,
+// money, interval, time, xml, arrays, enums; MySQL / MariaDB decimal, enum,
+// set, bit, time, year, unsigned integers, spatial types) is refused.
+func ModelledColumnTypes(kind ConnectorKind) []string {
+	if kind == "" {
+		kind = Postgres
+	}
+	var out []string
+	for _, ct := range columnTypes[kind] {
+		out = append(out, ct.names...)
+	}
+	return out
+}
+
+// ColumnTypeError is a column type ColumnSchema does not model. It unwraps
+// to ErrUnsupported.
+type ColumnTypeError struct {
+	Kind ConnectorKind
+	Type string // as given
+}
+
+func (e *ColumnTypeError) Error() string {
+	db := map[ConnectorKind]string{Postgres: "PostgreSQL", MySQL: "MySQL", MariaDB: "MariaDB"}[e.Kind]
+	return fmt.Sprintf("%s column type %q is not modelled (modelled: %s)", db, e.Type, strings.Join(ModelledColumnTypes(e.Kind), ", "))
+}
+
+// Unwrap returns ErrUnsupported.
+func (e *ColumnTypeError) Unwrap() error { return ErrUnsupported }
+
 // ColumnSchema returns the Connect schema a Debezium connector of kind gives
 // a column of SQL type sqlType (default settings: time.precision.mode
-// adaptive / adaptive_time_microseconds, binary.handling.mode bytes,
-// decimal handling not modelled). nullable sets Optional.
+// adaptive / adaptive_time_microseconds, binary.handling.mode bytes),
+// for the types ModelledColumnTypes lists; any other type, and on MySQL /
+// MariaDB any UNSIGNED integer (BinlogValueConverters widens them), is a
+// *ColumnTypeError (ErrUnsupported), never a guess. nullable sets Optional.
 //
 // PostgreSQL: uuid → string io.debezium.data.Uuid; json, jsonb → string
 // io.debezium.data.Json; text, varchar, char, bpchar → string; bytea →
@@ -30,89 +132,34 @@ import (
 // → int32, bigint → int64; datetime(0-3) → Timestamp, datetime(4-6) →
 // MicroTimestamp; timestamp → ZonedTimestamp.
 func ColumnSchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, error) {
-	t, prec := parseSQLType(sqlType)
-	s := &Schema{Optional: nullable}
-	logical := func(typ Type, name string) {
-		s.Type, s.Name, s.Version = typ, name, i32(1)
+	if kind == "" {
+		kind = Postgres
 	}
-	switch kind {
-	case Postgres, "":
-		switch t {
-		case "uuid":
-			logical(String, NameUUID)
-		case "json", "jsonb":
-			logical(String, NameJSON)
-		case "text", "varchar", "character varying", "char", "character", "bpchar", "name", "citext":
-			s.Type = String
-		case "bytea":
-			s.Type = Bytes
-		case "int2", "smallint", "smallserial":
-			s.Type = Int16
-		case "int4", "int", "integer", "serial":
-			s.Type = Int32
-		case "int8", "bigint", "bigserial":
-			s.Type = Int64
-		case "bool", "boolean":
-			s.Type = Boolean
-		case "float4", "real":
-			s.Type = Float32
-		case "float8", "double precision":
-			s.Type = Float64
-		case "timestamp", "timestamp without time zone":
-			if prec >= 0 && prec <= 3 {
-				logical(Int64, NameTimestamp)
-			} else {
-				logical(Int64, NameMicroTimestamp)
-			}
-		case "timestamptz", "timestamp with time zone":
-			logical(String, NameZonedTimestamp)
-		case "date":
-			logical(Int32, NameDate)
-		default:
-			return nil, fmt.Errorf("%w: PostgreSQL column type %q", ErrUnsupported, sqlType)
-		}
-	case MySQL, MariaDB:
-		switch t {
-		case "char", "varchar", "text", "tinytext", "mediumtext", "longtext", "enum", "set":
-			s.Type = String
-		case "json":
-			if kind == MySQL {
-				logical(String, NameJSON)
-			} else {
-				s.Type = String
-			}
-		case "binary", "varbinary", "blob", "tinyblob", "mediumblob", "longblob":
-			s.Type = Bytes
-		case "tinyint", "smallint":
-			s.Type = Int16
-		case "mediumint", "int", "integer":
-			s.Type = Int32
-		case "bigint":
-			s.Type = Int64
-		case "bool", "boolean":
-			s.Type = Boolean
-		case "float":
-			s.Type = Float32
-		case "double", "real":
-			s.Type = Float64
-		case "datetime":
-			if prec <= 3 {
-				logical(Int64, NameTimestamp)
-			} else {
-				logical(Int64, NameMicroTimestamp)
-			}
-		case "timestamp":
-			logical(String, NameZonedTimestamp)
-		case "date":
-			logical(Int32, NameDate)
-		default:
-			return nil, fmt.Errorf("%w: %s column type %q", ErrUnsupported, kind, sqlType)
-		}
-	default:
+	list, ok := columnTypes[kind]
+	if !ok {
 		return nil, fmt.Errorf("%w: connector %q", ErrUnsupported, kind)
 	}
-	return s, nil
+	t, prec := parseSQLType(sqlType)
+	if kind != Postgres && unsignedRe.MatchString(sqlType) {
+		return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
+	}
+	for _, ct := range list {
+		for _, n := range ct.names {
+			if n != t {
+				continue
+			}
+			s := &Schema{Optional: nullable}
+			s.Type, s.Name = ct.schema(prec)
+			if s.Name != "" {
+				s.Version = i32(1)
+			}
+			return s, nil
+		}
+	}
+	return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
 }
+
+var unsignedRe = regexp.MustCompile(`(?i)\bunsigned\b`)
 
 var sqlTypeRe = regexp.MustCompile(`^\s*([a-zA-Z][a-zA-Z0-9_ ]*?)\s*(?:\(\s*(\d+)\s*(?:,\s*\d+\s*)?\))?\s*(?:unsigned)?\s*$`)
 
@@ -144,7 +191,12 @@ func parseSQLType(t string) (string, int) {
 //   - Timestamp / MicroTimestamp / NanoTimestamp: "2006-01-02 15:04:05.999999"
 //     (or RFC 3339; a wall clock taken as UTC, as Debezium does) or a number
 //     in the column's unit;
-//   - Date: "2006-01-02" or days since the epoch.
+//   - Date: "2006-01-02" or days since the epoch;
+//   - PostgreSQL timestamptz: "2006-01-02 15:04:05.999999+02" (zone Z,
+//     ±hh, ±hhmm or ±hh:mm; none is UTC) becomes the canonical
+//     ZonedTimestamp Debezium delivers: rounded to the column's precision
+//     as PostgreSQL stores it, in UTC, with that many fraction digits
+//     (6 when none is declared): "2006-01-02T13:04:05.999999Z".
 func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage) (any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -158,6 +210,9 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		}
 	}
 	base, prec := parseSQLType(sqlType)
+	if (kind == Postgres || kind == "") && s.Name == NameZonedTimestamp && isStr {
+		return pgZonedTimestamp(str, prec)
+	}
 	switch s.Type {
 	case String:
 		text := str
@@ -243,6 +298,67 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		return f, nil
 	}
 	return nil, fmt.Errorf("%w: sample value for %s", ErrUnsupported, s.Type)
+}
+
+// pgTimestamptzLayouts are the timestamptz inputs a sample may use: ISO
+// date and time (space or T), fraction optional, and a zone as Z, ±hh,
+// ±hhmm or ±hh:mm, or none (taken as UTC).
+var pgTimestamptzLayouts = func() []string {
+	var out []string
+	for _, sep := range []string{" ", "T"} {
+		for _, zone := range []string{"Z07:00", "-07", "-0700", ""} {
+			out = append(out, "2006-01-02"+sep+"15:04:05.999999999"+zone)
+		}
+	}
+	return out
+}()
+
+// pgZonedTimestamp is a PostgreSQL timestamptz value as
+// PostgresValueConverter delivers it (io.debezium.time.ZonedTimestamp):
+// PostgreSQL stores it rounded to microseconds and then to the column's
+// precision prec (-1: 6), half away from zero relative to its epoch
+// 2000-01-01 (so before 2000 a tie rounds to the earlier instant); Debezium
+// writes it in UTC as ISO-8601 with exactly prec fraction digits (none for
+// 0), the form ColumnDefault's placeholder has.
+func pgZonedTimestamp(v string, prec int) (string, error) {
+	var t time.Time
+	var err error
+	for _, l := range pgTimestamptzLayouts {
+		if t, err = time.ParseInLocation(l, strings.TrimSpace(v), time.UTC); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("%w: timestamptz %q: want 2006-01-02 15:04:05[.ffffff][Z|±hh[:mm]]", ErrInvalidEvent, v)
+	}
+	if prec < 0 || prec > 6 {
+		prec = 6
+	}
+	pgEpoch := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	round := func(t time.Time, unit time.Duration) time.Time {
+		d := t.Sub(pgEpoch) // no overflow for years 1708..2292
+		if t.Before(pgEpoch.Add(-290*365*24*time.Hour)) || t.After(pgEpoch.Add(290*365*24*time.Hour)) {
+			return t.Round(unit)
+		}
+		q, r := d/unit, d%unit
+		switch {
+		case r > 0 && 2*r >= unit:
+			q++
+		case r < 0 && -2*r >= unit:
+			q--
+		}
+		return pgEpoch.Add(q * unit)
+	}
+	t = round(t, time.Microsecond)
+	unit := time.Second
+	for i := 0; i < prec; i++ {
+		unit /= 10
+	}
+	t = round(t, unit).UTC()
+	if prec == 0 {
+		return t.Format("2006-01-02T15:04:05Z"), nil
+	}
+	return t.Format("2006-01-02T15:04:05." + strings.Repeat("0", prec) + "Z"), nil
 }
 
 func parseWallClock(v, name string) (int64, error) {

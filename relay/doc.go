@@ -11,8 +11,9 @@
 // New takes the connector config (the map `outboxctl route preview` takes)
 // and the outbox's *sql.DB (pgx stdlib for PostgreSQL, go-sql-driver for
 // MySQL and MariaDB); what the relay cannot honour (a converter the
-// emulator lacks, a table or column missing, a column type it does not map)
-// is an ErrConfig there. Run polls until its context ends; Drain publishes
+// emulator lacks, a table or column missing, a column of a type not in
+// eventrouter.ModelledColumnTypes, the list route preview uses) is an
+// ErrConfig there, naming the column and its type. Run polls until its context ends; Drain publishes
 // what is pending and returns.
 //
 // Delivery: an idempotent producer (enable.idempotence, acks=all, Kafka's

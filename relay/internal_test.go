@@ -3,6 +3,7 @@ package relay
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/outboxctl/outboxctl/eventrouter"
@@ -89,6 +90,51 @@ func TestPollQueryKeyset(t *testing.T) {
 		}
 		if len(r.args) != 1 {
 			t.Errorf("pollQuery changed the filter's args: %v", r.args)
+		}
+	}
+}
+
+// A column of a type the emulator does not model stops the relay at start
+// (ErrConfig naming the column and its type), as route preview refuses it,
+// instead of publishing a guessed value.
+func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
+	base := func(kind eventrouter.ConnectorKind) []rawColumn {
+		id, txt := "uuid", "varchar(255)"
+		if kind != eventrouter.Postgres {
+			id = "varchar(36)"
+		}
+		return []rawColumn{{name: "id", typ: id}, {name: "aggregatetype", typ: txt}, {name: "payload", typ: "text", nullable: true}}
+	}
+	for _, tc := range []struct {
+		kind eventrouter.ConnectorKind
+		typ  string
+	}{
+		{eventrouter.Postgres, "money"},
+		{eventrouter.Postgres, "interval"},
+		{eventrouter.Postgres, "xml"},
+		{eventrouter.Postgres, "_int4"},
+		{eventrouter.MariaDB, "set('a','b')"},
+		{eventrouter.MariaDB, "enum('a','b')"},
+		{eventrouter.MariaDB, "bit(3)"},
+		{eventrouter.MariaDB, "int(10) unsigned"},
+		{eventrouter.MySQL, "smallint unsigned"},
+	} {
+		tb := &table{kind: tc.kind, schema: "s", name: "outbox"}
+		err := tb.setColumns(append(base(tc.kind), rawColumn{name: "amount", typ: tc.typ, nullable: true}))
+		var cte *eventrouter.ColumnTypeError
+		if !errors.Is(err, ErrConfig) || !errors.As(err, &cte) || cte.Type != tc.typ {
+			t.Errorf("%s %s: %v, want ErrConfig with an eventrouter.ColumnTypeError", tc.kind, tc.typ, err)
+			continue
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, "column amount: ") || !strings.Contains(msg, fmt.Sprintf("%q", tc.typ)) {
+			t.Errorf("%s %s: %q does not name the column and its type", tc.kind, tc.typ, msg)
+		}
+	}
+	// the modelled ones load
+	for _, kind := range []eventrouter.ConnectorKind{eventrouter.Postgres, eventrouter.MariaDB} {
+		tb := &table{kind: kind, schema: "s", name: "outbox"}
+		if err := tb.setColumns(append(base(kind), rawColumn{name: "amount", typ: "bigint"})); err != nil || len(tb.cols) != 4 {
+			t.Errorf("%s: %v, %d columns", kind, err, len(tb.cols))
 		}
 	}
 }

@@ -111,11 +111,7 @@ func tableOf(conf map[string]string) (schema, name string, err error) {
 // loadTable reads the table's columns and primary key from the catalog.
 func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, schema, name string) (*table, error) {
 	t := &table{kind: kind, schema: schema, name: name}
-	type raw struct {
-		name, typ, def            string
-		nullable, hasDef, autoInc bool
-	}
-	var raws []raw
+	var raws []rawColumn
 	switch kind {
 	case eventrouter.Postgres:
 		rows, err := db.QueryContext(ctx, `
@@ -131,7 +127,7 @@ ORDER BY a.attnum`, schema, name)
 			return nil, fmt.Errorf("%w: read columns of %s.%s: %v", ErrDatabase, schema, name, err)
 		}
 		for rows.Next() {
-			var r raw
+			var r rawColumn
 			var mod int
 			var def sql.NullString
 			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def); err != nil {
@@ -184,7 +180,7 @@ ORDER BY ORDINAL_POSITION`, schema, name)
 			return nil, fmt.Errorf("%w: read columns of %s.%s: %v", ErrDatabase, schema, name, err)
 		}
 		for rows.Next() {
-			var r raw
+			var r rawColumn
 			var def sql.NullString
 			var pri bool
 			if err := rows.Scan(&r.name, &r.typ, &r.nullable, &def, &pri, &r.autoInc); err != nil {
@@ -205,21 +201,38 @@ ORDER BY ORDINAL_POSITION`, schema, name)
 	if len(raws) == 0 {
 		return nil, configErr(nil, "outbox table %s.%s does not exist (or has no columns)", schema, name)
 	}
+	if err := t.setColumns(raws); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// rawColumn is a column as the catalog describes it.
+type rawColumn struct {
+	name, typ, def            string
+	nullable, hasDef, autoInc bool
+}
+
+// setColumns maps the catalog's columns to the schemas the connector gives
+// them (eventrouter.ColumnSchema, the list route preview uses too). A column
+// of a type it does not model is an ErrConfig naming the column and its
+// type: the relay refuses to start rather than guess its value.
+func (t *table) setColumns(raws []rawColumn) error {
 	for _, r := range raws {
-		s, err := eventrouter.ColumnSchema(kind, r.typ, r.nullable)
+		s, err := eventrouter.ColumnSchema(t.kind, r.typ, r.nullable)
 		if err != nil {
-			return nil, configErr(err, "column %s", r.name)
+			return configErr(err, "column %s", r.name)
 		}
 		if r.hasDef {
-			d, err := eventrouter.ColumnDefault(kind, r.typ, s, r.def)
+			d, err := eventrouter.ColumnDefault(t.kind, r.typ, s, r.def)
 			if err != nil {
-				return nil, configErr(err, "column %s DEFAULT %s", r.name, r.def)
+				return configErr(err, "column %s DEFAULT %s", r.name, r.def)
 			}
 			s.Default = d
 		}
 		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s, def: r.def, autoInc: r.autoInc})
 	}
-	return t, nil
+	return nil
 }
 
 // dbOrder reports whether the table has the database-assigned publish
