@@ -104,8 +104,14 @@ envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
 (e.g. PostgreSQL numeric, money, interval, xml, arrays; MySQL/MariaDB
-decimal, enum, set, bit, unsigned integers) is refused with exit 2 naming
+decimal, enum, set, bit, zerofill integers) is refused with exit 2 naming
 the column and its type, rather than guessed; so is it at relay start.
+Values are the stored ones, whatever the input's form: PostgreSQL rounds a
+timestamp to the column's precision and prints a uuid in lower case;
+MySQL/MariaDB truncate a datetime or timestamp to the column's precision;
+unsigned integers are widened (tinyint unsigned: int16, smallint and
+mediumint unsigned: int32, int unsigned: int64) and BIGINT UNSIGNED is the
+signed long (above 2^63-1 it wraps), as bigint.unsigned.handling.mode=long.
 On MySQL/MariaDB, BOOLEAN is modelled as the connector's DDL parser reads a
 CREATE TABLE in the binlog (boolean); a snapshot reads SHOW CREATE TABLE's
 tinyint(1) (int16): give "tinyint(1)" to preview that.

@@ -395,6 +395,13 @@ func TestColumnSchema(t *testing.T) {
 		{eventrouter.MariaDB, "datetime(6)", "int64/io.debezium.time.MicroTimestamp"},
 		{eventrouter.MariaDB, "longblob", "bytes/"},
 		{eventrouter.MariaDB, "int", "int32/"},
+		// BinlogValueConverters widens the unsigned integers
+		{eventrouter.MariaDB, "tinyint(3) unsigned", "int16/"},
+		{eventrouter.MariaDB, "smallint unsigned", "int32/"},
+		{eventrouter.MySQL, "mediumint(8) unsigned", "int32/"},
+		{eventrouter.MariaDB, "int(10) unsigned", "int64/"},
+		{eventrouter.MariaDB, "INT UNSIGNED", "int64/"},
+		{eventrouter.MariaDB, "bigint(20) unsigned", "int64/"},
 	}
 	for _, tt := range tests {
 		s, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)
@@ -415,8 +422,8 @@ func TestColumnSchema(t *testing.T) {
 		{eventrouter.Postgres, "hstore"}, {eventrouter.Postgres, "money"}, {eventrouter.Postgres, "interval"},
 		{eventrouter.Postgres, "xml"}, {eventrouter.Postgres, "numeric(10,2)"}, {eventrouter.Postgres, "int4[]"},
 		{eventrouter.MariaDB, "set('a','b')"}, {eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"},
-		{eventrouter.MySQL, "enum('x')"}, {eventrouter.MariaDB, "bit(3)"}, {eventrouter.MariaDB, "int unsigned"},
-		{eventrouter.MariaDB, "int(10) unsigned"}, {eventrouter.MySQL, "smallint unsigned"}, {eventrouter.MariaDB, "decimal(10,2)"},
+		{eventrouter.MySQL, "enum('x')"}, {eventrouter.MariaDB, "bit(3)"}, {eventrouter.MariaDB, "int(10) unsigned zerofill"},
+		{eventrouter.MariaDB, "decimal(10,2) unsigned"}, {eventrouter.MariaDB, "decimal(10,2)"},
 	} {
 		_, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)
 		var cte *eventrouter.ColumnTypeError
@@ -549,5 +556,62 @@ func TestColumnValuePostgresTimestamptz(t *testing.T) {
 	s, _ := eventrouter.ColumnSchema(eventrouter.Postgres, "timestamptz", true)
 	if _, err := eventrouter.ColumnValue(eventrouter.Postgres, "timestamptz", s, json.RawMessage(`"yesterday-ish"`)); !errors.Is(err, eventrouter.ErrInvalidEvent) {
 		t.Errorf("an unparsable timestamptz: %v, want ErrInvalidEvent", err)
+	}
+}
+
+// Column values as the connectors deliver them, whatever form the input
+// had: PostgreSQL rounds a timestamp to the column's precision and prints
+// a uuid in lower case; MySQL / MariaDB truncate a datetime or timestamp
+// to the column's precision; BIGINT UNSIGNED is the binlog's signed long.
+func TestColumnValueCanonical(t *testing.T) {
+	for _, tt := range []struct {
+		kind     eventrouter.ConnectorKind
+		typ, in  string
+		want     any
+		wantFail bool
+	}{
+		{eventrouter.Postgres, "uuid", `"A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11"`, "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", false},
+		{eventrouter.Postgres, "uuid", `"{a0eebc999c0b4ef8bb6d6bb9bd380a11}"`, "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", false},
+		{eventrouter.Postgres, "uuid", `"a0eebc99-9c0b4ef8-bb6d6bb9-bd380a11"`, "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", false},
+		{eventrouter.Postgres, "uuid", `"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1"`, nil, true},
+		{eventrouter.Postgres, "uuid", `"a0eeb-c999c0b4ef8bb6d6bb9bd380a11"`, nil, true},
+		// timestamp(3) → millis, rounded half away from zero (after 2000)
+		{eventrouter.Postgres, "timestamp(3)", `"2024-03-01 12:34:56.7895"`, int64(1709296496790), false},
+		{eventrouter.Postgres, "timestamp(3)", `"2024-03-01 12:34:56.7894"`, int64(1709296496789), false},
+		{eventrouter.Postgres, "timestamp(0)", `"2024-12-31 23:59:59.5"`, int64(1735689600000), false},
+		{eventrouter.Postgres, "timestamp", `"2024-03-01 12:34:56.1234565"`, int64(1709296496123457), false},
+		{eventrouter.Postgres, "timestamp(4)", `"2024-03-01 12:34:56.12345"`, int64(1709296496123500), false},
+		// MariaDB truncates
+		{eventrouter.MariaDB, "datetime(3)", `"2024-03-01 12:34:56.7899"`, int64(1709296496789), false},
+		{eventrouter.MariaDB, "datetime", `"2024-03-01 12:34:56.9"`, int64(1709296496000), false},
+		{eventrouter.MariaDB, "datetime(6)", `"2024-03-01 12:34:56.1234569"`, int64(1709296496123456), false},
+		{eventrouter.MariaDB, "timestamp", `"2024-03-01 12:34:56.9"`, "2024-03-01T12:34:56Z", false},
+		{eventrouter.MariaDB, "timestamp(3)", `"2024-03-01 12:34:56"`, "2024-03-01T12:34:56.000Z", false},
+		{eventrouter.MariaDB, "timestamp(3)", `"2024-03-01T12:34:56.98765"`, "2024-03-01T12:34:56.987Z", false},
+		{eventrouter.MariaDB, "timestamp", `"not a time"`, nil, true},
+		// unsigned bounds
+		{eventrouter.MariaDB, "tinyint(3) unsigned", `255`, int16(255), false},
+		{eventrouter.MariaDB, "smallint(5) unsigned", `65535`, int32(65535), false},
+		{eventrouter.MariaDB, "mediumint(8) unsigned", `16777215`, int32(16777215), false},
+		{eventrouter.MariaDB, "int(10) unsigned", `4294967295`, int64(4294967295), false},
+		{eventrouter.MariaDB, "bigint(20) unsigned", `18446744073709551615`, int64(-1), false},
+		{eventrouter.MariaDB, "bigint(20) unsigned", `"9223372036854775808"`, int64(-9223372036854775808), false},
+		{eventrouter.MariaDB, "bigint(20) unsigned", `0`, int64(0), false},
+		{eventrouter.MariaDB, "bigint(20) unsigned", `-1`, nil, true},
+	} {
+		s, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := eventrouter.ColumnValue(tt.kind, tt.typ, s, json.RawMessage(tt.in))
+		if tt.wantFail {
+			if err == nil {
+				t.Errorf("%s %s %s = %v, want an error", tt.kind, tt.typ, tt.in, got)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%s %s %s = %#v, %v; want %#v", tt.kind, tt.typ, tt.in, got, err, tt.want)
+		}
 	}
 }

@@ -86,7 +86,7 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 // a connector of kind ("" is PostgreSQL), each family's spellings in list
 // order; nil for an unknown kind. Any other type (PostgreSQL numeric,
 // money, interval, time, xml, arrays, enums; MySQL / MariaDB decimal, enum,
-// set, bit, time, year, unsigned integers, spatial types) is refused.
+// set, bit, time, year, zerofill, spatial types) is refused.
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
 		kind = Postgres
@@ -94,6 +94,11 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 	var out []string
 	for _, ct := range columnTypes[kind] {
 		out = append(out, ct.names...)
+	}
+	if kind == MySQL || kind == MariaDB {
+		for _, n := range []string{"tinyint", "smallint", "mediumint", "int", "integer", "bigint"} {
+			out = append(out, n+" unsigned")
+		}
 	}
 	return out
 }
@@ -116,8 +121,7 @@ func (e *ColumnTypeError) Unwrap() error { return ErrUnsupported }
 // ColumnSchema returns the Connect schema a Debezium connector of kind gives
 // a column of SQL type sqlType (default settings: time.precision.mode
 // adaptive / adaptive_time_microseconds, binary.handling.mode bytes),
-// for the types ModelledColumnTypes lists; any other type, and on MySQL /
-// MariaDB any UNSIGNED integer (BinlogValueConverters widens them), is a
+// for the types ModelledColumnTypes lists; any other type is a
 // *ColumnTypeError (ErrUnsupported), never a guess. nullable sets Optional.
 //
 // PostgreSQL: uuid → string io.debezium.data.Uuid; json, jsonb → string
@@ -129,7 +133,11 @@ func (e *ColumnTypeError) Unwrap() error { return ErrUnsupported }
 // MySQL / MariaDB: char, varchar, *text → string; json → string
 // io.debezium.data.Json on MySQL (on MariaDB JSON is LONGTEXT: string);
 // binary, varbinary, *blob → bytes; tinyint/smallint → int16, mediumint/int
-// → int32, bigint → int64; datetime(0-3) → Timestamp, datetime(4-6) →
+// → int32, bigint → int64; unsigned widened as BinlogValueConverters
+// does: tinyint unsigned → int16, smallint and mediumint unsigned →
+// int32, int unsigned → int64, bigint unsigned → int64
+// (bigint.unsigned.handling.mode=long: above 2^63-1 it wraps);
+// datetime(0-3) and datetime → Timestamp, datetime(4-6) →
 // MicroTimestamp; timestamp → ZonedTimestamp.
 func ColumnSchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, error) {
 	if kind == "" {
@@ -141,7 +149,14 @@ func ColumnSchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, e
 	}
 	t, prec := parseSQLType(sqlType)
 	if kind != Postgres && unsignedRe.MatchString(sqlType) {
-		return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
+		// BinlogValueConverters widens the unsigned integers; BIGINT
+		// UNSIGNED stays int64 under bigint.unsigned.handling.mode=long
+		// (the default; values above 2^63-1 wrap)
+		w, ok := unsignedWidths[t]
+		if !ok {
+			return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
+		}
+		return &Schema{Type: w, Optional: nullable}, nil
 	}
 	for _, ct := range list {
 		for _, n := range ct.names {
@@ -157,6 +172,12 @@ func ColumnSchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, e
 		}
 	}
 	return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
+}
+
+// unsignedWidths are the Connect types of the MySQL / MariaDB UNSIGNED
+// integers (BinlogValueConverters.schemaBuilder).
+var unsignedWidths = map[string]Type{
+	"tinyint": Int16, "smallint": Int32, "mediumint": Int32, "int": Int64, "integer": Int64, "bigint": Int64,
 }
 
 var unsignedRe = regexp.MustCompile(`(?i)\bunsigned\b`)
@@ -188,9 +209,20 @@ func parseSQLType(t string) (string, int) {
 //     JSON object or array is its compact JSON text;
 //   - integer, boolean and float columns: JSON numbers / booleans (or strings
 //     holding them); true and false are 1 and 0 in an integer column;
+//   - PostgreSQL uuid: any form PostgreSQL accepts (upper case, braces, no
+//     hyphens) becomes its canonical lower-case 8-4-4-4-12 text;
+//   - MySQL / MariaDB BIGINT UNSIGNED: up to 18446744073709551615, delivered
+//     as the signed long the binlog holds (above 2^63-1 it wraps);
 //   - Timestamp / MicroTimestamp / NanoTimestamp: "2006-01-02 15:04:05.999999"
 //     (or RFC 3339; a wall clock taken as UTC, as Debezium does) or a number
-//     in the column's unit;
+//     in the column's unit; a fraction finer than the column keeps is
+//     rounded as PostgreSQL stores it (timestamp(p), 6 when none is
+//     declared) or truncated as MySQL / MariaDB store it (datetime(p), 0
+//     when none is declared);
+//   - MySQL / MariaDB TIMESTAMP: a wall clock in UTC, truncated to the
+//     column's precision, as ZonedTimestamp "2006-01-02T15:04:05.123Z"
+//     with exactly that many fraction digits (timestamp(p), p > 0) or
+//     ISO-8601 without a zero fraction (timestamp);
 //   - Date: "2006-01-02" or days since the epoch;
 //   - PostgreSQL timestamptz: "2006-01-02 15:04:05.999999+02" (zone Z,
 //     ±hh, ±hhmm or ±hh:mm; none is UTC) becomes the canonical
@@ -210,8 +242,16 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		}
 	}
 	base, prec := parseSQLType(sqlType)
-	if (kind == Postgres || kind == "") && s.Name == NameZonedTimestamp && isStr {
-		return pgZonedTimestamp(str, prec)
+	pg := kind == Postgres || kind == ""
+	if isStr {
+		switch {
+		case pg && s.Name == NameZonedTimestamp:
+			return pgZonedTimestamp(str, prec)
+		case !pg && s.Name == NameZonedTimestamp:
+			return binlogZonedTimestamp(str, prec)
+		case pg && s.Name == NameUUID:
+			return pgUUID(str)
+		}
 	}
 	switch s.Type {
 	case String:
@@ -259,7 +299,7 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 	case Int16, Int32, Int64, Int8:
 		if s.Name == NameTimestamp || s.Name == NameMicroTimestamp || s.Name == NameNanoTimestamp {
 			if isStr {
-				return parseWallClock(str, s.Name)
+				return parseWallClock(str, s.Name, pg, prec)
 			}
 		}
 		if s.Name == NameDate && isStr {
@@ -274,7 +314,17 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 			// MySQL's BOOLEAN is tinyint(1): true and false are 1 and 0
 			text = map[bool]string{true: "1", false: "0"}[b]
 		}
-		n, err := strconv.ParseInt(text, 10, 64)
+		var n int64
+		var err error
+		if !pg && s.Type == Int64 && unsignedRe.MatchString(sqlType) {
+			// BIGINT UNSIGNED under bigint.unsigned.handling.mode=long:
+			// the binlog's signed long, so values above 2^63-1 wrap
+			var u uint64
+			u, err = strconv.ParseUint(text, 10, 64)
+			n = int64(u)
+		} else {
+			n, err = strconv.ParseInt(text, 10, 64)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -334,6 +384,21 @@ func pgZonedTimestamp(v string, prec int) (string, error) {
 	if prec < 0 || prec > 6 {
 		prec = 6
 	}
+	t = pgRound(t, prec).UTC()
+	if prec == 0 {
+		return t.Format("2006-01-02T15:04:05Z"), nil
+	}
+	return t.Format("2006-01-02T15:04:05." + strings.Repeat("0", prec) + "Z"), nil
+}
+
+// pgRound is PostgreSQL's rounding of a timestamp input: to microseconds,
+// then to the column's precision prec (-1 or more than 6: 6), half away
+// from zero relative to its epoch 2000-01-01 (so before 2000 a tie rounds
+// to the earlier instant).
+func pgRound(t time.Time, prec int) time.Time {
+	if prec < 0 || prec > 6 {
+		prec = 6
+	}
 	pgEpoch := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	round := func(t time.Time, unit time.Duration) time.Time {
 		d := t.Sub(pgEpoch) // no overflow for years 1708..2292
@@ -350,18 +415,90 @@ func pgZonedTimestamp(v string, prec int) (string, error) {
 		return pgEpoch.Add(q * unit)
 	}
 	t = round(t, time.Microsecond)
+	return round(t, fractionUnit(prec))
+}
+
+// fractionUnit is the duration of the last of prec fraction digits.
+func fractionUnit(prec int) time.Duration {
 	unit := time.Second
 	for i := 0; i < prec; i++ {
 		unit /= 10
 	}
-	t = round(t, unit).UTC()
-	if prec == 0 {
-		return t.Format("2006-01-02T15:04:05Z"), nil
-	}
-	return t.Format("2006-01-02T15:04:05." + strings.Repeat("0", prec) + "Z"), nil
+	return unit
 }
 
-func parseWallClock(v, name string) (int64, error) {
+// binlogTruncate is MySQL's and MariaDB's storing of a temporal value with
+// more fraction digits than the column's precision prec (-1: none, 0): the
+// excess is truncated (sql_mode without TIME_ROUND_FRACTIONAL, the
+// default).
+func binlogTruncate(t time.Time, prec int) time.Time {
+	if prec < 0 {
+		prec = 0
+	}
+	if prec > 6 {
+		prec = 6
+	}
+	return t.Truncate(fractionUnit(prec))
+}
+
+// binlogZonedTimestamp is a MySQL / MariaDB TIMESTAMP value as the binlog
+// connectors deliver it (io.debezium.time.ZonedTimestamp): the wall clock
+// taken as UTC (the server's time zone on the stack), the fraction
+// truncated to the column's precision prec, written as ZonedTimestamp
+// does with the column length as fractional width: exactly prec digits
+// for prec 1-6, else ISO_OFFSET_DATE_TIME (no fraction when it is zero).
+func binlogZonedTimestamp(v string, prec int) (string, error) {
+	var t time.Time
+	var err error
+	for _, l := range pgTimestamptzLayouts {
+		if t, err = time.ParseInLocation(l, strings.TrimSpace(v), time.UTC); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("%w: timestamp %q: want 2006-01-02 15:04:05[.ffffff]", ErrInvalidEvent, v)
+	}
+	t = binlogTruncate(t, prec).UTC()
+	if prec <= 0 {
+		return t.Format("2006-01-02T15:04:05.999999999Z"), nil
+	}
+	return t.Format("2006-01-02T15:04:05." + strings.Repeat("0", min(prec, 6)) + "Z"), nil
+}
+
+// pgUUID is a PostgreSQL uuid as the server prints it (and pgoutput sends
+// it): lower-case 8-4-4-4-12 hex, whatever the input form was (upper case,
+// braces, no hyphens, a hyphen after any group of four digits).
+func pgUUID(v string) (string, error) {
+	in := strings.TrimSpace(v)
+	if strings.HasPrefix(in, "{") && strings.HasSuffix(in, "}") {
+		in = in[1 : len(in)-1]
+	}
+	var digits []byte
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		switch {
+		case c == '-' && len(digits) > 0 && len(digits)%4 == 0 && i+1 < len(in) && in[i+1] != '-':
+			continue
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f':
+			digits = append(digits, c)
+		case c >= 'A' && c <= 'F':
+			digits = append(digits, c-'A'+'a')
+		default:
+			return "", fmt.Errorf("%w: uuid %q: invalid input syntax", ErrInvalidEvent, v)
+		}
+	}
+	if len(digits) != 32 {
+		return "", fmt.Errorf("%w: uuid %q: invalid input syntax", ErrInvalidEvent, v)
+	}
+	d := string(digits)
+	return d[:8] + "-" + d[8:12] + "-" + d[12:16] + "-" + d[16:20] + "-" + d[20:], nil
+}
+
+// parseWallClock is a timestamp / datetime value in the column's unit
+// (name), as stored: rounded to the column's precision prec by
+// PostgreSQL (pg; none declared is 6), truncated by MySQL / MariaDB (none
+// declared is 0).
+func parseWallClock(v, name string, pg bool, prec int) (int64, error) {
 	layouts := []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", time.RFC3339Nano, "2006-01-02"}
 	var t time.Time
 	var err error
@@ -372,6 +509,11 @@ func parseWallClock(v, name string) (int64, error) {
 	}
 	if err != nil {
 		return 0, fmt.Errorf("timestamp %q: want 2006-01-02 15:04:05[.ffffff]", v)
+	}
+	if pg {
+		t = pgRound(t, prec)
+	} else {
+		t = binlogTruncate(t, prec)
 	}
 	switch name {
 	case NameTimestamp:

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -35,19 +36,35 @@ func TestTableOf(t *testing.T) {
 	}
 }
 
-func TestZoned(t *testing.T) {
+// The relay reads timestamptz / TIMESTAMP and BIGINT UNSIGNED columns as
+// text and gives the value Debezium delivers, the one route preview gives:
+// ZonedTimestamp with the column's fraction digits, the signed long.
+func TestConnectValueFromText(t *testing.T) {
 	for _, tc := range []struct {
-		pg       bool
-		in, want string
+		kind    eventrouter.ConnectorKind
+		typ, in string
+		want    any
 	}{
-		{true, "2024-01-01T00:00:00.000000", "2024-01-01T00:00:00Z"},
-		{true, "2024-01-01T10:20:30.123400", "2024-01-01T10:20:30.1234Z"},
-		{false, "1704067200.000000", "2024-01-01T00:00:00Z"},
-		{false, "1704067200.5", "2024-01-01T00:00:00.5Z"},
+		{eventrouter.Postgres, "timestamptz", "2024-01-01T00:00:00.000000", "2024-01-01T00:00:00.000000Z"},
+		{eventrouter.Postgres, "timestamptz(3)", "2024-01-01T10:20:30.123000", "2024-01-01T10:20:30.123Z"},
+		{eventrouter.Postgres, "timestamptz(0)", "2024-01-01T10:20:30.000000", "2024-01-01T10:20:30Z"},
+		{eventrouter.MariaDB, "timestamp", "1704067200", "2024-01-01T00:00:00Z"},
+		{eventrouter.MariaDB, "timestamp(3)", "1704067200.500", "2024-01-01T00:00:00.500Z"},
+		{eventrouter.MariaDB, "timestamp(6)", "1704067200.000000", "2024-01-01T00:00:00.000000Z"},
+		{eventrouter.MariaDB, "bigint(20) unsigned", "18446744073709551615", int64(-1)},
 	} {
-		got, err := zoned(tc.pg, tc.in)
+		s, err := eventrouter.ColumnSchema(tc.kind, tc.typ, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := column{name: "c", sqlType: tc.typ, schema: s}
+		if _, ok := scanDest(c).(*sql.NullString); !ok {
+			t.Errorf("%s %s: scanned as %T, want text", tc.kind, tc.typ, scanDest(c))
+		}
+		tb := &table{kind: tc.kind}
+		got, err := tb.connectValue(c, &sql.NullString{String: tc.in, Valid: true})
 		if err != nil || got != tc.want {
-			t.Errorf("zoned(%v, %q) = %q, %v; want %q", tc.pg, tc.in, got, err, tc.want)
+			t.Errorf("%s %s %q = %#v, %v; want %#v", tc.kind, tc.typ, tc.in, got, err, tc.want)
 		}
 	}
 }
@@ -116,8 +133,8 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		{eventrouter.MariaDB, "set('a','b')"},
 		{eventrouter.MariaDB, "enum('a','b')"},
 		{eventrouter.MariaDB, "bit(3)"},
-		{eventrouter.MariaDB, "int(10) unsigned"},
-		{eventrouter.MySQL, "smallint unsigned"},
+		{eventrouter.MariaDB, "int(10) unsigned zerofill"},
+		{eventrouter.MySQL, "decimal(10,2) unsigned"},
 	} {
 		tb := &table{kind: tc.kind, schema: "s", name: "outbox"}
 		err := tb.setColumns(append(base(tc.kind), rawColumn{name: "amount", typ: tc.typ, nullable: true}))

@@ -290,11 +290,19 @@ func scanDest(c column) any {
 	case eventrouter.Float32, eventrouter.Float64:
 		return new(sql.NullFloat64)
 	case eventrouter.Int8, eventrouter.Int16, eventrouter.Int32, eventrouter.Int64:
-		if c.schema.Name == "" {
+		if c.schema.Name == "" && !unsignedBigint(c) {
 			return new(sql.NullInt64)
 		}
 	}
 	return new(sql.NullString)
+}
+
+// unsignedBigint reports a MySQL / MariaDB BIGINT UNSIGNED column: its
+// values above 2^63-1 do not scan into an int64, so it is read as text and
+// eventrouter.ColumnValue gives the signed long the connector delivers.
+func unsignedBigint(c column) bool {
+	low := strings.ToLower(c.sqlType)
+	return c.schema.Type == eventrouter.Int64 && strings.HasPrefix(low, "bigint") && strings.Contains(low, "unsigned")
 }
 
 // connectValue converts a scanned column into the value the connector
@@ -339,40 +347,44 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 		}
 		v := d.String
 		if s.Name == eventrouter.NameZonedTimestamp {
-			return zoned(t.pg(), v)
-		}
-		if s.Type == eventrouter.String {
+			// the stored instant as UTC wall-clock text; ColumnValue gives
+			// Debezium's form (fraction digits per the column's precision),
+			// the one route preview gives
+			var err error
+			if v, err = zonedText(t.pg(), v); err != nil {
+				return nil, err
+			}
+		} else if s.Type == eventrouter.String {
 			return v, nil
 		}
 		raw, _ := json.Marshal(v)
-		return eventrouter.ColumnValue(t.kind, c.sqlType, s, raw)
+		val, err := eventrouter.ColumnValue(t.kind, c.sqlType, s, raw)
+		if err != nil {
+			return nil, fmt.Errorf("%w: column %s: %v", ErrDatabase, c.name, err)
+		}
+		return val, nil
 	}
 	return nil, fmt.Errorf("%w: column %s: unexpected scan type %T", ErrDatabase, c.name, dest)
 }
 
-// zoned formats a TIMESTAMP / timestamptz value as Debezium's
-// io.debezium.time.ZonedTimestamp: ISO-8601 in UTC, fraction trimmed.
-func zoned(pg bool, v string) (string, error) {
-	var ts time.Time
+// zonedText turns what selectExpr reads for a timestamptz / TIMESTAMP
+// column into UTC wall-clock text: PostgreSQL gives it (to_char, UTC),
+// MySQL/MariaDB give epoch seconds with the column's fraction digits.
+func zonedText(pg bool, v string) (string, error) {
 	if pg {
-		var err error
-		if ts, err = time.ParseInLocation("2006-01-02T15:04:05.999999", v, time.UTC); err != nil {
-			return "", fmt.Errorf("%w: timestamptz %q: %v", ErrDatabase, v, err)
-		}
-	} else {
-		sec, frac, _ := strings.Cut(v, ".")
-		s, err := strconv.ParseInt(sec, 10, 64)
-		if err != nil {
-			return "", fmt.Errorf("%w: timestamp %q: %v", ErrDatabase, v, err)
-		}
-		ns := int64(0)
-		if frac != "" {
-			f := (frac + "000000000")[:9]
-			ns, _ = strconv.ParseInt(f, 10, 64)
-		}
-		ts = time.Unix(s, ns).UTC()
+		return v, nil
 	}
-	return ts.Format("2006-01-02T15:04:05.999999999Z"), nil
+	sec, frac, _ := strings.Cut(v, ".")
+	s, err := strconv.ParseInt(sec, 10, 64)
+	if err != nil {
+		return "", fmt.Errorf("%w: timestamp %q: %v", ErrDatabase, v, err)
+	}
+	ns := int64(0)
+	if frac != "" {
+		f := (frac + "000000000")[:9]
+		ns, _ = strconv.ParseInt(f, 10, 64)
+	}
+	return time.Unix(s, ns).UTC().Format("2006-01-02 15:04:05.999999999"), nil
 }
 
 // keyText renders primary key values for messages and for the DELETE.
