@@ -579,7 +579,7 @@ func TestColumnValueCanonical(t *testing.T) {
 		{eventrouter.Postgres, "timestamp(3)", `"2024-03-01 12:34:56.7895"`, int64(1709296496790), false},
 		{eventrouter.Postgres, "timestamp(3)", `"2024-03-01 12:34:56.7894"`, int64(1709296496789), false},
 		{eventrouter.Postgres, "timestamp(0)", `"2024-12-31 23:59:59.5"`, int64(1735689600000), false},
-		{eventrouter.Postgres, "timestamp", `"2024-03-01 12:34:56.1234565"`, int64(1709296496123457), false},
+		{eventrouter.Postgres, "timestamp", `"2024-03-01 12:34:56.1234567"`, int64(1709296496123457), false},
 		{eventrouter.Postgres, "timestamp(4)", `"2024-03-01 12:34:56.12345"`, int64(1709296496123500), false},
 		// MariaDB truncates
 		{eventrouter.MariaDB, "datetime(3)", `"2024-03-01 12:34:56.7899"`, int64(1709296496789), false},
