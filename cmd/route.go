@@ -97,7 +97,10 @@ Kafka 4 broker (log.message.timestamp.after.max.ms): the task fails, or with
 errors.tolerance=all the record is dropped.
 
 Column types modelled (the value as the connector's value converter
-delivers it, under its default time.precision.mode and binary.handling.mode):
+delivers it, under the default time.precision.mode, binary.handling.mode and
+bigint.unsigned.handling.mode; a connector config that sets another value
+is refused with exit 2, naming the column and the setting, for each column
+whose value it changes):
 ` + modelledTypesHelp() + `
 Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
@@ -203,7 +206,9 @@ func runRoutePreview(env *Env, opts *routePreviewOptions) error {
 	if kind == "" {
 		kind = eventrouter.Postgres
 	}
-	ev, err := sr.ChangeEvent(kind)
+	ecfg := cfg
+	ecfg.Connector = kind
+	ev, err := sr.ChangeEventFor(ecfg)
 	if err != nil {
 		return UsageError(fmt.Errorf("%s: %w", opts.Row, err))
 	}

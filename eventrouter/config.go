@@ -127,6 +127,10 @@ type Config struct {
 	TracingContextOnly  bool   // tracing.with.context.field.only (forced true when absent)
 
 	Predicate *Predicate
+	// ColumnSettings are the connector settings that change column values
+	// (time.precision.mode, binary.handling.mode,
+	// bigint.unsigned.handling.mode).
+	ColumnSettings ColumnSettings
 	// ErrorsTolerance is errors.tolerance: "none" (a failing record fails the
 	// task) or "all" (it is skipped).
 	ErrorsTolerance string
@@ -228,6 +232,7 @@ func ParseConfigWithOptions(m map[string]string, transformAlias string, opts Par
 	case strings.HasSuffix(c.ConnectorClass, "MariaDbConnector"):
 		c.Connector = MariaDB
 	}
+	c.ColumnSettings = ParseColumnSettings(m)
 	_, parts := m["topic.creation.default.partitions"]
 	_, rf := m["topic.creation.default.replication.factor"]
 	c.TopicCreation = parts && rf && !strings.EqualFold(strings.TrimSpace(worker["topic.creation.enable"]), "false")

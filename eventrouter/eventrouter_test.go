@@ -615,3 +615,42 @@ func TestColumnValueCanonical(t *testing.T) {
 		}
 	}
 }
+
+// A connector setting that changes a column's value in a way the emulator
+// does not model is refused for that column (and only for the columns it
+// changes), naming the column and the setting.
+func TestChangeEventForSettings(t *testing.T) {
+	row := `{"columns":{"raw":"bytea","at":"timestamp(3)","n":"int8"},"row":{"id":"1","raw":"hex:00","at":"2024-01-01 00:00:00","n":1}}`
+	for _, tc := range []struct {
+		conf    map[string]string
+		setting string // "" routes
+	}{
+		{map[string]string{}, ""},
+		{map[string]string{"binary.handling.mode": "BYTES", "time.precision.mode": "adaptive_time_microseconds"}, ""},
+		{map[string]string{"bigint.unsigned.handling.mode": "precise"}, ""}, // PostgreSQL: no unsigned columns
+		{map[string]string{"binary.handling.mode": "hex"}, "binary.handling.mode"},
+		{map[string]string{"time.precision.mode": "isostring"}, "time.precision.mode"},
+	} {
+		conf := map[string]string{"connector.class": "io.debezium.connector.postgresql.PostgresConnector", "topic.prefix": "p",
+			"transforms": "outbox", "transforms.outbox.type": "io.debezium.transforms.outbox.EventRouter"}
+		for k, v := range tc.conf {
+			conf[k] = v
+		}
+		cfg, err := eventrouter.ParseConfig(conf, "outbox")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr, err := eventrouter.ParseSampleRow(strings.NewReader(row))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = sr.ChangeEventFor(cfg)
+		var se *eventrouter.SettingError
+		switch {
+		case tc.setting == "" && err != nil:
+			t.Errorf("%v: %v", tc.conf, err)
+		case tc.setting != "" && (!errors.As(err, &se) || se.Setting != tc.setting || !errors.Is(err, eventrouter.ErrUnsupported)):
+			t.Errorf("%v: %v, want a SettingError for %s", tc.conf, err, tc.setting)
+		}
+	}
+}

@@ -701,9 +701,20 @@ func orderedObject(raw json.RawMessage) ([]SampleValue, error) {
 }
 
 // ChangeEvent turns the sample into the change event a connector of kind
-// delivers. The table defaults to public.outboxevent (PostgreSQL) or
-// outbox.outboxevent.
+// delivers, under the connector's default value settings. The table
+// defaults to public.outboxevent (PostgreSQL) or outbox.outboxevent.
 func (sr *SampleRow) ChangeEvent(kind ConnectorKind) (ChangeEvent, error) {
+	return sr.changeEvent(kind, ColumnSettings{})
+}
+
+// ChangeEventFor is ChangeEvent for the connector of cfg, under its
+// ColumnSettings: a column whose value a setting changes in a way the
+// emulator does not model is a *SettingError (ErrUnsupported).
+func (sr *SampleRow) ChangeEventFor(cfg Config) (ChangeEvent, error) {
+	return sr.changeEvent(cfg.Connector, cfg.ColumnSettings)
+}
+
+func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeEvent, error) {
 	if kind == "" {
 		kind = Postgres
 	}
@@ -730,6 +741,9 @@ func (sr *SampleRow) ChangeEvent(kind ConnectorKind) (ChangeEvent, error) {
 		s, err := ColumnSchema(kind, spec.Type, nullable)
 		if err != nil {
 			return ev, fmt.Errorf("column %s: %w", v.Name, err)
+		}
+		if err := cs.Check(kind, v.Name, spec.Type, s); err != nil {
+			return ev, err
 		}
 		switch {
 		case len(spec.Default) > 0 && spec.DefaultExpression != "":

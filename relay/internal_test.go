@@ -137,7 +137,7 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		{eventrouter.MySQL, "decimal(10,2) unsigned"},
 	} {
 		tb := &table{kind: tc.kind, schema: "s", name: "outbox"}
-		err := tb.setColumns(append(base(tc.kind), rawColumn{name: "amount", typ: tc.typ, nullable: true}))
+		err := tb.setColumns(append(base(tc.kind), rawColumn{name: "amount", typ: tc.typ, nullable: true}), eventrouter.ColumnSettings{})
 		var cte *eventrouter.ColumnTypeError
 		if !errors.Is(err, ErrConfig) || !errors.As(err, &cte) || cte.Type != tc.typ {
 			t.Errorf("%s %s: %v, want ErrConfig with an eventrouter.ColumnTypeError", tc.kind, tc.typ, err)
@@ -150,8 +150,32 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 	// the modelled ones load
 	for _, kind := range []eventrouter.ConnectorKind{eventrouter.Postgres, eventrouter.MariaDB} {
 		tb := &table{kind: kind, schema: "s", name: "outbox"}
-		if err := tb.setColumns(append(base(kind), rawColumn{name: "amount", typ: "bigint"})); err != nil || len(tb.cols) != 4 {
+		if err := tb.setColumns(append(base(kind), rawColumn{name: "amount", typ: "bigint"}), eventrouter.ColumnSettings{}); err != nil || len(tb.cols) != 4 {
 			t.Errorf("%s: %v, %d columns", kind, err, len(tb.cols))
+		}
+	}
+	// a connector setting that changes a column's value, and that the
+	// emulator does not model, is refused naming the column and the setting
+	for _, tc := range []struct {
+		kind         eventrouter.ConnectorKind
+		typ, setting string
+		conf         map[string]string
+	}{
+		{eventrouter.Postgres, "bytea", "binary.handling.mode", map[string]string{"binary.handling.mode": "base64"}},
+		{eventrouter.MariaDB, "timestamp(3)", "time.precision.mode", map[string]string{"time.precision.mode": "connect"}},
+		{eventrouter.MariaDB, "bigint(20) unsigned", "bigint.unsigned.handling.mode", map[string]string{"bigint.unsigned.handling.mode": " Precise"}},
+	} {
+		tb := &table{kind: tc.kind, schema: "s", name: "outbox"}
+		err := tb.setColumns(append(base(tc.kind), rawColumn{name: "amount", typ: tc.typ, nullable: true}), eventrouter.ParseColumnSettings(tc.conf))
+		var se *eventrouter.SettingError
+		if !errors.Is(err, ErrConfig) || !errors.Is(err, eventrouter.ErrUnsupported) || !errors.As(err, &se) || se.Column != "amount" || se.Setting != tc.setting {
+			t.Errorf("%s %s under %v: %v, want ErrConfig with an eventrouter.SettingError for %s", tc.kind, tc.typ, tc.conf, err, tc.setting)
+		}
+		// the modelled values of the setting load
+		tb = &table{kind: tc.kind, schema: "s", name: "outbox"}
+		def := map[string]string{"binary.handling.mode": "bytes", "time.precision.mode": "adaptive_time_microseconds", "bigint.unsigned.handling.mode": "long"}
+		if err := tb.setColumns(append(base(tc.kind), rawColumn{name: "amount", typ: tc.typ, nullable: true}), eventrouter.ParseColumnSettings(def)); err != nil {
+			t.Errorf("%s %s under the defaults: %v", tc.kind, tc.typ, err)
 		}
 	}
 }

@@ -242,7 +242,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	t, err := loadTable(ctx, db, cfg.Connector, schema, name)
+	t, err := loadTable(ctx, db, cfg.Connector, cfg.ColumnSettings, schema, name)
 	if err != nil {
 		return nil, err
 	}

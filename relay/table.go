@@ -109,7 +109,7 @@ func tableOf(conf map[string]string) (schema, name string, err error) {
 }
 
 // loadTable reads the table's columns and primary key from the catalog.
-func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, schema, name string) (*table, error) {
+func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, cs eventrouter.ColumnSettings, schema, name string) (*table, error) {
 	t := &table{kind: kind, schema: schema, name: name}
 	var raws []rawColumn
 	switch kind {
@@ -201,7 +201,7 @@ ORDER BY ORDINAL_POSITION`, schema, name)
 	if len(raws) == 0 {
 		return nil, configErr(nil, "outbox table %s.%s does not exist (or has no columns)", schema, name)
 	}
-	if err := t.setColumns(raws); err != nil {
+	if err := t.setColumns(raws, cs); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -216,12 +216,17 @@ type rawColumn struct {
 // setColumns maps the catalog's columns to the schemas the connector gives
 // them (eventrouter.ColumnSchema, the list route preview uses too). A column
 // of a type it does not model is an ErrConfig naming the column and its
-// type: the relay refuses to start rather than guess its value.
-func (t *table) setColumns(raws []rawColumn) error {
+// type, and so is a column whose value a connector setting (cs) changes
+// in a way the emulator does not model: the relay refuses to start rather
+// than guess its value.
+func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) error {
 	for _, r := range raws {
 		s, err := eventrouter.ColumnSchema(t.kind, r.typ, r.nullable)
 		if err != nil {
 			return configErr(err, "column %s", r.name)
+		}
+		if err := cs.Check(t.kind, r.name, r.typ, s); err != nil {
+			return configErr(err, "outbox table %s", t.qualified())
 		}
 		if r.hasDef {
 			d, err := eventrouter.ColumnDefault(t.kind, r.typ, s, r.def)

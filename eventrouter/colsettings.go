@@ -1,0 +1,91 @@
+package eventrouter
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ColumnSettings are the connector settings that change the value a
+// column's value converter delivers, as ParseColumnSettings reads them
+// (trimmed, lower case; "" when unset). The emulator models each at its
+// default; ColumnSettings.Check refuses a column whose value another
+// setting would change, never guessing it.
+type ColumnSettings struct {
+	// TimePrecisionMode is time.precision.mode: adaptive (PostgreSQL's
+	// default) and adaptive_time_microseconds (the binlog connectors'
+	// default; for the modelled types it delivers what adaptive does) are
+	// modelled; connect, isostring, microseconds, nanoseconds are not.
+	TimePrecisionMode string
+	// BinaryHandlingMode is binary.handling.mode: bytes (the default) is
+	// modelled; base64, base64-url-safe and hex are not.
+	BinaryHandlingMode string
+	// BigIntUnsignedMode is bigint.unsigned.handling.mode (MySQL, MariaDB):
+	// long (the default: BIGINT UNSIGNED as the signed long) is modelled;
+	// precise (a Decimal) is not.
+	BigIntUnsignedMode string
+}
+
+// ParseColumnSettings reads the ColumnSettings of a connector config. No
+// modelled column type depends on decimal.handling.mode (decimal and
+// numeric columns are refused whatever it says).
+func ParseColumnSettings(conf map[string]string) ColumnSettings {
+	get := func(k string) string { return strings.ToLower(strings.TrimSpace(conf[k])) }
+	return ColumnSettings{
+		TimePrecisionMode:  get("time.precision.mode"),
+		BinaryHandlingMode: get("binary.handling.mode"),
+		BigIntUnsignedMode: get("bigint.unsigned.handling.mode"),
+	}
+}
+
+// SettingError is a column whose value a connector setting changes in a
+// way the emulator does not model. It unwraps to ErrUnsupported.
+type SettingError struct {
+	Column  string
+	Type    string // the column's SQL type, as given
+	Setting string // the connector setting
+	Value   string // its value
+	Modeled string // the values that are modelled
+}
+
+func (e *SettingError) Error() string {
+	return fmt.Sprintf("column %s (%s): %s=%s changes the value the connector delivers and is not modelled (modelled: %s)", e.Column, e.Type, e.Setting, e.Value, e.Modeled)
+}
+
+// Unwrap returns ErrUnsupported.
+func (e *SettingError) Unwrap() error { return ErrUnsupported }
+
+// Check returns a *SettingError when one of the settings changes the value
+// a column (name, SQL type sqlType, schema s from ColumnSchema) of a
+// connector of kind delivers and the emulator does not model that setting;
+// nil otherwise.
+func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Schema) error {
+	temporal := false
+	switch s.Name {
+	case NameTimestamp, NameMicroTimestamp, NameNanoTimestamp, NameZonedTimestamp, NameDate:
+		temporal = true
+	}
+	switch cs.TimePrecisionMode {
+	case "", "adaptive", "adaptive_time_microseconds":
+	default:
+		if temporal {
+			return &SettingError{Column: name, Type: sqlType, Setting: "time.precision.mode", Value: cs.TimePrecisionMode, Modeled: "adaptive, adaptive_time_microseconds"}
+		}
+	}
+	switch cs.BinaryHandlingMode {
+	case "", "bytes":
+	default:
+		if s.Type == Bytes {
+			return &SettingError{Column: name, Type: sqlType, Setting: "binary.handling.mode", Value: cs.BinaryHandlingMode, Modeled: "bytes"}
+		}
+	}
+	switch cs.BigIntUnsignedMode {
+	case "", "long":
+	default:
+		if kind != Postgres && kind != "" && s.Type == Int64 && unsignedRe.MatchString(sqlType) {
+			if t, _ := parseSQLType(sqlType); t == "bigint" {
+				return &SettingError{Column: name, Type: sqlType, Setting: "bigint.unsigned.handling.mode", Value: cs.BigIntUnsignedMode, Modeled: "long"}
+			}
+		}
+	}
+	return nil
+}
