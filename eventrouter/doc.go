@@ -92,6 +92,56 @@
 // __debezium.context.runId header is random per task start; unless
 // ChangeEvent.RunID is set it is a placeholder marked Volatile.
 //
+// # Column types per placement
+//
+// ColumnSchema and ColumnValue model the columns as the connectors' value
+// converters deliver them (PostgresValueConverter, BinlogValueConverters,
+// the MariaDB DDL parser's types), under the default time.precision.mode,
+// binary.handling.mode and bigint.unsigned.handling.mode
+// (ColumnSettings.Check refuses a column another value would change):
+//
+//	SQL type (PostgreSQL | MySQL, MariaDB)        Connect schema                   value delivered
+//	uuid | -                                      string io.debezium.data.Uuid     lower-case 8-4-4-4-12
+//	json, jsonb | json                            string (Json on PG and MySQL)    json: text; jsonb, MySQL: normalized
+//	text, varchar, char(n) | char, varchar, *text string                           PG char(n) blank-padded
+//	bytea | binary, varbinary, *blob              bytes                            the bytes
+//	int2 | tinyint, smallint                      int16
+//	int4 | mediumint, int; smallint unsigned,
+//	       mediumint unsigned                     int32
+//	int8 | bigint; int unsigned, bigint unsigned  int64                            bigint unsigned: signed long (wraps)
+//	- | tinyint unsigned                          int16
+//	bool | bool, boolean                          boolean
+//	float4, float8 | float, double                float, double
+//	timestamp(0-3) | datetime, datetime(0-3)      int64 io.debezium.time.Timestamp      ms; PG rounds, MySQL/MariaDB truncate
+//	timestamp, timestamp(4-6) | datetime(4-6)     int64 io.debezium.time.MicroTimestamp µs; same
+//	timestamptz(p) | timestamp(p)                 string io.debezium.time.ZonedTimestamp UTC ISO-8601, p fraction digits
+//	date | date                                   int32 io.debezium.time.Date           days since the epoch
+//
+// (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
+// p has none, and ISO-8601 drops a zero fraction.) Every other type is
+// refused (*ColumnTypeError). In the placements:
+//
+//   - id, key, payload, header, envelope: every modelled type, serialized
+//     by the converter with its schema (a NULL with a column default gives
+//     the default, Struct.get).
+//   - route.by.field: string columns (getString); another type fails the
+//     task with a DataException.
+//   - table.field.event.timestamp: Timestamp, MicroTimestamp and
+//     NanoTimestamp columns (getInt64, then the unit); a plain int64 or
+//     another int64 logical type fails the task with a ConnectException,
+//     any other type (timestamptz, MySQL TIMESTAMP, date) with a
+//     DataException. A timestamp more than log.message.timestamp.after.max.ms
+//     ahead of the broker's clock fails the task at the producer
+//     (CheckTimestamp).
+//   - partition and table.field.event.schema.version: int32 columns
+//     (getInt32: int4, MySQL/MariaDB int and mediumint, smallint unsigned
+//     and mediumint unsigned); another type fails the task.
+//
+// The differential test's typed_columns_placements variant checks these
+// values against the real connectors, and the relay's against Debezium's
+// records, with non-canonical input, excess precision, unsigned bounds and
+// NULLs.
+//
 // # One place for the EventRouter's semantics
 //
 // Other packages ask this one instead of re-implementing the EventRouter:
