@@ -530,11 +530,12 @@ func variants() []variant {
 				{name: "t_u32", pg: "int8", maria: "int unsigned"},
 				{name: "t_u64", pg: "text", maria: "bigint unsigned"}, // PostgreSQL has no unsigned bigint
 				{name: "t_part", pg: "int4", maria: "int"},
+				{name: "t_bin", pg: "bytea", maria: "binary(4)"},
 			},
 			er: map[string]string{
 				"table.field.event.key":             "t_uuid",
 				"table.field.event.timestamp":       "t_ts",
-				"table.fields.additional.placement": "t_uuid:header,t_ts:header,t_ts6:header,t_ts0:envelope,t_tz:header,t_tz:envelope:tz,t_tz0:header,t_u8:header,t_u16:envelope,t_u24:header,t_u32:header,t_u32:envelope:u32,t_u64:header,t_u64:envelope:u64,t_part:partition",
+				"table.fields.additional.placement": "t_uuid:header,t_ts:header,t_ts6:header,t_ts0:envelope,t_tz:header,t_tz:envelope:tz,t_tz0:header,t_u8:header,t_u16:envelope,t_u24:header,t_u32:header,t_u32:envelope:u32,t_u64:header,t_u64:envelope:u64,t_part:partition,t_bin:header",
 				"route.topic.replacement":           "dt$R.typed2.${routedByValue}",
 			},
 			conn: map[string]string{
@@ -543,11 +544,11 @@ func variants() []variant {
 				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
 				"errors.tolerance": "all",
 			},
-			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_uuid":null,"t_ts":"2024-01-01 00:00:00","t_ts6":null,"t_ts0":null,"t_tz":null,"t_tz0":null,"t_u8":null,"t_u16":null,"t_u24":null,"t_u32":null,"t_u64":null,"t_part":0}`,
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_uuid":null,"t_ts":"2024-01-01 00:00:00","t_ts6":null,"t_ts0":null,"t_tz":null,"t_tz0":null,"t_u8":null,"t_u16":null,"t_u24":null,"t_u32":null,"t_u64":null,"t_part":0,"t_bin":null}`,
 			ops: []op{
-				{name: "typed_non_canonical_excess_precision", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_uuid":"A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11","t_ts":"2024-03-01 12:34:56.7895","t_ts6":"2024-03-01 12:34:56.1234567","t_ts0":"2024-03-01 12:34:56.5","t_tz":"2024-03-01 12:34:56.98765","t_tz0":"2024-03-01 12:34:56.5","t_u8":255,"t_u16":65535,"t_u24":16777215,"t_u32":4294967295,"t_u64":18446744073709551615,"t_part":1}`},
-				{name: "typed_lower_bounds_zero_fraction", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_uuid":"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a12","t_ts":"2024-03-01 12:34:56","t_ts6":"2024-03-01 12:34:56","t_ts0":"2024-03-01 12:34:56","t_tz":"2024-03-01 12:34:56","t_tz0":"2024-03-01 12:34:56","t_u8":0,"t_u16":0,"t_u24":0,"t_u32":0,"t_u64":9223372036854775808,"t_part":0}`},
-				{name: "typed_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_uuid":null,"t_ts":null,"t_ts6":null,"t_ts0":null,"t_tz":null,"t_tz0":null,"t_u8":null,"t_u16":null,"t_u24":null,"t_u32":null,"t_u64":null,"t_part":null}`},
+				{name: "typed_non_canonical_excess_precision", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_uuid":"A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11","t_ts":"2024-03-01 12:34:56.7895","t_ts6":"2024-03-01 12:34:56.1234567","t_ts0":"2024-03-01 12:34:56.5","t_tz":"2024-03-01 12:34:56.98765","t_tz0":"2024-03-01 12:34:56.5","t_u8":255,"t_u16":65535,"t_u24":16777215,"t_u32":4294967295,"t_u64":18446744073709551615,"t_part":1,"t_bin":"hex:01"}`},
+				{name: "typed_lower_bounds_zero_fraction", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_uuid":"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a12","t_ts":"2024-03-01 12:34:56","t_ts6":"2024-03-01 12:34:56","t_ts0":"2024-03-01 12:34:56","t_tz":"2024-03-01 12:34:56","t_tz0":"2024-03-01 12:34:56","t_u8":0,"t_u16":0,"t_u24":0,"t_u32":0,"t_u64":9223372036854775808,"t_part":0,"t_bin":"hex:01020304"}`},
+				{name: "typed_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_uuid":null,"t_ts":null,"t_ts6":null,"t_ts0":null,"t_tz":null,"t_tz0":null,"t_u8":null,"t_u16":null,"t_u24":null,"t_u32":null,"t_u64":null,"t_part":null,"t_bin":null}`},
 			},
 		},
 		{
@@ -1174,7 +1175,7 @@ func (h *harness) literal(c col, raw json.RawMessage) string {
 	if h.side.kind != eventrouter.Postgres {
 		typ = strings.ToLower(c.maria)
 	}
-	isBytes := typ == "bytea" || strings.Contains(typ, "blob")
+	isBytes := typ == "bytea" || strings.Contains(typ, "blob") || strings.Contains(typ, "binary")
 	var text string
 	if raw[0] == '"' {
 		_ = json.Unmarshal(raw, &text)

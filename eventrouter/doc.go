@@ -104,7 +104,7 @@
 //	uuid | -                                      string io.debezium.data.Uuid     lower-case 8-4-4-4-12
 //	json, jsonb | json                            string (Json on PG and MySQL)    json: text; jsonb, MySQL: normalized
 //	text, varchar, char(n) | char, varchar, *text string                           PG char(n) blank-padded
-//	bytea | binary, varbinary, *blob              bytes                            the bytes
+//	bytea | binary(n), varbinary, *blob           bytes                            binary(n): 0x00-padded to n
 //	int2 | tinyint, smallint                      int16
 //	int4 | mediumint, int; smallint unsigned,
 //	       mediumint unsigned                     int32

@@ -589,6 +589,10 @@ func TestColumnValueCanonical(t *testing.T) {
 		{eventrouter.MariaDB, "timestamp(3)", `"2024-03-01 12:34:56"`, "2024-03-01T12:34:56.000Z", false},
 		{eventrouter.MariaDB, "timestamp(3)", `"2024-03-01T12:34:56.98765"`, "2024-03-01T12:34:56.987Z", false},
 		{eventrouter.MariaDB, "timestamp", `"not a time"`, nil, true},
+		// MySQL / MariaDB BINARY(n) is padded with zero bytes
+		{eventrouter.MariaDB, "binary(4)", `"hex:01"`, "\x01\x00\x00\x00", false},
+		{eventrouter.MariaDB, "varbinary(4)", `"hex:01"`, "\x01", false},
+		{eventrouter.Postgres, "bytea", `"hex:01"`, "\x01", false},
 		// unsigned bounds
 		{eventrouter.MariaDB, "tinyint(3) unsigned", `255`, int16(255), false},
 		{eventrouter.MariaDB, "smallint(5) unsigned", `65535`, int32(65535), false},
@@ -609,6 +613,9 @@ func TestColumnValueCanonical(t *testing.T) {
 				t.Errorf("%s %s %s = %v, want an error", tt.kind, tt.typ, tt.in, got)
 			}
 			continue
+		}
+		if b, ok := got.([]byte); ok {
+			got = string(b)
 		}
 		if err != nil || got != tt.want {
 			t.Errorf("%s %s %s = %#v, %v; want %#v", tt.kind, tt.typ, tt.in, got, err, tt.want)

@@ -206,7 +206,8 @@ func parseSQLType(t string) (string, int) {
 //     outputs it (NormalizeJSONB), MySQL JSON as the binlog reader renders
 //     it; PostgreSQL char(n) is blank-padded;
 //   - bytes columns: "base64:…", "hex:…" or plain text (its UTF-8 bytes); a
-//     JSON object or array is its compact JSON text;
+//     JSON object or array is its compact JSON text; MySQL / MariaDB
+//     binary(n) is right-padded with zero bytes to n;
 //   - integer, boolean and float columns: JSON numbers / booleans (or strings
 //     holding them); true and false are 1 and 0 in an integer column;
 //   - PostgreSQL uuid: any form PostgreSQL accepts (upper case, braces, no
@@ -279,20 +280,35 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		}
 		return text, nil
 	case Bytes:
-		if !isStr {
-			var b bytes.Buffer
-			if err := json.Compact(&b, raw); err != nil {
-				return nil, err
-			}
-			return b.Bytes(), nil
-		}
+		var b []byte
+		var err error
 		switch {
+		case !isStr:
+			var buf bytes.Buffer
+			err = json.Compact(&buf, raw)
+			b = buf.Bytes()
 		case strings.HasPrefix(str, "base64:"):
-			return base64.StdEncoding.DecodeString(strings.TrimPrefix(str, "base64:"))
+			b, err = base64.StdEncoding.DecodeString(strings.TrimPrefix(str, "base64:"))
 		case strings.HasPrefix(str, "hex:"):
-			return hex.DecodeString(strings.TrimPrefix(str, "hex:"))
+			b, err = hex.DecodeString(strings.TrimPrefix(str, "hex:"))
+		default:
+			b = []byte(str)
 		}
-		return []byte(str), nil
+		if err != nil {
+			return nil, err
+		}
+		if !pg && base == "binary" {
+			// BinlogValueConverters.normalizeBinaryData: BINARY(n) right-padded
+			// with 0x00 to n bytes, as the server stores it
+			n := prec
+			if n < 0 {
+				n = 1
+			}
+			if len(b) < n {
+				b = append(b, make([]byte, n-len(b))...)
+			}
+		}
+		return b, nil
 	case Boolean:
 		v, err := strconv.ParseBool(strings.Trim(string(raw), `"`))
 		return v, err
