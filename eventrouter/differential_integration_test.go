@@ -528,13 +528,14 @@ func variants() []variant {
 				{name: "t_u16", pg: "int4", maria: "smallint unsigned"},
 				{name: "t_u24", pg: "int4", maria: "mediumint unsigned"},
 				{name: "t_u32", pg: "int8", maria: "int unsigned"},
-				{name: "t_u64", pg: "text", maria: "bigint unsigned"}, // PostgreSQL has no unsigned bigint
-				{name: "t_part", pg: "int4", maria: "int"},
+				{name: "t_u64", pg: "text", maria: "bigint unsigned"},    // PostgreSQL has no unsigned bigint
+				{name: "t_part", pg: "int4", maria: "smallint unsigned"}, // int32 on both: partition takes it
 				{name: "t_bin", pg: "bytea", maria: "binary(4)"},
 			},
 			er: map[string]string{
 				"table.field.event.key":             "t_uuid",
 				"table.field.event.timestamp":       "t_ts",
+				"table.field.event.schema.version":  "t_u24", // mediumint unsigned: int32
 				"table.fields.additional.placement": "t_uuid:header,t_ts:header,t_ts6:header,t_ts0:envelope,t_tz:header,t_tz:envelope:tz,t_tz0:header,t_u8:header,t_u16:envelope,t_u24:header,t_u32:header,t_u32:envelope:u32,t_u64:header,t_u64:envelope:u64,t_part:partition,t_bin:header",
 				"route.topic.replacement":           "dt$R.typed2.${routedByValue}",
 			},
