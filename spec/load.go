@@ -166,6 +166,7 @@ func Parse(srcs ...Source) (*Spec, error) {
 		check(&s.Outboxes[i], &errs)
 		checkRelay(&s.Outboxes[i], &errs)
 		checkPartitioning(&s.Outboxes[i], &errs)
+		checkDelivery(&s.Outboxes[i], &errs)
 		checkConsumers(&s.Outboxes[i], &errs)
 	}
 	checkDuplicates(s, &errs)
@@ -277,6 +278,7 @@ func applyDefaults(o *Outbox, file string) {
 		c.SchemaVersion = strp("schemaversion")
 	}
 	def(&o.PayloadFormat, FormatAvro)
+	def(&o.Delivery, DeliveryAtLeastOnce)
 	def(&o.Routing.ByField, c.AggregateType)
 	def(&o.Routing.TopicReplacement, DefaultTopicReplacement)
 	if o.Headers.EventType == nil {

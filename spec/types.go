@@ -167,6 +167,12 @@ type Outbox struct {
 	// a dead-letter topic (see ConsumerSpec); provision creates the
 	// topics.
 	Consumers []ConsumerSpec `yaml:"consumers" json:"consumers,omitempty"`
+	// Delivery is at-least-once (default) or exactly-once (see
+	// DeliveryExactlyOnce).
+	Delivery string `yaml:"delivery" json:"delivery"`
+	// Topics are the replication settings of the outbox's topics (see
+	// TopicsSpec).
+	Topics *TopicsSpec `yaml:"topics" json:"topics,omitempty"`
 }
 
 // WriterSpec states how the application's writer (package outbox) uses the
