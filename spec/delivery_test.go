@@ -45,3 +45,28 @@ func TestDeliverySpec(t *testing.T) {
 		}
 	}
 }
+
+func TestKafkaBrokers(t *testing.T) {
+	doc := func(kafka string) spec.Source {
+		return spec.Source{Name: "outbox.yaml", Data: []byte("apiVersion: outboxctl.dev/v1alpha1\nkafka: " + kafka + "\noutboxes: []\n")}
+	}
+	s, err := spec.Parse(doc("{brokers: 3}"), spec.Source{Name: "b.yaml", Data: []byte(partitionDoc("postgres", ""))}, doc("{bootstrapServers: k:9092}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Kafka.Brokers != 3 || s.Kafka.BootstrapServers != "k:9092" || s.Kafka.PosOf("brokers").Line != 2 {
+		t.Errorf("kafka = %+v (brokers at %s)", s.Kafka, s.Kafka.PosOf("brokers"))
+	}
+	for _, tc := range []struct {
+		srcs []spec.Source
+		want string
+	}{
+		{[]spec.Source{doc("{brokers: 0}"), {Name: "b.yaml", Data: []byte(partitionDoc("postgres", ""))}}, "kafka.brokers 0: want the number of brokers"},
+		{[]spec.Source{doc("{brokers: 3}"), doc("{brokers: 5, bootstrapServers: k:9092}"), {Name: "b.yaml", Data: []byte(partitionDoc("postgres", ""))}}, "kafka.brokers 5 conflicts with 3 declared at outbox.yaml:2"},
+	} {
+		_, err := spec.Parse(tc.srcs...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v, want %q", err, tc.want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ var schemaDocs = map[string]string{
 	"document.kafka":                   "Kafka settings shared by the outboxes",
 	"document.outboxes":                "The outbox tables and their connectors",
 	"Kafka.bootstrapServers":           "Bootstrap servers as Kafka Connect sees them (schema history of MySQL/MariaDB connectors)",
+	"Kafka.brokers":                    "Number of brokers of the Kafka cluster (optional); with 3 or more, validate warns about topics replicated fewer than 3 times",
 	"Outbox.name":                      "Outbox name, unique across all spec files",
 	"Outbox.database":                  "The database holding the outbox table",
 	"Outbox.schema":                    "PostgreSQL schema (default public) or MySQL/MariaDB database (default connection.dbname)",

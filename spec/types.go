@@ -94,6 +94,10 @@ type Kafka struct {
 	// BootstrapServers as Kafka Connect (the schema history of MySQL and
 	// MariaDB connectors) sees them.
 	BootstrapServers string `yaml:"bootstrapServers" json:"bootstrapServers,omitempty"`
+	// Brokers is the number of brokers of the Kafka cluster the outboxes
+	// publish to (0: not stated). With 3 or more, validate warns about
+	// topics replicated fewer than 3 times (TOPIC_UNDER_REPLICATED).
+	Brokers int `yaml:"brokers" json:"brokers,omitempty"`
 }
 
 // Database kinds.
