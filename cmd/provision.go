@@ -78,7 +78,7 @@ provisioning cannot fix (wal_level, binlog settings) are reported; errors among 
 	fs.BoolVar(&opts.Topics, "topics", false, "provision the Kafka topics only")
 	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	fs.IntVar(&opts.Partitions, "partitions", 0, "partitions of routed topics (default: the broker's num.partitions)")
-	fs.IntVar(&opts.ReplicationFactor, "replication-factor", 0, "replication factor of created topics (default: the broker's)")
+	fs.IntVar(&opts.ReplicationFactor, "replication-factor", 0, "replication factor of created topics (default: the outbox's topics.replicationFactor, else the broker's)")
 	fs.StringVar(&opts.UserHost, "user-host", "%", "MySQL/MariaDB account host of created users")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
