@@ -45,9 +45,12 @@ func newProvisionCmd(env *Env) *cobra.Command {
               DATABASES, REPLICATION SLAVE, REPLICATION CLIENT/BINLOG MONITOR
               and SELECT on the outbox database). The password comes from the
               spec's ${env:…} or ${file:…} reference and is never printed.
-  --topics    the routed topics (one per aggregate type) and the schema
+  --topics    the routed topics (one per aggregate type), the schema
               history topic of MySQL/MariaDB connectors (1 partition,
-              cleanup.policy=delete, retention.ms=-1).
+              cleanup.policy=delete, retention.ms=-1), the heartbeat topic
+              and the consumers' dead-letter topics; each with the outbox's
+              topics.replicationFactor (unless --replication-factor) and
+              topics.minInsyncReplicas.
 
 Without either flag both are provisioned. --dry-run prints, from the spec
 alone and without connecting to anything, every step and topic an empty
