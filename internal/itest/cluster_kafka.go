@@ -78,31 +78,44 @@ func RequireCluster(t testing.TB, svcs ...Service) *ClusterStack {
 		}
 		t.Cleanup(func() { f.Close() })
 	}
-	for _, b := range brokers {
-		if !want[Kafka] {
-			break
+	// A fault test may have just released the lock with a process still
+	// starting: wait up to 90 s for every service.
+	check := func() string {
+		why := ""
+		for _, b := range brokers {
+			if !want[Kafka] {
+				break
+			}
+			if why != "" {
+				break
+			}
+			if err := dial(b); err != nil {
+				why = fmt.Sprintf("cluster instance: broker %s does not answer: %v (run `make stack-cluster-up`)", b, err)
+			}
 		}
-		if why != "" {
-			break
+		for _, u := range c.ConnectURLs {
+			if !want[Connect] {
+				break
+			}
+			if why != "" {
+				break
+			}
+			if err := httpGet(u + "/"); err != nil {
+				why = fmt.Sprintf("cluster instance: Connect worker %s does not answer: %v", u, err)
+			}
 		}
-		if err := dial(b); err != nil {
-			why = fmt.Sprintf("cluster instance: broker %s does not answer: %v (run `make stack-cluster-up`)", b, err)
+		if why == "" && want[Postgres] {
+			if err := dial(fmt.Sprintf("127.0.0.1:%d", 15432+off)); err != nil {
+				why = fmt.Sprintf("cluster instance: PostgreSQL does not answer: %v", err)
+			}
 		}
+
+		return why
 	}
-	for _, u := range c.ConnectURLs {
-		if !want[Connect] {
-			break
-		}
-		if why != "" {
-			break
-		}
-		if err := httpGet(u + "/"); err != nil {
-			why = fmt.Sprintf("cluster instance: Connect worker %s does not answer: %v", u, err)
-		}
-	}
-	if why == "" && want[Postgres] {
-		if err := dial(fmt.Sprintf("127.0.0.1:%d", 15432+off)); err != nil {
-			why = fmt.Sprintf("cluster instance: PostgreSQL does not answer: %v", err)
+	if why == "" {
+		deadline := time.Now().Add(90 * time.Second)
+		for why = check(); why != "" && time.Now().Before(deadline); why = check() {
+			time.Sleep(time.Second)
 		}
 	}
 	if why != "" {
