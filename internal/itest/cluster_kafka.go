@@ -79,7 +79,8 @@ func RequireCluster(t testing.TB, svcs ...Service) *ClusterStack {
 		t.Cleanup(func() { f.Close() })
 	}
 	// A fault test may have just released the lock with a process still
-	// starting: wait up to 90 s for every service.
+	// starting: wait up to 3 minutes for every service (a broker of a 2-core
+	// machine under load takes over a minute to start).
 	check := func() string {
 		why := ""
 		for _, b := range brokers {
@@ -113,7 +114,7 @@ func RequireCluster(t testing.TB, svcs ...Service) *ClusterStack {
 		return why
 	}
 	if why == "" {
-		deadline := time.Now().Add(90 * time.Second)
+		deadline := time.Now().Add(3 * time.Minute)
 		for why = check(); why != "" && time.Now().Before(deadline); why = check() {
 			time.Sleep(time.Second)
 		}
