@@ -206,3 +206,26 @@ func TestRunRefusesTooManyEvents(t *testing.T) {
 		}
 	}
 }
+
+func TestComparisonText(t *testing.T) {
+	rep := func(p50, p99 time.Duration, dup int) *bench.Report {
+		return &bench.Report{Sent: 1000, Handled: 1000, Duplicates: dup, RateAchieved: 100, Latency: bench.Latency{P50: bench.Millis(p50), P99: bench.Millis(p99)}}
+	}
+	c := &bench.Comparison{Runs: []bench.ComparisonRun{
+		{Outbox: "alo", Delivery: "at-least-once", Rate: 100, Report: rep(20*time.Millisecond, 40*time.Millisecond, 0)},
+		{Outbox: "eos", Delivery: "exactly-once", Rate: 100, Report: rep(30*time.Millisecond, 60*time.Millisecond, 0)},
+	}}
+	if x := c.P99Ratio(100); x != 1.5 {
+		t.Errorf("P99Ratio = %v, want 1.5", x)
+	}
+	txt := c.Text()
+	for _, want := range []string{"RATE/S", "eos     exactly-once", "at 100/s: p99 of the second outbox is 1.50× the first's", "ok:"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("Text lacks %q:\n%s", want, txt)
+		}
+	}
+	c.Runs[1].Report = rep(0, 0, 1)
+	if !c.Failed() || !strings.Contains(c.Text(), "CHECK FAILED") {
+		t.Errorf("a duplicate must fail the comparison:\n%s", c.Text())
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -29,6 +30,7 @@ import (
 type benchOptions struct {
 	Files      []string
 	Outbox     string
+	Compare    string
 	Rate       string
 	Duration   time.Duration
 	Inbox      bool
@@ -52,7 +54,7 @@ type benchOptions struct {
 func newBenchCmd(env *Env) *cobra.Command {
 	opts := &benchOptions{}
 	c := &cobra.Command{
-		Use:   "bench -f SPEC --outbox NAME [--rate N|max] [--duration D] [--inbox] [--partitions N] [--publisher cdc|relay] [-o text|json|yaml] [--plot FILE]",
+		Use:   "bench -f SPEC --outbox NAME [--compare NAME] [--rate N|max|N,N...] [--duration D] [--inbox] [--partitions N] [--publisher cdc|relay] [-o text|json|yaml] [--plot FILE]",
 		Short: "Measure an outbox pipeline end to end: loss, duplicates, order, commit->handler latency",
 		Long: `Bench writes events into the outbox table of --outbox with the outbox
 writer, one real transaction per event, at a steady open-loop rate: every
@@ -96,11 +98,20 @@ registers its own schema as <topic>-value in the registry of
 OUTBOXCTL_SCHEMA_REGISTRY_URL (credentials as for the schema commands) and
 deletes it afterwards; a json outbox gets JSON payloads.
 
+--compare OUTBOX measures a second outbox in the same run: for each rate of
+--rate (a comma-separated list, such as 100,1000), --outbox, then the
+--compare outbox, each with a topic and consumer group of its own. The
+report is a table (rate, outbox, delivery, counts, p50, p99, p99.9) with
+the second outbox's p99 as a multiple of the first's: give an
+at-least-once and an exactly-once outbox (spec delivery) to measure what
+exactly-once costs.
+
 Exit codes: 0 nothing lost, duplicated or reordered; 3 something was; 1 an
 operational error (a service unreachable, the connector not streaming).`,
 		Example: `  $ outboxctl bench -f outbox.yaml --outbox orders --rate 1000 --duration 30s --inbox
   $ outboxctl bench -f outbox.yaml --outbox orders --rate max --duration 10s -o json --plot latency.png
-  $ outboxctl bench -f outbox.yaml --outbox orders --publisher relay --relay-notify --rate 1000 --inbox`,
+  $ outboxctl bench -f outbox.yaml --outbox orders --publisher relay --relay-notify --rate 1000 --inbox
+  $ outboxctl bench -f outbox.yaml --outbox orders --compare orders-eos --rate 100,1000 --duration 30s --inbox`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			for _, f := range []string{"relay-poll-interval", "relay-notify", "relay-batch"} {
@@ -123,7 +134,8 @@ operational error (a service unreachable, the connector not streaming).`,
 	fs := c.Flags()
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
 	fs.StringVar(&opts.Outbox, "outbox", "", "the outbox to measure (default: the spec's only outbox)")
-	fs.StringVar(&opts.Rate, "rate", "100", "events per second, or max to search for the highest sustained rate")
+	fs.StringVar(&opts.Rate, "rate", "100", "events per second, or max to search for the highest sustained rate (with --compare: a list such as 100,1000)")
+	fs.StringVar(&opts.Compare, "compare", "", "a second outbox measured at the same rates in the same run, after --outbox at each rate (for example its exactly-once twin)")
 	fs.DurationVar(&opts.Duration, "duration", 10*time.Second, "how long to send (each step, with --rate max)")
 	fs.BoolVar(&opts.Inbox, "inbox", false, "consume through an inbox (inbox.SQLStore) in the outbox's database")
 	fs.IntVar(&opts.Partitions, "partitions", 4, "partitions of the run's topic")
@@ -155,6 +167,9 @@ type benchTarget struct {
 var openBenchTarget = openRealBenchTarget
 
 func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
+	if opts.Compare != "" {
+		return runBenchCompare(ctx, env, opts)
+	}
 	rate := float64(bench.RateMax)
 	if opts.Rate != "max" {
 		r, err := strconv.ParseFloat(opts.Rate, 64)
@@ -163,6 +178,130 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 		}
 		rate = r
 	}
+	if err := checkBenchFlags(opts, rate); err != nil {
+		return err
+	}
+	s, err := loadSpec(env, opts.Files)
+	if err != nil {
+		return err
+	}
+	o, err := pickOutbox(s, opts.Outbox)
+	if err != nil {
+		return err
+	}
+	if err := checkBenchOutbox(opts, o); err != nil {
+		return err
+	}
+	rep, err := runBenchOnce(ctx, env, s, o, opts, rate)
+	if err != nil {
+		return err
+	}
+	setup := rep.Setup
+	if opts.Plot != "" {
+		title := fmt.Sprintf("outbox %s, %.0f events/s", o.Name, rep.RateTarget)
+		if setup.Inbox != "" {
+			title += ", inbox"
+		}
+		if err := bench.Plot(rep, title, opts.Plot); err != nil {
+			return err
+		}
+	}
+	if isStructured(opts.Output) {
+		if err := writeStructured(env.IO.Out, opts.Output, rep); err != nil {
+			return err
+		}
+	} else if _, err := io.WriteString(env.IO.Out, rep.Text()); err != nil {
+		return err
+	}
+	if rep.Failed() {
+		return SilentExit(ExitCheckFailed)
+	}
+	return nil
+}
+
+// runBenchCompare is bench --compare: each rate of the --rate list on
+// --outbox, then on the --compare outbox, one report.
+func runBenchCompare(ctx context.Context, env *Env, opts *benchOptions) error {
+	var rates []float64
+	for _, f := range strings.Split(opts.Rate, ",") {
+		r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(r > 0) {
+			return UsageError(fmt.Errorf("--rate %q with --compare: want a comma-separated list of positive events per second (max is not a rate to compare at)", opts.Rate))
+		}
+		if err := checkBenchFlags(opts, r); err != nil {
+			return err
+		}
+		rates = append(rates, r)
+	}
+	if opts.Plot != "" {
+		return UsageError(errors.New("--plot plots one run: it does not go with --compare"))
+	}
+	s, err := loadSpec(env, opts.Files)
+	if err != nil {
+		return err
+	}
+	first, err := pickOutbox(s, opts.Outbox)
+	if err != nil {
+		return err
+	}
+	second, err := pickOutbox(s, opts.Compare)
+	if err != nil {
+		return err
+	}
+	if first.Name == second.Name {
+		return UsageError(fmt.Errorf("--compare %s: compare --outbox with another outbox", opts.Compare))
+	}
+	for _, o := range []*spec.Outbox{first, second} {
+		if err := checkBenchOutbox(opts, o); err != nil {
+			return err
+		}
+	}
+	cmp := &bench.Comparison{}
+	for _, rate := range rates {
+		for _, o := range []*spec.Outbox{first, second} {
+			fmt.Fprintf(env.IO.ErrOut, "bench: outbox %s (%s) at %.0f/s\n", o.Name, o.Delivery, rate)
+			rep, err := runBenchOnce(ctx, env, s, o, opts, rate)
+			if err != nil {
+				return fmt.Errorf("outbox %s at %.0f/s: %w", o.Name, rate, err)
+			}
+			cmp.Runs = append(cmp.Runs, bench.ComparisonRun{Outbox: o.Name, Delivery: o.Delivery, Rate: rate, Report: rep})
+		}
+	}
+	if isStructured(opts.Output) {
+		if err := writeStructured(env.IO.Out, opts.Output, cmp); err != nil {
+			return err
+		}
+	} else if _, err := io.WriteString(env.IO.Out, cmp.Text()); err != nil {
+		return err
+	}
+	if cmp.Failed() {
+		return SilentExit(ExitCheckFailed)
+	}
+	return nil
+}
+
+// runBenchOnce measures o at rate with a pipeline of its own.
+func runBenchOnce(ctx context.Context, env *Env, s *spec.Spec, o *spec.Outbox, opts *benchOptions, rate float64) (*bench.Report, error) {
+	target, err := openBenchTarget(ctx, env, s, o, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer target.Close()
+	progress := func(line string) { fmt.Fprintf(env.IO.ErrOut, "bench: %s\n", line) }
+	rep, err := bench.Run(ctx, target.Pipeline, bench.Options{Rate: rate, Duration: opts.Duration, Drain: target.Drain, Aggregates: bench.DefaultAggregates, Progress: progress})
+	if err != nil {
+		return nil, err
+	}
+	setup := target.Setup
+	setup.Duration = opts.Duration.Seconds()
+	setup.Aggregates = bench.DefaultAggregates
+	rep.Setup = &setup
+	rep.Publisher = opts.Publisher
+	return rep, nil
+}
+
+// checkBenchFlags checks the flags that do not depend on the spec.
+func checkBenchFlags(opts *benchOptions, rate float64) error {
 	if opts.Duration <= 0 {
 		return UsageError(fmt.Errorf("--duration %s: want > 0", opts.Duration))
 	}
@@ -184,53 +323,16 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 	if err := checkBenchPublisher(opts); err != nil {
 		return err
 	}
-	s, err := loadSpec(env, opts.Files)
-	if err != nil {
-		return err
-	}
-	o, err := pickOutbox(s, opts.Outbox)
-	if err != nil {
-		return err
-	}
+	return nil
+}
+
+// checkBenchOutbox checks the flags against the outbox o.
+func checkBenchOutbox(opts *benchOptions, o *spec.Outbox) error {
 	if opts.RelayNotify && o.Database.Kind != spec.Postgres {
 		return UsageError(fmt.Errorf("--relay-notify: outbox %s is a %s outbox: LISTEN/NOTIFY is PostgreSQL's", o.Name, o.Database.Kind))
 	}
 	if opts.RelayNotify && (o.Relay == nil || o.Relay.Notify == "") {
 		return UsageError(fmt.Errorf("--relay-notify: outbox %s has no relay.notify channel in the spec (outboxctl provision creates the NOTIFY trigger for it)", o.Name))
-	}
-	target, err := openBenchTarget(ctx, env, s, o, opts)
-	if err != nil {
-		return err
-	}
-	defer target.Close()
-	progress := func(line string) { fmt.Fprintf(env.IO.ErrOut, "bench: %s\n", line) }
-	rep, err := bench.Run(ctx, target.Pipeline, bench.Options{Rate: rate, Duration: opts.Duration, Drain: target.Drain, Aggregates: bench.DefaultAggregates, Progress: progress})
-	if err != nil {
-		return err
-	}
-	setup := target.Setup
-	setup.Duration = opts.Duration.Seconds()
-	setup.Aggregates = bench.DefaultAggregates
-	rep.Setup = &setup
-	rep.Publisher = opts.Publisher
-	if opts.Plot != "" {
-		title := fmt.Sprintf("outbox %s, %.0f events/s", o.Name, rep.RateTarget)
-		if setup.Inbox != "" {
-			title += ", inbox"
-		}
-		if err := bench.Plot(rep, title, opts.Plot); err != nil {
-			return err
-		}
-	}
-	if isStructured(opts.Output) {
-		if err := writeStructured(env.IO.Out, opts.Output, rep); err != nil {
-			return err
-		}
-	} else if _, err := io.WriteString(env.IO.Out, rep.Text()); err != nil {
-		return err
-	}
-	if rep.Failed() {
-		return SilentExit(ExitCheckFailed)
 	}
 	return nil
 }

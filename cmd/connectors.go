@@ -249,6 +249,23 @@ func fetchViews(ctx context.Context, env *Env, opts *connectorsOptions, names []
 	return views, nil
 }
 
+// taskWorkers lists the worker running each task ("0=host:port,1=…"):
+// after a worker dies, it shows where Connect moved the task.
+func taskWorkers(ts []connect.TaskState) string {
+	if len(ts) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		w := t.WorkerID
+		if w == "" {
+			w = "-"
+		}
+		parts[i] = fmt.Sprintf("%d=%s", t.ID, w)
+	}
+	return strings.Join(parts, ",")
+}
+
 func taskSummary(ts []connect.TaskState) string {
 	if len(ts) == 0 {
 		return "0"
@@ -352,9 +369,9 @@ func runConnectorsStatus(ctx context.Context, env *Env, opts *connectorsOptions,
 		}
 	} else {
 		tw := tabwriter.NewWriter(env.IO.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tCONNECTOR\tTASKS\tWORKER")
+		fmt.Fprintln(tw, "NAME\tCONNECTOR\tTASKS\tWORKER\tTASK/WORKER")
 		for _, v := range views {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", v.Name, v.State, taskSummary(v.Tasks), v.Worker)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.Name, v.State, taskSummary(v.Tasks), v.Worker, taskWorkers(v.Tasks))
 		}
 		_ = tw.Flush()
 	}

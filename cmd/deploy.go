@@ -180,12 +180,16 @@ func validateChanges(ctx context.Context, env *Env, client *connect.Client, p pl
 	if len(fs) == 0 {
 		return nil
 	}
+	eos := ""
 	for _, f := range fs {
+		if f.Key == "exactly.once.support" {
+			eos = " (a connector asks for exactly-once delivery: set exactly.once.source.support=enabled on every Connect worker)"
+		}
 		where := f.Connector
 		if f.File != "" {
 			where = fmt.Sprintf("%s:%d:%d: %s", f.File, f.Line, f.Col, f.Connector)
 		}
 		fmt.Fprintf(env.IO.ErrOut, "%s: %s %s\n", where, f.Rule, f.Message)
 	}
-	return WithExitCode(ExitCheckFailed, fmt.Errorf("kafka connect's validation rejected %d config value(s): nothing was applied", len(fs)))
+	return WithExitCode(ExitCheckFailed, fmt.Errorf("kafka connect's validation rejected %d config value(s): nothing was applied%s", len(fs), eos))
 }

@@ -243,3 +243,121 @@ outboxes:
 	}
 	t.Logf("scanned %d outputs: no password", len(outputs))
 }
+
+// TestCLIDeployExactlyOnceRefusedByWorker: an outbox with delivery:
+// exactly-once deployed to the main stack's single worker, which does not
+// enable exactly.once.source.support, is refused before any write (exit 3)
+// with Connect's own answer and the worker setting named; the same outbox
+// at-least-once deploys.
+func TestCLIDeployExactlyOnceRefusedByWorker(t *testing.T) {
+	s := itest.Require(t, itest.Connect, itest.Postgres, itest.Kafka)
+	sfx := itest.Suffix()
+	dbName := "outbox_eos_" + sfx
+	pg := itest.PostgresDatabase(t, s.PostgresDSN, dbName)
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""}
+	itest.CleanupRun(t, s.ConnectURL, s.BootstrapServers, sfx)
+	writeSpec := func(delivery string) string {
+		p := filepath.Join(t.TempDir(), "outbox.yaml")
+		data := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+outboxes:
+  - name: eos-%[1]s
+    database:
+      kind: postgres
+      connection: {host: %[2]q, port: %[3]s, user: postgres, dbname: %[4]s}
+    payloadFormat: json
+    delivery: %[5]s
+`, sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, dbName, delivery)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	eos := writeSpec("exactly-once")
+	sp, err := spec.Load(eos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	itest.CreateOutboxTable(t, pg, &sp.Outboxes[0])
+	name := "eos-" + sfx + "-outbox"
+
+	code, out, errOut := runCLI(t, vars, "deploy", "-f", eos, "--timeout", "1m")
+	if code != cmd.ExitCheckFailed {
+		t.Fatalf("deploy exactly-once: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, cmd.ExitCheckFailed, out, errOut)
+	}
+	for _, want := range []string{
+		"outbox.yaml:8:15: " + name + ": CONNECT_VALIDATE Connect: exactly.once.support: This worker does not have exactly-once source support enabled.",
+		"exactly.once.source.support=enabled",
+		"nothing was applied",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if _, ok, err := itest.Status(context.Background(), s.ConnectURL, name); err != nil || ok {
+		t.Errorf("connector %s exists after the refused deploy (err %v)", name, err)
+	}
+	if code, out, errOut := runCLI(t, vars, "deploy", "-f", writeSpec("at-least-once"), "--timeout", "2m"); code != 0 {
+		t.Fatalf("deploy at-least-once: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+// TestCLIDeployClusterEitherWorker deploys an exactly-once outbox to the
+// cluster instance's 2 workers (exactly.once.source.support=enabled):
+// through the second worker it converges to RUNNING (Connect forwards
+// writes to the leader), a redeploy through the first worker finds no
+// change, and `connectors status` names the worker running the task.
+func TestCLIDeployClusterEitherWorker(t *testing.T) {
+	c := itest.RequireCluster(t)
+	sfx := itest.Suffix()
+	dbName := "outbox_eosc_" + sfx
+	pg := itest.PostgresDatabase(t, c.PostgresDSN, dbName)
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "OUTBOXCTL_CONTEXT": ""}
+	itest.CleanupRun(t, c.ConnectURLs[0], c.BootstrapServers, sfx)
+	p := filepath.Join(t.TempDir(), "outbox.yaml")
+	data := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
+kafka: {brokers: 3}
+outboxes:
+  - name: eosc-%[1]s
+    database:
+      kind: postgres
+      connection: {host: 127.0.0.1, port: %[2]d, user: postgres, dbname: %[3]s}
+    payloadFormat: json
+    delivery: exactly-once
+    topics: {replicationFactor: 3, minInsyncReplicas: 2}
+`, sfx, 15432+c.Offset, dbName)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	itest.CreateOutboxTable(t, pg, &sp.Outboxes[0])
+	name := "eosc-" + sfx + "-outbox"
+	check := func(want int, args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, vars, args...)
+		if code != want {
+			t.Fatalf("outboxctl %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, out, errOut)
+		}
+		return out
+	}
+	check(0, "deploy", "-f", p, "--connect-url", c.ConnectURLs[1], "--timeout", "3m")
+	if out := check(0, "deploy", "-f", p, "--connect-url", c.ConnectURLs[0]); !strings.Contains(out, "No changes.") {
+		t.Errorf("redeploy through the other worker:\n%s", out)
+	}
+	out := check(0, "connectors", "status", name, "--connect-url", c.ConnectURLs[0])
+	var workers []string
+	for _, u := range c.ConnectURLs {
+		workers = append(workers, strings.TrimPrefix(u, "http://"))
+	}
+	if !strings.Contains(out, "0="+workers[0]) && !strings.Contains(out, "0="+workers[1]) {
+		t.Errorf("status does not name the task's worker (%v):\n%s", workers, out)
+	}
+	cfg := check(0, "connectors", "describe", name, "--connect-url", c.ConnectURLs[1], "-o", "json")
+	for _, want := range []string{`"exactly.once.support": "required"`, `"transaction.boundary": "poll"`} {
+		if !strings.Contains(cfg, want) {
+			t.Errorf("deployed config lacks %s", want)
+		}
+	}
+}

@@ -45,9 +45,12 @@ func newProvisionCmd(env *Env) *cobra.Command {
               DATABASES, REPLICATION SLAVE, REPLICATION CLIENT/BINLOG MONITOR
               and SELECT on the outbox database). The password comes from the
               spec's ${env:…} or ${file:…} reference and is never printed.
-  --topics    the routed topics (one per aggregate type) and the schema
+  --topics    the routed topics (one per aggregate type), the schema
               history topic of MySQL/MariaDB connectors (1 partition,
-              cleanup.policy=delete, retention.ms=-1).
+              cleanup.policy=delete, retention.ms=-1), the heartbeat topic
+              and the consumers' dead-letter topics; each with the outbox's
+              topics.replicationFactor (unless --replication-factor) and
+              topics.minInsyncReplicas.
 
 Without either flag both are provisioned. --dry-run prints, from the spec
 alone and without connecting to anything, every step and topic an empty
@@ -78,7 +81,7 @@ provisioning cannot fix (wal_level, binlog settings) are reported; errors among 
 	fs.BoolVar(&opts.Topics, "topics", false, "provision the Kafka topics only")
 	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	fs.IntVar(&opts.Partitions, "partitions", 0, "partitions of routed topics (default: the broker's num.partitions)")
-	fs.IntVar(&opts.ReplicationFactor, "replication-factor", 0, "replication factor of created topics (default: the broker's)")
+	fs.IntVar(&opts.ReplicationFactor, "replication-factor", 0, "replication factor of created topics (default: the outbox's topics.replicationFactor, else the broker's)")
 	fs.StringVar(&opts.UserHost, "user-host", "%", "MySQL/MariaDB account host of created users")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	return c

@@ -138,7 +138,7 @@ func runValidate(ctx context.Context, env *Env, opts *validateOptions) error {
 		fmt.Fprintln(env.IO.ErrOut, summary(found, len(cs)))
 	}
 	for _, f := range found {
-		if f.Severity == connectorconfig.SeverityError || opts.FailOn == "warning" {
+		if f.Severity == connectorconfig.SeverityError || (opts.FailOn == "warning" && f.Severity == connectorconfig.SeverityWarning) {
 			return SilentExit(ExitCheckFailed)
 		}
 	}
@@ -171,13 +171,12 @@ func summary(fs []connectorconfig.Finding, connectors int) string {
 	if len(fs) == 0 {
 		return fmt.Sprintf("%d connector(s) checked, no findings", connectors)
 	}
-	errs := 0
-	for _, f := range fs {
-		if f.Severity == connectorconfig.SeverityError {
-			errs++
-		}
+	c := findings.Count(connectorconfig.Findings(fs))
+	s := fmt.Sprintf("%d connector(s) checked: %d finding(s), %d error(s), %d warning(s)", connectors, len(fs), c.Errors, c.Warnings)
+	if c.Infos > 0 {
+		s += fmt.Sprintf(", %d note(s)", c.Infos)
 	}
-	return fmt.Sprintf("%d connector(s) checked: %d finding(s), %d error(s), %d warning(s)", connectors, len(fs), errs, len(fs)-errs)
+	return s
 }
 
 func renderFindings(w io.Writer, format string, fs []connectorconfig.Finding) error {

@@ -230,7 +230,19 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 		b.set("heartbeat.interval.ms", strconv.FormatInt(hb.Milliseconds(), 10), kp("heartbeat"), "a quiet outbox table never moves the connector's position: heartbeats commit it (topic "+HeartbeatTopic(k.TopicPrefix)+")")
 	}
 	b.set("topic.creation.default.partitions", "-1", spec.Pos{}, "let Connect create routed topics with the broker defaults when the worker allows topic creation")
-	b.set("topic.creation.default.replication.factor", "-1", spec.Pos{}, "")
+	rf, minISR := o.TopicReplication()
+	if rf > 0 {
+		b.set("topic.creation.default.replication.factor", strconv.Itoa(rf), o.Topics.PosOf("replicationFactor"), "topics.replicationFactor: a topic Connect creates gets the replication of the provisioned ones")
+	} else {
+		b.set("topic.creation.default.replication.factor", "-1", spec.Pos{}, "")
+	}
+	if minISR > 0 {
+		b.set("topic.creation.default.min.insync.replicas", strconv.Itoa(minISR), o.Topics.PosOf("minInsyncReplicas"), "topics.minInsyncReplicas: with acks=all a record counts as written once this many replicas have it")
+	}
+	if o.ExactlyOnce() {
+		b.set("exactly.once.support", "required", o.PosOf("delivery"), "delivery exactly-once: the worker must run the task with exactly-once source support (exactly.once.source.support=enabled) or refuse the connector")
+		b.set("transaction.boundary", "poll", o.PosOf("delivery"), "one Kafka transaction per poll carries the records and the source offsets, so a restart never re-publishes committed records (the only boundary Debezium supports)")
+	}
 
 	switch o.Database.Kind {
 	case spec.Postgres:

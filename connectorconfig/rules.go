@@ -164,6 +164,18 @@ var allRules = []Rule{
 		check:   checkSlotCanStall,
 	},
 	{
+		ID: "EXACTLY_ONCE", Severity: SeverityInfo,
+		Purpose: "an exactly-once connector (exactly.once.support=required) runs only on distributed Kafka Connect workers with exactly.once.source.support=enabled, and its consumers must read with isolation.level=read_committed",
+		Hint:    "set exactly.once.source.support=enabled on every worker of the Connect group (Kafka 3.3+, a rolling update: preparing first, then enabled); keep consumers at read_committed (package consumer refuses read_uncommitted)",
+		check:   checkExactlyOnce,
+	},
+	{
+		ID: "TOPIC_UNDER_REPLICATED", Severity: SeverityWarning,
+		Purpose: "on a cluster of 3 or more brokers (kafka.brokers), an outbox's topics need a replication factor of at least 3 and min.insync.replicas of at least 2, or one broker's loss loses or blocks events",
+		Hint:    "set topics.replicationFactor: 3 and topics.minInsyncReplicas: 2 on the outbox",
+		check:   checkTopicReplication,
+	},
+	{
 		ID: "SCHEMA_FILE_INVALID", Aliases: []string{"SR001_SCHEMA_FILE_INVALID"}, Severity: SeverityError,
 		Purpose: "every .avsc file the spec names must exist and parse (strictly, as the registry parses a new schema) as a record schema",
 		Hint:    "fix the schema path (relative to the spec file) or the schema at the position in the message",
@@ -837,6 +849,36 @@ func checkSlotClash(r *Rule, v *validation) {
 			v.report(r, c, "publication.name", fmt.Sprintf("publication %q in database %s is also used by connector %s: with autocreate mode filtered each connector rewrites its table list", pub, c.Config["database.dbname"], prev.Name))
 		} else {
 			pubs[k] = c
+		}
+	})
+}
+
+// ---- KT: topics and delivery ----
+
+func checkExactlyOnce(r *Rule, v *validation) {
+	v.each(func(c *Connector) {
+		if c.Relay || !strings.EqualFold(strings.TrimSpace(c.Config["exactly.once.support"]), "required") {
+			return
+		}
+		msg := "exactly-once delivery: Kafka Connect writes each poll's records and source offsets in one transaction; the worker must have exactly.once.source.support=enabled (distributed mode) or it refuses the connector, and consumers must read with isolation.level=read_committed to skip aborted records"
+		if b := c.Config["transaction.boundary"]; b != "" && b != "poll" {
+			msg += fmt.Sprintf("; transaction.boundary is %q, but Debezium supports only poll", b)
+		}
+		v.report(r, c, "exactly.once.support", msg)
+	})
+}
+
+func checkTopicReplication(r *Rule, v *validation) {
+	if v.spec == nil || v.spec.Kafka.Brokers < 3 {
+		return
+	}
+	brokers := v.spec.Kafka.Brokers
+	v.each(func(c *Connector) {
+		if rf, err := strconv.Atoi(strings.TrimSpace(c.Config["topic.creation.default.replication.factor"])); err == nil && rf > 0 && rf < 3 {
+			v.report(r, c, "topic.creation.default.replication.factor", fmt.Sprintf("replication factor %d on a cluster of %d brokers: losing %s loses the outbox's events or stops their publication", rf, brokers, map[bool]string{true: "the one replica", false: "a replica while the other is down"}[rf == 1]))
+		}
+		if isr, err := strconv.Atoi(strings.TrimSpace(c.Config["topic.creation.default.min.insync.replicas"])); err == nil && isr > 0 && isr < 2 {
+			v.report(r, c, "topic.creation.default.min.insync.replicas", fmt.Sprintf("min.insync.replicas %d on a cluster of %d brokers: an acks=all write counts once the leader alone has it, and the leader's loss loses it", isr, brokers))
 		}
 	})
 }

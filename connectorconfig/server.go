@@ -13,6 +13,12 @@ import (
 // validation (PUT /connector-plugins/{class}/config/validate).
 const ServerRuleID = "CONNECT_VALIDATE"
 
+// ExactlyOnceWorkerHint is added to Connect's answer on exactly.once.support
+// (a worker without exactly-once source support answers "This worker does
+// not have exactly-once source support enabled."): it names the worker
+// setting.
+const ExactlyOnceWorkerHint = "(exactly-once delivery needs exactly.once.source.support=enabled in the config of every Connect worker of the group, in distributed mode; or set delivery: at-least-once)"
+
 // Validator is the part of the Connect client ValidateServer uses.
 type Validator interface {
 	ValidateConfig(ctx context.Context, class string, config map[string]string) (connect.ConfigInfos, error)
@@ -59,7 +65,11 @@ func ValidateServer(ctx context.Context, v Validator, cs []Connector) ([]Finding
 		vv := &validation{}
 		for _, k := range keys {
 			for _, msg := range errs[k] {
-				vv.report(r, c, k, fmt.Sprintf("Connect: %s: %s", k, maskSecrets(msg, c)))
+				text := fmt.Sprintf("Connect: %s: %s", k, maskSecrets(msg, c))
+				if k == "exactly.once.support" {
+					text += " " + ExactlyOnceWorkerHint
+				}
+				vv.report(r, c, k, text)
 			}
 		}
 		out = append(out, vv.findings...)

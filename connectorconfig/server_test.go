@@ -71,3 +71,36 @@ func TestValidateServerWrongShapeIsAnError(t *testing.T) {
 		t.Fatalf("findings %v, err %v: want ErrBadAnswer, not \"no findings\"", fs, err)
 	}
 }
+
+// eosRefusingValidator answers as a worker without exactly-once source
+// support (Kafka 4.1's wording).
+type eosRefusingValidator struct{}
+
+func (eosRefusingValidator) ValidateConfig(_ context.Context, class string, _ map[string]string) (connect.ConfigInfos, error) {
+	return connect.ConfigInfos{Name: class, ErrorCount: 1, Configs: []connect.ConfigInfo{
+		{Value: connect.ConfigValue{Name: "exactly.once.support", Errors: []string{"This worker does not have exactly-once source support enabled."}}},
+	}}, nil
+}
+
+// TestValidateServerNamesExactlyOnceWorkerSetting: Connect's refusal of
+// exactly.once.support is reported at the spec's delivery line and names
+// the worker setting that enables it.
+func TestValidateServerNamesExactlyOnceWorkerSetting(t *testing.T) {
+	s, err := spec.Load("testdata/generate/postgres_exactly_once.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := connectorconfig.Generate(s, connectorconfig.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := connectorconfig.ValidateServer(context.Background(), eosRefusingValidator{}, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || fs[0].Key != "exactly.once.support" || fs[0].Line != 8 ||
+		!strings.Contains(fs[0].Message, "does not have exactly-once source support enabled") ||
+		!strings.Contains(fs[0].Message, "exactly.once.source.support=enabled") {
+		t.Errorf("findings = %+v, want one at line 8 naming exactly.once.source.support=enabled", fs)
+	}
+}

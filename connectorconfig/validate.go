@@ -17,6 +17,8 @@ const (
 	SeverityError = findings.SeverityError
 	// SeverityWarning: the config runs but probably not as intended.
 	SeverityWarning = findings.SeverityWarning
+	// SeverityInfo: worth knowing; nothing to fix in the config.
+	SeverityInfo = findings.SeverityInfo
 )
 
 // Finding is one problem a rule found. Findings are values, not errors. Its

@@ -221,6 +221,12 @@
 // members with one InstanceID fence each other. Until the first assignment
 // arrives Run logs a WARN every AssignmentWarnAfter (10s) that says so.
 //
+// The Consumer reads with isolation.level=read_committed: records of an
+// exactly-once outbox's aborted transactions (a Connect task killed in the
+// middle of one) are never delivered. An isolation.level=read_uncommitted
+// override fails Validate with ErrReadUncommitted unless
+// ConsumerConfig.ReadUncommitted says it is meant.
+//
 // Revoked partitions drain: their lanes finish the record in processing,
 // for at most RevokeTimeout, and their done offsets are committed before
 // the partitions are given up (unless the assignment was lost). When Run's

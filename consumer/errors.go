@@ -51,6 +51,10 @@ var (
 	// ErrInvalidConfig: a RouterConfig, Retry, DLQ or ConsumerConfig is
 	// not valid.
 	ErrInvalidConfig = errors.New("invalid consumer config")
+	// ErrReadUncommitted: a ConsumerConfig sets
+	// isolation.level=read_uncommitted without ConsumerConfig.ReadUncommitted
+	// (Validate's error wraps it and ErrInvalidConfig).
+	ErrReadUncommitted = errors.New("read_uncommitted needs ConsumerConfig.ReadUncommitted")
 )
 
 // PermanentError marks an error that no retry can fix (a payload that does

@@ -81,13 +81,25 @@ type ConsumerConfig struct {
 	Security kafkaclient.Security
 	// Kafka holds extra librdkafka settings of the consumer, applied over
 	// the defaults (auto.offset.reset=earliest,
-	// enable.auto.offset.store=false) and over Client.Properties. The
+	// enable.auto.offset.store=false, isolation.level=read_committed) and
+	// over Client.Properties. The
 	// connection's own properties (bootstrap.servers, security.*, sasl.*,
 	// ssl.* keys of Client's fields) belong in Client; bootstrap.servers
 	// here is ignored.
 	// enable.auto.commit cannot be set to true: offsets are committed only
 	// after a record is done.
 	Kafka kafka.ConfigMap
+	// ReadUncommitted opts in to reading records of open and aborted
+	// transactions (isolation.level=read_uncommitted). The consumer reads
+	// with read_committed by default (librdkafka's default, set
+	// explicitly): an exactly-once outbox (spec delivery: exactly-once)
+	// writes each poll's records in a Kafka transaction, and a worker crash
+	// aborts it; the records of the aborted transaction stay in the log and
+	// are written again by the next transaction. A read_uncommitted
+	// consumer sees both copies. An isolation.level=read_uncommitted in
+	// Kafka or Client.Properties without this option is refused
+	// (ErrReadUncommitted).
+	ReadUncommitted bool
 	// CommitInterval is how often done offsets are committed (default 1s;
 	// negative: after every poll that completed a record). They are also
 	// committed when partitions are revoked and when Run returns.
@@ -168,6 +180,9 @@ func (c ConsumerConfig) Validate() error {
 	}
 	if v, where, ok := c.setting("group.instance.id"); ok && c.InstanceID != "" && v != c.InstanceID {
 		errs = append(errs, fmt.Errorf("%s: group.instance.id %q differs from InstanceID %q (set one of them)", where, v, c.InstanceID))
+	}
+	if v, where, ok := c.setting("isolation.level"); ok && v == "read_uncommitted" && !c.ReadUncommitted {
+		errs = append(errs, fmt.Errorf("%s: %w: isolation.level=read_uncommitted delivers the records of aborted transactions (the duplicates an exactly-once outbox avoids); set ReadUncommitted to mean it", where, ErrReadUncommitted))
 	}
 	if v, where, ok := c.setting("enable.auto.commit"); ok && v != "false" {
 		errs = append(errs, fmt.Errorf("%s: enable.auto.commit must stay false (offsets are committed after processing)", where))
@@ -376,6 +391,10 @@ func (c ConsumerConfig) client() (kafka.ConfigMap, error) {
 	km := kafka.ConfigMap{
 		"auto.offset.reset":        "earliest",
 		"enable.auto.offset.store": false,
+		"isolation.level":          "read_committed",
+	}
+	if c.ReadUncommitted {
+		km["isolation.level"] = "read_uncommitted"
 	}
 	// Client.Properties stay in conn (Config.With checks them against the
 	// connection's fields); they win over the defaults, Kafka's keys win

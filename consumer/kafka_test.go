@@ -675,6 +675,16 @@ func TestConsumerConfigValidate(t *testing.T) {
 		{"auto commit", func(c *consumer.ConsumerConfig) { c.Kafka = kafka.ConfigMap{"enable.auto.commit": true} }, []string{"enable.auto.commit must stay false"}},
 		{"auto commit text", func(c *consumer.ConsumerConfig) { c.Kafka = kafka.ConfigMap{"enable.auto.commit": "true"} }, []string{"enable.auto.commit must stay false"}},
 		{"all missing", func(c *consumer.ConsumerConfig) { *c = consumer.ConsumerConfig{} }, []string{"BootstrapServers is required", "GroupID is required", "Topics is required"}},
+		{"read uncommitted refused", func(c *consumer.ConsumerConfig) {
+			c.Kafka = kafka.ConfigMap{"isolation.level": "read_uncommitted"}
+		}, []string{"Kafka: read_uncommitted needs ConsumerConfig.ReadUncommitted", "aborted transactions"}},
+		{"read uncommitted in client", func(c *consumer.ConsumerConfig) {
+			c.Client.Properties = map[string]string{"isolation.level": "read_uncommitted"}
+		}, []string{"Client.Properties: read_uncommitted needs"}},
+		{"read uncommitted opted in", func(c *consumer.ConsumerConfig) {
+			c.ReadUncommitted, c.Kafka = true, kafka.ConfigMap{"isolation.level": "read_uncommitted"}
+		}, nil},
+		{"read committed explicit", func(c *consumer.ConsumerConfig) { c.Kafka = kafka.ConfigMap{"isolation.level": "read_committed"} }, nil},
 		{"instance id", func(c *consumer.ConsumerConfig) { c.InstanceID = "svc-0" }, nil},
 		{"instance id agrees", func(c *consumer.ConsumerConfig) {
 			c.InstanceID, c.Kafka = "svc-0", kafka.ConfigMap{"group.instance.id": "svc-0"}
@@ -778,4 +788,38 @@ func TestConsumerConfigClient(t *testing.T) {
 			t.Errorf("client config = %v, want ErrInvalidConfig naming the conflict", err)
 		}
 	})
+}
+
+// TestConsumerIsolationLevel: the consumer reads committed records only
+// (an exactly-once outbox's aborted transactions stay invisible) unless
+// ReadUncommitted opts out; an override without it is ErrReadUncommitted.
+func TestConsumerIsolationLevel(t *testing.T) {
+	base := consumer.ConsumerConfig{BootstrapServers: "localhost:9092", GroupID: "g", Topics: []string{"t"}}
+	for _, tc := range []struct {
+		name string
+		edit func(c *consumer.ConsumerConfig)
+		want string
+	}{
+		{"default", func(c *consumer.ConsumerConfig) {}, "read_committed"},
+		{"opted in", func(c *consumer.ConsumerConfig) { c.ReadUncommitted = true }, "read_uncommitted"},
+		{"opted in and set", func(c *consumer.ConsumerConfig) {
+			c.ReadUncommitted, c.Kafka = true, kafka.ConfigMap{"isolation.level": "read_uncommitted"}
+		}, "read_uncommitted"},
+	} {
+		c := base
+		tc.edit(&c)
+		m, err := consumer.RenderClient(c)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got, _ := m.Get("isolation.level", nil); got != tc.want {
+			t.Errorf("%s: isolation.level = %v, want %s", tc.name, got, tc.want)
+		}
+	}
+	c := base
+	c.Kafka = kafka.ConfigMap{"isolation.level": "read_uncommitted"}
+	err := c.Validate()
+	if !errors.Is(err, consumer.ErrReadUncommitted) || !errors.Is(err, consumer.ErrInvalidConfig) {
+		t.Errorf("Validate = %v, want ErrReadUncommitted and ErrInvalidConfig", err)
+	}
 }

@@ -47,7 +47,8 @@ type TopicOptions struct {
 	// Partitions of routed topics (0: the broker's num.partitions). Events
 	// of one aggregate stay in order in any case: the key is the aggregate id.
 	Partitions int
-	// ReplicationFactor of every topic (0: the broker default).
+	// ReplicationFactor of every topic (0: each outbox's
+	// topics.replicationFactor, else the broker default).
 	ReplicationFactor int
 }
 
@@ -86,21 +87,41 @@ var SchemaHistoryConfig = map[string]string{
 // (1 partition; a worker or broker that may not create topics would fail
 // the task at its first heartbeat), and the dead-letter topic of every
 // consumer the spec declares (consumers[].dlqTopic; a consumer refuses to
-// start without it). Findings say what cannot be derived.
+// start without it). Every topic of an outbox gets its
+// topics.replicationFactor (unless opts sets one) and
+// topics.minInsyncReplicas. Findings say what cannot be derived.
 func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 	fs := &findings{}
-	parts, rf := opts.Partitions, opts.ReplicationFactor
+	parts := opts.Partitions
 	if parts == 0 {
 		parts = -1
-	}
-	if rf == 0 {
-		rf = -1
 	}
 	seen := map[string]bool{}
 	var out []TopicSpec
 	for _, t := range targets {
 		o := t.Outbox
 		fs.outbox = o.Name
+		// The replication factor: the option (--replication-factor), else
+		// the outbox's topics.replicationFactor, else the broker default.
+		specRF, minISR := o.TopicReplication()
+		rf := opts.ReplicationFactor
+		if rf == 0 {
+			rf = specRF
+		}
+		if rf == 0 {
+			rf = -1
+		}
+		// withISR adds the outbox's topics.minInsyncReplicas to cfg.
+		withISR := func(cfg map[string]string) map[string]string {
+			if minISR == 0 {
+				return cfg
+			}
+			if cfg == nil {
+				cfg = map[string]string{}
+			}
+			cfg["min.insync.replicas"] = strconv.Itoa(minISR)
+			return cfg
+		}
 		if o.Routing.ByField != o.Columns.AggregateType {
 			fs.add(IDTopicRouting, SeverityInfo, "routing.byField", "create the routed topics yourself",
 				"routing by column %s: the topic names depend on row values the spec does not list", o.Routing.ByField)
@@ -124,7 +145,7 @@ func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 					continue
 				}
 				seen[name] = true
-				out = append(out, TopicSpec{Name: name, Outbox: o.Name, Purpose: TopicRouted, Partitions: parts, ReplicationFactor: rf})
+				out = append(out, TopicSpec{Name: name, Outbox: o.Name, Purpose: TopicRouted, Partitions: parts, ReplicationFactor: rf, Config: withISR(nil)})
 			}
 		}
 		if h := t.Config("schema.history.internal.kafka.topic"); h != "" && !seen[h] {
@@ -133,11 +154,11 @@ func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 			for k, v := range SchemaHistoryConfig {
 				cfg[k] = v
 			}
-			out = append(out, TopicSpec{Name: h, Outbox: o.Name, Purpose: TopicSchemaHistory, Partitions: 1, ReplicationFactor: rf, Config: cfg})
+			out = append(out, TopicSpec{Name: h, Outbox: o.Name, Purpose: TopicSchemaHistory, Partitions: 1, ReplicationFactor: rf, Config: withISR(cfg)})
 		}
 		if h := connectorconfig.HeartbeatTopicOf(t.Connector.Config); h != "" && !seen[h] {
 			seen[h] = true
-			out = append(out, TopicSpec{Name: h, Outbox: o.Name, Purpose: TopicHeartbeat, Partitions: 1, ReplicationFactor: rf})
+			out = append(out, TopicSpec{Name: h, Outbox: o.Name, Purpose: TopicHeartbeat, Partitions: 1, ReplicationFactor: rf, Config: withISR(nil)})
 		}
 		for _, c := range o.Consumers {
 			if c.DLQTopic == "" || seen[c.DLQTopic] {
@@ -148,7 +169,7 @@ func TopicSpecs(targets []Target, opts TopicOptions) ([]TopicSpec, []Finding) {
 			if p == 0 {
 				p = -1
 			}
-			out = append(out, TopicSpec{Name: c.DLQTopic, Outbox: o.Name, Purpose: TopicDLQ, Partitions: p, ReplicationFactor: rf})
+			out = append(out, TopicSpec{Name: c.DLQTopic, Outbox: o.Name, Purpose: TopicDLQ, Partitions: p, ReplicationFactor: rf, Config: withISR(nil)})
 		}
 	}
 	return out, fs.list

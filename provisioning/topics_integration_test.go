@@ -121,3 +121,56 @@ func TestEnsureTopicsCreatesDLQ(t *testing.T) {
 		t.Errorf("topic %s: %v, %d partitions; want it created with 3", dlq, tm.Error, len(tm.Partitions))
 	}
 }
+
+// TestEnsureTopicsClusterReplication provisions an outbox's topics on the
+// 3-broker cluster instance with the spec's topics.replicationFactor and
+// minInsyncReplicas: every topic (routed, heartbeat) has that many
+// replicas per partition and its min.insync.replicas set on the topic. The
+// values (2, 1) differ from the cluster's broker defaults (3, 2), so that
+// only the spec can have set them.
+func TestEnsureTopicsClusterReplication(t *testing.T) {
+	c := itest.RequireCluster(t, itest.Kafka)
+	sfx := itest.Suffix()
+	tg := target(t, spec.Postgres, `
+    topics: {replicationFactor: 2, minInsyncReplicas: 1}
+    events:
+      - {name: OrderCreated, aggregate: EosRf`+sfx+`, versions: [{major: 1, schema: a.avsc}]}
+    connector: {topicPrefix: eosrf-`+sfx+`}
+`)
+	specs, _ := provisioning.TopicSpecs([]provisioning.Target{tg}, provisioning.TopicOptions{Partitions: 2})
+	var names []string
+	for _, sp := range specs {
+		names = append(names, sp.Name)
+	}
+	if len(names) != 2 {
+		t.Fatalf("topics %v, want the routed and the heartbeat topic", names)
+	}
+	t.Cleanup(func() { itest.DeleteTopics(t, c.BootstrapServers, names...) })
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": c.BootstrapServers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	ctx := context.Background()
+	if _, fs, err := provisioning.EnsureTopics(ctx, admin, specs, false); err != nil || len(fs) != 0 {
+		t.Fatalf("create: %v %v", fs, err)
+	}
+	for _, n := range names {
+		md, err := admin.GetMetadata(&n, false, 10000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range md.Topics[n].Partitions {
+			if len(p.Replicas) != 2 {
+				t.Errorf("%s partition %d: replicas %v, want 2", n, p.ID, p.Replicas)
+			}
+		}
+		res, err := admin.DescribeConfigs(ctx, []kafka.ConfigResource{{Type: kafka.ResourceTopic, Name: n}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res[0].Config["min.insync.replicas"]; got.Value != "1" || got.Source != kafka.ConfigSourceDynamicTopic {
+			t.Errorf("%s: min.insync.replicas %q (source %v), want 1 set on the topic", n, got.Value, got.Source)
+		}
+	}
+}

@@ -260,3 +260,34 @@ func TestHealth(t *testing.T) {
 		t.Error("unreachable Connect: no error")
 	}
 }
+
+// TestTopicSpecsReplication: the outbox's topics.replicationFactor and
+// topics.minInsyncReplicas reach every topic it needs (routed, heartbeat,
+// dead-letter); --replication-factor (TopicOptions) wins over the spec.
+func TestTopicSpecsReplication(t *testing.T) {
+	tg := target(t, spec.Postgres, topicSpec+"    topics: {replicationFactor: 3, minInsyncReplicas: 2}\n    consumers:\n      - {group: billing, dlqTopic: billing.dlq}\n")
+	for _, tc := range []struct {
+		opts   provisioning.TopicOptions
+		wantRF int
+	}{
+		{provisioning.TopicOptions{}, 3},
+		{provisioning.TopicOptions{ReplicationFactor: 1}, 1},
+	} {
+		specs, fs := provisioning.TopicSpecs([]provisioning.Target{tg}, tc.opts)
+		if len(fs) != 0 || len(specs) != 4 {
+			t.Fatalf("TopicSpecs = %+v, %v; want 2 routed, heartbeat and DLQ topics", specs, fs)
+		}
+		for _, s := range specs {
+			if s.ReplicationFactor != tc.wantRF || s.Config["min.insync.replicas"] != "2" {
+				t.Errorf("opts %+v: %s (%s): RF %d, config %v; want RF %d, min.insync.replicas 2", tc.opts, s.Name, s.Purpose, s.ReplicationFactor, s.Config, tc.wantRF)
+			}
+		}
+	}
+	plain := target(t, spec.Postgres, topicSpec)
+	specs, _ := provisioning.TopicSpecs([]provisioning.Target{plain}, provisioning.TopicOptions{})
+	for _, s := range specs {
+		if s.ReplicationFactor != -1 || s.Config != nil {
+			t.Errorf("no topics block: %s RF %d config %v, want the broker defaults", s.Name, s.ReplicationFactor, s.Config)
+		}
+	}
+}

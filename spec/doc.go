@@ -30,6 +30,10 @@
 //	    schema: public                    # PG schema (default public) or MySQL database (default dbname)
 //	    table: outbox                     # default outbox
 //	    payloadFormat: avro               # avro (Confluent wire-format bytes) | json
+//	    delivery: at-least-once           # at-least-once | exactly-once (KIP-618 transactions)
+//	    topics:                           # replication of the topics provision creates
+//	      replicationFactor: 3            # default: the broker's
+//	      minInsyncReplicas: 2            # default: the broker's
 //	    columns:                          # Debezium's defaults
 //	      id: id
 //	      aggregateType: aggregatetype

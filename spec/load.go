@@ -147,11 +147,27 @@ func Parse(srcs ...Source) (*Spec, error) {
 		s.Files = append(s.Files, src.Name)
 		docs := parseFile(src, &errs)
 		for _, doc := range docs {
+			if b := doc.Kafka.Brokers; b != 0 || doc.Kafka.Has("brokers") {
+				switch {
+				case b < 1:
+					errs.add(doc.Kafka.PosOf("brokers"), fmt.Sprintf("kafka.brokers %d: want the number of brokers (at least 1), or leave it out", b))
+				case s.Kafka.Brokers != 0 && s.Kafka.Brokers != b:
+					errs.add(doc.Kafka.PosOf("brokers"), fmt.Sprintf("kafka.brokers %d conflicts with %d declared at %s", b, s.Kafka.Brokers, s.Kafka.PosOf("brokers")))
+				default:
+					s.Kafka.Brokers = b
+					s.Kafka.setKey("brokers", doc.Kafka.PosOf("brokers"))
+				}
+			}
 			if doc.Kafka.BootstrapServers != "" {
 				if s.Kafka.BootstrapServers != "" && s.Kafka.BootstrapServers != doc.Kafka.BootstrapServers {
 					errs.add(doc.Kafka.PosOf("bootstrapServers"), fmt.Sprintf("kafka.bootstrapServers %q conflicts with %q declared at %s", doc.Kafka.BootstrapServers, s.Kafka.BootstrapServers, kafkaFrom))
 				} else if s.Kafka.BootstrapServers == "" {
+					brokers, brokersPos, had := s.Kafka.Brokers, s.Kafka.PosOf("brokers"), s.Kafka.Has("brokers")
 					s.Kafka = doc.Kafka
+					if had {
+						s.Kafka.Brokers = brokers
+						s.Kafka.setKey("brokers", brokersPos)
+					}
 					kafkaFrom = doc.Kafka.PosOf("bootstrapServers")
 				}
 			}
@@ -166,6 +182,7 @@ func Parse(srcs ...Source) (*Spec, error) {
 		check(&s.Outboxes[i], &errs)
 		checkRelay(&s.Outboxes[i], &errs)
 		checkPartitioning(&s.Outboxes[i], &errs)
+		checkDelivery(&s.Outboxes[i], &errs)
 		checkConsumers(&s.Outboxes[i], &errs)
 	}
 	checkDuplicates(s, &errs)
@@ -277,6 +294,7 @@ func applyDefaults(o *Outbox, file string) {
 		c.SchemaVersion = strp("schemaversion")
 	}
 	def(&o.PayloadFormat, FormatAvro)
+	def(&o.Delivery, DeliveryAtLeastOnce)
 	def(&o.Routing.ByField, c.AggregateType)
 	def(&o.Routing.TopicReplacement, DefaultTopicReplacement)
 	if o.Headers.EventType == nil {

@@ -94,6 +94,10 @@ type Kafka struct {
 	// BootstrapServers as Kafka Connect (the schema history of MySQL and
 	// MariaDB connectors) sees them.
 	BootstrapServers string `yaml:"bootstrapServers" json:"bootstrapServers,omitempty"`
+	// Brokers is the number of brokers of the Kafka cluster the outboxes
+	// publish to (0: not stated). With 3 or more, validate warns about
+	// topics replicated fewer than 3 times (TOPIC_UNDER_REPLICATED).
+	Brokers int `yaml:"brokers" json:"brokers,omitempty"`
 }
 
 // Database kinds.
@@ -167,6 +171,12 @@ type Outbox struct {
 	// a dead-letter topic (see ConsumerSpec); provision creates the
 	// topics.
 	Consumers []ConsumerSpec `yaml:"consumers" json:"consumers,omitempty"`
+	// Delivery is at-least-once (default) or exactly-once (see
+	// DeliveryExactlyOnce).
+	Delivery string `yaml:"delivery" json:"delivery"`
+	// Topics are the replication settings of the outbox's topics (see
+	// TopicsSpec).
+	Topics *TopicsSpec `yaml:"topics" json:"topics,omitempty"`
 }
 
 // WriterSpec states how the application's writer (package outbox) uses the
