@@ -183,12 +183,20 @@ func Run(ctx context.Context, p Pipeline, opts Options) (rep *Report, err error)
 		cur.Store(s)
 		defer cur.Store(nil)
 		opts.Progress(fmt.Sprintf("step %d: %g events/s for %s", index, rate, opts.Duration))
+		cpu0, wall0 := processCPU(), time.Now()
 		if err := s.run(ctx, p); err != nil {
 			return nil, err
 		}
+		cpu, wall := processCPU()-cpu0, time.Since(wall0)
 		r, err := s.report(ctx, p)
 		if err != nil {
 			return nil, err
+		}
+		if wall > 0 && cpu > 0 {
+			r.CPUPercent = math.Round(float64(cpu)/float64(wall)*1000) / 10
+		}
+		if l := loadAverage(); l >= 0 {
+			r.Load1 = &l
 		}
 		opts.Progress(fmt.Sprintf("step %d: %s", index, r.Summary()))
 		return r, nil
@@ -219,7 +227,8 @@ func search(ctx context.Context, opts Options, runStep func(int, float64) (*Repo
 		}
 		ok := r.sustained(opts.LagBound)
 		steps = append(steps, StepSummary{Rate: rate, Sustained: ok, Sent: r.Sent, Handled: r.Handled, Lost: r.Lost,
-			Duplicates: r.Duplicates, Reordered: r.Reordered, RateAchieved: r.RateAchieved, P99: r.Latency.P99})
+			Duplicates: r.Duplicates, Reordered: r.Reordered, RateAchieved: r.RateAchieved, P99: r.Latency.P99,
+			MaxSendDelay: r.MaxSendDelay, CPUPercent: r.CPUPercent, Load1: r.Load1})
 		if first == nil {
 			first = r
 		}

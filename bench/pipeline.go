@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,8 +68,9 @@ type PipelineConfig struct {
 	// Partitions of the run's topic (default 1).
 	Partitions int
 	// Batch, when MaxRecords > 1, runs the consumer's records in inbox
-	// batches (consumer.ConsumerConfig.Batch); the default is one record
-	// per transaction.
+	// batches (consumer.ConsumerConfig.Batch) with a consumer.HandleBatch
+	// handler that writes the effects of a batch in one multi-row INSERT;
+	// the default is one record per transaction.
 	Batch consumer.Batch
 	// RunID names the run's aggregate type, topic, consumer group and
 	// tables: letters and digits only.
@@ -307,19 +309,48 @@ func (p *pipeline) Start(ctx context.Context, deliver func(Delivery)) error {
 	if p.effects != "" {
 		insert = fmt.Sprintf("INSERT INTO %s (event_id, step, n) VALUES (%s, %s, %s)", p.effects, p.ph(1), p.ph(2), p.ph(3))
 	}
-	err = consumer.Handle(r, EventType, 1, func(ctx context.Context, ev consumer.Event[payload]) error {
-		at := time.Now()
-		if ev.Payload.Run != p.cfg.RunID {
-			return nil
-		}
-		if insert != "" {
-			if _, err := ev.Tx.ExecContext(ctx, insert, ev.EventID, ev.Payload.Step, ev.Payload.N); err != nil {
+	if p.effects != "" && p.cfg.Batch.MaxRecords > 1 {
+		// The batched inbox: the effects of a batch's run of events in one
+		// multi-row INSERT (consumer.HandleBatch).
+		err = consumer.HandleBatch(r, EventType, 1, func(ctx context.Context, tx *sql.Tx, evs []consumer.Event[payload]) error {
+			at := time.Now()
+			var vals []string
+			var args []any
+			for _, ev := range evs {
+				if ev.Payload.Run != p.cfg.RunID {
+					continue
+				}
+				vals = append(vals, fmt.Sprintf("(%s, %s, %s)", p.ph(len(args)+1), p.ph(len(args)+2), p.ph(len(args)+3)))
+				args = append(args, ev.EventID, ev.Payload.Step, ev.Payload.N)
+			}
+			if len(vals) == 0 {
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT INTO "+p.effects+" (event_id, step, n) VALUES "+strings.Join(vals, ", "), args...); err != nil {
 				return err
 			}
-		}
-		deliver(Delivery{Step: ev.Payload.Step, N: ev.Payload.N, ID: ev.EventID, Aggregate: ev.AggregateID, Seq: ev.Payload.Seq, At: at})
-		return nil
-	}, opts...)
+			for _, ev := range evs {
+				if ev.Payload.Run == p.cfg.RunID {
+					deliver(Delivery{Step: ev.Payload.Step, N: ev.Payload.N, ID: ev.EventID, Aggregate: ev.AggregateID, Seq: ev.Payload.Seq, At: at})
+				}
+			}
+			return nil
+		}, opts...)
+	} else {
+		err = consumer.Handle(r, EventType, 1, func(ctx context.Context, ev consumer.Event[payload]) error {
+			at := time.Now()
+			if ev.Payload.Run != p.cfg.RunID {
+				return nil
+			}
+			if insert != "" {
+				if _, err := ev.Tx.ExecContext(ctx, insert, ev.EventID, ev.Payload.Step, ev.Payload.N); err != nil {
+					return err
+				}
+			}
+			deliver(Delivery{Step: ev.Payload.Step, N: ev.Payload.N, ID: ev.EventID, Aggregate: ev.AggregateID, Seq: ev.Payload.Seq, At: at})
+			return nil
+		}, opts...)
+	}
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,9 @@ database. Events are matched by event id.
 
 Reported: sent, handled, lost, duplicate effects, events out of order per
 aggregate, the achieved rate and the latency commit->handler (p50, p90,
-p99, p99.9, max). --rate max searches for the highest rate sustained
+p99, p99.9, max); where time goes: the writers' largest delay behind
+their schedule, the CPU of the bench's process (percent of one core) and
+the machine's 1-minute load average at the end of the run (each step). --rate max searches for the highest rate sustained
 (nothing lost, duplicated or reordered, >= 90 % of the target sent, p99 <=
 2 s): it doubles from 200/s until a step fails, then bisects to within
 15 %, in at most 12 steps of --duration each (halving from 200/s when

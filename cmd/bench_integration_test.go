@@ -25,6 +25,9 @@ type benchJSON struct {
 	Latency      *struct {
 		P50, P90, P99, P999, Max *float64
 	} `json:"latency_ms"`
+	MaxSendDelay *float64 `json:"max_send_delay_ms"`
+	CPUPercent   *float64 `json:"cpu_percent"`
+	Load1        *float64 `json:"load1"`
 }
 
 // TestCLIBenchRealStack provisions and deploys a JSON and an Avro outbox
@@ -78,6 +81,8 @@ outboxes:
 	}{
 		{"no-inbox", "bench-" + sfx, nil},
 		{"inbox", "bench-" + sfx, []string{"--inbox"}},
+		// the batched inbox: a HandleBatch handler, one INSERT per batch
+		{"inbox-batch", "bench-" + sfx, []string{"--inbox", "--batch", "20"}},
 		// Avro: the bench registers its schema in the stack's registry,
 		// the consumer resolves it from there.
 		{"avro-inbox", "bench-avro-" + sfx, []string{"--inbox"}},
@@ -95,6 +100,9 @@ outboxes:
 				r.RateTarget == nil || r.RateAchieved == nil || r.Latency == nil || r.Latency.P50 == nil || r.Latency.P90 == nil ||
 				r.Latency.P99 == nil || r.Latency.P999 == nil || r.Latency.Max == nil {
 				t.Fatalf("bench -o json lacks a field of the contract:\n%s", out)
+			}
+			if r.MaxSendDelay == nil || r.CPUPercent == nil || *r.CPUPercent <= 0 || r.Load1 == nil || *r.Load1 < 0 {
+				t.Errorf("bench -o json: max_send_delay_ms, cpu_percent (> 0) and load1 wanted:\n%s", out)
 			}
 			if *r.Sent != 150 || *r.Handled != *r.Sent || *r.Lost != 0 || *r.Duplicates != 0 || *r.Reordered != 0 {
 				t.Errorf("counts: sent %d handled %d lost %d duplicates %d reordered %d, want 150 sent, all handled once in order",
@@ -181,6 +189,9 @@ outboxes:
 			}
 			if r.Sent == nil || r.Handled == nil || r.Lost == nil || r.Duplicates == nil || r.Reordered == nil || r.Latency == nil || r.Latency.P99 == nil {
 				t.Fatalf("bench -o json lacks a field of the contract:\n%s", out)
+			}
+			if r.MaxSendDelay == nil || r.CPUPercent == nil || *r.CPUPercent <= 0 || r.Load1 == nil || *r.Load1 < 0 {
+				t.Errorf("bench -o json: max_send_delay_ms, cpu_percent (> 0) and load1 wanted:\n%s", out)
 			}
 			if r.Publisher != "relay" {
 				t.Errorf("publisher %q, want relay", r.Publisher)

@@ -93,8 +93,8 @@ fi
 
 # The table: one line per row, in run order.
 {
-	echo "| publisher | rate (events/s) | inbox | load | sent | handled | lost | dup. | reord. | achieved/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| publisher | rate (events/s) | inbox | load before | load after | bench CPU % | writer max delay ms | sent | handled | lost | dup. | reord. | achieved/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for f in $(ls -tr "$OUT"/*.json); do
 		n=$(basename "$f" .json)
 		case $n in relay-100ms*) p="relay, 100 ms poll" ;; relay-listen*) p="relay, LISTEN/NOTIFY" ;; cdc-latency*) p="Debezium, profile latency" ;; esac
@@ -102,6 +102,6 @@ fi
 			def f: if . == null then "–" else (. * 10 | round / 10 | tostring) end;
 			def inbox: if .setup.inbox then (if (.setup.batch // 1) > 1 then "PostgreSQL, batch \(.setup.batch)" else "PostgreSQL" end) else "no" end;
 			(if .search then "max: \(.search.max_sustained)" else (.rate_target | tostring) end) as $rate |
-			"| \($p) | \($rate) | \(inbox) | \($load) | \(.sent) | \(.handled) | \(.lost) | \(.duplicates) | \(.reordered) | \(.rate_achieved | f) | \(.latency_ms.p50 | f) | \(.latency_ms.p90 | f) | \(.latency_ms.p99 | f) | \(.latency_ms.p999 | f) | \(.latency_ms.max | f) |"' "$f"
+			"| \($p) | \($rate) | \(inbox) | \($load) | \(.load1 | f) | \(.cpu_percent | round) | \(.max_send_delay_ms | f) | \(.sent) | \(.handled) | \(.lost) | \(.duplicates) | \(.reordered) | \(.rate_achieved | f) | \(.latency_ms.p50 | f) | \(.latency_ms.p90 | f) | \(.latency_ms.p99 | f) | \(.latency_ms.p999 | f) | \(.latency_ms.max | f) |"' "$f"
 	done
 } | tee "$OUT/table.md"
