@@ -151,7 +151,10 @@ type pipeline struct {
 	relayStop context.CancelFunc
 	relayDone chan error
 	warm      sync.Map // warm-up aggregate id -> struct{}
-	closed    atomic.Bool
+	// the baseline consumer (StartBaseline)
+	baseGroup          string
+	baseStop, baseDone chan struct{}
+	closed             atomic.Bool
 }
 
 var runID = regexp.MustCompile(`^[A-Za-z0-9]{1,40}$`)
@@ -506,6 +509,7 @@ func (p *pipeline) Close(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("consumer did not stop: %w", ctx.Err()))
 		}
 	}
+	baseGroup := p.stopBaseline()
 	if p.effects != "" {
 		for _, t := range []string{p.effects, p.inboxT} {
 			if _, err := p.cfg.InboxDB.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
@@ -522,7 +526,11 @@ func (p *pipeline) Close(ctx context.Context) error {
 	if err != nil {
 		errs = append(errs, fmt.Errorf("delete topic %s: %w", p.topic, err))
 	}
-	gres, err := p.admin.DeleteConsumerGroups(ctx, []string{p.group})
+	groups := []string{p.group}
+	if baseGroup != "" {
+		groups = append(groups, baseGroup)
+	}
+	gres, err := p.admin.DeleteConsumerGroups(ctx, groups)
 	for _, r := range gres.ConsumerGroupResults {
 		if c := r.Error.Code(); c != kafka.ErrNoError && c != kafka.ErrGroupIDNotFound && err == nil {
 			err = r.Error

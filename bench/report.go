@@ -76,12 +76,25 @@ type Report struct {
 	// EffectsCounted: handled and duplicates come from the effects table
 	// written in the inbox transaction.
 	EffectsCounted bool `json:"effects_counted"`
+	// Baseline is the bare consumer's account of the same events
+	// (Options.Baseline), and SDKOverheadP50 the SDK consumer's p50 minus
+	// the bare consumer's: what the SDK (and the inbox, with one) adds.
+	Baseline       *Baseline `json:"baseline,omitempty"`
+	SDKOverheadP50 *Millis   `json:"sdk_overhead_p50_ms,omitempty"`
 	// Setup describes what was measured (filled by the caller).
 	Setup *Setup `json:"setup,omitempty"`
 	// Search is set for a RateMax run.
 	Search *Search `json:"search,omitempty"`
 
 	samples []time.Duration
+}
+
+// Baseline is what a bare confluent-kafka-go consumer (no SDK, no inbox),
+// reading the same topic in the same run, saw: the committed events it
+// read and their latency commit -> read.
+type Baseline struct {
+	Received int     `json:"received"`
+	Latency  Latency `json:"latency_ms"`
 }
 
 // Setup describes the measured pipeline.
@@ -184,6 +197,13 @@ func (r *Report) Text() string {
 	fmt.Fprintf(&b, "cpu of the bench process: %.0f %% of one core%s\n", r.CPUPercent, loadText(r.Load1))
 	l := r.Latency
 	fmt.Fprintf(&b, "latency commit->handler: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s\n", l.P50, l.P90, l.P99, l.P999, l.Max)
+	if bl := r.Baseline; bl != nil {
+		l := bl.Latency
+		fmt.Fprintf(&b, "baseline (bare consumer, no SDK): read %d, p50 %s, p90 %s, p99 %s, p99.9 %s, max %s\n", bl.Received, l.P50, l.P90, l.P99, l.P999, l.Max)
+		if d := r.SDKOverheadP50; d != nil {
+			fmt.Fprintf(&b, "SDK overhead (p50 minus the baseline's p50): %s\n", *d)
+		}
+	}
 	if r.SendErrors > 0 {
 		fmt.Fprintf(&b, "send errors: %d (first: %s)\n", r.SendErrors, r.FirstSendError)
 	}

@@ -45,6 +45,9 @@ type benchOptions struct {
 	RelayBatch        int
 	// relayFlags: a --relay-* flag was given.
 	relayFlags bool
+	// Baseline: a bare confluent-kafka-go consumer reads the same topic
+	// in the same run (the SDK's overhead is the difference of the p50s).
+	Baseline bool
 	// CPUProfile (hidden --cpuprofile): where the bench's own CPU goes.
 	CPUProfile string
 }
@@ -98,6 +101,13 @@ registers its own schema as <topic>-value in the registry of
 OUTBOXCTL_SCHEMA_REGISTRY_URL (credentials as for the schema commands) and
 deletes it afterwards; a json outbox gets JSON payloads.
 
+--baseline also runs a bare confluent-kafka-go consumer (its own consumer
+group, no SDK, no inbox: the event id from the header, the JSON payload
+with encoding/json) on the same topic in the same run, and reports its
+latency commit->read and the SDK's overhead: the SDK consumer's p50 minus
+the bare consumer's (with --inbox the inbox transactions count in it).
+JSON outboxes only.
+
 Exit codes: 0 nothing lost, duplicated or reordered; 3 something was; 1 an
 operational error (a service unreachable, the connector not streaming).`,
 		Example: `  $ outboxctl bench -f outbox.yaml --outbox orders --rate 1000 --duration 30s --inbox
@@ -138,6 +148,7 @@ operational error (a service unreachable, the connector not streaming).`,
 	fs.BoolVar(&opts.RelayNotify, "relay-notify", false, "--publisher relay: wake the relay with LISTEN on the spec's relay.notify channel (postgres; the NOTIFY trigger of outboxctl provision)")
 	fs.IntVar(&opts.RelayBatch, "relay-batch", relay.DefaultBatch, "--publisher relay: rows per poll")
 	addKafkaClientFlags(fs, &opts.Kafka)
+	fs.BoolVar(&opts.Baseline, "baseline", false, "also measure a bare confluent-kafka-go consumer (no SDK) on the same topic in the same run: its latency and the SDK's p50 overhead (json outboxes)")
 	fs.StringVar(&opts.CPUProfile, "cpuprofile", "", "write a Go CPU profile of the run (writer, consumer, inbox) to this file")
 	_ = fs.MarkHidden("cpuprofile")
 	return c
@@ -200,13 +211,16 @@ func runBench(ctx context.Context, env *Env, opts *benchOptions) error {
 	if opts.RelayNotify && (o.Relay == nil || o.Relay.Notify == "") {
 		return UsageError(fmt.Errorf("--relay-notify: outbox %s has no relay.notify channel in the spec (outboxctl provision creates the NOTIFY trigger for it)", o.Name))
 	}
+	if opts.Baseline && o.PayloadFormat == spec.FormatAvro {
+		return UsageError(fmt.Errorf("--baseline: outbox %s has Avro payloads; the bare consumer decodes JSON only", o.Name))
+	}
 	target, err := openBenchTarget(ctx, env, s, o, opts)
 	if err != nil {
 		return err
 	}
 	defer target.Close()
 	progress := func(line string) { fmt.Fprintf(env.IO.ErrOut, "bench: %s\n", line) }
-	rep, err := bench.Run(ctx, target.Pipeline, bench.Options{Rate: rate, Duration: opts.Duration, Drain: target.Drain, Aggregates: bench.DefaultAggregates, Progress: progress})
+	rep, err := bench.Run(ctx, target.Pipeline, bench.Options{Rate: rate, Duration: opts.Duration, Drain: target.Drain, Aggregates: bench.DefaultAggregates, Progress: progress, Baseline: opts.Baseline})
 	if err != nil {
 		return err
 	}
