@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"reflect"
+	"runtime/debug"
 )
 
 // HandleBatch registers fn for records of eventType with major version
@@ -24,8 +25,8 @@ import (
 // of a failed batch) fn gets one event per call, in that record's
 // transaction (tx is nil without an Inbox).
 //
-// An error of fn fails the whole batch (ErrBatchFailed): the transaction is
-// rolled back and the Consumer runs the records again one at a time, where
+// An error (or a panic) of fn fails the whole batch (ErrBatchFailed): the
+// transaction is rolled back and the Consumer runs the records again one at a time, where
 // Retry retries and DLQ dead-letters each record alone. In batch mode the
 // middleware chain runs for each record when it is collected, not around
 // fn: a Timeout or tracing middleware, and the Observer's handler-call
@@ -92,12 +93,21 @@ type batchSink struct {
 }
 
 // flush calls the function of the run collected, if any, and empties s.
-// Safe on a nil s.
-func (s *batchSink) flush(ctx context.Context) error {
+// Safe on a nil s. A panic of the function is its error (a *PanicError):
+// the flush runs outside the middleware chain of the records it writes (at
+// the end of the batch, or in the chain of the next record), so Recover
+// cannot be relied on there; the batch rolls back and its records run one
+// at a time, where the chain handles the panic as configured.
+func (s *batchSink) flush(ctx context.Context) (err error) {
 	if s == nil || s.run == nil {
 		return nil
 	}
 	run := s.run
 	s.owner, s.evs, s.run = nil, nil, nil
+	defer func() {
+		if p := recover(); p != nil {
+			err = &PanicError{Value: p, Stack: debug.Stack()}
+		}
+	}()
 	return run(ctx)
 }

@@ -148,3 +148,23 @@ func TestHandleBatchInvalid(t *testing.T) {
 		t.Errorf("second registration: %v, want ErrDuplicateHandler", err)
 	}
 }
+
+// A panic of the batch function at the end of a batch is the batch's
+// error (ErrBatchFailed wrapping ErrPanic), not a crash: the Consumer
+// replays the records one at a time, where the chain's Recover applies.
+func TestHandleBatchPanicIsError(t *testing.T) {
+	in := consumertest.NewInbox()
+	defer in.Close()
+	r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: in, ConsumerGroup: "g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, consumer.HandleBatch(r, "A", 2, func(context.Context, *sql.Tx, []consumer.Event[seqPayload]) error { panic("boom") }))
+	err = r.ProcessBatch(context.Background(), []*consumer.Message{brec("A", 2, "e1", 1), brec("A", 2, "e2", 2)})
+	if !errors.Is(err, consumer.ErrBatchFailed) || !errors.Is(err, consumer.ErrPanic) {
+		t.Errorf("ProcessBatch = %v, want ErrBatchFailed wrapping ErrPanic", err)
+	}
+	if in.Processed("g", "e1") {
+		t.Error("e1 marked after a rollback")
+	}
+}
