@@ -108,6 +108,9 @@ type Options struct {
 	StartRate float64
 	// Progress, if set, receives a line per phase and step.
 	Progress func(string)
+	// Baseline runs the pipeline's bare consumer (a Baseliner) next to
+	// its SDK consumer: Report.Baseline and Report.SDKOverheadP50.
+	Baseline bool
 }
 
 func (o *Options) defaults() error {
@@ -158,6 +161,14 @@ func Run(ctx context.Context, p Pipeline, opts Options) (rep *Report, err error)
 	if err := opts.defaults(); err != nil {
 		return nil, err
 	}
+	var bl Baseliner
+	if opts.Baseline {
+		var ok bool
+		if bl, ok = p.(Baseliner); !ok {
+			_ = p.Close(context.WithoutCancel(ctx))
+			return nil, fmt.Errorf("%w: the pipeline has no baseline consumer", ErrInvalidOptions)
+		}
+	}
 	var cur atomic.Pointer[step]
 	deliver := func(d Delivery) {
 		if s := cur.Load(); s != nil && s.index == d.Step {
@@ -174,6 +185,16 @@ func Run(ctx context.Context, p Pipeline, opts Options) (rep *Report, err error)
 	if err := p.Start(ctx, deliver); err != nil {
 		return nil, err
 	}
+	if bl != nil {
+		err := bl.StartBaseline(ctx, func(d Delivery) {
+			if s := cur.Load(); s != nil && s.index == d.Step {
+				s.deliverBaseline(d)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
 	opts.Progress("warming up: waiting for a marker event to reach the consumer")
 	if err := p.WarmUp(ctx); err != nil {
 		return nil, err
@@ -183,12 +204,20 @@ func Run(ctx context.Context, p Pipeline, opts Options) (rep *Report, err error)
 		cur.Store(s)
 		defer cur.Store(nil)
 		opts.Progress(fmt.Sprintf("step %d: %g events/s for %s", index, rate, opts.Duration))
+		cpu0, wall0 := processCPU(), time.Now()
 		if err := s.run(ctx, p); err != nil {
 			return nil, err
 		}
+		cpu, wall := processCPU()-cpu0, time.Since(wall0)
 		r, err := s.report(ctx, p)
 		if err != nil {
 			return nil, err
+		}
+		if wall > 0 && cpu > 0 {
+			r.CPUPercent = math.Round(float64(cpu)/float64(wall)*1000) / 10
+		}
+		if l := loadAverage(); l >= 0 {
+			r.Load1 = &l
 		}
 		opts.Progress(fmt.Sprintf("step %d: %s", index, r.Summary()))
 		return r, nil
@@ -219,7 +248,8 @@ func search(ctx context.Context, opts Options, runStep func(int, float64) (*Repo
 		}
 		ok := r.sustained(opts.LagBound)
 		steps = append(steps, StepSummary{Rate: rate, Sustained: ok, Sent: r.Sent, Handled: r.Handled, Lost: r.Lost,
-			Duplicates: r.Duplicates, Reordered: r.Reordered, RateAchieved: r.RateAchieved, P99: r.Latency.P99})
+			Duplicates: r.Duplicates, Reordered: r.Reordered, RateAchieved: r.RateAchieved, P99: r.Latency.P99,
+			MaxSendDelay: r.MaxSendDelay, CPUPercent: r.CPUPercent, Load1: r.Load1})
 		if first == nil {
 			first = r
 		}
@@ -271,8 +301,12 @@ type step struct {
 	foreign int
 
 	handledN atomic.Int64
-	start    time.Time
-	end      time.Time // last commit
+	// baseline consumer (Options.Baseline): first read of each event
+	baseAt []time.Time
+	baseN  atomic.Int64
+
+	start time.Time
+	end   time.Time // last commit
 }
 
 func newStep(index int, rate float64, opts Options) *step {
@@ -280,9 +314,26 @@ func newStep(index int, rate float64, opts Options) *step {
 	if total < 1 {
 		total = 1
 	}
-	return &step{index: index, rate: rate, opts: opts, total: total,
+	s := &step{index: index, rate: rate, opts: opts, total: total,
 		ids: make([]string, total), commitAt: make([]time.Time, total), late: make([]time.Duration, total),
 		handled: make([]time.Time, total), runs: make([]int32, total), maxSeq: map[string]int{}}
+	if opts.Baseline {
+		s.baseAt = make([]time.Time, total)
+	}
+	return s
+}
+
+// deliverBaseline records the baseline consumer's first read of an event.
+func (s *step) deliverBaseline(d Delivery) {
+	if d.N < 0 || d.N >= s.total || d.ID != s.ids[d.N] || s.baseAt == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.baseAt[d.N].IsZero() {
+		s.baseAt[d.N] = d.At
+		s.baseN.Add(1)
+	}
 }
 
 func (s *step) event(n int) Event {
@@ -376,7 +427,7 @@ func (s *step) run(ctx context.Context, p Pipeline) error {
 		}
 	}
 	deadline := time.Now().Add(s.opts.Drain)
-	for s.handledN.Load() < committed && time.Now().Before(deadline) {
+	for (s.handledN.Load() < committed || (s.baseAt != nil && s.baseN.Load() < committed)) && time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -435,6 +486,23 @@ func (s *step) report(ctx context.Context, p Pipeline) (*Report, error) {
 	r.MaxSendDelay = Millis(maxLate)
 	r.Latency = percentiles(lat)
 	r.samples = lat
+	if s.baseAt != nil {
+		b := &Baseline{}
+		var blat []time.Duration
+		for n := range s.ids {
+			if s.commitAt[n].IsZero() || s.baseAt[n].IsZero() {
+				continue
+			}
+			b.Received++
+			blat = append(blat, s.baseAt[n].Sub(s.commitAt[n])+s.late[n])
+		}
+		b.Latency = percentiles(blat)
+		r.Baseline = b
+		if b.Received > 0 && r.Handled > 0 {
+			d := r.Latency.P50 - b.Latency.P50
+			r.SDKOverheadP50 = &d
+		}
+	}
 	return r, nil
 }
 

@@ -229,3 +229,38 @@ func TestComparisonText(t *testing.T) {
 		t.Errorf("a duplicate must fail the comparison:\n%s", c.Text())
 	}
 }
+
+// TestBaseline: with Options.Baseline the pipeline's bare consumer reads
+// the same events in the same run; the SDK's overhead is the difference of
+// the p50s (here the fake SDK consumer's Delay of 30 ms); the report has
+// the CPU of the process and the machine's load.
+func TestBaseline(t *testing.T) {
+	f := &benchtest.Fake{Delay: 30 * time.Millisecond}
+	r := run(t, f, bench.Options{Rate: 500, Duration: 200 * time.Millisecond, Baseline: true})
+	if r.Baseline == nil || r.Baseline.Received != 100 || r.SDKOverheadP50 == nil {
+		t.Fatalf("baseline %+v, overhead %v: want 100 events read and an overhead", r.Baseline, r.SDKOverheadP50)
+	}
+	if d := time.Duration(*r.SDKOverheadP50); d < 25*time.Millisecond || d > 80*time.Millisecond {
+		t.Errorf("SDK overhead p50 %s, want about 30ms", d)
+	}
+	if r.Baseline.Latency.P50 >= r.Latency.P50 {
+		t.Errorf("baseline p50 %s not below the SDK's %s", r.Baseline.Latency.P50, r.Latency.P50)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{`"baseline":{"received":100,"latency_ms":{`, `"sdk_overhead_p50_ms":`, `"cpu_percent":`, `"load1":`} {
+		if !strings.Contains(string(b), k) {
+			t.Errorf("JSON lacks %s: %s", k, b)
+		}
+	}
+	if txt := r.Text(); !strings.Contains(txt, "SDK overhead (p50 minus the baseline's p50): ") || !strings.Contains(txt, "cpu of the bench process: ") {
+		t.Errorf("text report:\n%s", txt)
+	}
+	// without the option: no baseline
+	r = run(t, &benchtest.Fake{}, bench.Options{Rate: 500, Duration: 100 * time.Millisecond})
+	if r.Baseline != nil || r.SDKOverheadP50 != nil {
+		t.Errorf("baseline without Options.Baseline: %+v", r.Baseline)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,8 +68,9 @@ type PipelineConfig struct {
 	// Partitions of the run's topic (default 1).
 	Partitions int
 	// Batch, when MaxRecords > 1, runs the consumer's records in inbox
-	// batches (consumer.ConsumerConfig.Batch); the default is one record
-	// per transaction.
+	// batches (consumer.ConsumerConfig.Batch) with a consumer.HandleBatch
+	// handler that writes the effects of a batch in one multi-row INSERT;
+	// the default is one record per transaction.
 	Batch consumer.Batch
 	// RunID names the run's aggregate type, topic, consumer group and
 	// tables: letters and digits only.
@@ -149,7 +151,10 @@ type pipeline struct {
 	relayStop context.CancelFunc
 	relayDone chan error
 	warm      sync.Map // warm-up aggregate id -> struct{}
-	closed    atomic.Bool
+	// the baseline consumer (StartBaseline)
+	baseGroup          string
+	baseStop, baseDone chan struct{}
+	closed             atomic.Bool
 }
 
 var runID = regexp.MustCompile(`^[A-Za-z0-9]{1,40}$`)
@@ -307,19 +312,48 @@ func (p *pipeline) Start(ctx context.Context, deliver func(Delivery)) error {
 	if p.effects != "" {
 		insert = fmt.Sprintf("INSERT INTO %s (event_id, step, n) VALUES (%s, %s, %s)", p.effects, p.ph(1), p.ph(2), p.ph(3))
 	}
-	err = consumer.Handle(r, EventType, 1, func(ctx context.Context, ev consumer.Event[payload]) error {
-		at := time.Now()
-		if ev.Payload.Run != p.cfg.RunID {
-			return nil
-		}
-		if insert != "" {
-			if _, err := ev.Tx.ExecContext(ctx, insert, ev.EventID, ev.Payload.Step, ev.Payload.N); err != nil {
+	if p.effects != "" && p.cfg.Batch.MaxRecords > 1 {
+		// The batched inbox: the effects of a batch's run of events in one
+		// multi-row INSERT (consumer.HandleBatch).
+		err = consumer.HandleBatch(r, EventType, 1, func(ctx context.Context, tx *sql.Tx, evs []consumer.Event[payload]) error {
+			at := time.Now()
+			var vals []string
+			var args []any
+			for _, ev := range evs {
+				if ev.Payload.Run != p.cfg.RunID {
+					continue
+				}
+				vals = append(vals, fmt.Sprintf("(%s, %s, %s)", p.ph(len(args)+1), p.ph(len(args)+2), p.ph(len(args)+3)))
+				args = append(args, ev.EventID, ev.Payload.Step, ev.Payload.N)
+			}
+			if len(vals) == 0 {
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT INTO "+p.effects+" (event_id, step, n) VALUES "+strings.Join(vals, ", "), args...); err != nil {
 				return err
 			}
-		}
-		deliver(Delivery{Step: ev.Payload.Step, N: ev.Payload.N, ID: ev.EventID, Aggregate: ev.AggregateID, Seq: ev.Payload.Seq, At: at})
-		return nil
-	}, opts...)
+			for _, ev := range evs {
+				if ev.Payload.Run == p.cfg.RunID {
+					deliver(Delivery{Step: ev.Payload.Step, N: ev.Payload.N, ID: ev.EventID, Aggregate: ev.AggregateID, Seq: ev.Payload.Seq, At: at})
+				}
+			}
+			return nil
+		}, opts...)
+	} else {
+		err = consumer.Handle(r, EventType, 1, func(ctx context.Context, ev consumer.Event[payload]) error {
+			at := time.Now()
+			if ev.Payload.Run != p.cfg.RunID {
+				return nil
+			}
+			if insert != "" {
+				if _, err := ev.Tx.ExecContext(ctx, insert, ev.EventID, ev.Payload.Step, ev.Payload.N); err != nil {
+					return err
+				}
+			}
+			deliver(Delivery{Step: ev.Payload.Step, N: ev.Payload.N, ID: ev.EventID, Aggregate: ev.AggregateID, Seq: ev.Payload.Seq, At: at})
+			return nil
+		}, opts...)
+	}
 	if err != nil {
 		return err
 	}
@@ -475,6 +509,7 @@ func (p *pipeline) Close(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("consumer did not stop: %w", ctx.Err()))
 		}
 	}
+	baseGroup := p.stopBaseline()
 	if p.effects != "" {
 		for _, t := range []string{p.effects, p.inboxT} {
 			if _, err := p.cfg.InboxDB.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
@@ -491,7 +526,11 @@ func (p *pipeline) Close(ctx context.Context) error {
 	if err != nil {
 		errs = append(errs, fmt.Errorf("delete topic %s: %w", p.topic, err))
 	}
-	gres, err := p.admin.DeleteConsumerGroups(ctx, []string{p.group})
+	groups := []string{p.group}
+	if baseGroup != "" {
+		groups = append(groups, baseGroup)
+	}
+	gres, err := p.admin.DeleteConsumerGroups(ctx, groups)
 	for _, r := range gres.ConsumerGroupResults {
 		if c := r.Error.Code(); c != kafka.ErrNoError && c != kafka.ErrGroupIDNotFound && err == nil {
 			err = r.Error

@@ -59,6 +59,13 @@ type Report struct {
 	// MaxSendDelay is the largest delay of a send behind its schedule
 	// (counted in its latency).
 	MaxSendDelay Millis `json:"max_send_delay_ms"`
+	// CPUPercent is the CPU time (user and system) of the bench's process
+	// (writers, consumer, an in-process relay) over the step's wall time,
+	// sending and draining, in percent of one core (200 = two cores busy).
+	CPUPercent float64 `json:"cpu_percent"`
+	// Load1 is the machine's 1-minute load average at the end of the step
+	// (absent where unknown).
+	Load1 *float64 `json:"load1,omitempty"`
 	// SendErrors counts events whose transaction failed (not committed,
 	// so not counted as sent); FirstSendError is the first such error.
 	SendErrors     int    `json:"send_errors"`
@@ -69,12 +76,25 @@ type Report struct {
 	// EffectsCounted: handled and duplicates come from the effects table
 	// written in the inbox transaction.
 	EffectsCounted bool `json:"effects_counted"`
+	// Baseline is the bare consumer's account of the same events
+	// (Options.Baseline), and SDKOverheadP50 the SDK consumer's p50 minus
+	// the bare consumer's: what the SDK (and the inbox, with one) adds.
+	Baseline       *Baseline `json:"baseline,omitempty"`
+	SDKOverheadP50 *Millis   `json:"sdk_overhead_p50_ms,omitempty"`
 	// Setup describes what was measured (filled by the caller).
 	Setup *Setup `json:"setup,omitempty"`
 	// Search is set for a RateMax run.
 	Search *Search `json:"search,omitempty"`
 
 	samples []time.Duration
+}
+
+// Baseline is what a bare confluent-kafka-go consumer (no SDK, no inbox),
+// reading the same topic in the same run, saw: the committed events it
+// read and their latency commit -> read.
+type Baseline struct {
+	Received int     `json:"received"`
+	Latency  Latency `json:"latency_ms"`
 }
 
 // Setup describes the measured pipeline.
@@ -114,6 +134,10 @@ type StepSummary struct {
 	Reordered    int     `json:"reordered"`
 	RateAchieved float64 `json:"rate_achieved"`
 	P99          Millis  `json:"p99_ms"`
+	// MaxSendDelay, CPUPercent and Load1 are the Report's of the step.
+	MaxSendDelay Millis   `json:"max_send_delay_ms"`
+	CPUPercent   float64  `json:"cpu_percent"`
+	Load1        *float64 `json:"load1,omitempty"`
 }
 
 // Failed reports whether a check failed: an event lost, handled twice or
@@ -159,8 +183,8 @@ func (r *Report) Text() string {
 			if st.Sustained {
 				mark = "yes"
 			}
-			fmt.Fprintf(&b, "  %8.0f/s  sustained %-3s  sent %d, handled %d, lost %d, duplicates %d, reordered %d, achieved %.1f/s, p99 %s\n",
-				st.Rate, mark, st.Sent, st.Handled, st.Lost, st.Duplicates, st.Reordered, st.RateAchieved, st.P99)
+			fmt.Fprintf(&b, "  %8.0f/s  sustained %-3s  sent %d, handled %d, lost %d, duplicates %d, reordered %d, achieved %.1f/s, p99 %s, send delay %s, cpu %.0f %%%s\n",
+				st.Rate, mark, st.Sent, st.Handled, st.Lost, st.Duplicates, st.Reordered, st.RateAchieved, st.P99, st.MaxSendDelay, st.CPUPercent, loadText(st.Load1))
 		}
 		if s.MaxSustained > 0 {
 			fmt.Fprintf(&b, "max sustained rate: %.0f events/s (the step below)\n", s.MaxSustained)
@@ -170,8 +194,16 @@ func (r *Report) Text() string {
 	}
 	fmt.Fprintf(&b, "sent %d, handled %d, lost %d, duplicates %d, reordered %d\n", r.Sent, r.Handled, r.Lost, r.Duplicates, r.Reordered)
 	fmt.Fprintf(&b, "rate: target %.1f/s, achieved %.1f/s (largest send delay %s)\n", r.RateTarget, r.RateAchieved, r.MaxSendDelay)
+	fmt.Fprintf(&b, "cpu of the bench process: %.0f %% of one core%s\n", r.CPUPercent, loadText(r.Load1))
 	l := r.Latency
 	fmt.Fprintf(&b, "latency commit->handler: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s\n", l.P50, l.P90, l.P99, l.P999, l.Max)
+	if bl := r.Baseline; bl != nil {
+		l := bl.Latency
+		fmt.Fprintf(&b, "baseline (bare consumer, no SDK): read %d, p50 %s, p90 %s, p99 %s, p99.9 %s, max %s\n", bl.Received, l.P50, l.P90, l.P99, l.P999, l.Max)
+		if d := r.SDKOverheadP50; d != nil {
+			fmt.Fprintf(&b, "SDK overhead (p50 minus the baseline's p50): %s\n", *d)
+		}
+	}
 	if r.SendErrors > 0 {
 		fmt.Fprintf(&b, "send errors: %d (first: %s)\n", r.SendErrors, r.FirstSendError)
 	}
@@ -184,4 +216,12 @@ func (r *Report) Text() string {
 		b.WriteString("ok: every committed event handled once, in order per aggregate\n")
 	}
 	return b.String()
+}
+
+// loadText is ", load L" for a known load average.
+func loadText(l *float64) string {
+	if l == nil {
+		return ""
+	}
+	return fmt.Sprintf(", load %.2f", *l)
 }

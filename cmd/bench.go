@@ -47,6 +47,9 @@ type benchOptions struct {
 	RelayBatch        int
 	// relayFlags: a --relay-* flag was given.
 	relayFlags bool
+	// Baseline: a bare confluent-kafka-go consumer reads the same topic
+	// in the same run (the SDK's overhead is the difference of the p50s).
+	Baseline bool
 	// CPUProfile (hidden --cpuprofile): where the bench's own CPU goes.
 	CPUProfile string
 }
@@ -68,7 +71,9 @@ database. Events are matched by event id.
 
 Reported: sent, handled, lost, duplicate effects, events out of order per
 aggregate, the achieved rate and the latency commit->handler (p50, p90,
-p99, p99.9, max). --rate max searches for the highest rate sustained
+p99, p99.9, max); where time goes: the writers' largest delay behind
+their schedule, the CPU of the bench's process (percent of one core) and
+the machine's 1-minute load average at the end of the run (each step). --rate max searches for the highest rate sustained
 (nothing lost, duplicated or reordered, >= 90 % of the target sent, p99 <=
 2 s): it doubles from 200/s until a step fails, then bisects to within
 15 %, in at most 12 steps of --duration each (halving from 200/s when
@@ -105,6 +110,13 @@ report is a table (rate, outbox, delivery, counts, p50, p99, p99.9) with
 the second outbox's p99 as a multiple of the first's: give an
 at-least-once and an exactly-once outbox (spec delivery) to measure what
 exactly-once costs.
+
+--baseline also runs a bare confluent-kafka-go consumer (its own consumer
+group, no SDK, no inbox: the event id from the header, the JSON payload
+with encoding/json) on the same topic in the same run, and reports its
+latency commit->read and the SDK's overhead: the SDK consumer's p50 minus
+the bare consumer's (with --inbox the inbox transactions count in it).
+JSON outboxes only.
 
 Exit codes: 0 nothing lost, duplicated or reordered; 3 something was; 1 an
 operational error (a service unreachable, the connector not streaming).`,
@@ -148,6 +160,7 @@ operational error (a service unreachable, the connector not streaming).`,
 	fs.BoolVar(&opts.RelayNotify, "relay-notify", false, "--publisher relay: wake the relay with LISTEN on the spec's relay.notify channel (postgres; the NOTIFY trigger of outboxctl provision)")
 	fs.IntVar(&opts.RelayBatch, "relay-batch", relay.DefaultBatch, "--publisher relay: rows per poll")
 	addKafkaClientFlags(fs, &opts.Kafka)
+	fs.BoolVar(&opts.Baseline, "baseline", false, "also measure a bare confluent-kafka-go consumer (no SDK) on the same topic in the same run: its latency and the SDK's p50 overhead (json outboxes)")
 	fs.StringVar(&opts.CPUProfile, "cpuprofile", "", "write a Go CPU profile of the run (writer, consumer, inbox) to this file")
 	_ = fs.MarkHidden("cpuprofile")
 	return c
@@ -288,7 +301,7 @@ func runBenchOnce(ctx context.Context, env *Env, s *spec.Spec, o *spec.Outbox, o
 	}
 	defer target.Close()
 	progress := func(line string) { fmt.Fprintf(env.IO.ErrOut, "bench: %s\n", line) }
-	rep, err := bench.Run(ctx, target.Pipeline, bench.Options{Rate: rate, Duration: opts.Duration, Drain: target.Drain, Aggregates: bench.DefaultAggregates, Progress: progress})
+	rep, err := bench.Run(ctx, target.Pipeline, bench.Options{Rate: rate, Duration: opts.Duration, Drain: target.Drain, Aggregates: bench.DefaultAggregates, Progress: progress, Baseline: opts.Baseline})
 	if err != nil {
 		return nil, err
 	}
@@ -333,6 +346,9 @@ func checkBenchOutbox(opts *benchOptions, o *spec.Outbox) error {
 	}
 	if opts.RelayNotify && (o.Relay == nil || o.Relay.Notify == "") {
 		return UsageError(fmt.Errorf("--relay-notify: outbox %s has no relay.notify channel in the spec (outboxctl provision creates the NOTIFY trigger for it)", o.Name))
+	}
+	if opts.Baseline && o.PayloadFormat == spec.FormatAvro {
+		return UsageError(fmt.Errorf("--baseline: outbox %s has Avro payloads; the bare consumer decodes JSON only", o.Name))
 	}
 	return nil
 }

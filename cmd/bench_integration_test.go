@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,6 +26,13 @@ type benchJSON struct {
 	Latency      *struct {
 		P50, P90, P99, P999, Max *float64
 	} `json:"latency_ms"`
+	Baseline *struct {
+		Received int `json:"received"`
+	} `json:"baseline"`
+	SDKOverheadP50 *float64 `json:"sdk_overhead_p50_ms"`
+	MaxSendDelay   *float64 `json:"max_send_delay_ms"`
+	CPUPercent     *float64 `json:"cpu_percent"`
+	Load1          *float64 `json:"load1"`
 }
 
 // TestCLIBenchRealStack provisions and deploys a JSON and an Avro outbox
@@ -76,8 +84,11 @@ outboxes:
 		name, outbox string
 		extra        []string
 	}{
-		{"no-inbox", "bench-" + sfx, nil},
+		// with the bare confluent-kafka-go consumer next to the SDK's
+		{"no-inbox-baseline", "bench-" + sfx, []string{"--baseline"}},
 		{"inbox", "bench-" + sfx, []string{"--inbox"}},
+		// the batched inbox: a HandleBatch handler, one INSERT per batch
+		{"inbox-batch", "bench-" + sfx, []string{"--inbox", "--batch", "20"}},
 		// Avro: the bench registers its schema in the stack's registry,
 		// the consumer resolves it from there.
 		{"avro-inbox", "bench-avro-" + sfx, []string{"--inbox"}},
@@ -95,6 +106,12 @@ outboxes:
 				r.RateTarget == nil || r.RateAchieved == nil || r.Latency == nil || r.Latency.P50 == nil || r.Latency.P90 == nil ||
 				r.Latency.P99 == nil || r.Latency.P999 == nil || r.Latency.Max == nil {
 				t.Fatalf("bench -o json lacks a field of the contract:\n%s", out)
+			}
+			if base := slices.Contains(tc.extra, "--baseline"); base != (r.Baseline != nil && r.Baseline.Received == 150 && r.SDKOverheadP50 != nil) {
+				t.Errorf("baseline: %s, want the bare consumer's 150 events and the overhead: %v", out, base)
+			}
+			if r.MaxSendDelay == nil || r.CPUPercent == nil || *r.CPUPercent <= 0 || r.Load1 == nil || *r.Load1 < 0 {
+				t.Errorf("bench -o json: max_send_delay_ms, cpu_percent (> 0) and load1 wanted:\n%s", out)
 			}
 			if *r.Sent != 150 || *r.Handled != *r.Sent || *r.Lost != 0 || *r.Duplicates != 0 || *r.Reordered != 0 {
 				t.Errorf("counts: sent %d handled %d lost %d duplicates %d reordered %d, want 150 sent, all handled once in order",
@@ -181,6 +198,12 @@ outboxes:
 			}
 			if r.Sent == nil || r.Handled == nil || r.Lost == nil || r.Duplicates == nil || r.Reordered == nil || r.Latency == nil || r.Latency.P99 == nil {
 				t.Fatalf("bench -o json lacks a field of the contract:\n%s", out)
+			}
+			if base := slices.Contains(tc.extra, "--baseline"); base != (r.Baseline != nil && r.Baseline.Received == 150 && r.SDKOverheadP50 != nil) {
+				t.Errorf("baseline: %s, want the bare consumer's 150 events and the overhead: %v", out, base)
+			}
+			if r.MaxSendDelay == nil || r.CPUPercent == nil || *r.CPUPercent <= 0 || r.Load1 == nil || *r.Load1 < 0 {
+				t.Errorf("bench -o json: max_send_delay_ms, cpu_percent (> 0) and load1 wanted:\n%s", out)
 			}
 			if r.Publisher != "relay" {
 				t.Errorf("publisher %q, want relay", r.Publisher)

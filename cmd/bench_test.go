@@ -42,6 +42,8 @@ outboxes:
 		lost int
 		// publisher is the JSON's publisher (default cdc).
 		publisher string
+		// baseline: the JSON has the baseline consumer's account
+		baseline bool
 	}{
 		{name: "clean", fake: &benchtest.Fake{}, want: ExitOK},
 		{name: "loss", fake: &benchtest.Fake{Drop: lose}, want: ExitCheckFailed, lost: 1},
@@ -52,6 +54,7 @@ outboxes:
 		{name: "batch zero", fake: &benchtest.Fake{}, args: []string{"--inbox", "--batch", "0"}, want: ExitUsage},
 		{name: "relay", fake: &benchtest.Fake{}, args: []string{"--publisher", "relay", "--relay-poll-interval", "10ms"}, want: ExitOK, publisher: "relay"},
 		{name: "relay flag with cdc", fake: &benchtest.Fake{}, args: []string{"--relay-batch", "5"}, want: ExitUsage},
+		{name: "baseline", fake: &benchtest.Fake{}, args: []string{"--baseline"}, want: ExitOK, baseline: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			saved := openBenchTarget
@@ -72,12 +75,17 @@ outboxes:
 			var r struct {
 				Sent, Handled, Lost, Duplicates int
 				Publisher                       string
+				Baseline                        *struct{ Received int }
+				Overhead                        *float64 `json:"sdk_overhead_p50_ms"`
 			}
 			if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 				t.Fatalf("json: %v\n%s", err, out.String())
 			}
 			if r.Sent != 20 || r.Lost != tc.lost || r.Handled != 20-tc.lost {
 				t.Errorf("sent %d handled %d lost %d, want 20 sent and %d lost", r.Sent, r.Handled, r.Lost, tc.lost)
+			}
+			if tc.baseline != (r.Baseline != nil && r.Baseline.Received == 20 && r.Overhead != nil) {
+				t.Errorf("baseline %+v, overhead %v; want one: %v", r.Baseline, r.Overhead, tc.baseline)
 			}
 			if want := cmp.Or(tc.publisher, "cdc"); r.Publisher != want {
 				t.Errorf("publisher %q, want %q", r.Publisher, want)

@@ -67,11 +67,15 @@ func (r *Router) ProcessBatch(ctx context.Context, ms []*Message) (err error) {
 		return err
 	}
 	w.at(stepHandler)
+	sink := &batchSink{}
 	for i, m := range ms {
 		m.Attempt = 0
-		if err := r.processIn(ctx, m, tx, premarked[i]); err != nil {
+		if err := r.processIn(ctx, m, tx, premarked[i], sink); err != nil {
 			return fmt.Errorf("%w at %s/%d@%d: %w", ErrBatchFailed, m.Topic, m.Partition, m.Offset, err)
 		}
+	}
+	if err := sink.flush(ctx); err != nil {
+		return fmt.Errorf("%w: %w", ErrBatchFailed, handlerTxError(ctx, err))
 	}
 	committed = true
 	w.at(stepCommit)
@@ -143,7 +147,7 @@ func (r *Router) premark(ctx context.Context, tx *sql.Tx, ms []*Message) ([]mark
 }
 
 // processIn is Process for a record of a batch running in tx.
-func (r *Router) processIn(ctx context.Context, m *Message, tx *sql.Tx, pm mark) error {
+func (r *Router) processIn(ctx context.Context, m *Message, tx *sql.Tx, pm mark, sink *batchSink) error {
 	if m.Attempt == 0 {
 		m.Attempt = 1
 	}
@@ -151,7 +155,7 @@ func (r *Router) processIn(ctx context.Context, m *Message, tx *sql.Tx, pm mark)
 	mws := r.middleware
 	m.metaErr = r.parseMeta(m) // under the same read lock
 	r.mu.RUnlock()
-	return r.run(ctx, m, mws, chainInfo{router: r, batch: true, tx: tx, mark: pm})
+	return r.run(ctx, m, mws, chainInfo{router: r, batch: true, tx: tx, mark: pm, sink: sink})
 }
 
 // inBatchTx marks m and runs its handler in the batch's transaction.
@@ -168,6 +172,12 @@ func (r *Router) inBatchTx(ctx context.Context, m *Message, call boundCall) erro
 	if dup {
 		m.chain.outcome = outcomeDuplicate
 		return nil
+	}
+	if !call.isBatched() {
+		// the records collected before m write their effects first
+		if err := m.chain.sink.flush(ctx); err != nil {
+			return handlerTxError(ctx, err)
+		}
 	}
 	if err := r.callHandler(ctx, m, call, tx); err != nil {
 		return handlerTxError(ctx, err)

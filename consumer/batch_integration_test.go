@@ -4,6 +4,7 @@ package consumer_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -131,4 +132,94 @@ func runBatches(t *testing.T, r *consumer.Router, runs *atomic.Int32, bootstrap,
 	if err := stop(); err != nil {
 		t.Errorf("Run = %v", err)
 	}
+}
+
+// TestHandleBatchPipelined: a HandleBatch function writes the effects of a
+// whole batch in ONE statement (INSERT … SELECT FROM unnest) in the batch's
+// inbox transaction, on PostgreSQL. With a poison record in the middle, its
+// batch is rolled back and replayed one record at a time (the poison record
+// alone to the DLQ); every other event has exactly one effect, each
+// aggregate's in order, and the function ran far fewer times than there are
+// records. Offsets lost then: every record is a duplicate, no function call.
+func TestHandleBatchPipelined(t *testing.T) {
+	s := itest.Require(t, itest.Kafka, itest.Postgres)
+	sfx := itest.Suffix()
+	topic, dlqTopic, group := "outbox.event.HBatch"+sfx, "hbatch-dlq-"+sfx, "hbatch-"+sfx
+	itest.CreateTopic(t, s.BootstrapServers, topic)
+	itest.CreateTopic(t, s.BootstrapServers, dlqTopic)
+	t.Cleanup(func() { itest.DeleteConsumerGroup(t, s.BootstrapServers, group) })
+	const n, poison = 400, 157
+	evs := events("hbatch"+sfx, 1, n, 7, func(_ int32, seq, i int) []byte {
+		if i == poison {
+			return []byte(`{"seq":"not a number"}`)
+		}
+		return []byte(fmt.Sprintf(`{"seq":%d}`, seq))
+	})
+	produceEvents(t, s.BootstrapServers, topic, evs)
+	db, store := effectsInbox(t, s.PostgresDSN, "hbatch_"+sfx)
+	run := func() (*consumer.Router, int32, int32) {
+		r, err := consumer.NewRouter(consumer.RouterConfig{Inbox: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := consumer.NewKafkaProducer(newProducer(t, s.BootstrapServers))
+		must(t, r.Use(consumer.DLQ{Topic: dlqTopic, Producer: p}.Middleware, consumer.Retry{MaxAttempts: 3, InitialInterval: 10 * time.Millisecond}.Middleware))
+		var calls, records atomic.Int32
+		must(t, consumer.HandleBatch(r, "Step", 1, func(ctx context.Context, tx *sql.Tx, evs []consumer.Event[Step]) error {
+			calls.Add(1)
+			records.Add(int32(len(evs)))
+			ids, aggs, seqs := make([]string, len(evs)), make([]string, len(evs)), make([]int64, len(evs))
+			for i, ev := range evs {
+				ids[i], aggs[i], seqs[i] = ev.EventID, ev.AggregateID, int64(ev.Payload.Seq)
+			}
+			// WITH ORDINALITY keeps the records' order in pos
+			_, err := tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq)
+SELECT i, a, s FROM unnest($1::text[], $2::text[], $3::int[]) WITH ORDINALITY AS u(i, a, s, o) ORDER BY o`, ids, aggs, seqs)
+			return err
+		}))
+		stop := runFor(t, consumer.ConsumerConfig{
+			BootstrapServers: s.BootstrapServers, GroupID: group, Topics: []string{topic}, CommitInterval: 100 * time.Millisecond,
+			Batch: consumer.Batch{MaxRecords: 50, MaxWait: 100 * time.Millisecond},
+		}, r)
+		waitFor(t, 60*time.Second, "every record done", func() bool {
+			return itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 1)[0] == n
+		})
+		if err := stop(); err != nil {
+			t.Errorf("Run = %v", err)
+		}
+		return r, calls.Load(), records.Load()
+	}
+	r1, calls, records := run()
+	var good []event
+	for i, e := range evs {
+		if i != poison {
+			good = append(good, e)
+		}
+	}
+	checkEffects(t, db, good)
+	if st := r1.Stats(); st.Handled != n-1 || st.DeadLettered != 1 || st.Duplicates != 0 {
+		t.Errorf("Stats = %+v, want %d handled, 1 dead-lettered, 0 duplicates", st, n-1)
+	}
+	// the poison batch's records before it ran twice (rolled back, then
+	// one at a time); the calls are about n/50 plus that replay
+	if records < n-1 || records > n-1+50 {
+		t.Errorf("%d records through the batch function, want %d to %d", records, n-1, n-1+50)
+	}
+	if calls > n/2 {
+		t.Errorf("%d calls of the batch function for %d records: not batched", calls, n)
+	}
+	t.Logf("%d records in %d calls", records, calls)
+	rd := itest.NewReader(t, s.BootstrapServers, dlqTopic)
+	if m := rd.Next(30 * time.Second); m == nil {
+		t.Error("the poison record is not in the DLQ")
+	} else if id, _ := itest.Header(m, "id"); id != evs[poison].id {
+		t.Errorf("dead-lettered %s, want %s", id, evs[poison].id)
+	}
+
+	resetGroup(t, s.BootstrapServers, group, topic)
+	r2, calls2, _ := run()
+	if st := r2.Stats(); st.Handled != 0 || calls2 != 0 {
+		t.Errorf("after the offsets were lost: stats %+v, %d calls; want none handled", st, calls2)
+	}
+	checkEffects(t, db, good)
 }

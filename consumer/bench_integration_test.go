@@ -58,19 +58,28 @@ func (s *timedStore) MarkProcessed(ctx context.Context, tx *sql.Tx, group, id st
 func BenchmarkConsumerThroughput(b *testing.B) {
 	s := itest.Require(b, itest.Kafka, itest.Postgres)
 	const n = 16000
-	for _, batch := range []int{1, 200} {
+	for _, mode := range []struct {
+		batch       int
+		handleBatch bool
+	}{{1, false}, {200, false}, {200, true}} {
 		for _, partitions := range []int{1, 4, 8} {
-			name := fmt.Sprintf("partitions=%d/batch=%d", partitions, batch)
+			name := fmt.Sprintf("partitions=%d/batch=%d", partitions, mode.batch)
+			if mode.handleBatch {
+				name += "/handlebatch"
+			}
 			b.Run(name, func(b *testing.B) {
 				for range b.N {
-					benchThroughput(b, s.BootstrapServers, s.PostgresDSN, partitions, batch, n)
+					benchThroughput(b, s.BootstrapServers, s.PostgresDSN, partitions, mode.batch, n, mode.handleBatch)
 				}
 			})
 		}
 	}
 }
 
-func benchThroughput(b *testing.B, bootstrap, dsn string, partitions, batch, n int) {
+// benchThroughput runs one case; handleBatch: the effects of each batch in
+// one INSERT … SELECT FROM unnest by a consumer.HandleBatch function, else
+// one INSERT per record by a Handle function.
+func benchThroughput(b *testing.B, bootstrap, dsn string, partitions, batch, n int, handleBatch bool) {
 	b.StopTimer()
 	sfx := itest.Suffix()
 	topic, group := "outbox.event.Bench"+sfx, "bench-"+sfx
@@ -112,12 +121,26 @@ func benchThroughput(b *testing.B, bootstrap, dsn string, partitions, batch, n i
 	}}.Middleware); err != nil {
 		b.Fatal(err)
 	}
-	if err := consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
-		t0 := time.Now()
-		_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
-		insertNs.Add(int64(time.Since(t0)))
-		return err
-	}); err != nil {
+	if handleBatch {
+		err = consumer.HandleBatch(r, "Step", 1, func(ctx context.Context, tx *sql.Tx, evs []consumer.Event[Step]) error {
+			t0 := time.Now()
+			ids, aggs, seqs := make([]string, len(evs)), make([]string, len(evs)), make([]int64, len(evs))
+			for i, ev := range evs {
+				ids[i], aggs[i], seqs[i] = ev.EventID, ev.AggregateID, int64(ev.Payload.Seq)
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) SELECT * FROM unnest($1::text[], $2::text[], $3::int[])`, ids, aggs, seqs)
+			insertNs.Add(int64(time.Since(t0)))
+			return err
+		})
+	} else {
+		err = consumer.Handle(r, "Step", 1, func(ctx context.Context, ev consumer.Event[Step]) error {
+			t0 := time.Now()
+			_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, agg, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
+			insertNs.Add(int64(time.Since(t0)))
+			return err
+		})
+	}
+	if err != nil {
 		b.Fatal(err)
 	}
 	c, err := consumer.NewConsumer(consumer.ConsumerConfig{

@@ -211,7 +211,12 @@
 // transaction with their marks (Router.ProcessBatch). If one of them
 // fails, the batch rolls back and its records run again one at a time, so
 // that a poison record costs one batch and is dead-lettered alone. The
-// default is one record per transaction.
+// default is one record per transaction. A handler registered with
+// HandleBatch instead of Handle receives each run of its records of the
+// batch in one call, with the batch's transaction, so that it writes
+// their effects in one statement (a multi-row INSERT, unnest arrays, COPY)
+// or one pgx.Batch: a batch then costs a few round trips (begin, the marks,
+// the effects, commit) instead of one per record and statement.
 //
 // A member that dies without leaving the group (kill -9) holds its
 // partitions until its session times out (session.timeout.ms, 45 s by

@@ -13,6 +13,9 @@ import (
 type boundCall interface {
 	call(ctx context.Context, tx *sql.Tx) error
 	release()
+	// batched: the handler is a HandleBatch function, which collects the
+	// record in a batch (entry.batched).
+	isBatched() bool
 }
 
 // pendingCall is Handle's boundCall for a T. Pooled per registration, so
@@ -26,7 +29,10 @@ type pendingCall[T any] struct {
 	fn      func(ctx context.Context, ev Event[T]) error
 	major   int
 	pool    *sync.Pool
+	batched bool
 }
+
+func (p *pendingCall[T]) isBatched() bool { return p.batched }
 
 func (p *pendingCall[T]) call(ctx context.Context, tx *sql.Tx) error {
 	return p.fn(ctx, Event[T]{Meta: delivered(p.m.Meta, p.major), Payload: p.payload, Tx: tx, Message: p.m})

@@ -59,9 +59,10 @@ func (r *Router) Stats() Stats {
 type chainInfo struct {
 	router *Router
 	dlq    bool
-	batch  bool    // the record runs in a batch (Router.ProcessBatch)
-	tx     *sql.Tx // the batch's inbox transaction
-	mark   mark    // what the batch's mark statement found for the record
+	batch  bool       // the record runs in a batch (Router.ProcessBatch)
+	tx     *sql.Tx    // the batch's inbox transaction
+	mark   mark       // what the batch's mark statement found for the record
+	sink   *batchSink // the batch's records collected for HandleBatch
 	// outcome in a batch, counted (and reported) once the batch committed
 	outcome outcome
 }

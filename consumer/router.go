@@ -202,6 +202,10 @@ type entry struct {
 	in      reflect.Type
 	deliver deliverFunc
 	upcast  bool // registered by Upcast
+	// batched: the step that finally handles the payload is a HandleBatch
+	// function (for an upcaster: the one its chain ends in), which collects
+	// the records of a batch instead of writing at once.
+	batched bool
 	// decode decodes m's value into the handler's T and returns the bound
 	// handler call (release it after the call).
 	decode func(ctx context.Context, r *Router, m *Message) (boundCall, error)
@@ -372,11 +376,17 @@ func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx co
 	if err := checkBinding(reflect.TypeFor[T](), o); err != nil {
 		return fmt.Errorf("handle %s v%d: %w", eventType, majorVersion, err)
 	}
-	e := &entry{eventType: eventType, version: majorVersion, reader: o.reader, in: reflect.TypeFor[T](), deliver: handlerDeliver(majorVersion, fn)}
+	return registerHandler(r, eventType, majorVersion, fn, false, o)
+}
+
+// registerHandler is Handle after its checks; batched: fn collects the records of
+// a batch (HandleBatch).
+func registerHandler[T any](r *Router, eventType string, majorVersion int, fn func(ctx context.Context, ev Event[T]) error, batched bool, o handlerOptions) error {
+	e := &entry{eventType: eventType, version: majorVersion, reader: o.reader, in: reflect.TypeFor[T](), deliver: handlerDeliver(majorVersion, fn), batched: batched}
 	calls := &sync.Pool{New: func() any { return &pendingCall[T]{fn: fn, major: majorVersion} }}
 	e.decode = func(ctx context.Context, r *Router, m *Message) (boundCall, error) {
 		p := calls.Get().(*pendingCall[T])
-		p.m, p.pool = m, calls
+		p.m, p.pool, p.batched = m, calls, e.batched
 		if !m.Meta.Tombstone {
 			if err := r.decodeInto(ctx, m, e.reader, &p.payload); err != nil {
 				p.release()

@@ -116,6 +116,7 @@ func (r *Router) register(e *entry, o handlerOptions) error {
 		}
 		o.link.next = next
 		e.upcast = true
+		e.batched = next.batched
 	}
 	r.handlers[k] = e
 	t := r.types[e.eventType]

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -122,10 +123,24 @@ func runConsumerProcess() error {
 	if err := r.Use(consumer.Recover()); err != nil {
 		return err
 	}
-	err = consumer.Handle(r, "CrashEvent", 1, func(ctx context.Context, ev consumer.Event[crashEvent]) error {
-		_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, aggregate, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
-		return err
-	}, consumer.ReaderSchema(eventSchema))
+	batch := inboxBatch()
+	if batch.MaxRecords > 1 {
+		// the batched, pipelined inbox: one INSERT for the effects of a run
+		err = consumer.HandleBatch(r, "CrashEvent", 1, func(ctx context.Context, tx *sql.Tx, evs []consumer.Event[crashEvent]) error {
+			ids, aggs, seqs := make([]string, len(evs)), make([]string, len(evs)), make([]int64, len(evs))
+			for i, ev := range evs {
+				ids[i], aggs[i], seqs[i] = ev.EventID, ev.AggregateID, ev.Payload.Seq
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO effects (event_id, aggregate, seq)
+SELECT i, a, s FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS u(i, a, s, o) ORDER BY o`, ids, aggs, seqs)
+			return err
+		}, consumer.ReaderSchema(eventSchema))
+	} else {
+		err = consumer.Handle(r, "CrashEvent", 1, func(ctx context.Context, ev consumer.Event[crashEvent]) error {
+			_, err := ev.Tx.ExecContext(ctx, `INSERT INTO effects (event_id, aggregate, seq) VALUES ($1, $2, $3)`, ev.EventID, ev.AggregateID, ev.Payload.Seq)
+			return err
+		}, consumer.ReaderSchema(eventSchema))
+	}
 	if err != nil {
 		return err
 	}
@@ -134,11 +149,24 @@ func runConsumerProcess() error {
 		CommitInterval: 500 * time.Millisecond, RedeliveryBackoff: 200 * time.Millisecond, MaxRedeliveryBackoff: 2 * time.Second,
 		Kafka:  kafka.ConfigMap{"session.timeout.ms": 6000, "heartbeat.interval.ms": 1000},
 		Logger: log, OnError: func(err error) { log.Warn("processing", "err", err) },
+		Batch: batch,
 	}, r)
 	if err != nil {
 		return err
 	}
 	return c.Run(ctx)
+}
+
+// inboxBatch is the consumer processes' inbox batch: with
+// OUTBOX_CRASH_INBOX_BATCH=N (N > 1) up to N records per inbox transaction,
+// their effects written by a HandleBatch function in one statement; else
+// one record per transaction and a Handle function (the default).
+func inboxBatch() consumer.Batch {
+	n, _ := strconv.Atoi(os.Getenv("OUTBOX_CRASH_INBOX_BATCH"))
+	if n <= 1 {
+		return consumer.Batch{}
+	}
+	return consumer.Batch{MaxRecords: n, MaxWait: 20 * time.Millisecond}
 }
 
 func (s *suite) startConsumer() {
@@ -374,6 +402,9 @@ func TestCrashSuite(t *testing.T) {
 	reps := map[string]int{"consumer": 1, "connect": 1, "kafka": 1}
 	if full {
 		reps = map[string]int{"consumer": 10, "connect": 3, "kafka": 2}
+	}
+	if b := inboxBatch(); b.MaxRecords > 1 {
+		t.Logf("consumers: inbox batches of up to %d records, effects written by a HandleBatch function (OUTBOX_CRASH_INBOX_BATCH)", b.MaxRecords)
 	}
 	s := setup(t, cs)
 	s.startConsumer()

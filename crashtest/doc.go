@@ -42,4 +42,9 @@
 // broker restarted twice under the relay).
 // OUTBOX_CRASH_ONLY=<part of a fault's name> runs only the matching faults
 // (after the warm-up), for example OUTBOX_CRASH_ONLY=blackholed.
+// OUTBOX_CRASH_INBOX_BATCH=N (N > 1) runs the consumer processes (of the CDC
+// and the relay rows) in inbox batches of up to N records
+// (ConsumerConfig.Batch) whose effects a consumer.HandleBatch function
+// writes in one INSERT per run: the batched, pipelined inbox under the
+// same faults and counts.
 package crashtest

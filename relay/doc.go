@@ -62,9 +62,19 @@
 // errors.tolerance=none, as it fails the task; under errors.tolerance=all
 // its row is deleted unpublished. A fatal producer error stops the relay
 // (ErrProducerFatal). Published rows are deleted by their primary key as
-// read; when the rows hit are not the rows published, the relay stops
-// (ErrNotDeleted). A cancelled Run finishes the delete of the batch in
-// flight first.
+// read (PostgreSQL: one DELETE per batch with an IN list of keys; MySQL and
+// MariaDB: one DELETE per row by its whole key, in one transaction, so that
+// no range lock waits on a writer's uncommitted insert); when the rows hit
+// are not the rows published, the relay stops (ErrNotDeleted). A cancelled
+// Run finishes the delete of the batch in flight first.
+//
+// Read-ahead: once every record of a full batch is handed to the producer,
+// the next batch's SELECT (from that batch's last row, so the rows in
+// flight are not read again) runs on the session while the broker
+// acknowledges the batch; its records are produced only after the batch is
+// acknowledged and deleted, so the order per aggregate is that of one batch
+// at a time. A read-ahead is dropped when its batch does not end cleanly
+// (a Kafka or database error, a row that fails, the lock lost, ctx done).
 // An attempt that got no acknowledgement and whose records all failed
 // locally (message timed out, timed out in queue, queue full) makes the
 // relay close and recreate its own producer before the next attempt (a

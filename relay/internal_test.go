@@ -98,10 +98,10 @@ func TestPollQueryKeyset(t *testing.T) {
 		{eventrouter.MariaDB, []string{"id", "created_at"}, []any{"a", "t"},
 			" WHERE `aggregatetype` = ? AND (`id` > ? OR (`id` = ? AND `created_at` > ?))", []any{"f", "a", "a", "t"}},
 	} {
-		r := &Relay{t: &table{kind: tc.kind}, orderBy: tc.order, after: tc.after, query: "SELECT x FROM t%s ORDER BY y"}
+		r := &Relay{t: &table{kind: tc.kind}, orderBy: tc.order, query: "SELECT x FROM t%s ORDER BY y"}
 		r.args = []any{"f"}
 		r.where = []string{r.t.quote("aggregatetype") + " = " + r.t.placeholder(1)}
-		q, args := r.pollQuery()
+		q, args := r.pollQuery(tc.after)
 		if want := "SELECT x FROM t" + tc.where + " ORDER BY y"; q != want || fmt.Sprint(args) != fmt.Sprint(tc.args) {
 			t.Errorf("%s %v after %v:\n got %s %v\nwant %s %v", tc.kind, tc.order, tc.after, q, args, want, tc.args)
 		}

@@ -184,6 +184,9 @@ type Relay struct {
 	keyPos  []int // index in orderBy of each primary key column
 	where   []string
 	after   []any // keyset position within a pass (nil: from the start)
+	// ahead is the next batch, read while the broker acknowledged the
+	// previous one (read-ahead; nil: none).
+	ahead *polled
 	// dropped rows logged in this pass and the previous one: each is
 	// logged (and counted) once while it stays in the table.
 	dropSeen, dropPrev map[string]bool
@@ -731,44 +734,45 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 	}()
 	conn := r.lock.conn
 	r.lock.okAt = time.Time{} // set again once the session has answered
-	query, args := r.pollQuery()
-	rows, err := conn.QueryContext(ctx, query, args...)
-	if err != nil {
-		return 0, fmt.Errorf("%w: poll %s: %v", ErrDatabase, r.t.qualified(), err)
+	var cur polled
+	if a := r.ahead; a != nil && a.conn == conn && slices.Equal(a.after, r.after) {
+		cur = *a // read while the previous batch's acks came in
+	} else {
+		cur = r.poll(ctx, conn, r.after)
 	}
-	var batch []pending
-	var stop error
-	for rows.Next() {
-		n++
-		dests := make([]any, len(r.t.cols), len(r.t.cols)+len(r.orderBy))
-		for i, c := range r.t.cols {
-			dests[i] = scanDest(c)
-		}
-		for range r.orderBy {
-			dests = append(dests, new(any))
-		}
-		if err := rows.Scan(dests...); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("%w: read %s: %v", ErrDatabase, r.t.qualified(), err)
-		}
-		if stop != nil {
-			continue
-		}
-		p, err := r.route(dests[:len(r.t.cols)])
-		if err != nil {
-			stop = err
-			continue
-		}
-		p.pos = r.rawKey(dests[len(r.t.cols):])
-		batch = append(batch, p)
+	r.ahead = nil
+	if cur.err != nil {
+		return 0, cur.err
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("%w: read %s: %v", ErrDatabase, r.t.qualified(), err)
-	}
+	n, batch, stop := cur.n, cur.batch, cur.stop
 	r.lock.okAt = time.Now()
 	r.pendingAge(ctx, conn, batch)
-	done, perr := r.publish(batch)
+	// Read-ahead: a full batch routed whole continues the pass, so the next
+	// SELECT (from this batch's last row: the rows in flight are excluded)
+	// runs on the session while the broker acknowledges this batch. Its
+	// rows are produced only after this batch is acknowledged and deleted,
+	// so the order per aggregate is kept; the read-ahead is dropped when
+	// this batch does not end cleanly.
+	var next chan polled
+	produced := func() {
+		if n != r.opts.Batch || stop != nil || len(batch) == 0 {
+			return
+		}
+		next = make(chan polled, 1)
+		after := batch[len(batch)-1].pos
+		go func() {
+			r.hook("read-ahead")
+			next <- r.poll(ctx, conn, after)
+		}()
+	}
+	done, perr := r.publishThen(batch, produced)
+	var ahead *polled
+	if next != nil {
+		a := <-next // the session is free again
+		if a.err == nil && ctx.Err() == nil {
+			ahead = &a
+		}
+	}
 	r.hook("acked")
 	// The broker has the records: delete them even when ctx is cancelled
 	// (a graceful stop), or they would be published again.
@@ -788,34 +792,89 @@ func (r *Relay) batch(ctx context.Context) (n int, err error) {
 		return n, stop
 	}
 	r.advance(n, batch)
+	if ahead != nil && slices.Equal(ahead.after, r.after) {
+		r.ahead = ahead
+	}
 	return n, nil
+}
+
+// polled is the result of one poll: the rows read (n), those routed
+// (batch; up to the first row the EventRouter failed on, stop), or the
+// database's error.
+type polled struct {
+	conn  *sql.Conn // the session it was read on
+	after []any     // the keyset position it was read from
+	n     int
+	batch []pending
+	stop  error
+	err   error
+}
+
+// poll reads and routes the oldest rows (at most Batch) after the keyset
+// position after (nil: from the start) on conn.
+func (r *Relay) poll(ctx context.Context, conn *sql.Conn, after []any) polled {
+	res := polled{conn: conn, after: after}
+	query, args := r.pollQuery(after)
+	rows, err := conn.QueryContext(ctx, query, args...)
+	if err != nil {
+		res.err = fmt.Errorf("%w: poll %s: %v", ErrDatabase, r.t.qualified(), err)
+		return res
+	}
+	for rows.Next() {
+		res.n++
+		dests := make([]any, len(r.t.cols), len(r.t.cols)+len(r.orderBy))
+		for i, c := range r.t.cols {
+			dests[i] = scanDest(c)
+		}
+		for range r.orderBy {
+			dests = append(dests, new(any))
+		}
+		if err := rows.Scan(dests...); err != nil {
+			rows.Close()
+			return polled{err: fmt.Errorf("%w: read %s: %v", ErrDatabase, r.t.qualified(), err)}
+		}
+		if res.stop != nil {
+			continue
+		}
+		p, err := r.route(dests[:len(r.t.cols)])
+		if err != nil {
+			res.stop = err
+			continue
+		}
+		p.pos = r.rawKey(dests[len(r.t.cols):])
+		res.batch = append(res.batch, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return polled{err: fmt.Errorf("%w: read %s: %v", ErrDatabase, r.t.qualified(), err)}
+	}
+	return res
 }
 
 // removeTimeout bounds the DELETE (or UPDATE) of a published batch, which
 // runs on after its context is cancelled.
 const removeTimeout = 15 * time.Second
 
-// pollQuery is the batch's SELECT: from the keyset position of the pass,
-// if any.
-func (r *Relay) pollQuery() (string, []any) {
+// pollQuery is the batch's SELECT: from the keyset position after, if any.
+func (r *Relay) pollQuery(after []any) (string, []any) {
 	conds, args := r.where, r.args
-	if r.after != nil {
+	if after != nil {
 		args = append([]any{}, r.args...)
 		// (a, b) > (x, y) as a > x OR (a = x AND b > y), placeholders in
 		// text order (MySQL's are positional)
-		var after func(i int) string
-		after = func(i int) string {
+		var gtFrom func(i int) string
+		gtFrom = func(i int) string {
 			q := r.t.quote(r.orderBy[i])
-			args = append(args, r.after[i])
+			args = append(args, after[i])
 			gt := q + " > " + r.t.placeholder(len(args))
 			if i == len(r.orderBy)-1 {
 				return gt
 			}
-			args = append(args, r.after[i])
+			args = append(args, after[i])
 			eq := q + " = " + r.t.placeholder(len(args))
-			return "(" + gt + " OR (" + eq + " AND " + after(i+1) + "))"
+			return "(" + gt + " OR (" + eq + " AND " + gtFrom(i+1) + "))"
 		}
-		conds = append(append([]string{}, conds...), after(0))
+		conds = append(append([]string{}, conds...), gtFrom(0))
 	}
 	where := ""
 	if len(conds) > 0 {
@@ -946,6 +1005,13 @@ func (r *Relay) route(dests []any) (pending, error) {
 // the first record the broker rejected for good with errors.tolerance=none
 // (a *RejectedError), the first retriable error (ErrKafka alone).
 func (r *Relay) publish(batch []pending) ([]pending, error) {
+	return r.publishThen(batch, nil)
+}
+
+// publishThen is publish, calling produced (if not nil) once every record
+// of the batch was handed to the producer without an error, before the
+// wait for the delivery reports.
+func (r *Relay) publishThen(batch []pending, produced func()) ([]pending, error) {
 	if err := r.recreateProducer(); err != nil {
 		return nil, err
 	}
@@ -996,6 +1062,9 @@ func (r *Relay) publish(batch []pending) ([]pending, error) {
 			break
 		}
 		sent++
+	}
+	if produced != nil && unsent == len(batch) && rejected == nil && retry == nil {
+		produced()
 	}
 	for j := 0; j < sent; j++ {
 		m, isMsg := (<-ch).(*kafka.Message)

@@ -4,8 +4,9 @@
 # consumer: the polling relay with a 100 ms poll, the relay woken by
 # PostgreSQL LISTEN/NOTIFY, and Debezium with the generated `latency`
 # profile. Each publisher gets its own outbox table in one database; rows at
-# 100 and 1,000 events/s with and without the PostgreSQL inbox, then
-# --rate max. The JSON of every row goes to $OUT (default
+# 100 and 1,000 events/s with and without the PostgreSQL inbox (the rows
+# without it also run the bare consumer of --baseline: the SDK's overhead),
+# then --rate max. The JSON of every row goes to $OUT (default
 # bench-publishers/<UTC time>), the markdown table of docs/benchmarks.md to
 # stdout.
 #
@@ -78,7 +79,7 @@ ORDER=(relay-100ms relay-listen cdc-latency)
 for p in "${ORDER[@]}"; do
 	for rate in 100 1000; do
 		# shellcheck disable=SC2086
-		row "$p-$rate" ${PUB[$p]} --rate "$rate" --duration "$DUR"
+		row "$p-$rate" ${PUB[$p]} --rate "$rate" --duration "$DUR" --baseline
 		# shellcheck disable=SC2086
 		row "$p-$rate-inbox" ${PUB[$p]} --rate "$rate" --duration "$DUR" --inbox
 	done
@@ -93,8 +94,8 @@ fi
 
 # The table: one line per row, in run order.
 {
-	echo "| publisher | rate (events/s) | inbox | load | sent | handled | lost | dup. | reord. | achieved/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| publisher | rate (events/s) | inbox | load before | load after | bench CPU % | writer max delay ms | SDK overhead p50 ms | sent | handled | lost | dup. | reord. | achieved/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for f in $(ls -tr "$OUT"/*.json); do
 		n=$(basename "$f" .json)
 		case $n in relay-100ms*) p="relay, 100 ms poll" ;; relay-listen*) p="relay, LISTEN/NOTIFY" ;; cdc-latency*) p="Debezium, profile latency" ;; esac
@@ -102,6 +103,6 @@ fi
 			def f: if . == null then "–" else (. * 10 | round / 10 | tostring) end;
 			def inbox: if .setup.inbox then (if (.setup.batch // 1) > 1 then "PostgreSQL, batch \(.setup.batch)" else "PostgreSQL" end) else "no" end;
 			(if .search then "max: \(.search.max_sustained)" else (.rate_target | tostring) end) as $rate |
-			"| \($p) | \($rate) | \(inbox) | \($load) | \(.sent) | \(.handled) | \(.lost) | \(.duplicates) | \(.reordered) | \(.rate_achieved | f) | \(.latency_ms.p50 | f) | \(.latency_ms.p90 | f) | \(.latency_ms.p99 | f) | \(.latency_ms.p999 | f) | \(.latency_ms.max | f) |"' "$f"
+			"| \($p) | \($rate) | \(inbox) | \($load) | \(.load1 | f) | \(.cpu_percent | round) | \(.max_send_delay_ms | f) | \(.sdk_overhead_p50_ms | f) | \(.sent) | \(.handled) | \(.lost) | \(.duplicates) | \(.reordered) | \(.rate_achieved | f) | \(.latency_ms.p50 | f) | \(.latency_ms.p90 | f) | \(.latency_ms.p99 | f) | \(.latency_ms.p999 | f) | \(.latency_ms.max | f) |"' "$f"
 	done
 } | tee "$OUT/table.md"

@@ -31,11 +31,14 @@ type Fake struct {
 	Fail func(step, n int) bool
 
 	deliver func(bench.Delivery)
-	queue   chan bench.Delivery
-	held    sync.Map // aggregate -> held delivery (Swap)
-	ids     atomic.Int64
-	stop    chan struct{}
-	done    chan struct{}
+	// baseline, set by StartBaseline, gets every committed event at once
+	// (a bare consumer without the Delay).
+	baseline func(bench.Delivery)
+	queue    chan bench.Delivery
+	held     sync.Map // aggregate -> held delivery (Swap)
+	ids      atomic.Int64
+	stop     chan struct{}
+	done     chan struct{}
 	// Closed is set by Close.
 	Closed atomic.Bool
 }
@@ -66,6 +69,13 @@ func (f *Fake) Start(ctx context.Context, deliver func(bench.Delivery)) error {
 	return nil
 }
 
+// StartBaseline makes every committed event reach deliver at once: the
+// bare consumer of a pipeline whose SDK consumer costs Delay.
+func (f *Fake) StartBaseline(_ context.Context, deliver func(bench.Delivery)) error {
+	f.baseline = deliver
+	return nil
+}
+
 // WarmUp does nothing.
 func (f *Fake) WarmUp(context.Context) error { return nil }
 
@@ -81,6 +91,9 @@ func (f *Fake) Send(ctx context.Context, e bench.Event) error {
 		return fmt.Errorf("fake: send of event %d fails", e.N)
 	}
 	d := bench.Delivery{Step: e.Step, N: e.N, ID: e.ID, Aggregate: e.Aggregate, Seq: e.Seq, At: time.Now()}
+	if f.baseline != nil {
+		f.baseline(d)
+	}
 	if f.Drop != nil && f.Drop(e.Step, e.N) {
 		return nil
 	}
