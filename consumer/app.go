@@ -1,3 +1,5 @@
+//go:build cgo
+
 package consumer
 
 import (
@@ -212,18 +214,6 @@ func eventTypesOn(o *spec.Outbox, t string) []string {
 		}
 	}
 	return out
-}
-
-// RouterFromSpec is NewRouter for the records of spec outbox o: cfg with
-// o's header names (ForOutbox) and Outbox set to o, so Handle and Upcast
-// take each reader schema from o's .avsc files.
-func RouterFromSpec(o *spec.Outbox, cfg RouterConfig) (*Router, error) {
-	if o == nil {
-		return nil, fmt.Errorf("%w: router from spec: nil outbox", ErrInvalidConfig)
-	}
-	cfg = cfg.ForOutbox(o)
-	cfg.Outbox = o
-	return NewRouter(cfg)
 }
 
 // Consumer returns the Consumer of the App (NewConsumer with the derived

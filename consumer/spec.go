@@ -78,3 +78,15 @@ func specReader(o *spec.Outbox, eventType string, major int) (avro.Schema, error
 	}
 	return s, nil
 }
+
+// RouterFromSpec is NewRouter for the records of spec outbox o: cfg with
+// o's header names (ForOutbox) and Outbox set to o, so Handle and Upcast
+// take each reader schema from o's .avsc files.
+func RouterFromSpec(o *spec.Outbox, cfg RouterConfig) (*Router, error) {
+	if o == nil {
+		return nil, fmt.Errorf("%w: router from spec: nil outbox", ErrInvalidConfig)
+	}
+	cfg = cfg.ForOutbox(o)
+	cfg.Outbox = o
+	return NewRouter(cfg)
+}
