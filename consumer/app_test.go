@@ -5,11 +5,15 @@ package consumer_test
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/outboxctl/outboxctl/consumer"
+	"github.com/outboxctl/outboxctl/consumer/consumerprom"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -129,5 +133,33 @@ func TestFromSpecErrors(t *testing.T) {
 				t.Errorf("err = %v, want ErrInvalidConfig", err)
 			}
 		})
+	}
+}
+
+// TestFromSpecMetricsAtZero: with consumerprom as the Observer, the series
+// of the outbox's event types exist at 0 before the first record.
+func TestFromSpecMetricsAtZero(t *testing.T) {
+	sp, err := spec.LoadFS(appFS(), "svc/outbox.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, err := consumerprom.New(consumerprom.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := consumer.FromSpec(sp, "orders", consumer.Options{GroupID: "billing", Observer: metrics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	rec := httptest.NewRecorder()
+	metrics.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	for _, want := range []string{
+		`outboxctl_consumer_processed_total{event_type="Placed",topic="shop.Order"} 0`,
+		`outboxctl_consumer_dead_lettered_total{event_type="Placed",topic="shop.Order"} 0`,
+	} {
+		if !strings.Contains(rec.Body.String(), want+"\n") {
+			t.Errorf("metrics lack %q:\n%s", want, rec.Body)
+		}
 	}
 }
