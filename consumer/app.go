@@ -41,7 +41,9 @@ type Options struct {
 	Inbox inbox.Store
 
 	// DLQTopic, if set, adds the DLQ middleware: what fails permanently, or
-	// still fails after Retry, is produced there. DLQProducer produces it
+	// still fails after Retry, is produced there. When empty, the dlqTopic
+	// the outbox's consumers section declares for GroupID is used (the
+	// topic `outboxctl provision` creates); with neither, no DLQ. DLQProducer produces it
 	// (default: an idempotent Kafka producer on Kafka, closed by
 	// App.Run and App.Close).
 	DLQTopic    string
@@ -133,6 +135,13 @@ func FromSpec(sp *spec.Spec, outboxName string, o Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: from spec: topics of outbox %q: %w", ErrInvalidConfig, outboxName, err)
 	}
+	if o.DLQTopic == "" {
+		for _, c := range ob.Consumers {
+			if c.Group == o.GroupID {
+				o.DLQTopic = c.DLQTopic
+			}
+		}
+	}
 	if o.Kafka.BootstrapServers == "" {
 		o.Kafka.BootstrapServers = sp.Kafka.BootstrapServers
 	}
@@ -195,7 +204,6 @@ func FromSpec(sp *spec.Spec, outboxName string, o Options) (*App, error) {
 	}
 	cfg := o.Consumer
 	cfg.Client, cfg.GroupID, cfg.Topics = o.Kafka, o.GroupID, topics
-	cfg.BootstrapServers, cfg.Security = "", kafkaclient.Security{}
 	if cfg.Logger == nil {
 		cfg.Logger = o.Logger
 	}

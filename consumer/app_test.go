@@ -28,6 +28,8 @@ outboxes:
     payloadFormat: avro
     headers:
       eventType: x-type
+    consumers:
+      - {group: shipping, dlqTopic: shop.shipping.dlq}
     routing:
       topicReplacement: shop.${routedByValue}
     events:
@@ -112,6 +114,25 @@ func TestFromSpec(t *testing.T) {
 	}
 	if err := consumer.Handle(app.Router, "Shipped", 1, func(context.Context, consumer.Event[placedV1]) error { return nil }); !errors.Is(err, consumer.ErrInvalidConfig) {
 		t.Errorf("handler of an undeclared type: %v, want ErrInvalidConfig", err)
+	}
+}
+
+// TestFromSpecDLQFromSpec: without Options.DLQTopic, the dead-letter
+// topic the outbox's consumers section declares for the group is used.
+func TestFromSpecDLQFromSpec(t *testing.T) {
+	sp, err := spec.LoadFS(appFS(), "svc/outbox.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for group, want := range map[string][]string{"shipping": {"shop.shipping.dlq"}, "billing": nil} {
+		app, err := consumer.FromSpec(sp, "orders", consumer.Options{GroupID: group, DLQProducer: nopProducer{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := app.Router.DLQTopics(); !slices.Equal(got, want) {
+			t.Errorf("group %s: DLQTopics = %v, want %v", group, got, want)
+		}
+		app.Close()
 	}
 }
 
