@@ -5,6 +5,19 @@
 // with retries, a dead-letter topic and a durable inbox in the consumer's own
 // database transaction.
 //
+// # The short form: one call from the spec
+//
+// FromSpec(spec, outboxName, Options{GroupID: ..., Inbox: ..., DLQTopic:
+// ..., Tracing: ..., Observer: ...}) returns an App whose Router is
+// configured from the spec: the topics, the header names, the reader
+// schema of each (event type, major version) from the outbox's .avsc files
+// (also from an embed.FS, with spec.LoadFS), the registry client, the inbox
+// group and the chain DLQ, Retry, tracing, Timeout, Recover. Register
+// handlers and upcasters on App.Router by type and version only, then
+// App.Run(ctx). For a pgx service, inbox.NewPgxPool is the inbox on its
+// pgxpool and Event.PgxTx the handler's pgx.Tx. RouterFromSpec is the
+// Router alone; the long form below stays for other chains.
+//
 // # Types to learn first
 //
 //   - Router: NewRouter(RouterConfig), then Handle[T](router, eventType,
@@ -15,7 +28,8 @@
 //     consumertest).
 //   - Event[T]: the decoded payload, Meta (event id, type, version delivered
 //     and version written, aggregate id, writer schema id) and Tx, the inbox
-//     transaction in which the handler writes its business effect.
+//     transaction in which the handler writes its business effect (PgxTx:
+//     the same transaction as a pgx.Tx, with inbox.PgxPoolStore).
 //   - Consumer: NewConsumer(ConsumerConfig, router) and Run(ctx): a
 //     confluent-kafka-go group consumer with manual commits after processing.
 //     Its connection is ConsumerConfig.Client, the kafkaclient.Config that
@@ -25,8 +39,9 @@
 // # Building without cgo
 //
 // Only the Kafka runtime needs confluent-kafka-go, and so cgo (librdkafka):
-// Consumer, ConsumerConfig, Batch, NewConsumer, KafkaProducer and
-// NewKafkaProducer are in files built with the cgo build tag. With
+// Consumer, ConsumerConfig, Batch, NewConsumer, KafkaProducer,
+// NewKafkaProducer, FromSpec and App are in files built with the cgo build
+// tag. With
 // CGO_ENABLED=0 the package still builds, with the Router, Handle, Upcast,
 // the middleware, the inbox and every type a handler sees, so a service
 // can test its handlers (consumertest, inbox, consumerprom, consumerotel)

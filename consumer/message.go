@@ -3,6 +3,10 @@ package consumer
 import (
 	"database/sql"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/outboxctl/outboxctl/consumer/inbox"
 )
 
 // Default header names. They match what `outboxctl generate` configures with
@@ -102,4 +106,14 @@ type Event[T any] struct {
 	Tx *sql.Tx
 	// Message is the raw record.
 	Message *Message
+}
+
+// PgxTx returns the inbox transaction as a pgx.Tx when the Router's Inbox
+// is an inbox.PgxPoolStore (a pgx service's inbox on its pgxpool), nil
+// otherwise. Writes through it commit together with the inbox mark, as
+// those through Tx; the Router ends the transaction, so its Commit and
+// Rollback return inbox.ErrTxOwned (its Begin makes a savepoint).
+func (e Event[T]) PgxTx() pgx.Tx {
+	t, _ := inbox.PgxTxOf(e.Tx)
+	return t
 }

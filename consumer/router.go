@@ -20,6 +20,7 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/resolve"
 	"github.com/outboxctl/outboxctl/schemas/schemasource"
 	"github.com/outboxctl/outboxctl/schemas/wire"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 // SchemaSource gives writer schemas, as Avro JSON text, by their registry
@@ -142,6 +143,14 @@ type RouterConfig struct {
 	// duration of every handler call, for metrics (see Observer and
 	// consumer/consumerprom).
 	Observer Observer
+
+	// Outbox, if set, is the spec outbox whose records the Router reads
+	// (RouterFromSpec and FromSpec set it): Handle and Upcast then take
+	// the reader schema of each (event type, major version) from the
+	// outbox's .avsc file when no ReaderSchema option is given, and a
+	// registration of a type or major version the outbox does not declare
+	// is an ErrInvalidConfig error.
+	Outbox *spec.Outbox
 }
 
 // Validate checks the configuration. Errors wrap ErrInvalidConfig.
@@ -372,6 +381,13 @@ func Handle[T any](r *Router, eventType string, majorVersion int, fn func(ctx co
 		if err := opt(&o); err != nil {
 			return fmt.Errorf("handle %s v%d: %w", eventType, majorVersion, err)
 		}
+	}
+	if v := r.cfg.Outbox.Version(eventType, majorVersion); o.reader == nil && r.cfg.Outbox != nil && (v == nil || v.SchemaPath != "") {
+		reader, err := specReader(r.cfg.Outbox, eventType, majorVersion)
+		if err != nil {
+			return fmt.Errorf("handle %s v%d: %w", eventType, majorVersion, err)
+		}
+		o.reader = reader
 	}
 	if err := checkBinding(reflect.TypeFor[T](), o); err != nil {
 		return fmt.Errorf("handle %s v%d: %w", eventType, majorVersion, err)

@@ -37,41 +37,56 @@ func (c RouterConfig) ForOutbox(o *spec.Outbox) RouterConfig {
 // the file cannot be read, or it is not an Avro record schema.
 func ReaderSchemaFromSpec(o *spec.Outbox, eventType string, major int) HandlerOption {
 	return func(opts *handlerOptions) error {
-		if o == nil {
-			return fmt.Errorf("%w: reader schema from spec: nil outbox", ErrInvalidConfig)
-		}
-		var ev *spec.EventType
-		for i := range o.Events {
-			if o.Events[i].Name == eventType {
-				ev = &o.Events[i]
-				break
-			}
-		}
-		if ev == nil {
-			return fmt.Errorf("%w: reader schema from spec: outbox %q declares no event type %q", ErrInvalidConfig, o.Name, eventType)
-		}
-		var v *spec.EventVersion
-		for i := range ev.Versions {
-			if ev.Versions[i].Major == major {
-				v = &ev.Versions[i]
-				break
-			}
-		}
-		if v == nil || v.SchemaPath == "" {
-			return fmt.Errorf("%w: reader schema from spec: outbox %q declares no schema for %s v%d", ErrInvalidConfig, o.Name, eventType, major)
-		}
-		data, err := avro.ReadFile(v.SchemaPath) // a regular file, bounded
+		s, err := specReader(o, eventType, major)
 		if err != nil {
-			return fmt.Errorf("%w: reader schema from spec: %s v%d: %w", ErrInvalidConfig, eventType, major, err)
-		}
-		s, err := avro.ParseWith(data, avro.Options{File: v.SchemaPath})
-		if err != nil {
-			return fmt.Errorf("%w: reader schema from spec: %s v%d: %w", ErrInvalidConfig, eventType, major, err)
-		}
-		if _, ok := s.(*avro.Record); !ok {
-			return fmt.Errorf("%w: reader schema from spec: %s v%d: %s is a %s schema, want a record", ErrInvalidConfig, eventType, major, v.SchemaPath, s.Type())
+			return err
 		}
 		opts.reader = s
 		return nil
 	}
+}
+
+// specReader is the reader schema outbox o declares for eventType's major
+// version major (nil when that version names no schema file). The file is
+// read with spec.Outbox.ReadSchema (from disk, or from the fs.FS of
+// spec.LoadFS) and parsed strictly.
+func specReader(o *spec.Outbox, eventType string, major int) (avro.Schema, error) {
+	if o == nil {
+		return nil, fmt.Errorf("%w: reader schema from spec: nil outbox", ErrInvalidConfig)
+	}
+	known := false
+	for i := range o.Events {
+		known = known || o.Events[i].Name == eventType
+	}
+	if !known {
+		return nil, fmt.Errorf("%w: reader schema from spec: outbox %q declares no event type %q", ErrInvalidConfig, o.Name, eventType)
+	}
+	v := o.Version(eventType, major)
+	if v == nil || v.SchemaPath == "" {
+		return nil, fmt.Errorf("%w: reader schema from spec: outbox %q declares no schema for %s v%d", ErrInvalidConfig, o.Name, eventType, major)
+	}
+	data, err := o.ReadSchema(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w: reader schema from spec: %s v%d: %w", ErrInvalidConfig, eventType, major, err)
+	}
+	s, err := avro.ParseWith(data, avro.Options{File: v.SchemaPath})
+	if err != nil {
+		return nil, fmt.Errorf("%w: reader schema from spec: %s v%d: %w", ErrInvalidConfig, eventType, major, err)
+	}
+	if _, ok := s.(*avro.Record); !ok {
+		return nil, fmt.Errorf("%w: reader schema from spec: %s v%d: %s is a %s schema, want a record", ErrInvalidConfig, eventType, major, v.SchemaPath, s.Type())
+	}
+	return s, nil
+}
+
+// RouterFromSpec is NewRouter for the records of spec outbox o: cfg with
+// o's header names (ForOutbox) and Outbox set to o, so Handle and Upcast
+// take each reader schema from o's .avsc files.
+func RouterFromSpec(o *spec.Outbox, cfg RouterConfig) (*Router, error) {
+	if o == nil {
+		return nil, fmt.Errorf("%w: router from spec: nil outbox", ErrInvalidConfig)
+	}
+	cfg = cfg.ForOutbox(o)
+	cfg.Outbox = o
+	return NewRouter(cfg)
 }

@@ -100,15 +100,16 @@ func (c *Catalog) WriterSchema(outboxName, eventType string, major int) (subject
 type ReadFileFunc func(path string) ([]byte, error)
 
 // BuildCatalog reads and parses every schema file of the spec's event
-// types from disk and maps each (topic, event type, major version) to its
+// types (with spec.Outbox.ReadSchema: from disk, or from the fs.FS of
+// spec.LoadFS) and maps each (topic, event type, major version) to its
 // subject and record. Every problem is reported (errors.Join of
 // *CatalogError, unwrapping to ErrBadCatalog).
 func BuildCatalog(s *spec.Spec) (*Catalog, error) {
-	return BuildCatalogFrom(s, avro.ReadFile)
+	return BuildCatalogFrom(s, nil)
 }
 
 // BuildCatalogFrom is BuildCatalog reading schema files with read (for
-// example from a git ref).
+// example from a git ref); nil is BuildCatalog's spec.Outbox.ReadSchema.
 func BuildCatalogFrom(s *spec.Spec, read ReadFileFunc) (*Catalog, error) {
 	cat := &Catalog{}
 	var errs []error
@@ -128,7 +129,12 @@ func BuildCatalogFrom(s *spec.Spec, read ReadFileFunc) (*Catalog, error) {
 			for k := range ev.Versions {
 				v := &ev.Versions[k]
 				pos := v.PosOf("schema")
-				data, err := read(v.SchemaPath)
+				var data []byte
+				if read == nil {
+					data, err = o.ReadSchema(v)
+				} else {
+					data, err = read(v.SchemaPath)
+				}
 				if err != nil {
 					if errors.Is(err, fs.ErrNotExist) {
 						bad(pos, err, "event type %q v%d: schema file %s not found", ev.Name, v.Major, v.SchemaPath)

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"io/fs"
 	"time"
 )
 
@@ -136,6 +137,8 @@ const (
 // Outbox is one outbox table and the connector that captures it.
 type Outbox struct {
 	Node `yaml:"-"`
+	// fsys is the fs.FS of LoadFS (nil: schema files are on disk).
+	fsys fs.FS
 	// Name identifies the outbox in the spec (unique across all files).
 	Name     string   `yaml:"name" json:"name"`
 	Database Database `yaml:"database" json:"database"`

@@ -24,10 +24,10 @@ type PgxDB interface {
 // with Begin (or your own pool.Begin), MarkProcessed in that pgx.Tx, write
 // the effect, commit. It is safe for concurrent use.
 //
-// The consumer Router's RouterConfig.Inbox takes a Store, whose
-// transactions are *sql.Tx; for the Router over a pgx pool, open the
-// database/sql view of the same pool with pgx's stdlib.OpenDBFromPool and
-// pass NewPostgres(thatDB, table): both share the pool's connections.
+// PgxStore is not a Store: the consumer Router's RouterConfig.Inbox takes
+// a Store, whose transactions are *sql.Tx. For the Router over a pgx pool
+// use NewPgxPool (a PgxPoolStore), whose handlers get the same transaction
+// as a pgx.Tx with consumer.Event.PgxTx.
 type PgxStore struct {
 	db    PgxDB
 	table string

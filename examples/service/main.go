@@ -66,7 +66,7 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	}
 	var c config
 	fs := flag.NewFlagSet("service", flag.ContinueOnError)
-	fs.StringVar(&c.SpecPath, "f", env("SERVICE_SPEC", "examples/service/outbox.yaml"), "outbox spec ($SERVICE_SPEC)")
+	fs.StringVar(&c.SpecPath, "f", env("SERVICE_SPEC", ""), "outbox spec file to read instead of the embedded one ($SERVICE_SPEC)")
 	fs.StringVar(&c.Addr, "addr", env("SERVICE_ADDR", "127.0.0.1:8080"), "HTTP listen address ($SERVICE_ADDR)")
 	fs.StringVar(&c.PostgresDSN, "pg-dsn", env("SERVICE_PG_DSN", "postgres://postgres@127.0.0.1:15432/service_orders?sslmode=disable"), "PostgreSQL of the orders and of billing's inbox ($SERVICE_PG_DSN)")
 	fs.StringVar(&c.RegistryURL, "registry", env("SERVICE_SCHEMA_REGISTRY_URL", "http://127.0.0.1:18081/apis/ccompat/v7"), "schema registry ($SERVICE_SCHEMA_REGISTRY_URL)")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,13 +13,12 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/jackc/pgx/v5/stdlib"
 	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/outboxctl/outboxctl/consumer"
+	"github.com/outboxctl/outboxctl/consumer/consumerotel"
 	"github.com/outboxctl/outboxctl/consumer/consumerprom"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
-	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/outbox"
 	"github.com/outboxctl/outboxctl/outbox/outboxotel"
 	"github.com/outboxctl/outboxctl/schemas"
@@ -53,68 +53,65 @@ const schemaDDL = `
 CREATE TABLE IF NOT EXISTS orders (id text PRIMARY KEY, customer text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
 CREATE TABLE IF NOT EXISTS invoices (order_id text PRIMARY KEY, event_id text NOT NULL, amount_cents bigint NOT NULL, currency text NOT NULL, written_version int NOT NULL)`
 
+// specFS holds the spec and its schemas: the service needs neither on disk
+// at run time (-f reads another spec from disk instead).
+//
+//go:embed outbox.yaml schemas/*.avsc
+var specFS embed.FS
+
+func loadSpec(path string) (*spec.Spec, error) {
+	if path == "" {
+		return spec.LoadFS(specFS, "outbox.yaml")
+	}
+	return spec.Load(path)
+}
+
 func run(ctx context.Context, cfg config, logger *slog.Logger) error {
-	sp, err := spec.Load(cfg.SpecPath)
+	// wiring:writer:begin
+	sp, err := loadSpec(cfg.SpecPath)
 	if err != nil {
 		return err
 	}
-	var ob *spec.Outbox
-	for i := range sp.Outboxes {
-		if sp.Outboxes[i].Name == outboxName {
-			ob = &sp.Outboxes[i]
-		}
-	}
-	if ob == nil {
-		return fmt.Errorf("%s: no outbox %s", cfg.SpecPath, outboxName)
+	ob, err := sp.Outbox(outboxName)
+	if err != nil {
+		return err
 	}
 	cat, err := schemas.BuildCatalog(sp)
 	if err != nil {
 		return err
 	}
-	var topic string
-	for _, e := range cat.Entries {
-		if e.Outbox == outboxName && e.EventType == eventType {
-			topic = e.Topic
-		}
-	}
 	reg, err := registry.NewClient(cfg.RegistryURL)
 	if err != nil {
 		return err
 	}
-
-	// One pgx pool for everything; the consumer's inbox takes its
-	// database/sql view, which shares the pool's connections.
+	// One pgx pool for everything: the orders, the outbox and billing's
+	// inbox.
 	pool, err := pgxpool.New(ctx, cfg.PostgresDSN)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	if _, err := pool.Exec(ctx, schemaDDL); err != nil {
-		return fmt.Errorf("create tables: %w", err)
-	}
-	sqlDB := stdlib.OpenDBFromPool(pool)
-	defer sqlDB.Close()
-
 	// The writer: typed Avro through the registry (ids looked up once and
 	// cached), trace context from the request's context.
 	w, err := outbox.NewWriter(outbox.TableFor(ob),
 		outbox.WithSchemas(outbox.RegistryByEventType(reg, cat, outboxName)),
-		outbox.WithTraceContext(func(ctx context.Context) map[string]string {
-			if tp := outboxotel.Traceparent(ctx); tp != "" {
-				return map[string]string{"traceparent": tp}
-			}
-			return nil
-		}),
-		outbox.WithLogger(logger))
+		outbox.WithTraceContext(outboxotel.TraceContext), outbox.WithLogger(logger))
 	if err != nil {
 		return err
+	}
+	// wiring:writer:end
+	if _, err := pool.Exec(ctx, schemaDDL); err != nil {
+		return fmt.Errorf("create tables: %w", err)
 	}
 
-	// The consumer: inbox, upcaster, DLQ, metrics.
-	store, err := inbox.NewPostgres(sqlDB, inbox.DefaultTable)
+	// The consumer, from the spec: topics, headers and reader schemas come
+	// from it; inbox on the same pgx pool, DLQ, Retry, tracing, metrics.
+	// wiring:consumer:begin
+	store, err := inbox.NewPgxPool(pool, inbox.DefaultTable)
 	if err != nil {
 		return err
 	}
+	defer store.Close()
 	if err := store.CreateTable(ctx); err != nil {
 		return err
 	}
@@ -122,29 +119,22 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	producer, err := kafkaclient.NewProducer(cfg.Kafka, kafka.ConfigMap{"enable.idempotence": true})
+	app, err := consumer.FromSpec(sp, outboxName, consumer.Options{
+		GroupID: cfg.GroupID, Kafka: cfg.Kafka, Schemas: consumer.RegistryByID(reg), Inbox: store,
+		DLQTopic: cfg.DLQTopic, Retry: consumer.Retry{MaxAttempts: 3, InitialInterval: 100 * time.Millisecond, MaxInterval: 2 * time.Second},
+		Tracing: consumerotel.Middleware(consumerotel.Config{ConsumerGroup: cfg.GroupID}), Timeout: 30 * time.Second,
+		Observer: metrics, Logger: logger,
+		Consumer: consumer.ConsumerConfig{Kafka: kafka.ConfigMap{"statistics.interval.ms": 5000}, CommitInterval: 500 * time.Millisecond,
+			DrainTimeout: cfg.Shutdown / 2, OnStatistics: metrics.ObserveStatistics},
+	})
 	if err != nil {
 		return err
 	}
-	defer producer.Close()
-	defer producer.Flush(5000)
-	router, err := newRouter(ob, reg, store, metrics, producer, cfg, logger)
-	if err != nil {
+	defer app.Close()
+	if err := registerBilling(app.Router, logger); err != nil {
 		return err
 	}
-	cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
-		Client:         cfg.Kafka,
-		GroupID:        cfg.GroupID,
-		Topics:         []string{topic},
-		Kafka:          kafka.ConfigMap{"statistics.interval.ms": 5000},
-		CommitInterval: 500 * time.Millisecond,
-		DrainTimeout:   cfg.Shutdown / 2,
-		OnStatistics:   metrics.ObserveStatistics,
-		Logger:         logger,
-	}, router)
-	if err != nil {
-		return err
-	}
+	// wiring:consumer:end
 
 	mux := http.NewServeMux()
 	mux.Handle("POST /orders", placeOrder(pool, w, logger))
@@ -155,12 +145,12 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 		return err
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	logger.Info("service listening", "addr", ln.Addr().String(), "topic", topic, "group", cfg.GroupID, "kafka", cfg.Kafka.String())
+	logger.Info("service listening", "addr", ln.Addr().String(), "topics", app.Topics, "group", cfg.GroupID, "kafka", cfg.Kafka.String())
 
 	consumerCtx, stopConsumer := context.WithCancel(context.Background())
 	defer stopConsumer()
 	consumerDone := make(chan error, 1)
-	go func() { consumerDone <- cons.Run(consumerCtx) }()
+	go func() { consumerDone <- app.Run(consumerCtx) }()
 	httpDone := make(chan error, 1)
 	go func() { httpDone <- srv.Serve(ln) }()
 
@@ -178,8 +168,8 @@ func run(ctx context.Context, cfg config, logger *slog.Logger) error {
 
 	// Stop accepting requests and finish those in flight, then drain the
 	// consumer: its records in processing finish and their offsets are
-	// committed before Run returns. The deferred calls close the producer
-	// and the pools.
+	// committed before Run returns, which closes the DLQ producer. The
+	// deferred calls close the pool.
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.Shutdown)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {

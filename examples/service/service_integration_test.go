@@ -106,7 +106,9 @@ func TestServiceRealStack(t *testing.T) {
 	const group = "service-billing"
 	addr := freeAddr(t)
 	start := func() *service {
-		return startService(t, bin, "-f", "outbox.yaml", "-addr", addr, "-pg-dsn", dsn, "-registry", s.SchemaRegistryURL,
+		// No -f, and run from an empty folder: the service reads its
+		// embedded spec and schemas (spec.LoadFS), no file on disk.
+		return startService(t, bin, "-addr", addr, "-pg-dsn", dsn, "-registry", s.SchemaRegistryURL,
 			"-kafka", s.BootstrapServers, "-group", group, "-dlq", dlq, "-shutdown-timeout", "20s")
 	}
 	svc := start()
@@ -262,6 +264,7 @@ func startService(t *testing.T, bin string, args ...string) *service {
 		t.Fatal(err)
 	}
 	c := exec.Command(bin, args...)
+	c.Dir = t.TempDir()
 	c.Stdout, c.Stderr = f, f
 	if err := c.Start(); err != nil {
 		t.Fatal(err)

@@ -42,3 +42,21 @@ func TracingColumn(ctx context.Context) string {
 	}
 	return b.String()
 }
+
+// TraceContext is an outbox.TraceContextFunc: the W3C trace context fields
+// ("traceparent", and "tracestate" when set) of the span in ctx, nil when
+// ctx has no valid span context. Give it to the writer:
+//
+//	outbox.NewWriter(table, outbox.WithTraceContext(outboxotel.TraceContext))
+func TraceContext(ctx context.Context) map[string]string {
+	c := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, c)
+	if c["traceparent"] == "" {
+		return nil
+	}
+	m := map[string]string{"traceparent": c["traceparent"]}
+	if ts := c["tracestate"]; ts != "" {
+		m["tracestate"] = ts
+	}
+	return m
+}

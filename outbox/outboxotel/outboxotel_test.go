@@ -49,3 +49,34 @@ func TestTracingColumnRoundTrip(t *testing.T) {
 		t.Errorf("TracingColumn without a span = %q, want empty", got)
 	}
 }
+
+func TestTraceContext(t *testing.T) {
+	tp := sdktrace.NewTracerProvider()
+	ctx, span := tp.Tracer("test").Start(context.Background(), "write order")
+	defer span.End()
+	ts, err := trace.ParseTraceState("vendor=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withState := trace.ContextWithSpanContext(ctx, span.SpanContext().WithTraceState(ts))
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		want map[string]string
+	}{
+		{"span", ctx, map[string]string{"traceparent": outboxotel.Traceparent(ctx)}},
+		{"trace state", withState, map[string]string{"traceparent": outboxotel.Traceparent(ctx), "tracestate": "vendor=1"}},
+		{"no span", context.Background(), nil},
+	} {
+		got := outboxotel.TraceContext(tc.ctx)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: TraceContext = %v, want %v", tc.name, got, tc.want)
+			continue
+		}
+		for k, v := range tc.want {
+			if got[k] != v {
+				t.Errorf("%s: TraceContext[%s] = %q, want %q", tc.name, k, got[k], v)
+			}
+		}
+	}
+}

@@ -104,8 +104,11 @@ func New(cfg Config) (*Metrics, error) {
 	return m, nil
 }
 
-// Add makes the Metrics report s's Stats.
+// Add makes the Metrics report s's Stats. Every series of s's table
+// exists from then on, at 0 before the first batch (the batch histogram
+// too), so rate() and alerts see them from the start.
 func (m *Metrics) Add(s Source) {
+	m.batch.WithLabelValues(s.Table())
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sources = append(m.sources, s)

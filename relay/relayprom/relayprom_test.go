@@ -69,3 +69,28 @@ func scrape(t *testing.T, m *relayprom.Metrics) string {
 	}
 	return rec.Body.String()
 }
+
+// TestSeriesAtZeroFromTheStart (#28 item 5): once a relay is added, every
+// series of its table exists at 0 before the first batch, the histogram
+// included, so rate() and "no batch" alerts see them from the start.
+func TestSeriesAtZeroFromTheStart(t *testing.T) {
+	m, err := relayprom.New(relayprom.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Add(&fakeRelay{table: "public.outbox"})
+	body := scrape(t, m)
+	for _, want := range []string{
+		`outboxctl_relay_published_total{table="public.outbox"} 0`,
+		`outboxctl_relay_dropped_total{table="public.outbox"} 0`,
+		`outboxctl_relay_failed_total{table="public.outbox"} 0`,
+		`outboxctl_relay_producer_restarts_total{table="public.outbox"} 0`,
+		`outboxctl_relay_batches_total{table="public.outbox"} 0`,
+		`outboxctl_relay_leader{table="public.outbox"} 0`,
+		`outboxctl_relay_batch_seconds_count{table="public.outbox"} 0`,
+	} {
+		if !strings.Contains(body, want+"\n") {
+			t.Errorf("metrics lack %q before the first batch:\n%s", want, body)
+		}
+	}
+}
