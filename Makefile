@@ -66,9 +66,16 @@ test-integration: stack-up stack-fault-up stack-crash-up stack-cluster-up
 # and PostgreSQL; then the relay leader killed 5 times and the broker
 # restarted twice under the relay); `make test` runs its short form (each
 # fault once). The crash table is written to crash-report.md.
-crash-test: stack-crash-up
+# Then the cluster crash suite (TestClusterCrashSuite on the cluster
+# instance: the partition leader killed 3 times, a rolling restart of the 3
+# brokers, a broker frozen 30 s, the worker running the task killed 3 times
+# with the at-least-once and 3 times with the exactly-once connector, both
+# workers killed); its table goes to crash-report-cluster.md.
+crash-test: stack-crash-up stack-cluster-up
 	$(WITH_FAULT_STACK) OUTBOX_CRASH_FULL=1 OUTBOX_CRASH_REPORT="$(CURDIR)/crash-report.md" \
 		$(GO) test -count=1 -tags integration -timeout 60m -run '^TestCrashSuite$$' -v ./crashtest/
+	$(WITH_FAULT_STACK) OUTBOX_CRASH_FULL=1 OUTBOX_CRASH_CLUSTER_REPORT="$(CURDIR)/crash-report-cluster.md" \
+		$(GO) test -count=1 -tags integration -timeout 90m -run '^TestClusterCrashSuite$$' -v ./crashtest/
 
 vet:
 	$(GO) vet ./...

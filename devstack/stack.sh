@@ -445,7 +445,10 @@ ensure_kafka_tls() {
 # (ConfigCommand) over the PLAINTEXT listener; the broker keeps them in its
 # metadata log.
 add_scram_users() {
-	local mech
+	local mech marker=$STACK/data/.scram-users
+	# The credentials live in the metadata log under data/: once made, a
+	# restart (the crash suites restart brokers) need not make them again.
+	if [[ -f $marker ]]; then return 0; fi
 	: >"$(logfile kafka-scram)"
 	# One mechanism per call: a request may alter a user's credential once.
 	for mech in SCRAM-SHA-256 SCRAM-SHA-512; do
@@ -455,6 +458,7 @@ add_scram_users() {
 			--entity-type users --entity-name "$KAFKA_SASL_USER" >>"$(logfile kafka-scram)" 2>&1 ||
 			{ tail -5 "$(logfile kafka-scram)" >&2; die "kafka: could not create the $mech user (log: $(logfile kafka-scram))"; }
 	done
+	touch "$marker"
 	log "kafka: SCRAM users ready on the SASL_SSL listener 127.0.0.1:$KAFKA_SASL_PORT"
 }
 

@@ -249,9 +249,16 @@ func TestHealth(t *testing.T) {
 	if len(admin.created) != 0 {
 		t.Error("Health created topics")
 	}
+	// A task no worker runs (its worker died): the rebalance delay advice.
+	statuses["orders-outbox"] = `{"name":"orders-outbox","connector":{"state":"RUNNING","worker_id":"w2:8083"},"tasks":[{"id":0,"state":"UNASSIGNED","worker_id":"w1:8083"}]}`
+	fs, err := provisioning.ConnectorHealth(context.Background(), client, tg)
+	if err != nil || len(fs) != 1 || fs[0].Rule != provisioning.IDConnectorState || fs[0].Hint != provisioning.RebalanceDelayHint ||
+		!strings.Contains(fs[0].Hint, "scheduled.rebalance.max.delay.ms") {
+		t.Errorf("unassigned task: %+v, %v", fs, err)
+	}
 	// A connector that is not deployed, and Connect unreachable.
 	delete(statuses, "orders-outbox")
-	fs, err := provisioning.ConnectorHealth(context.Background(), client, tg)
+	fs, err = provisioning.ConnectorHealth(context.Background(), client, tg)
 	if err != nil || len(fs) != 1 || fs[0].Rule != provisioning.IDConnectorNotFound {
 		t.Errorf("missing connector: %v, %v", fs, err)
 	}
