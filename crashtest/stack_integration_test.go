@@ -149,7 +149,11 @@ func (c *crashStack) up(t *testing.T) { c.upWith(t) }
 func (c *crashStack) upWith(t *testing.T, env ...string) {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(c.repo, "devstack", "stack.sh"), "up")
-	cmd.Env = append(append(os.Environ(), "OUTBOX_STACK_DIR="+c.dir, "OUTBOX_STACK_PORT_OFFSET="+strconv.Itoa(c.off)), env...)
+	// A restart under the suites' load on a shared 2-core machine has taken
+	// more than stack.sh's default 120 s for a broker (the JVM start), and
+	// stack.sh stops what it started when the wait runs out: wait longer.
+	cmd.Env = append(append(os.Environ(), "OUTBOX_STACK_DIR="+c.dir, "OUTBOX_STACK_PORT_OFFSET="+strconv.Itoa(c.off),
+		"OUTBOX_STACK_WAIT_KAFKA=400", "OUTBOX_STACK_WAIT_CONNECT=400"), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
