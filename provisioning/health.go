@@ -18,7 +18,7 @@ import (
 // before the group leader assigns it elsewhere. The figures are the cluster crash suite's (docs/production.md).
 const RebalanceDelayHint = "a task of a worker that died stays RUNNING on it in the status and runs nowhere for scheduled.rebalance.max.delay.ms: " +
 	"Connect's default 300000 (5 min) kept the Debezium task down 315 s after a kill -9 of its worker; " +
-	"set 10000 on every worker: it moved the task in 20-24 s (docs/production.md)"
+	"set 10000 on every worker: it moved the task in 19-24 s (docs/production.md)"
 
 // workerAnswers reports whether a Connect worker's REST address
 // (worker_id, host:port) accepts a TCP connection within 3 s.
