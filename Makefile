@@ -19,7 +19,7 @@ STACK_DIR := $(or $(OUTBOX_STACK_DIR),$(CURDIR)/.stack)
 FAULT_STACK_DIR := $(or $(OUTBOX_FAULT_STACK_DIR),$(CURDIR)/.stack-fault)
 FAULT_PORT_OFFSET := 1000
 FAULT_SERVICES := postgres kafka registry
-WITH_FAULT_STACK = export OUTBOX_FAULT_STACK_DIR="$(FAULT_STACK_DIR)" OUTBOX_FAULT_PORT_OFFSET=$(FAULT_PORT_OFFSET) OUTBOX_CRASH_STACK_DIR="$(CRASH_STACK_DIR)" OUTBOX_CRASH_PORT_OFFSET=$(CRASH_PORT_OFFSET);
+WITH_FAULT_STACK = export OUTBOX_FAULT_STACK_DIR="$(FAULT_STACK_DIR)" OUTBOX_FAULT_PORT_OFFSET=$(FAULT_PORT_OFFSET) OUTBOX_CRASH_STACK_DIR="$(CRASH_STACK_DIR)" OUTBOX_CRASH_PORT_OFFSET=$(CRASH_PORT_OFFSET) OUTBOX_CLUSTER_STACK_DIR="$(CLUSTER_STACK_DIR)" OUTBOX_CLUSTER_PORT_OFFSET=$(CLUSTER_PORT_OFFSET);
 # The crash instance: a third stack (PostgreSQL, Kafka, Connect, registry;
 # ports + 2000) that the crash suite (package crashtest) kills and restarts
 # services of. It is not the fault instance because the consumer's pause
@@ -27,9 +27,20 @@ WITH_FAULT_STACK = export OUTBOX_FAULT_STACK_DIR="$(FAULT_STACK_DIR)" OUTBOX_FAU
 CRASH_STACK_DIR := $(or $(OUTBOX_CRASH_STACK_DIR),$(CURDIR)/.stack-crash)
 CRASH_PORT_OFFSET := 2000
 CRASH_SERVICES := postgres kafka connect registry
+# The cluster instance: a fourth stack (PostgreSQL, 3 combined KRaft
+# broker+controller nodes, 2 Connect workers in one group, the registry;
+# ports + 4000, node/worker n at + 100*(n-1)) with every topic at
+# replication factor 3 and min.insync.replicas=2 and the workers able to run
+# exactly-once source connectors. The cluster crash suite
+# (TestClusterCrashSuite) kills and freezes its brokers and workers; see
+# docs/production.md.
+CLUSTER_STACK_DIR := $(or $(OUTBOX_CLUSTER_STACK_DIR),$(CURDIR)/.stack-cluster)
+CLUSTER_PORT_OFFSET := 4000
+CLUSTER_SERVICES := postgres kafka connect registry
+CLUSTER_TOPOLOGY := OUTBOX_STACK_KAFKA_NODES=3 OUTBOX_STACK_CONNECT_WORKERS=2
 WITH_AVRO_JAVA = if [[ -z "$${OUTBOX_AVRO_JAVA_CP:-}" && -d "$(STACK_DIR)/avro-java" ]]; then export OUTBOX_AVRO_JAVA_CP="$(STACK_DIR)/avro-java/*"; fi;
 
-.PHONY: all build test test-unit test-integration crash-test vet fmt-check stack-up stack-down stack-status stack-logs stack-clean stack-fault-up stack-fault-down stack-crash-up stack-crash-down demo bench bench-publishers clean
+.PHONY: all build test test-unit test-integration crash-test vet fmt-check stack-up stack-down stack-status stack-logs stack-clean stack-fault-up stack-fault-down stack-crash-up stack-crash-down stack-cluster-up stack-cluster-down stack-cluster-status demo bench bench-publishers clean
 
 all: build
 
@@ -41,13 +52,13 @@ build: ## build bin/outboxctl
 # make test: bring the native stack up (installing what is missing), then run
 # the unit tests and the integration tests (build tag "integration") in one
 # go test run. With CI=true a service that does not answer fails the run.
-test: stack-up stack-fault-up stack-crash-up vet fmt-check
+test: stack-up stack-fault-up stack-crash-up stack-cluster-up vet fmt-check
 	$(WITH_AVRO_JAVA) $(WITH_FAULT_STACK) scripts/gotest.sh -tags integration ./...
 
 test-unit: vet ## unit tests only, no stack
 	scripts/gotest.sh ./...
 
-test-integration: stack-up stack-fault-up stack-crash-up
+test-integration: stack-up stack-fault-up stack-crash-up stack-cluster-up
 	$(WITH_AVRO_JAVA) $(WITH_FAULT_STACK) scripts/gotest.sh -tags integration ./...
 
 # make crash-test: the full crash suite (consumer killed 10 times, Connect 3
@@ -55,9 +66,16 @@ test-integration: stack-up stack-fault-up stack-crash-up
 # and PostgreSQL; then the relay leader killed 5 times and the broker
 # restarted twice under the relay); `make test` runs its short form (each
 # fault once). The crash table is written to crash-report.md.
-crash-test: stack-crash-up
+# Then the cluster crash suite (TestClusterCrashSuite on the cluster
+# instance: the partition leader killed 3 times, a rolling restart of the 3
+# brokers, a broker frozen 30 s, the worker running the task killed 3 times
+# with the at-least-once and 3 times with the exactly-once connector, both
+# workers killed); its table goes to crash-report-cluster.md.
+crash-test: stack-crash-up stack-cluster-up
 	$(WITH_FAULT_STACK) OUTBOX_CRASH_FULL=1 OUTBOX_CRASH_REPORT="$(CURDIR)/crash-report.md" \
 		$(GO) test -count=1 -tags integration -timeout 60m -run '^TestCrashSuite$$' -v ./crashtest/
+	$(WITH_FAULT_STACK) OUTBOX_CRASH_FULL=1 OUTBOX_CRASH_CLUSTER_REPORT="$(CURDIR)/crash-report-cluster.md" \
+		$(GO) test -count=1 -tags integration -timeout 90m -run '^TestClusterCrashSuite$$' -v ./crashtest/
 
 vet:
 	$(GO) vet ./...
@@ -105,6 +123,16 @@ stack-crash-up: ## start the crash instance (postgres, kafka, connect, registry;
 
 stack-crash-down:
 	OUTBOX_STACK_DIR="$(CRASH_STACK_DIR)" OUTBOX_STACK_PORT_OFFSET=$(CRASH_PORT_OFFSET) devstack/stack.sh down
+
+stack-cluster-up: ## start the cluster instance (postgres, 3 Kafka nodes, 2 Connect workers, registry; ports + 4000) for the cluster crash suite
+	@if [[ "$${OUTBOX_STACK:-native}" == external ]]; then echo "OUTBOX_STACK=external: no cluster instance (the cluster crash suite fails under CI=true)"; else \
+		OUTBOX_STACK_DIR="$(CLUSTER_STACK_DIR)" OUTBOX_STACK_PORT_OFFSET=$(CLUSTER_PORT_OFFSET) OUTBOX_STACK_SERVICES="$(CLUSTER_SERVICES)" $(CLUSTER_TOPOLOGY) devstack/stack.sh up; fi
+
+stack-cluster-down:
+	OUTBOX_STACK_DIR="$(CLUSTER_STACK_DIR)" OUTBOX_STACK_PORT_OFFSET=$(CLUSTER_PORT_OFFSET) devstack/stack.sh down
+
+stack-cluster-status:
+	OUTBOX_STACK_DIR="$(CLUSTER_STACK_DIR)" OUTBOX_STACK_PORT_OFFSET=$(CLUSTER_PORT_OFFSET) devstack/stack.sh status
 
 ## ------------------------------------------------------------------ demo
 

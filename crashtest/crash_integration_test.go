@@ -80,6 +80,12 @@ type suite struct {
 	// connector config the relay publishes by (no connector is deployed).
 	committedTable string
 	conf           map[string]string
+
+	// commits, when set (the cluster rows), records each committed event
+	// and when its transaction committed, for the time to recover.
+	commits *commitLog
+	// connector is the Debezium connector's name ("" for the relay rows).
+	connector string
 }
 
 // TestMain runs the crash suite's consumer process instead of the tests
@@ -256,11 +262,18 @@ func (s *suite) write(ctx context.Context, e outbox.Event) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.writer.Write(ctx, tx, e); err != nil {
+	id, err := s.writer.Write(ctx, tx, e)
+	if err != nil {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if s.commits != nil {
+		s.commits.add(id, e.AggregateID, time.Now())
+	}
+	return nil
 }
 
 // counts are the exact figures after a fault.
@@ -335,6 +348,13 @@ func (s *suite) count(ctx context.Context) (counts, error) {
 // committed event has its effect (at most wait), and asserts the exact
 // counts. It returns the counts for the crash table.
 func (s *suite) settle(fault string, rep int, stopLoad chan struct{}, loadDone <-chan struct{}, tail, wait time.Duration) {
+	c, skipped := s.measure(fault, rep, stopLoad, loadDone, tail, wait)
+	s.rows = append(s.rows, fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d | %d |", fault, rep, c.committed, c.distinct, c.lost, c.effects-c.distinct, c.reordered, skipped))
+}
+
+// measure is settle without the row: the counts and the redeliveries the
+// inbox skipped during the row.
+func (s *suite) measure(fault string, rep int, stopLoad chan struct{}, loadDone <-chan struct{}, tail, wait time.Duration) (counts, int) {
 	t := s.t
 	t.Helper()
 	time.Sleep(tail)
@@ -365,15 +385,15 @@ func (s *suite) settle(fault string, rep int, stopLoad chan struct{}, loadDone <
 	}
 	b, _ := os.ReadFile(s.logFile)
 	skipped := strings.Count(string(b), duplicateMsg)
-	row := fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d | %d |", fault, rep, c.committed, c.distinct, c.lost, c.effects-c.distinct, c.reordered, skipped-s.skipped)
+	rowSkipped := skipped - s.skipped
 	s.skipped = skipped
-	s.rows = append(s.rows, row)
 	t.Logf("%s #%d: committed %d, handled effects %d (distinct %d), lost %d, duplicate effects %d, reordered %d, foreign %d; redeliveries skipped by the inbox so far %d",
 		fault, rep, c.committed, c.effects, c.distinct, c.lost, c.effects-c.distinct, c.reordered, c.foreign, skipped)
 	if c.committed == 0 || c.lost != 0 || c.effects != c.committed || c.distinct != c.committed || c.reordered != 0 || c.foreign != 0 {
 		t.Errorf("%s #%d: want every one of the %d committed events handled exactly once and in order; got %d effects of %d events, %d lost, %d reordered, %d foreign (consumer log: %s)",
 			fault, rep, c.committed, c.effects, c.distinct, c.lost, c.reordered, c.foreign, s.logFile)
 	}
+	return c, rowSkipped
 }
 
 // fault runs one fault under load: the load starts, the consumer has been
@@ -467,10 +487,15 @@ func TestCrashSuite(t *testing.T) {
 
 func setup(t *testing.T, cs *crashStack) *suite { return setupPipeline(t, cs, false) }
 
+func setupPipeline(t *testing.T, cs *crashStack, relay bool) *suite {
+	return setupPipelineWith(t, cs, relay, nil)
+}
+
 // setupPipeline sets up the pipeline: the outbox table published by the
 // Debezium connector, or with relay by no connector (the caller runs
-// `outboxctl relay` with s.conf).
-func setupPipeline(t *testing.T, cs *crashStack, relay bool) *suite {
+// `outboxctl relay` with s.conf). extra is merged into the generated
+// connector config (the cluster's exactly-once connector).
+func setupPipelineWith(t *testing.T, cs *crashStack, relay bool, extra map[string]string) *suite {
 	sfx := itest.Suffix()
 	s := &suite{t: t, cs: cs, sfx: sfx, aggType: "crash" + sfx, group: "crash-" + sfx, logFile: filepath.Join(t.TempDir(), "consumer.log")}
 	if d := os.Getenv("OUTBOX_CRASH_LOG_DIR"); d != "" {
@@ -488,7 +513,7 @@ func setupPipeline(t *testing.T, cs *crashStack, relay bool) *suite {
 	if err := store.CreateTable(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.inboxDB.ExecContext(ctx, `CREATE TABLE effects (n bigserial PRIMARY KEY, event_id text NOT NULL, aggregate text NOT NULL, seq bigint NOT NULL)`); err != nil {
+	if _, err := s.inboxDB.ExecContext(ctx, `CREATE TABLE effects (n bigserial PRIMARY KEY, event_id text NOT NULL, aggregate text NOT NULL, seq bigint NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())`); err != nil {
 		t.Fatal(err)
 	}
 	s.proxy = newProxy(t, cs.pgAddr())
@@ -524,25 +549,36 @@ outboxes:
 		t.Fatal(err)
 	}
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	res, err := ka.CreateTopics(tctx, []kafka.TopicSpecification{{Topic: topic, NumPartitions: partitions, ReplicationFactor: 1}})
-	cancel()
-	ka.Close()
-	if err == nil && res[0].Error.Code() != kafka.ErrNoError {
-		err = res[0].Error
-	}
-	if err != nil {
-		t.Fatalf("create topic %s: %v", topic, err)
-	}
-	itest.CleanupRun(t, cs.connectURL(), cs.bootstrap(), sfx)
 	cfgs, err := connectorconfig.Generate(sp, connectorconfig.Options{
 		Lookup: &spec.Lookup{Env: func(string) (string, bool) { return "unused", true }}, BootstrapServers: cs.bootstrap()})
 	if err != nil {
 		t.Fatal(err)
 	}
+	topics := []kafka.TopicSpecification{{Topic: topic, NumPartitions: partitions, ReplicationFactor: cs.replicas()}}
+	if hb := connectorconfig.HeartbeatTopicOf(cfgs[0].Config); hb != "" && cs.replicas() > 1 {
+		// Provisioning on a cluster: Debezium's heartbeat topic is created
+		// lazily by the producer's metadata request otherwise, which fails
+		// while a broker is down (replication factor 3 with 2 live
+		// brokers) and fails the task during a rolling restart.
+		topics = append(topics, kafka.TopicSpecification{Topic: hb, NumPartitions: 1, ReplicationFactor: cs.replicas()})
+	}
+	res, err := ka.CreateTopics(tctx, topics)
+	cancel()
+	ka.Close()
+	for _, r := range res {
+		if err == nil && r.Error.Code() != kafka.ErrNoError {
+			err = r.Error
+		}
+	}
+	if err != nil {
+		t.Fatalf("create topics %v: %v", topics, err)
+	}
+	itest.CleanupRun(t, cs.connectURL(), cs.bootstrap(), sfx)
 	if relay {
 		s.conf = cfgs[0].Config
 	} else {
-		itest.PutConnector(t, cs.connectURL(), cfgs[0].Name, cfgs[0].Config)
+		s.connector = cfgs[0].Name
+		itest.PutConnector(t, cs.connectURL(), cfgs[0].Name, itest.MergeConfigs(cfgs[0].Config, extra))
 		itest.WaitRunning(t, cs.connectURL(), cfgs[0].Name, 2*time.Minute)
 	}
 

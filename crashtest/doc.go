@@ -47,4 +47,26 @@
 // (ConsumerConfig.Batch) whose effects a consumer.HandleBatch function
 // writes in one INSERT per run: the batched, pipelined inbox under the
 // same faults and counts.
+//
+// TestClusterCrashSuite (cluster_integration_test.go) runs the same load
+// and consumer on the cluster instance, `make stack-cluster-up` (3 combined
+// KRaft nodes, topics at replication factor 3 with min.insync.replicas=2, 2
+// Connect workers with exactly.once.source.support=enabled; ports + 4000,
+// in $OUTBOX_CLUSTER_STACK_DIR): kill -9 of the broker leading the outbox
+// topic (3 times in the full suite), a rolling restart of the 3 brokers, the
+// leading broker frozen (SIGSTOP) 30 s, kill -9 of the worker running the
+// Debezium task with an at-least-once connector (3) and with an
+// exactly-once connector (3), kill -9 of both workers. Each row adds the
+// duplicate records in the topic (read back by event id with
+// read_committed; an exactly-once row must add none), the time to recover
+// (from the fault until, in every aggregate, the first event committed
+// after it has its effect) and the worst commit-to-effect latency of the
+// row. Each row holds an exclusive flock on cluster.lock in the instance's
+// directory, which any other test that kills or freezes the cluster's
+// processes takes too. The table goes to $OUTBOX_CRASH_CLUSTER_REPORT
+// (crash-report-cluster.md under `make crash-test`); docs/production.md
+// has the figures. TestClusterDefaultRebalanceDelay
+// (OUTBOX_CLUSTER_DEFAULT_DELAY=1, not in make test) measures how long
+// Connect's default scheduled.rebalance.max.delay.ms keeps the task of a
+// killed worker down.
 package crashtest

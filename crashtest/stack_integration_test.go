@@ -18,11 +18,15 @@ import (
 	"github.com/outboxctl/outboxctl/internal/itest"
 )
 
-// crashStack is the crash suite's stack instance.
+// crashStack is the crash suite's stack instance: the crash instance (one
+// broker, one worker) or the cluster instance (nodes brokers, workers
+// Connect workers; node and worker n listen on their ports + 100*(n-1)).
 type crashStack struct {
-	dir  string
-	off  int
-	repo string
+	dir     string
+	off     int
+	repo    string
+	nodes   int
+	workers int
 }
 
 func (c *crashStack) port(base int) int { return base + c.off }
@@ -30,10 +34,35 @@ func (c *crashStack) pgAddr() string    { return fmt.Sprintf("127.0.0.1:%d", c.p
 func (c *crashStack) pgDSN(db string) string {
 	return fmt.Sprintf("postgres://postgres@%s/%s?sslmode=disable", c.pgAddr(), db)
 }
-func (c *crashStack) bootstrap() string { return fmt.Sprintf("127.0.0.1:%d", c.port(19092)) }
-func (c *crashStack) connectURL() string {
-	return fmt.Sprintf("http://127.0.0.1:%d", c.port(18083))
+
+// bootstrap is every broker's PLAINTEXT listener.
+func (c *crashStack) bootstrap() string {
+	addrs := make([]string, max(c.nodes, 1))
+	for n := range addrs {
+		addrs[n] = fmt.Sprintf("127.0.0.1:%d", c.port(19092)+100*n)
+	}
+	return strings.Join(addrs, ",")
 }
+
+// connectURL is worker 1's REST endpoint.
+func (c *crashStack) connectURL() string { return c.workerURL(1) }
+
+// workerURL is worker n's (1-based) REST endpoint.
+func (c *crashStack) workerURL(n int) string {
+	return fmt.Sprintf("http://127.0.0.1:%d", c.port(18083)+100*(n-1))
+}
+
+// instance is the stack's service name of node or worker n of svc:
+// "kafka" for node 1, "kafka-2" for node 2 (its pid file run/kafka-2.pid).
+func instance(svc string, n int) string {
+	if n == 1 {
+		return svc
+	}
+	return fmt.Sprintf("%s-%d", svc, n)
+}
+
+// replicas is the replication factor of the stack's topics.
+func (c *crashStack) replicas() int { return min(max(c.nodes, 1), 3) }
 func (c *crashStack) registryURL() string {
 	return fmt.Sprintf("http://127.0.0.1:%d/apis/ccompat/v7", c.port(18081))
 }
@@ -53,7 +82,7 @@ func requireCrash(t *testing.T) *crashStack {
 	if dir == "" {
 		miss("OUTBOX_CRASH_STACK_DIR is not set (run `make stack-crash-up`, then export it)")
 	}
-	c := &crashStack{dir: dir, off: 2000}
+	c := &crashStack{dir: dir, off: 2000, nodes: 1, workers: 1}
 	if v := os.Getenv("OUTBOX_CRASH_PORT_OFFSET"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -114,17 +143,24 @@ func (c *crashStack) signal(t *testing.T, svc string, sig syscall.Signal, wait b
 }
 
 // up starts what is not running of the instance and waits until healthy.
-func (c *crashStack) up(t *testing.T) {
+func (c *crashStack) up(t *testing.T) { c.upWith(t) }
+
+// upWith is up with more environment for stack.sh (KEY=VALUE).
+func (c *crashStack) upWith(t *testing.T, env ...string) {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(c.repo, "devstack", "stack.sh"), "up")
-	cmd.Env = append(os.Environ(), "OUTBOX_STACK_DIR="+c.dir, "OUTBOX_STACK_PORT_OFFSET="+strconv.Itoa(c.off))
+	// A restart under the suites' load on a shared 2-core machine has taken
+	// more than stack.sh's default 120 s for a broker (the JVM start), and
+	// stack.sh stops what it started when the wait runs out: wait longer.
+	cmd.Env = append(append(os.Environ(), "OUTBOX_STACK_DIR="+c.dir, "OUTBOX_STACK_PORT_OFFSET="+strconv.Itoa(c.off),
+		"OUTBOX_STACK_WAIT_KAFKA=400", "OUTBOX_STACK_WAIT_CONNECT=400"), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("stack.sh up (crash instance): %v\n%s", err, out.String())
+		t.Fatalf("stack.sh up (%s): %v\n%s", c.dir, err, out.String())
 	}
-	t.Logf("crash instance up again after %s", time.Since(start).Round(time.Millisecond))
+	t.Logf("stack instance up again after %s", time.Since(start).Round(time.Millisecond))
 }
 
 // proxy forwards TCP connections to target (itest.Proxy): Cut makes it

@@ -39,6 +39,60 @@ KAFKA_SASL_USER=outboxctl
 KAFKA_SASL_PASSWORD=outboxctl-dev-secret
 CONNECT_PORT=$((18083 + PORT_OFFSET))
 REGISTRY_PORT=$((18081 + PORT_OFFSET))
+
+# The cluster topology (the cluster instance of `make stack-cluster-up`):
+# OUTBOX_STACK_KAFKA_NODES (default 1) combined broker+controller KRaft
+# nodes and OUTBOX_STACK_CONNECT_WORKERS (default 1) Connect workers in one
+# group. Node n (and worker n) listens on its ports + 100*(n-1); node 1 is
+# the service "kafka" (pid file run/kafka.pid), node n the service
+# "kafka-n" (run/kafka-n.pid, logs/kafka-n.log, data/kafka-n), likewise
+# "connect" and "connect-n". With more than one node the brokers replicate
+# every topic 3 times (min.insync.replicas=2, no unclean leader election)
+# and the workers run exactly.once.source.support=enabled. `up` records
+# the topology in $STACK/etc/topology for later status/down/clean.
+read_topology() {
+	KAFKA_NODES=${OUTBOX_STACK_KAFKA_NODES:-} CONNECT_WORKERS=${OUTBOX_STACK_CONNECT_WORKERS:-}
+	if [[ -s $STACK/etc/topology ]]; then
+		local kn cw
+		# shellcheck disable=SC1091
+		kn=$(sed -n 's/^kafka_nodes=//p' "$STACK/etc/topology") cw=$(sed -n 's/^connect_workers=//p' "$STACK/etc/topology")
+		KAFKA_NODES=${KAFKA_NODES:-$kn} CONNECT_WORKERS=${CONNECT_WORKERS:-$cw}
+	fi
+	KAFKA_NODES=${KAFKA_NODES:-1} CONNECT_WORKERS=${CONNECT_WORKERS:-1}
+	[[ $KAFKA_NODES =~ ^[1-9]$ ]] || { echo "OUTBOX_STACK_KAFKA_NODES must be 1-9, got '$KAFKA_NODES'" >&2; exit 2; }
+	[[ $CONNECT_WORKERS =~ ^[1-9]$ ]] || { echo "OUTBOX_STACK_CONNECT_WORKERS must be 1-9, got '$CONNECT_WORKERS'" >&2; exit 2; }
+}
+read_topology
+# Replication of the cluster's topics: 3 (or the node count when fewer).
+REPLICAS=$((KAFKA_NODES < 3 ? KAFKA_NODES : 3))
+MIN_ISR=$((REPLICAS > 1 ? REPLICAS - 1 : 1))
+# The Connect workers' scheduled.rebalance.max.delay.ms: how long the group
+# leader keeps a lost worker's tasks unassigned, waiting for it to come back.
+# Connect's default is 300000 (5 min: a killed worker's Debezium task stays
+# down 5 min). One worker: 0 (nothing to wait for). The cluster: 10000,
+# chosen by measurement (docs/production.md). OUTBOX_STACK_CONNECT_REBALANCE_DELAY_MS
+# overrides it (the crash suite measures the default that way).
+REBALANCE_DELAY_MS=${OUTBOX_STACK_CONNECT_REBALANCE_DELAY_MS:-$((CONNECT_WORKERS > 1 ? 10000 : 0))}
+
+# node_of INSTANCE: 1 for "kafka"/"connect", n for "kafka-n"/"connect-n".
+node_of() { [[ $1 == *-[0-9] ]] && echo "${1##*-}" || echo 1; }
+kafka_port() { echo $((KAFKA_PORT + 100 * ($1 - 1))); }
+kafka_ctrl_port() { echo $((KAFKA_CTRL_PORT + 100 * ($1 - 1))); }
+kafka_sasl_port() { echo $((KAFKA_SASL_PORT + 100 * ($1 - 1))); }
+connect_port() { echo $((CONNECT_PORT + 100 * ($1 - 1))); }
+# instances SERVICE: the processes of a service (kafka kafka-2 kafka-3 ...).
+instances() {
+	local n count=1
+	case $1 in kafka) count=$KAFKA_NODES ;; connect) count=$CONNECT_WORKERS ;; esac
+	echo "$1"
+	for ((n = 2; n <= count; n++)); do echo "$1-$n"; done
+}
+# The bootstrap list of every node's PLAINTEXT listener.
+kafka_bootstrap() {
+	local n out=""
+	for ((n = 1; n <= KAFKA_NODES; n++)); do out+="${out:+,}127.0.0.1:$(kafka_port $n)"; done
+	echo "$out"
+}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 
 # Bounded waits, in seconds.
@@ -85,8 +139,8 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 port_of() {
 	case $1 in
-	postgres) echo $PG_PORT ;; mariadb) echo $MARIA_PORT ;; kafka) echo $KAFKA_PORT ;;
-	connect) echo $CONNECT_PORT ;; registry) echo $REGISTRY_PORT ;;
+	postgres) echo $PG_PORT ;; mariadb) echo $MARIA_PORT ;; kafka*) kafka_port "$(node_of "$1")" ;;
+	connect*) connect_port "$(node_of "$1")" ;; registry) echo $REGISTRY_PORT ;;
 	esac
 }
 
@@ -95,10 +149,10 @@ healthy() {
 	case $1 in
 	postgres) "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p $PG_PORT -U postgres ;;
 	mariadb) mariadb-admin --protocol=tcp -h127.0.0.1 -P$MARIA_PORT -uroot status >/dev/null 2>&1 ;;
-	kafka) port_open $KAFKA_PORT && grep -q 'Kafka Server started' "$(logfile kafka)" 2>/dev/null ;;
-	connect)
+	kafka*) port_open "$(port_of "$1")" && grep -q 'Kafka Server started' "$(logfile "$1")" 2>/dev/null ;;
+	connect*)
 		local plugins
-		plugins=$(curl -sf --max-time 5 "http://127.0.0.1:$CONNECT_PORT/connector-plugins" 2>/dev/null) || return 1
+		plugins=$(curl -sf --max-time 5 "http://127.0.0.1:$(port_of "$1")/connector-plugins" 2>/dev/null) || return 1
 		[[ $plugins == *io.debezium.connector.postgresql.PostgresConnector* &&
 			$plugins == *io.debezium.connector.mariadb.MariaDbConnector* &&
 			$plugins == *io.debezium.connector.mysql.MySqlConnector* ]]
@@ -165,14 +219,23 @@ ensure_artifacts() {
 	touch "$stamp"
 }
 
+# server_conf N: the file of node N's broker configuration.
+server_conf() { if (($1 == 1)); then echo "$STACK/etc/server.properties"; else echo "$STACK/etc/server-$1.properties"; fi; }
+connect_conf() { if (($1 == 1)); then echo "$STACK/etc/connect-distributed.properties"; else echo "$STACK/etc/connect-distributed-$1.properties"; fi; }
+kafka_data() { if (($1 == 1)); then echo "$STACK/data/kafka"; else echo "$STACK/data/kafka-$1"; fi; }
+
 write_configs() {
 	mkdir -p "$STACK/etc"
-	cat >"$STACK/etc/server.properties" <<EOF
+	local n voters="" port ctrl sasl
+	for ((n = 1; n <= KAFKA_NODES; n++)); do voters+="${voters:+,}$n@127.0.0.1:$(kafka_ctrl_port $n)"; done
+	for ((n = 1; n <= KAFKA_NODES; n++)); do
+		port=$(kafka_port $n) ctrl=$(kafka_ctrl_port $n) sasl=$(kafka_sasl_port $n)
+		cat >"$(server_conf $n)" <<EOF
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$KAFKA_CTRL_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CTRL_PORT,SASL_SSL://127.0.0.1:$KAFKA_SASL_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,SASL_SSL://127.0.0.1:$KAFKA_SASL_PORT
+node.id=$n
+controller.quorum.voters=$voters
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$ctrl,SASL_SSL://127.0.0.1:$sasl
+advertised.listeners=PLAINTEXT://127.0.0.1:$port,SASL_SSL://127.0.0.1:$sasl
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL
@@ -183,29 +246,48 @@ listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.p
 listener.name.sasl_ssl.ssl.keystore.type=PEM
 listener.name.sasl_ssl.ssl.keystore.location=$STACK/etc/kafka-sasl/broker.pem
 listener.name.sasl_ssl.ssl.client.auth=none
-log.dirs=$STACK/data/kafka
+log.dirs=$(kafka_data $n)
 num.partitions=1
 auto.create.topics.enable=true
 delete.topic.enable=true
-offsets.topic.replication.factor=1
+offsets.topic.replication.factor=$REPLICAS
 offsets.topic.num.partitions=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+transaction.state.log.replication.factor=$REPLICAS
+transaction.state.log.min.isr=$MIN_ISR
 transaction.state.log.num.partitions=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+share.coordinator.state.topic.replication.factor=$REPLICAS
+share.coordinator.state.topic.min.isr=$MIN_ISR
 share.coordinator.state.topic.num.partitions=1
 group.initial.rebalance.delay.ms=0
 num.network.threads=2
 num.io.threads=2
 log.flush.interval.messages=100000
 EOF
-	cat >"$STACK/etc/connect-distributed.properties" <<EOF
-bootstrap.servers=127.0.0.1:$KAFKA_PORT
+		if ((KAFKA_NODES > 1)); then
+			# The cluster: every topic on 3 nodes, a write acknowledged by
+			# acks=all once 2 have it, never an out-of-sync replica as leader
+			# (it would lose acknowledged records). A dead node leaves the
+			# quorum's view after 5 s (default 9 s) and a stalled follower
+			# leaves the ISR after 10 s (default 30 s): both bound the time
+			# a killed or frozen broker holds up acks=all writes.
+			cat >>"$(server_conf $n)" <<EOF
+default.replication.factor=$REPLICAS
+min.insync.replicas=$MIN_ISR
+unclean.leader.election.enable=false
+broker.session.timeout.ms=5000
+broker.heartbeat.interval.ms=1000
+replica.lag.time.max.ms=10000
+EOF
+		fi
+	done
+	for ((n = 1; n <= CONNECT_WORKERS; n++)); do
+		port=$(connect_port $n)
+		cat >"$(connect_conf $n)" <<EOF
+bootstrap.servers=$(kafka_bootstrap)
 group.id=outboxctl-connect
-listeners=http://127.0.0.1:$CONNECT_PORT
+listeners=http://127.0.0.1:$port
 rest.advertised.host.name=127.0.0.1
-rest.advertised.port=$CONNECT_PORT
+rest.advertised.port=$port
 key.converter=org.apache.kafka.connect.json.JsonConverter
 value.converter=org.apache.kafka.connect.json.JsonConverter
 key.converter.schemas.enable=false
@@ -213,19 +295,29 @@ value.converter.schemas.enable=false
 config.storage.topic=_connect-configs
 offset.storage.topic=_connect-offsets
 status.storage.topic=_connect-status
-config.storage.replication.factor=1
-offset.storage.replication.factor=1
-status.storage.replication.factor=1
+config.storage.replication.factor=$REPLICAS
+offset.storage.replication.factor=$REPLICAS
+status.storage.replication.factor=$REPLICAS
 offset.storage.partitions=1
 status.storage.partitions=1
 offset.flush.interval.ms=1000
-scheduled.rebalance.max.delay.ms=0
+scheduled.rebalance.max.delay.ms=$REBALANCE_DELAY_MS
 plugin.path=$STACK/plugins
 plugin.discovery=service_load
 config.providers=file,env
 config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider
 config.providers.env.class=org.apache.kafka.common.config.provider.EnvVarConfigProvider
 EOF
+		if ((CONNECT_WORKERS > 1 || KAFKA_NODES > 1)); then
+			# The cluster's workers: exactly-once source delivery (KIP-618)
+			# available to connectors that ask for it, and source producers
+			# that give up on a dead leader after 10 s (default 30 s).
+			cat >>"$(connect_conf $n)" <<EOF
+exactly.once.source.support=enabled
+producer.request.timeout.ms=10000
+EOF
+		fi
+	done
 	cat >"$STACK/etc/log4j2.properties" <<'EOF'
 status = warn
 name = outboxctl-stack
@@ -353,7 +445,10 @@ ensure_kafka_tls() {
 # (ConfigCommand) over the PLAINTEXT listener; the broker keeps them in its
 # metadata log.
 add_scram_users() {
-	local mech
+	local mech marker=$STACK/data/.scram-users
+	# The credentials live in the metadata log under data/: once made, a
+	# restart (the crash suites restart brokers) need not make them again.
+	if [[ -f $marker ]]; then return 0; fi
 	: >"$(logfile kafka-scram)"
 	# One mechanism per call: a request may alter a user's credential once.
 	for mech in SCRAM-SHA-256 SCRAM-SHA-512; do
@@ -363,29 +458,45 @@ add_scram_users() {
 			--entity-type users --entity-name "$KAFKA_SASL_USER" >>"$(logfile kafka-scram)" 2>&1 ||
 			{ tail -5 "$(logfile kafka-scram)" >&2; die "kafka: could not create the $mech user (log: $(logfile kafka-scram))"; }
 	done
+	touch "$marker"
 	log "kafka: SCRAM users ready on the SASL_SSL listener 127.0.0.1:$KAFKA_SASL_PORT"
 }
 
+# Heaps: a node of the cluster gets less (3 nodes and 2 workers on 2 cores).
+kafka_heap() { if ((KAFKA_NODES > 1)); then echo "-Xms128m -Xmx384m"; else echo "-Xms256m -Xmx512m"; fi; }
+connect_heap() { if ((CONNECT_WORKERS > 1)); then echo "-Xms128m -Xmx640m"; else echo "-Xms256m -Xmx1g"; fi; }
+
 start_kafka() {
-	mkdir -p "$STACK/data/kafka"
-	if [[ ! -f $STACK/data/kafka/meta.properties ]]; then
-		local cid
-		cid=$(java "${JOPTS[@]}" -cp "$STACK/lib/*" kafka.tools.StorageTool random-uuid 2>>"$(logfile kafka)" | tail -1)
+	local inst=${1:-kafka} n data cid
+	n=$(node_of "$inst")
+	data=$(kafka_data "$n")
+	mkdir -p "$data"
+	if [[ ! -f $data/meta.properties ]]; then
+		# Every node of a cluster is formatted with the same cluster id.
+		if [[ -s $STACK/etc/cluster-id ]]; then
+			cid=$(cat "$STACK/etc/cluster-id")
+		else
+			cid=$(java "${JOPTS[@]}" -cp "$STACK/lib/*" kafka.tools.StorageTool random-uuid 2>>"$(logfile "$inst")" | tail -1)
+			echo "$cid" >"$STACK/etc/cluster-id"
+		fi
 		java "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" -cp "$STACK/lib/*" \
-			kafka.tools.StorageTool format -t "$cid" -c "$STACK/etc/server.properties" --ignore-formatted \
-			>>"$(logfile kafka)" 2>&1 || return 1
+			kafka.tools.StorageTool format -t "$cid" -c "$(server_conf "$n")" --ignore-formatted \
+			>>"$(logfile "$inst")" 2>&1 || return 1
 	fi
-	: >"$(logfile kafka)"
+	: >"$(logfile "$inst")"
 	resolve_java21
-	launch kafka "${JAVA21:-$(command -v java)}" -Xms256m -Xmx512m "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
-		-Dkafka.logs.dir="$STACK/logs" -cp "$STACK/lib/*" kafka.Kafka "$STACK/etc/server.properties"
+	# shellcheck disable=SC2046 # the heap flags are words
+	launch "$inst" "${JAVA21:-$(command -v java)}" $(kafka_heap) "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
+		-Dkafka.logs.dir="$STACK/logs" -cp "$STACK/lib/*" kafka.Kafka "$(server_conf "$n")"
 }
 
 start_connect() {
+	local inst=${1:-connect}
 	resolve_java21
-	launch connect "${JAVA21:-$(command -v java)}" -Xms256m -Xmx1g "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
+	# shellcheck disable=SC2046 # the heap flags are words
+	launch "$inst" "${JAVA21:-$(command -v java)}" $(connect_heap) "${JOPTS[@]}" -Dlog4j2.configurationFile="$STACK/etc/log4j2.properties" \
 		-Dkafka.logs.dir="$STACK/logs" -cp "$STACK/lib/*" \
-		org.apache.kafka.connect.cli.ConnectDistributed "$STACK/etc/connect-distributed.properties"
+		org.apache.kafka.connect.cli.ConnectDistributed "$(connect_conf "$(node_of "$inst")")"
 }
 
 # The JVMs run on the newest JDK >= 21 installed (the machine image ships
@@ -467,7 +578,7 @@ start_service() {
 	fi
 	log "starting $svc on 127.0.0.1:$port"
 	STARTED+=("$svc")
-	"start_$svc" || fail_service "$svc" "failed to start"
+	"start_${svc%-[0-9]}" "$svc" || fail_service "$svc" "failed to start"
 }
 
 cmd_up() {
@@ -478,22 +589,24 @@ cmd_up() {
 	write_configs
 	if selected kafka; then ensure_kafka_tls; fi
 	printf '%s\n' "${SERVICES[*]}" >"$STACK/etc/services"
+	printf 'kafka_nodes=%s\nconnect_workers=%s\n' "$KAFKA_NODES" "$CONNECT_WORKERS" >"$STACK/etc/topology"
 	if selected postgres; then start_service postgres; fi
 	if selected mariadb; then start_service mariadb; fi
-	if selected kafka; then start_service kafka; fi
+	local inst
+	if selected kafka; then for inst in $(instances kafka); do start_service "$inst"; done; fi
 	if selected postgres; then wait_healthy postgres "$WAIT_DB"; fi
 	if selected mariadb; then wait_healthy mariadb "$WAIT_DB"; fi
 	if selected kafka; then
-		wait_healthy kafka "$WAIT_KAFKA"
+		for inst in $(instances kafka); do wait_healthy "$inst" "$WAIT_KAFKA"; done
 		add_scram_users
 		port_open $KAFKA_SASL_PORT ||
 			log "WARNING: kafka has no SASL_SSL listener on 127.0.0.1:$KAFKA_SASL_PORT (it was started by an older stack.sh): restart it (down, then up) for the secured-Kafka tests"
 	fi
-	if selected connect; then start_service connect; fi
+	if selected connect; then for inst in $(instances connect); do start_service "$inst"; done; fi
 	if selected registry; then start_service registry; fi
 	if selected registry; then wait_healthy registry "$WAIT_REGISTRY"; fi
-	if selected connect; then wait_healthy connect "$WAIT_CONNECT"; fi
-	log "stack up in $((SECONDS - t0))s (${SERVICES[*]}; dir: $STACK)"
+	if selected connect; then for inst in $(instances connect); do wait_healthy "$inst" "$WAIT_CONNECT"; done; fi
+	log "stack up in $((SECONDS - t0))s (${SERVICES[*]}; kafka nodes $KAFKA_NODES, connect workers $CONNECT_WORKERS; bootstrap $(kafka_bootstrap); dir: $STACK)"
 }
 
 # ---------------------------------------------------------------- stop
@@ -520,13 +633,15 @@ stop_service() {
 }
 
 cmd_down() {
-	local i
-	for ((i = ${#SERVICES[@]} - 1; i >= 0; i--)); do stop_service "${SERVICES[i]}"; done
+	local i inst
+	for ((i = ${#SERVICES[@]} - 1; i >= 0; i--)); do
+		for inst in $(instances "${SERVICES[i]}"); do stop_service "$inst"; done
+	done
 }
 
 cmd_status() {
 	local svc rc=0 state
-	for svc in "${SERVICES[@]}"; do
+	for svc in $(for s in "${SERVICES[@]}"; do instances "$s"; done); do
 		if pid_alive "$svc"; then
 			if healthy "$svc"; then state="healthy"; else state="running, NOT healthy"; rc=1; fi
 			printf '%-9s %-22s pid %-7s 127.0.0.1:%s\n' "$svc" "$state" "$(cat "$(pidfile "$svc")")" "$(port_of "$svc")"
@@ -543,7 +658,7 @@ cmd_logs() {
 		tail -n 100 "$(logfile "$1")"
 	else
 		local svc
-		for svc in "${SERVICES[@]}"; do
+		for svc in $(for s in "${SERVICES[@]}"; do instances "$s"; done); do
 			echo "==> $(logfile "$svc") <=="
 			tail -n 20 "$(logfile "$svc")" 2>/dev/null || true
 		done

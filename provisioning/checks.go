@@ -60,6 +60,7 @@ const (
 	IDDatabaseMissing   = "DATABASE_MISSING"
 	IDConnectorNotFound = "CONNECTOR_MISSING"
 	IDConnectorState    = "CONNECTOR_NOT_RUNNING"
+	IDConnectWorkerGone = "CONNECT_WORKER_UNREACHABLE"
 	IDTopicMissing      = "TOPIC_MISSING"
 	IDTopicPartitions   = "TOPIC_PARTITIONS"
 	IDTopicConfig       = "TOPIC_CONFIG"

@@ -63,6 +63,7 @@ var Rules = findingsmodel.Rules{
 	// Connect and Kafka.
 	{ID: IDConnectorNotFound, Severity: SeverityError, Purpose: "the connector is not deployed", Hint: "outboxctl deploy"},
 	{ID: IDConnectorState, Severity: SeverityError, Purpose: "the connector or one of its tasks is not RUNNING", Hint: "outboxctl status / restart"},
+	{ID: IDConnectWorkerGone, Severity: SeverityWarning, Purpose: "the status topic says a task RUNNING on a worker that does not answer: the worker died, and Connect moves its tasks only after scheduled.rebalance.max.delay.ms", Hint: RebalanceDelayHint},
 	{ID: IDTopicMissing, Severity: SeverityWarning, Purpose: "a topic the outbox needs does not exist", Hint: "outboxctl provision --topics"},
 	{ID: IDTopicPartitions, Severity: SeverityError, Purpose: "a topic has other partitions than the spec asks", Hint: "recreate the topic (adding partitions moves aggregates to other partitions)"},
 	{ID: IDTopicConfig, Severity: SeverityError, Purpose: "a topic's config breaks its role (schema history retention or cleanup.policy)", Hint: "kafka-configs --alter --add-config …"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -249,9 +250,34 @@ func TestHealth(t *testing.T) {
 	if len(admin.created) != 0 {
 		t.Error("Health created topics")
 	}
+	// A task no worker runs (its worker died): the rebalance delay advice.
+	statuses["orders-outbox"] = `{"name":"orders-outbox","connector":{"state":"RUNNING","worker_id":"w2:8083"},"tasks":[{"id":0,"state":"UNASSIGNED","worker_id":"w1:8083"}]}`
+	fs, err := provisioning.ConnectorHealth(context.Background(), client, tg)
+	if err != nil || len(fs) != 1 || fs[0].Rule != provisioning.IDConnectorState || fs[0].Hint != provisioning.RebalanceDelayHint ||
+		!strings.Contains(fs[0].Hint, "scheduled.rebalance.max.delay.ms") {
+		t.Errorf("unassigned task: %+v, %v", fs, err)
+	}
+	// A task RUNNING on a worker that does not answer (killed): a warning
+	// with the same advice; on a worker that answers, nothing.
+	dead, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadAddr := dead.Addr().String()
+	dead.Close()
+	statuses["orders-outbox"] = `{"name":"orders-outbox","connector":{"state":"RUNNING"},"tasks":[{"id":0,"state":"RUNNING","worker_id":"` + deadAddr + `"}]}`
+	fs, err = provisioning.ConnectorHealth(context.Background(), client, tg)
+	if err != nil || len(fs) != 1 || fs[0].Rule != provisioning.IDConnectWorkerGone || fs[0].Severity != provisioning.SeverityWarning ||
+		!strings.Contains(fs[0].Message, deadAddr) || fs[0].Hint != provisioning.RebalanceDelayHint {
+		t.Errorf("task on a dead worker: %+v, %v", fs, err)
+	}
+	statuses["orders-outbox"] = `{"name":"orders-outbox","connector":{"state":"RUNNING"},"tasks":[{"id":0,"state":"RUNNING","worker_id":"` + strings.TrimPrefix(srv.URL, "http://") + `"}]}`
+	if fs, err = provisioning.ConnectorHealth(context.Background(), client, tg); err != nil || len(fs) != 0 {
+		t.Errorf("task on a live worker: %+v, %v", fs, err)
+	}
 	// A connector that is not deployed, and Connect unreachable.
 	delete(statuses, "orders-outbox")
-	fs, err := provisioning.ConnectorHealth(context.Background(), client, tg)
+	fs, err = provisioning.ConnectorHealth(context.Background(), client, tg)
 	if err != nil || len(fs) != 1 || fs[0].Rule != provisioning.IDConnectorNotFound {
 		t.Errorf("missing connector: %v, %v", fs, err)
 	}

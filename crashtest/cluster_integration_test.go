@@ -1,0 +1,534 @@
+//go:build integration
+
+package crashtest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/internal/itest"
+)
+
+// The cluster rows run on the cluster instance (`make stack-cluster-up`: 3
+// combined KRaft broker+controller nodes, every topic at replication
+// factor 3 with min.insync.replicas=2, 2 Connect workers in one group with
+// exactly.once.source.support=enabled; ports + 4000). Each row reports,
+// besides the CDC rows' counts, the duplicate records in the topic (read
+// back by event id with read_committed) and the time to recover.
+
+// clusterReportHeader is the cluster crash table's header.
+const clusterReportHeader = "| fault | repetition | committed (cumulative) | handled effects | lost | duplicate effects | reordered | redeliveries skipped by the inbox | duplicate records in the topic (added by the row) | time to recover | worst commit-to-effect latency |\n" +
+	"|---|---|---|---|---|---|---|---|---|---|---|\n"
+
+// commitLog records the committed events in commit order.
+type commitLog struct {
+	mu      sync.Mutex
+	entries []commitEntry
+}
+
+type commitEntry struct {
+	id, aggregate string
+	at            time.Time
+}
+
+func (l *commitLog) add(id, aggregate string, at time.Time) {
+	l.mu.Lock()
+	l.entries = append(l.entries, commitEntry{strings.ToLower(id), aggregate, at})
+	l.mu.Unlock()
+}
+
+// firstAfter returns, per aggregate, the first event committed at or after t.
+func (l *commitLog) firstAfter(t time.Time) map[string]string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := map[string]string{}
+	for _, e := range l.entries {
+		if _, ok := out[e.aggregate]; !ok && !e.at.Before(t) {
+			out[e.aggregate] = e.id
+		}
+	}
+	return out
+}
+
+// requireCluster returns the cluster instance once every process answers;
+// it fails under CI and skips elsewhere when one does not.
+func requireCluster(t *testing.T) *crashStack {
+	t.Helper()
+	miss := func(why string) {
+		t.Helper()
+		if itest.InCI() {
+			t.Fatalf("integration: %s", why)
+		}
+		t.Skipf("INTEGRATION NOT RUN: %s", why)
+	}
+	dir := os.Getenv("OUTBOX_CLUSTER_STACK_DIR")
+	if dir == "" {
+		miss("OUTBOX_CLUSTER_STACK_DIR is not set (run `make stack-cluster-up`, then export it)")
+	}
+	c := &crashStack{dir: dir, off: 4000, nodes: 3, workers: 2}
+	if v := os.Getenv("OUTBOX_CLUSTER_PORT_OFFSET"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("OUTBOX_CLUSTER_PORT_OFFSET=%q: %v", v, err)
+		}
+		c.off = n
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.repo = filepath.Dir(wd)
+	addrs := map[string]string{"postgres": c.pgAddr(), "registry": fmt.Sprintf("127.0.0.1:%d", c.port(18081))}
+	for n := 1; n <= c.nodes; n++ {
+		addrs[instance("kafka", n)] = fmt.Sprintf("127.0.0.1:%d", c.port(19092)+100*(n-1))
+	}
+	for n := 1; n <= c.workers; n++ {
+		addrs[instance("connect", n)] = strings.TrimPrefix(c.workerURL(n), "http://")
+	}
+	for svc, addr := range addrs {
+		conn, err := net.DialTimeout("tcp", addr, 3*time.Second)
+		if err != nil {
+			miss(fmt.Sprintf("cluster instance: %s does not answer at %s: %v (run `make stack-cluster-up`)", svc, addr, err))
+		}
+		conn.Close()
+		if _, err := c.pid(svc); err != nil {
+			miss(fmt.Sprintf("cluster instance: %v", err))
+		}
+	}
+	return c
+}
+
+// lockCluster takes the cluster instance's fault lock (flock on
+// cluster.lock in its directory) until the returned func: another test
+// that kills or freezes the cluster's processes takes it too, so that two
+// faults never overlap.
+func (c *crashStack) lockCluster(t *testing.T) (unlock func()) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(c.dir, "cluster.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		t.Fatalf("lock the cluster instance: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Logf("waited %s for the cluster lock (another test used the cluster)", d.Round(time.Millisecond))
+	}
+	return func() { f.Close() }
+}
+
+func (c *crashStack) admin(t *testing.T) *kafka.AdminClient {
+	t.Helper()
+	a, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": c.bootstrap()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// leaderOf returns the broker (node id) that leads most of topic's
+// partitions (partition 0's leader on a tie).
+func (c *crashStack) leaderOf(t *testing.T, topic string) int {
+	t.Helper()
+	a := c.admin(t)
+	defer a.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := a.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames([]string{topic}))
+	if err != nil {
+		t.Fatalf("describe %s: %v", topic, err)
+	}
+	led := map[int]int{}
+	best := -1
+	for _, p := range res.TopicDescriptions[0].Partitions {
+		if p.Leader == nil {
+			continue
+		}
+		led[p.Leader.ID]++
+		if best < 0 || led[p.Leader.ID] > led[best] {
+			best = p.Leader.ID
+		}
+	}
+	if best < 0 {
+		t.Fatalf("%s has no partition leader", topic)
+	}
+	return best
+}
+
+// waitFullISR waits until every partition of topics (and of the cluster's
+// internal topics) has all its replicas in sync again, so that the next
+// fault starts from a healthy cluster (min.insync.replicas=2 of 3 allows
+// one broker out, not two).
+func (c *crashStack) waitFullISR(t *testing.T, topics ...string) {
+	t.Helper()
+	topics = append(slices.Clone(topics), "__consumer_offsets", "__transaction_state", "_connect-configs", "_connect-offsets", "_connect-status")
+	a := c.admin(t)
+	defer a.Close()
+	start := time.Now()
+	deadline := start.Add(3 * time.Minute)
+	var short []string
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		res, err := a.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames(topics))
+		cancel()
+		short = nil
+		if err != nil {
+			short = append(short, err.Error())
+		} else {
+			for _, d := range res.TopicDescriptions {
+				if d.Error.Code() != kafka.ErrNoError {
+					short = append(short, d.Name+": "+d.Error.String())
+					continue
+				}
+				for _, p := range d.Partitions {
+					if p.Leader == nil || len(p.Isr) < len(p.Replicas) {
+						short = append(short, fmt.Sprintf("%s[%d] isr %d of %d", d.Name, p.Partition, len(p.Isr), len(p.Replicas)))
+					}
+				}
+			}
+		}
+		if len(short) == 0 {
+			t.Logf("every replica in sync %s after the restart", time.Since(start).Round(100*time.Millisecond))
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replicas not in sync 3 min after the restart: %v", short)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// taskWorker returns the worker (1-based) that runs the connector's task 0
+// as seen by worker via, with its state, or 0 when there is none.
+func (c *crashStack) taskWorker(via int, name string) (worker int, state string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, ok, err := itest.Status(ctx, c.workerURL(via), name)
+	if err != nil || !ok || len(st.Tasks) == 0 {
+		return 0, ""
+	}
+	for n := 1; n <= c.workers; n++ {
+		if strings.HasSuffix(st.Tasks[0].WorkerID, fmt.Sprintf(":%d", c.port(18083)+100*(n-1))) {
+			return n, st.Tasks[0].State
+		}
+	}
+	return 0, st.Tasks[0].State
+}
+
+// waitTaskMoved waits until the task is RUNNING on a worker other than
+// not, asking worker via; it returns that worker and how long it took
+// since since.
+func (c *crashStack) waitTaskMoved(t *testing.T, via, not int, name string, since time.Time, timeout time.Duration) (int, time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	last := ""
+	for {
+		w, state := c.taskWorker(via, name)
+		// What the status endpoint tells meanwhile (doctor's view).
+		if seen := fmt.Sprintf("worker %d %s", w, state); seen != last {
+			t.Logf("task of %s: %s (%s after the kill)", name, seen, time.Since(since).Round(100*time.Millisecond))
+			last = seen
+		}
+		if w != 0 && w != not && state == "RUNNING" {
+			return w, time.Since(since)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the task of %s did not run elsewhere than worker %d within %s (last: worker %d %s)", name, not, timeout, w, state)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// readTopicIDs reads the whole topic back with read_committed (the
+// records of aborted transactions are skipped, as the inbox consumer
+// does) and counts how often each event id (header "id") occurs.
+func (c *crashStack) readTopicIDs(t *testing.T, topic string) (records int, ids map[string]int) {
+	t.Helper()
+	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": c.bootstrap(), "group.id": "crash-read-" + itest.Suffix(),
+		"enable.auto.commit": false, "isolation.level": "read_committed", "enable.partition.eof": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cons.Close()
+	var tps []kafka.TopicPartition
+	for p := int32(0); p < partitions; p++ {
+		tps = append(tps, kafka.TopicPartition{Topic: &topic, Partition: p, Offset: kafka.OffsetBeginning})
+	}
+	if err := cons.Assign(tps); err != nil {
+		t.Fatal(err)
+	}
+	ids = map[string]int{}
+	open := map[int32]bool{0: true, 1: true, 2: true, 3: true}
+	deadline := time.Now().Add(2 * time.Minute)
+	for len(open) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("reading %s back: partitions %v not read to their end in 2 min", topic, open)
+		}
+		switch ev := cons.Poll(200).(type) {
+		case kafka.PartitionEOF:
+			delete(open, ev.Partition)
+		case *kafka.Message:
+			if ev.TopicPartition.Error != nil {
+				continue
+			}
+			records++
+			id, _ := itest.Header(ev, "id")
+			ids[strings.ToLower(strings.Trim(id, `"`))]++
+		}
+	}
+	return records, ids
+}
+
+// clusterRow is one fault row of a cluster pipeline.
+type clusterRow struct {
+	s         *suite
+	topicDups int // duplicate records in the topic before the row
+	rows      *[]string
+}
+
+// recovery is the time from the fault (the moment it took effect: a killed
+// process gone, a broker frozen) until, in every aggregate, the first event
+// committed after the fault has its effect: the pipeline as a whole runs
+// again (a fault that stops some partitions only shows there). worst is
+// the longest commit-to-effect latency of the events committed since
+// since: a stall anywhere in the row, wherever it was (a rolling restart
+// has three).
+func (s *suite) recovery(faultAt, since time.Time) (rec, worst time.Duration, err error) {
+	firsts := s.commits.firstAfter(faultAt)
+	if len(firsts) < aggregates {
+		return 0, 0, fmt.Errorf("only %d of %d aggregates had an event committed after the fault", len(firsts), aggregates)
+	}
+	handled := map[string]time.Time{}
+	rows, err := s.inboxDB.Query(`SELECT lower(event_id), min(at) FROM effects GROUP BY 1`)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var at time.Time
+		if err := rows.Scan(&id, &at); err != nil {
+			return 0, 0, err
+		}
+		handled[id] = at
+	}
+	if err := rows.Err(); err != nil {
+		return 0, 0, err
+	}
+	for agg, id := range firsts {
+		at, ok := handled[id]
+		if !ok {
+			return 0, 0, fmt.Errorf("no effect of %s (%s)", id, agg)
+		}
+		rec = max(rec, at.Sub(faultAt))
+	}
+	s.commits.mu.Lock()
+	defer s.commits.mu.Unlock()
+	for _, e := range s.commits.entries {
+		if at, ok := handled[e.id]; ok && !e.at.Before(since) {
+			worst = max(worst, at.Sub(e.at))
+		}
+	}
+	return rec, worst, nil
+}
+
+// run runs one fault reps times under load: hit applies it after a random
+// 1-3 s and returns when it began; then the counts, the topic's
+// duplicates and the time to recover make the row. eos rows must add no
+// duplicate record to the topic.
+func (r *clusterRow) run(name string, reps int, eos bool, hit func(rep int) (faultAt time.Time)) {
+	s := r.s
+	if !selected(name) {
+		return
+	}
+	for rep := 1; rep <= reps; rep++ {
+		unlock := s.cs.lockCluster(s.t)
+		since := time.Now()
+		stop := make(chan struct{})
+		done := s.load(stop)
+		time.Sleep(time.Second + time.Duration(rand.IntN(2000))*time.Millisecond)
+		start := time.Now()
+		faultAt := hit(rep)
+		s.t.Logf("%s #%d: fault and recovery took %s", name, rep, time.Since(start).Round(time.Millisecond))
+		c, skipped := s.measure(name, rep, stop, done, 3*time.Second, 3*time.Minute)
+		unlock()
+		rec, worst, err := s.recovery(faultAt, since)
+		recText, worstText := fmt.Sprintf("%.1f s", rec.Seconds()), fmt.Sprintf("%.1f s", worst.Seconds())
+		if err != nil {
+			s.t.Errorf("%s #%d: time to recover: %v", name, rep, err)
+			recText, worstText = "?", "?"
+		}
+		records, ids := s.cs.readTopicIDs(s.t, s.topic)
+		dups := records - len(ids)
+		added := dups - r.topicDups
+		r.topicDups = dups
+		s.t.Logf("%s #%d: time to recover %s, worst commit-to-effect latency %s; %d records in the topic, %d duplicates (%d added by the row)", name, rep, recText, worstText, records, dups, added)
+		*r.rows = append(*r.rows, fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |", name, rep, c.committed, c.distinct, c.lost, c.effects-c.distinct, c.reordered, skipped, added, recText, worstText))
+		if eos && added != 0 {
+			s.t.Errorf("%s #%d: the exactly-once connector wrote %d duplicate records to the topic (read_committed)", name, rep, added)
+		}
+		if s.t.Failed() {
+			return
+		}
+	}
+}
+
+// setupCluster sets up a pipeline on the cluster with its consumer running
+// and warmed up; eos deploys the connector with exactly-once delivery.
+func setupCluster(t *testing.T, cs *crashStack, eos bool) *suite {
+	var extra map[string]string
+	if eos {
+		extra = map[string]string{"exactly.once.support": "required", "transaction.boundary": "poll"}
+	}
+	s := setupPipelineWith(t, cs, false, extra)
+	s.commits = &commitLog{}
+	s.startConsumer()
+	t.Cleanup(s.stopConsumer)
+	s.warmUp()
+	return s
+}
+
+func TestClusterCrashSuite(t *testing.T) {
+	cs := requireCluster(t)
+	full := os.Getenv("OUTBOX_CRASH_FULL") != ""
+	reps := map[string]int{"leader": 1, "worker": 1}
+	if full {
+		reps = map[string]int{"leader": 3, "worker": 3}
+	}
+	var rows []string
+	s := setupCluster(t, cs, false)
+	r := &clusterRow{s: s, rows: &rows}
+
+	r.run("kill -9 of the broker leading the outbox topic, restart", reps["leader"], false, func(int) time.Time {
+		n := cs.leaderOf(t, s.topic)
+		cs.signal(t, instance("kafka", n), syscall.SIGKILL, true)
+		at := time.Now() // the broker is gone
+		t.Logf("killed broker %d (leader of the outbox topic)", n)
+		time.Sleep(10 * time.Second)
+		cs.up(t)
+		cs.waitFullISR(t, s.topic)
+		return at
+	})
+	r.run("rolling restart of the 3 brokers", 1, false, func(int) time.Time {
+		at := time.Now()
+		for n := 1; n <= cs.nodes; n++ {
+			cs.signal(t, instance("kafka", n), syscall.SIGTERM, true)
+			cs.up(t)
+			cs.waitFullISR(t, s.topic)
+		}
+		return at
+	})
+	r.run("broker leading the outbox topic frozen (SIGSTOP) 30 s", 1, false, func(int) time.Time {
+		n := cs.leaderOf(t, s.topic)
+		at := time.Now()
+		cs.signal(t, instance("kafka", n), syscall.SIGSTOP, false)
+		resumed := false
+		defer func() {
+			if !resumed {
+				cs.signal(t, instance("kafka", n), syscall.SIGCONT, false)
+			}
+		}()
+		time.Sleep(30 * time.Second)
+		cs.signal(t, instance("kafka", n), syscall.SIGCONT, false)
+		resumed = true
+		cs.waitFullISR(t, s.topic)
+		return at
+	})
+	killWorker := func(s *suite) func(int) time.Time {
+		return func(int) time.Time {
+			w, _ := cs.taskWorker(1, s.connector)
+			if w == 0 {
+				t.Fatalf("no worker runs the task of %s", s.connector)
+			}
+			other := 3 - w
+			cs.signal(t, instance("connect", w), syscall.SIGKILL, true)
+			at := time.Now() // the worker is gone
+			moved, took := cs.waitTaskMoved(t, other, w, s.connector, at, 8*time.Minute)
+			t.Logf("killed worker %d (ran the task); the task RUNNING on worker %d %s after the kill", w, moved, took.Round(100*time.Millisecond))
+			cs.up(t)
+			itest.WaitRunning(t, cs.workerURL(other), s.connector, 3*time.Minute)
+			return at
+		}
+	}
+	r.run("kill -9 of the Connect worker running the task (at-least-once connector)", reps["worker"], false, killWorker(s))
+	r.run("kill -9 of both Connect workers, restart", 1, false, func(int) time.Time {
+		for n := 1; n <= cs.workers; n++ {
+			cs.signal(t, instance("connect", n), syscall.SIGKILL, true)
+		}
+		at := time.Now() // both workers are gone
+		time.Sleep(time.Second)
+		cs.up(t)
+		itest.WaitRunning(t, cs.connectURL(), s.connector, 3*time.Minute)
+		return at
+	})
+	if !t.Failed() && selected("exactly-once") {
+		s.stopConsumer()
+		e := setupCluster(t, cs, true)
+		re := &clusterRow{s: e, rows: &rows}
+		re.run("kill -9 of the Connect worker running the task (exactly-once connector)", reps["worker"], true, killWorker(e))
+	}
+	if out := os.Getenv("OUTBOX_CRASH_CLUSTER_REPORT"); out != "" {
+		if err := os.WriteFile(out, []byte(clusterReportHeader+strings.Join(rows, "\n")+"\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestClusterDefaultRebalanceDelay measures how long Connect takes to move
+// the Debezium task of a killed worker with Connect's default
+// scheduled.rebalance.max.delay.ms (300000) instead of the stack's 10000:
+// it restarts both workers with the default, kills the worker running the
+// task, waits until the task runs on the other one, and restarts both with
+// the stack's setting again. It runs only with
+// OUTBOX_CLUSTER_DEFAULT_DELAY=1 (it takes over 5 minutes); the figure is
+// in docs/production.md and in doctor's advice.
+func TestClusterDefaultRebalanceDelay(t *testing.T) {
+	if os.Getenv("OUTBOX_CLUSTER_DEFAULT_DELAY") == "" {
+		t.Skip("OUTBOX_CLUSTER_DEFAULT_DELAY is not set (the measurement takes over 5 minutes)")
+	}
+	cs := requireCluster(t)
+	unlock := cs.lockCluster(t)
+	defer unlock()
+	restartWorkers := func(env ...string) {
+		for n := 1; n <= cs.workers; n++ {
+			cs.signal(t, instance("connect", n), syscall.SIGTERM, true)
+		}
+		cs.upWith(t, env...)
+	}
+	restartWorkers("OUTBOX_STACK_CONNECT_REBALANCE_DELAY_MS=300000")
+	defer restartWorkers()
+	s := setupCluster(t, cs, false)
+	stop := make(chan struct{})
+	done := s.load(stop)
+	time.Sleep(2 * time.Second)
+	w, _ := cs.taskWorker(1, s.connector)
+	if w == 0 {
+		t.Fatalf("no worker runs the task of %s", s.connector)
+	}
+	cs.signal(t, instance("connect", w), syscall.SIGKILL, true)
+	at := time.Now()
+	moved, took := cs.waitTaskMoved(t, 3-w, w, s.connector, at, 10*time.Minute)
+	t.Logf("default scheduled.rebalance.max.delay.ms: killed worker %d; the task RUNNING on worker %d %s after the kill", w, moved, took.Round(100*time.Millisecond))
+	cs.up(t)
+	c, _ := s.measure("default rebalance delay", 1, stop, done, 3*time.Second, 3*time.Minute)
+	rec, worst, err := s.recovery(at, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("default scheduled.rebalance.max.delay.ms: committed %d, lost %d, duplicate effects %d; time to recover %.1f s, worst commit-to-effect latency %.1f s", c.committed, c.lost, c.effects-c.distinct, rec.Seconds(), worst.Seconds())
+}
