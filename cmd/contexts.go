@@ -428,107 +428,127 @@ Connect block's password-file and ${env:NAME}). Every output masks them.`,
 	c.AddCommand(&cobra.Command{
 		Use: "list", Short: "List the contexts", Args: cobra.NoArgs,
 		RunE: func(cc *cobra.Command, args []string) error {
-			cfg, path, err := loadCLIConfig(env, cfgPath)
-			if err != nil {
-				return err
-			}
-			if len(cfg.Contexts) == 0 {
-				fmt.Fprintf(env.IO.ErrOut, "no contexts in %s\n", path)
-				return nil
-			}
-			var buf strings.Builder
-			tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "CURRENT\tNAME\tCONNECT URL\tREGISTRY URL\tKAFKA")
-			names := make([]string, 0, len(cfg.Contexts))
-			for n := range cfg.Contexts {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			for _, n := range names {
-				mark := ""
-				if n == cfg.CurrentContext {
-					mark = "*"
-				}
-				k := cfg.Contexts[n].Kafka
-				kafka := k.BootstrapServers
-				if k.SecurityProtocol != "" {
-					kafka += " (" + strings.ToUpper(k.SecurityProtocol) + ")"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mark, n, redact.URL(cfg.Contexts[n].Connect.URL), redact.URL(cfg.Contexts[n].Registry.URL), kafka)
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			for _, l := range strings.SplitAfter(buf.String(), "\n") {
-				if l != "" {
-					fmt.Fprintln(env.IO.Out, strings.TrimRight(l, " \n"))
-				}
-			}
-			return nil
+			return runContextList(env, &contextOptions{ConfigPath: cfgPath})
 		},
 	})
 	c.AddCommand(&cobra.Command{
 		Use: "use NAME", Short: "Make NAME the current context", Args: cobra.ExactArgs(1),
 		RunE: func(cc *cobra.Command, args []string) error {
-			if err := checkContextName(args[0]); err != nil {
-				return err
-			}
-			cfg, path, err := loadCLIConfig(env, cfgPath)
-			if err != nil {
-				return err
-			}
-			if _, ok := cfg.Contexts[args[0]]; !ok {
-				return UsageError(fmt.Errorf("context %q not found in %s", args[0], path))
-			}
-			// Rewrite only current-context, keeping the rest of the file.
-			var doc yaml.Node
-			data, _ := spec.ReadFileLimit(path, maxContextFile)
-			if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
-				return fmt.Errorf("context file %s: %v", path, err)
-			}
-			m := doc.Content[0]
-			set := false
-			for i := 0; i+1 < len(m.Content); i += 2 {
-				if m.Content[i].Value == "current-context" {
-					m.Content[i+1].Value, set = args[0], true
-				}
-			}
-			if !set {
-				m.Content = append([]*yaml.Node{{Kind: yaml.ScalarNode, Value: "current-context"}, {Kind: yaml.ScalarNode, Value: args[0]}}, m.Content...)
-			}
-			out, err := yaml.Marshal(&doc)
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(path, out, 0o600); err != nil {
-				return err
-			}
-			fmt.Fprintf(env.IO.ErrOut, "current context is now %q\n", args[0])
-			return nil
+			return runContextUse(env, &contextOptions{ConfigPath: cfgPath, Name: args[0]})
 		},
 	})
 	c.AddCommand(&cobra.Command{
 		Use: "show [NAME]", Short: "Show the connections the commands would use (secrets masked)", Args: cobra.MaximumNArgs(1),
 		RunE: func(cc *cobra.Command, args []string) error {
-			return runContextShow(env, cfgPath, args)
+			opts := &contextOptions{ConfigPath: cfgPath}
+			if len(args) == 1 {
+				opts.Name = args[0]
+			}
+			return runContextShow(env, opts)
 		},
 	})
 	c.AddCommand(newContextSetCmd(env, &cfgPath))
 	return c
 }
 
-// runContextShow prints the connections of the context NAME (default: the
-// selected one) after flags and environment, secrets masked.
-func runContextShow(env *Env, cfgPath string, args []string) error {
-	env.ctxSel = contextSelection{ConfigPath: cfgPath}
-	if len(args) == 1 {
-		env.ctxSel.Name = args[0]
-	}
-	_, name, err := selectContext(env, cfgPath, env.ctxSel.Name)
+// contextOptions are the options of context list, use and show: the
+// context file (--config) and the context named on the command line.
+type contextOptions struct {
+	ConfigPath string
+	Name       string
+}
+
+// runContextList prints the contexts of the file as a table, the current
+// one marked (URLs redacted).
+func runContextList(env *Env, opts *contextOptions) error {
+	cfg, path, err := loadCLIConfig(env, opts.ConfigPath)
 	if err != nil {
 		return err
 	}
-	ep, err := resolveEndpoint(env, &connectFlags{ConfigPath: cfgPath, Context: env.ctxSel.Name})
+	if len(cfg.Contexts) == 0 {
+		fmt.Fprintf(env.IO.ErrOut, "no contexts in %s\n", path)
+		return nil
+	}
+	var buf strings.Builder
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CURRENT\tNAME\tCONNECT URL\tREGISTRY URL\tKAFKA")
+	names := make([]string, 0, len(cfg.Contexts))
+	for n := range cfg.Contexts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		mark := ""
+		if n == cfg.CurrentContext {
+			mark = "*"
+		}
+		k := cfg.Contexts[n].Kafka
+		kafka := k.BootstrapServers
+		if k.SecurityProtocol != "" {
+			kafka += " (" + strings.ToUpper(k.SecurityProtocol) + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mark, n, redact.URL(cfg.Contexts[n].Connect.URL), redact.URL(cfg.Contexts[n].Registry.URL), kafka)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, l := range strings.SplitAfter(buf.String(), "\n") {
+		if l != "" {
+			fmt.Fprintln(env.IO.Out, strings.TrimRight(l, " \n"))
+		}
+	}
+	return nil
+}
+
+// runContextUse makes opts.Name the current context, rewriting only the
+// file's current-context.
+func runContextUse(env *Env, opts *contextOptions) error {
+	if err := checkContextName(opts.Name); err != nil {
+		return err
+	}
+	cfg, path, err := loadCLIConfig(env, opts.ConfigPath)
+	if err != nil {
+		return err
+	}
+	if _, ok := cfg.Contexts[opts.Name]; !ok {
+		return UsageError(fmt.Errorf("context %q not found in %s", opts.Name, path))
+	}
+	// Rewrite only current-context, keeping the rest of the file.
+	var doc yaml.Node
+	data, _ := spec.ReadFileLimit(path, maxContextFile)
+	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
+		return fmt.Errorf("context file %s: %v", path, err)
+	}
+	m := doc.Content[0]
+	set := false
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == "current-context" {
+			m.Content[i+1].Value, set = opts.Name, true
+		}
+	}
+	if !set {
+		m.Content = append([]*yaml.Node{{Kind: yaml.ScalarNode, Value: "current-context"}, {Kind: yaml.ScalarNode, Value: opts.Name}}, m.Content...)
+	}
+	out, err := yaml.Marshal(&doc)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, out, 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.IO.ErrOut, "current context is now %q\n", opts.Name)
+	return nil
+}
+
+// runContextShow prints the connections of the context opts.Name (default:
+// the selected one) after flags and environment, secrets masked.
+func runContextShow(env *Env, opts *contextOptions) error {
+	env.ctxSel = contextSelection{ConfigPath: opts.ConfigPath, Name: opts.Name}
+	_, name, err := selectContext(env, opts.ConfigPath, env.ctxSel.Name)
+	if err != nil {
+		return err
+	}
+	ep, err := resolveEndpoint(env, &connectFlags{ConfigPath: opts.ConfigPath, Context: env.ctxSel.Name})
 	if err != nil {
 		return err
 	}
