@@ -428,107 +428,127 @@ Connect block's password-file and ${env:NAME}). Every output masks them.`,
 	c.AddCommand(&cobra.Command{
 		Use: "list", Short: "List the contexts", Args: cobra.NoArgs,
 		RunE: func(cc *cobra.Command, args []string) error {
-			cfg, path, err := loadCLIConfig(env, cfgPath)
-			if err != nil {
-				return err
-			}
-			if len(cfg.Contexts) == 0 {
-				fmt.Fprintf(env.IO.ErrOut, "no contexts in %s\n", path)
-				return nil
-			}
-			var buf strings.Builder
-			tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "CURRENT\tNAME\tCONNECT URL\tREGISTRY URL\tKAFKA")
-			names := make([]string, 0, len(cfg.Contexts))
-			for n := range cfg.Contexts {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			for _, n := range names {
-				mark := ""
-				if n == cfg.CurrentContext {
-					mark = "*"
-				}
-				k := cfg.Contexts[n].Kafka
-				kafka := k.BootstrapServers
-				if k.SecurityProtocol != "" {
-					kafka += " (" + strings.ToUpper(k.SecurityProtocol) + ")"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mark, n, redact.URL(cfg.Contexts[n].Connect.URL), redact.URL(cfg.Contexts[n].Registry.URL), kafka)
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			for _, l := range strings.SplitAfter(buf.String(), "\n") {
-				if l != "" {
-					fmt.Fprintln(env.IO.Out, strings.TrimRight(l, " \n"))
-				}
-			}
-			return nil
+			return runContextList(env, &contextOptions{ConfigPath: cfgPath})
 		},
 	})
 	c.AddCommand(&cobra.Command{
 		Use: "use NAME", Short: "Make NAME the current context", Args: cobra.ExactArgs(1),
 		RunE: func(cc *cobra.Command, args []string) error {
-			if err := checkContextName(args[0]); err != nil {
-				return err
-			}
-			cfg, path, err := loadCLIConfig(env, cfgPath)
-			if err != nil {
-				return err
-			}
-			if _, ok := cfg.Contexts[args[0]]; !ok {
-				return UsageError(fmt.Errorf("context %q not found in %s", args[0], path))
-			}
-			// Rewrite only current-context, keeping the rest of the file.
-			var doc yaml.Node
-			data, _ := spec.ReadFileLimit(path, maxContextFile)
-			if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
-				return fmt.Errorf("context file %s: %v", path, err)
-			}
-			m := doc.Content[0]
-			set := false
-			for i := 0; i+1 < len(m.Content); i += 2 {
-				if m.Content[i].Value == "current-context" {
-					m.Content[i+1].Value, set = args[0], true
-				}
-			}
-			if !set {
-				m.Content = append([]*yaml.Node{{Kind: yaml.ScalarNode, Value: "current-context"}, {Kind: yaml.ScalarNode, Value: args[0]}}, m.Content...)
-			}
-			out, err := yaml.Marshal(&doc)
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(path, out, 0o600); err != nil {
-				return err
-			}
-			fmt.Fprintf(env.IO.ErrOut, "current context is now %q\n", args[0])
-			return nil
+			return runContextUse(env, &contextOptions{ConfigPath: cfgPath, Name: args[0]})
 		},
 	})
 	c.AddCommand(&cobra.Command{
 		Use: "show [NAME]", Short: "Show the connections the commands would use (secrets masked)", Args: cobra.MaximumNArgs(1),
 		RunE: func(cc *cobra.Command, args []string) error {
-			return runContextShow(env, cfgPath, args)
+			opts := &contextOptions{ConfigPath: cfgPath}
+			if len(args) == 1 {
+				opts.Name = args[0]
+			}
+			return runContextShow(env, opts)
 		},
 	})
 	c.AddCommand(newContextSetCmd(env, &cfgPath))
 	return c
 }
 
-// runContextShow prints the connections of the context NAME (default: the
-// selected one) after flags and environment, secrets masked.
-func runContextShow(env *Env, cfgPath string, args []string) error {
-	env.ctxSel = contextSelection{ConfigPath: cfgPath}
-	if len(args) == 1 {
-		env.ctxSel.Name = args[0]
-	}
-	_, name, err := selectContext(env, cfgPath, env.ctxSel.Name)
+// contextOptions are the options of context list, use and show: the
+// context file (--config) and the context named on the command line.
+type contextOptions struct {
+	ConfigPath string
+	Name       string
+}
+
+// runContextList prints the contexts of the file as a table, the current
+// one marked (URLs redacted).
+func runContextList(env *Env, opts *contextOptions) error {
+	cfg, path, err := loadCLIConfig(env, opts.ConfigPath)
 	if err != nil {
 		return err
 	}
-	ep, err := resolveEndpoint(env, &connectFlags{ConfigPath: cfgPath, Context: env.ctxSel.Name})
+	if len(cfg.Contexts) == 0 {
+		fmt.Fprintf(env.IO.ErrOut, "no contexts in %s\n", path)
+		return nil
+	}
+	var buf strings.Builder
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CURRENT\tNAME\tCONNECT URL\tREGISTRY URL\tKAFKA")
+	names := make([]string, 0, len(cfg.Contexts))
+	for n := range cfg.Contexts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		mark := ""
+		if n == cfg.CurrentContext {
+			mark = "*"
+		}
+		k := cfg.Contexts[n].Kafka
+		kafka := k.BootstrapServers
+		if k.SecurityProtocol != "" {
+			kafka += " (" + strings.ToUpper(k.SecurityProtocol) + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mark, n, redact.URL(cfg.Contexts[n].Connect.URL), redact.URL(cfg.Contexts[n].Registry.URL), kafka)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, l := range strings.SplitAfter(buf.String(), "\n") {
+		if l != "" {
+			fmt.Fprintln(env.IO.Out, strings.TrimRight(l, " \n"))
+		}
+	}
+	return nil
+}
+
+// runContextUse makes opts.Name the current context, rewriting only the
+// file's current-context.
+func runContextUse(env *Env, opts *contextOptions) error {
+	if err := checkContextName(opts.Name); err != nil {
+		return err
+	}
+	cfg, path, err := loadCLIConfig(env, opts.ConfigPath)
+	if err != nil {
+		return err
+	}
+	if _, ok := cfg.Contexts[opts.Name]; !ok {
+		return UsageError(fmt.Errorf("context %q not found in %s", opts.Name, path))
+	}
+	// Rewrite only current-context, keeping the rest of the file.
+	var doc yaml.Node
+	data, _ := spec.ReadFileLimit(path, maxContextFile)
+	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
+		return fmt.Errorf("context file %s: %v", path, err)
+	}
+	m := doc.Content[0]
+	set := false
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == "current-context" {
+			m.Content[i+1].Value, set = opts.Name, true
+		}
+	}
+	if !set {
+		m.Content = append([]*yaml.Node{{Kind: yaml.ScalarNode, Value: "current-context"}, {Kind: yaml.ScalarNode, Value: opts.Name}}, m.Content...)
+	}
+	out, err := yaml.Marshal(&doc)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, out, 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.IO.ErrOut, "current context is now %q\n", opts.Name)
+	return nil
+}
+
+// runContextShow prints the connections of the context opts.Name (default:
+// the selected one) after flags and environment, secrets masked.
+func runContextShow(env *Env, opts *contextOptions) error {
+	env.ctxSel = contextSelection{ConfigPath: opts.ConfigPath, Name: opts.Name}
+	_, name, err := selectContext(env, opts.ConfigPath, env.ctxSel.Name)
+	if err != nil {
+		return err
+	}
+	ep, err := resolveEndpoint(env, &connectFlags{ConfigPath: opts.ConfigPath, Context: env.ctxSel.Name})
 	if err != nil {
 		return err
 	}
@@ -592,12 +612,7 @@ func checkContextName(name string) error {
 // updates the context NAME with the given settings (secrets as env:NAME
 // or file:PATH references only).
 func newContextSetCmd(env *Env, cfgPath *string) *cobra.Command {
-	var (
-		connectURL, registryURL, registryUser, registryPassword, bootstrap string
-		pg, maria, mysql                                                   string
-		kf                                                                 kafkaClientFlags
-		unset                                                              []string
-	)
+	opts := &contextSetOptions{}
 	c := &cobra.Command{
 		Use:   "set NAME [flags]",
 		Short: "Create or update a context (secrets only as env:NAME or file:PATH references)",
@@ -608,109 +623,131 @@ func newContextSetCmd(env *Env, cfgPath *string) *cobra.Command {
   $ outboxctl context set prod --postgres-dsn env:PROD_PG_DSN`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cc *cobra.Command, args []string) error {
-			if err := checkContextName(args[0]); err != nil {
-				return err
-			}
-			path := configPath(env, *cfgPath)
-			if path == "" {
-				return UsageError(fmt.Errorf("no context file: set --config, $%s or $HOME", envConfig))
-			}
-			// set creates the file it is given, even when it was named
-			// explicitly (--config, $OUTBOXCTL_CONFIG).
-			var cfg cliConfig
-			if _, statErr := os.Stat(path); !os.IsNotExist(statErr) {
-				var err error
-				if cfg, _, err = loadCLIConfig(env, *cfgPath); err != nil {
-					return err
-				}
-			}
-			if cfg.Contexts == nil {
-				cfg.Contexts = map[string]cliContext{}
-			}
-			ctx := cfg.Contexts[args[0]]
-			changed := cc.Flags().Changed
-			setStr := func(flag string, dst *string, v string) {
-				if changed(flag) {
-					*dst = v
-				}
-			}
-			for _, r := range []struct{ flag, v string }{
-				{"registry-password", registryPassword}, {"kafka-sasl-password", kf.SASLPassword}, {"kafka-ssl-key-password", kf.SSLKeyPassword},
-			} {
-				if r.v != "" && !isSecretRef(r.v) {
-					return UsageError(fmt.Errorf("--%s must be a reference, env:NAME or file:PATH, not a literal", r.flag))
-				}
-			}
-			for _, d := range []struct{ flag, v string }{{"postgres-dsn", pg}, {"mariadb-dsn", maria}, {"mysql-dsn", mysql}} {
-				if d.v != "" && !isSecretRef(d.v) && redact.HasSecret(d.v) {
-					return UsageError(fmt.Errorf("--%s holds a password: use env:NAME or file:PATH (secrets are never stored in the file)", d.flag))
-				}
-			}
-			for _, u := range []struct{ flag, v string }{{"connect-url", connectURL}, {"registry-url", registryURL}} {
-				if redact.HasSecret(u.v) {
-					return UsageError(fmt.Errorf("--%s holds a password in its user info: secrets are never stored in the file (use the user and password settings)", u.flag))
-				}
-			}
-			setStr("connect-url", &ctx.Connect.URL, connectURL)
-			setStr("registry-url", &ctx.Registry.URL, registryURL)
-			setStr("registry-user", &ctx.Registry.User, registryUser)
-			setStr("registry-password", &ctx.Registry.Password, registryPassword)
-			setStr("kafka-bootstrap-servers", &ctx.Kafka.BootstrapServers, bootstrap)
-			setStr("kafka-security-protocol", &ctx.Kafka.SecurityProtocol, strings.ToUpper(kf.SecurityProtocol))
-			setStr("kafka-sasl-mechanism", &ctx.Kafka.SASLMechanism, strings.ToUpper(kf.SASLMechanism))
-			setStr("kafka-sasl-username", &ctx.Kafka.SASLUsername, kf.SASLUsername)
-			setStr("kafka-sasl-password", &ctx.Kafka.SASLPassword, kf.SASLPassword)
-			setStr("kafka-ssl-ca", &ctx.Kafka.SSLCA, kf.SSLCA)
-			setStr("kafka-ssl-cert", &ctx.Kafka.SSLCert, kf.SSLCert)
-			setStr("kafka-ssl-key", &ctx.Kafka.SSLKey, kf.SSLKey)
-			setStr("kafka-ssl-key-password", &ctx.Kafka.SSLKeyPassword, kf.SSLKeyPassword)
-			setStr("postgres-dsn", &ctx.Database.PostgresDSN, pg)
-			setStr("mariadb-dsn", &ctx.Database.MariaDBDSN, maria)
-			setStr("mysql-dsn", &ctx.Database.MySQLDSN, mysql)
-			pairs, err := parsePairs(kf.ConfigPairs, "--kafka-config")
-			if err != nil {
-				return err
-			}
-			for k, v := range pairs {
-				if kafkaclient.IsSecret(k) && !isSecretRef(v) {
-					return UsageError(fmt.Errorf("--kafka-config %s holds a secret: the context file takes none (use a flag or variable)", k))
-				}
-				if ctx.Kafka.Config == nil {
-					ctx.Kafka.Config = map[string]string{}
-				}
-				ctx.Kafka.Config[k] = v
-			}
-			for _, k := range unset {
-				delete(ctx.Kafka.Config, k)
-			}
-			cfg.Contexts[args[0]] = ctx
-			if cfg.CurrentContext == "" {
-				cfg.CurrentContext = args[0]
-			}
-			out, err := yaml.Marshal(cfg)
-			if err != nil {
-				return err
-			}
-			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-				return err
-			}
-			if err := os.WriteFile(path, out, 0o600); err != nil {
-				return err
-			}
-			fmt.Fprintf(env.IO.ErrOut, "context %q set in %s\n", args[0], path)
-			return nil
+			opts.ConfigPath, opts.Name, opts.Changed = *cfgPath, args[0], cc.Flags().Changed
+			return runContextSet(env, opts)
 		},
 	}
 	fs := c.Flags()
-	fs.StringVar(&connectURL, "connect-url", "", "Kafka Connect REST URL")
-	fs.StringVar(&registryURL, "registry-url", "", "Schema Registry URL")
-	fs.StringVar(&registryUser, "registry-user", "", "registry basic-auth user")
-	fs.StringVar(&registryPassword, "registry-password", "", "registry password reference: env:NAME or file:PATH")
-	fs.StringVar(&bootstrap, "kafka-bootstrap-servers", "", "Kafka bootstrap servers")
-	addKafkaClientFlags(fs, &kf)
-	fs.StringArrayVar(&unset, "kafka-unset-config", nil, "remove this librdkafka property from the context (repeatable)")
-	fs.StringVar(&pg, "postgres-dsn", "", "PostgreSQL admin DSN (a reference, or a literal without a password)")
-	fs.StringVar(&maria, "mariadb-dsn", "", "MariaDB admin DSN (a reference, or a literal without a password)")
-	fs.StringVar(&mysql, "mysql-dsn", "", "MySQL admin DSN (a reference, or a literal without a password)")
+	fs.StringVar(&opts.ConnectURL, "connect-url", "", "Kafka Connect REST URL")
+	fs.StringVar(&opts.RegistryURL, "registry-url", "", "Schema Registry URL")
+	fs.StringVar(&opts.RegistryUser, "registry-user", "", "registry basic-auth user")
+	fs.StringVar(&opts.RegistryPassword, "registry-password", "", "registry password reference: env:NAME or file:PATH")
+	fs.StringVar(&opts.BootstrapServers, "kafka-bootstrap-servers", "", "Kafka bootstrap servers")
+	addKafkaClientFlags(fs, &opts.Kafka)
+	fs.StringArrayVar(&opts.UnsetKafkaConfig, "kafka-unset-config", nil, "remove this librdkafka property from the context (repeatable)")
+	fs.StringVar(&opts.PostgresDSN, "postgres-dsn", "", "PostgreSQL admin DSN (a reference, or a literal without a password)")
+	fs.StringVar(&opts.MariaDBDSN, "mariadb-dsn", "", "MariaDB admin DSN (a reference, or a literal without a password)")
+	fs.StringVar(&opts.MySQLDSN, "mysql-dsn", "", "MySQL admin DSN (a reference, or a literal without a password)")
 	return c
+}
+
+// contextSetOptions are the options of context set: the context file and
+// name, and the settings to store (only those whose flag was given, as
+// Changed reports, are written).
+type contextSetOptions struct {
+	ConfigPath, Name                            string
+	ConnectURL                                  string
+	RegistryURL, RegistryUser, RegistryPassword string
+	BootstrapServers                            string
+	Kafka                                       kafkaClientFlags
+	UnsetKafkaConfig                            []string
+	PostgresDSN, MariaDBDSN, MySQLDSN           string
+	// Changed reports whether a flag was given.
+	Changed func(flag string) bool
+}
+
+// runContextSet creates or updates the context opts.Name (creating the
+// file), refusing literal secrets.
+func runContextSet(env *Env, opts *contextSetOptions) error {
+	if err := checkContextName(opts.Name); err != nil {
+		return err
+	}
+	path := configPath(env, opts.ConfigPath)
+	if path == "" {
+		return UsageError(fmt.Errorf("no context file: set --config, $%s or $HOME", envConfig))
+	}
+	// set creates the file it is given, even when it was named
+	// explicitly (--config, $OUTBOXCTL_CONFIG).
+	var cfg cliConfig
+	if _, statErr := os.Stat(path); !os.IsNotExist(statErr) {
+		var err error
+		if cfg, _, err = loadCLIConfig(env, opts.ConfigPath); err != nil {
+			return err
+		}
+	}
+	if cfg.Contexts == nil {
+		cfg.Contexts = map[string]cliContext{}
+	}
+	ctx := cfg.Contexts[opts.Name]
+	changed := opts.Changed
+	setStr := func(flag string, dst *string, v string) {
+		if changed(flag) {
+			*dst = v
+		}
+	}
+	for _, r := range []struct{ flag, v string }{
+		{"registry-password", opts.RegistryPassword}, {"kafka-sasl-password", opts.Kafka.SASLPassword}, {"kafka-ssl-key-password", opts.Kafka.SSLKeyPassword},
+	} {
+		if r.v != "" && !isSecretRef(r.v) {
+			return UsageError(fmt.Errorf("--%s must be a reference, env:NAME or file:PATH, not a literal", r.flag))
+		}
+	}
+	for _, d := range []struct{ flag, v string }{{"postgres-dsn", opts.PostgresDSN}, {"mariadb-dsn", opts.MariaDBDSN}, {"mysql-dsn", opts.MySQLDSN}} {
+		if d.v != "" && !isSecretRef(d.v) && redact.HasSecret(d.v) {
+			return UsageError(fmt.Errorf("--%s holds a password: use env:NAME or file:PATH (secrets are never stored in the file)", d.flag))
+		}
+	}
+	for _, u := range []struct{ flag, v string }{{"connect-url", opts.ConnectURL}, {"registry-url", opts.RegistryURL}} {
+		if redact.HasSecret(u.v) {
+			return UsageError(fmt.Errorf("--%s holds a password in its user info: secrets are never stored in the file (use the user and password settings)", u.flag))
+		}
+	}
+	setStr("connect-url", &ctx.Connect.URL, opts.ConnectURL)
+	setStr("registry-url", &ctx.Registry.URL, opts.RegistryURL)
+	setStr("registry-user", &ctx.Registry.User, opts.RegistryUser)
+	setStr("registry-password", &ctx.Registry.Password, opts.RegistryPassword)
+	setStr("kafka-bootstrap-servers", &ctx.Kafka.BootstrapServers, opts.BootstrapServers)
+	setStr("kafka-security-protocol", &ctx.Kafka.SecurityProtocol, strings.ToUpper(opts.Kafka.SecurityProtocol))
+	setStr("kafka-sasl-mechanism", &ctx.Kafka.SASLMechanism, strings.ToUpper(opts.Kafka.SASLMechanism))
+	setStr("kafka-sasl-username", &ctx.Kafka.SASLUsername, opts.Kafka.SASLUsername)
+	setStr("kafka-sasl-password", &ctx.Kafka.SASLPassword, opts.Kafka.SASLPassword)
+	setStr("kafka-ssl-ca", &ctx.Kafka.SSLCA, opts.Kafka.SSLCA)
+	setStr("kafka-ssl-cert", &ctx.Kafka.SSLCert, opts.Kafka.SSLCert)
+	setStr("kafka-ssl-key", &ctx.Kafka.SSLKey, opts.Kafka.SSLKey)
+	setStr("kafka-ssl-key-password", &ctx.Kafka.SSLKeyPassword, opts.Kafka.SSLKeyPassword)
+	setStr("postgres-dsn", &ctx.Database.PostgresDSN, opts.PostgresDSN)
+	setStr("mariadb-dsn", &ctx.Database.MariaDBDSN, opts.MariaDBDSN)
+	setStr("mysql-dsn", &ctx.Database.MySQLDSN, opts.MySQLDSN)
+	pairs, err := parsePairs(opts.Kafka.ConfigPairs, "--kafka-config")
+	if err != nil {
+		return err
+	}
+	for k, v := range pairs {
+		if kafkaclient.IsSecret(k) && !isSecretRef(v) {
+			return UsageError(fmt.Errorf("--kafka-config %s holds a secret: the context file takes none (use a flag or variable)", k))
+		}
+		if ctx.Kafka.Config == nil {
+			ctx.Kafka.Config = map[string]string{}
+		}
+		ctx.Kafka.Config[k] = v
+	}
+	for _, k := range opts.UnsetKafkaConfig {
+		delete(ctx.Kafka.Config, k)
+	}
+	cfg.Contexts[opts.Name] = ctx
+	if cfg.CurrentContext == "" {
+		cfg.CurrentContext = opts.Name
+	}
+	out, err := yaml.Marshal(cfg)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, out, 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.IO.ErrOut, "context %q set in %s\n", opts.Name, path)
+	return nil
 }

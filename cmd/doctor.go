@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -102,29 +101,8 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 	}
 	popts := provisioning.Options{Lookup: lookup}
 	in := provisioning.HealthInput{
-		Targets: targets,
-		Preflight: func(ctx context.Context, t provisioning.Target) ([]provisioning.Finding, error) {
-			s, err := provisioning.OpenSession(ctx, adminDSNs(env), t.Outbox)
-			if err != nil {
-				return nil, err
-			}
-			defer s.Close()
-			if err := s.ConnectDB(); err != nil {
-				return nil, err
-			}
-			f, err := provisioning.Inspect(ctx, s.DB, t, s.Missing)
-			if err != nil {
-				return nil, err
-			}
-			fs := provisioning.Check(t, f, popts)
-			var st *provisioning.TableStats
-			if !s.Missing {
-				if st, err = provisioning.InspectTableStats(ctx, s.DB, t); err != nil {
-					return fs, err
-				}
-			}
-			return append(fs, provisioning.CheckThresholds(t, f, st, th)...), nil
-		},
+		Targets:        targets,
+		Preflight:      provisioning.DatabasePreflight(adminDSNs(env), popts, th),
 		Groups:         opts.Groups,
 		MaxConsumerLag: opts.MaxConsumerLag,
 	}
@@ -166,15 +144,9 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 			return err
 		}
 	default:
-		var b strings.Builder
-		renderProvisionFindings(&b, rep.Findings)
-		for _, l := range rep.Lag {
-			fmt.Fprintf(&b, "lag\t%s\t%s\t%d\t%d\n", l.Group, l.Topic, l.Partition, l.Lag)
+		if err := provisioning.RenderReportText(env.IO.Out, rep); err != nil {
+			return err
 		}
-		if len(rep.Errors) > 0 {
-			fmt.Fprintf(&b, "%d checks could not run (see stderr)\n", len(rep.Errors))
-		}
-		io.WriteString(env.IO.Out, b.String())
 	}
 	if err := appendSummary(opts.SummaryFile, func(w io.Writer) error {
 		return findings.PrintSummary(w, "outboxctl doctor", provisioning.Findings(rep.Findings))

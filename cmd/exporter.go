@@ -18,6 +18,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/exporter"
 	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/relay"
 	"github.com/outboxctl/outboxctl/spec"
 	"github.com/outboxctl/outboxctl/verify"
 )
@@ -278,7 +279,7 @@ func exporterTargets(env *Env, files []string) ([]exporterOutbox, error) {
 
 // exporterTarget opens t's database (as the relay does) for the exporter.
 func exporterTarget(t provisioning.Target) (exporter.Target, *sql.DB, error) {
-	driver, dsn, err := relayDSN(t.Connector.Config, "")
+	driver, dsn, err := relay.DSN(t.Connector.Config, "")
 	if err != nil {
 		return exporter.Target{}, nil, err
 	}

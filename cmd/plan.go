@@ -1,12 +1,10 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"gopkg.in/yaml.v3"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
@@ -92,7 +89,7 @@ func rulesHelp() string {
 }
 
 // loadDesired reads the desired connectors from -f inputs: - (stdin, a
-// connectors file), folders (scanFolder), .json files (connectors files),
+// connectors file), folders (connectorconfig.ScanFolder), .json files (connectors files),
 // .yaml/.yml files (a connectors file or an outbox spec, by content:
 // connectorconfig.IsConnectorsFile) and any other file (an outbox spec).
 // Connectors files (`generate --no-resolve -o json|yaml` output) are read
@@ -119,7 +116,7 @@ func loadDesired(env *Env, files []string, preflight string) ([]connectorconfig.
 			if err != nil {
 				return nil, err
 			}
-			if !connectorconfig.IsConnectorsFile(stdinName, data) || isSpecObject(data) {
+			if !connectorconfig.IsConnectorsFile(stdinName, data) || connectorconfig.IsSpecObject(data) {
 				stdinSpec = append(stdinSpec, spec.Source{Name: stdinName, Data: data})
 				continue
 			}
@@ -135,18 +132,21 @@ func loadDesired(env *Env, files []string, preflight string) ([]connectorconfig.
 			return nil, UsageError(err)
 		}
 		if st.IsDir() {
-			cfiles, sfiles, err := scanFolder(env, f)
-			if err != nil {
-				return nil, err
+			folder, err := connectorconfig.ScanFolder(f)
+			for _, s := range folder.Skipped {
+				fmt.Fprintf(env.IO.ErrOut, "outboxctl: skipped %s: not a connectors file or an outbox spec\n", s)
 			}
-			for _, cf := range cfiles {
+			if err != nil {
+				return nil, UsageError(err)
+			}
+			for _, cf := range folder.Connectors {
 				cs, err := readConnectorsFile(env, cf.Name, cf.Data)
 				if err != nil {
 					return nil, err
 				}
 				out = append(out, cs...)
 			}
-			specs = append(specs, sfiles...)
+			specs = append(specs, folder.Specs...)
 			continue
 		}
 		ext := strings.ToLower(filepath.Ext(f))
@@ -177,75 +177,10 @@ func loadDesired(env *Env, files []string, preflight string) ([]connectorconfig.
 		}
 		out = append(out, cs...)
 	}
-	seen := map[string]string{}
-	for _, c := range out {
-		if prev, ok := seen[c.Name]; ok {
-			return nil, UsageError(fmt.Errorf("%s: connector %q is declared twice (first at %s)", c.Source, c.Name, prev))
-		}
-		seen[c.Name] = c.Source
+	if err := connectorconfig.CheckUniqueNames(out); err != nil {
+		return nil, UsageError(err)
 	}
 	return out, nil
-}
-
-// isSpecObject reports whether data, which looks like a connectors file,
-// is an outbox spec written as one JSON (or flow YAML) mapping instead.
-func isSpecObject(data []byte) bool {
-	t := bytes.TrimSpace(data)
-	if len(t) == 0 || t[0] != '{' {
-		return false
-	}
-	var n yaml.Node
-	return yaml.Unmarshal(data, &n) == nil && spec.IsSpec(data)
-}
-
-// scanFolder sorts the *.json, *.yaml and *.yml files below dir into
-// connectors files (connectorconfig.IsConnectorsFile) and outbox spec files
-// (spec.IsSpec; never a .json file), by content. Hidden folders (.github,
-// .git, …) and the JSON/YAML files that are neither (accepted-breaks.yaml,
-// CI workflows) are skipped with a note on stderr; files with other
-// extensions are ignored. The connectors files are returned with their
-// content, read once here; a folder with neither kind is bad input.
-func scanFolder(env *Env, dir string) (connectors []spec.Source, specs []string, err error) {
-	var skipped []string
-	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != dir && strings.HasPrefix(d.Name(), ".") {
-				skipped = append(skipped, path+string(filepath.Separator))
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		ext := strings.ToLower(filepath.Ext(path))
-		if ext != ".json" && ext != ".yaml" && ext != ".yml" {
-			return nil
-		}
-		data, err := spec.ReadFileLimit(path, spec.MaxFileSize)
-		if err != nil {
-			return err
-		}
-		switch {
-		case connectorconfig.IsConnectorsFile(path, data):
-			connectors = append(connectors, spec.Source{Name: path, Data: data})
-		case ext != ".json" && spec.IsSpec(data):
-			specs = append(specs, path)
-		default:
-			skipped = append(skipped, path)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, UsageError(err)
-	}
-	for _, s := range skipped {
-		fmt.Fprintf(env.IO.ErrOut, "outboxctl: skipped %s: not a connectors file or an outbox spec\n", s)
-	}
-	if len(connectors) == 0 && len(specs) == 0 {
-		return nil, nil, UsageError(fmt.Errorf("%s: no connectors file or outbox spec in this folder", dir))
-	}
-	return connectors, specs, nil
 }
 
 // readConnectorsFile reads a connectors file (see

@@ -206,53 +206,7 @@ func renderProvision(w io.Writer, format string, rep provisioning.Result) error 
 	if isStructured(format) {
 		return writeAs(w, format, func(w io.Writer) error { return findings.WriteJSON(w, rep) })
 	}
-	var b strings.Builder
-	verb := "applied"
-	if rep.DryRun {
-		verb = "would apply"
-	}
-	for _, d := range rep.Databases {
-		if len(d.Steps) == 0 {
-			fmt.Fprintf(&b, "outbox %s (%s): database up to date\n", d.Outbox, d.Kind)
-			continue
-		}
-		fmt.Fprintf(&b, "outbox %s (%s): %s %d steps\n", d.Outbox, d.Kind, verb, len(d.Steps))
-		for i := 0; i < len(d.Steps); i++ {
-			s := d.Steps[i]
-			if !rep.DryRun {
-				// Statements of one action and description (two GRANTs
-				// "let dbz read the outbox table") are one line.
-				n := 1
-				for i+n < len(d.Steps) && d.Steps[i+n].ID == s.ID && d.Steps[i+n].Description == s.Description {
-					n++
-				}
-				if n > 1 {
-					fmt.Fprintf(&b, "+ %s: %s (%d statements)\n", s.ID, s.Description, n)
-					i += n - 1
-					continue
-				}
-			}
-			fmt.Fprintf(&b, "+ %s: %s\n", s.ID, s.Description)
-			if rep.DryRun {
-				for _, l := range strings.Split(s.Display, "\n") {
-					fmt.Fprintf(&b, "    %s\n", l)
-				}
-			}
-		}
-	}
-	b.WriteString(provisioning.RenderTopicResults(rep.Topics))
-	renderProvisionFindings(&b, rep.Findings)
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// renderProvisionFindings prints the findings of provision and doctor
-// (findings.PrintText) and their counts.
-func renderProvisionFindings(b *strings.Builder, fs []provisioning.Finding) {
-	all := provisioning.Findings(fs)
-	_ = findings.PrintText(b, all) // a strings.Builder does not fail
-	c := findings.Count(all)
-	fmt.Fprintf(b, "%d errors, %d warnings, %d notes\n", c.Errors, c.Warnings, c.Infos)
+	return provisioning.RenderText(w, rep)
 }
 
 // parseByteSize reads a size: a number of bytes, or one with a unit (KB,

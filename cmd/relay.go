@@ -9,14 +9,12 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
 	"github.com/spf13/cobra"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
@@ -233,7 +231,7 @@ func runRelayCutover(ctx context.Context, env *Env, opts *relayCutoverOptions) e
 	if name == "" {
 		return UsageError(errors.New("no connector name: pass --connector"))
 	}
-	driver, dsn, err := relayDSN(conf, opts.DSN)
+	driver, dsn, err := relay.DSN(conf, opts.DSN)
 	if err != nil {
 		return UsageError(err)
 	}
@@ -363,7 +361,7 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		maps.Copy(props, ro.Kafka)
 		ro.Kafka = props
 	}
-	driver, dsn, err := relayDSN(conf, opts.DSN)
+	driver, dsn, err := relay.DSN(conf, opts.DSN)
 	if err != nil {
 		return UsageError(err)
 	}
@@ -463,21 +461,21 @@ func checkNoConnector(ctx context.Context, env *Env, url, name, table string, lo
 
 // relayDefaults takes the spec's relay settings for the flags not given.
 func relayDefaults(opts *relayOptions, r *spec.RelaySpec, set func(string) bool) error {
-	if r.OrderColumn != "" && !set("order-column") {
-		opts.OrderColumn = r.OrderColumn
+	ss, err := relay.ParseSpec(r)
+	if err != nil {
+		return UsageError(err)
 	}
-	if r.Batch > 0 && !set("batch") {
-		opts.Batch = r.Batch
+	if ss.OrderColumn != "" && !set("order-column") {
+		opts.OrderColumn = ss.OrderColumn
 	}
-	if r.Notify != "" && !set("listen") {
-		opts.Listen = r.Notify
+	if ss.Batch > 0 && !set("batch") {
+		opts.Batch = ss.Batch
 	}
-	if r.PollInterval != "" && !set("poll-interval") {
-		d, err := time.ParseDuration(r.PollInterval)
-		if err != nil {
-			return UsageError(fmt.Errorf("relay.pollInterval: %w", err))
-		}
-		opts.PollInterval = d
+	if ss.Notify != "" && !set("listen") {
+		opts.Listen = ss.Notify
+	}
+	if ss.PollInterval > 0 && !set("poll-interval") {
+		opts.PollInterval = ss.PollInterval
 	}
 	return nil
 }
@@ -493,52 +491,4 @@ func skipRelay(cs []connectorconfig.Connector) []connectorconfig.Connector {
 		}
 	}
 	return out
-}
-
-// relayDSN is the driver and DSN of the outbox database: dsn when given,
-// else the connector config's database.* settings (as Kafka Connect reaches
-// the database).
-func relayDSN(conf map[string]string, dsn string) (string, string, error) {
-	class := conf["connector.class"]
-	pg := strings.HasSuffix(class, "PostgresConnector")
-	if !pg && !strings.HasSuffix(class, "MySqlConnector") && !strings.HasSuffix(class, "MariaDbConnector") {
-		return "", "", fmt.Errorf("connector.class=%q: the relay reads PostgreSQL, MySQL and MariaDB outboxes", class)
-	}
-	driver := "mysql"
-	if pg {
-		driver = "pgx"
-	}
-	if dsn != "" {
-		return driver, dsn, nil
-	}
-	host, port, user, pass := conf["database.hostname"], conf["database.port"], conf["database.user"], conf["database.password"]
-	if host == "" {
-		return "", "", errors.New("database.hostname is not set: pass --dsn")
-	}
-	if strings.Contains(pass, "${") {
-		return "", "", errors.New("database.password is a Kafka Connect config provider reference the relay cannot resolve: pass --dsn")
-	}
-	if pg {
-		if port == "" {
-			port = "5432"
-		}
-		u := url.URL{Scheme: "postgres", Host: net.JoinHostPort(host, port), Path: "/" + conf["database.dbname"]}
-		if pass != "" {
-			u.User = url.UserPassword(user, pass)
-		} else {
-			u.User = url.User(user)
-		}
-		mode := conf["database.sslmode"]
-		if mode == "" {
-			mode = "disable"
-		}
-		u.RawQuery = "sslmode=" + url.QueryEscape(mode)
-		return driver, u.String(), nil
-	}
-	if port == "" {
-		port = "3306"
-	}
-	mc := mysql.NewConfig()
-	mc.User, mc.Passwd, mc.Net, mc.Addr = user, pass, "tcp", net.JoinHostPort(host, port)
-	return driver, mc.FormatDSN(), nil
 }

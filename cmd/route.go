@@ -1,9 +1,7 @@
 package cmd
 
 import (
-	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -200,7 +198,7 @@ func runRoutePreview(env *Env, opts *routePreviewOptions) error {
 		return UsageError(err)
 	}
 	if outbox != nil {
-		applyContract(sr, outbox)
+		sr.ApplyContract(outbox)
 	}
 	kind := cfg.Connector
 	if kind == "" {
@@ -254,156 +252,38 @@ func modelledTypesHelp() string {
 	return b.String()
 }
 
-// readConnectorConfig reads {"name","config":{…}} or a flat map of strings.
+// readConnectorConfig reads a connector config file (eventrouter's
+// ParseConnectorConfig); its errors are usage errors.
 func readConnectorConfig(path string) (map[string]string, error) {
 	b, err := readInput(nil, path, inputConnectorConfig)
 	if err != nil {
 		return nil, UsageError(err)
 	}
-	if err := spec.CheckJSONDuplicateKeys(path, b); err != nil {
+	conf, err := eventrouter.ParseConnectorConfig(path, b)
+	if err != nil {
 		return nil, UsageError(err)
 	}
-	var wrapped struct {
-		Config map[string]any `json:"config"`
-	}
-	if err := json.Unmarshal(b, &wrapped); err != nil {
-		return nil, UsageError(fmt.Errorf("%s: %w", path, err))
-	}
-	raw := wrapped.Config
-	if raw == nil {
-		if err := json.Unmarshal(b, &raw); err != nil {
-			return nil, UsageError(fmt.Errorf("%s: %w", path, err))
-		}
-	}
-	out := map[string]string{}
-	for k, v := range raw {
-		switch x := v.(type) {
-		case string:
-			out[k] = x
-		case bool, float64:
-			out[k] = fmt.Sprint(x)
-		default:
-			return nil, UsageError(fmt.Errorf("%s: config key %s: want a string", path, k))
-		}
-	}
-	return out, nil
+	return conf, nil
 }
 
-// readProperties reads a Java properties file (key=value or key: value,
-// # and ! comments; no line continuations).
+// readProperties reads a Java properties file (eventrouter's
+// ParseProperties).
 func readProperties(path string) (map[string]string, error) {
 	data, err := readInput(nil, path, inputProperties)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]string{}
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' || line[0] == '!' {
-			continue
-		}
-		i := strings.IndexAny(line, "=:")
-		if i < 0 {
-			out[line] = ""
-			continue
-		}
-		out[strings.TrimSpace(line[:i])] = strings.TrimSpace(line[i+1:])
-	}
-	return out, nil
+	return eventrouter.ParseProperties(data), nil
 }
 
+// readSampleRow reads a sample row file, or standard input for "-"
+// (eventrouter's ParseSampleRowFile).
 func readSampleRow(env *Env, path string) (*eventrouter.SampleRow, error) {
 	data, err := readInput(env.IO.In, path, inputSampleRow)
 	if err != nil {
 		return nil, err
 	}
-	if err := spec.CheckJSONDuplicateKeys(path, data); err != nil {
-		return nil, err
-	}
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] != '{' {
-		return nil, fmt.Errorf("%s: a sample row is a JSON object such as {\"op\": \"c\", \"row\": {\"id\": …}}, not %s", path, jsonKind(t[0]))
-	}
-	if err := checkSampleShape(data); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	sr, err := eventrouter.ParseSampleRow(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	switch sr.Op {
-	case eventrouter.OpCreate, eventrouter.OpRead, eventrouter.OpUpdate, eventrouter.OpDelete, eventrouter.OpTruncate:
-	default:
-		return nil, fmt.Errorf("%s: op %q: want c, r, u, d or t (Debezium emits no other op)", path, sr.Op)
-	}
-	return sr, nil
-}
-
-// checkSampleShape checks the JSON kind of each field of a sample row, so
-// that a mistake is reported by field name, not as a Go type.
-func checkSampleShape(data []byte) error {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(data, &top) != nil {
-		return nil // the parser reports the syntax error with its position
-	}
-	want := map[string]byte{"op": '"', "table": '"', "runId": '"', "columns": '{', "row": '{', "tsMs": '0', "primaryKey": '['}
-	names := map[byte]string{'"': "a string", '{': "an object", '[': "an array", '0': "a number"}
-	for k, raw := range top {
-		w, ok := want[k]
-		t := bytes.TrimSpace(raw)
-		if !ok || len(t) == 0 || string(t) == "null" {
-			continue
-		}
-		got := t[0]
-		if got == '-' || (got >= '0' && got <= '9') {
-			got = '0'
-		}
-		if got != w {
-			return fmt.Errorf("%q: want %s, got %s", k, names[w], jsonKind(t[0]))
-		}
-	}
-	return nil
-}
-
-// jsonKind names the JSON value that starts with b, for messages.
-func jsonKind(b byte) string {
-	switch b {
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	case '{':
-		return "an object"
-	}
-	return "a number"
-}
-
-// applyContract types the sample's columns from the spec's table contract
-// (where the sample does not type them) and defaults the table name.
-func applyContract(sr *eventrouter.SampleRow, o *spec.Outbox) {
-	if sr.Table == "" {
-		sr.Table = o.QualifiedTable()
-	}
-	if sr.Columns == nil {
-		sr.Columns = map[string]eventrouter.ColumnSpec{}
-	}
-	for _, c := range o.ColumnContract() {
-		if _, ok := sr.Columns[c.Name]; ok {
-			continue
-		}
-		present := false
-		for _, v := range sr.Row {
-			present = present || v.Name == c.Name
-		}
-		if !present {
-			continue
-		}
-		nullable := c.Nullable
-		sr.Columns[c.Name] = eventrouter.ColumnSpec{Type: c.SQLType, Nullable: &nullable}
-	}
+	return eventrouter.ParseSampleRowFile(path, data)
 }
 
 // ---------------------------------------------------------------- output

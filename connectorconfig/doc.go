@@ -58,7 +58,10 @@
 // input is a *MaskedValueError (ErrMaskedValue): deploying it would write
 // the mask over the real secret. Files meant to be deployed are written
 // without a Lookup, so they keep the ${env:…}/${file:…} references, which
-// ReadConnectors resolves.
+// ReadConnectors resolves. ScanFolder sorts a folder of desired state into
+// connectors files and outbox spec files by content (spec.WalkFolder's walk,
+// as spec.Load reads folders); CheckUniqueNames refuses a connector
+// declared twice.
 //
 // # Validate
 //

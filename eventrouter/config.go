@@ -85,6 +85,21 @@ const (
 	MariaDB  ConnectorKind = "mariadb"
 )
 
+// ConnectorKindOf is the kind of the Debezium connector class (its simple
+// name, any package): Postgres, MySQL, MariaDB, or "" for any other class.
+// The one place that maps a connector.class to a kind.
+func ConnectorKindOf(class string) ConnectorKind {
+	switch {
+	case strings.HasSuffix(class, "PostgresConnector"):
+		return Postgres
+	case strings.HasSuffix(class, "MySqlConnector"):
+		return MySQL
+	case strings.HasSuffix(class, "MariaDbConnector"):
+		return MariaDB
+	}
+	return ""
+}
+
 // Config is everything that decides what the EventRouter and the converters
 // emit for a change event: the SMT options (with Debezium 3.6.1 defaults),
 // the converters, errors.tolerance, the predicate and the connector facts
@@ -224,14 +239,7 @@ func ParseConfigWithOptions(m map[string]string, transformAlias string, opts Par
 	default:
 		return c, &ConfigError{Key: "EventRouterVersion", Value: c.EventRouterVersion, Message: "want 3.6 or 3.5", Unsupported: true}
 	}
-	switch {
-	case strings.HasSuffix(c.ConnectorClass, "PostgresConnector"):
-		c.Connector = Postgres
-	case strings.HasSuffix(c.ConnectorClass, "MySqlConnector"):
-		c.Connector = MySQL
-	case strings.HasSuffix(c.ConnectorClass, "MariaDbConnector"):
-		c.Connector = MariaDB
-	}
+	c.Connector = ConnectorKindOf(c.ConnectorClass)
 	c.ColumnSettings = ParseColumnSettings(m)
 	_, parts := m["topic.creation.default.partitions"]
 	_, rf := m["topic.creation.default.replication.factor"]

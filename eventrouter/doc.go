@@ -21,7 +21,11 @@
 //     connectors build, for exactly the types ModelledColumnTypes lists;
 //     any other type is a *ColumnTypeError (ErrUnsupported), never a
 //     guess. SampleRow (ParseSampleRow) is the JSON sample
-//     row format of `outboxctl route preview`.
+//     row format of `outboxctl route preview`; ParseSampleRowFile,
+//     ParseConnectorConfig and ParseProperties parse its input files
+//     (sample row, connector config, worker properties) with messages
+//     for people, and (*SampleRow).ApplyContract types a sample's columns
+//     from a spec outbox's table contract.
 //   - Route (or a Router, which keeps the per-task schema caches across
 //     events) returns a Result: Dropped with a Reason, PassThrough, or a
 //     Record. An error that unwraps to ErrTaskFailed is a *TaskError naming

@@ -151,58 +151,16 @@ func (r *Router) originalTopic(ev ChangeEvent) string {
 	return r.cfg.TopicPrefix + "." + ev.Table
 }
 
+// route is the EventRouter in Debezium's own order of
+// EventRouterDelegate.apply: which records it handles at all (skip), the
+// after struct and its payload, the timestamp and the headers, the JSON
+// expansion, the envelope, the additional placements, the key and the
+// topic; then the worker's converters and the producer's checks (produce).
 func (r *Router) route(ev ChangeEvent) (Result, error) {
 	cfg := &r.cfg
 	var res Result
-	if p := cfg.Predicate; p != nil {
-		applies := true
-		switch {
-		case p.re != nil:
-			applies = p.re.re.Matches(r.originalTopic(ev))
-		case strings.HasSuffix(p.Type, "RecordIsTombstone"):
-			applies = ev.Tombstone
-		case strings.HasSuffix(p.Type, "HasHeaderKey"):
-			return res, fmt.Errorf("%w: HasHeaderKey predicate", ErrUnsupported)
-		}
-		if p.Negate {
-			applies = !applies
-		}
-		if !applies {
-			res.PassThrough = true
-			res.Reason = fmt.Sprintf("predicate %s does not apply to topic %s: the change event passes unchanged", p.Alias, r.originalTopic(ev))
-			return res, nil
-		}
-	}
-	if ev.Tombstone {
-		res.Dropped = true
-		res.Reason = "tombstone (null value) ignored by the EventRouter"
-		return res, nil
-	}
-	if ev.NotEnvelope != "" {
-		res.PassThrough = true
-		res.Reason = ev.NotEnvelope + " record is not a change-event envelope: passed through unchanged"
-		return res, nil
-	}
-	switch ev.Op {
-	case OpDelete:
-		res.Dropped = true
-		res.Reason = "delete event ignored by the EventRouter"
-		return res, nil
-	case OpUpdate:
-		key := r.cdcKeyString(ev)
-		switch cfg.InvalidOp {
-		case InvalidOpFatal:
-			return res, taskErr(excIllegalState, "Unexpected update message received %s, fail.", key)
-		case InvalidOpError:
-			res.Logs = append(res.Logs, "ERROR Unexpected update message received "+key+" and ignored")
-		default:
-			res.Logs = append(res.Logs, "WARN Unexpected update message received "+key+" and ignored")
-		}
-		res.Dropped = true
-		res.Reason = fmt.Sprintf("update event ignored (table.op.invalid.behavior=%s)", cfg.InvalidOp)
-		return res, nil
-	case "":
-		return res, fmt.Errorf("%w: op is empty (want c, u, d, r or t)", ErrInvalidEvent)
+	if done, err := r.skip(ev, &res); done || err != nil {
+		return res, err
 	}
 	if ev.After == nil {
 		return res, dataException("Only Struct objects supported for [Read Outbox Event], found: null")
@@ -233,99 +191,21 @@ func (r *Router) route(ev ChangeEvent) (Result, error) {
 	headers = append(headers, InputHeader{Key: "id", Schema: as.Field(cfg.FieldEventID).Schema, Value: eventID})
 
 	if cfg.ExpandJSON {
-		switch p := payload.(type) {
-		case string:
-			replaced, ps, pv, warn := r.expand(p)
-			if replaced {
-				payloadSchema = ps
-			}
-			if pv != nil {
-				payload = pv
-			}
-			if warn != "" {
-				res.Logs = append(res.Logs, "WARN JSON expansion failed: "+warn)
-			}
-		case nil:
-		default:
-			res.Logs = append(res.Logs, "WARN Expand JSON payload is turned on but payload is not a string in "+r.cdcKeyString(ev))
-		}
+		payload, payloadSchema = r.expandPayload(ev, payload, payloadSchema, &res)
 	}
 
 	envelope := cfg.Envelope()
 	var valueSchema *Schema
 	var valueStruct *Struct
 	if envelope {
-		var ver *int32
-		verKey := ""
-		if cfg.FieldSchemaVer != "" {
-			v, err := after.getCheckType(cfg.FieldSchemaVer, Int32)
-			if err != nil {
-				return res, err
-			}
-			if v != nil {
-				x := v.(int32)
-				ver = &x
-				verKey = fmt.Sprint(x)
-			} else {
-				verKey = "null"
-			}
-		}
-		rb, err := after.getCheckType(cfg.RouteByField, String)
-		if err != nil {
-			return res, err
-		}
-		routeBy, _ := rb.(string)
-		if rb == nil {
-			routeBy = "null" // Java string concatenation of a null reference
-		}
-		if cfg.FieldSchemaVer == "" {
-			valueSchema, err = r.cachedBySchema(payloadSchema, as, routeBy)
-		} else {
-			valueSchema, err = r.cachedByVersion(verKey, ver, payloadSchema, as, routeBy)
-		}
-		if err != nil {
-			return res, err
-		}
-		valueStruct = NewStruct(valueSchema)
-		if err := valueStruct.Put("payload", payload); err != nil {
+		if valueSchema, valueStruct, err = r.envelopeValue(after, payloadSchema, payload); err != nil {
 			return res, err
 		}
 	}
 
-	var partition *int32
-	for _, f := range cfg.Additional {
-		if cfg.AdditionalMissing == "ignore" && as.Field(f.Column) == nil {
-			continue
-		}
-		switch f.Placement {
-		case PlacementEnvelope:
-			v, err := after.Get(f.Column)
-			if err != nil {
-				return res, err
-			}
-			if err := valueStruct.Put(f.Alias, v); err != nil {
-				return res, err
-			}
-		case PlacementHeader:
-			v, err := after.Get(f.Column)
-			if err != nil {
-				return res, err
-			}
-			headers = append(headers, InputHeader{Key: f.Alias, Schema: as.Field(f.Column).Schema, Value: v})
-		case PlacementPartition:
-			v, err := after.getCheckType(f.Column, Int32)
-			if err != nil {
-				return res, err
-			}
-			if v == nil {
-				partition = nil
-			} else {
-				p := v.(int32)
-				partition = &p
-			}
-		default:
-			return res, taskErr(excNPE, "unknown placement %q in table.fields.additional.placement (switch on a null AdditionalFieldPlacement)", f.Raw)
-		}
+	partition, headers, err := r.placeAdditional(after, valueStruct, headers)
+	if err != nil {
+		return res, err
 	}
 
 	isEmpty := payload == nil || javaTrim(javaToString(payload)) == ""
@@ -347,14 +227,7 @@ func (r *Router) route(ev ChangeEvent) (Result, error) {
 	if f := as.Field(cfg.FieldEventKey); f != nil {
 		keySchema = f.Schema
 	}
-	rb, err := after.getCheckType(cfg.RouteByField, String)
-	if err != nil {
-		return res, err
-	}
-	if rb == nil {
-		return res, taskErr(excNPE, "route.by.field %s is null (RegexRouter matches on a null topic)", cfg.RouteByField)
-	}
-	topic, err := cfg.regex.route(rb.(string), cfg.RouteReplacement)
+	topic, err := r.topic(after)
 	if err != nil {
 		return res, err
 	}
@@ -363,39 +236,234 @@ func (r *Router) route(ev ChangeEvent) (Result, error) {
 	rec.Partition = partition
 	rec.Connect = ConnectRecord{KeySchema: keySchema, Key: key, ValueSchema: vschema, Value: value, Headers: headers}
 
+	if err := r.produce(rec, headers, keySchema, key, vschema, value); err != nil {
+		return res, err
+	}
+	res.Record = rec
+	return res, nil
+}
+
+// skip decides the records the EventRouter does not route: a predicate
+// that does not apply and a record that is not a change-event envelope pass
+// through; tombstones, deletes and (by table.op.invalid.behavior) updates
+// are dropped. done reports that res is final.
+func (r *Router) skip(ev ChangeEvent, res *Result) (done bool, err error) {
+	cfg := &r.cfg
+	if p := cfg.Predicate; p != nil {
+		applies := true
+		switch {
+		case p.re != nil:
+			applies = p.re.re.Matches(r.originalTopic(ev))
+		case strings.HasSuffix(p.Type, "RecordIsTombstone"):
+			applies = ev.Tombstone
+		case strings.HasSuffix(p.Type, "HasHeaderKey"):
+			return true, fmt.Errorf("%w: HasHeaderKey predicate", ErrUnsupported)
+		}
+		if p.Negate {
+			applies = !applies
+		}
+		if !applies {
+			res.PassThrough = true
+			res.Reason = fmt.Sprintf("predicate %s does not apply to topic %s: the change event passes unchanged", p.Alias, r.originalTopic(ev))
+			return true, nil
+		}
+	}
+	if ev.Tombstone {
+		res.Dropped = true
+		res.Reason = "tombstone (null value) ignored by the EventRouter"
+		return true, nil
+	}
+	if ev.NotEnvelope != "" {
+		res.PassThrough = true
+		res.Reason = ev.NotEnvelope + " record is not a change-event envelope: passed through unchanged"
+		return true, nil
+	}
+	switch ev.Op {
+	case OpDelete:
+		res.Dropped = true
+		res.Reason = "delete event ignored by the EventRouter"
+		return true, nil
+	case OpUpdate:
+		key := r.cdcKeyString(ev)
+		switch cfg.InvalidOp {
+		case InvalidOpFatal:
+			return true, taskErr(excIllegalState, "Unexpected update message received %s, fail.", key)
+		case InvalidOpError:
+			res.Logs = append(res.Logs, "ERROR Unexpected update message received "+key+" and ignored")
+		default:
+			res.Logs = append(res.Logs, "WARN Unexpected update message received "+key+" and ignored")
+		}
+		res.Dropped = true
+		res.Reason = fmt.Sprintf("update event ignored (table.op.invalid.behavior=%s)", cfg.InvalidOp)
+		return true, nil
+	case "":
+		return true, fmt.Errorf("%w: op is empty (want c, u, d, r or t)", ErrInvalidEvent)
+	}
+	return false, nil
+}
+
+// expandPayload is table.expand.json.payload: a string payload that parses
+// as JSON becomes a struct (its schema inferred), else it stays and a
+// warning is logged.
+func (r *Router) expandPayload(ev ChangeEvent, payload any, payloadSchema *Schema, res *Result) (any, *Schema) {
+	switch p := payload.(type) {
+	case string:
+		replaced, ps, pv, warn := r.expand(p)
+		if replaced {
+			payloadSchema = ps
+		}
+		if pv != nil {
+			payload = pv
+		}
+		if warn != "" {
+			res.Logs = append(res.Logs, "WARN JSON expansion failed: "+warn)
+		}
+	case nil:
+	default:
+		res.Logs = append(res.Logs, "WARN Expand JSON payload is turned on but payload is not a string in "+r.cdcKeyString(ev))
+	}
+	return payload, payloadSchema
+}
+
+// envelopeValue builds the envelope value (the payload and the envelope
+// placements to come) with its schema, cached by schema version or by the
+// payload's schema as Debezium caches it.
+func (r *Router) envelopeValue(after *Struct, payloadSchema *Schema, payload any) (valueSchema *Schema, valueStruct *Struct, err error) {
+	cfg := &r.cfg
+	as := after.Schema
+	var ver *int32
+	verKey := ""
+	if cfg.FieldSchemaVer != "" {
+		v, err := after.getCheckType(cfg.FieldSchemaVer, Int32)
+		if err != nil {
+			return nil, nil, err
+		}
+		if v != nil {
+			x := v.(int32)
+			ver = &x
+			verKey = fmt.Sprint(x)
+		} else {
+			verKey = "null"
+		}
+	}
+	rb, err := after.getCheckType(cfg.RouteByField, String)
+	if err != nil {
+		return nil, nil, err
+	}
+	routeBy, _ := rb.(string)
+	if rb == nil {
+		routeBy = "null" // Java string concatenation of a null reference
+	}
+	if cfg.FieldSchemaVer == "" {
+		valueSchema, err = r.cachedBySchema(payloadSchema, as, routeBy)
+	} else {
+		valueSchema, err = r.cachedByVersion(verKey, ver, payloadSchema, as, routeBy)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	valueStruct = NewStruct(valueSchema)
+	if err := valueStruct.Put("payload", payload); err != nil {
+		return nil, nil, err
+	}
+	return valueSchema, valueStruct, nil
+}
+
+// placeAdditional applies table.fields.additional.placement: envelope
+// fields into valueStruct, headers appended to headers, and the partition.
+func (r *Router) placeAdditional(after *Struct, valueStruct *Struct, headers []InputHeader) (*int32, []InputHeader, error) {
+	cfg := &r.cfg
+	as := after.Schema
+	var partition *int32
+	for _, f := range cfg.Additional {
+		if cfg.AdditionalMissing == "ignore" && as.Field(f.Column) == nil {
+			continue
+		}
+		switch f.Placement {
+		case PlacementEnvelope:
+			v, err := after.Get(f.Column)
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := valueStruct.Put(f.Alias, v); err != nil {
+				return nil, nil, err
+			}
+		case PlacementHeader:
+			v, err := after.Get(f.Column)
+			if err != nil {
+				return nil, nil, err
+			}
+			headers = append(headers, InputHeader{Key: f.Alias, Schema: as.Field(f.Column).Schema, Value: v})
+		case PlacementPartition:
+			v, err := after.getCheckType(f.Column, Int32)
+			if err != nil {
+				return nil, nil, err
+			}
+			if v == nil {
+				partition = nil
+			} else {
+				p := v.(int32)
+				partition = &p
+			}
+		default:
+			return nil, nil, taskErr(excNPE, "unknown placement %q in table.fields.additional.placement (switch on a null AdditionalFieldPlacement)", f.Raw)
+		}
+	}
+	return partition, headers, nil
+}
+
+// topic is the routed topic: route.by.field's value through
+// route.topic.regex and route.topic.replacement.
+func (r *Router) topic(after *Struct) (string, error) {
+	cfg := &r.cfg
+	rb, err := after.getCheckType(cfg.RouteByField, String)
+	if err != nil {
+		return "", err
+	}
+	if rb == nil {
+		return "", taskErr(excNPE, "route.by.field %s is null (RegexRouter matches on a null topic)", cfg.RouteByField)
+	}
+	return cfg.regex.route(rb.(string), cfg.RouteReplacement)
+}
+
+// produce is the worker after the transform: the header, key and value
+// converters fill rec's bytes, and the producer's own checks (topic name,
+// timestamp) run.
+func (r *Router) produce(rec *Record, headers []InputHeader, keySchema *Schema, key any, vschema *Schema, value any) error {
+	cfg := &r.cfg
+	var err error
 	// Worker: header converter, key converter, value converter, producer.
 	for _, h := range headers {
 		b, err := convertHeader(cfg.HeaderConverter, h.Schema, h.Value)
 		if err != nil {
-			return res, atStage(err, StageHeaderConverter)
+			return atStage(err, StageHeaderConverter)
 		}
 		rec.Headers = append(rec.Headers, Header{Key: h.Key, Value: b, Volatile: h.Volatile})
 	}
 	if rec.Key, err = convert(cfg.KeyConverter, keySchema, key); err != nil {
-		return res, atStage(err, StageKeyConverter)
+		return atStage(err, StageKeyConverter)
 	}
 	if rec.Value, err = convert(cfg.ValueConverter, vschema, value); err != nil {
-		return res, atStage(err, StageValueConverter)
+		return atStage(err, StageValueConverter)
 	}
 	if msg := InvalidTopicMessage(rec.Topic); msg != "" {
 		if cfg.TopicCreation {
 			// Connect describes the topic before it creates it; the
 			// broker refuses the name (measured on Kafka Connect 4.3.1).
-			return res, &TaskError{Stage: StageProducer, Exception: excConnect, Message: fmt.Sprintf(
+			return &TaskError{Stage: StageProducer, Exception: excConnect, Message: fmt.Sprintf(
 				"Error while attempting to describe topics '%s' (caused by %s: The request attempted to perform an operation on an invalid topic.)", rec.Topic, excInvalidTopic)}
 		}
 		// The producer refuses to send to it (Kafka's Topic.validate).
-		return res, &TaskError{Stage: StageProducer, Exception: excInvalidTopic, Message: msg}
+		return &TaskError{Stage: StageProducer, Exception: excInvalidTopic, Message: msg}
 	}
 	if rec.Timestamp != nil && *rec.Timestamp < -1 {
-		return res, &TaskError{Stage: StageProducer, Exception: excInvalidRecord, Message: fmt.Sprintf("Invalid record timestamp %d", *rec.Timestamp)}
+		return &TaskError{Stage: StageProducer, Exception: excInvalidRecord, Message: fmt.Sprintf("Invalid record timestamp %d", *rec.Timestamp)}
 	}
 	if rec.Timestamp != nil && *rec.Timestamp == -1 {
 		rec.Timestamp = nil
 		rec.TimestampSource = "none (-1): set by the producer"
 	}
-	res.Record = rec
-	return res, nil
+	return nil
 }
 
 // afterStruct builds the after struct and checks the sample values against

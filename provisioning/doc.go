@@ -92,8 +92,22 @@
 //
 // Health runs, per target, the database preflight, the Kafka Connect status
 // of its connector (ConnectorHealth, plain net/http) and the topic checks,
-// and returns one Report. outboxctl doctor prints it and exits 3 when it
-// failed.
+// and returns one Report. DatabasePreflight is the database part as doctor
+// runs it (Inspect, Check, InspectTableStats, CheckThresholds over an admin
+// session). outboxctl doctor prints the Report (RenderReportText, or its
+// JSON) and exits 3 when it failed; provision prints its Result with
+// RenderText. Both renderers live in render.go, beside RenderTopicResults.
+//
+// # cgo
+//
+// The package needs cgo: TopicAdmin and LagAdmin are declared with
+// confluent-kafka-go's types (*kafka.AdminClient satisfies them), and that
+// module binds librdkafka. Everything that imports provisioning, even only
+// for its SQL checks (exporter: SlotFacts, InspectTableStats,
+// ReadBinlogFacts, beside ConsumerLag), therefore builds only with
+// CGO_ENABLED=1; `CGO_ENABLED=0 go build ./exporter` fails on these
+// declarations. Issue 30 item 5 (interfaces with their own types, or the
+// Kafka parts in a subpackage) is still open.
 //
 // # Deprovision
 //

@@ -139,6 +139,36 @@ type HealthInput struct {
 	MaxConsumerLag int64
 }
 
+// DatabasePreflight is the database part of doctor as a
+// HealthInput.Preflight: for each target it opens an admin session (dsns),
+// inspects the database (Inspect), runs the preflight rules (Check with
+// opts) and, where the outbox table exists, the threshold rules on its
+// statistics (InspectTableStats, CheckThresholds with th).
+func DatabasePreflight(dsns AdminDSNs, opts Options, th Thresholds) func(context.Context, Target) ([]Finding, error) {
+	return func(ctx context.Context, t Target) ([]Finding, error) {
+		s, err := OpenSession(ctx, dsns, t.Outbox)
+		if err != nil {
+			return nil, err
+		}
+		defer s.Close()
+		if err := s.ConnectDB(); err != nil {
+			return nil, err
+		}
+		f, err := Inspect(ctx, s.DB, t, s.Missing)
+		if err != nil {
+			return nil, err
+		}
+		fs := Check(t, f, opts)
+		var st *TableStats
+		if !s.Missing {
+			if st, err = InspectTableStats(ctx, s.DB, t); err != nil {
+				return fs, err
+			}
+		}
+		return append(fs, CheckThresholds(t, f, st, th)...), nil
+	}
+}
+
 // Health summarises the database preflight, the Connect connector status
 // and the topics of every target. A part that cannot run is recorded in
 // Report.Errors and the others still run.

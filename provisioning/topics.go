@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -339,33 +338,4 @@ func checkHistoryConfigs(ctx context.Context, admin TopicAdmin, results []TopicR
 		}
 	}
 	return nil
-}
-
-// RenderTopicResults writes results as text lines ("+ name (…)" to create,
-// "= name" existing).
-func RenderTopicResults(results []TopicResult) string {
-	var b strings.Builder
-	for _, r := range results {
-		mark := "="
-		if r.Action == "create" {
-			mark = "+"
-		}
-		parts := "broker default"
-		if r.Partitions > 0 {
-			parts = strconv.Itoa(r.Partitions)
-		}
-		fmt.Fprintf(&b, "%s topic %s (%s, outbox %s, partitions %s", mark, r.Name, r.Purpose, r.Outbox, parts)
-		if len(r.Config) > 0 {
-			keys := make([]string, 0, len(r.Config))
-			for k := range r.Config {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				fmt.Fprintf(&b, ", %s=%s", k, r.Config[k])
-			}
-		}
-		b.WriteString(")\n")
-	}
-	return b.String()
 }

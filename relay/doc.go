@@ -10,7 +10,8 @@
 //
 // New takes the connector config (the map `outboxctl route preview` takes)
 // and the outbox's *sql.DB (pgx stdlib for PostgreSQL, go-sql-driver for
-// MySQL and MariaDB); what the relay cannot honour (a converter the
+// MySQL and MariaDB; DSN gives the driver and DSN from the connector
+// config's database.* settings, ParseSpec the spec's relay: settings); what the relay cannot honour (a converter the
 // emulator lacks, a table or column missing, a column of a type not in
 // eventrouter.ModelledColumnTypes, the list route preview uses) is an
 // ErrConfig there, naming the column and its type. Run polls until its context ends; Drain publishes

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -47,24 +48,7 @@ func LoadWith(paths []string, extra ...Source) (*Spec, error) {
 			continue
 		}
 		var found, other []string
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if path != p && strings.HasPrefix(d.Name(), ".") {
-					skipped = append(skipped, path+string(filepath.Separator))
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
-				return nil
-			}
-			data, err := ReadFileLimit(path, MaxFileSize)
-			if err != nil {
-				return err
-			}
+		hidden, err := WalkFolder(p, []string{".yaml", ".yml"}, func(path string, data []byte) error {
 			if IsSpec(data) {
 				found = append(found, path)
 			} else {
@@ -72,6 +56,7 @@ func LoadWith(paths []string, extra ...Source) (*Spec, error) {
 			}
 			return nil
 		})
+		skipped = append(skipped, hidden...)
 		if err != nil {
 			return nil, fmt.Errorf("load spec: %w", err)
 		}
@@ -96,6 +81,37 @@ func LoadWith(paths []string, extra ...Source) (*Spec, error) {
 		s.Skipped = skipped
 	}
 	return s, err
+}
+
+// WalkFolder is the folder walk of Load, for every command that reads a
+// folder of inputs: it calls fn with the path and the content (read with
+// ReadFileLimit, MaxFileSize) of each regular file below dir whose name
+// ends in one of exts (lower case, with the dot; the match ignores case),
+// in lexical order. Hidden folders below dir (.git, .github, …) are not
+// entered; they are returned, with a trailing separator, for the caller
+// to report as skipped. An error of fn or of a read stops the walk.
+func WalkFolder(dir string, exts []string, fn func(path string, data []byte) error) (hidden []string, err error) {
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != dir && strings.HasPrefix(d.Name(), ".") {
+				hidden = append(hidden, path+string(filepath.Separator))
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !slices.Contains(exts, strings.ToLower(filepath.Ext(path))) {
+			return nil
+		}
+		data, err := ReadFileLimit(path, MaxFileSize)
+		if err != nil {
+			return err
+		}
+		return fn(path, data)
+	})
+	return hidden, err
 }
 
 // IsSpec reports whether data looks like an outbox spec file: a YAML

@@ -49,274 +49,371 @@ type PaymentCaptured struct {
 	AmountCents int64  `json:"amountCents"`
 }
 
+// options are the demo's flags.
+type options struct {
+	SpecPath string        // -f: the outbox spec
+	Orders   int           // -orders: orders to place
+	Timeout  time.Duration // -timeout: how long to wait for the consumer
+}
+
 func main() {
-	specPath := flag.String("f", "examples/demo/outbox.yaml", "outbox spec")
-	n := flag.Int("orders", 3, "orders to place")
-	timeout := flag.Duration("timeout", 90*time.Second, "how long to wait for the consumer")
+	var opts options
+	flag.StringVar(&opts.SpecPath, "f", "examples/demo/outbox.yaml", "outbox spec")
+	flag.IntVar(&opts.Orders, "orders", 3, "orders to place")
+	flag.DurationVar(&opts.Timeout, "timeout", 90*time.Second, "how long to wait for the consumer")
 	flag.Parse()
-	if err := run(*specPath, *n, *timeout); err != nil {
+	if err := run(context.Background(), opts); err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)
 	}
 }
 
-func run(specPath string, n int, timeout time.Duration) error {
-	ctx := context.Background()
+// run is the demo in its phases: the service side (databases, writers, the
+// Avro encoder), the consumer side (billing), the writes, and the wait for
+// every committed event and none of the rolled-back one.
+func run(ctx context.Context, opts options) error {
 	st := endpointsFromEnv()
-	sp, err := spec.Load(specPath)
+	sp, err := spec.Load(opts.SpecPath)
 	if err != nil {
 		return err
 	}
-	orders, payments := find(sp, "orders"), find(sp, "payments")
-	if orders == nil || payments == nil {
-		return errors.New("the spec needs the outboxes orders and payments")
-	}
-
-	// The service side: the outbox databases and writers.
-	ordersDB, err := sql.Open("pgx", postgresDSNWithDatabase(st.PostgresDSN, orders.Database.Connection.DBName))
+	svc, err := openServices(ctx, st, sp)
 	if err != nil {
 		return err
 	}
-	defer ordersDB.Close()
-	paymentsDSN, err := mysqlDSNWithDatabase(st.MariaDBDSN, payments.Database.Connection.DBName)
-	if err != nil {
-		return err
-	}
-	paymentsDB, err := sql.Open("mysql", paymentsDSN)
-	if err != nil {
-		return err
-	}
-	defer paymentsDB.Close()
-	if _, err := ordersDB.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS orders (id text PRIMARY KEY, customer text NOT NULL, amount_cents bigint NOT NULL)`); err != nil {
-		return err
-	}
-	if _, err := paymentsDB.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS payments (id varchar(64) PRIMARY KEY, order_id varchar(64) NOT NULL, amount_cents bigint NOT NULL)`); err != nil {
-		return err
-	}
-	ordersOut, err := outbox.NewWriter(outbox.TableFor(orders))
-	if err != nil {
-		return err
-	}
-	paymentsOut, err := outbox.NewWriter(outbox.TableFor(payments))
-	if err != nil {
-		return err
-	}
-
-	// The Avro encoder of OrderCreated v1, with the id `schema register` gave it.
-	cat, err := schemas.BuildCatalog(sp)
-	if err != nil {
-		return err
-	}
-	var orderEntry *schemas.CatalogEntry
-	for _, e := range cat.Entries {
-		if e.EventType == "OrderCreated" && e.Major == 1 {
-			orderEntry = e
-		}
-	}
-	if orderEntry == nil {
-		return errors.New("OrderCreated v1 is not in the spec")
-	}
+	defer svc.Close()
 	reg, err := registry.NewClient(st.SchemaRegistryURL)
 	if err != nil {
 		return err
 	}
-	registered, err := reg.Lookup(ctx, orderEntry.Subject, string(orderEntry.Source))
-	if err != nil {
-		return fmt.Errorf("look up %s (run `outboxctl schema register` first): %w", orderEntry.Subject, err)
-	}
-	enc, err := outbox.NewAvroEncoderFromSchema(uint32(registered.ID), registered.Schema)
-	if err != nil {
+	if err := svc.loadOrderEncoder(ctx, sp, reg); err != nil {
 		return err
 	}
-
-	// The consumer side: billing, with its own database for the inbox.
-	billingDB, err := ensurePostgresDB(ctx, st.PostgresDSN, "demo_billing")
+	b, err := newBilling(ctx, st, reg, svc.orderEntry, svc.paymentTopic)
 	if err != nil {
 		return err
 	}
-	defer billingDB.Close()
-	store, err := inbox.NewPostgres(billingDB, "inbox")
-	if err != nil {
-		return err
-	}
-	if err := store.CreateTable(ctx); err != nil {
-		return err
-	}
-	if _, err := billingDB.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS invoices (order_id text PRIMARY KEY, amount_cents bigint, currency text, paid boolean NOT NULL DEFAULT false)`); err != nil {
-		return err
-	}
-
-	var mu sync.Mutex
-	handled := map[string]bool{}
-	router, err := consumer.NewRouter(consumer.RouterConfig{
-		Schemas: consumer.RegistryByID(reg), Inbox: store, // ConsumerGroup: the Consumer's GroupID
-	})
-	if err != nil {
-		return err
-	}
-	router.Use(consumer.Retry{MaxAttempts: 5, InitialInterval: 100 * time.Millisecond}.Middleware, consumer.Recover())
-	err = consumer.Handle(router, "OrderCreated", 1, func(ctx context.Context, ev consumer.Event[OrderCreated]) error {
-		if _, err := ev.Tx.ExecContext(ctx, `INSERT INTO invoices (order_id, amount_cents, currency) VALUES ($1, $2, $3)
-			 ON CONFLICT (order_id) DO UPDATE SET amount_cents = EXCLUDED.amount_cents, currency = EXCLUDED.currency`,
-			ev.Payload.OrderID, ev.Payload.AmountCents, ev.Payload.Currency); err != nil {
-			return err
-		}
-		fmt.Printf("billing <- %-16s v%d key=%s id=%s schema-id=%d  %s ordered %d %s\n",
-			ev.EventType, ev.Version, ev.AggregateID, ev.EventID, ev.SchemaID, ev.Payload.Customer, ev.Payload.AmountCents, ev.Payload.Currency)
-		mu.Lock()
-		handled[ev.EventID] = true
-		mu.Unlock()
-		return nil
-	}, consumer.ReaderSchema(string(orderEntry.Source)))
-	if err != nil {
-		return err
-	}
-	err = consumer.Handle(router, "PaymentCaptured", 1, func(ctx context.Context, ev consumer.Event[PaymentCaptured]) error {
-		// Topics are not ordered with each other: a payment may arrive first.
-		if _, err := ev.Tx.ExecContext(ctx, `INSERT INTO invoices (order_id, paid) VALUES ($1, true)
-			 ON CONFLICT (order_id) DO UPDATE SET paid = true`, ev.Payload.OrderID); err != nil {
-			return err
-		}
-		fmt.Printf("billing <- %-16s v%d key=%s id=%s json        order %s paid %d\n",
-			ev.EventType, ev.Version, ev.AggregateID, ev.EventID, ev.Payload.OrderID, ev.Payload.AmountCents)
-		mu.Lock()
-		handled[ev.EventID] = true
-		mu.Unlock()
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	topics := []string{orderEntry.Topic, "outbox.event.Payment"}
-	for _, e := range cat.Entries {
-		if e.EventType == "PaymentCaptured" {
-			topics[1] = e.Topic
-		}
-	}
-	cons, err := consumer.NewConsumer(consumer.ConsumerConfig{
-		Client:  kafkaclient.Config{BootstrapServers: st.BootstrapServers},
-		GroupID: "demo-billing", Topics: topics,
-		CommitInterval: 500 * time.Millisecond,
-		OnError:        func(err error) { fmt.Fprintln(os.Stderr, "consumer:", err) },
-	}, router)
-	if err != nil {
-		return err
-	}
+	defer b.Close()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- cons.Run(cctx) }()
+	go func() { done <- b.consumer.Run(cctx) }()
 
-	// Place the orders and capture the payments: business row and event in
-	// one transaction each.
-	run := time.Now().UTC().Format("150405")
-	var want []string
-	for i := 1; i <= n; i++ {
-		orderID := fmt.Sprintf("order-%s-%d", run, i)
-		amount := int64(1000 * i)
-		tx, err := ordersDB.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO orders VALUES ($1, $2, $3)`, orderID, "customer-"+fmt.Sprint(i), amount); err != nil {
-			tx.Rollback()
-			return err
-		}
-		payload, err := enc.Encode(map[string]any{"orderId": orderID, "customer": "customer-" + fmt.Sprint(i), "amountCents": amount, "currency": "EUR"})
-		if err != nil {
-			tx.Rollback()
-			return err
-		}
-		id, err := ordersOut.Write(ctx, tx, outbox.Event{AggregateType: "Order", AggregateID: orderID, Type: "OrderCreated", SchemaVersion: 1, Payload: payload})
-		if err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-		fmt.Printf("orders   -> OrderCreated     %s in the orders transaction (event %s)\n", orderID, id)
-		want = append(want, id)
-
-		ptx, err := paymentsDB.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		paymentID := "pay-" + orderID
-		if _, err := ptx.ExecContext(ctx, `INSERT INTO payments VALUES (?, ?, ?)`, paymentID, orderID, amount); err != nil {
-			ptx.Rollback()
-			return err
-		}
-		pid, err := paymentsOut.Write(ctx, ptx, outbox.Event{AggregateType: "Payment", AggregateID: paymentID, Type: "PaymentCaptured", SchemaVersion: 1,
-			Payload: []byte(fmt.Sprintf(`{"paymentId":%q,"orderId":%q,"amountCents":%d}`, paymentID, orderID, amount))})
-		if err != nil {
-			ptx.Rollback()
-			return err
-		}
-		if err := ptx.Commit(); err != nil {
-			return err
-		}
-		fmt.Printf("payments -> PaymentCaptured  %s in the payments transaction (event %s)\n", paymentID, pid)
-		want = append(want, pid)
-	}
-	// An order whose transaction rolls back: its event must never arrive.
-	tx, err := ordersDB.BeginTx(ctx, nil)
+	runID := time.Now().UTC().Format("150405")
+	want, err := svc.placeOrders(ctx, runID, opts.Orders)
 	if err != nil {
 		return err
 	}
-	payload, _ := enc.Encode(map[string]any{"orderId": "order-rolled-back", "customer": "nobody", "amountCents": int64(1), "currency": "EUR"})
-	ghost, err := ordersOut.Write(ctx, tx, outbox.Event{AggregateType: "Order", AggregateID: "order-rolled-back", Type: "OrderCreated", SchemaVersion: 1, Payload: payload})
+	ghost, err := svc.rollBackOrder(ctx)
 	if err != nil {
 		return err
 	}
-	tx.Rollback()
-	fmt.Printf("orders   -> OrderCreated     order-rolled-back, transaction rolled back (event %s)\n", ghost)
-
-	deadline := time.Now().Add(timeout)
-	for {
-		mu.Lock()
-		missing := 0
-		for _, id := range want {
-			if !handled[id] {
-				missing++
-			}
-		}
-		ghostSeen := handled[ghost]
-		mu.Unlock()
-		if ghostSeen {
-			cancel()
-			<-done
-			return fmt.Errorf("the rolled-back event %s was delivered", ghost)
-		}
-		if missing == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cancel()
-			<-done
-			return fmt.Errorf("%d of %d events not handled within %s", missing, len(want), timeout)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	err = b.wait(want, ghost, opts.Timeout)
 	cancel()
-	if err := <-done; err != nil {
+	if cerr := <-done; err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return err
 	}
 	var invoices, paid int
-	if err := billingDB.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE paid) FROM invoices WHERE order_id LIKE $1`, "order-"+run+"-%").Scan(&invoices, &paid); err != nil {
+	if err := b.db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE paid) FROM invoices WHERE order_id LIKE $1`, "order-"+runID+"-%").Scan(&invoices, &paid); err != nil {
 		return err
 	}
 	fmt.Printf("\nall %d events handled once; billing has %d invoices of this run, %d paid; the rolled-back order never arrived\n", len(want), invoices, paid)
 	return nil
 }
 
-func find(sp *spec.Spec, name string) *spec.Outbox {
-	for i := range sp.Outboxes {
-		if sp.Outboxes[i].Name == name {
-			return &sp.Outboxes[i]
+// services is the service side: the orders (PostgreSQL) and payments
+// (MariaDB) databases with their outbox writers, and the Avro encoder of
+// OrderCreated v1.
+type services struct {
+	ordersDB, paymentsDB   *sql.DB
+	ordersOut, paymentsOut *outbox.Writer
+	enc                    *outbox.AvroEncoder
+	orderEntry             *schemas.CatalogEntry
+	paymentTopic           string
+}
+
+// openServices opens the two outbox databases of the spec's outboxes orders
+// and payments, creates their business tables and makes their writers.
+func openServices(ctx context.Context, st endpoints, sp *spec.Spec) (_ *services, err error) {
+	orders, err := sp.Outbox("orders")
+	if err != nil {
+		return nil, fmt.Errorf("the spec needs the outboxes orders and payments: %w", err)
+	}
+	payments, err := sp.Outbox("payments")
+	if err != nil {
+		return nil, fmt.Errorf("the spec needs the outboxes orders and payments: %w", err)
+	}
+	svc := &services{}
+	defer func() {
+		if err != nil {
+			svc.Close()
+		}
+	}()
+	if svc.ordersDB, err = sql.Open("pgx", postgresDSNWithDatabase(st.PostgresDSN, orders.Database.Connection.DBName)); err != nil {
+		return nil, err
+	}
+	paymentsDSN, err := mysqlDSNWithDatabase(st.MariaDBDSN, payments.Database.Connection.DBName)
+	if err != nil {
+		return nil, err
+	}
+	if svc.paymentsDB, err = sql.Open("mysql", paymentsDSN); err != nil {
+		return nil, err
+	}
+	if _, err := svc.ordersDB.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS orders (id text PRIMARY KEY, customer text NOT NULL, amount_cents bigint NOT NULL)`); err != nil {
+		return nil, err
+	}
+	if _, err := svc.paymentsDB.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS payments (id varchar(64) PRIMARY KEY, order_id varchar(64) NOT NULL, amount_cents bigint NOT NULL)`); err != nil {
+		return nil, err
+	}
+	if svc.ordersOut, err = outbox.NewWriter(outbox.TableFor(orders)); err != nil {
+		return nil, err
+	}
+	if svc.paymentsOut, err = outbox.NewWriter(outbox.TableFor(payments)); err != nil {
+		return nil, err
+	}
+	return svc, nil
+}
+
+// Close closes the databases.
+func (svc *services) Close() {
+	for _, db := range []*sql.DB{svc.ordersDB, svc.paymentsDB} {
+		if db != nil {
+			db.Close()
 		}
 	}
+}
+
+// loadOrderEncoder makes the Avro encoder of OrderCreated v1, with the id
+// `schema register` gave it, and finds the routed topics of both events.
+func (svc *services) loadOrderEncoder(ctx context.Context, sp *spec.Spec, reg *registry.Client) error {
+	cat, err := schemas.BuildCatalog(sp)
+	if err != nil {
+		return err
+	}
+	svc.paymentTopic = "outbox.event.Payment"
+	for _, e := range cat.Entries {
+		switch {
+		case e.EventType == "OrderCreated" && e.Major == 1:
+			svc.orderEntry = e
+		case e.EventType == "PaymentCaptured":
+			svc.paymentTopic = e.Topic
+		}
+	}
+	if svc.orderEntry == nil {
+		return errors.New("OrderCreated v1 is not in the spec")
+	}
+	registered, err := reg.Lookup(ctx, svc.orderEntry.Subject, string(svc.orderEntry.Source))
+	if err != nil {
+		return fmt.Errorf("look up %s (run `outboxctl schema register` first): %w", svc.orderEntry.Subject, err)
+	}
+	svc.enc, err = outbox.NewAvroEncoderFromSchema(uint32(registered.ID), registered.Schema)
+	return err
+}
+
+// placeOrders places n orders and captures their payments: business row and
+// event in one transaction each. It returns the ids of the events written.
+func (svc *services) placeOrders(ctx context.Context, runID string, n int) ([]string, error) {
+	var want []string
+	for i := 1; i <= n; i++ {
+		orderID := fmt.Sprintf("order-%s-%d", runID, i)
+		amount := int64(1000 * i)
+		id, err := svc.placeOrder(ctx, orderID, "customer-"+fmt.Sprint(i), amount)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Printf("orders   -> OrderCreated     %s in the orders transaction (event %s)\n", orderID, id)
+		want = append(want, id)
+		paymentID := "pay-" + orderID
+		pid, err := svc.capturePayment(ctx, paymentID, orderID, amount)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Printf("payments -> PaymentCaptured  %s in the payments transaction (event %s)\n", paymentID, pid)
+		want = append(want, pid)
+	}
+	return want, nil
+}
+
+// placeOrder writes an order and its OrderCreated event (Avro) in one
+// PostgreSQL transaction.
+func (svc *services) placeOrder(ctx context.Context, orderID, customer string, amount int64) (string, error) {
+	tx, err := svc.ordersDB.BeginTx(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback() // a no-op after Commit
+	if _, err := tx.ExecContext(ctx, `INSERT INTO orders VALUES ($1, $2, $3)`, orderID, customer, amount); err != nil {
+		return "", err
+	}
+	payload, err := svc.enc.Encode(map[string]any{"orderId": orderID, "customer": customer, "amountCents": amount, "currency": "EUR"})
+	if err != nil {
+		return "", err
+	}
+	id, err := svc.ordersOut.Write(ctx, tx, outbox.Event{AggregateType: "Order", AggregateID: orderID, Type: "OrderCreated", SchemaVersion: 1, Payload: payload})
+	if err != nil {
+		return "", err
+	}
+	return id, tx.Commit()
+}
+
+// capturePayment writes a payment and its PaymentCaptured event (JSON) in
+// one MariaDB transaction.
+func (svc *services) capturePayment(ctx context.Context, paymentID, orderID string, amount int64) (string, error) {
+	tx, err := svc.paymentsDB.BeginTx(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback() // a no-op after Commit
+	if _, err := tx.ExecContext(ctx, `INSERT INTO payments VALUES (?, ?, ?)`, paymentID, orderID, amount); err != nil {
+		return "", err
+	}
+	id, err := svc.paymentsOut.Write(ctx, tx, outbox.Event{AggregateType: "Payment", AggregateID: paymentID, Type: "PaymentCaptured", SchemaVersion: 1,
+		Payload: []byte(fmt.Sprintf(`{"paymentId":%q,"orderId":%q,"amountCents":%d}`, paymentID, orderID, amount))})
+	if err != nil {
+		return "", err
+	}
+	return id, tx.Commit()
+}
+
+// rollBackOrder writes an order event in a transaction that rolls back: its
+// event must never arrive. It returns the event's id.
+func (svc *services) rollBackOrder(ctx context.Context) (string, error) {
+	tx, err := svc.ordersDB.BeginTx(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback()
+	payload, _ := svc.enc.Encode(map[string]any{"orderId": "order-rolled-back", "customer": "nobody", "amountCents": int64(1), "currency": "EUR"})
+	ghost, err := svc.ordersOut.Write(ctx, tx, outbox.Event{AggregateType: "Order", AggregateID: "order-rolled-back", Type: "OrderCreated", SchemaVersion: 1, Payload: payload})
+	if err != nil {
+		return "", err
+	}
+	if err := tx.Rollback(); err != nil {
+		return "", err
+	}
+	fmt.Printf("orders   -> OrderCreated     order-rolled-back, transaction rolled back (event %s)\n", ghost)
+	return ghost, nil
+}
+
+// billing is the consumer side: the billing service's database (invoices
+// and the inbox), its router and its consumer, and the events it handled.
+type billing struct {
+	db       *sql.DB
+	consumer *consumer.Consumer
+	mu       sync.Mutex
+	handled  map[string]bool
+}
+
+// newBilling creates the billing database, its inbox and invoices tables,
+// and the consumer of the two routed topics, with a handler per event.
+func newBilling(ctx context.Context, st endpoints, reg *registry.Client, orderEntry *schemas.CatalogEntry, paymentTopic string) (_ *billing, err error) {
+	b := &billing{handled: map[string]bool{}}
+	if b.db, err = ensurePostgresDB(ctx, st.PostgresDSN, "demo_billing"); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			b.Close()
+		}
+	}()
+	store, err := inbox.NewPostgres(b.db, "inbox")
+	if err != nil {
+		return nil, err
+	}
+	if err := store.CreateTable(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := b.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS invoices (order_id text PRIMARY KEY, amount_cents bigint, currency text, paid boolean NOT NULL DEFAULT false)`); err != nil {
+		return nil, err
+	}
+	router, err := consumer.NewRouter(consumer.RouterConfig{
+		Schemas: consumer.RegistryByID(reg), Inbox: store, // ConsumerGroup: the Consumer's GroupID
+	})
+	if err != nil {
+		return nil, err
+	}
+	router.Use(consumer.Retry{MaxAttempts: 5, InitialInterval: 100 * time.Millisecond}.Middleware, consumer.Recover())
+	if err := consumer.Handle(router, "OrderCreated", 1, b.orderCreated, consumer.ReaderSchema(string(orderEntry.Source))); err != nil {
+		return nil, err
+	}
+	if err := consumer.Handle(router, "PaymentCaptured", 1, b.paymentCaptured); err != nil {
+		return nil, err
+	}
+	b.consumer, err = consumer.NewConsumer(consumer.ConsumerConfig{
+		Client:  kafkaclient.Config{BootstrapServers: st.BootstrapServers},
+		GroupID: "demo-billing", Topics: []string{orderEntry.Topic, paymentTopic},
+		CommitInterval: 500 * time.Millisecond,
+		OnError:        func(err error) { fmt.Fprintln(os.Stderr, "consumer:", err) },
+	}, router)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Close closes the billing database.
+func (b *billing) Close() { b.db.Close() }
+
+// orderCreated records the order's invoice in the inbox transaction.
+func (b *billing) orderCreated(ctx context.Context, ev consumer.Event[OrderCreated]) error {
+	if _, err := ev.Tx.ExecContext(ctx, `INSERT INTO invoices (order_id, amount_cents, currency) VALUES ($1, $2, $3)
+		 ON CONFLICT (order_id) DO UPDATE SET amount_cents = EXCLUDED.amount_cents, currency = EXCLUDED.currency`,
+		ev.Payload.OrderID, ev.Payload.AmountCents, ev.Payload.Currency); err != nil {
+		return err
+	}
+	fmt.Printf("billing <- %-16s v%d key=%s id=%s schema-id=%d  %s ordered %d %s\n",
+		ev.EventType, ev.Version, ev.AggregateID, ev.EventID, ev.SchemaID, ev.Payload.Customer, ev.Payload.AmountCents, ev.Payload.Currency)
+	b.markHandled(ev.EventID)
 	return nil
+}
+
+// paymentCaptured marks the order's invoice paid in the inbox transaction.
+func (b *billing) paymentCaptured(ctx context.Context, ev consumer.Event[PaymentCaptured]) error {
+	// Topics are not ordered with each other: a payment may arrive first.
+	if _, err := ev.Tx.ExecContext(ctx, `INSERT INTO invoices (order_id, paid) VALUES ($1, true)
+		 ON CONFLICT (order_id) DO UPDATE SET paid = true`, ev.Payload.OrderID); err != nil {
+		return err
+	}
+	fmt.Printf("billing <- %-16s v%d key=%s id=%s json        order %s paid %d\n",
+		ev.EventType, ev.Version, ev.AggregateID, ev.EventID, ev.Payload.OrderID, ev.Payload.AmountCents)
+	b.markHandled(ev.EventID)
+	return nil
+}
+
+func (b *billing) markHandled(id string) {
+	b.mu.Lock()
+	b.handled[id] = true
+	b.mu.Unlock()
+}
+
+// wait polls until every event of want was handled, failing as soon as the
+// rolled-back event ghost was, or when timeout passes.
+func (b *billing) wait(want []string, ghost string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		b.mu.Lock()
+		missing := 0
+		for _, id := range want {
+			if !b.handled[id] {
+				missing++
+			}
+		}
+		ghostSeen := b.handled[ghost]
+		b.mu.Unlock()
+		if ghostSeen {
+			return fmt.Errorf("the rolled-back event %s was delivered", ghost)
+		}
+		if missing == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%d of %d events not handled within %s", missing, len(want), timeout)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 func ensurePostgresDB(ctx context.Context, adminDSN, name string) (*sql.DB, error) {
