@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -67,30 +66,7 @@ func (l *commitLog) firstAfter(t time.Time) map[string]string {
 // it fails under CI and skips elsewhere when one does not.
 func requireCluster(t *testing.T) *crashStack {
 	t.Helper()
-	miss := func(why string) {
-		t.Helper()
-		if itest.InCI() {
-			t.Fatalf("integration: %s", why)
-		}
-		t.Skipf("INTEGRATION NOT RUN: %s", why)
-	}
-	dir := os.Getenv("OUTBOX_CLUSTER_STACK_DIR")
-	if dir == "" {
-		miss("OUTBOX_CLUSTER_STACK_DIR is not set (run `make stack-cluster-up`, then export it)")
-	}
-	c := &crashStack{dir: dir, off: 4000, nodes: 3, workers: 2}
-	if v := os.Getenv("OUTBOX_CLUSTER_PORT_OFFSET"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			t.Fatalf("OUTBOX_CLUSTER_PORT_OFFSET=%q: %v", v, err)
-		}
-		c.off = n
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.repo = filepath.Dir(wd)
+	c, miss := openInstance(t, "OUTBOX_CLUSTER", "stack-cluster-up", &crashStack{off: 4000, nodes: 3, workers: 2})
 	addrs := map[string]string{"postgres": c.pgAddr(), "registry": fmt.Sprintf("127.0.0.1:%d", c.port(18081))}
 	for n := 1; n <= c.nodes; n++ {
 		addrs[instance("kafka", n)] = fmt.Sprintf("127.0.0.1:%d", c.port(19092)+100*(n-1))

@@ -71,30 +71,7 @@ func (c *crashStack) registryURL() string {
 // fails under CI and skips elsewhere when they do not.
 func requireCrash(t *testing.T) *crashStack {
 	t.Helper()
-	miss := func(why string) {
-		t.Helper()
-		if itest.InCI() {
-			t.Fatalf("integration: %s", why)
-		}
-		t.Skipf("INTEGRATION NOT RUN: %s", why)
-	}
-	dir := os.Getenv("OUTBOX_CRASH_STACK_DIR")
-	if dir == "" {
-		miss("OUTBOX_CRASH_STACK_DIR is not set (run `make stack-crash-up`, then export it)")
-	}
-	c := &crashStack{dir: dir, off: 2000, nodes: 1, workers: 1}
-	if v := os.Getenv("OUTBOX_CRASH_PORT_OFFSET"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			t.Fatalf("OUTBOX_CRASH_PORT_OFFSET=%q: %v", v, err)
-		}
-		c.off = n
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.repo = filepath.Dir(wd)
+	c, miss := openInstance(t, "OUTBOX_CRASH", "stack-crash-up", &crashStack{off: 2000, nodes: 1, workers: 1})
 	for svc, addr := range map[string]string{"postgres": c.pgAddr(), "kafka": c.bootstrap(), "connect": strings.TrimPrefix(c.connectURL(), "http://"),
 		"registry": fmt.Sprintf("127.0.0.1:%d", c.port(18081))} {
 		conn, err := net.DialTimeout("tcp", addr, 3*time.Second)
@@ -172,3 +149,35 @@ type proxy struct{ *itest.Proxy }
 func newProxy(t *testing.T, target string) *proxy { return &proxy{itest.NewProxy(t, target)} }
 
 func (p *proxy) addr() string { return p.Addr() }
+
+// openInstance fills c (its default offset, nodes and workers set) from
+// $<prefix>_STACK_DIR and $<prefix>_PORT_OFFSET, and returns it with the
+// function that fails the test under CI and skips it elsewhere when the
+// instance is not there.
+func openInstance(t *testing.T, prefix, target string, c *crashStack) (*crashStack, func(string)) {
+	t.Helper()
+	miss := func(why string) {
+		t.Helper()
+		if itest.InCI() {
+			t.Fatalf("integration: %s", why)
+		}
+		t.Skipf("INTEGRATION NOT RUN: %s", why)
+	}
+	c.dir = os.Getenv(prefix + "_STACK_DIR")
+	if c.dir == "" {
+		miss(fmt.Sprintf("%s_STACK_DIR is not set (run `make %s`, then export it)", prefix, target))
+	}
+	if v := os.Getenv(prefix + "_PORT_OFFSET"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("%s_PORT_OFFSET=%q: %v", prefix, v, err)
+		}
+		c.off = n
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.repo = filepath.Dir(wd)
+	return c, miss
+}

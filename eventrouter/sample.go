@@ -387,15 +387,9 @@ var pgTimestamptzLayouts = func() []string {
 // writes it in UTC as ISO-8601 with exactly prec fraction digits (none for
 // 0), the form ColumnDefault's placeholder has.
 func pgZonedTimestamp(v string, prec int) (string, error) {
-	var t time.Time
-	var err error
-	for _, l := range pgTimestamptzLayouts {
-		if t, err = time.ParseInLocation(l, strings.TrimSpace(v), time.UTC); err == nil {
-			break
-		}
-	}
+	t, err := parseSQLTimestamp(v, "timestamptz", "[Z|±hh[:mm]]")
 	if err != nil {
-		return "", fmt.Errorf("%w: timestamptz %q: want 2006-01-02 15:04:05[.ffffff][Z|±hh[:mm]]", ErrInvalidEvent, v)
+		return "", err
 	}
 	if prec < 0 || prec > 6 {
 		prec = 6
@@ -464,15 +458,9 @@ func binlogTruncate(t time.Time, prec int) time.Time {
 // does with the column length as fractional width: exactly prec digits
 // for prec 1-6, else ISO_OFFSET_DATE_TIME (no fraction when it is zero).
 func binlogZonedTimestamp(v string, prec int) (string, error) {
-	var t time.Time
-	var err error
-	for _, l := range pgTimestamptzLayouts {
-		if t, err = time.ParseInLocation(l, strings.TrimSpace(v), time.UTC); err == nil {
-			break
-		}
-	}
+	t, err := parseSQLTimestamp(v, "timestamp", "")
 	if err != nil {
-		return "", fmt.Errorf("%w: timestamp %q: want 2006-01-02 15:04:05[.ffffff]", ErrInvalidEvent, v)
+		return "", err
 	}
 	t = binlogTruncate(t, prec).UTC()
 	if prec <= 0 {
@@ -814,4 +802,15 @@ func inferSQLType(kind ConnectorKind, raw json.RawMessage) string {
 		return "float8"
 	}
 	return "double"
+}
+
+// parseSQLTimestamp reads v in one of pgTimestamptzLayouts (a zone-less
+// value as UTC); the error names the SQL type and the accepted form.
+func parseSQLTimestamp(v, sqlType, zone string) (time.Time, error) {
+	for _, l := range pgTimestamptzLayouts {
+		if t, err := time.ParseInLocation(l, strings.TrimSpace(v), time.UTC); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%w: %s %q: want 2006-01-02 15:04:05[.ffffff]%s", ErrInvalidEvent, sqlType, v, zone)
 }
