@@ -43,8 +43,11 @@ func newExporterCmd(env *Env) *cobra.Command {
 replication slot (retained WAL, confirmed-flush lag, active, wal_status),
 the MySQL/MariaDB binlog lag and retention left behind the connector's
 offset, the outbox table's row estimate and oldest row age, the connector
-and task states on Kafka Connect, and the lag of the consumer groups that
---group names. Every metric starts with outbox_; 'go doc ./exporter' lists
+and task states on Kafka Connect, and the lag of the consumer groups: the
+ones the spec declares (an outbox's consumers:, labelled with the outbox,
+from the first scrape) and the ones --group names. A group with no
+committed offset (not started, or a misspelt --group) is exported with
+outbox_target_error{target="kafka",reason="missing"}, not left out. Every metric starts with outbox_; 'go doc ./exporter' lists
 them.
 
 The databases are read as the connector's user, with the host, port and
@@ -78,7 +81,7 @@ the same database connection) and exports its success and stage latencies
 	fs := c.Flags()
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
 	fs.StringVar(&opts.Listen, "listen", ":9187", "address to serve /metrics on")
-	fs.StringArrayVar(&opts.Groups, "group", nil, "consumer group whose lag to export (repeatable; needs $OUTBOXCTL_BOOTSTRAP_SERVERS)")
+	fs.StringArrayVar(&opts.Groups, "group", nil, "consumer group whose lag to export besides the spec's declared consumers (repeatable)")
 	fs.DurationVar(&opts.ScrapeTimeout, "scrape-timeout", exporter.DefaultTimeout, "bound of each scrape; targets still running at it are up=0")
 	fs.DurationVar(&opts.MaxOldestRowAge, "max-oldest-row-age", provisioning.DefaultMaxOldestRowAge, "age the oldest kept row may reach (exported as outbox_retention_seconds; doctor's threshold)")
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "do not read connector states from Kafka Connect")
@@ -103,7 +106,7 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(env.IO.ErrOut, nil))
-	cfg := exporter.Config{Groups: opts.Groups, Timeout: opts.ScrapeTimeout, MaxOldestRowAge: opts.MaxOldestRowAge, Logger: logger}
+	cfg := exporter.Config{Timeout: opts.ScrapeTimeout, MaxOldestRowAge: opts.MaxOldestRowAge, Logger: logger}
 	resolved := 0
 	for _, t := range targets {
 		if t.err != nil {
@@ -130,7 +133,10 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 			return err
 		}
 	}
-	if len(opts.Groups) > 0 {
+	// The consumer groups: the spec's declared ones (consumers:, labelled
+	// with their outbox) from the first scrape, and the --group ones.
+	cfg.Groups, cfg.GroupOutbox = exporterGroups(targets, opts.Groups)
+	if len(cfg.Groups) > 0 {
 		kc, err := env.kafkaConfig(&opts.Kafka, "")
 		if err != nil {
 			return err
@@ -153,12 +159,6 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 		}
 		defer reader.Close()
 		cfg.Records = exporter.NewKafkaRecordTimes(reader)
-		cfg.GroupOutbox = map[string]string{}
-		for _, t := range targets {
-			for _, cs := range t.outbox.Consumers {
-				cfg.GroupOutbox[cs.Group] = t.outbox.Name
-			}
-		}
 	}
 	if opts.ProbeInterval > 0 {
 		kc, err := env.kafkaConfig(&opts.Kafka, "")
@@ -292,4 +292,32 @@ func exporterTarget(t provisioning.Target) (exporter.Target, *sql.DB, error) {
 		et.Connector = t.Connector.Name
 	}
 	return et, db, nil
+}
+
+// exporterGroups is the consumer groups whose lag the exporter exports:
+// every group the spec's outboxes declare (consumers:), with its outbox
+// label, then the --group ones not declared (outbox label ""), each once.
+// A --group that names no group (a misspelt name) is still exported: its
+// Kafka target is down with reason missing.
+func exporterGroups(targets []exporterOutbox, flags []string) ([]string, map[string]string) {
+	var groups []string
+	outboxOf := map[string]string{}
+	seen := map[string]bool{}
+	for _, t := range targets {
+		for _, cs := range t.outbox.Consumers {
+			if cs.Group == "" || seen[cs.Group] {
+				continue
+			}
+			seen[cs.Group] = true
+			groups = append(groups, cs.Group)
+			outboxOf[cs.Group] = t.outbox.Name
+		}
+	}
+	for _, g := range flags {
+		if !seen[g] {
+			seen[g] = true
+			groups = append(groups, g)
+		}
+	}
+	return groups, outboxOf
 }

@@ -23,8 +23,9 @@ import (
 )
 
 // TestCLIExporterGroups runs `outboxctl exporter --group` against the real
-// Kafka: the group the spec declares under an outbox's consumers carries
-// that outbox's label, its lag is exported in seconds (the record at its
+// Kafka: the group the spec declares under an outbox's consumers is
+// exported from the first scrape without any --group and carries that
+// outbox's label, its lag is exported in seconds (the record at its
 // committed offset was written an hour ago), and a misspelt --group has
 // NaN maxima and its Kafka target down with reason missing.
 func TestCLIExporterGroups(t *testing.T) {
@@ -100,7 +101,7 @@ outboxes:
 	done := make(chan int, 1)
 	go func() {
 		done <- cmd.Run(ctx, env, []string{"exporter", "-f", specFile, "--no-connect", "--listen", addr, "--scrape-timeout", "10s",
-			"--group", group, "--group", typo})
+			"--group", typo}) // the declared group without --group: from the spec's consumers:
 	}()
 	defer func() {
 		cancel()
