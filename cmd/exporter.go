@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -30,6 +32,8 @@ type exporterOptions struct {
 	MaxOldestRowAge time.Duration
 	NoConnect       bool
 	ProbeInterval   time.Duration
+	DSNs            []string
+	DBAddresses     []string
 	Connect         connectFlags
 	Kafka           kafkaClientFlags
 }
@@ -52,9 +56,16 @@ them.
 
 The databases are read as the connector's user, with the host, port and
 password the spec's connection and ${env:…}/${file:…} references give (the
-same DSN as 'outboxctl relay'). An outbox whose connection cannot be
-resolved is exported as down (outbox_target_error reason "config") and the
-others are served; when none resolves, it is a usage error.
+same DSN as 'outboxctl relay'). --db-address [NAME=]HOST:PORT replaces the
+host and port where the exporter reaches the database by another address
+than Connect (a Docker service name, a proxy), for outbox NAME or, without
+NAME=, for every outbox. --dsn NAME=DSN gives outbox NAME's DSN outright
+(a literal, or env:VAR / file:PATH), for example when the connector's
+password is a Kafka Connect config provider reference. An outbox with no
+DSN (no host, or such a password, and no --dsn) is exported as down with
+outbox_target_error reason "missing"; one whose connection cannot be
+resolved (an unset ${env:…}) with reason "config"; the others are served,
+and each is logged once. When none resolves, it is a usage error.
 
 Each scrape is bounded by --scrape-timeout and by Prometheus's own scrape
 timeout (the X-Prometheus-Scrape-Timeout-Seconds header) less a margin: a
@@ -72,7 +83,8 @@ the same database connection) and exports its success and stage latencies
 (outbox_canary_success, outbox_canary_stage_seconds{stage}).`,
 		Example: `  $ outboxctl exporter -f outbox.yaml --listen :9187
   $ outboxctl exporter -f outbox.yaml --group billing --group shipping --scrape-timeout 5s
-  $ outboxctl exporter -f outbox.yaml --probe-interval 1m`,
+  $ outboxctl exporter -f outbox.yaml --probe-interval 1m
+  $ outboxctl exporter -f outbox.yaml --db-address 127.0.0.1:5432 --dsn billing=env:BILLING_DSN`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runExporter(c.Context(), env, opts)
@@ -85,6 +97,8 @@ the same database connection) and exports its success and stage latencies
 	fs.DurationVar(&opts.ScrapeTimeout, "scrape-timeout", exporter.DefaultTimeout, "bound of each scrape; targets still running at it are up=0")
 	fs.DurationVar(&opts.MaxOldestRowAge, "max-oldest-row-age", provisioning.DefaultMaxOldestRowAge, "age the oldest kept row may reach (exported as outbox_retention_seconds; doctor's threshold)")
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "do not read connector states from Kafka Connect")
+	fs.StringArrayVar(&opts.DSNs, "dsn", nil, "NAME=DSN: outbox NAME's database DSN (literal, env:VAR or file:PATH; repeatable; default: from the spec's connection)")
+	fs.StringArrayVar(&opts.DBAddresses, "db-address", nil, "[NAME=]HOST:PORT: reach outbox NAME's database (every outbox's without NAME=) there instead of the spec's host and port (repeatable)")
 	fs.DurationVar(&opts.ProbeInterval, "probe-interval", 0, "run verify's canary for every outbox at this interval and export it (0: off)")
 	addConnectFlags(fs, &opts.Connect)
 	addKafkaClientFlags(fs, &opts.Kafka)
@@ -105,6 +119,10 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 	if err != nil {
 		return err
 	}
+	conns, err := exporterConns(env, targets, opts.DSNs, opts.DBAddresses)
+	if err != nil {
+		return err
+	}
 	logger := slog.New(slog.NewTextHandler(env.IO.ErrOut, nil))
 	cfg := exporter.Config{Timeout: opts.ScrapeTimeout, MaxOldestRowAge: opts.MaxOldestRowAge, Logger: logger}
 	resolved := 0
@@ -114,7 +132,7 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 			cfg.Targets = append(cfg.Targets, exporter.Target{Outbox: t.outbox, Err: t.err})
 			continue
 		}
-		et, db, err := exporterTarget(t.target)
+		et, db, err := exporterTarget(t.target, conns[t.outbox.Name])
 		if err != nil {
 			logger.Warn("exporter: outbox not resolved; exported as down", slog.String("outbox", t.outbox.Name), slog.String("error", err.Error()))
 			cfg.Targets = append(cfg.Targets, exporter.Target{Outbox: t.outbox, Err: err})
@@ -276,9 +294,96 @@ func exporterTargets(env *Env, files []string) ([]exporterOutbox, error) {
 	return out, nil
 }
 
-// exporterTarget opens t's database (as the relay does) for the exporter.
-func exporterTarget(t provisioning.Target) (exporter.Target, *sql.DB, error) {
-	driver, dsn, err := relayDSN(t.Connector.Config, "")
+// exporterConn is how the exporter reaches one outbox's database: its
+// --dsn, or the address (--db-address) that replaces the connector's
+// host and port.
+type exporterConn struct {
+	dsn        string
+	host, port string
+}
+
+// exporterConns parses --dsn NAME=DSN and --db-address [NAME=]HOST:PORT
+// into each outbox's connection; a NAME that is no outbox of the spec, or
+// given twice, is a usage error.
+func exporterConns(env *Env, targets []exporterOutbox, dsns, addrs []string) (map[string]exporterConn, error) {
+	known := map[string]bool{}
+	for _, t := range targets {
+		known[t.outbox.Name] = true
+	}
+	conns := map[string]exporterConn{}
+	checkName := func(flag, name string) error {
+		if !known[name] {
+			return UsageError(fmt.Errorf("%s %s=…: the spec has no outbox %s", flag, name, name))
+		}
+		return nil
+	}
+	seenDSN := map[string]bool{}
+	for _, v := range dsns {
+		name, dsn, ok := strings.Cut(v, "=")
+		if name = strings.TrimSpace(name); !ok || name == "" || dsn == "" {
+			return nil, UsageError(errors.New("--dsn: want NAME=DSN (NAME an outbox of the spec)"))
+		}
+		if err := checkName("--dsn", name); err != nil {
+			return nil, err
+		}
+		if seenDSN[name] {
+			return nil, UsageError(fmt.Errorf("--dsn %s=…: given twice", name))
+		}
+		seenDSN[name] = true
+		if isSecretRef(dsn) {
+			var err error
+			if dsn, err = secretRef(env, dsn, "--dsn "+name); err != nil {
+				return nil, err
+			}
+		}
+		c := conns[name]
+		c.dsn = dsn
+		conns[name] = c
+	}
+	var all *exporterConn
+	seenAddr := map[string]bool{}
+	for _, v := range addrs {
+		name, addr, named := strings.Cut(v, "=")
+		if !named {
+			name, addr = "", v
+		}
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil || host == "" || port == "" {
+			return nil, UsageError(fmt.Errorf("--db-address %q: want [NAME=]HOST:PORT", v))
+		}
+		if named {
+			if err := checkName("--db-address", name); err != nil {
+				return nil, err
+			}
+		}
+		if seenAddr[name] {
+			return nil, UsageError(fmt.Errorf("--db-address %q: given twice for the same outbox", v))
+		}
+		seenAddr[name] = true
+		if !named {
+			all = &exporterConn{host: host, port: port}
+			continue
+		}
+		c := conns[name]
+		c.host, c.port = host, port
+		conns[name] = c
+	}
+	if all != nil {
+		for name := range known {
+			if c := conns[name]; c.host == "" {
+				c.host, c.port = all.host, all.port
+				conns[name] = c
+			}
+		}
+	}
+	return conns, nil
+}
+
+// exporterTarget opens t's database (as the relay does) for the exporter:
+// with conn's DSN, else the connector's database.* settings with conn's
+// host and port. No DSN to be had is ErrNoDSN (reason missing).
+func exporterTarget(t provisioning.Target, conn exporterConn) (exporter.Target, *sql.DB, error) {
+	driver, dsn, err := exporterDSN(t, conn)
 	if err != nil {
 		return exporter.Target{}, nil, err
 	}
@@ -292,6 +397,23 @@ func exporterTarget(t provisioning.Target) (exporter.Target, *sql.DB, error) {
 		et.Connector = t.Connector.Name
 	}
 	return et, db, nil
+}
+
+// exporterDSN is the driver and DSN exporterTarget opens.
+func exporterDSN(t provisioning.Target, conn exporterConn) (string, string, error) {
+	conf := t.Connector.Config
+	if conn.host != "" && conn.dsn == "" {
+		conf = maps.Clone(conf)
+		conf["database.hostname"], conf["database.port"] = conn.host, conn.port
+	}
+	driver, dsn, err := relayDSN(conf, conn.dsn)
+	if err != nil {
+		if errors.Is(err, errRelayNoDSN) {
+			err = fmt.Errorf("%w: %w (--dsn %s=DSN)", exporter.ErrNoDSN, err, t.Outbox.Name)
+		}
+		return "", "", err
+	}
+	return driver, dsn, nil
 }
 
 // exporterGroups is the consumer groups whose lag the exporter exports:

@@ -495,6 +495,10 @@ func skipRelay(cs []connectorconfig.Connector) []connectorconfig.Connector {
 	return out
 }
 
+// errRelayNoDSN: relayDSN cannot build a DSN from the connector config
+// (no host, or a password only Kafka Connect resolves).
+var errRelayNoDSN = errors.New("no DSN in the connector config")
+
 // relayDSN is the driver and DSN of the outbox database: dsn when given,
 // else the connector config's database.* settings (as Kafka Connect reaches
 // the database).
@@ -513,10 +517,10 @@ func relayDSN(conf map[string]string, dsn string) (string, string, error) {
 	}
 	host, port, user, pass := conf["database.hostname"], conf["database.port"], conf["database.user"], conf["database.password"]
 	if host == "" {
-		return "", "", errors.New("database.hostname is not set: pass --dsn")
+		return "", "", fmt.Errorf("%w: database.hostname is not set: pass --dsn", errRelayNoDSN)
 	}
 	if strings.Contains(pass, "${") {
-		return "", "", errors.New("database.password is a Kafka Connect config provider reference the relay cannot resolve: pass --dsn")
+		return "", "", fmt.Errorf("%w: database.password is a Kafka Connect config provider reference the relay cannot resolve: pass --dsn", errRelayNoDSN)
 	}
 	if pg {
 		if port == "" {

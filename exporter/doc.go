@@ -17,7 +17,8 @@
 // scrape itself still succeeds with what the other targets answered. A
 // target's change of state (failing and why, recovered) is logged once to
 // Config.Logger. An outbox the caller could not resolve (Target.Err) is a
-// database target down with reason config; the others are exported.
+// database target down with reason config, or missing when the caller has
+// no DSN for it (ErrNoDSN); the others are exported.
 //
 // Metrics (labels in braces; every series of an outbox has outbox=<name>):
 //
