@@ -73,9 +73,11 @@ target (a database, a connector, Kafka) that fails or does not answer in
 time is outbox_up{target=…}=0 with outbox_target_error{reason=…}=1, not a
 lost scrape. Each change of a target's state is logged once to stderr.
 
---max-oldest-row-age is exported as outbox_retention_seconds for the
-outboxes that keep rows after publishing (the OutboxKeptRowTooOld alert);
-it is doctor's flag of the same name and default.
+outbox_retention_seconds (the OutboxKeptRowTooOld alert) is, for each
+outbox that keeps rows after publishing, the retention its spec declares
+("retention: 72h"), else --max-oldest-row-age: doctor's flag of the same
+name and default, and the same rule (provisioning.OldestRowLimit), so the
+two thresholds agree.
 
 --probe-interval runs verify's canary for every outbox on that schedule
 (off by default; it writes a canary row, as 'outboxctl verify' does, with
@@ -95,7 +97,7 @@ the same database connection) and exports its success and stage latencies
 	fs.StringVar(&opts.Listen, "listen", ":9187", "address to serve /metrics on")
 	fs.StringArrayVar(&opts.Groups, "group", nil, "consumer group whose lag to export besides the spec's declared consumers (repeatable)")
 	fs.DurationVar(&opts.ScrapeTimeout, "scrape-timeout", exporter.DefaultTimeout, "bound of each scrape; targets still running at it are up=0")
-	fs.DurationVar(&opts.MaxOldestRowAge, "max-oldest-row-age", provisioning.DefaultMaxOldestRowAge, "age the oldest kept row may reach (exported as outbox_retention_seconds; doctor's threshold)")
+	fs.DurationVar(&opts.MaxOldestRowAge, "max-oldest-row-age", provisioning.DefaultMaxOldestRowAge, "age the oldest kept row may reach where the spec declares no retention (exported as outbox_retention_seconds; doctor's threshold)")
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "do not read connector states from Kafka Connect")
 	fs.StringArrayVar(&opts.DSNs, "dsn", nil, "NAME=DSN: outbox NAME's database DSN (literal, env:VAR or file:PATH; repeatable; default: from the spec's connection)")
 	fs.StringArrayVar(&opts.DBAddresses, "db-address", nil, "[NAME=]HOST:PORT: reach outbox NAME's database (every outbox's without NAME=) there instead of the spec's host and port (repeatable)")

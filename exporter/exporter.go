@@ -126,7 +126,8 @@ type Config struct {
 	// MaxOldestRowAge is the age the oldest row of an outbox that keeps
 	// rows after publishing may reach: cleanup's retention plus its
 	// schedule, doctor's --max-oldest-row-age (default
-	// provisioning.DefaultMaxOldestRowAge). Exported as
+	// provisioning.DefaultMaxOldestRowAge), for the outboxes whose spec
+	// declares no retention (provisioning.OldestRowLimit). Exported as
 	// outbox_retention_seconds for the OutboxKeptRowTooOld alert.
 	MaxOldestRowAge time.Duration
 	// Probes are the canaries RunProbes runs (verify.Run with these
@@ -549,7 +550,8 @@ func (c *Collector) database(ctx context.Context, t Target) ([]prometheus.Metric
 		}
 	}
 	if !o.DeletesAfterInsert() && !o.RelayPublished() {
-		ms = append(ms, gauge(descRetention, c.cfg.MaxOldestRowAge.Seconds(), o.Name))
+		limit, _ := provisioning.OldestRowLimit(o, provisioning.Thresholds{MaxOldestRowAge: c.cfg.MaxOldestRowAge})
+		ms = append(ms, gauge(descRetention, limit.Seconds(), o.Name))
 	}
 	return ms, nil
 }

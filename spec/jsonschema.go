@@ -29,6 +29,7 @@ var schemaDocs = map[string]string{
 	"Outbox.writer":                    "How the application's writer uses the table (checked by validate)",
 	"Outbox.partitioning":              "postgres: partition the outbox table by range of its timestamp column (provision creates partitions ahead, cleanup drops published ones)",
 	"Outbox.consumers":                 "Consumer groups of the outbox's events with a dead-letter topic: provision creates the topics",
+	"Outbox.retention":                 "outboxes that keep rows: how long they are kept (a duration such as 24h); the age doctor and the OutboxKeptRowTooOld alert allow the oldest row (default: doctor's and the exporter's --max-oldest-row-age, 24h)",
 	"ConsumerSpec.group":               "Consumer group (ConsumerConfig.GroupID)",
 	"ConsumerSpec.dlqTopic":            "Dead-letter topic of the group's DLQ middleware; provision creates it, and the consumer refuses to start without it",
 	"ConsumerSpec.partitions":          "Partitions of the dead-letter topic (default: the broker's num.partitions)",

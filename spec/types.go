@@ -167,6 +167,11 @@ type Outbox struct {
 	// a dead-letter topic (see ConsumerSpec); provision creates the
 	// topics.
 	Consumers []ConsumerSpec `yaml:"consumers" json:"consumers,omitempty"`
+	// Retention is how long an outbox that keeps rows after publishing
+	// keeps them (a duration: "24h", "72h"): the age the oldest kept row
+	// may reach before doctor and the OutboxKeptRowTooOld alert report
+	// that cleanup does not keep up (see RetentionPeriod).
+	Retention string `yaml:"retention" json:"retention,omitempty"`
 }
 
 // WriterSpec states how the application's writer (package outbox) uses the
