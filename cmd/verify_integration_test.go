@@ -121,6 +121,9 @@ outboxes:
 			if st.Stage == verify.StageOffsetFlush && i == 1 {
 				want = "skipped" // the slot's confirmation: PostgreSQL only
 			}
+			if st.Stage == verify.StageCapture && i == 0 {
+				want = "skipped" // columns.timestamp: the record's timestamp is the event's, not the capture's
+			}
 			// capture may be 0 (the record's timestamp has millisecond precision)
 			if st.Status != want || (want == "ok" && (st.LatencyMs < 0 || (st.LatencyMs == 0 && st.Stage != verify.StageCapture))) {
 				t.Errorf("%s: stage %+v, want %s with a latency", name, st, want)
@@ -130,7 +133,7 @@ outboxes:
 		// most the time until the verifier read the record back, not
 		// Connect's offset flush (offset.flush.interval.ms, seconds).
 		capture, topic := byStage[verify.StageCapture], byStage[verify.StageTopic]
-		if capture.LatencyMs > topic.LatencyMs {
+		if capture.Status == "ok" && capture.LatencyMs > topic.LatencyMs {
 			t.Errorf("%s: capture %.1f ms > topic %.1f ms: capture must end when the record is on the topic", name, capture.LatencyMs, topic.LatencyMs)
 		}
 		t.Logf("%s: capture %.1f ms, topic %.1f ms, offset flush %.1f ms (%s)", name, capture.LatencyMs, topic.LatencyMs, byStage[verify.StageOffsetFlush].LatencyMs, byStage[verify.StageOffsetFlush].Status)
