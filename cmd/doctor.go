@@ -47,7 +47,9 @@ It also reports the operational state, each an error past its threshold
   --max-retained-wal     WAL a PostgreSQL slot retains (default 1GiB)
   --max-oldest-row-age   age of the oldest outbox row, by the timestamp
                          column or the UUIDv7 id (default 24h: rows kept
-                         after publishing need outboxctl cleanup)
+                         after publishing need outboxctl cleanup); an
+                         outbox's "retention: 72h" in the spec replaces it
+                         for that outbox, here and in the exporter
   --max-unpublished-row-age
                          age of the oldest row of a relay outbox, an
                          unpublished row (default 15m)

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -31,6 +33,8 @@ type exporterOptions struct {
 	MaxOldestRowAge time.Duration
 	NoConnect       bool
 	ProbeInterval   time.Duration
+	DSNs            []string
+	DBAddresses     []string
 	Connect         connectFlags
 	Kafka           kafkaClientFlags
 }
@@ -44,15 +48,25 @@ func newExporterCmd(env *Env) *cobra.Command {
 replication slot (retained WAL, confirmed-flush lag, active, wal_status),
 the MySQL/MariaDB binlog lag and retention left behind the connector's
 offset, the outbox table's row estimate and oldest row age, the connector
-and task states on Kafka Connect, and the lag of the consumer groups that
---group names. Every metric starts with outbox_; 'go doc ./exporter' lists
+and task states on Kafka Connect, and the lag of the consumer groups: the
+ones the spec declares (an outbox's consumers:, labelled with the outbox,
+from the first scrape) and the ones --group names. A group with no
+committed offset (not started, or a misspelt --group) is exported with
+outbox_target_error{target="kafka",reason="missing"}, not left out. Every metric starts with outbox_; 'go doc ./exporter' lists
 them.
 
 The databases are read as the connector's user, with the host, port and
 password the spec's connection and ${env:…}/${file:…} references give (the
-same DSN as 'outboxctl relay'). An outbox whose connection cannot be
-resolved is exported as down (outbox_target_error reason "config") and the
-others are served; when none resolves, it is a usage error.
+same DSN as 'outboxctl relay'). --db-address [NAME=]HOST:PORT replaces the
+host and port where the exporter reaches the database by another address
+than Connect (a Docker service name, a proxy), for outbox NAME or, without
+NAME=, for every outbox. --dsn NAME=DSN gives outbox NAME's DSN outright
+(a literal, or env:VAR / file:PATH), for example when the connector's
+password is a Kafka Connect config provider reference. An outbox with no
+DSN (no host, or such a password, and no --dsn) is exported as down with
+outbox_target_error reason "missing"; one whose connection cannot be
+resolved (an unset ${env:…}) with reason "config"; the others are served,
+and each is logged once. When none resolves, it is a usage error.
 
 Each scrape is bounded by --scrape-timeout and by Prometheus's own scrape
 timeout (the X-Prometheus-Scrape-Timeout-Seconds header) less a margin: a
@@ -60,9 +74,11 @@ target (a database, a connector, Kafka) that fails or does not answer in
 time is outbox_up{target=…}=0 with outbox_target_error{reason=…}=1, not a
 lost scrape. Each change of a target's state is logged once to stderr.
 
---max-oldest-row-age is exported as outbox_retention_seconds for the
-outboxes that keep rows after publishing (the OutboxKeptRowTooOld alert);
-it is doctor's flag of the same name and default.
+outbox_retention_seconds (the OutboxKeptRowTooOld alert) is, for each
+outbox that keeps rows after publishing, the retention its spec declares
+("retention: 72h"), else --max-oldest-row-age: doctor's flag of the same
+name and default, and the same rule (provisioning.OldestRowLimit), so the
+two thresholds agree.
 
 --probe-interval runs verify's canary for every outbox on that schedule
 (off by default; it writes a canary row, as 'outboxctl verify' does, with
@@ -70,7 +86,8 @@ the same database connection) and exports its success and stage latencies
 (outbox_canary_success, outbox_canary_stage_seconds{stage}).`,
 		Example: `  $ outboxctl exporter -f outbox.yaml --listen :9187
   $ outboxctl exporter -f outbox.yaml --group billing --group shipping --scrape-timeout 5s
-  $ outboxctl exporter -f outbox.yaml --probe-interval 1m`,
+  $ outboxctl exporter -f outbox.yaml --probe-interval 1m
+  $ outboxctl exporter -f outbox.yaml --db-address 127.0.0.1:5432 --dsn billing=env:BILLING_DSN`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runExporter(c.Context(), env, opts)
@@ -79,10 +96,12 @@ the same database connection) and exports its success and stage latencies
 	fs := c.Flags()
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
 	fs.StringVar(&opts.Listen, "listen", ":9187", "address to serve /metrics on")
-	fs.StringArrayVar(&opts.Groups, "group", nil, "consumer group whose lag to export (repeatable; needs $OUTBOXCTL_BOOTSTRAP_SERVERS)")
+	fs.StringArrayVar(&opts.Groups, "group", nil, "consumer group whose lag to export besides the spec's declared consumers (repeatable)")
 	fs.DurationVar(&opts.ScrapeTimeout, "scrape-timeout", exporter.DefaultTimeout, "bound of each scrape; targets still running at it are up=0")
-	fs.DurationVar(&opts.MaxOldestRowAge, "max-oldest-row-age", provisioning.DefaultMaxOldestRowAge, "age the oldest kept row may reach (exported as outbox_retention_seconds; doctor's threshold)")
+	fs.DurationVar(&opts.MaxOldestRowAge, "max-oldest-row-age", provisioning.DefaultMaxOldestRowAge, "age the oldest kept row may reach where the spec declares no retention (exported as outbox_retention_seconds; doctor's threshold)")
 	fs.BoolVar(&opts.NoConnect, "no-connect", false, "do not read connector states from Kafka Connect")
+	fs.StringArrayVar(&opts.DSNs, "dsn", nil, "NAME=DSN: outbox NAME's database DSN (literal, env:VAR or file:PATH; repeatable; default: from the spec's connection)")
+	fs.StringArrayVar(&opts.DBAddresses, "db-address", nil, "[NAME=]HOST:PORT: reach outbox NAME's database (every outbox's without NAME=) there instead of the spec's host and port (repeatable)")
 	fs.DurationVar(&opts.ProbeInterval, "probe-interval", 0, "run verify's canary for every outbox at this interval and export it (0: off)")
 	addConnectFlags(fs, &opts.Connect)
 	addKafkaClientFlags(fs, &opts.Kafka)
@@ -103,8 +122,12 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 	if err != nil {
 		return err
 	}
+	conns, err := exporterConns(env, targets, opts.DSNs, opts.DBAddresses)
+	if err != nil {
+		return err
+	}
 	logger := slog.New(slog.NewTextHandler(env.IO.ErrOut, nil))
-	cfg := exporter.Config{Groups: opts.Groups, Timeout: opts.ScrapeTimeout, MaxOldestRowAge: opts.MaxOldestRowAge, Logger: logger}
+	cfg := exporter.Config{Timeout: opts.ScrapeTimeout, MaxOldestRowAge: opts.MaxOldestRowAge, Logger: logger}
 	resolved := 0
 	for _, t := range targets {
 		if t.err != nil {
@@ -112,7 +135,7 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 			cfg.Targets = append(cfg.Targets, exporter.Target{Outbox: t.outbox, Err: t.err})
 			continue
 		}
-		et, db, err := exporterTarget(t.target)
+		et, db, err := exporterTarget(t.target, conns[t.outbox.Name])
 		if err != nil {
 			logger.Warn("exporter: outbox not resolved; exported as down", slog.String("outbox", t.outbox.Name), slog.String("error", err.Error()))
 			cfg.Targets = append(cfg.Targets, exporter.Target{Outbox: t.outbox, Err: err})
@@ -131,7 +154,10 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 			return err
 		}
 	}
-	if len(opts.Groups) > 0 {
+	// The consumer groups: the spec's declared ones (consumers:, labelled
+	// with their outbox) from the first scrape, and the --group ones.
+	cfg.Groups, cfg.GroupOutbox = exporterGroups(targets, opts.Groups)
+	if len(cfg.Groups) > 0 {
 		kc, err := env.kafkaConfig(&opts.Kafka, "")
 		if err != nil {
 			return err
@@ -154,12 +180,6 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 		}
 		defer reader.Close()
 		cfg.Records = exporter.NewKafkaRecordTimes(reader)
-		cfg.GroupOutbox = map[string]string{}
-		for _, t := range targets {
-			for _, cs := range t.outbox.Consumers {
-				cfg.GroupOutbox[cs.Group] = t.outbox.Name
-			}
-		}
 	}
 	if opts.ProbeInterval > 0 {
 		kc, err := env.kafkaConfig(&opts.Kafka, "")
@@ -277,9 +297,96 @@ func exporterTargets(env *Env, files []string) ([]exporterOutbox, error) {
 	return out, nil
 }
 
-// exporterTarget opens t's database (as the relay does) for the exporter.
-func exporterTarget(t provisioning.Target) (exporter.Target, *sql.DB, error) {
-	driver, dsn, err := relay.DSN(t.Connector.Config, "")
+// exporterConn is how the exporter reaches one outbox's database: its
+// --dsn, or the address (--db-address) that replaces the connector's
+// host and port.
+type exporterConn struct {
+	dsn        string
+	host, port string
+}
+
+// exporterConns parses --dsn NAME=DSN and --db-address [NAME=]HOST:PORT
+// into each outbox's connection; a NAME that is no outbox of the spec, or
+// given twice, is a usage error.
+func exporterConns(env *Env, targets []exporterOutbox, dsns, addrs []string) (map[string]exporterConn, error) {
+	known := map[string]bool{}
+	for _, t := range targets {
+		known[t.outbox.Name] = true
+	}
+	conns := map[string]exporterConn{}
+	checkName := func(flag, name string) error {
+		if !known[name] {
+			return UsageError(fmt.Errorf("%s %s=…: the spec has no outbox %s", flag, name, name))
+		}
+		return nil
+	}
+	seenDSN := map[string]bool{}
+	for _, v := range dsns {
+		name, dsn, ok := strings.Cut(v, "=")
+		if name = strings.TrimSpace(name); !ok || name == "" || dsn == "" {
+			return nil, UsageError(errors.New("--dsn: want NAME=DSN (NAME an outbox of the spec)"))
+		}
+		if err := checkName("--dsn", name); err != nil {
+			return nil, err
+		}
+		if seenDSN[name] {
+			return nil, UsageError(fmt.Errorf("--dsn %s=…: given twice", name))
+		}
+		seenDSN[name] = true
+		if isSecretRef(dsn) {
+			var err error
+			if dsn, err = secretRef(env, dsn, "--dsn "+name); err != nil {
+				return nil, err
+			}
+		}
+		c := conns[name]
+		c.dsn = dsn
+		conns[name] = c
+	}
+	var all *exporterConn
+	seenAddr := map[string]bool{}
+	for _, v := range addrs {
+		name, addr, named := strings.Cut(v, "=")
+		if !named {
+			name, addr = "", v
+		}
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil || host == "" || port == "" {
+			return nil, UsageError(fmt.Errorf("--db-address %q: want [NAME=]HOST:PORT", v))
+		}
+		if named {
+			if err := checkName("--db-address", name); err != nil {
+				return nil, err
+			}
+		}
+		if seenAddr[name] {
+			return nil, UsageError(fmt.Errorf("--db-address %q: given twice for the same outbox", v))
+		}
+		seenAddr[name] = true
+		if !named {
+			all = &exporterConn{host: host, port: port}
+			continue
+		}
+		c := conns[name]
+		c.host, c.port = host, port
+		conns[name] = c
+	}
+	if all != nil {
+		for name := range known {
+			if c := conns[name]; c.host == "" {
+				c.host, c.port = all.host, all.port
+				conns[name] = c
+			}
+		}
+	}
+	return conns, nil
+}
+
+// exporterTarget opens t's database (as the relay does) for the exporter:
+// with conn's DSN, else the connector's database.* settings with conn's
+// host and port. No DSN to be had is ErrNoDSN (reason missing).
+func exporterTarget(t provisioning.Target, conn exporterConn) (exporter.Target, *sql.DB, error) {
+	driver, dsn, err := exporterDSN(t, conn)
 	if err != nil {
 		return exporter.Target{}, nil, err
 	}
@@ -293,4 +400,49 @@ func exporterTarget(t provisioning.Target) (exporter.Target, *sql.DB, error) {
 		et.Connector = t.Connector.Name
 	}
 	return et, db, nil
+}
+
+// exporterDSN is the driver and DSN exporterTarget opens.
+func exporterDSN(t provisioning.Target, conn exporterConn) (string, string, error) {
+	conf := t.Connector.Config
+	if conn.host != "" && conn.dsn == "" {
+		conf = maps.Clone(conf)
+		conf["database.hostname"], conf["database.port"] = conn.host, conn.port
+	}
+	driver, dsn, err := relay.DSN(conf, conn.dsn)
+	if err != nil {
+		if errors.Is(err, relay.ErrNoDSN) {
+			err = fmt.Errorf("%w: %w (--dsn %s=DSN)", exporter.ErrNoDSN, err, t.Outbox.Name)
+		}
+		return "", "", err
+	}
+	return driver, dsn, nil
+}
+
+// exporterGroups is the consumer groups whose lag the exporter exports:
+// every group the spec's outboxes declare (consumers:), with its outbox
+// label, then the --group ones not declared (outbox label ""), each once.
+// A --group that names no group (a misspelt name) is still exported: its
+// Kafka target is down with reason missing.
+func exporterGroups(targets []exporterOutbox, flags []string) ([]string, map[string]string) {
+	var groups []string
+	outboxOf := map[string]string{}
+	seen := map[string]bool{}
+	for _, t := range targets {
+		for _, cs := range t.outbox.Consumers {
+			if cs.Group == "" || seen[cs.Group] {
+				continue
+			}
+			seen[cs.Group] = true
+			groups = append(groups, cs.Group)
+			outboxOf[cs.Group] = t.outbox.Name
+		}
+	}
+	for _, g := range flags {
+		if !seen[g] {
+			seen[g] = true
+			groups = append(groups, g)
+		}
+	}
+	return groups, outboxOf
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,8 +24,9 @@ import (
 )
 
 // TestCLIExporterGroups runs `outboxctl exporter --group` against the real
-// Kafka: the group the spec declares under an outbox's consumers carries
-// that outbox's label, its lag is exported in seconds (the record at its
+// Kafka: the group the spec declares under an outbox's consumers is
+// exported from the first scrape without any --group and carries that
+// outbox's label, its lag is exported in seconds (the record at its
 // committed offset was written an hour ago), and a misspelt --group has
 // NaN maxima and its Kafka target down with reason missing.
 func TestCLIExporterGroups(t *testing.T) {
@@ -100,7 +102,7 @@ outboxes:
 	done := make(chan int, 1)
 	go func() {
 		done <- cmd.Run(ctx, env, []string{"exporter", "-f", specFile, "--no-connect", "--listen", addr, "--scrape-timeout", "10s",
-			"--group", group, "--group", typo})
+			"--group", typo}) // the declared group without --group: from the spec's consumers:
 	}()
 	defer func() {
 		cancel()
@@ -143,5 +145,104 @@ outboxes:
 	}
 	if v, err := strconv.ParseFloat(m[1], 64); err != nil || v < 3500 || v > 3700 {
 		t.Errorf("lag seconds of %s = %s, want about an hour", group, m[1])
+	}
+}
+
+// TestCLIExporterDBAddress runs `outboxctl exporter` against the real
+// PostgreSQL where the spec's host and port are what Kafka Connect sees (a
+// name and port the exporter cannot reach): without --db-address the
+// database target is unreachable; with --db-address NAME=HOST:PORT, and
+// with --dsn NAME=DSN, it is reached (the outbox table is not there:
+// reason missing, not unreachable), and one outbox's failure does not stop
+// the others.
+func TestCLIExporterDBAddress(t *testing.T) {
+	s := itest.Require(t, itest.Postgres)
+	sfx := strings.ToLower(itest.Suffix())
+	dbname := "cliexpaddr_" + sfx
+	itest.PostgresDatabase(t, s.PostgresDSN, dbname)
+	u, err := url.Parse(s.PostgresDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, _ := u.User.Password()
+	dsn := settings.PostgresDSNWithDatabase(s.PostgresDSN, dbname)
+	password := ""
+	if pw != "" {
+		password = `, password: "${env:CLIEXP_PW}"`
+	}
+	outbox := func(name string) string {
+		return `  - name: ` + name + `
+    database:
+      kind: postgres
+      connection: {host: 127.0.0.1, port: 1, user: ` + u.User.Username() + password + `, dbname: ` + dbname + `}
+    payloadFormat: json
+    connector: {name: ` + name + `-outbox}
+`
+	}
+	specFile := filepath.Join(t.TempDir(), "outbox.yaml")
+	if err := os.WriteFile(specFile, []byte("apiVersion: outboxctl.dev/v1alpha1\noutboxes:\n"+outbox("direct")+outbox("viaaddr")+outbox("viadsn")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	var out, errOut syncBuffer
+	getenv := func(k string) string {
+		switch k {
+		case "OUTBOXCTL_CONTEXT", "XDG_CONFIG_HOME":
+			return ""
+		case "CLIEXP_PW":
+			return pw
+		case "CLIEXP_DSN":
+			return dsn
+		}
+		return os.Getenv(k)
+	}
+	env := &cmd.Env{IO: cmd.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Settings: settings.FromEnv(getenv), Getenv: getenv}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- cmd.Run(ctx, env, []string{"exporter", "-f", specFile, "--no-connect", "--listen", addr, "--scrape-timeout", "10s",
+			"--db-address", "viaaddr=" + u.Host, "--dsn", "viadsn=env:CLIEXP_DSN"})
+	}()
+	defer func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("exporter does not stop on cancel")
+		}
+	}()
+	var body string
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			body = string(b)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("exporter does not serve: %v\nstderr: %s", err, errOut.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, want := range []string{
+		`outbox_target_error{outbox="direct",reason="unreachable",target="database"} 1`,
+		`outbox_target_error{outbox="viaaddr",reason="missing",target="database"} 1`,
+		`outbox_target_error{outbox="viaaddr",reason="unreachable",target="database"} 0`,
+		`outbox_target_error{outbox="viadsn",reason="missing",target="database"} 1`,
+		`outbox_target_error{outbox="viadsn",reason="unreachable",target="database"} 0`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %q:\n%s\nstderr: %s", want, body, errOut.String())
+		}
+	}
+	if strings.Contains(body+errOut.String(), pw) && pw != "" {
+		t.Errorf("the database password is in the output")
 	}
 }

@@ -113,3 +113,84 @@ outboxes:
 		t.Errorf("stderr: %q", errOut.String())
 	}
 }
+
+// TestExporterReadmeSpec runs `outboxctl exporter` on the README's own
+// example spec (examples/outbox.yaml): orders' password comes from
+// $ORDERS_DB_PASSWORD; payments' is a ${file:…} Kafka Connect resolves on
+// its own host, so the exporter has no DSN for it: down with reason
+// missing, logged once, and orders is still exported. With --dsn
+// payments=…, payments is read too (nothing listens there: unreachable, no
+// longer missing).
+func TestExporterReadmeSpec(t *testing.T) {
+	scrapeOnce := func(t *testing.T, extra ...string) (string, string) {
+		t.Helper()
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := l.Addr().String()
+		l.Close()
+		var out, errOut syncBuffer
+		getenv := func(k string) string {
+			if k == "ORDERS_DB_PASSWORD" {
+				return "pw"
+			}
+			return ""
+		}
+		env := &cmd.Env{IO: cmd.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Settings: settings.Defaults(), Getenv: getenv}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan int, 1)
+		go func() {
+			done <- cmd.Run(ctx, env, append([]string{"exporter", "-f", "../examples/outbox.yaml", "--no-connect", "--listen", addr, "--scrape-timeout", "2s"}, extra...))
+		}()
+		defer func() {
+			cancel()
+			select {
+			case code := <-done:
+				if code != 0 {
+					t.Errorf("exporter exits %d: %s", code, errOut.String())
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("exporter does not stop on cancel")
+			}
+		}()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			resp, err := http.Get("http://" + addr + "/metrics")
+			if err == nil {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					t.Fatalf("/metrics: %s\n%s", resp.Status, b)
+				}
+				return string(b), errOut.String()
+			}
+			select {
+			case code := <-done:
+				t.Fatalf("exporter exits %d on the README's spec: %s", code, errOut.String())
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("exporter does not serve: %v\nstderr: %s", err, errOut.String())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	body, errOut := scrapeOnce(t)
+	for _, want := range []string{
+		`outbox_up{outbox="orders",target="database"}`,
+		`outbox_up{outbox="payments",target="database"} 0`,
+		`outbox_target_error{outbox="payments",reason="missing",target="database"} 1`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %q:\n%s", want, body)
+		}
+	}
+	if n := strings.Count(errOut, "exported as down"); n != 1 || !strings.Contains(errOut, "outbox=payments") || !strings.Contains(errOut, "--dsn payments=DSN") {
+		t.Errorf("stderr: want payments reported once as not resolved:\n%s", errOut)
+	}
+	body, _ = scrapeOnce(t, "--dsn", "payments=dbz:pw@tcp(127.0.0.1:1)/payments")
+	if !strings.Contains(body, `outbox_target_error{outbox="payments",reason="unreachable",target="database"} 1`) {
+		t.Errorf("--dsn payments=…: payments not read with it:\n%s", body)
+	}
+}

@@ -37,8 +37,11 @@ it on the routed topic with the key and headers the EventRouter makes of it
 under the generated connector config, decodes it with the consumer SDK (whose
 Router skips canaries and counts them in Router.Stats) and deletes the canary
 row where the outbox keeps rows. It reports the latency of each stage:
-connector (or relay), database write, capture (PostgreSQL: the slot confirmed
-the commit), topic, decode.
+connector (or relay), database write, capture (connector outboxes: from the
+commit to the record's timestamp on the topic), topic (from the commit until
+verify read the record back), decode, and the informational offset flush
+(PostgreSQL: until the slot confirmed the commit, Connect's offset flush; it
+never fails the run).
 
 A relay-published outbox needs outboxctl relay running: its relay stage fails
 with that hint when no record arrives.

@@ -17,7 +17,8 @@
 // scrape itself still succeeds with what the other targets answered. A
 // target's change of state (failing and why, recovered) is logged once to
 // Config.Logger. An outbox the caller could not resolve (Target.Err) is a
-// database target down with reason config; the others are exported.
+// database target down with reason config, or missing when the caller has
+// no DSN for it (ErrNoDSN); the others are exported.
 //
 // Metrics (labels in braces; every series of an outbox has outbox=<name>):
 //
@@ -54,9 +55,10 @@
 //	outbox_table_oldest_unpublished_row_age_seconds{table}
 //	                                                  the same for a relay outbox, whose rows are all
 //	                                                  unpublished (the relay deletes them on the ack)
-//	outbox_retention_seconds{outbox}                  the age the oldest kept row may reach
-//	                                                  (Config.MaxOldestRowAge, doctor's
-//	                                                  --max-oldest-row-age), for outboxes that keep rows
+//	outbox_retention_seconds{outbox}                  the age the oldest kept row may reach: the
+//	                                                  spec's retention, else Config.MaxOldestRowAge
+//	                                                  (doctor's --max-oldest-row-age), for outboxes
+//	                                                  that keep rows (provisioning.OldestRowLimit)
 //	outbox_connector_state{connector,state}           1 for the connector's current state, 0 for the
 //	                                                  others (UNASSIGNED, RUNNING, PAUSED, STOPPED,
 //	                                                  FAILED, RESTARTING, NOT_FOUND)

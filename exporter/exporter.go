@@ -57,15 +57,23 @@ const (
 	ReasonUnreachable = "unreachable"
 	// ReasonAuth: the server refused the credentials or the privileges.
 	ReasonAuth = "auth"
-	// ReasonMissing: the outbox table does not exist, or a consumer group
-	// of Config.Groups has no committed offset (it does not exist).
+	// ReasonMissing: the outbox table does not exist, a consumer group
+	// of Config.Groups has no committed offset (it does not exist), or the
+	// outbox has no DSN to read its database with (Target.Err wraps
+	// ErrNoDSN).
 	ReasonMissing = "missing"
-	// ReasonConfig: the outbox could not be resolved (Target.Err: no
-	// DSN, a reference that does not resolve).
+	// ReasonConfig: the outbox could not be resolved (Target.Err: a
+	// reference that does not resolve, an invalid connection).
 	ReasonConfig = "config"
 	// ReasonError: any other failure.
 	ReasonError = "error"
 )
+
+// ErrNoDSN: the exporter has no DSN for an outbox's database (the
+// connector's config names no host, or its password is a Kafka Connect
+// config provider reference only Connect resolves). A Target.Err wrapping
+// it is reason missing.
+var ErrNoDSN = errors.New("no database DSN for the outbox")
 
 // Reasons are the values of outbox_target_error's reason label.
 var Reasons = []string{ReasonTimeout, ReasonUnreachable, ReasonAuth, ReasonMissing, ReasonConfig, ReasonError}
@@ -87,7 +95,8 @@ type Target struct {
 	Connector string
 	// Err, when set, is why the outbox could not be resolved (its DSN, a
 	// reference): the outbox is exported as a database target that is
-	// down with reason config, and the other outboxes are not affected.
+	// down with reason config (missing when Err wraps ErrNoDSN), and the
+	// other outboxes are not affected.
 	Err error
 }
 
@@ -117,7 +126,8 @@ type Config struct {
 	// MaxOldestRowAge is the age the oldest row of an outbox that keeps
 	// rows after publishing may reach: cleanup's retention plus its
 	// schedule, doctor's --max-oldest-row-age (default
-	// provisioning.DefaultMaxOldestRowAge). Exported as
+	// provisioning.DefaultMaxOldestRowAge), for the outboxes whose spec
+	// declares no retention (provisioning.OldestRowLimit). Exported as
 	// outbox_retention_seconds for the OutboxKeptRowTooOld alert.
 	MaxOldestRowAge time.Duration
 	// Probes are the canaries RunProbes runs (verify.Run with these
@@ -453,6 +463,8 @@ func Reason(err error) string {
 	var netErr net.Error
 	msg := strings.ToLower(err.Error())
 	switch {
+	case errors.Is(err, ErrNoDSN):
+		return ReasonMissing
 	case errors.As(err, &ce):
 		return ReasonConfig
 	case errors.Is(err, errTableMissing), errors.Is(err, errGroupMissing):
@@ -538,7 +550,8 @@ func (c *Collector) database(ctx context.Context, t Target) ([]prometheus.Metric
 		}
 	}
 	if !o.DeletesAfterInsert() && !o.RelayPublished() {
-		ms = append(ms, gauge(descRetention, c.cfg.MaxOldestRowAge.Seconds(), o.Name))
+		limit, _ := provisioning.OldestRowLimit(o, provisioning.Thresholds{MaxOldestRowAge: c.cfg.MaxOldestRowAge})
+		ms = append(ms, gauge(descRetention, limit.Seconds(), o.Name))
 	}
 	return ms, nil
 }

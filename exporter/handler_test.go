@@ -152,7 +152,8 @@ func TestHandlerHonoursScrapeTimeout(t *testing.T) {
 // TestTargetErrors: each failing target says why (outbox_target_error, one
 // reason at 1) and is logged once per change of state; an outbox that
 // could not be resolved (Target.Err) is a database target down with reason
-// config, and the other outboxes are exported.
+// config (missing when it has no DSN: ErrNoDSN), and the other outboxes are
+// exported.
 func TestTargetErrors(t *testing.T) {
 	fake := connectfake.New(connectfake.Options{})
 	defer fake.Close()
@@ -173,6 +174,7 @@ func TestTargetErrors(t *testing.T) {
 			{Outbox: outboxNamed("a", spec.Postgres), Connector: "ok"},
 			{Outbox: outboxNamed("refused", spec.Postgres), DB: db, Slot: "s"},
 			{Outbox: outboxNamed("unresolved", spec.Postgres), Connector: "ok", Err: errors.New("connection.password: ${env:PW}: PW is not set")},
+			{Outbox: outboxNamed("nodsn", spec.Postgres), Err: fmt.Errorf("%w: database.password is a Kafka Connect config provider reference: pass --dsn nodsn=DSN", exporter.ErrNoDSN)},
 		}})
 	for round := 1; round <= 3; round++ {
 		got, _ := scrape(t, c)
@@ -183,6 +185,9 @@ func TestTargetErrors(t *testing.T) {
 			"outbox_target_error{outbox=refused,reason=error,target=database}":       0,
 			"outbox_up{outbox=unresolved,target=database}":                           0,
 			"outbox_target_error{outbox=unresolved,reason=config,target=database}":   1,
+			"outbox_up{outbox=nodsn,target=database}":                                0,
+			"outbox_target_error{outbox=nodsn,reason=missing,target=database}":       1,
+			"outbox_target_error{outbox=nodsn,reason=config,target=database}":        0,
 			"outbox_connector_state{connector=ok,outbox=a,state=RUNNING}":            1,
 		} {
 			if v, ok := got[k]; !ok || v != want {
@@ -196,10 +201,10 @@ func TestTargetErrors(t *testing.T) {
 		}
 	}
 	out := logs.String()
-	if n := strings.Count(out, "exporter target failing"); n != 2 {
-		t.Errorf("%d failing lines after 3 scrapes of 2 failing targets, want 2 (once per change):\n%s", n, out)
+	if n := strings.Count(out, "exporter target failing"); n != 3 {
+		t.Errorf("%d failing lines after 3 scrapes of 3 failing targets, want 3 (once per change):\n%s", n, out)
 	}
-	for _, want := range []string{"outbox=refused reason=unreachable", "connection refused", "outbox=unresolved reason=config", "PW is not set"} {
+	for _, want := range []string{"outbox=refused reason=unreachable", "connection refused", "outbox=unresolved reason=config", "PW is not set", "outbox=nodsn reason=missing", "pass --dsn nodsn=DSN"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("log lacks %q:\n%s", want, out)
 		}
@@ -240,6 +245,7 @@ func TestReason(t *testing.T) {
 		{errors.New("Error 1045 (28000): Access denied for user 'dbz'@'%'"), exporter.ReasonAuth},
 		{errors.New("kafka: Local: All brokers are down"), exporter.ReasonUnreachable},
 		{errors.New("something else"), exporter.ReasonError},
+		{fmt.Errorf("outbox orders: %w: pass --dsn orders=DSN", exporter.ErrNoDSN), exporter.ReasonMissing},
 	} {
 		if got := exporter.Reason(tc.err); got != tc.want {
 			t.Errorf("Reason(%v) = %s, want %s", tc.err, got, tc.want)

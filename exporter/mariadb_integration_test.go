@@ -39,6 +39,7 @@ outboxes:
       connection: {host: %q, port: %s, user: root, dbname: %s}
     payloadFormat: json
     columns: {timestamp: created_at}
+    retention: 72h
     routing:
       topicReplacement: expm.%s.${routedByValue}
     connector: {name: %s, topicPrefix: expm%s, heartbeat: 1s}
@@ -94,6 +95,8 @@ outboxes:
 		"outbox_up{outbox=" + o.Name + ",target=binlog}":                                1,
 		"outbox_up{outbox=" + o.Name + ",target=database}":                              1,
 		"outbox_binlog_offset_purged{connector=" + connName + ",outbox=" + o.Name + "}": 0,
+		// the spec's retention, not --max-oldest-row-age (provisioning.OldestRowLimit, doctor's threshold)
+		"outbox_retention_seconds{outbox=" + o.Name + "}": (72 * time.Hour).Seconds(),
 	} {
 		if v, ok := got[k]; !ok || v != want {
 			t.Errorf("%s = %v (present %v), want %v", k, v, ok, want)

@@ -44,7 +44,8 @@ type Thresholds struct {
 	// MaxRetainedWAL is the WAL, in bytes, a replication slot may retain.
 	MaxRetainedWAL int64
 	// MaxOldestRowAge is the age the oldest outbox row may reach on an
-	// outbox that keeps rows after publishing (cleanup's retention).
+	// outbox that keeps rows after publishing and declares no retention
+	// (see OldestRowLimit).
 	MaxOldestRowAge time.Duration
 	// MaxUnpublishedRowAge is the age the oldest row of a relay outbox (an
 	// unpublished row) may reach.
@@ -52,6 +53,23 @@ type Thresholds struct {
 	// MaxConsumerLag is the lag, in records, of a consumer group on one
 	// partition.
 	MaxConsumerLag int64
+}
+
+// OldestRowLimit is the age o's oldest row may reach, and where that limit
+// comes from: for a relay outbox (every row unpublished)
+// th.MaxUnpublishedRowAge; for an outbox that keeps rows after publishing,
+// the retention the spec declares (spec.Outbox.Retention) or else
+// th.MaxOldestRowAge. doctor (OUTBOX_OLDEST_ROW) and the exporter
+// (outbox_retention_seconds, read by the OutboxKeptRowTooOld alert) both
+// use it, so their thresholds agree. 0: no threshold.
+func OldestRowLimit(o *spec.Outbox, th Thresholds) (limit time.Duration, source string) {
+	if o.RelayPublished() {
+		return th.MaxUnpublishedRowAge, "--max-unpublished-row-age"
+	}
+	if r := o.RetentionPeriod(); r > 0 {
+		return r, "the spec's retention"
+	}
+	return th.MaxOldestRowAge, "--max-oldest-row-age"
 }
 
 // DefaultThresholds are doctor's defaults.
@@ -189,10 +207,7 @@ func CheckThresholds(t Target, f *Facts, st *TableStats, th Thresholds) []Findin
 			oldest = "age of the oldest row unknown (no timestamp column, ids are not UUIDv7)"
 		}
 		fs.add(IDOutboxTable, SeverityInfo, "table "+qt, "", "%s, %s, %s", humanBytes(st.Bytes), rows, oldest)
-		limit, flag := th.MaxOldestRowAge, "--max-oldest-row-age"
-		if o.RelayPublished() {
-			limit, flag = th.MaxUnpublishedRowAge, "--max-unpublished-row-age"
-		}
+		limit, flag := OldestRowLimit(o, th)
 		if st.OldestAge != nil && limit > 0 && *st.OldestAge > limit {
 			fix := "run outboxctl cleanup (from cron) to delete published rows"
 			what := "rows are kept after publishing"

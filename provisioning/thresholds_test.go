@@ -38,6 +38,10 @@ func TestCheckThresholds(t *testing.T) {
 			provisioning.DefaultThresholds, []string{"OUTBOX_TABLE info", "OUTBOX_OLDEST_ROW error"}, "over the threshold of 15m0s (--max-unpublished-row-age"},
 		{"kept row within the retention", "", nil, &provisioning.TableStats{OldestAge: age(20 * time.Minute)},
 			provisioning.DefaultThresholds, []string{"OUTBOX_TABLE info"}, "oldest row 20m0s old"},
+		{"kept row past the spec's retention", "    retention: 2h\n", nil, &provisioning.TableStats{OldestAge: age(3 * time.Hour)},
+			provisioning.DefaultThresholds, []string{"OUTBOX_TABLE info", "OUTBOX_OLDEST_ROW error"}, "over the threshold of 2h0m0s (the spec's retention"},
+		{"kept row within the spec's retention, past the flag", "    retention: 72h\n", nil, &provisioning.TableStats{OldestAge: age(48 * time.Hour)},
+			provisioning.DefaultThresholds, []string{"OUTBOX_TABLE info"}, "oldest row 48h0m0s old"},
 		{"age unknown", "", nil, &provisioning.TableStats{RowsEstimate: 3},
 			provisioning.DefaultThresholds, []string{"OUTBOX_TABLE info"}, "ids are not UUIDv7"},
 	}
@@ -109,5 +113,28 @@ CREATE TABLE IF NOT EXISTS "public"."outbox_p2026120200" PARTITION OF "public"."
 	}
 	if tg.Config("publish.via.partition.root") != "true" {
 		t.Errorf("connector config lacks publish.via.partition.root=true")
+	}
+}
+
+// TestOldestRowLimit: the one threshold of the oldest row that doctor and
+// the exporter (outbox_retention_seconds) use: the spec's retention on an
+// outbox that keeps rows, else --max-oldest-row-age; a relay outbox's
+// --max-unpublished-row-age.
+func TestOldestRowLimit(t *testing.T) {
+	th := provisioning.DefaultThresholds
+	for _, tc := range []struct {
+		name   string
+		o      spec.Outbox
+		limit  time.Duration
+		source string
+	}{
+		{"kept rows, no retention", spec.Outbox{}, provisioning.DefaultMaxOldestRowAge, "--max-oldest-row-age"},
+		{"kept rows, retention 72h", spec.Outbox{Retention: "72h"}, 72 * time.Hour, "the spec's retention"},
+		{"kept rows, retention 30m", spec.Outbox{Retention: "30m"}, 30 * time.Minute, "the spec's retention"},
+		{"relay", spec.Outbox{Relay: &spec.RelaySpec{}}, provisioning.DefaultMaxUnpublishedRowAge, "--max-unpublished-row-age"},
+	} {
+		if limit, source := provisioning.OldestRowLimit(&tc.o, th); limit != tc.limit || source != tc.source {
+			t.Errorf("%s: %s (%s), want %s (%s)", tc.name, limit, source, tc.limit, tc.source)
+		}
 	}
 }

@@ -19,7 +19,8 @@ import (
 // it). The driver itself is the caller's to register (pgx/v5/stdlib,
 // go-sql-driver/mysql). Errors unwrap to ErrConfig: a connector class the
 // relay does not read, no database.hostname, or a password that is a
-// Kafka Connect config provider reference.
+// Kafka Connect config provider reference; the last two also unwrap to
+// ErrNoDSN.
 func DSN(conf map[string]string, dsn string) (driver, dataSource string, err error) {
 	class := conf["connector.class"]
 	kind := eventrouter.ConnectorKindOf(class)
@@ -36,10 +37,10 @@ func DSN(conf map[string]string, dsn string) (driver, dataSource string, err err
 	}
 	host, port, user, pass := conf["database.hostname"], conf["database.port"], conf["database.user"], conf["database.password"]
 	if host == "" {
-		return "", "", configErr(nil, "database.hostname is not set: pass --dsn")
+		return "", "", configErr(ErrNoDSN, "database.hostname is not set: pass --dsn")
 	}
 	if strings.Contains(pass, "${") {
-		return "", "", configErr(nil, "database.password is a Kafka Connect config provider reference the relay cannot resolve: pass --dsn")
+		return "", "", configErr(ErrNoDSN, "database.password is a Kafka Connect config provider reference the relay cannot resolve: pass --dsn")
 	}
 	if pg {
 		if port == "" {

@@ -53,6 +53,9 @@ var (
 	// the outbox table that never stayed there: the writer deletes each row
 	// in its inserting transaction, so the relay would never see them.
 	ErrDeleteAfterInsert = errors.New("the writer deletes outbox rows in their inserting transaction")
+	// ErrNoDSN: DSN cannot build a DSN from the connector config (no
+	// database.hostname, or a password only Kafka Connect resolves).
+	ErrNoDSN = errors.New("no DSN in the connector config")
 )
 
 // ConfigError is a start-time problem. It unwraps to ErrConfig and to the

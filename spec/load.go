@@ -200,6 +200,7 @@ func Parse(srcs ...Source) (*Spec, error) {
 		checkPartitioning(&s.Outboxes[i], &errs)
 		checkDelivery(&s.Outboxes[i], &errs)
 		checkConsumers(&s.Outboxes[i], &errs)
+		checkRetention(&s.Outboxes[i], &errs)
 	}
 	checkDuplicates(s, &errs)
 	if len(s.Outboxes) == 0 && len(errs) == 0 {

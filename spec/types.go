@@ -180,6 +180,11 @@ type Outbox struct {
 	// Topics are the replication settings of the outbox's topics (see
 	// TopicsSpec).
 	Topics *TopicsSpec `yaml:"topics" json:"topics,omitempty"`
+	// Retention is how long an outbox that keeps rows after publishing
+	// keeps them (a duration: "24h", "72h"): the age the oldest kept row
+	// may reach before doctor and the OutboxKeptRowTooOld alert report
+	// that cleanup does not keep up (see RetentionPeriod).
+	Retention string `yaml:"retention" json:"retention,omitempty"`
 }
 
 // WriterSpec states how the application's writer (package outbox) uses the

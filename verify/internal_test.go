@@ -69,3 +69,31 @@ outboxes:
 		}
 	}
 }
+
+// TestCaptureLatency: the capture stage is the commit to the record's
+// timestamp (milliseconds), not the offset flush; a timestamp just before
+// the commit (the change produced while the commit's answer travelled) is
+// 0, one far before it is clock skew, and no timestamp is no measure.
+func TestCaptureLatency(t *testing.T) {
+	committed := time.Date(2026, 12, 5, 7, 0, 0, 400_000_000, time.UTC) // .400
+	for _, tc := range []struct {
+		name string
+		ts   time.Time
+		typ  kafka.TimestampType
+		want time.Duration
+		msg  string
+	}{
+		{"18 ms after", committed.Add(18 * time.Millisecond), kafka.TimestampCreateTime, 18 * time.Millisecond, "from the commit to the record's timestamp (CreateTime)"},
+		{"same millisecond", committed, kafka.TimestampLogAppendTime, 0, "from the commit to the record's timestamp (LogAppendTime)"},
+		{"just before", committed.Add(-3 * time.Millisecond), kafka.TimestampCreateTime, 0, "at the commit"},
+		{"skewed clock", committed.Add(-5 * time.Second), kafka.TimestampCreateTime, 0, "clock skew"},
+		{"no timestamp", time.Time{}, kafka.TimestampNotAvailable, 0, "no timestamp"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, msg := captureLatency(committed.Add(700*time.Microsecond), &kafka.Message{Timestamp: tc.ts, TimestampType: tc.typ})
+			if d != tc.want || !strings.Contains(msg, tc.msg) {
+				t.Errorf("captureLatency = %v %q, want %v and %q", d, msg, tc.want, tc.msg)
+			}
+		})
+	}
+}

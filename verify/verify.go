@@ -11,8 +11,13 @@
 // Kafka Connect, checked before anything is written; for a relay-published
 // outbox StageRelay, which can only be told by the record arriving: the
 // relay must be running), StageDatabase (the write transaction),
-// StageCapture (PostgreSQL: the slot confirmed the canary's commit),
-// StageTopic (the record on its topic, as expected) and StageDecode.
+// StageCapture (connector outboxes: from the commit to the record's
+// timestamp on the topic, the time the connector took to capture and
+// produce it), StageTopic (the record read back from its topic, as
+// expected, from the commit) and StageDecode; then StageOffsetFlush
+// (PostgreSQL connector outboxes, informational: the slot confirmed the
+// canary's commit, which waits for Connect's offset flush,
+// offset.flush.interval.ms; it never fails the run).
 //
 // A stage the verifier could not check because its own connection failed
 // (Kafka Connect did not answer, Kafka or the database cannot be reached)
@@ -51,6 +56,10 @@ const (
 	StageCapture   = "capture"
 	StageTopic     = "topic"
 	StageDecode    = "decode"
+	// StageOffsetFlush is informational: the time until the slot confirmed
+	// the canary's commit (Connect's offset flush), not a latency of the
+	// event. It is "ok" or "skipped", never failed.
+	StageOffsetFlush = "offset flush"
 )
 
 // ErrFailed: a stage of the canary failed; errors.As a *StageError for
@@ -195,7 +204,7 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 	if relay {
 		first = StageRelay
 	}
-	stages := []string{first, StageDatabase, StageCapture, StageTopic, StageDecode}
+	stages := []string{first, StageDatabase, StageCapture, StageTopic, StageDecode, StageOffsetFlush}
 	rep = Report{Outbox: o.Name}
 	for _, s := range stages {
 		rep.Stages = append(rep.Stages, StageResult{Stage: s, Status: "skipped"})
@@ -324,6 +333,14 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 	set(StageTopic, "ok", arrived.Sub(committed), fmt.Sprintf("on %s partition %d offset %d", *m.TopicPartition.Topic, m.TopicPartition.Partition, m.TopicPartition.Offset))
 	if relay {
 		set(StageRelay, "ok", arrived.Sub(committed), "the relay published the canary")
+		set(StageCapture, "skipped", 0, "measured on connector outboxes only (the relay stage is the relay's latency)")
+	} else if o.Columns.Timestamp != "" {
+		// table.field.event.timestamp: the record's timestamp is the
+		// event's own, written before the commit, not the capture's.
+		set(StageCapture, "skipped", 0, "the record's timestamp is the outbox's timestamp column "+o.Columns.Timestamp+", not the capture time")
+	} else {
+		d, msg := captureLatency(committed, m)
+		set(StageCapture, "ok", d, msg)
 	}
 
 	start = time.Now()
@@ -335,15 +352,36 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 	if o.Database.Kind == spec.Postgres && !relay && lsn != "" {
 		select {
 		case d := <-captured:
-			set(StageCapture, "ok", d, "slot confirmed the canary's commit "+lsn)
+			set(StageOffsetFlush, "ok", d, "slot confirmed the canary's commit "+lsn+" (Connect's offset flush; informational)")
 		case <-ctx.Done():
-			set(StageCapture, "skipped", 0, "the slot did not confirm within the timeout (the record was published; Connect flushes offsets every offset.flush.interval.ms)")
+			set(StageOffsetFlush, "skipped", 0, "the slot did not confirm within the timeout (the record was published; Connect flushes offsets every offset.flush.interval.ms)")
 		}
 	} else {
-		set(StageCapture, "skipped", 0, "measured on PostgreSQL connector outboxes only")
+		set(StageOffsetFlush, "skipped", 0, "measured on PostgreSQL connector outboxes only")
 	}
 	rep.OK = true
 	return rep, nil
+}
+
+// captureLatency is the capture stage: from the canary's commit to the
+// record's timestamp (CreateTime: the EventRouter's envelope ts_ms, when the
+// connector processed the change; LogAppendTime: when the broker appended
+// it), with millisecond precision. The clocks of the verifier
+// and of Connect or the broker differ by their skew: a timestamp before the
+// commit counts as 0 and says so.
+func captureLatency(committed time.Time, m *kafka.Message) (time.Duration, string) {
+	if m.TimestampType == kafka.TimestampNotAvailable || m.Timestamp.IsZero() {
+		return 0, "the record has no timestamp; capture not measured"
+	}
+	d := m.Timestamp.Sub(committed.Truncate(time.Millisecond)) // the timestamp has millisecond precision
+	if d < 0 && d > -time.Second {
+		// Produced while the commit's answer travelled back to the verifier.
+		return 0, "the record's timestamp is at the commit (" + m.TimestampType.String() + ")"
+	}
+	if d < 0 {
+		return 0, fmt.Sprintf("the record's timestamp is %s before the commit (clock skew with Connect or the broker): counted as 0", (-d).Round(time.Millisecond))
+	}
+	return d, "from the commit to the record's timestamp (" + m.TimestampType.String() + ")"
 }
 
 // canaryEvent is the canary: routed like the outbox's first declared event
