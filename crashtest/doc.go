@@ -66,7 +66,7 @@
 // processes takes too. The table goes to $OUTBOX_CRASH_CLUSTER_REPORT
 // (crash-report-cluster.md under `make crash-test`); docs/production.md
 // has the figures. TestClusterDefaultRebalanceDelay
-// (OUTBOX_CLUSTER_DEFAULT_DELAY=1, not in make test) measures how long
+// (build tag measure, not in make test) measures how long
 // Connect's default scheduled.rebalance.max.delay.ms keeps the task of a
 // killed worker down.
 package crashtest
