@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -161,13 +162,14 @@ func (env *Env) contextDSN(envName, ctxValue, what string) (string, bool, error)
 }
 
 // connectEndpoint holds the connection settings of Kafka Connect. Secrets are
-// only files or ${env:NAME} references, never literals.
+// files (password-file, token-file) or references (env:NAME, file:PATH,
+// ${env:NAME}, ${file:PATH}), never literals.
 type connectEndpoint struct {
 	URL                string `yaml:"url,omitempty"`
 	User               string `yaml:"user,omitempty"`
-	Password           string `yaml:"password,omitempty"` // ${env:NAME} only
+	Password           string `yaml:"password,omitempty"` // a reference
 	PasswordFile       string `yaml:"password-file,omitempty"`
-	Token              string `yaml:"token,omitempty"` // ${env:NAME} only
+	Token              string `yaml:"token,omitempty"` // a reference
 	TokenFile          string `yaml:"token-file,omitempty"`
 	CAFile             string `yaml:"ca-file,omitempty"`
 	CertFile           string `yaml:"cert-file,omitempty"`
@@ -236,79 +238,47 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 	return cfg, path, nil
 }
 
-// resolveEndpoint merges flags > environment > context > defaults.
+// resolveEndpoint merges flags > environment > context > defaults
+// (settings.Resolve) and reads the secrets (settings.ResolveSecret): the
+// Password and Token of the result are the secrets themselves, its
+// PasswordFile and TokenFile the files they were read from ("" when they
+// came from a variable or an env: reference).
 func resolveEndpoint(env *Env, f *connectFlags) (connectEndpoint, error) {
 	c, _, err := selectContext(env, f.ConfigPath, f.Context)
 	if err != nil {
 		return connectEndpoint{}, err
 	}
-	ep := c.Connect
-	pick := func(dst *string, envName, flag string) {
-		if v := env.getenv(envName); v != "" && envName != "" {
-			*dst = v
+	ctx := c.Connect
+	get := func(flag, envName, ctxValue string, def ...string) string {
+		v := settings.Value{Flag: flag, Env: envName, Context: ctxValue}
+		if len(def) > 0 {
+			v.Default = def[0]
 		}
-		if flag != "" {
-			*dst = flag
-		}
+		return settings.ResolveString(env.Getenv, v)
 	}
-	pick(&ep.URL, settings.EnvConnectURL, f.URL)
-	if ep.URL == "" {
-		ep.URL = env.Settings.ConnectURL
+	var ep connectEndpoint
+	ep.URL = get(f.URL, settings.EnvConnectURL, ctx.URL, cmp.Or(env.Settings.ConnectURL, settings.DefaultConnectURL))
+	ep.User = get(f.User, envConnectUser, ctx.User)
+	ep.CAFile = get(f.CAFile, "", ctx.CAFile)
+	ep.CertFile = get(f.CertFile, "", ctx.CertFile)
+	ep.KeyFile = get(f.KeyFile, "", ctx.KeyFile)
+	ep.InsecureSkipVerify = f.InsecureSkipVerify || ctx.InsecureSkipVerify
+	password := settings.Secret{
+		What: "connect password", FlagFile: f.PasswordFile, Env: envConnectPassword, EnvFile: envConnectPasswordFile,
+		ContextFile: ctx.PasswordFile, ContextRef: ctx.Password,
 	}
-	if ep.URL == "" {
-		ep.URL = settings.DefaultConnectURL
+	token := settings.Secret{
+		What: "connect token", FlagFile: f.TokenFile, Env: envConnectToken,
+		ContextFile: ctx.TokenFile, ContextRef: ctx.Token,
 	}
-	pick(&ep.User, envConnectUser, f.User)
-	pick(&ep.PasswordFile, envConnectPasswordFile, f.PasswordFile)
-	if v := env.getenv(envConnectPassword); v != "" && f.PasswordFile == "" {
-		ep.Password, ep.PasswordFile = v, ""
-	} else if ep.Password != "" {
-		v, err := envRef(env, ep.Password, "password")
-		if err != nil {
-			return ep, err
-		}
-		ep.Password = v
+	if ep.Password, err = resolveSecret(env, password); err != nil {
+		return ep, err
 	}
-	if v := env.getenv(envConnectToken); v != "" {
-		ep.Token = v
-	} else if ep.Token != "" {
-		v, err := envRef(env, ep.Token, "token")
-		if err != nil {
-			return ep, err
-		}
-		ep.Token = v
+	if ep.Token, err = resolveSecret(env, token); err != nil {
+		return ep, err
 	}
-	if f.TokenFile != "" {
-		ep.TokenFile, ep.Token = f.TokenFile, ""
-	}
-	for _, s := range []struct{ dst, flag *string }{{&ep.CAFile, &f.CAFile}, {&ep.CertFile, &f.CertFile}, {&ep.KeyFile, &f.KeyFile}} {
-		if *s.flag != "" {
-			*s.dst = *s.flag
-		}
-	}
-	if f.InsecureSkipVerify {
-		ep.InsecureSkipVerify = true
-	}
+	ep.PasswordFile, ep.TokenFile = password.File(env.Getenv), token.File(env.Getenv)
 	return ep, nil
-}
-
-func envRef(env *Env, v, what string) (string, error) {
-	if strings.HasPrefix(v, "${env:") && strings.HasSuffix(v, "}") {
-		name := v[len("${env:") : len(v)-1]
-		if s := env.Getenv(name); s != "" {
-			return s, nil
-		}
-		return "", UsageError(fmt.Errorf("context file: connect %s: environment variable %s is not set", what, name))
-	}
-	return "", UsageError(fmt.Errorf("context file: connect %s must be ${env:NAME} (or use %s-file), not a literal", what, what))
-}
-
-func readSecretFile(path, what string) (string, error) {
-	data, err := spec.ReadSecretFile(path)
-	if err != nil {
-		return "", UsageError(fmt.Errorf("connect %s file: %w", what, err))
-	}
-	return strings.TrimRight(string(data), "\r\n"), nil
 }
 
 // connectClient builds the Connect client of a command.
@@ -325,22 +295,8 @@ func connectClient(env *Env, f *connectFlags) (*connect.Client, error) {
 	if env.trace != nil {
 		opts = append(opts, connect.WithTransportWrapper(env.trace.Wrap))
 	}
-	if ep.PasswordFile != "" {
-		p, err := readSecretFile(ep.PasswordFile, "password")
-		if err != nil {
-			return nil, err
-		}
-		ep.Password = p
-	}
 	if ep.User != "" || ep.Password != "" {
 		opts = append(opts, connect.WithBasicAuth(ep.User, ep.Password))
-	}
-	if ep.TokenFile != "" {
-		t, err := readSecretFile(ep.TokenFile, "token")
-		if err != nil {
-			return nil, err
-		}
-		ep.Token = t
 	}
 	if ep.Token != "" {
 		opts = append(opts, connect.WithBearerToken(ep.Token))
@@ -416,8 +372,11 @@ and OUTBOXCTL_KAFKA_*, OUTBOXCTL_PG_DSN, OUTBOXCTL_MARIADB_DSN,
 OUTBOXCTL_MYSQL_DSN; their old OUTBOX_* names are aliases, see outboxctl help
 environment) > the context (--context, $OUTBOXCTL_CONTEXT, current-context) >
 the native stack's defaults. Secrets are
-never stored in the file: only env:NAME or file:PATH references (and the
-Connect block's password-file and ${env:NAME}). Every output masks them.`,
+never stored in the file: every secret (Connect, registry and Kafka
+passwords and tokens, DSNs) takes a reference, env:NAME or file:PATH (also
+written ${env:NAME}, ${file:PATH}); the Connect block also has password-file
+and token-file. For a secret: the flag > the variable holding it > the
+variable naming its file > the context. Every output masks them.`,
 		Example: `  $ outboxctl context set prod --kafka-bootstrap-servers broker-1:9094 --kafka-security-protocol SASL_SSL \
       --kafka-sasl-mechanism SCRAM-SHA-512 --kafka-sasl-username outboxctl --kafka-sasl-password env:KAFKA_PASSWORD
   $ outboxctl context use prod
@@ -552,7 +511,7 @@ func runContextShow(env *Env, opts *contextOptions) error {
 	if err != nil {
 		return err
 	}
-	cur, err := env.currentContext()
+	reg, err := (&registryFlags{}).resolve(env)
 	if err != nil {
 		return err
 	}
@@ -569,15 +528,6 @@ func runContextShow(env *Env, opts *contextOptions) error {
 		}
 		return redact.Mask
 	}
-	reg := cur.Registry
-	regURL := env.Settings.SchemaRegistryURL
-	if env.getenv(settings.EnvSchemaRegistryURL) == "" && reg.URL != "" {
-		regURL = reg.URL
-	}
-	regUser := env.getenv(envRegistryUser)
-	if regUser == "" {
-		regUser = reg.User
-	}
 	if name == "" {
 		name = "(none)"
 	}
@@ -586,8 +536,8 @@ func runContextShow(env *Env, opts *contextOptions) error {
 		{"context:", name},
 		{"connect url:", redact.URL(ep.URL)}, {"user:", ep.User}, {"password:", mask(ep.Password)},
 		{"password file:", ep.PasswordFile}, {"token:", mask(ep.Token + ep.TokenFile)}, {"ca file:", ep.CAFile},
-		{"registry url:", redact.URL(regURL)}, {"registry user:", regUser},
-		{"registry password:", mask(env.getenv(envRegistryPassword) + env.getenv(envRegistryPasswordFile) + reg.Password)},
+		{"registry url:", redact.URL(reg.URL)}, {"registry user:", reg.User},
+		{"registry password:", mask(reg.Password)}, {"registry token:", mask(reg.Token)},
 		{"kafka:", strings.Join(maskedKafka(kc), " ")},
 		{"postgres dsn:", redact.DSN(env.Settings.PostgresDSN)},
 		{"mariadb dsn:", redact.DSN(env.Settings.MariaDBDSN)},

@@ -59,7 +59,10 @@ a canonical name and its alias are both set, the canonical name wins.
 	}
 	b.WriteString(`
 Secrets (passwords, tokens) are read from the variables or files only; the
-flags and the context file take references (env:NAME, file:PATH).
+flags and the context file take references: env:NAME or file:PATH (also
+written ${env:NAME}, ${file:PATH}), the same forms for every secret. For a
+secret: the flag > the variable holding it (OUTBOXCTL_*_PASSWORD, _TOKEN) >
+the variable naming its file (*_PASSWORD_FILE) > the context file.
 `)
 	return b.String()
 }

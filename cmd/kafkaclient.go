@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/kafkaclient"
-	"github.com/outboxctl/outboxctl/spec"
 )
 
 // Environment variables of the Kafka clients' security (the bootstrap
@@ -65,36 +65,30 @@ func addKafkaClientFlags(fs *pflag.FlagSet, f *kafkaClientFlags) {
 	fs.StringArrayVar(&f.ConfigPairs, "kafka-config", nil, "further librdkafka property KEY=VALUE (repeatable; default $"+envKafkaConfig+", KEY=VALUE,KEY=VALUE)")
 }
 
-// secretRef resolves a reference: env:NAME (or ${env:NAME}) or file:PATH
-// (or ${file:PATH}). A literal is a usage error: secrets never sit in a
-// flag or in the context file.
+// secretRef resolves a reference (settings.ResolveRef): env:NAME,
+// ${env:NAME}, file:PATH or ${file:PATH}. A literal is a usage error:
+// secrets never sit in a flag or in the context file.
 func secretRef(env *Env, v, what string) (string, error) {
-	ref := v
-	if strings.HasPrefix(ref, "${") && strings.HasSuffix(ref, "}") {
-		ref = ref[2 : len(ref)-1]
-	}
-	switch {
-	case strings.HasPrefix(ref, "env:"):
-		name := strings.TrimPrefix(ref, "env:")
-		if s := env.Getenv(name); s != "" {
-			return s, nil
-		}
-		return "", UsageError(fmt.Errorf("%s: environment variable %s is not set", what, name))
-	case strings.HasPrefix(ref, "file:"):
-		data, err := spec.ReadSecretFile(strings.TrimPrefix(ref, "file:"))
-		if err != nil {
-			return "", UsageError(fmt.Errorf("%s file: %w", what, err))
-		}
-		return strings.TrimRight(string(data), "\r\n"), nil
-	}
-	return "", UsageError(fmt.Errorf("%s must be a reference, env:NAME or file:PATH, not a literal", what))
+	s, err := settings.ResolveRef(env.Getenv, v, what)
+	return s, secretErr(err)
 }
 
-// isSecretRef reports whether v is an env: or file: reference.
-func isSecretRef(v string) bool {
-	ref := strings.TrimSuffix(strings.TrimPrefix(v, "${"), "}")
-	return strings.HasPrefix(ref, "env:") || strings.HasPrefix(ref, "file:")
+// resolveSecret resolves a secret by the one precedence of secrets
+// (settings.ResolveSecret); an unresolvable one is a usage error.
+func resolveSecret(env *Env, s settings.Secret) (string, error) {
+	v, err := settings.ResolveSecret(env.Getenv, s)
+	return v, secretErr(err)
 }
+
+func secretErr(err error) error {
+	if err != nil {
+		return UsageError(err)
+	}
+	return nil
+}
+
+// isSecretRef reports whether v is a secret reference (settings.IsRef).
+func isSecretRef(v string) bool { return settings.IsRef(v) }
 
 func parsePairs(pairs []string, what string) (map[string]string, error) {
 	m := map[string]string{}
@@ -121,21 +115,14 @@ func (env *Env) kafkaConfig(f *kafkaClientFlags, bootstrapFlag string) (kafkacli
 		return kafkaclient.Config{}, err
 	}
 	ep = ctx.Kafka
-	pick := func(dst *string, envName, flag string) {
-		if v := env.getenv(envName); v != "" {
-			*dst = v
+	pick := func(dst *string, envName, flag string, def ...string) {
+		v := settings.Value{Flag: flag, Env: envName, Context: *dst}
+		if len(def) > 0 {
+			v.Default = def[0]
 		}
-		if flag != "" {
-			*dst = flag
-		}
+		*dst = settings.ResolveString(env.Getenv, v)
 	}
-	pick(&ep.BootstrapServers, settings.EnvBootstrapServers, bootstrapFlag)
-	if ep.BootstrapServers == "" {
-		ep.BootstrapServers = env.Settings.BootstrapServers
-	}
-	if ep.BootstrapServers == "" {
-		ep.BootstrapServers = settings.DefaultBootstrapServers
-	}
+	pick(&ep.BootstrapServers, settings.EnvBootstrapServers, bootstrapFlag, cmp.Or(env.Settings.BootstrapServers, settings.DefaultBootstrapServers))
 	pick(&ep.SecurityProtocol, envKafkaSecurityProtocol, f.SecurityProtocol)
 	pick(&ep.SASLMechanism, envKafkaSASLMechanism, f.SASLMechanism)
 	pick(&ep.SASLUsername, envKafkaSASLUsername, f.SASLUsername)
@@ -149,26 +136,16 @@ func (env *Env) kafkaConfig(f *kafkaClientFlags, bootstrapFlag string) (kafkacli
 			Username: ep.SASLUsername, CALocation: ep.SSLCA, CertificateLocation: ep.SSLCert, KeyLocation: ep.SSLKey,
 		},
 	}
-	// Passwords: the flag's reference > the variable > the variable's file
-	// > the context's reference.
-	secret := func(flag, envValue, envFile, ctxRef, what string) (string, error) {
-		switch {
-		case flag != "":
-			return secretRef(env, flag, "--kafka-"+what)
-		case env.getenv(envValue) != "":
-			return env.getenv(envValue), nil
-		case envFile != "" && env.getenv(envFile) != "":
-			path, name := env.lookupEnv(envFile)
-			return secretRef(env, "file:"+path, "$"+name)
-		case ctxRef != "":
-			return secretRef(env, ctxRef, "context file: kafka "+what)
-		}
-		return "", nil
-	}
-	if cfg.Security.Password, err = secret(f.SASLPassword, envKafkaSASLPassword, envKafkaSASLPasswordFile, ep.SASLPassword, "sasl-password"); err != nil {
+	if cfg.Security.Password, err = resolveSecret(env, settings.Secret{
+		What: "kafka sasl-password", FlagName: "--kafka-sasl-password", FlagRef: f.SASLPassword,
+		Env: envKafkaSASLPassword, EnvFile: envKafkaSASLPasswordFile, ContextRef: ep.SASLPassword,
+	}); err != nil {
 		return cfg, err
 	}
-	if cfg.Security.KeyPassword, err = secret(f.SSLKeyPassword, envKafkaSSLKeyPassword, "", ep.SSLKeyPassword, "ssl-key-password"); err != nil {
+	if cfg.Security.KeyPassword, err = resolveSecret(env, settings.Secret{
+		What: "kafka ssl-key-password", FlagName: "--kafka-ssl-key-password", FlagRef: f.SSLKeyPassword,
+		Env: envKafkaSSLKeyPassword, ContextRef: ep.SSLKeyPassword,
+	}); err != nil {
 		return cfg, err
 	}
 	props := maps.Clone(ep.Config)

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,7 +19,6 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/compat"
 	"github.com/outboxctl/outboxctl/schemas/registry"
-	"github.com/outboxctl/outboxctl/spec"
 )
 
 // Environment variables of the registry credentials (the URL is
@@ -57,32 +57,56 @@ func addRegistryFlags(fs *pflag.FlagSet, f *registryFlags) {
 	fs.DurationVar(&f.Timeout, "registry-timeout", registry.DefaultTimeout, "timeout of each registry call")
 }
 
-func readRegistrySecret(path string) (string, error) {
-	b, err := spec.ReadSecretFile(path)
-	if err != nil {
-		return "", UsageError(fmt.Errorf("registry secret file: %w", err))
-	}
-	return strings.TrimRight(string(b), "\r\n"), nil
+// resolvedRegistry is the registry connection of a command after flags >
+// environment > context > defaults, its secrets read.
+type resolvedRegistry struct {
+	URL, User, Password, Token string
+	// PasswordFile is the file the password was read from, "" when none.
+	PasswordFile string
+	TLS          registry.TLSConfig
 }
 
-// client builds the registry client: flags > environment > defaults.
-// The context's registry block applies to what the flags and the
-// environment leave unset.
-func (f *registryFlags) client(env *Env) (*registry.Client, error) {
+// resolve merges flags > environment > context > defaults
+// (settings.Resolve) and reads the secrets (settings.ResolveSecret). The
+// context's password applies only with the context's user; its TLS files
+// apply as a set, when no TLS file flag is given.
+func (f *registryFlags) resolve(env *Env) (resolvedRegistry, error) {
 	cc, err := env.currentContext()
 	if err != nil {
-		return nil, err
+		return resolvedRegistry{}, err
 	}
 	rc := cc.Registry
-	url := f.URL
-	if url == "" && env.getenv(settings.EnvSchemaRegistryURL) == "" {
-		url = rc.URL
+	r := resolvedRegistry{
+		URL: settings.ResolveString(env.Getenv, settings.Value{Flag: f.URL, Env: settings.EnvSchemaRegistryURL, Context: rc.URL,
+			Default: cmp.Or(env.Settings.SchemaRegistryURL, settings.DefaultSchemaRegistryURL)}),
+		TLS: registry.TLSConfig{CAFile: f.CAFile, CertFile: f.CertFile, KeyFile: f.KeyFile, InsecureSkipVerify: f.InsecureSkipVerify},
 	}
-	if url == "" {
-		url = env.Settings.SchemaRegistryURL
+	user, src, _ := settings.Resolve(env.Getenv, settings.Value{Flag: f.User, Env: envRegistryUser, Context: rc.User})
+	r.User = user
+	if user != "" {
+		password := settings.Secret{What: "registry password", FlagFile: f.PasswordFile, Env: envRegistryPassword, EnvFile: envRegistryPasswordFile}
+		if src == settings.SourceContext {
+			password.ContextRef = rc.Password
+		}
+		if r.Password, err = resolveSecret(env, password); err != nil {
+			return r, err
+		}
+		r.PasswordFile = password.File(env.Getenv)
 	}
-	if url == "" {
-		url = settings.DefaultSchemaRegistryURL
+	if r.Token, err = resolveSecret(env, settings.Secret{What: "registry token", FlagFile: f.TokenFile, Env: envRegistryToken, ContextRef: rc.Token}); err != nil {
+		return r, err
+	}
+	if f.CAFile == "" && f.CertFile == "" && f.KeyFile == "" {
+		r.TLS.CAFile, r.TLS.CertFile, r.TLS.KeyFile = rc.CAFile, rc.CertFile, rc.KeyFile
+	}
+	return r, nil
+}
+
+// client builds the registry client (resolve).
+func (f *registryFlags) client(env *Env) (*registry.Client, error) {
+	r, err := f.resolve(env)
+	if err != nil {
+		return nil, err
 	}
 	timeout, err := env.requestTimeout()
 	if err != nil {
@@ -92,56 +116,16 @@ func (f *registryFlags) client(env *Env) (*registry.Client, error) {
 	if env.trace != nil {
 		opts = append(opts, registry.WithTransportWrapper(env.trace.Wrap))
 	}
-	user := f.User
-	if user == "" {
-		user = env.getenv(envRegistryUser)
+	if r.User != "" {
+		opts = append(opts, registry.WithBasicAuth(r.User, r.Password))
 	}
-	ctxUser := user == "" && rc.User != ""
-	if ctxUser {
-		user = rc.User
+	if r.Token != "" {
+		opts = append(opts, registry.WithBearerToken(r.Token))
 	}
-	if user != "" {
-		pass := env.getenv(envRegistryPassword)
-		pf := f.PasswordFile
-		if pf == "" {
-			pf = env.getenv(envRegistryPasswordFile)
-		}
-		if pf != "" {
-			p, err := readRegistrySecret(pf)
-			if err != nil {
-				return nil, err
-			}
-			pass = p
-		} else if pass == "" && ctxUser && rc.Password != "" {
-			if pass, err = secretRef(env, rc.Password, "context file: registry password"); err != nil {
-				return nil, err
-			}
-		}
-		opts = append(opts, registry.WithBasicAuth(user, pass))
+	if r.TLS != (registry.TLSConfig{}) {
+		opts = append(opts, registry.WithTLS(r.TLS))
 	}
-	token := env.getenv(envRegistryToken)
-	if token == "" && f.TokenFile == "" && rc.Token != "" {
-		if token, err = secretRef(env, rc.Token, "context file: registry token"); err != nil {
-			return nil, err
-		}
-	}
-	if f.CAFile == "" && f.CertFile == "" && f.KeyFile == "" {
-		f.CAFile, f.CertFile, f.KeyFile = rc.CAFile, rc.CertFile, rc.KeyFile
-	}
-	if f.TokenFile != "" {
-		t, err := readRegistrySecret(f.TokenFile)
-		if err != nil {
-			return nil, err
-		}
-		token = t
-	}
-	if token != "" {
-		opts = append(opts, registry.WithBearerToken(token))
-	}
-	if f.CAFile != "" || f.CertFile != "" || f.KeyFile != "" || f.InsecureSkipVerify {
-		opts = append(opts, registry.WithTLS(registry.TLSConfig{CAFile: f.CAFile, CertFile: f.CertFile, KeyFile: f.KeyFile, InsecureSkipVerify: f.InsecureSkipVerify}))
-	}
-	c, err := registry.NewClient(url, opts...)
+	c, err := registry.NewClient(r.URL, opts...)
 	if err != nil {
 		return nil, UsageError(err)
 	}

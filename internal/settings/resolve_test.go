@@ -191,6 +191,9 @@ func TestResolveSecretPrecedence(t *testing.T) {
 			if err != nil || got != tc.want {
 				t.Fatalf("= %q, %v; want %q", got, err, tc.want)
 			}
+			if f, want := tc.s(full).File(mapEnv(tc.env)), strings.TrimSuffix(tc.want, "-file"); (f != "") != (want != tc.want) || (f != "" && filepath.Base(f) != want) {
+				t.Errorf("File = %q; want the file of %q", f, tc.want)
+			}
 		})
 	}
 }

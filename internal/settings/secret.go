@@ -166,3 +166,31 @@ func ResolveSecret(getenv func(string) string, s Secret) (string, error) {
 	}
 	return "", nil
 }
+
+// File returns the path of the file ResolveSecret reads for s, "" when the
+// secret that applies is not a file (a variable, a reference, none). The
+// CLI shows it (context show); it reads nothing.
+func (s Secret) File(getenv func(string) string) string {
+	switch {
+	case s.FlagRef != "":
+		if kind, arg, _ := ParseRef(s.FlagRef); kind == "file" {
+			return arg
+		}
+		return ""
+	case s.FlagFile != "":
+		return s.FlagFile
+	}
+	if v, _ := LookupEnv(getenv, s.Env); s.Env != "" && v != "" {
+		return ""
+	}
+	if p, _ := LookupEnv(getenv, s.EnvFile); s.EnvFile != "" && p != "" {
+		return p
+	}
+	if s.ContextFile != "" {
+		return s.ContextFile
+	}
+	if kind, arg, _ := ParseRef(s.ContextRef); kind == "file" {
+		return arg
+	}
+	return ""
+}
