@@ -8,12 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/outboxctl/outboxctl/internal/httpclient"
 	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/internal/redact"
 )
@@ -25,14 +25,13 @@ type Client struct {
 	baseStr   string
 	hc        *http.Client
 	tlsConfig *tls.Config
+	tlsFiles  *TLSConfig
 	wrap      func(http.RoundTripper) http.RoundTripper
 	userAgent string
-	user      string
-	password  string
-	token     string
+	auth      httpclient.Auth
 	retry     Retry
 	sleep     func(context.Context, time.Duration) error
-	timeout   time.Duration // per request; 0: none
+	bounds    httpclient.Bounds // Request: DefaultRequestTimeout; Call: none
 	maxAnswer int64
 }
 
@@ -49,7 +48,14 @@ const DefaultMaxAnswerSize = 32 << 20
 // disables the bound. A request that exceeds it fails with a
 // [*TimeoutError] (ErrTimeout). The caller's context still bounds the
 // whole call.
-func WithRequestTimeout(d time.Duration) Opt { return func(c *Client) { c.timeout = d } }
+func WithRequestTimeout(d time.Duration) Opt { return func(c *Client) { c.bounds.Request = d } }
+
+// WithCallTimeout bounds each call (all its requests, 409 retries and
+// the waits between them), overriding the default of none (the caller's
+// context and WithRequestTimeout still apply). A call that exceeds it
+// fails with a [*TimeoutError] (ErrTimeout). It means what the registry
+// client's WithCallTimeout means.
+func WithCallTimeout(d time.Duration) Opt { return func(c *Client) { c.bounds.Call = d } }
 
 // WithMaxAnswerSize limits the answer bodies read, overriding
 // DefaultMaxAnswerSize (n <= 0 keeps it). A larger answer fails with
@@ -82,15 +88,25 @@ type Opt func(*Client)
 // WithBasicAuth sends HTTP basic authentication, overriding the default of
 // no authentication.
 func WithBasicAuth(user, password string) Opt {
-	return func(c *Client) { c.user, c.password = user, password }
+	return func(c *Client) { c.auth.User, c.auth.Password = user, password }
 }
 
 // WithBearerToken sends "Authorization: Bearer token", overriding basic auth.
-func WithBearerToken(token string) Opt { return func(c *Client) { c.token = token } }
+func WithBearerToken(token string) Opt { return func(c *Client) { c.auth.Token = token } }
 
-// WithTLSConfig sets the TLS configuration of the default HTTP client
-// (ignored with WithHTTPClient).
+// WithTLSConfig sets the TLS configuration of the default HTTP client,
+// overriding WithTLS (ignored with WithHTTPClient).
 func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.tlsConfig = cfg } }
+
+// TLSConfig are the TLS files of the Connect connection (the registry
+// client's TLSConfig is the same type). Empty fields keep Go's defaults.
+type TLSConfig = httpclient.TLSFiles
+
+// WithTLS loads the TLS files into the default HTTP client's TLS
+// configuration, overriding the system defaults (ignored with
+// WithTLSConfig or WithHTTPClient). NewClient fails when a file cannot
+// be loaded.
+func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.tlsFiles = &t } }
 
 // WithHTTPClient uses hc, overriding the default client (no client timeout:
 // WithRequestTimeout bounds each request).
@@ -103,8 +119,8 @@ func WithUserAgent(ua string) Opt { return func(c *Client) { c.userAgent = ua } 
 func WithRetry(r Retry) Opt { return func(c *Client) { c.retry = r } }
 
 // NewClient returns a client for the Connect REST API at baseURL (for
-// example http://127.0.0.1:8083). It fails only when baseURL is not an
-// absolute http(s) URL.
+// example http://127.0.0.1:8083). It fails when baseURL is not an
+// absolute http(s) URL or a TLS file (WithTLS) cannot be loaded.
 func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 	u, err := redact.ParseURL(strings.TrimRight(baseURL, "/"))
 	if err != nil {
@@ -114,20 +130,19 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 		return nil, fmt.Errorf("kafka connect url %q: want http(s)://host:port", redact.URL(baseURL))
 	}
 	c := &Client{base: u, baseStr: u.String(), userAgent: "outboxctl", retry: DefaultRetry, sleep: sleepCtx,
-		timeout: DefaultRequestTimeout, maxAnswer: DefaultMaxAnswerSize}
+		bounds: httpclient.Bounds{Request: DefaultRequestTimeout}, maxAnswer: DefaultMaxAnswerSize}
 	for _, o := range opts {
 		o(c)
 	}
 	if c.hc == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		if c.tlsConfig != nil {
-			tr.TLSClientConfig = c.tlsConfig
+		if c.tlsConfig == nil && c.tlsFiles != nil {
+			cfg, err := c.tlsFiles.Config("kafka connect tls")
+			if err != nil {
+				return nil, err
+			}
+			c.tlsConfig = cfg
 		}
-		var rt http.RoundTripper = tr
-		if c.wrap != nil {
-			rt = c.wrap(rt)
-		}
-		c.hc = &http.Client{Transport: rt}
+		c.hc = &http.Client{Transport: httpclient.Transport(c.tlsConfig, c.wrap)}
 	}
 	if c.maxAnswer <= 0 {
 		c.maxAnswer = DefaultMaxAnswerSize
@@ -177,9 +192,11 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		}
 		body = b
 	}
+	callCtx, cancel := httpclient.WithBound(ctx, c.bounds.Call)
+	defer cancel()
 	wait := c.retry.Initial
 	for attempt := 1; ; attempt++ {
-		status, err := c.once(ctx, method, path, query, body, out)
+		status, err := c.once(ctx, callCtx, method, path, query, body, out)
 		var apiErr *APIError
 		if err == nil || !errors.As(err, &apiErr) || !retryable409(apiErr) || attempt >= c.retry.MaxAttempts {
 			if apiErr != nil && retryable409(apiErr) && attempt > 1 {
@@ -187,7 +204,10 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 			}
 			return status, err
 		}
-		if err := c.sleep(ctx, wait); err != nil {
+		if err := c.sleep(callCtx, wait); err != nil {
+			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+				return status, &TimeoutError{Method: method, URL: c.baseStr + path, After: c.bounds.Call}
+			}
 			return status, err
 		}
 		wait *= 2
@@ -197,7 +217,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	}
 }
 
-func (c *Client) once(ctx context.Context, method, path string, query url.Values, body []byte, out any) (int, error) {
+func (c *Client) once(ctx, callCtx context.Context, method, path string, query url.Values, body []byte, out any) (int, error) {
 	u := c.baseStr + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
@@ -206,10 +226,7 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 	if body != nil {
 		r = bytes.NewReader(body)
 	}
-	reqCtx, cancel := ctx, context.CancelFunc(func() {})
-	if c.timeout > 0 {
-		reqCtx, cancel = context.WithTimeout(ctx, c.timeout)
-	}
+	reqCtx, cancel := httpclient.WithBound(callCtx, c.bounds.Request)
 	defer cancel()
 	req, err := http.NewRequestWithContext(reqCtx, method, u, r)
 	if err != nil {
@@ -220,16 +237,11 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("User-Agent", c.userAgent)
-	switch {
-	case c.token != "":
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	case c.user != "" || c.password != "":
-		req.SetBasicAuth(c.user, c.password)
-	}
+	c.auth.Set(req.Header)
 	start := time.Now()
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return 0, c.transportErr(ctx, reqCtx, start, method, u, err)
+		return 0, c.transportErr(ctx, callCtx, reqCtx, start, method, u, err)
 	}
 	defer resp.Body.Close()
 	data, err := limitio.ReadAll(resp.Body, c.maxAnswer)
@@ -237,24 +249,14 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 		if errors.Is(err, limitio.ErrTooLarge) {
 			return resp.StatusCode, fmt.Errorf("%s %s: %w: more than %d bytes", method, redact.URL(u), ErrAnswerTooLarge, c.maxAnswer)
 		}
-		return resp.StatusCode, c.transportErr(ctx, reqCtx, start, method, u, err)
+		return resp.StatusCode, c.transportErr(ctx, callCtx, reqCtx, start, method, u, err)
 	}
 	if resp.StatusCode >= 300 {
 		e := &APIError{Status: resp.StatusCode, ErrorCode: resp.StatusCode, Method: method, URL: u}
-		var eb struct {
-			ErrorCode int    `json:"error_code"`
-			Message   string `json:"message"`
-		}
-		if json.Unmarshal(data, &eb) == nil && (eb.Message != "" || eb.ErrorCode != 0) {
-			e.Message = eb.Message
-			if eb.ErrorCode != 0 {
-				e.ErrorCode = eb.ErrorCode
-			}
-		} else {
-			e.Message = strings.TrimSpace(string(data))
-			if len(e.Message) > 300 {
-				e.Message = e.Message[:300] + "…"
-			}
+		code, msg, _ := httpclient.ParseErrorBody(data, 300)
+		e.Message = msg
+		if code != 0 {
+			e.ErrorCode = code
 		}
 		return resp.StatusCode, e
 	}
@@ -284,17 +286,13 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 type shaped interface{ Check() error }
 
 // transportErr classifies an error without an HTTP answer: the caller's
-// context ended, the request timed out, or Connect is unreachable.
-func (c *Client) transportErr(ctx, reqCtx context.Context, start time.Time, method, u string, err error) error {
+// context ended, a bound of the client expired, or Connect is unreachable.
+func (c *Client) transportErr(ctx, callCtx, reqCtx context.Context, start time.Time, method, u string, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s %s: %w", method, redact.URL(u), ctx.Err())
 	}
-	if errors.Is(reqCtx.Err(), context.DeadlineExceeded) {
-		return &TimeoutError{Method: method, URL: u, After: c.timeout}
-	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return &TimeoutError{Method: method, URL: u, After: time.Since(start).Round(time.Millisecond)}
+	if after := httpclient.Expired(ctx, callCtx, reqCtx, c.bounds, start, err); after > 0 {
+		return &TimeoutError{Method: method, URL: u, After: after}
 	}
 	return &UnreachableError{URL: c.baseStr, Err: err}
 }

@@ -1,13 +1,11 @@
 package connect
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"time"
 
+	"github.com/outboxctl/outboxctl/internal/httpclient"
 	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
@@ -73,30 +71,31 @@ func (e *APIError) Unwrap() error {
 	return nil
 }
 
-// UnreachableError is returned when the request got no HTTP answer.
-type UnreachableError struct {
-	URL string // base URL of the Connect REST API
-	Err error  // the transport error
+// service names Kafka Connect in the shared error types of
+// internal/httpclient.
+type service struct{}
+
+func (service) Name() string            { return "kafka connect" }
+func (service) Unreachable() error      { return ErrUnreachable }
+func (service) Timeout() error          { return ErrTimeout }
+func (service) UnreachableHint() string { return "is the worker running and the URL right?" }
+func (service) TimeoutHint() string {
+	return "raise the request timeout if the worker is just slow"
 }
 
-func (e *UnreachableError) Error() string {
-	return redact.String(fmt.Sprintf("kafka connect at %s is unreachable: %v (is the worker running and the URL right?)", e.URL, rootCause(e.Err)))
-}
+// UnreachableError is returned when the request got no HTTP answer. Its
+// fields are URL (the base URL of the Connect REST API) and Err (the
+// transport error); it unwraps to ErrUnreachable and Err. It is the
+// Kafka Connect instance of the error type the registry client shares
+// (internal/httpclient), a type of its own for errors.As.
+type UnreachableError = httpclient.UnreachableError[service]
 
 // TimeoutError is returned when a request got no complete answer within
-// the request timeout.
-type TimeoutError struct {
-	Method string
-	URL    string        // the request URL
-	After  time.Duration // the timeout that expired
-}
-
-func (e *TimeoutError) Error() string {
-	return redact.String(fmt.Sprintf("kafka connect request %s %s timed out after %s (raise the request timeout if the worker is just slow)", e.Method, e.URL, e.After))
-}
-
-// Unwrap returns ErrTimeout and context.DeadlineExceeded.
-func (e *TimeoutError) Unwrap() []error { return []error{ErrTimeout, context.DeadlineExceeded} }
+// the request timeout (WithRequestTimeout) or the call's
+// (WithCallTimeout). Its fields are Method, URL (the request URL) and
+// After (the timeout that expired); it unwraps to ErrTimeout and
+// context.DeadlineExceeded.
+type TimeoutError = httpclient.TimeoutError[service]
 
 // BadAnswerError is a 2xx answer whose body does not have the shape the
 // Connect REST API documents.
@@ -112,15 +111,3 @@ func (e *BadAnswerError) Error() string {
 
 // Unwrap returns ErrBadAnswer.
 func (e *BadAnswerError) Unwrap() error { return ErrBadAnswer }
-
-// Unwrap returns both ErrUnreachable and the transport error.
-func (e *UnreachableError) Unwrap() []error { return []error{ErrUnreachable, e.Err} }
-
-// rootCause strips url.Error's "Get \"…\": " prefix, which repeats the URL.
-func rootCause(err error) error {
-	var u *url.Error
-	if errors.As(err, &u) {
-		return u.Err
-	}
-	return err
-}

@@ -197,3 +197,69 @@ func TestWrongShapeAnswers(t *testing.T) {
 		})
 	}
 }
+
+// TestCallTimeoutBoundsRetries: WithCallTimeout bounds the whole call,
+// 409 rebalance retries and waits included, where WithRequestTimeout
+// bounds each request only (#30 item 6: one meaning per option name, as
+// in the registry client).
+func TestCallTimeoutBoundsRetries(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusConflict)
+		_, _ = w.Write([]byte(`{"error_code":409,"message":"Cannot complete request momentarily due to stale configuration"}`))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := connect.NewClient(srv.URL, connect.WithCallTimeout(300*time.Millisecond),
+		connect.WithRetry(connect.Retry{MaxAttempts: 1000, Initial: 20 * time.Millisecond, Max: 20 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = c.ListConnectors(context.Background())
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("call took %s, want about 300ms", d)
+	}
+	var te *connect.TimeoutError
+	if !errors.Is(err, connect.ErrTimeout) || !errors.As(err, &te) || te.After != 300*time.Millisecond {
+		t.Fatalf("err = %v, want a *TimeoutError after 300ms", err)
+	}
+	if !strings.Contains(err.Error(), "kafka connect request GET "+srv.URL+"/connectors") {
+		t.Errorf("message = %q", err)
+	}
+}
+
+// TestWithTLSFiles: WithTLS takes files, like the registry client's; a
+// file that cannot be loaded fails NewClient naming it; WithTLSConfig (a
+// ready *tls.Config) overrides it.
+func TestWithTLSFiles(t *testing.T) {
+	t.Parallel()
+	missing := t.TempDir() + "/no-ca.pem"
+	_, err := connect.NewClient("https://127.0.0.1:1", connect.WithTLS(connect.TLSConfig{CAFile: missing}))
+	if err == nil || !strings.Contains(err.Error(), "kafka connect tls: ca file: stat "+missing) {
+		t.Fatalf("err = %v", err)
+	}
+	_, err = connect.NewClient("https://127.0.0.1:1", connect.WithTLS(connect.TLSConfig{CertFile: "c.pem"}))
+	if err == nil || !strings.Contains(err.Error(), "give both a client certificate and its key") {
+		t.Fatalf("err = %v", err)
+	}
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`[]`))
+	}))
+	t.Cleanup(srv.Close)
+	// The test server's certificate is not trusted without InsecureSkipVerify.
+	c, err := connect.NewClient(srv.URL, connect.WithTLS(connect.TLSConfig{}), fastRetry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListConnectors(context.Background()); !errors.Is(err, connect.ErrUnreachable) {
+		t.Fatalf("untrusted certificate: err = %v, want ErrUnreachable", err)
+	}
+	c, err = connect.NewClient(srv.URL, connect.WithTLS(connect.TLSConfig{InsecureSkipVerify: true}), fastRetry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListConnectors(context.Background()); err != nil {
+		t.Fatalf("InsecureSkipVerify: %v", err)
+	}
+}
