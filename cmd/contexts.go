@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"cmp"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"os"
@@ -301,27 +299,8 @@ func connectClient(env *Env, f *connectFlags) (*connect.Client, error) {
 	if ep.Token != "" {
 		opts = append(opts, connect.WithBearerToken(ep.Token))
 	}
-	if ep.CAFile != "" || ep.CertFile != "" || ep.InsecureSkipVerify {
-		tc := &tls.Config{InsecureSkipVerify: ep.InsecureSkipVerify} //nolint:gosec // explicit user choice
-		if ep.CAFile != "" {
-			pem, err := spec.ReadFileLimit(ep.CAFile, maxContextFile)
-			if err != nil {
-				return nil, UsageError(fmt.Errorf("connect ca file: %w", err))
-			}
-			pool := x509.NewCertPool()
-			if !pool.AppendCertsFromPEM(pem) {
-				return nil, UsageError(fmt.Errorf("connect ca file %s: no PEM certificate", ep.CAFile))
-			}
-			tc.RootCAs = pool
-		}
-		if ep.CertFile != "" || ep.KeyFile != "" {
-			cert, err := tls.LoadX509KeyPair(ep.CertFile, ep.KeyFile)
-			if err != nil {
-				return nil, UsageError(fmt.Errorf("connect client certificate: %w", err))
-			}
-			tc.Certificates = []tls.Certificate{cert}
-		}
-		opts = append(opts, connect.WithTLSConfig(tc))
+	if tf := (connect.TLSConfig{CAFile: ep.CAFile, CertFile: ep.CertFile, KeyFile: ep.KeyFile, InsecureSkipVerify: ep.InsecureSkipVerify}); tf != (connect.TLSConfig{}) {
+		opts = append(opts, connect.WithTLS(tf))
 	}
 	c, err := connect.NewClient(ep.URL, opts...)
 	if err != nil {

@@ -112,7 +112,7 @@ func (f *registryFlags) client(env *Env) (*registry.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []registry.Opt{registry.WithTimeout(f.Timeout), registry.WithRequestTimeout(timeout), registry.WithUserAgent("outboxctl")}
+	opts := []registry.Opt{registry.WithCallTimeout(f.Timeout), registry.WithRequestTimeout(timeout), registry.WithUserAgent("outboxctl")}
 	if env.trace != nil {
 		opts = append(opts, registry.WithTransportWrapper(env.trace.Wrap))
 	}

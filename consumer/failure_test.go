@@ -32,7 +32,7 @@ func registryAnswering(t *testing.T, status int, body string) *registry.Client {
 		fmt.Fprint(w, body)
 	}))
 	t.Cleanup(srv.Close)
-	c, err := registry.NewClient(srv.URL, registry.WithTimeout(2*time.Second))
+	c, err := registry.NewClient(srv.URL, registry.WithCallTimeout(2*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestRegistryFailureSemantics(t *testing.T) {
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closedURL := closed.URL
 	closed.Close()
-	refused, err := registry.NewClient(closedURL, registry.WithTimeout(2*time.Second))
+	refused, err := registry.NewClient(closedURL, registry.WithCallTimeout(2*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -212,7 +212,7 @@ func TestFailureRegistryUnreachable(t *testing.T) {
 	})
 	produceEvents(t, f.BootstrapServers, topic, evs)
 
-	short, err := registry.NewClient(f.SchemaRegistryURL, registry.WithTimeout(time.Second))
+	short, err := registry.NewClient(f.SchemaRegistryURL, registry.WithCallTimeout(time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}

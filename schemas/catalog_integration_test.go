@@ -20,7 +20,7 @@ import (
 // refuse it alike.
 func TestCatalogAgainstRegistry(t *testing.T) {
 	st := itest.Require(t, itest.Registry)
-	c, err := registry.NewClient(st.SchemaRegistryURL, registry.WithTimeout(20*time.Second))
+	c, err := registry.NewClient(st.SchemaRegistryURL, registry.WithCallTimeout(20*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}

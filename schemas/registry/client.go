@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"crypto/x509"
-	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,33 +14,32 @@ import (
 
 	"github.com/riferrei/srclient"
 
-	"github.com/outboxctl/outboxctl/internal/limitio"
+	"github.com/outboxctl/outboxctl/internal/httpclient"
 	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
 // DefaultTimeout bounds every call (all its HTTP requests together) unless
-// WithTimeout says otherwise.
+// WithCallTimeout says otherwise.
 const DefaultTimeout = 15 * time.Second
 
 // Client talks to a Confluent-compatible Schema Registry (Confluent, or
 // Apicurio's ccompat API). It is safe for concurrent use. It caches nothing:
 // every call asks the registry, so "latest" is never stale.
 type Client struct {
-	base       string // without trailing slash and without userinfo
-	user       string
-	pass       string
-	token      string
-	timeout    time.Duration
-	rt         http.RoundTripper
-	tlsCfg     *TLSConfig
-	userAgent  string
-	reqTimeout time.Duration // per HTTP request; 0: none
-	wrap       func(http.RoundTripper) http.RoundTripper
-	maxAnswer  int64
+	base      string // without trailing slash and without userinfo
+	auth      httpclient.Auth
+	bounds    httpclient.Bounds // Call: DefaultTimeout; Request: none
+	rt        http.RoundTripper
+	tlsFiles  *TLSConfig
+	tlsConfig *tls.Config
+	userAgent string
+	wrap      func(http.RoundTripper) http.RoundTripper
+	maxAnswer int64
 }
 
 // WithTransportWrapper wraps the transport (the one of WithTransport, or
-// the default with WithTLS applied), overriding no wrapping. outboxctl uses
+// the default with WithTLS or WithTLSConfig applied), overriding no
+// wrapping. outboxctl uses
 // it to trace requests.
 func WithTransportWrapper(wrap func(http.RoundTripper) http.RoundTripper) Opt {
 	return func(c *Client) { c.wrap = wrap }
@@ -54,9 +50,10 @@ const DefaultMaxAnswerSize = 32 << 20
 
 // WithRequestTimeout bounds each HTTP request of a call (sending it and
 // reading its whole answer), overriding the default of no per-request
-// bound (the call's WithTimeout still applies). A request that exceeds
-// either bound fails with a [*TimeoutError] (ErrTimeout).
-func WithRequestTimeout(d time.Duration) Opt { return func(c *Client) { c.reqTimeout = d } }
+// bound (the call's WithCallTimeout still applies). A request that exceeds
+// either bound fails with a [*TimeoutError] (ErrTimeout). It means what
+// the Connect client's WithRequestTimeout means.
+func WithRequestTimeout(d time.Duration) Opt { return func(c *Client) { c.bounds.Request = d } }
 
 // WithMaxAnswerSize limits the answer bodies read, overriding
 // DefaultMaxAnswerSize (n <= 0 keeps it). A larger answer fails with
@@ -69,37 +66,42 @@ type Opt func(*Client)
 // WithBasicAuth sends HTTP basic credentials, overriding credentials given
 // in the URL.
 func WithBasicAuth(user, password string) Opt {
-	return func(c *Client) { c.user, c.pass = user, password }
+	return func(c *Client) { c.auth.User, c.auth.Password = user, password }
 }
 
 // WithBearerToken sends "Authorization: Bearer token", overriding basic
 // credentials.
-func WithBearerToken(token string) Opt { return func(c *Client) { c.token = token } }
+func WithBearerToken(token string) Opt { return func(c *Client) { c.auth.Token = token } }
 
-// WithTimeout bounds each call, overriding DefaultTimeout.
-func WithTimeout(d time.Duration) Opt { return func(c *Client) { c.timeout = d } }
+// WithCallTimeout bounds each call (all its HTTP requests together),
+// overriding DefaultTimeout; 0 disables the bound. It means what the
+// Connect client's WithCallTimeout means.
+func WithCallTimeout(d time.Duration) Opt { return func(c *Client) { c.bounds.Call = d } }
+
+// WithTimeout is WithCallTimeout.
+//
+// Deprecated: use WithCallTimeout; "timeout" alone did not say whether it
+// bounds a call or a request.
+func WithTimeout(d time.Duration) Opt { return WithCallTimeout(d) }
 
 // WithTransport sets the HTTP transport, overriding a clone of
-// http.DefaultTransport (WithTLS is then ignored).
+// http.DefaultTransport (WithTLS and WithTLSConfig are then ignored).
 func WithTransport(rt http.RoundTripper) Opt { return func(c *Client) { c.rt = rt } }
 
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Opt { return func(c *Client) { c.userAgent = ua } }
 
-// TLSConfig are the TLS files of the registry connection. Empty fields
-// keep Go's defaults (system roots, no client certificate).
-type TLSConfig struct {
-	// CAFile is a PEM bundle of the CAs to trust, added to no others.
-	CAFile string
-	// CertFile and KeyFile are the client certificate and key (PEM), for
-	// mutual TLS; both or neither.
-	CertFile, KeyFile string
-	// InsecureSkipVerify disables server certificate verification.
-	InsecureSkipVerify bool
-}
+// TLSConfig are the TLS files of the registry connection (the Connect
+// client's TLSConfig is the same type). Empty fields keep Go's defaults
+// (system roots, no client certificate).
+type TLSConfig = httpclient.TLSFiles
 
 // WithTLS sets the TLS files, overriding the system defaults.
-func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.tlsCfg = &t } }
+func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.tlsFiles = &t } }
+
+// WithTLSConfig sets a ready TLS configuration, overriding WithTLS (as in
+// the Connect client).
+func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.tlsConfig = cfg } }
 
 // NewClient returns a client of the registry at baseURL (for Apicurio, the
 // ccompat root, e.g. http://host:8080/apis/ccompat/v7). Credentials in the
@@ -111,10 +113,10 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("schema registry url %q: want http(s)://host[:port][/path]", redact.URL(baseURL))
 	}
-	c := &Client{timeout: DefaultTimeout, maxAnswer: DefaultMaxAnswerSize}
+	c := &Client{bounds: httpclient.Bounds{Call: DefaultTimeout}, maxAnswer: DefaultMaxAnswerSize}
 	if u.User != nil {
-		c.user = u.User.Username()
-		c.pass, _ = u.User.Password()
+		c.auth.User = u.User.Username()
+		c.auth.Password, _ = u.User.Password()
 		u.User = nil
 	}
 	c.base = strings.TrimRight(u.String(), "/")
@@ -122,49 +124,21 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 		o(c)
 	}
 	if c.rt == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		if c.tlsCfg != nil {
-			cfg, err := c.tlsCfg.build()
+		if c.tlsConfig == nil && c.tlsFiles != nil {
+			cfg, err := c.tlsFiles.Config("schema registry tls")
 			if err != nil {
 				return nil, err
 			}
-			tr.TLSClientConfig = cfg
+			c.tlsConfig = cfg
 		}
-		c.rt = tr
-	}
-	if c.wrap != nil {
+		c.rt = httpclient.Transport(c.tlsConfig, c.wrap)
+	} else if c.wrap != nil {
 		c.rt = c.wrap(c.rt)
 	}
 	if c.maxAnswer <= 0 {
 		c.maxAnswer = DefaultMaxAnswerSize
 	}
 	return c, nil
-}
-
-func (t *TLSConfig) build() (*tls.Config, error) {
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: t.InsecureSkipVerify}
-	if t.CAFile != "" {
-		pem, err := limitio.ReadFile(t.CAFile, 4<<20)
-		if err != nil {
-			return nil, fmt.Errorf("schema registry tls: ca file: %w", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("schema registry tls: ca file %s: no PEM certificate found", t.CAFile)
-		}
-		cfg.RootCAs = pool
-	}
-	if (t.CertFile == "") != (t.KeyFile == "") {
-		return nil, fmt.Errorf("schema registry tls: give both a client certificate and its key")
-	}
-	if t.CertFile != "" {
-		cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
-		if err != nil {
-			return nil, fmt.Errorf("schema registry tls: client certificate: %w", err)
-		}
-		cfg.Certificates = []tls.Certificate{cert}
-	}
-	return cfg, nil
 }
 
 // URL is the registry's base URL, without credentials.
@@ -174,12 +148,14 @@ func (c *Client) URL() string { return c.base }
 // answer seen by the transport (srclient drops the status of non-JSON
 // bodies, and hides it for JSON ones).
 type call struct {
-	ctx    context.Context
+	caller context.Context // the caller's context
+	ctx    context.Context // the caller's, bounded by the call timeout
 	status int
 	body   []byte
 	netErr error
 	// the last request, and how it ended without an answer
 	method, url string
+	start       time.Time
 	timedOut    time.Duration // the bound that expired, or 0
 	tooLarge    bool
 }
@@ -190,17 +166,9 @@ type callTransport struct {
 }
 
 func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx, cancel := t.call.ctx, context.CancelFunc(func() {})
-	if t.c.reqTimeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, t.c.reqTimeout)
-	}
+	ctx, cancel := httpclient.WithBound(t.call.ctx, t.c.bounds.Request)
 	r := req.Clone(ctx)
-	switch {
-	case t.c.token != "":
-		r.Header.Set("Authorization", "Bearer "+t.c.token)
-	case t.c.user != "" || t.c.pass != "":
-		r.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(t.c.user+":"+t.c.pass)))
-	}
+	t.c.auth.Set(r.Header)
 	if t.c.userAgent != "" {
 		r.Header.Set("User-Agent", t.c.userAgent)
 	}
@@ -208,6 +176,7 @@ func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.Header.Set("Accept", "application/vnd.schemaregistry.v1+json, application/json")
 	}
 	t.call.method, t.call.url = r.Method, r.URL.String()
+	t.call.start = time.Now()
 	resp, err := t.c.rt.RoundTrip(r)
 	if err != nil {
 		t.noAnswer(ctx, err)
@@ -229,13 +198,7 @@ func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // noAnswer records why a request got no (complete) answer.
 func (t *callTransport) noAnswer(ctx context.Context, err error) {
 	t.call.netErr = err
-	switch {
-	case errors.Is(t.call.ctx.Err(), context.DeadlineExceeded) && t.c.timeout > 0:
-		t.call.timedOut = t.c.timeout
-	case t.call.ctx.Err() != nil: // the caller's context
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		t.call.timedOut = t.c.reqTimeout
-	}
+	t.call.timedOut = httpclient.Expired(t.call.caller, t.call.ctx, ctx, t.c.bounds, t.call.start, err)
 }
 
 // answerBody bounds the answer size and records read errors; Close ends
@@ -277,11 +240,8 @@ func (c *Client) begin(ctx context.Context) (*call, *http.Client, context.Cancel
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	cancel := context.CancelFunc(func() {})
-	if c.timeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
-	}
-	cl := &call{ctx: ctx}
+	callCtx, cancel := httpclient.WithBound(ctx, c.bounds.Call)
+	cl := &call{caller: ctx, ctx: callCtx}
 	return cl, &http.Client{Transport: &callTransport{c: c, call: cl}}, cancel
 }
 

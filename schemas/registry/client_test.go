@@ -198,7 +198,7 @@ func TestUnreachableAndCancelled(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	c, err := registry.NewClient(url, registry.WithTimeout(2*time.Second))
+	c, err := registry.NewClient(url, registry.WithCallTimeout(2*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestUnreachableAndCancelled(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled and ErrUnreachable", err)
 	}
 
-	c3, _ := registry.NewClient(slow.URL, registry.WithTimeout(50*time.Millisecond))
+	c3, _ := registry.NewClient(slow.URL, registry.WithCallTimeout(50*time.Millisecond))
 	_, err = c3.Subjects(context.Background(), false)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want DeadlineExceeded", err)

@@ -1,15 +1,11 @@
 package registry
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
-	"time"
 
+	"github.com/outboxctl/outboxctl/internal/httpclient"
 	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
@@ -132,53 +128,31 @@ func (e *APIError) Unwrap() error {
 	return ErrServer
 }
 
-// UnreachableError is returned when a request got no HTTP answer.
-type UnreachableError struct {
-	URL string // base URL of the registry, without credentials
-	Err error  // the transport error (may be context.Canceled or DeadlineExceeded)
-}
+// service names the registry in the shared error types of
+// internal/httpclient.
+type service struct{}
 
-func (e *UnreachableError) Error() string {
-	cause := e.Err
-	var u *url.Error
-	if errors.As(cause, &u) {
-		cause = u.Err
-	}
-	return redact.String(fmt.Sprintf("schema registry at %s is unreachable: %v (is it running and the URL right?)", e.URL, cause))
-}
+func (service) Name() string            { return "schema registry" }
+func (service) Unreachable() error      { return ErrUnreachable }
+func (service) Timeout() error          { return ErrTimeout }
+func (service) UnreachableHint() string { return "is it running and the URL right?" }
+func (service) TimeoutHint() string     { return "" }
 
-// Unwrap returns ErrUnreachable and the transport error.
-func (e *UnreachableError) Unwrap() []error { return []error{ErrUnreachable, e.Err} }
+// UnreachableError is returned when a request got no HTTP answer. Its
+// fields are URL (the base URL of the registry, without credentials) and
+// Err (the transport error); it unwraps to ErrUnreachable and Err. It is
+// the registry's instance of the error type the Connect client shares
+// (internal/httpclient), a type of its own for errors.As.
+type UnreachableError = httpclient.UnreachableError[service]
 
-// TimeoutError is returned when a request got no complete answer in time.
-type TimeoutError struct {
-	Method string
-	URL    string        // the request URL, without credentials
-	After  time.Duration // the bound that expired
-}
-
-func (e *TimeoutError) Error() string {
-	return redact.String(fmt.Sprintf("schema registry request %s %s timed out after %s", e.Method, e.URL, e.After))
-}
-
-// Unwrap returns ErrTimeout and context.DeadlineExceeded.
-func (e *TimeoutError) Unwrap() []error { return []error{ErrTimeout, context.DeadlineExceeded} }
+// TimeoutError is returned when a request got no complete answer in time
+// (WithCallTimeout, WithRequestTimeout). Its fields are Method, URL (the
+// request URL, without credentials) and After (the bound that expired);
+// it unwraps to ErrTimeout and context.DeadlineExceeded.
+type TimeoutError = httpclient.TimeoutError[service]
 
 // newAPIError builds an APIError from a response status and body.
 func newAPIError(op string, status int, body []byte) *APIError {
-	e := &APIError{Op: op, Status: status}
-	var b struct {
-		Code    int    `json:"error_code"`
-		Message string `json:"message"`
-	}
-	if err := json.Unmarshal(body, &b); err == nil && (b.Code != 0 || b.Message != "") {
-		e.Code, e.Message = b.Code, b.Message
-		return e
-	}
-	raw := strings.TrimSpace(string(body))
-	if len(raw) > 200 {
-		raw = raw[:200] + "…"
-	}
-	e.Message = raw
-	return e
+	code, msg, _ := httpclient.ParseErrorBody(body, 200)
+	return &APIError{Op: op, Status: status, Code: code, Message: msg}
 }

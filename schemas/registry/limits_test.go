@@ -28,9 +28,11 @@ func TestRequestTimeoutIsErrTimeout(t *testing.T) {
 		want string
 		call func(*registry.Client) error
 	}{
-		{"srclient part, request timeout", []registry.Opt{registry.WithRequestTimeout(50 * time.Millisecond), registry.WithTimeout(time.Hour)}, "timed out after 50ms",
+		{"srclient part, request timeout", []registry.Opt{registry.WithRequestTimeout(50 * time.Millisecond), registry.WithCallTimeout(time.Hour)}, "timed out after 50ms",
 			func(c *registry.Client) error { _, err := c.Subjects(context.Background(), false); return err }},
-		{"srclient part, call timeout", []registry.Opt{registry.WithTimeout(60 * time.Millisecond)}, "timed out after 60ms",
+		{"srclient part, call timeout", []registry.Opt{registry.WithCallTimeout(60 * time.Millisecond)}, "timed out after 60ms",
+			func(c *registry.Client) error { _, err := c.Subjects(context.Background(), false); return err }},
+		{"deprecated WithTimeout is the call timeout", []registry.Opt{registry.WithTimeout(70 * time.Millisecond)}, "timed out after 70ms", //nolint:staticcheck // the deprecated alias
 			func(c *registry.Client) error { _, err := c.Subjects(context.Background(), false); return err }},
 		{"net/http part", []registry.Opt{registry.WithRequestTimeout(50 * time.Millisecond)}, "timed out after 50ms",
 			func(c *registry.Client) error {

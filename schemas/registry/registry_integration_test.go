@@ -20,7 +20,7 @@ import (
 func itClient(t *testing.T) (*registry.Client, string) {
 	t.Helper()
 	s := itest.Require(t, itest.Registry)
-	c, err := registry.NewClient(s.SchemaRegistryURL, registry.WithTimeout(20*time.Second))
+	c, err := registry.NewClient(s.SchemaRegistryURL, registry.WithCallTimeout(20*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
