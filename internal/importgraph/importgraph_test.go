@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -107,8 +108,10 @@ func TestSDKBuildsWithoutCgo(t *testing.T) {
 // import a leaf package for it, not the package the helper came from:
 // provisioning and cleanup read a UUIDv7's time through internal/uuidv7,
 // not the writer (outbox); the Kafka Connect and Schema Registry clients
-// bound their reads through internal/limitio, not spec. The leaves import
-// nothing from the module.
+// bound their reads through internal/limitio, not spec, and share their
+// HTTP plumbing through internal/httpclient (issue 30 item 6), which
+// imports neither client nor anything above internal/limitio and
+// internal/redact. The leaves import nothing from the module.
 func TestLeafHelpers(t *testing.T) {
 	t.Parallel()
 	notDeps := map[string][]string{
@@ -118,6 +121,7 @@ func TestLeafHelpers(t *testing.T) {
 		"./schemas/registry":        {module + "/spec"},
 		"./internal/limitio":        {},
 		"./internal/uuidv7":         {},
+		"./internal/httpclient":     {module + "/spec", module + "/connectorconfig/connect", module + "/schemas/registry"},
 	}
 	for pattern, banned := range notDeps {
 		for _, p := range list(t, nil, true, pattern) {
@@ -125,6 +129,20 @@ func TestLeafHelpers(t *testing.T) {
 				if p.ImportPath == b {
 					t.Errorf("%s depends on %s", pattern, b)
 				}
+			}
+		}
+	}
+	for _, p := range list(t, nil, false, "./internal/httpclient") {
+		for _, imp := range p.Imports {
+			if (imp == module || strings.HasPrefix(imp, module+"/")) && imp != module+"/internal/limitio" && imp != module+"/internal/redact" {
+				t.Errorf("%s imports %s: the HTTP plumbing imports only internal/limitio and internal/redact from the module", p.ImportPath, imp)
+			}
+		}
+	}
+	for _, pattern := range []string{"./connectorconfig/connect", "./schemas/registry"} {
+		for _, p := range list(t, nil, false, pattern) {
+			if !slices.Contains(p.Imports, module+"/internal/httpclient") {
+				t.Errorf("%s does not import internal/httpclient: the Connect and registry clients share one HTTP plumbing", p.ImportPath)
 			}
 		}
 	}
