@@ -37,15 +37,15 @@ func setupConnectFake(e *testscript.Env) error {
 			return err
 		}
 	}
-	o := connectfake.Options{Version: cfg.Version, MaskKeys: cfg.Mask}
+	o := []connectfake.Option{connectfake.WithVersion(cfg.Version), connectfake.WithMaskKeys(cfg.Mask...)}
 	if cfg.StartDelay != "" {
 		d, err := time.ParseDuration(cfg.StartDelay)
 		if err != nil {
 			return err
 		}
-		o.StartDelay = d
+		o = append(o, connectfake.WithStartDelay(d))
 	}
-	srv := connectfake.New(o)
+	srv := connectfake.New(o...)
 	e.Defer(srv.Close)
 	e.Values[fakeKey{}] = &fakeState{srv: srv}
 	e.Setenv("OUTBOX_CONNECT_URL", srv.URL)

@@ -14,7 +14,7 @@ import (
 // offsets deleted while STOPPED, and only then the connector (after a
 // delete Connect has nothing left to reset them on).
 func TestConnectRemoverResetsOffsetsFirst(t *testing.T) {
-	srv := connectfake.New(connectfake.Options{})
+	srv := connectfake.New()
 	defer srv.Close()
 	srv.Seed("orders-outbox", map[string]string{"connector.class": "io.debezium.connector.postgresql.PostgresConnector", "topic.prefix": "orders"}, "")
 	cl, err := connect.NewClient(srv.URL)

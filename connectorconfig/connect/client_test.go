@@ -18,7 +18,7 @@ var fastRetry = connect.WithRetry(connect.Retry{MaxAttempts: 3, Initial: time.Mi
 
 func newClient(t *testing.T, opts ...connect.Opt) (*connectfake.Server, *connect.Client) {
 	t.Helper()
-	f := connectfake.New(connectfake.Options{})
+	f := connectfake.New()
 	t.Cleanup(f.Close)
 	c, err := connect.NewClient(f.URL, append([]connect.Opt{fastRetry}, opts...)...)
 	if err != nil {

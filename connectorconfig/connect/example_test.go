@@ -10,7 +10,7 @@ import (
 )
 
 func ExampleClient() {
-	fake := connectfake.New(connectfake.Options{Version: "4.3.1"})
+	fake := connectfake.New(connectfake.WithVersion("4.3.1"))
 	defer fake.Close()
 	c, err := connect.NewClient(fake.URL)
 	if err != nil {

@@ -12,9 +12,15 @@
 // restarts and task restarts so that tests can assert that a no-op deploy
 // wrote nothing.
 //
+// It is built like the registry's fake (srfake): New takes options,
+// connectfake.New(connectfake.WithVersion("3.6.0")) as
+// srfake.New(srfake.WithBasicAuth(…)); an Options value is an Option too
+// (its set fields), so connectfake.New(connectfake.Options{…}) keeps
+// working.
+//
 // Faults are injected with [Server.InjectConflicts] (rebalance 409s),
-// [Server.FailConnector] (a task FAILED with a trace), [Options.StartDelay]
-// (tasks UNASSIGNED for a while) and [Options.MaskKeys] (config values
+// [Server.FailConnector] (a task FAILED with a trace), [WithStartDelay]
+// (tasks UNASSIGNED for a while) and [WithMaskKeys] (config values
 // returned as "[hidden]").
 package connectfake
 
@@ -33,7 +39,8 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 )
 
-// Options configure a Server.
+// Options configure a Server; an Options value is an Option (New applies
+// its set fields). The With functions set one field each.
 type Options struct {
 	// Version is what GET / reports; default "4.3.1".
 	Version string
@@ -78,8 +85,56 @@ type override struct {
 	body   string
 }
 
-// New starts a fake Connect server; close it with Close.
-func New(opts Options) *Server {
+// Option configures a Server: a With function, or an Options value.
+type Option interface{ apply(*Options) }
+
+type optionFunc func(*Options)
+
+func (f optionFunc) apply(o *Options) { f(o) }
+
+// apply sets the fields of o that are set (non-zero) in dst: an Options
+// value is an Option, for New(Options{…}).
+func (o Options) apply(dst *Options) {
+	if o.Version != "" {
+		dst.Version = o.Version
+	}
+	if o.StartDelay != 0 {
+		dst.StartDelay = o.StartDelay
+	}
+	if o.MaskKeys != nil {
+		dst.MaskKeys = o.MaskKeys
+	}
+	if o.Plugins != nil {
+		dst.Plugins = o.Plugins
+	}
+}
+
+// WithVersion sets what GET / reports, overriding "4.3.1".
+func WithVersion(v string) Option { return optionFunc(func(o *Options) { o.Version = v }) }
+
+// WithStartDelay keeps a (re)started connector's tasks UNASSIGNED for d,
+// overriding no delay.
+func WithStartDelay(d time.Duration) Option {
+	return optionFunc(func(o *Options) { o.StartDelay = d })
+}
+
+// WithMaskKeys makes GET return the values of these config keys as
+// "[hidden]", overriding none.
+func WithMaskKeys(keys ...string) Option { return optionFunc(func(o *Options) { o.MaskKeys = keys }) }
+
+// WithPlugins sets the connector classes GET /connector-plugins lists,
+// overriding the Debezium PostgreSQL, MySQL and MariaDB connectors.
+func WithPlugins(classes ...string) Option {
+	return optionFunc(func(o *Options) { o.Plugins = classes })
+}
+
+// New starts a fake Connect server; close it with Close. Later options
+// override earlier ones.
+func New(options ...Option) *Server {
+	var opts Options
+	for _, o := range options {
+		o.apply(&opts)
+	}
 	if opts.Version == "" {
 		opts.Version = "4.3.1"
 	}
