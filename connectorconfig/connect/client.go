@@ -24,8 +24,7 @@ type Client struct {
 	base      *url.URL
 	baseStr   string
 	hc        *http.Client
-	tlsConfig *tls.Config
-	tlsFiles  *TLSConfig
+	tls       httpclient.TLS
 	wrap      func(http.RoundTripper) http.RoundTripper
 	userAgent string
 	auth      httpclient.Auth
@@ -96,7 +95,7 @@ func WithBearerToken(token string) Opt { return func(c *Client) { c.auth.Token =
 
 // WithTLSConfig sets the TLS configuration of the default HTTP client,
 // overriding WithTLS (ignored with WithHTTPClient).
-func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.tlsConfig = cfg } }
+func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.tls.Config = cfg } }
 
 // TLSConfig are the TLS files of the Connect connection (the registry
 // client's TLSConfig is the same type). Empty fields keep Go's defaults.
@@ -106,7 +105,7 @@ type TLSConfig = httpclient.TLSFiles
 // configuration, overriding the system defaults (ignored with
 // WithTLSConfig or WithHTTPClient). NewClient fails when a file cannot
 // be loaded.
-func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.tlsFiles = &t } }
+func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.tls.Files = &t } }
 
 // WithHTTPClient uses hc, overriding the default client (no client timeout:
 // WithRequestTimeout bounds each request).
@@ -135,14 +134,11 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 		o(c)
 	}
 	if c.hc == nil {
-		if c.tlsConfig == nil && c.tlsFiles != nil {
-			cfg, err := c.tlsFiles.Config("kafka connect tls")
-			if err != nil {
-				return nil, err
-			}
-			c.tlsConfig = cfg
+		cfg, err := c.tls.Build("kafka connect tls")
+		if err != nil {
+			return nil, err
 		}
-		c.hc = &http.Client{Transport: httpclient.Transport(c.tlsConfig, c.wrap)}
+		c.hc = &http.Client{Transport: httpclient.Transport(cfg, c.wrap)}
 	}
 	if c.maxAnswer <= 0 {
 		c.maxAnswer = DefaultMaxAnswerSize

@@ -75,12 +75,10 @@ func (e *APIError) Unwrap() error {
 // internal/httpclient.
 type service struct{}
 
-func (service) Name() string            { return "kafka connect" }
-func (service) Unreachable() error      { return ErrUnreachable }
-func (service) Timeout() error          { return ErrTimeout }
-func (service) UnreachableHint() string { return "is the worker running and the URL right?" }
-func (service) TimeoutHint() string {
-	return "raise the request timeout if the worker is just slow"
+func (service) Service() httpclient.ServiceInfo {
+	return httpclient.ServiceInfo{Name: "kafka connect", Unreachable: ErrUnreachable, Timeout: ErrTimeout,
+		UnreachableHint: "is the worker running and the URL right?",
+		TimeoutHint:     "raise the request timeout if the worker is just slow"}
 }
 
 // UnreachableError is returned when the request got no HTTP answer. Its

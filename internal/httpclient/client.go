@@ -75,6 +75,22 @@ func (t TLSFiles) Config(what string) (*tls.Config, error) {
 	return cfg, nil
 }
 
+// TLS is the TLS option of a client: a ready configuration (WithTLSConfig)
+// wins over files (WithTLS).
+type TLS struct {
+	Config *tls.Config
+	Files  *TLSFiles
+}
+
+// Build returns Config, else the configuration loaded from Files (errors
+// start with what), else nil (Go's defaults).
+func (t TLS) Build(what string) (*tls.Config, error) {
+	if t.Config != nil || t.Files == nil {
+		return t.Config, nil
+	}
+	return t.Files.Config(what)
+}
+
 // Transport is a clone of http.DefaultTransport with cfg as its TLS
 // configuration (when non-nil), wrapped by wrap (when non-nil).
 func Transport(cfg *tls.Config, wrap func(http.RoundTripper) http.RoundTripper) http.RoundTripper {

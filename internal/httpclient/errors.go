@@ -17,14 +17,22 @@ import (
 // UnreachableError[S] and TimeoutError[S] are distinct types per client
 // (errors.As tells a Connect error from a registry one).
 type Service interface {
+	Service() ServiceInfo
+}
+
+// ServiceInfo is what the errors of a service say.
+type ServiceInfo struct {
 	// Name is the server in messages, e.g. "kafka connect".
-	Name() string
+	Name string
 	// Unreachable and Timeout are the sentinels of the errors.
-	Unreachable() error
-	Timeout() error
+	Unreachable, Timeout error
 	// UnreachableHint and TimeoutHint end the messages ("" for none).
-	UnreachableHint() string
-	TimeoutHint() string
+	UnreachableHint, TimeoutHint string
+}
+
+func info[S Service]() ServiceInfo {
+	var s S
+	return s.Service()
 }
 
 // UnreachableError is returned when a request got no HTTP answer.
@@ -34,9 +42,9 @@ type UnreachableError[S Service] struct {
 }
 
 func (e *UnreachableError[S]) Error() string {
-	var s S
-	msg := fmt.Sprintf("%s at %s is unreachable: %v", s.Name(), e.URL, RootCause(e.Err))
-	if h := s.UnreachableHint(); h != "" {
+	s := info[S]()
+	msg := fmt.Sprintf("%s at %s is unreachable: %v", s.Name, e.URL, RootCause(e.Err))
+	if h := s.UnreachableHint; h != "" {
 		msg += " (" + h + ")"
 	}
 	return redact.String(msg)
@@ -44,8 +52,7 @@ func (e *UnreachableError[S]) Error() string {
 
 // Unwrap returns the service's unreachable sentinel and the transport error.
 func (e *UnreachableError[S]) Unwrap() []error {
-	var s S
-	return []error{s.Unreachable(), e.Err}
+	return []error{info[S]().Unreachable, e.Err}
 }
 
 // TimeoutError is returned when a request got no complete answer within a
@@ -57,9 +64,9 @@ type TimeoutError[S Service] struct {
 }
 
 func (e *TimeoutError[S]) Error() string {
-	var s S
-	msg := fmt.Sprintf("%s request %s %s timed out after %s", s.Name(), e.Method, e.URL, e.After)
-	if h := s.TimeoutHint(); h != "" {
+	s := info[S]()
+	msg := fmt.Sprintf("%s request %s %s timed out after %s", s.Name, e.Method, e.URL, e.After)
+	if h := s.TimeoutHint; h != "" {
 		msg += " (" + h + ")"
 	}
 	return redact.String(msg)
@@ -68,8 +75,7 @@ func (e *TimeoutError[S]) Error() string {
 // Unwrap returns the service's timeout sentinel and
 // context.DeadlineExceeded.
 func (e *TimeoutError[S]) Unwrap() []error {
-	var s S
-	return []error{s.Timeout(), context.DeadlineExceeded}
+	return []error{info[S]().Timeout, context.DeadlineExceeded}
 }
 
 // RootCause strips url.Error's "Get \"…\": " prefix, which repeats the URL.

@@ -30,8 +30,7 @@ type Client struct {
 	auth      httpclient.Auth
 	bounds    httpclient.Bounds // Call: DefaultTimeout; Request: none
 	rt        http.RoundTripper
-	tlsFiles  *TLSConfig
-	tlsConfig *tls.Config
+	tls       httpclient.TLS
 	userAgent string
 	wrap      func(http.RoundTripper) http.RoundTripper
 	maxAnswer int64
@@ -97,11 +96,11 @@ func WithUserAgent(ua string) Opt { return func(c *Client) { c.userAgent = ua } 
 type TLSConfig = httpclient.TLSFiles
 
 // WithTLS sets the TLS files, overriding the system defaults.
-func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.tlsFiles = &t } }
+func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.tls.Files = &t } }
 
 // WithTLSConfig sets a ready TLS configuration, overriding WithTLS (as in
 // the Connect client).
-func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.tlsConfig = cfg } }
+func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.tls.Config = cfg } }
 
 // NewClient returns a client of the registry at baseURL (for Apicurio, the
 // ccompat root, e.g. http://host:8080/apis/ccompat/v7). Credentials in the
@@ -124,14 +123,11 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 		o(c)
 	}
 	if c.rt == nil {
-		if c.tlsConfig == nil && c.tlsFiles != nil {
-			cfg, err := c.tlsFiles.Config("schema registry tls")
-			if err != nil {
-				return nil, err
-			}
-			c.tlsConfig = cfg
+		cfg, err := c.tls.Build("schema registry tls")
+		if err != nil {
+			return nil, err
 		}
-		c.rt = httpclient.Transport(c.tlsConfig, c.wrap)
+		c.rt = httpclient.Transport(cfg, c.wrap)
 	} else if c.wrap != nil {
 		c.rt = c.wrap(c.rt)
 	}

@@ -132,11 +132,10 @@ func (e *APIError) Unwrap() error {
 // internal/httpclient.
 type service struct{}
 
-func (service) Name() string            { return "schema registry" }
-func (service) Unreachable() error      { return ErrUnreachable }
-func (service) Timeout() error          { return ErrTimeout }
-func (service) UnreachableHint() string { return "is it running and the URL right?" }
-func (service) TimeoutHint() string     { return "" }
+func (service) Service() httpclient.ServiceInfo {
+	return httpclient.ServiceInfo{Name: "schema registry", Unreachable: ErrUnreachable, Timeout: ErrTimeout,
+		UnreachableHint: "is it running and the URL right?"}
+}
 
 // UnreachableError is returned when a request got no HTTP answer. Its
 // fields are URL (the base URL of the registry, without credentials) and
