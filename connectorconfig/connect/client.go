@@ -134,11 +134,11 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 		o(c)
 	}
 	if c.hc == nil {
-		cfg, err := c.tls.Build("kafka connect tls")
+		rt, err := c.tls.Transport("kafka connect tls", c.wrap)
 		if err != nil {
 			return nil, err
 		}
-		c.hc = &http.Client{Transport: httpclient.Transport(cfg, c.wrap)}
+		c.hc = &http.Client{Transport: rt}
 	}
 	if c.maxAnswer <= 0 {
 		c.maxAnswer = DefaultMaxAnswerSize

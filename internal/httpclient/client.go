@@ -91,6 +91,15 @@ func (t TLS) Build(what string) (*tls.Config, error) {
 	return t.Files.Config(what)
 }
 
+// Transport is Transport(Build(what), wrap).
+func (t TLS) Transport(what string, wrap func(http.RoundTripper) http.RoundTripper) (http.RoundTripper, error) {
+	cfg, err := t.Build(what)
+	if err != nil {
+		return nil, err
+	}
+	return Transport(cfg, wrap), nil
+}
+
 // Transport is a clone of http.DefaultTransport with cfg as its TLS
 // configuration (when non-nil), wrapped by wrap (when non-nil).
 func Transport(cfg *tls.Config, wrap func(http.RoundTripper) http.RoundTripper) http.RoundTripper {

@@ -123,11 +123,9 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 		o(c)
 	}
 	if c.rt == nil {
-		cfg, err := c.tls.Build("schema registry tls")
-		if err != nil {
+		if c.rt, err = c.tls.Transport("schema registry tls", c.wrap); err != nil {
 			return nil, err
 		}
-		c.rt = httpclient.Transport(cfg, c.wrap)
 	} else if c.wrap != nil {
 		c.rt = c.wrap(c.rt)
 	}
