@@ -28,6 +28,17 @@
 // ([WithRetry]); a 409 that is a real conflict (POST of a connector that
 // already exists) is returned at once.
 //
+// The HTTP plumbing (authentication, TLS, transport, timeouts, the error
+// body and the error types of a request without an answer) is shared with
+// the Schema Registry client (internal/httpclient), and so are the option
+// names, with one meaning each: [WithCallTimeout] bounds a whole call
+// (409 retries included; none by default), [WithRequestTimeout] each
+// request; [WithTLS] takes files ([TLSConfig], the registry's type too),
+// [WithTLSConfig] a ready *tls.Config. [*UnreachableError] and
+// [*TimeoutError] are this package's instances of the shared types, so
+// errors.As tells them from the registry's.
+//
 // The package does not read flags or the environment and never prints: the
-// CLI builds the client from its settings.
+// CLI builds the client from its settings. Package connectfake is a fake
+// worker for tests, built like the registry's srfake: connectfake.New(opts...).
 package connect

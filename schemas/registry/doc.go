@@ -29,12 +29,16 @@
 //     the call was cancelled); no answer in time is *TimeoutError
 //     (ErrTimeout, context.DeadlineExceeded).
 //   - Context and timeouts on every call (srclient has none): each call is
-//     bounded by the caller's context and WithTimeout (DefaultTimeout), each
-//     request by WithRequestTimeout; answers by WithMaxAnswerSize.
+//     bounded by the caller's context and WithCallTimeout (DefaultTimeout;
+//     WithTimeout is its deprecated name), each request by
+//     WithRequestTimeout; answers by WithMaxAnswerSize. The options mean
+//     what the Kafka Connect client's options of the same names mean: the
+//     two clients share their HTTP plumbing (internal/httpclient).
 //   - Auth (basic, bearer) is set by the package's transport on every
 //     request, also on the plain net/http calls below; credentials in the
 //     URL are moved to basic auth and never printed. TLS via WithTLS (CA
-//     file, client certificate).
+//     file, client certificate; TLSConfig, the Connect client's type too)
+//     or WithTLSConfig (a ready *tls.Config).
 //
 // What srclient cannot do is done with net/http against the same API:
 // TestCompatibility (POST /compatibility/subjects/{s}/versions[/v]?verbose=true,
