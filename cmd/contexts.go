@@ -21,18 +21,7 @@ import (
 	"github.com/outboxctl/outboxctl/spec"
 )
 
-// Environment variables of the Connect connection and the context file (the
-// table, with the OUTBOX_* aliases, is settings.Environment).
-const (
-	envConnectUser         = settings.EnvConnectUser
-	envConnectPasswordFile = settings.EnvConnectPasswordFile
-	envConnectPassword     = settings.EnvConnectPassword
-	envConnectToken        = settings.EnvConnectToken
-	envConfig              = settings.EnvConfig
-	envContext             = settings.EnvContext
-)
-
-// maxContextFile bounds the context file and the CA bundle read.
+// maxContextFile bounds the context file read.
 const maxContextFile = 4 << 20
 
 // cliConfig is the context file ($XDG_CONFIG_HOME/outboxctl/config.yaml):
@@ -93,7 +82,7 @@ func selectContext(env *Env, cfgPath, name string) (cliContext, string, error) {
 		return cliContext{}, "", err
 	}
 	if name == "" {
-		name = env.getenv(envContext)
+		name = env.getenv(settings.EnvContext)
 	}
 	if name == "" {
 		name = cfg.CurrentContext
@@ -187,8 +176,8 @@ func addConnectFlags(fs *pflag.FlagSet, f *connectFlags) {
 	fs.StringVar(&f.Context, "context", "", "named context of the context file (default $OUTBOXCTL_CONTEXT or current-context)")
 	fs.StringVar(&f.URL, "connect-url", "", "Kafka Connect REST URL (default $OUTBOXCTL_CONNECT_URL, the context, or "+settings.DefaultConnectURL+")")
 	fs.StringVar(&f.User, "connect-user", "", "basic-auth user (default $OUTBOXCTL_CONNECT_USER)")
-	fs.StringVar(&f.PasswordFile, "connect-password-file", "", "file holding the basic-auth password (default $"+envConnectPasswordFile+"; $"+envConnectPassword+" holds the password itself)")
-	fs.StringVar(&f.TokenFile, "connect-token-file", "", "file holding a bearer token (overrides $"+envConnectToken+", which holds the token itself, and the context)")
+	fs.StringVar(&f.PasswordFile, "connect-password-file", "", "file holding the basic-auth password (default $"+settings.EnvConnectPasswordFile+"; $"+settings.EnvConnectPassword+" holds the password itself)")
+	fs.StringVar(&f.TokenFile, "connect-token-file", "", "file holding a bearer token (overrides $"+settings.EnvConnectToken+", which holds the token itself, and the context)")
 	fs.StringVar(&f.CAFile, "connect-ca-file", "", "PEM CA bundle to verify Connect's certificate")
 	fs.StringVar(&f.CertFile, "connect-cert-file", "", "PEM client certificate (mutual TLS)")
 	fs.StringVar(&f.KeyFile, "connect-key-file", "", "PEM client key (mutual TLS)")
@@ -199,7 +188,7 @@ func configPath(env *Env, flag string) string {
 	if flag != "" {
 		return flag
 	}
-	if p := env.getenv(envConfig); p != "" {
+	if p := env.getenv(settings.EnvConfig); p != "" {
 		return p
 	}
 	dir := env.Getenv("XDG_CONFIG_HOME")
@@ -223,7 +212,7 @@ func loadCLIConfig(env *Env, flag string) (cliConfig, string, error) {
 	}
 	data, err := spec.ReadFileLimit(path, maxContextFile)
 	if err != nil {
-		if os.IsNotExist(err) && flag == "" && env.getenv(envConfig) == "" {
+		if os.IsNotExist(err) && flag == "" && env.getenv(settings.EnvConfig) == "" {
 			return cfg, path, nil
 		}
 		return cfg, path, UsageError(fmt.Errorf("context file: %w", err))
@@ -256,17 +245,17 @@ func resolveEndpoint(env *Env, f *connectFlags) (connectEndpoint, error) {
 	}
 	var ep connectEndpoint
 	ep.URL = get(f.URL, settings.EnvConnectURL, ctx.URL, cmp.Or(env.Settings.ConnectURL, settings.DefaultConnectURL))
-	ep.User = get(f.User, envConnectUser, ctx.User)
+	ep.User = get(f.User, settings.EnvConnectUser, ctx.User)
 	ep.CAFile = get(f.CAFile, "", ctx.CAFile)
 	ep.CertFile = get(f.CertFile, "", ctx.CertFile)
 	ep.KeyFile = get(f.KeyFile, "", ctx.KeyFile)
 	ep.InsecureSkipVerify = f.InsecureSkipVerify || ctx.InsecureSkipVerify
 	password := settings.Secret{
-		What: "connect password", FlagFile: f.PasswordFile, Env: envConnectPassword, EnvFile: envConnectPasswordFile,
+		What: "connect password", FlagFile: f.PasswordFile, Env: settings.EnvConnectPassword, EnvFile: settings.EnvConnectPasswordFile,
 		ContextFile: ctx.PasswordFile, ContextRef: ctx.Password,
 	}
 	token := settings.Secret{
-		What: "connect token", FlagFile: f.TokenFile, Env: envConnectToken,
+		What: "connect token", FlagFile: f.TokenFile, Env: settings.EnvConnectToken,
 		ContextFile: ctx.TokenFile, ContextRef: ctx.Token,
 	}
 	if ep.Password, err = resolveSecret(env, password); err != nil {
@@ -593,7 +582,7 @@ func runContextSet(env *Env, opts *contextSetOptions) error {
 	}
 	path := configPath(env, opts.ConfigPath)
 	if path == "" {
-		return UsageError(fmt.Errorf("no context file: set --config, $%s or $HOME", envConfig))
+		return UsageError(fmt.Errorf("no context file: set --config, $%s or $HOME", settings.EnvConfig))
 	}
 	// set creates the file it is given, even when it was named
 	// explicitly (--config, $OUTBOXCTL_CONFIG).

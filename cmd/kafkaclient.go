@@ -13,24 +13,6 @@ import (
 	"github.com/outboxctl/outboxctl/kafkaclient"
 )
 
-// Environment variables of the Kafka clients' security (the bootstrap
-// servers are settings.EnvBootstrapServers; the table, with the OUTBOX_*
-// aliases, is settings.Environment). The
-// password variables hold the secret itself; the flags and the context
-// file take only env:NAME or file:PATH references.
-const (
-	envKafkaSecurityProtocol = settings.EnvKafkaSecurityProtocol
-	envKafkaSASLMechanism    = settings.EnvKafkaSASLMechanism
-	envKafkaSASLUsername     = settings.EnvKafkaSASLUsername
-	envKafkaSASLPassword     = settings.EnvKafkaSASLPassword
-	envKafkaSASLPasswordFile = settings.EnvKafkaSASLPasswordFile
-	envKafkaSSLCA            = settings.EnvKafkaSSLCA
-	envKafkaSSLCert          = settings.EnvKafkaSSLCert
-	envKafkaSSLKey           = settings.EnvKafkaSSLKey
-	envKafkaSSLKeyPassword   = settings.EnvKafkaSSLKeyPassword
-	envKafkaConfig           = settings.EnvKafkaConfig // k=v,k=v
-)
-
 // kafkaEndpoint is a Kafka connection: the context file's kafka: block and
 // the per-command flags. Passwords are env:NAME or file:PATH references.
 type kafkaEndpoint struct {
@@ -54,15 +36,15 @@ type kafkaClientFlags struct {
 }
 
 func addKafkaClientFlags(fs *pflag.FlagSet, f *kafkaClientFlags) {
-	fs.StringVar(&f.SecurityProtocol, "kafka-security-protocol", "", "Kafka security.protocol: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL (default $"+envKafkaSecurityProtocol+", the context, or PLAINTEXT)")
-	fs.StringVar(&f.SASLMechanism, "kafka-sasl-mechanism", "", "SASL mechanism: PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 (default $"+envKafkaSASLMechanism+")")
-	fs.StringVar(&f.SASLUsername, "kafka-sasl-username", "", "SASL username (default $"+envKafkaSASLUsername+")")
-	fs.StringVar(&f.SASLPassword, "kafka-sasl-password", "", "SASL password as a reference, env:NAME or file:PATH (default $"+envKafkaSASLPassword+", which holds the password, or $"+envKafkaSASLPasswordFile+")")
-	fs.StringVar(&f.SSLCA, "kafka-ssl-ca", "", "PEM CA bundle that verifies the brokers (ssl.ca.location; default $"+envKafkaSSLCA+")")
-	fs.StringVar(&f.SSLCert, "kafka-ssl-cert", "", "PEM client certificate for mutual TLS (default $"+envKafkaSSLCert+")")
-	fs.StringVar(&f.SSLKey, "kafka-ssl-key", "", "PEM client key for mutual TLS (default $"+envKafkaSSLKey+")")
-	fs.StringVar(&f.SSLKeyPassword, "kafka-ssl-key-password", "", "client key password as a reference, env:NAME or file:PATH (default $"+envKafkaSSLKeyPassword+")")
-	fs.StringArrayVar(&f.ConfigPairs, "kafka-config", nil, "further librdkafka property KEY=VALUE (repeatable; default $"+envKafkaConfig+", KEY=VALUE,KEY=VALUE)")
+	fs.StringVar(&f.SecurityProtocol, "kafka-security-protocol", "", "Kafka security.protocol: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL (default $"+settings.EnvKafkaSecurityProtocol+", the context, or PLAINTEXT)")
+	fs.StringVar(&f.SASLMechanism, "kafka-sasl-mechanism", "", "SASL mechanism: PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 (default $"+settings.EnvKafkaSASLMechanism+")")
+	fs.StringVar(&f.SASLUsername, "kafka-sasl-username", "", "SASL username (default $"+settings.EnvKafkaSASLUsername+")")
+	fs.StringVar(&f.SASLPassword, "kafka-sasl-password", "", "SASL password as a reference, env:NAME or file:PATH (default $"+settings.EnvKafkaSASLPassword+", which holds the password, or $"+settings.EnvKafkaSASLPasswordFile+")")
+	fs.StringVar(&f.SSLCA, "kafka-ssl-ca", "", "PEM CA bundle that verifies the brokers (ssl.ca.location; default $"+settings.EnvKafkaSSLCA+")")
+	fs.StringVar(&f.SSLCert, "kafka-ssl-cert", "", "PEM client certificate for mutual TLS (default $"+settings.EnvKafkaSSLCert+")")
+	fs.StringVar(&f.SSLKey, "kafka-ssl-key", "", "PEM client key for mutual TLS (default $"+settings.EnvKafkaSSLKey+")")
+	fs.StringVar(&f.SSLKeyPassword, "kafka-ssl-key-password", "", "client key password as a reference, env:NAME or file:PATH (default $"+settings.EnvKafkaSSLKeyPassword+")")
+	fs.StringArrayVar(&f.ConfigPairs, "kafka-config", nil, "further librdkafka property KEY=VALUE (repeatable; default $"+settings.EnvKafkaConfig+", KEY=VALUE,KEY=VALUE)")
 }
 
 // secretRef resolves a reference (settings.ResolveRef): env:NAME,
@@ -123,12 +105,12 @@ func (env *Env) kafkaConfig(f *kafkaClientFlags, bootstrapFlag string) (kafkacli
 		*dst = settings.ResolveString(env.Getenv, v)
 	}
 	pick(&ep.BootstrapServers, settings.EnvBootstrapServers, bootstrapFlag, cmp.Or(env.Settings.BootstrapServers, settings.DefaultBootstrapServers))
-	pick(&ep.SecurityProtocol, envKafkaSecurityProtocol, f.SecurityProtocol)
-	pick(&ep.SASLMechanism, envKafkaSASLMechanism, f.SASLMechanism)
-	pick(&ep.SASLUsername, envKafkaSASLUsername, f.SASLUsername)
-	pick(&ep.SSLCA, envKafkaSSLCA, f.SSLCA)
-	pick(&ep.SSLCert, envKafkaSSLCert, f.SSLCert)
-	pick(&ep.SSLKey, envKafkaSSLKey, f.SSLKey)
+	pick(&ep.SecurityProtocol, settings.EnvKafkaSecurityProtocol, f.SecurityProtocol)
+	pick(&ep.SASLMechanism, settings.EnvKafkaSASLMechanism, f.SASLMechanism)
+	pick(&ep.SASLUsername, settings.EnvKafkaSASLUsername, f.SASLUsername)
+	pick(&ep.SSLCA, settings.EnvKafkaSSLCA, f.SSLCA)
+	pick(&ep.SSLCert, settings.EnvKafkaSSLCert, f.SSLCert)
+	pick(&ep.SSLKey, settings.EnvKafkaSSLKey, f.SSLKey)
 	cfg := kafkaclient.Config{
 		BootstrapServers: ep.BootstrapServers,
 		Security: kafkaclient.Security{
@@ -138,13 +120,13 @@ func (env *Env) kafkaConfig(f *kafkaClientFlags, bootstrapFlag string) (kafkacli
 	}
 	if cfg.Security.Password, err = resolveSecret(env, settings.Secret{
 		What: "kafka sasl-password", FlagName: "--kafka-sasl-password", FlagRef: f.SASLPassword,
-		Env: envKafkaSASLPassword, EnvFile: envKafkaSASLPasswordFile, ContextRef: ep.SASLPassword,
+		Env: settings.EnvKafkaSASLPassword, EnvFile: settings.EnvKafkaSASLPasswordFile, ContextRef: ep.SASLPassword,
 	}); err != nil {
 		return cfg, err
 	}
 	if cfg.Security.KeyPassword, err = resolveSecret(env, settings.Secret{
 		What: "kafka ssl-key-password", FlagName: "--kafka-ssl-key-password", FlagRef: f.SSLKeyPassword,
-		Env: envKafkaSSLKeyPassword, ContextRef: ep.SSLKeyPassword,
+		Env: settings.EnvKafkaSSLKeyPassword, ContextRef: ep.SSLKeyPassword,
 	}); err != nil {
 		return cfg, err
 	}
@@ -152,7 +134,7 @@ func (env *Env) kafkaConfig(f *kafkaClientFlags, bootstrapFlag string) (kafkacli
 	if props == nil {
 		props = map[string]string{}
 	}
-	if v, name := env.lookupEnv(envKafkaConfig); v != "" {
+	if v, name := env.lookupEnv(settings.EnvKafkaConfig); v != "" {
 		m, err := parsePairs(strings.Split(v, ","), "$"+name)
 		if err != nil {
 			return cfg, err

@@ -21,17 +21,6 @@ import (
 	"github.com/outboxctl/outboxctl/schemas/registry"
 )
 
-// Environment variables of the registry credentials (the URL is
-// settings.EnvSchemaRegistryURL; the table, with the OUTBOX_* aliases, is
-// settings.Environment). Secrets come from the
-// environment or files only, never from flags.
-const (
-	envRegistryUser         = settings.EnvSchemaRegistryUser
-	envRegistryPassword     = settings.EnvSchemaRegistryPassword
-	envRegistryPasswordFile = settings.EnvSchemaRegistryPasswordFile
-	envRegistryToken        = settings.EnvSchemaRegistryToken
-)
-
 // registryFlags are the connection flags of the registry commands.
 type registryFlags struct {
 	URL                string
@@ -47,9 +36,9 @@ type registryFlags struct {
 
 func addRegistryFlags(fs *pflag.FlagSet, f *registryFlags) {
 	fs.StringVar(&f.URL, "registry-url", "", "Schema Registry URL (default $"+settings.EnvSchemaRegistryURL+" or "+settings.DefaultSchemaRegistryURL+")")
-	fs.StringVar(&f.User, "registry-user", "", "basic-auth user (default $"+envRegistryUser+"; password from $"+envRegistryPassword+" or --registry-password-file)")
-	fs.StringVar(&f.PasswordFile, "registry-password-file", "", "file holding the basic-auth password (default $"+envRegistryPasswordFile+")")
-	fs.StringVar(&f.TokenFile, "registry-token-file", "", "file holding a bearer token (overrides $"+envRegistryToken+", which holds the token itself)")
+	fs.StringVar(&f.User, "registry-user", "", "basic-auth user (default $"+settings.EnvSchemaRegistryUser+"; password from $"+settings.EnvSchemaRegistryPassword+" or --registry-password-file)")
+	fs.StringVar(&f.PasswordFile, "registry-password-file", "", "file holding the basic-auth password (default $"+settings.EnvSchemaRegistryPasswordFile+")")
+	fs.StringVar(&f.TokenFile, "registry-token-file", "", "file holding a bearer token (overrides $"+settings.EnvSchemaRegistryToken+", which holds the token itself)")
 	fs.StringVar(&f.CAFile, "registry-ca-file", "", "PEM CA bundle to verify the registry's certificate")
 	fs.StringVar(&f.CertFile, "registry-cert-file", "", "PEM client certificate (mutual TLS)")
 	fs.StringVar(&f.KeyFile, "registry-key-file", "", "PEM client key (mutual TLS)")
@@ -81,10 +70,10 @@ func (f *registryFlags) resolve(env *Env) (resolvedRegistry, error) {
 			Default: cmp.Or(env.Settings.SchemaRegistryURL, settings.DefaultSchemaRegistryURL)}),
 		TLS: registry.TLSConfig{CAFile: f.CAFile, CertFile: f.CertFile, KeyFile: f.KeyFile, InsecureSkipVerify: f.InsecureSkipVerify},
 	}
-	user, src, _ := settings.Resolve(env.Getenv, settings.Value{Flag: f.User, Env: envRegistryUser, Context: rc.User})
+	user, src, _ := settings.Resolve(env.Getenv, settings.Value{Flag: f.User, Env: settings.EnvSchemaRegistryUser, Context: rc.User})
 	r.User = user
 	if user != "" {
-		password := settings.Secret{What: "registry password", FlagFile: f.PasswordFile, Env: envRegistryPassword, EnvFile: envRegistryPasswordFile}
+		password := settings.Secret{What: "registry password", FlagFile: f.PasswordFile, Env: settings.EnvSchemaRegistryPassword, EnvFile: settings.EnvSchemaRegistryPasswordFile}
 		if src == settings.SourceContext {
 			password.ContextRef = rc.Password
 		}
@@ -93,7 +82,7 @@ func (f *registryFlags) resolve(env *Env) (resolvedRegistry, error) {
 		}
 		r.PasswordFile = password.File(env.Getenv)
 	}
-	if r.Token, err = resolveSecret(env, settings.Secret{What: "registry token", FlagFile: f.TokenFile, Env: envRegistryToken, ContextRef: rc.Token}); err != nil {
+	if r.Token, err = resolveSecret(env, settings.Secret{What: "registry token", FlagFile: f.TokenFile, Env: settings.EnvSchemaRegistryToken, ContextRef: rc.Token}); err != nil {
 		return r, err
 	}
 	if f.CAFile == "" && f.CertFile == "" && f.KeyFile == "" {
