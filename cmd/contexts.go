@@ -135,7 +135,7 @@ func (env *Env) applyDatabaseContext() error {
 // variable is unset: a reference is resolved; a literal with a password is
 // refused.
 func (env *Env) contextDSN(envName, ctxValue, what string) (string, bool, error) {
-	if env.getenv(envName) != "" || ctxValue == "" {
+	if _, src, _ := settings.Resolve(env.Getenv, settings.Value{Env: envName, Context: ctxValue}); src != settings.SourceContext {
 		return "", false, nil
 	}
 	if isSecretRef(ctxValue) {
