@@ -236,19 +236,13 @@ func resolveEndpoint(env *Env, f *connectFlags) (connectEndpoint, error) {
 		return connectEndpoint{}, err
 	}
 	ctx := c.Connect
-	get := func(flag, envName, ctxValue string, def ...string) string {
-		v := settings.Value{Flag: flag, Env: envName, Context: ctxValue}
-		if len(def) > 0 {
-			v.Default = def[0]
-		}
-		return settings.ResolveString(env.Getenv, v)
-	}
 	var ep connectEndpoint
-	ep.URL = get(f.URL, settings.EnvConnectURL, ctx.URL, cmp.Or(env.Settings.ConnectURL, settings.DefaultConnectURL))
-	ep.User = get(f.User, settings.EnvConnectUser, ctx.User)
-	ep.CAFile = get(f.CAFile, "", ctx.CAFile)
-	ep.CertFile = get(f.CertFile, "", ctx.CertFile)
-	ep.KeyFile = get(f.KeyFile, "", ctx.KeyFile)
+	ep.URL = env.resolve(settings.Value{Flag: f.URL, Env: settings.EnvConnectURL, Context: ctx.URL,
+		Default: cmp.Or(env.Settings.ConnectURL, settings.DefaultConnectURL)})
+	ep.User = env.resolve(settings.Value{Flag: f.User, Env: settings.EnvConnectUser, Context: ctx.User})
+	ep.CAFile = env.resolve(settings.Value{Flag: f.CAFile, Context: ctx.CAFile})
+	ep.CertFile = env.resolve(settings.Value{Flag: f.CertFile, Context: ctx.CertFile})
+	ep.KeyFile = env.resolve(settings.Value{Flag: f.KeyFile, Context: ctx.KeyFile})
 	ep.InsecureSkipVerify = f.InsecureSkipVerify || ctx.InsecureSkipVerify
 	password := settings.Secret{
 		What: "connect password", FlagFile: f.PasswordFile, Env: settings.EnvConnectPassword, EnvFile: settings.EnvConnectPasswordFile,

@@ -24,6 +24,10 @@ func (env *Env) getenv(name string) string {
 	return v
 }
 
+// resolve is the value of v by the one precedence of every setting, flag >
+// OUTBOXCTL_* > OUTBOX_* > context > default (settings.Resolve).
+func (env *Env) resolve(v settings.Value) string { return settings.ResolveString(env.Getenv, v) }
+
 // warnEnvConflicts prints one line on stderr for each variable whose
 // canonical name and an alias are set to different values (the canonical
 // one wins). Values are not printed: they may be secrets.

@@ -97,20 +97,14 @@ func (env *Env) kafkaConfig(f *kafkaClientFlags, bootstrapFlag string) (kafkacli
 		return kafkaclient.Config{}, err
 	}
 	ep = ctx.Kafka
-	pick := func(dst *string, envName, flag string, def ...string) {
-		v := settings.Value{Flag: flag, Env: envName, Context: *dst}
-		if len(def) > 0 {
-			v.Default = def[0]
-		}
-		*dst = settings.ResolveString(env.Getenv, v)
-	}
-	pick(&ep.BootstrapServers, settings.EnvBootstrapServers, bootstrapFlag, cmp.Or(env.Settings.BootstrapServers, settings.DefaultBootstrapServers))
-	pick(&ep.SecurityProtocol, settings.EnvKafkaSecurityProtocol, f.SecurityProtocol)
-	pick(&ep.SASLMechanism, settings.EnvKafkaSASLMechanism, f.SASLMechanism)
-	pick(&ep.SASLUsername, settings.EnvKafkaSASLUsername, f.SASLUsername)
-	pick(&ep.SSLCA, settings.EnvKafkaSSLCA, f.SSLCA)
-	pick(&ep.SSLCert, settings.EnvKafkaSSLCert, f.SSLCert)
-	pick(&ep.SSLKey, settings.EnvKafkaSSLKey, f.SSLKey)
+	ep.BootstrapServers = env.resolve(settings.Value{Flag: bootstrapFlag, Env: settings.EnvBootstrapServers, Context: ep.BootstrapServers,
+		Default: cmp.Or(env.Settings.BootstrapServers, settings.DefaultBootstrapServers)})
+	ep.SecurityProtocol = env.resolve(settings.Value{Flag: f.SecurityProtocol, Env: settings.EnvKafkaSecurityProtocol, Context: ep.SecurityProtocol})
+	ep.SASLMechanism = env.resolve(settings.Value{Flag: f.SASLMechanism, Env: settings.EnvKafkaSASLMechanism, Context: ep.SASLMechanism})
+	ep.SASLUsername = env.resolve(settings.Value{Flag: f.SASLUsername, Env: settings.EnvKafkaSASLUsername, Context: ep.SASLUsername})
+	ep.SSLCA = env.resolve(settings.Value{Flag: f.SSLCA, Env: settings.EnvKafkaSSLCA, Context: ep.SSLCA})
+	ep.SSLCert = env.resolve(settings.Value{Flag: f.SSLCert, Env: settings.EnvKafkaSSLCert, Context: ep.SSLCert})
+	ep.SSLKey = env.resolve(settings.Value{Flag: f.SSLKey, Env: settings.EnvKafkaSSLKey, Context: ep.SSLKey})
 	cfg := kafkaclient.Config{
 		BootstrapServers: ep.BootstrapServers,
 		Security: kafkaclient.Security{

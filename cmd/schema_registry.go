@@ -66,7 +66,7 @@ func (f *registryFlags) resolve(env *Env) (resolvedRegistry, error) {
 	}
 	rc := cc.Registry
 	r := resolvedRegistry{
-		URL: settings.ResolveString(env.Getenv, settings.Value{Flag: f.URL, Env: settings.EnvSchemaRegistryURL, Context: rc.URL,
+		URL: env.resolve(settings.Value{Flag: f.URL, Env: settings.EnvSchemaRegistryURL, Context: rc.URL,
 			Default: cmp.Or(env.Settings.SchemaRegistryURL, settings.DefaultSchemaRegistryURL)}),
 		TLS: registry.TLSConfig{CAFile: f.CAFile, CertFile: f.CertFile, KeyFile: f.KeyFile, InsecureSkipVerify: f.InsecureSkipVerify},
 	}
