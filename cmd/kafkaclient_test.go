@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,13 +85,8 @@ contexts:
 				Properties: map[string]string{"client.id": "flag", "socket.timeout.ms": "1000"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			vars := map[string]string{}
-			for k, v := range base {
-				vars[k] = v
-			}
-			for k, v := range tc.vars {
-				vars[k] = v
-			}
+			vars := maps.Clone(base)
+			maps.Copy(vars, tc.vars)
 			got, err := testEnv(vars).kafkaConfig(&tc.flags, tc.boot)
 			if err != nil {
 				t.Fatal(err)

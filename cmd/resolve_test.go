@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,13 +61,8 @@ contexts:
 			want{"http://ctx:8083", "ctx-user", "ctx-file", "ctx-token"}, want{"http://ctx:8081", "env-user", "", "ctx-file"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			vars := map[string]string{}
-			for k, v := range base {
-				vars[k] = v
-			}
-			for k, v := range tc.vars {
-				vars[k] = v
-			}
+			vars := maps.Clone(base)
+			maps.Copy(vars, tc.vars)
 			env := testEnv(vars)
 			ep, err := resolveEndpoint(env, &tc.connect)
 			if err != nil {
