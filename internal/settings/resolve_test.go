@@ -11,6 +11,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/internal/limitio"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/spec"
 )
 
 func mapEnv(m map[string]string) func(string) string {
@@ -195,5 +196,14 @@ func TestResolveSecretPrecedence(t *testing.T) {
 				t.Errorf("File = %q; want the file of %q", f, tc.want)
 			}
 		})
+	}
+}
+
+// TestMaxSecretFileSizeIsSpecs: a secret file has one bound, whether a
+// spec's ${file:…} or a CLI reference names it (spec may import nothing
+// but internal/limitio, so the constant is repeated and pinned here).
+func TestMaxSecretFileSizeIsSpecs(t *testing.T) {
+	if settings.MaxSecretFileSize != spec.MaxSecretFileSize {
+		t.Errorf("settings.MaxSecretFileSize = %d, spec.MaxSecretFileSize = %d", settings.MaxSecretFileSize, spec.MaxSecretFileSize)
 	}
 }
