@@ -138,3 +138,18 @@ func TestLeafHelpers(t *testing.T) {
 		}
 	}
 }
+
+// TestRelayWithoutConnect (issue 30 item 5): the relay polls a table and
+// publishes to Kafka; only its cutover to and from the Debezium connector
+// talks to Kafka Connect, and that lives in relay/cutover. Package relay
+// (and its Prometheus exporter) never depends on the Connect client.
+func TestRelayWithoutConnect(t *testing.T) {
+	t.Parallel()
+	for _, pattern := range []string{"./relay", "./relay/relayprom"} {
+		for _, p := range list(t, nil, true, pattern) {
+			if p.ImportPath == module+"/connectorconfig/connect" {
+				t.Errorf("%s depends on %s: the cutover (relay/cutover) is the relay's one Connect client", pattern, p.ImportPath)
+			}
+		}
+	}
+}
