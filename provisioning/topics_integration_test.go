@@ -10,6 +10,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/provisioning/kafkaadmin"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -40,7 +41,7 @@ func TestEnsureTopicsKafka(t *testing.T) {
 	defer admin.Close()
 	ctx := context.Background()
 
-	res, fs, err := provisioning.EnsureTopics(ctx, admin, specs, true)
+	res, fs, err := provisioning.EnsureTopics(ctx, kafkaadmin.New(admin), specs, true)
 	if err != nil || len(fs) != 0 {
 		t.Fatalf("dry run: %v %v", fs, err)
 	}
@@ -53,10 +54,10 @@ func TestEnsureTopicsKafka(t *testing.T) {
 	if res[0].Action != "create" {
 		t.Errorf("dry run action = %s", res[0].Action)
 	}
-	if _, fs, err = provisioning.EnsureTopics(ctx, admin, specs, false); err != nil || len(fs) != 0 {
+	if _, fs, err = provisioning.EnsureTopics(ctx, kafkaadmin.New(admin), specs, false); err != nil || len(fs) != 0 {
 		t.Fatalf("create: %v %v", fs, err)
 	}
-	res, fs, err = provisioning.EnsureTopics(ctx, admin, specs, false)
+	res, fs, err = provisioning.EnsureTopics(ctx, kafkaadmin.New(admin), specs, false)
 	if err != nil || len(fs) != 0 {
 		t.Fatalf("second run: %v %v", fs, err)
 	}
@@ -70,7 +71,7 @@ func TestEnsureTopicsKafka(t *testing.T) {
 		}
 	}
 	// Health sees them all.
-	hfs, err := provisioning.TopicHealth(ctx, admin, specs)
+	hfs, err := provisioning.TopicHealth(ctx, kafkaadmin.New(admin), specs)
 	if err != nil || len(hfs) != 0 {
 		t.Errorf("TopicHealth: %v %v", hfs, err)
 	}
@@ -102,7 +103,7 @@ func TestEnsureTopicsCreatesDLQ(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer admin.Close()
-	res, fs, err := provisioning.EnsureTopics(context.Background(), admin, specs, false)
+	res, fs, err := provisioning.EnsureTopics(context.Background(), kafkaadmin.New(admin), specs, false)
 	if err != nil || len(fs) != 0 {
 		t.Fatalf("EnsureTopics: %v %v", fs, err)
 	}
@@ -152,7 +153,7 @@ func TestEnsureTopicsClusterReplication(t *testing.T) {
 	}
 	defer admin.Close()
 	ctx := context.Background()
-	if _, fs, err := provisioning.EnsureTopics(ctx, admin, specs, false); err != nil || len(fs) != 0 {
+	if _, fs, err := provisioning.EnsureTopics(ctx, kafkaadmin.New(admin), specs, false); err != nil || len(fs) != 0 {
 		t.Fatalf("create: %v %v", fs, err)
 	}
 	for _, n := range names {

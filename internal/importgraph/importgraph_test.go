@@ -153,3 +153,19 @@ func TestRelayWithoutConnect(t *testing.T) {
 		}
 	}
 }
+
+// TestExporterBuildsWithoutCgo (issue 30 item 5): the exporter and
+// provisioning reach Kafka only through interfaces with their own types;
+// confluent-kafka-go (librdkafka, cgo) is in provisioning/kafkaadmin and
+// exporter/exporterkafka. Both build with CGO_ENABLED=0 and, with cgo,
+// neither depends on confluent-kafka-go nor on the Kafka client wrapper.
+func TestExporterBuildsWithoutCgo(t *testing.T) {
+	t.Parallel()
+	pkgs := []string{"./exporter", "./provisioning"}
+	goCmd(t, []string{"CGO_ENABLED=0"}, append([]string{"build"}, pkgs...)...)
+	for _, p := range list(t, nil, true, pkgs...) {
+		if strings.Contains(p.ImportPath, "confluent-kafka-go") || p.ImportPath == module+"/kafkaclient" || p.ImportPath == module+"/verify" {
+			t.Errorf("exporter or provisioning depends on %s", p.ImportPath)
+		}
+	}
+}
