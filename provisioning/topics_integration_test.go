@@ -5,6 +5,7 @@ package provisioning_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
@@ -114,11 +115,19 @@ func TestEnsureTopicsCreatesDLQ(t *testing.T) {
 	if !found {
 		t.Errorf("results %+v lack the created DLQ topic %s", res, dlq)
 	}
-	md, err := admin.GetMetadata(&dlq, false, 10000)
-	if err != nil {
-		t.Fatal(err)
+	// A KRaft broker lists a just-created topic shortly after the
+	// controller committed it: read the metadata until it does (10 s).
+	var tm kafka.TopicMetadata
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		md, err := admin.GetMetadata(&dlq, false, 10000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tm = md.Topics[dlq]; (tm.Error.Code() == kafka.ErrNoError && len(tm.Partitions) > 0) || time.Now().After(deadline) {
+			break
+		}
 	}
-	if tm := md.Topics[dlq]; tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) != 3 {
+	if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) != 3 {
 		t.Errorf("topic %s: %v, %d partitions; want it created with 3", dlq, tm.Error, len(tm.Partitions))
 	}
 }
