@@ -181,6 +181,26 @@ func BinlogOffset(o connect.Offsets) (BinlogPos, error) {
 	return BinlogPos{}, fmt.Errorf("%w: the connector has no committed binlog offset yet", ErrNotConfirmed)
 }
 
+// DefaultOlderThan is the age OlderThanFor gives an outbox whose spec
+// declares no retention.
+const DefaultOlderThan = time.Hour
+
+// OlderThanFor is the age past which o's published rows are deleted when
+// the caller sets none (outboxctl cleanup without --older-than): the
+// retention o's spec declares, read through provisioning.OldestRowLimit,
+// the one source of the age the oldest kept row may reach (doctor's
+// OUTBOX_OLDEST_ROW and the exporter's outbox_retention_seconds, read by
+// the OutboxKeptRowTooOld alert); DefaultOlderThan when it declares none.
+func OlderThanFor(o *spec.Outbox) time.Duration {
+	if o.RelayPublished() { // no kept rows; Run skips it
+		return DefaultOlderThan
+	}
+	if limit, _ := provisioning.OldestRowLimit(o, provisioning.Thresholds{MaxOldestRowAge: DefaultOlderThan}); limit > 0 {
+		return limit
+	}
+	return DefaultOlderThan
+}
+
 // Options say what Run cleans.
 type Options struct {
 	// Outbox is the spec outbox; Config its connector config: the

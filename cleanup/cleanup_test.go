@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/outboxctl/outboxctl/cleanup"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
@@ -76,6 +77,33 @@ func TestRunSkipsAndRefuses(t *testing.T) {
 			}
 			if !strings.Contains(res.Skipped, tc.skipped) || tc.skipped == "" && res.Skipped != "" {
 				t.Errorf("skipped %q, want %q", res.Skipped, tc.skipped)
+			}
+		})
+	}
+}
+
+// TestOlderThanFor (#27): without --older-than, cleanup deletes rows past
+// the retention the spec declares (provisioning.OldestRowLimit, the age
+// doctor and the exporter allow the oldest kept row), and past
+// DefaultOlderThan when it declares none.
+func TestOlderThanFor(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		o    spec.Outbox
+		want time.Duration
+	}{
+		{"no retention", spec.Outbox{Name: "o"}, cleanup.DefaultOlderThan},
+		{"retention 72h", spec.Outbox{Name: "o", Retention: "72h"}, 72 * time.Hour},
+		{"retention 30m", spec.Outbox{Name: "o", Retention: "30m"}, 30 * time.Minute},
+		{"invalid retention", spec.Outbox{Name: "o", Retention: "soon"}, cleanup.DefaultOlderThan},
+		{"relay", spec.Outbox{Name: "o", Relay: &spec.RelaySpec{}}, cleanup.DefaultOlderThan},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := cleanup.OlderThanFor(&tc.o); got != tc.want {
+				t.Errorf("OlderThanFor = %s, want %s", got, tc.want)
 			}
 		})
 	}

@@ -18,14 +18,17 @@ import (
 )
 
 type cleanupOptions struct {
-	Files     []string
-	Outbox    string
-	OlderThan time.Duration
-	Batch     int
-	DryRun    bool
-	Wait      time.Duration
-	Output    string
-	Connect   connectFlags
+	Files  []string
+	Outbox string
+	// OlderThan is --older-than; OlderThanSet says it was given (else
+	// each outbox's cleanup.OlderThanFor: its spec retention, or 1h).
+	OlderThan    time.Duration
+	OlderThanSet bool
+	Batch        int
+	DryRun       bool
+	Wait         time.Duration
+	Output       string
+	Connect      connectFlags
 }
 
 func newCleanupCmd(env *Env) *cobra.Command {
@@ -35,12 +38,16 @@ func newCleanupCmd(env *Env) *cobra.Command {
 		Short: "Delete published outbox rows older than an age",
 		Long: `Cleanup deletes the rows of outbox tables that keep them (the connector
 captures inserts, nothing else removes the rows) once they are older than
---older-than and published, in batches of --batch rows. It is safe to run from
-cron while the connector streams: it takes a snapshot of the table, waits until
-the connector confirmed the log position of that snapshot (PostgreSQL: the
-slot's confirmed_flush_lsn; MariaDB: the connector's committed binlog offset in
-Kafka Connect) and deletes only rows of that snapshot. If the connector does not
-confirm within --wait, nothing is deleted (exit 1).
+--older-than and published, in batches of --batch rows. Without --older-than,
+an outbox's age is the retention its spec declares (the age doctor and the
+exporter allow its oldest row), or 1h when it declares none.
+
+It is safe to run from cron while the connector streams: it takes a snapshot of
+the table, waits until the connector confirmed the log position of that
+snapshot (PostgreSQL: the slot's confirmed_flush_lsn; MariaDB: the connector's
+committed binlog offset in Kafka Connect) and deletes only rows of that
+snapshot. If the connector does not confirm within --wait, nothing is deleted
+(exit 1).
 
 A confirmed position counts only if the connector captures the outbox table:
 before waiting and again before deleting, cleanup checks the connector config
@@ -68,13 +75,14 @@ position).`,
   $ outboxctl cleanup -f outbox.yaml --outbox orders --dry-run -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			opts.OlderThanSet = c.Flags().Changed("older-than")
 			return runCleanup(c.Context(), env, opts)
 		},
 	}
 	fs := c.Flags()
 	fs.StringArrayVarP(&opts.Files, "file", "f", nil, "outbox spec file or folder (repeatable; default "+defaultSpecFile+")")
 	fs.StringVar(&opts.Outbox, "outbox", "", "clean only this outbox (default: every outbox of the spec)")
-	fs.DurationVar(&opts.OlderThan, "older-than", time.Hour, "delete rows at least this old")
+	fs.DurationVar(&opts.OlderThan, "older-than", 0, "delete rows at least this old (default: the outbox's retention in the spec, else 1h)")
 	fs.IntVar(&opts.Batch, "batch", cleanup.DefaultBatch, "rows per DELETE statement")
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "count the rows that would be deleted; delete nothing")
 	fs.DurationVar(&opts.Wait, "wait", cleanup.DefaultWait, "how long to wait for the connector to confirm the snapshot's position")
@@ -176,7 +184,11 @@ func orNothing(s string) string {
 
 func cleanupOutbox(ctx context.Context, env *Env, opts *cleanupOptions, t provisioning.Target) (cleanup.Result, error) {
 	o := t.Outbox
-	copts := cleanup.Options{Outbox: o, Config: t.Connector.Config, OlderThan: opts.OlderThan, Batch: opts.Batch, DryRun: opts.DryRun, Wait: opts.Wait}
+	olderThan := opts.OlderThan
+	if !opts.OlderThanSet {
+		olderThan = cleanup.OlderThanFor(o)
+	}
+	copts := cleanup.Options{Outbox: o, Config: t.Connector.Config, OlderThan: olderThan, Batch: opts.Batch, DryRun: opts.DryRun, Wait: opts.Wait}
 	if o.RelayPublished() || o.DeletesAfterInsert() {
 		return cleanup.Run(ctx, nil, copts)
 	}

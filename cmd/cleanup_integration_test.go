@@ -48,6 +48,7 @@ outboxes:
     payloadFormat: json
     columns: {timestamp: created_at}
     connector: {profile: latency}
+    retention: 48h
   - name: clean-ma-%[2]s
     database:
       kind: mariadb
@@ -88,9 +89,10 @@ outboxes:
 		name, outbox, agg, topic, connector string
 		db                                  *sql.DB
 		o                                   *spec.Outbox
+		age                                 time.Duration // without --older-than
 	}{
-		{"postgres", "clean-pg-" + sfx, aggPG, topicPG, targets[0].Connector.Name, pg, &sp.Outboxes[0]},
-		{"mariadb", "clean-ma-" + sfx, aggMA, topicMA, targets[1].Connector.Name, ma, &sp.Outboxes[1]},
+		{"postgres", "clean-pg-" + sfx, aggPG, topicPG, targets[0].Connector.Name, pg, &sp.Outboxes[0], 48 * time.Hour},          // the spec's retention
+		{"mariadb", "clean-ma-" + sfx, aggMA, topicMA, targets[1].Connector.Name, ma, &sp.Outboxes[1], cleanup.DefaultOlderThan}, // none declared
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,6 +167,19 @@ outboxes:
 			}
 
 			streamed := len(written)
+
+			// Without --older-than the age is the spec's retention, else
+			// 1h (#27): the cutoff is that long before now.
+			start := time.Now()
+			out = run(t, 0, "cleanup", "-f", specFile, "--outbox", tc.outbox, "--dry-run", "-o", "json", "--wait", "1m")
+			var rep struct{ Results []cleanup.Result }
+			if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Results) != 1 {
+				t.Fatalf("cleanup --dry-run -o json: %v\n%s", err, out)
+			}
+			if c := rep.Results[0].Cutoff; c.Before(start.Add(-tc.age-time.Minute)) || c.After(time.Now().Add(-tc.age+time.Minute)) {
+				t.Errorf("cleanup without --older-than: cutoff %s, want about %s before now", c, tc.age)
+			}
+			t.Logf("without --older-than: cutoff %s (%s before the run)", rep.Results[0].Cutoff.Format(time.RFC3339), start.Sub(rep.Results[0].Cutoff).Round(time.Second))
 
 			// With the connector stopped, a new row is not confirmed:
 			// cleanup waits --wait, deletes nothing and exits 1.

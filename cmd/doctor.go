@@ -10,6 +10,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/provisioning/kafkaadmin"
 )
 
 type doctorOptions struct {
@@ -129,8 +130,9 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 			return err
 		}
 		defer admin.Close()
-		in.Admin = provisioning.WithRequestTimeout(admin, timeout)
-		in.Lag = provisioning.WithLagRequestTimeout(admin.AdminClient, timeout)
+		ka := kafkaadmin.New(admin)
+		in.Admin = provisioning.WithRequestTimeout(ka, timeout)
+		in.Lag = provisioning.WithLagRequestTimeout(ka, timeout)
 	}
 	rep := provisioning.Health(ctx, in)
 	if rep.Findings == nil {

@@ -19,7 +19,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/outboxctl/outboxctl/exporter"
+	"github.com/outboxctl/outboxctl/exporter/exporterkafka"
 	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/provisioning/kafkaadmin"
 	"github.com/outboxctl/outboxctl/relay"
 	"github.com/outboxctl/outboxctl/spec"
 	"github.com/outboxctl/outboxctl/verify"
@@ -167,7 +169,7 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 			return err
 		}
 		defer admin.Close()
-		cfg.Kafka = admin.AdminClient
+		cfg.Kafka = kafkaadmin.New(admin)
 		// The lag in seconds reads the record at each committed offset with
 		// a consumer that never joins its group nor commits.
 		cm, err := kc.With(kafka.ConfigMap{"group.id": "outboxctl-exporter", "enable.auto.commit": false, "auto.offset.reset": "earliest", "enable.partition.eof": true})
@@ -179,7 +181,7 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 			return fmt.Errorf("exporter: kafka consumer (bootstrap servers %s): %w", kc.BootstrapServers, err)
 		}
 		defer reader.Close()
-		cfg.Records = exporter.NewKafkaRecordTimes(reader)
+		cfg.Records = exporterkafka.NewRecordTimes(reader)
 	}
 	if opts.ProbeInterval > 0 {
 		kc, err := env.kafkaConfig(&opts.Kafka, "")
@@ -201,7 +203,7 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 				client, name := cfg.Connect, t.target.Connector.Name
 				vo.ConnectorState = func(ctx context.Context) (string, error) { return connectorState(ctx, client, name) }
 			}
-			cfg.Probes = append(cfg.Probes, vo)
+			cfg.Probes = append(cfg.Probes, exporterkafka.Probe(vo))
 		}
 		cfg.ProbeInterval = opts.ProbeInterval
 	}

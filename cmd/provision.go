@@ -14,6 +14,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/findings"
 	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/provisioning/kafkaadmin"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -182,7 +183,7 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 				return nil, err
 			}
 			admin = a
-			return provisioning.WithRequestTimeout(a, timeout), nil
+			return provisioning.WithRequestTimeout(kafkaadmin.New(a), timeout), nil
 		}
 		rep, err = provisioning.Provision(ctx, req)
 		if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/relay"
+	"github.com/outboxctl/outboxctl/relay/cutover"
 	"github.com/outboxctl/outboxctl/relay/relayprom"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -194,7 +195,7 @@ refused the cutover (nothing was waited for), 1 when a step failed or
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5")
 	fs.DurationVar(&opts.PollInterval, "poll-interval", time.Second, "time between checks")
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
-	fs.DurationVar(&opts.Observe, "observe", relay.DefaultObserve, "--to relay: how long to watch the table for delete-after-insert (0: skip the live check)")
+	fs.DurationVar(&opts.Observe, "observe", cutover.DefaultObserve, "--to relay: how long to watch the table for delete-after-insert (0: skip the live check)")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	return c
 }
@@ -269,14 +270,14 @@ func runRelayCutover(ctx context.Context, env *Env, opts *relayCutoverOptions) e
 		fmt.Fprintf(env.IO.Out, "ok  %s\n", s)
 	}
 	if opts.To == "cdc" {
-		return r.CutoverToCDC(ctx, cc, name, step)
+		return cutover.ToCDC(ctx, r, cc, name, step)
 	}
 	observe := opts.Observe
 	if observe == 0 {
 		observe = -1 // no live check
 	}
-	err = r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: observe}, step)
-	if errors.Is(err, relay.ErrDeleteAfterInsert) {
+	err = cutover.ToRelay(ctx, r, cc, name, cutover.ToRelayOptions{Observe: observe}, step)
+	if errors.Is(err, cutover.ErrDeleteAfterInsert) {
 		return WithExitCode(ExitCheckFailed, err)
 	}
 	return err

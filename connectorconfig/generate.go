@@ -159,6 +159,10 @@ func (b *builder) set(key, value string, p spec.Pos, reason string) {
 	}
 }
 
+// generateOne builds the connector config of o, phase by phase: the
+// connection, the profile and heartbeat, the topics Connect creates, the
+// dialect's keys, the EventRouter, the header placements, then the spec's
+// overrides (which win) and the secrets.
 func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) {
 	k := &o.Connector
 	c := Connector{
@@ -179,14 +183,38 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 	}
 	c.Source = def.String()
 	b := &builder{c: &c, def: def}
-	cn := &o.Database.Connection
-	kp := func(key string) spec.Pos {
-		if k.Has(key) {
-			return k.PosOf(key)
-		}
-		return spec.Pos{}
+	b.connection(o)
+	b.profileAndHeartbeat(o)
+	b.topicCreation(o)
+	switch o.Database.Kind {
+	case spec.Postgres:
+		b.postgres(o)
+	default:
+		b.mysql(s, o, opts)
 	}
+	b.eventRouter(o)
+	b.placements(o)
+	b.overrides(k)
+	if err := b.secrets(opts); err != nil {
+		return Connector{}, err
+	}
+	return c, nil
+}
 
+// connectorPos is the position of key in the spec's connector section, or
+// none when the spec does not set it.
+func connectorPos(k *spec.ConnectorSpec, key string) spec.Pos {
+	if k.Has(key) {
+		return k.PosOf(key)
+	}
+	return spec.Pos{}
+}
+
+// connection sets the connector class, the database connection, the
+// captured table, the snapshot and what is never published.
+func (b *builder) connection(o *spec.Outbox) {
+	k, cn := &o.Connector, &o.Database.Connection
+	kp := func(key string) spec.Pos { return connectorPos(k, key) }
 	switch o.Database.Kind {
 	case spec.Postgres:
 		b.set("connector.class", PostgresConnectorClass, o.Database.PosOf("kind"), "")
@@ -207,6 +235,13 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 	b.set("snapshot.mode", k.Snapshot, kp("snapshot"), snapshotReason(k.Snapshot))
 	b.set("tombstones.on.delete", "false", spec.Pos{}, "deleting published outbox rows (cleanup) must not produce records; the EventRouter would drop the tombstones anyway")
 	b.set("skipped.operations", "t", spec.Pos{}, "a TRUNCATE of the outbox table reaching the EventRouter fails the task")
+}
+
+// profileAndHeartbeat sets the latency profile's polling and batching, the
+// converters and the heartbeat.
+func (b *builder) profileAndHeartbeat(o *spec.Outbox) {
+	k := &o.Connector
+	kp := func(key string) spec.Pos { return connectorPos(k, key) }
 	prof := profiles[k.Profile]
 	b.set("poll.interval.ms", prof.poll, kp("profile"), prof.reason)
 	b.set("max.batch.size", prof.batch, kp("profile"), "profile "+k.Profile+" (see poll.interval.ms)")
@@ -229,6 +264,11 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 	if hb > 0 {
 		b.set("heartbeat.interval.ms", strconv.FormatInt(hb.Milliseconds(), 10), kp("heartbeat"), "a quiet outbox table never moves the connector's position: heartbeats commit it (topic "+HeartbeatTopic(k.TopicPrefix)+")")
 	}
+}
+
+// topicCreation sets how Connect creates topics, and exactly-once
+// delivery.
+func (b *builder) topicCreation(o *spec.Outbox) {
 	b.set("topic.creation.default.partitions", "-1", spec.Pos{}, "let Connect create routed topics with the broker defaults when the worker allows topic creation")
 	rf, minISR := o.TopicReplication()
 	if rf > 0 {
@@ -244,56 +284,70 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 		b.set("transaction.boundary", "poll", o.PosOf("delivery"), "one Kafka transaction per poll carries the records and the source offsets, so a restart never re-publishes committed records (the only boundary Debezium supports)")
 	}
 
-	switch o.Database.Kind {
-	case spec.Postgres:
-		b.set("database.dbname", cn.DBName, cn.PosOf("dbname"), "")
-		b.set("plugin.name", "pgoutput", spec.Pos{}, "the 3.6 default is still decoderbufs, which needs a server extension")
-		slot := k.SlotName
-		if slot == "" {
-			slot = PGIdentifier(k.Name, "")
-		}
-		pub := k.PublicationName
-		if pub == "" {
-			pub = PGIdentifier(k.Name, "_pub")
-		}
-		b.set("slot.name", slot, kp("slotName"), "slot names are cluster-wide: one per connector, [a-z0-9_], at most 63 characters")
-		b.set("publication.name", pub, kp("publicationName"), "")
-		b.set("publication.autocreate.mode", "filtered", spec.Pos{}, "filtered: the publication holds only the include-listed outbox table (all_tables needs superuser and publishes everything)")
-		if o.Partitioned() {
-			b.set("publish.via.partition.root", "true", o.PosOf("partitioning"), "partition inserts are published as the outbox (root) table, the one table.include.list names")
-		}
-		if hb > 0 {
-			b.set("heartbeat.action.query", PGHeartbeatQuery, kp("heartbeat"), "heartbeats alone repeat the last LSN of an outbox change; WAL written by other tables or databases would stay retained by the slot: each heartbeat writes a logical decoding message that moves the slot")
-			b.set("message.prefix.exclude.list", PGHeartbeatPrefix, kp("heartbeat"), "the heartbeat messages move the position but are not published")
-		}
-	default:
-		b.set("database.include.list", regexp.QuoteMeta(o.Schema), o.PosOf("schema"), "")
-		if k.ServerID > 0 {
-			b.set("database.server.id", strconv.FormatInt(k.ServerID, 10), kp("serverId"), "set in the spec; must be unique among the database's replicas and clients")
-		}
-		bs := s.Kafka.BootstrapServers
-		bsPos := s.Kafka.PosOf("bootstrapServers")
-		bsReason := ""
-		switch {
-		case opts.ConnectBootstrapServers != "":
-			bs, bsPos = opts.ConnectBootstrapServers, spec.Pos{}
-			bsReason = "Kafka as Kafka Connect sees it (the deployment's setting, over the spec's kafka.bootstrapServers)"
-		case bs == "":
-			bs, bsPos = opts.BootstrapServers, spec.Pos{}
-		}
-		if bs != "" {
-			b.set("schema.history.internal.kafka.bootstrap.servers", bs, bsPos, bsReason)
-		}
-		topic := k.SchemaHistoryTopic
-		if topic == "" {
-			topic = "schema-history." + k.TopicPrefix
-		}
-		b.set("schema.history.internal.kafka.topic", topic, kp("schemaHistoryTopic"), "a dedicated single-partition topic with infinite retention, one per connector")
-		b.set("schema.history.internal.store.only.captured.tables.ddl", "true", spec.Pos{}, "keep only the outbox table's DDL in the schema history")
-		b.set("include.schema.changes", "false", spec.Pos{}, "schema change events would pass the EventRouter and reach topic <prefix>")
-	}
+}
 
-	// The EventRouter.
+// postgres sets the PostgreSQL connector's database, plugin, slot and
+// publication, and the heartbeat's logical decoding message.
+func (b *builder) postgres(o *spec.Outbox) {
+	k, cn := &o.Connector, &o.Database.Connection
+	kp := func(key string) spec.Pos { return connectorPos(k, key) }
+	hb := k.HeartbeatInterval
+	b.set("database.dbname", cn.DBName, cn.PosOf("dbname"), "")
+	b.set("plugin.name", "pgoutput", spec.Pos{}, "the 3.6 default is still decoderbufs, which needs a server extension")
+	slot := k.SlotName
+	if slot == "" {
+		slot = PGIdentifier(k.Name, "")
+	}
+	pub := k.PublicationName
+	if pub == "" {
+		pub = PGIdentifier(k.Name, "_pub")
+	}
+	b.set("slot.name", slot, kp("slotName"), "slot names are cluster-wide: one per connector, [a-z0-9_], at most 63 characters")
+	b.set("publication.name", pub, kp("publicationName"), "")
+	b.set("publication.autocreate.mode", "filtered", spec.Pos{}, "filtered: the publication holds only the include-listed outbox table (all_tables needs superuser and publishes everything)")
+	if o.Partitioned() {
+		b.set("publish.via.partition.root", "true", o.PosOf("partitioning"), "partition inserts are published as the outbox (root) table, the one table.include.list names")
+	}
+	if hb > 0 {
+		b.set("heartbeat.action.query", PGHeartbeatQuery, kp("heartbeat"), "heartbeats alone repeat the last LSN of an outbox change; WAL written by other tables or databases would stay retained by the slot: each heartbeat writes a logical decoding message that moves the slot")
+		b.set("message.prefix.exclude.list", PGHeartbeatPrefix, kp("heartbeat"), "the heartbeat messages move the position but are not published")
+	}
+}
+
+// mysql sets the MySQL and MariaDB connectors' database, server id and
+// schema history.
+func (b *builder) mysql(s *spec.Spec, o *spec.Outbox, opts Options) {
+	k := &o.Connector
+	kp := func(key string) spec.Pos { return connectorPos(k, key) }
+	b.set("database.include.list", regexp.QuoteMeta(o.Schema), o.PosOf("schema"), "")
+	if k.ServerID > 0 {
+		b.set("database.server.id", strconv.FormatInt(k.ServerID, 10), kp("serverId"), "set in the spec; must be unique among the database's replicas and clients")
+	}
+	bs := s.Kafka.BootstrapServers
+	bsPos := s.Kafka.PosOf("bootstrapServers")
+	bsReason := ""
+	switch {
+	case opts.ConnectBootstrapServers != "":
+		bs, bsPos = opts.ConnectBootstrapServers, spec.Pos{}
+		bsReason = "Kafka as Kafka Connect sees it (the deployment's setting, over the spec's kafka.bootstrapServers)"
+	case bs == "":
+		bs, bsPos = opts.BootstrapServers, spec.Pos{}
+	}
+	if bs != "" {
+		b.set("schema.history.internal.kafka.bootstrap.servers", bs, bsPos, bsReason)
+	}
+	topic := k.SchemaHistoryTopic
+	if topic == "" {
+		topic = "schema-history." + k.TopicPrefix
+	}
+	b.set("schema.history.internal.kafka.topic", topic, kp("schemaHistoryTopic"), "a dedicated single-partition topic with infinite retention, one per connector")
+	b.set("schema.history.internal.store.only.captured.tables.ddl", "true", spec.Pos{}, "keep only the outbox table's DDL in the schema history")
+	b.set("include.schema.changes", "false", spec.Pos{}, "schema change events would pass the EventRouter and reach topic <prefix>")
+}
+
+// eventRouter sets the EventRouter SMT, its predicate, columns and routing.
+func (b *builder) eventRouter(o *spec.Outbox) {
+	k := &o.Connector
 	cols := &o.Columns
 	cp := func(key string) spec.Pos {
 		if cols.Has(key) {
@@ -322,6 +376,12 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 	if cols.Tracing != "" {
 		b.set(SMTPrefix+"tracing.span.context.field", cols.Tracing, cp("tracing"), "")
 	}
+}
+
+// placements sets the EventRouter's additional placements: the event type,
+// schema version and trace context headers, and the spec's placements.
+func (b *builder) placements(o *spec.Outbox) {
+	cols := &o.Columns
 	var items []string
 	placementPos := spec.Pos{}
 	if h := o.Headers.EventTypeHeader(); h != "" {
@@ -350,8 +410,12 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 	if len(items) > 0 {
 		b.set(SMTPrefix+"table.fields.additional.placement", strings.Join(items, ","), placementPos, "the event type and schema version travel as Kafka headers")
 	}
+}
 
-	// Overrides come last and win; an empty value removes a key.
+// overrides applies the spec's connector.overrides: they come last and
+// win; an empty value removes a key.
+func (b *builder) overrides(k *spec.ConnectorSpec) {
+	c := b.c
 	keys := make([]string, 0, len(k.Overrides))
 	for key := range k.Overrides {
 		keys = append(keys, key)
@@ -368,7 +432,12 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 		delete(c.Reasons, key)
 		c.Reasons[key] = "override"
 	}
+}
 
+// secrets lists the sensitive keys and, with opts.Lookup, resolves their
+// ${…} references.
+func (b *builder) secrets(opts Options) error {
+	c := b.c
 	for key := range c.Config {
 		if IsSensitiveKey(key) {
 			c.Sensitive = append(c.Sensitive, key)
@@ -383,12 +452,12 @@ func generateOne(s *spec.Spec, o *spec.Outbox, opts Options) (Connector, error) 
 			}
 			r, err := opts.Lookup.Resolve(v)
 			if err != nil {
-				return Connector{}, fmt.Errorf("%s: connector %s: %s: %w", c.Positions[key], c.Name, key, err)
+				return fmt.Errorf("%s: connector %s: %s: %w", c.Positions[key], c.Name, key, err)
 			}
 			c.Config[key] = r
 		}
 	}
-	return c, nil
+	return nil
 }
 
 func snapshotReason(mode string) string {

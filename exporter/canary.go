@@ -7,14 +7,40 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+)
 
-	"github.com/outboxctl/outboxctl/verify"
+// Probe is one outbox's canary, run by RunProbes: Run checks the pipeline
+// once, end to end, and returns its stages and whether all passed.
+// exporterkafka.Probe makes one of verify's canary (verify.Run).
+type Probe struct {
+	// Outbox is the outbox label of the probe's series.
+	Outbox string
+	// Run returns an error wrapping ErrCanaryFailed when a stage failed
+	// (the pipeline is broken), ErrCanaryInterrupted when the run was cut
+	// short (not recorded), any other error when it could not check.
+	Run func(ctx context.Context) (stages []CanaryStage, ok bool, err error)
+}
+
+// CanaryStage is a stage of a canary run (verify.StageResult).
+type CanaryStage struct {
+	Stage string
+	// Status: ok, failed, error or skipped; the latency of ok and failed
+	// stages is exported.
+	Status    string
+	LatencyMs float64
+}
+
+var (
+	// ErrCanaryFailed: a stage of the canary failed (verify.ErrFailed).
+	ErrCanaryFailed = errors.New("canary stage failed")
+	// ErrCanaryInterrupted: the canary was cut short (verify.ErrInterrupted).
+	ErrCanaryInterrupted = errors.New("canary interrupted")
 )
 
 // Canary results: the result label of outbox_canary_runs_total.
 const (
 	CanaryOK     = "ok"     // every stage passed
-	CanaryFailed = "failed" // a stage failed (verify.ErrFailed): the pipeline is broken
+	CanaryFailed = "failed" // a stage failed (ErrCanaryFailed): the pipeline is broken
 	CanaryError  = "error"  // the prober could not check (its own connection, a server that did not answer)
 )
 
@@ -31,14 +57,14 @@ var (
 type canaryState struct {
 	ran    bool
 	result string
-	stages []verify.StageResult
+	stages []CanaryStage
 	at     time.Time
 	runs   map[string]float64
 }
 
 // RunProbes runs the canary of each Config.Probes now and then every
 // Config.ProbeInterval until ctx ends (one outbox after the other; a run
-// is bounded by its verify.Options.Timeout). It returns at once when
+// is bounded by the probe, e.g. verify.Options.Timeout). It returns at once when
 // there are no probes.
 func (c *Collector) RunProbes(ctx context.Context) {
 	if len(c.cfg.Probes) == 0 || c.cfg.ProbeInterval <= 0 {
@@ -63,18 +89,18 @@ func (c *Collector) ProbeOnce(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		rep, err := verify.Run(ctx, p)
-		if errors.Is(err, verify.ErrInterrupted) || ctx.Err() != nil {
+		stages, ok, err := p.Run(ctx)
+		if errors.Is(err, ErrCanaryInterrupted) || ctx.Err() != nil {
 			return
 		}
 		result := CanaryOK
 		switch {
-		case errors.Is(err, verify.ErrFailed):
+		case errors.Is(err, ErrCanaryFailed):
 			result = CanaryFailed
-		case err != nil || !rep.OK:
+		case err != nil || !ok:
 			result = CanaryError
 		}
-		name := p.Outbox.Name
+		name := p.Outbox
 		c.canaryMu.Lock()
 		st := c.canary[name]
 		if st == nil {
@@ -82,7 +108,7 @@ func (c *Collector) ProbeOnce(ctx context.Context) {
 			c.canary[name] = st
 		}
 		was := st.result
-		st.ran, st.result, st.stages, st.at = true, result, rep.Stages, c.cfg.Now()
+		st.ran, st.result, st.stages, st.at = true, result, stages, c.cfg.Now()
 		st.runs[result]++
 		c.canaryMu.Unlock()
 		if c.cfg.Logger != nil && result != was {
@@ -100,7 +126,7 @@ func (c *Collector) collectCanary(ch chan<- prometheus.Metric) {
 	c.canaryMu.Lock()
 	defer c.canaryMu.Unlock()
 	for _, p := range c.cfg.Probes {
-		name := p.Outbox.Name
+		name := p.Outbox
 		st := c.canary[name]
 		if st == nil || !st.ran {
 			continue

@@ -11,6 +11,7 @@ import (
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/exporter"
+	"github.com/outboxctl/outboxctl/exporter/exporterkafka"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/spec"
 	"github.com/outboxctl/outboxctl/verify"
@@ -72,7 +73,7 @@ outboxes:
 			}
 			return "", nil
 		}}
-	c := newCollector(t, exporter.Config{Probes: []verify.Options{opts}, ProbeInterval: 500 * time.Millisecond})
+	c := newCollector(t, exporter.Config{Probes: []exporter.Probe{exporterkafka.Probe(opts)}, ProbeInterval: 500 * time.Millisecond})
 	got, _ := scrape(t, c)
 	for k := range got {
 		if strings.HasPrefix(k, "outbox_canary_") {

@@ -90,11 +90,20 @@
 // with reason missing; the other groups of the target are still exported.
 //
 // The canary prober (Config.Probes, Config.ProbeInterval, RunProbes) runs
-// verify's canary (verify.Run) for each outbox on a schedule, outside the
-// scrapes, and the scrapes export its last result: the outbox_canary_*
-// series exist once a canary has run.
+// each outbox's Probe (verify's canary, verify.Run, through
+// exporterkafka.Probe) on a schedule, outside the scrapes, and the scrapes
+// export its last result: the outbox_canary_* series exist once a canary
+// has run.
 //
 // The package does not serve HTTP, read flags or resolve secrets: the
 // caller opens the databases (as the connector's user, from the spec's
 // references) and the clients.
+//
+// # cgo
+//
+// The package builds with CGO_ENABLED=0: it reaches Kafka only through
+// interfaces with their own types (provisioning.LagAdmin, RecordTimes,
+// Probe). Their implementations over confluent-kafka-go, which binds
+// librdkafka, live in provisioning/kafkaadmin (kafkaadmin.New of a
+// *kafka.AdminClient) and exporter/exporterkafka (NewRecordTimes, Probe).
 package exporter

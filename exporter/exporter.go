@@ -22,7 +22,6 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
-	"github.com/outboxctl/outboxctl/verify"
 )
 
 // Target kinds: the value of the target label.
@@ -130,10 +129,10 @@ type Config struct {
 	// declares no retention (provisioning.OldestRowLimit). Exported as
 	// outbox_retention_seconds for the OutboxKeptRowTooOld alert.
 	MaxOldestRowAge time.Duration
-	// Probes are the canaries RunProbes runs (verify.Run with these
-	// options, one per outbox) every ProbeInterval; their results are
+	// Probes are the canaries RunProbes runs (one per outbox; verify's
+	// with exporterkafka.Probe) every ProbeInterval; their results are
 	// exported as outbox_canary_*. None: no prober.
-	Probes []verify.Options
+	Probes []Probe
 	// ProbeInterval is the time between two rounds of Probes (required
 	// with Probes).
 	ProbeInterval time.Duration
@@ -159,8 +158,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: canary probes without a positive probe interval", ErrConfig)
 	}
 	for _, p := range c.Probes {
-		if p.Outbox == nil {
-			return fmt.Errorf("%w: canary probe without an outbox", ErrConfig)
+		if p.Outbox == "" || p.Run == nil {
+			return fmt.Errorf("%w: canary probe without an outbox or a run function", ErrConfig)
 		}
 	}
 	for _, t := range c.Targets {

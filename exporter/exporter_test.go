@@ -17,7 +17,6 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig/connect/connectfake"
 	"github.com/outboxctl/outboxctl/exporter"
 	"github.com/outboxctl/outboxctl/spec"
-	"github.com/outboxctl/outboxctl/verify"
 )
 
 // scrape gathers c once and returns every sample as "name{k=v,…}" → value
@@ -182,8 +181,9 @@ func TestConfigValidate(t *testing.T) {
 		"negative timeout":   {Timeout: -time.Second},
 		"groups, no kafka":   {Groups: []string{"billing"}},
 		"target, no outbox":  {Targets: []exporter.Target{{Connector: "x"}}},
-		"probe, no interval": {Probes: []verify.Options{{Outbox: outboxNamed("a", spec.Postgres)}}},
-		"probe, no outbox":   {Probes: []verify.Options{{}}, ProbeInterval: time.Minute},
+		"probe, no interval": {Probes: []exporter.Probe{{Outbox: "a", Run: noRun}}},
+		"probe, no outbox":   {Probes: []exporter.Probe{{Run: noRun}}, ProbeInterval: time.Minute},
+		"probe, no run":      {Probes: []exporter.Probe{{Outbox: "a"}}, ProbeInterval: time.Minute},
 	} {
 		if _, err := exporter.New(cfg); !errors.Is(err, exporter.ErrConfig) {
 			t.Errorf("%s: New = %v, want ErrConfig", name, err)

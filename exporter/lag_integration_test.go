@@ -12,7 +12,9 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/outboxctl/outboxctl/exporter"
+	"github.com/outboxctl/outboxctl/exporter/exporterkafka"
 	"github.com/outboxctl/outboxctl/internal/itest"
+	"github.com/outboxctl/outboxctl/provisioning/kafkaadmin"
 )
 
 // TestExporterConsumerLagSeconds runs the exporter against a real Kafka
@@ -121,8 +123,8 @@ func TestExporterConsumerLagSeconds(t *testing.T) {
 	}
 	defer reader.Close()
 	clock := now
-	c := newCollector(t, exporter.Config{Kafka: admin, Groups: []string{group, typo, txGroup}, GroupOutbox: map[string]string{group: ob, txGroup: ob},
-		Records: exporter.NewKafkaRecordTimes(reader), Timeout: 20 * time.Second, Now: func() time.Time { return clock }})
+	c := newCollector(t, exporter.Config{Kafka: kafkaadmin.New(admin), Groups: []string{group, typo, txGroup}, GroupOutbox: map[string]string{group: ob, txGroup: ob},
+		Records: exporterkafka.NewRecordTimes(reader), Timeout: 20 * time.Second, Now: func() time.Time { return clock }})
 	for _, step := range []struct {
 		after time.Duration
 		p0    float64

@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-
 	"github.com/outboxctl/outboxctl/exporter"
+	"github.com/outboxctl/outboxctl/provisioning"
 )
 
 // fakeAdmin answers committed offsets per group (topic → partition →
@@ -18,27 +17,22 @@ type fakeAdmin struct {
 	end       map[string]map[int32]int64
 }
 
-func (f fakeAdmin) ListConsumerGroupOffsets(_ context.Context, groups []kafka.ConsumerGroupTopicPartitions, _ ...kafka.ListConsumerGroupOffsetsAdminOption) (kafka.ListConsumerGroupOffsetsResult, error) {
-	var res kafka.ListConsumerGroupOffsetsResult
-	for _, g := range groups {
-		gp := kafka.ConsumerGroupTopicPartitions{Group: g.Group}
-		for topic, parts := range f.committed[g.Group] {
-			for p, off := range parts {
-				topic := topic
-				gp.Partitions = append(gp.Partitions, kafka.TopicPartition{Topic: &topic, Partition: p, Offset: kafka.Offset(off)})
-			}
+func (f fakeAdmin) CommittedOffsets(_ context.Context, group string) ([]provisioning.PartitionOffset, error) {
+	var out []provisioning.PartitionOffset
+	for topic, parts := range f.committed[group] {
+		for p, off := range parts {
+			out = append(out, provisioning.PartitionOffset{TopicPartition: provisioning.TopicPartition{Topic: topic, Partition: p}, Offset: off})
 		}
-		res.ConsumerGroupsTopicPartitions = append(res.ConsumerGroupsTopicPartitions, gp)
 	}
-	return res, nil
+	return out, nil
 }
 
-func (f fakeAdmin) ListOffsets(_ context.Context, offsets map[kafka.TopicPartition]kafka.OffsetSpec, _ ...kafka.ListOffsetsAdminOption) (kafka.ListOffsetsResult, error) {
-	res := kafka.ListOffsetsResult{ResultInfos: map[kafka.TopicPartition]kafka.ListOffsetsResultInfo{}}
-	for tp := range offsets {
-		res.ResultInfos[tp] = kafka.ListOffsetsResultInfo{Offset: kafka.Offset(f.end[*tp.Topic][tp.Partition])}
+func (f fakeAdmin) EndOffsets(_ context.Context, parts []provisioning.TopicPartition) ([]provisioning.PartitionOffset, error) {
+	var out []provisioning.PartitionOffset
+	for _, tp := range parts {
+		out = append(out, provisioning.PartitionOffset{TopicPartition: tp, Offset: f.end[tp.Topic][tp.Partition]})
 	}
-	return res, nil
+	return out, nil
 }
 
 // fakeRecords gives each offset of a partition the time base + offset minutes.

@@ -17,6 +17,7 @@ import (
 	"github.com/outboxctl/outboxctl/exporter"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/outbox"
+	"github.com/outboxctl/outboxctl/provisioning/kafkaadmin"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -180,7 +181,7 @@ func TestExporterConsumerLag(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer admin.Close()
-	c := newCollector(t, exporter.Config{Kafka: admin, Groups: []string{group}, Timeout: 10 * time.Second})
+	c := newCollector(t, exporter.Config{Kafka: kafkaadmin.New(admin), Groups: []string{group}, Timeout: 10 * time.Second})
 	got, _ := scrape(t, c)
 	for k, want := range map[string]float64{
 		"outbox_consumer_group_lag{group=" + group + ",outbox=,partition=0,topic=" + topic + "}": 7,

@@ -83,10 +83,11 @@
 // cleanup.policy=delete, retention.ms=-1) and the heartbeat topic of
 // connectors with heartbeats (1 partition), and the dead-letter topic of each
 // consumer in the spec's consumers section (its partitions, default the
-// broker's; a consumer refuses to start without it). EnsureTopics creates the missing
-// ones through any TopicAdmin (*kafka.AdminClient), with ValidateOnly for a
-// dry run; an existing topic with another partition count or a history
-// topic with finite retention is a finding, not an error.
+// broker's; a consumer refuses to start without it). EnsureTopics creates
+// the missing ones through any TopicAdmin (kafkaadmin.New of a
+// *kafka.AdminClient), validating only for a dry run; an existing topic
+// with another partition count or a history topic with finite retention is
+// a finding, not an error.
 //
 // # Health
 //
@@ -100,14 +101,13 @@
 //
 // # cgo
 //
-// The package needs cgo: TopicAdmin and LagAdmin are declared with
-// confluent-kafka-go's types (*kafka.AdminClient satisfies them), and that
-// module binds librdkafka. Everything that imports provisioning, even only
-// for its SQL checks (exporter: SlotFacts, InspectTableStats,
-// ReadBinlogFacts, beside ConsumerLag), therefore builds only with
-// CGO_ENABLED=1; `CGO_ENABLED=0 go build ./exporter` fails on these
-// declarations. Issue 30 item 5 (interfaces with their own types, or the
-// Kafka parts in a subpackage) is still open.
+// The package builds with CGO_ENABLED=0: TopicAdmin and LagAdmin are
+// declared with its own types (NewTopic, CreateResult, TopicPartition,
+// PartitionOffset), so what imports provisioning for its SQL checks (the
+// exporter: SlotFacts, InspectTableStats, ReadBinlogFacts, beside
+// ConsumerLag) needs no cgo either. The one implementation over
+// confluent-kafka-go, which binds librdkafka, is the subpackage kafkaadmin
+// (kafkaadmin.New of a *kafka.AdminClient); it alone needs cgo.
 //
 // # Deprovision
 //

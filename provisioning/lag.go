@@ -4,16 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
-
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 )
-
-// LagAdmin is the part of the Kafka admin client that ConsumerLag uses
-// (*kafka.AdminClient).
-type LagAdmin interface {
-	ListConsumerGroupOffsets(ctx context.Context, groups []kafka.ConsumerGroupTopicPartitions, options ...kafka.ListConsumerGroupOffsetsAdminOption) (kafka.ListConsumerGroupOffsetsResult, error)
-	ListOffsets(ctx context.Context, offsets map[kafka.TopicPartition]kafka.OffsetSpec, options ...kafka.ListOffsetsAdminOption) (kafka.ListOffsetsResult, error)
-}
 
 // PartitionLag is a consumer group's lag on one partition: the log end
 // offset minus the group's committed offset.
@@ -33,48 +24,42 @@ type PartitionLag struct {
 func ConsumerLag(ctx context.Context, admin LagAdmin, groups []string) ([]PartitionLag, error) {
 	var out []PartitionLag
 	for _, g := range groups {
-		res, err := admin.ListConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: g}}, kafka.SetAdminRequireStableOffsets(false))
+		offs, err := admin.CommittedOffsets(ctx, g)
 		if err != nil {
 			return nil, fmt.Errorf("%w: offsets of group %s: %w", ErrTopics, g, err)
 		}
-		ends := map[kafka.TopicPartition]kafka.OffsetSpec{}
-		var committed []kafka.TopicPartition
-		for _, gp := range res.ConsumerGroupsTopicPartitions {
-			for _, tp := range gp.Partitions {
-				if tp.Error != nil {
-					return nil, fmt.Errorf("%w: offsets of group %s: %s[%d]: %w", ErrTopics, g, *tp.Topic, tp.Partition, tp.Error)
-				}
-				if tp.Offset < 0 { // no committed offset
-					continue
-				}
-				committed = append(committed, tp)
-				ends[kafka.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}] = kafka.LatestOffsetSpec
+		var committed []PartitionOffset
+		var parts []TopicPartition
+		for _, tp := range offs {
+			if tp.Err != nil {
+				return nil, fmt.Errorf("%w: offsets of group %s: %s[%d]: %w", ErrTopics, g, tp.Topic, tp.Partition, tp.Err)
 			}
+			if tp.Offset < 0 { // no committed offset
+				continue
+			}
+			committed = append(committed, tp)
+			parts = append(parts, tp.TopicPartition)
 		}
 		if len(committed) == 0 {
 			continue
 		}
-		lo, err := admin.ListOffsets(ctx, ends)
+		ends, err := admin.EndOffsets(ctx, parts)
 		if err != nil {
 			return nil, fmt.Errorf("%w: end offsets for group %s: %w", ErrTopics, g, err)
 		}
-		type key struct {
-			topic string
-			part  int32
-		}
-		end := map[key]int64{}
-		for tp, info := range lo.ResultInfos {
-			if info.Error.Code() != kafka.ErrNoError {
-				return nil, fmt.Errorf("%w: end offset of %s[%d]: %w", ErrTopics, *tp.Topic, tp.Partition, info.Error)
+		end := map[TopicPartition]int64{}
+		for _, e := range ends {
+			if e.Err != nil {
+				return nil, fmt.Errorf("%w: end offset of %s[%d]: %w", ErrTopics, e.Topic, e.Partition, e.Err)
 			}
-			end[key{*tp.Topic, tp.Partition}] = int64(info.Offset)
+			end[e.TopicPartition] = e.Offset
 		}
 		for _, tp := range committed {
-			e, ok := end[key{*tp.Topic, tp.Partition}]
+			e, ok := end[tp.TopicPartition]
 			if !ok {
 				continue
 			}
-			out = append(out, PartitionLag{Group: g, Topic: *tp.Topic, Partition: tp.Partition, Committed: int64(tp.Offset), End: e, Lag: max(e-int64(tp.Offset), 0)})
+			out = append(out, PartitionLag{Group: g, Topic: tp.Topic, Partition: tp.Partition, Committed: tp.Offset, End: e, Lag: max(e-tp.Offset, 0)})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

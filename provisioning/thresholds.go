@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-
 	"github.com/outboxctl/outboxctl/internal/outboxddl"
 	"github.com/outboxctl/outboxctl/internal/sqlident"
 	"github.com/outboxctl/outboxctl/internal/uuidv7"
@@ -264,16 +262,16 @@ type timedLagAdmin struct {
 	t *timedAdmin
 }
 
-func (l *timedLagAdmin) ListConsumerGroupOffsets(ctx context.Context, groups []kafka.ConsumerGroupTopicPartitions, options ...kafka.ListConsumerGroupOffsetsAdminOption) (kafka.ListConsumerGroupOffsetsResult, error) {
+func (l *timedLagAdmin) CommittedOffsets(ctx context.Context, group string) ([]PartitionOffset, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.t.d)
 	defer cancel()
-	res, err := l.a.ListConsumerGroupOffsets(ctx, groups, options...)
+	res, err := l.a.CommittedOffsets(ctx, group)
 	return res, l.t.timeout("kafka list consumer group offsets request", err)
 }
 
-func (l *timedLagAdmin) ListOffsets(ctx context.Context, specs map[kafka.TopicPartition]kafka.OffsetSpec, options ...kafka.ListOffsetsAdminOption) (kafka.ListOffsetsResult, error) {
+func (l *timedLagAdmin) EndOffsets(ctx context.Context, partitions []TopicPartition) ([]PartitionOffset, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.t.d)
 	defer cancel()
-	res, err := l.a.ListOffsets(ctx, specs, options...)
+	res, err := l.a.EndOffsets(ctx, partitions)
 	return res, l.t.timeout("kafka list offsets request", err)
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 )
 
 // ErrTimeout: a Kafka admin request got no answer within the request
@@ -28,7 +26,7 @@ func (e *TimeoutError) Error() string {
 func (e *TimeoutError) Unwrap() []error { return []error{ErrTimeout, e.Err} }
 
 // WithRequestTimeout returns admin with each call bounded by d: metadata
-// requests wait at most d, and CreateTopics and DescribeConfigs get a
+// requests wait at most d, and CreateTopics and TopicConfigs get a
 // context deadline of d (the Kafka client uses it as its request timeout).
 // A call that runs out of time fails with an error wrapping ErrTimeout that
 // says "timed out after d". d <= 0 returns admin unchanged.
@@ -44,38 +42,40 @@ type timedAdmin struct {
 	d time.Duration
 }
 
+// timeout makes err a *TimeoutError when it is one: the context's deadline,
+// or a client's own time-out (kafkaadmin's errors unwrap to
+// context.DeadlineExceeded for librdkafka's ErrTimedOut).
 func (t *timedAdmin) timeout(op string, err error) error {
-	var ke kafka.Error
-	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ke) && ke.Code() == kafka.ErrTimedOut) {
+	if errors.Is(err, context.DeadlineExceeded) {
 		return &TimeoutError{Op: op, After: t.d, Err: err}
 	}
 	return err
 }
 
-func (t *timedAdmin) GetMetadata(topic *string, allTopics bool, timeoutMs int) (*kafka.Metadata, error) {
-	if ms := int(t.d / time.Millisecond); ms < timeoutMs || timeoutMs <= 0 {
-		timeoutMs = ms
+func (t *timedAdmin) TopicPartitions(timeout time.Duration) (map[string]int, error) {
+	if t.d < timeout || timeout <= 0 {
+		timeout = t.d
 	}
 	start := time.Now()
-	md, err := t.a.GetMetadata(topic, allTopics, timeoutMs)
-	if err != nil && time.Since(start) >= time.Duration(timeoutMs)*time.Millisecond*9/10 {
+	md, err := t.a.TopicPartitions(timeout)
+	if err != nil && time.Since(start) >= timeout*9/10 {
 		// librdkafka reports a metadata request that found no broker in
 		// time as a transport failure: it ran out of time all the same.
-		return md, &TimeoutError{Op: "kafka metadata request", After: time.Duration(timeoutMs) * time.Millisecond, Err: err}
+		return md, &TimeoutError{Op: "kafka metadata request", After: timeout, Err: err}
 	}
 	return md, t.timeout("kafka metadata request", err)
 }
 
-func (t *timedAdmin) CreateTopics(ctx context.Context, topics []kafka.TopicSpecification, options ...kafka.CreateTopicsAdminOption) ([]kafka.TopicResult, error) {
+func (t *timedAdmin) CreateTopics(ctx context.Context, topics []NewTopic, validateOnly bool) ([]CreateResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, t.d)
 	defer cancel()
-	res, err := t.a.CreateTopics(ctx, topics, options...)
+	res, err := t.a.CreateTopics(ctx, topics, validateOnly)
 	return res, t.timeout("kafka create topics request", err)
 }
 
-func (t *timedAdmin) DescribeConfigs(ctx context.Context, resources []kafka.ConfigResource, options ...kafka.DescribeConfigsAdminOption) ([]kafka.ConfigResourceResult, error) {
+func (t *timedAdmin) TopicConfigs(ctx context.Context, topics []string) ([]map[string]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, t.d)
 	defer cancel()
-	res, err := t.a.DescribeConfigs(ctx, resources, options...)
+	res, err := t.a.TopicConfigs(ctx, topics)
 	return res, t.timeout("kafka describe configs request", err)
 }

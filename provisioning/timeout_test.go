@@ -3,28 +3,29 @@ package provisioning
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 )
 
 // hangingAdmin is a broker that never answers: metadata requests time out
-// after the time they are given, admin calls when their context ends.
+// after the time they are given (as a client's own time-out, which
+// kafkaadmin makes unwrap to context.DeadlineExceeded), admin calls when
+// their context ends.
 type hangingAdmin struct{ gotMs int }
 
-func (h *hangingAdmin) GetMetadata(_ *string, _ bool, ms int) (*kafka.Metadata, error) {
-	h.gotMs = ms
-	return nil, kafka.NewError(kafka.ErrTimedOut, "Local: Timed out", false)
+func (h *hangingAdmin) TopicPartitions(timeout time.Duration) (map[string]int, error) {
+	h.gotMs = int(timeout / time.Millisecond)
+	return nil, fmt.Errorf("Local: Timed out: %w", context.DeadlineExceeded)
 }
 
-func (h *hangingAdmin) CreateTopics(ctx context.Context, _ []kafka.TopicSpecification, _ ...kafka.CreateTopicsAdminOption) ([]kafka.TopicResult, error) {
+func (h *hangingAdmin) CreateTopics(ctx context.Context, _ []NewTopic, _ bool) ([]CreateResult, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
 }
 
-func (h *hangingAdmin) DescribeConfigs(ctx context.Context, _ []kafka.ConfigResource, _ ...kafka.DescribeConfigsAdminOption) ([]kafka.ConfigResourceResult, error) {
+func (h *hangingAdmin) TopicConfigs(ctx context.Context, _ []string) ([]map[string]string, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
 }
@@ -40,11 +41,11 @@ func TestWithRequestTimeout(t *testing.T) {
 	if h.gotMs != 50 {
 		t.Errorf("metadata timeout = %dms, want the request timeout (50ms)", h.gotMs)
 	}
-	_, err = admin.CreateTopics(context.Background(), nil)
+	_, err = admin.CreateTopics(context.Background(), nil, false)
 	if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("create topics: %v", err)
 	}
-	_, err = admin.DescribeConfigs(context.Background(), nil)
+	_, err = admin.TopicConfigs(context.Background(), nil)
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("describe configs: %v", err)
 	}

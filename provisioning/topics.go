@@ -2,25 +2,16 @@ package provisioning
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/eventrouter"
 )
-
-// TopicAdmin is the part of the Kafka admin API the topic functions use;
-// *kafka.AdminClient satisfies it.
-type TopicAdmin interface {
-	GetMetadata(topic *string, allTopics bool, timeoutMs int) (*kafka.Metadata, error)
-	CreateTopics(ctx context.Context, topics []kafka.TopicSpecification, options ...kafka.CreateTopicsAdminOption) ([]kafka.TopicResult, error)
-	DescribeConfigs(ctx context.Context, resources []kafka.ConfigResource, options ...kafka.DescribeConfigsAdminOption) ([]kafka.ConfigResourceResult, error)
-}
 
 // Topic purposes.
 const (
@@ -195,7 +186,7 @@ func EnsureTopics(ctx context.Context, admin TopicAdmin, specs []TopicSpec, dryR
 	}
 	fs := &findings{}
 	var results []TopicResult
-	var create []kafka.TopicSpecification
+	var create []NewTopic
 	var createIdx []int
 	var late []int // exist, but the metadata lists no partitions yet
 	for _, s := range specs {
@@ -208,31 +199,27 @@ func EnsureTopics(ctx context.Context, admin TopicAdmin, specs []TopicSpec, dryR
 			}
 		} else {
 			r.Action = "create"
-			create = append(create, kafka.TopicSpecification{Topic: s.Name, NumPartitions: s.Partitions, ReplicationFactor: s.ReplicationFactor, Config: s.Config})
+			create = append(create, NewTopic{Name: s.Name, Partitions: s.Partitions, ReplicationFactor: s.ReplicationFactor, Config: s.Config})
 			createIdx = append(createIdx, len(results))
 		}
 		results = append(results, r)
 	}
 	if len(create) > 0 {
-		opts := []kafka.CreateTopicsAdminOption{kafka.SetAdminOperationTimeout(30 * time.Second)}
-		if dryRun {
-			opts = append(opts, kafka.SetAdminValidateOnly(true))
-		}
-		res, err := admin.CreateTopics(ctx, create, opts...)
+		res, err := admin.CreateTopics(ctx, create, dryRun)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: create %d topics: %w", ErrTopics, len(create), err)
 		}
 		for i, r := range res {
-			switch r.Error.Code() {
-			case kafka.ErrNoError:
-			case kafka.ErrTopicAlreadyExists:
+			switch {
+			case r.Err == nil:
+			case errors.Is(r.Err, ErrTopicExists):
 				// Created concurrently, or just created and not yet in the
 				// metadata the broker answered with (KRaft brokers apply
 				// new topics shortly after the controller commits them).
 				results[createIdx[i]].Action = "exists"
 				late = append(late, createIdx[i])
 			default:
-				return results, fs.list, fmt.Errorf("%w: create topic %s: %v", ErrTopics, r.Topic, r.Error)
+				return results, fs.list, fmt.Errorf("%w: create topic %s: %v", ErrTopics, r.Topic, r.Err)
 			}
 		}
 	}
@@ -294,40 +281,38 @@ func lateMetadata(ctx context.Context, admin TopicAdmin, results []TopicResult, 
 	}
 }
 
+// metadataTimeout bounds a metadata request (less with
+// WithRequestTimeout).
+const metadataTimeout = 15 * time.Second
+
 func topicPartitions(admin TopicAdmin) (map[string]int, error) {
-	md, err := admin.GetMetadata(nil, true, 15000)
+	out, err := admin.TopicPartitions(metadataTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("%w: metadata: %w", ErrTopics, err)
-	}
-	out := map[string]int{}
-	for name, t := range md.Topics {
-		if t.Error.Code() == kafka.ErrNoError {
-			out[name] = len(t.Partitions)
-		}
 	}
 	return out, nil
 }
 
 func checkHistoryConfigs(ctx context.Context, admin TopicAdmin, results []TopicResult, fs *findings) error {
-	var res []kafka.ConfigResource
+	var res []string
 	var idx []int
 	for i, r := range results {
 		if r.Purpose == TopicSchemaHistory && r.Action == "exists" {
-			res = append(res, kafka.ConfigResource{Type: kafka.ResourceTopic, Name: r.Name})
+			res = append(res, r.Name)
 			idx = append(idx, i)
 		}
 	}
 	if len(res) == 0 {
 		return nil
 	}
-	got, err := admin.DescribeConfigs(ctx, res)
+	got, err := admin.TopicConfigs(ctx, res)
 	if err != nil {
 		return fmt.Errorf("%w: describe configs: %w", ErrTopics, err)
 	}
 	for i, c := range got {
 		r := results[idx[i]]
 		fs.outbox = r.Outbox
-		val := func(k string) string { return c.Config[k].Value }
+		val := func(k string) string { return c[k] }
 		if p := val("cleanup.policy"); p != "" && p != "delete" {
 			fs.add(IDTopicConfig, SeverityError, "topic "+r.Name, "kafka-configs --alter --add-config cleanup.policy=delete",
 				"schema history topic has cleanup.policy=%s: compaction loses DDL history", p)

@@ -5,11 +5,13 @@ package provisioning_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/provisioning"
+	"github.com/outboxctl/outboxctl/provisioning/kafkaadmin"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -40,7 +42,7 @@ func TestEnsureTopicsKafka(t *testing.T) {
 	defer admin.Close()
 	ctx := context.Background()
 
-	res, fs, err := provisioning.EnsureTopics(ctx, admin, specs, true)
+	res, fs, err := provisioning.EnsureTopics(ctx, kafkaadmin.New(admin), specs, true)
 	if err != nil || len(fs) != 0 {
 		t.Fatalf("dry run: %v %v", fs, err)
 	}
@@ -53,10 +55,10 @@ func TestEnsureTopicsKafka(t *testing.T) {
 	if res[0].Action != "create" {
 		t.Errorf("dry run action = %s", res[0].Action)
 	}
-	if _, fs, err = provisioning.EnsureTopics(ctx, admin, specs, false); err != nil || len(fs) != 0 {
+	if _, fs, err = provisioning.EnsureTopics(ctx, kafkaadmin.New(admin), specs, false); err != nil || len(fs) != 0 {
 		t.Fatalf("create: %v %v", fs, err)
 	}
-	res, fs, err = provisioning.EnsureTopics(ctx, admin, specs, false)
+	res, fs, err = provisioning.EnsureTopics(ctx, kafkaadmin.New(admin), specs, false)
 	if err != nil || len(fs) != 0 {
 		t.Fatalf("second run: %v %v", fs, err)
 	}
@@ -70,7 +72,7 @@ func TestEnsureTopicsKafka(t *testing.T) {
 		}
 	}
 	// Health sees them all.
-	hfs, err := provisioning.TopicHealth(ctx, admin, specs)
+	hfs, err := provisioning.TopicHealth(ctx, kafkaadmin.New(admin), specs)
 	if err != nil || len(hfs) != 0 {
 		t.Errorf("TopicHealth: %v %v", hfs, err)
 	}
@@ -102,7 +104,7 @@ func TestEnsureTopicsCreatesDLQ(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer admin.Close()
-	res, fs, err := provisioning.EnsureTopics(context.Background(), admin, specs, false)
+	res, fs, err := provisioning.EnsureTopics(context.Background(), kafkaadmin.New(admin), specs, false)
 	if err != nil || len(fs) != 0 {
 		t.Fatalf("EnsureTopics: %v %v", fs, err)
 	}
@@ -113,11 +115,19 @@ func TestEnsureTopicsCreatesDLQ(t *testing.T) {
 	if !found {
 		t.Errorf("results %+v lack the created DLQ topic %s", res, dlq)
 	}
-	md, err := admin.GetMetadata(&dlq, false, 10000)
-	if err != nil {
-		t.Fatal(err)
+	// A KRaft broker lists a just-created topic shortly after the
+	// controller committed it: read the metadata until it does (10 s).
+	var tm kafka.TopicMetadata
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		md, err := admin.GetMetadata(&dlq, false, 10000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tm = md.Topics[dlq]; (tm.Error.Code() == kafka.ErrNoError && len(tm.Partitions) > 0) || time.Now().After(deadline) {
+			break
+		}
 	}
-	if tm := md.Topics[dlq]; tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) != 3 {
+	if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) != 3 {
 		t.Errorf("topic %s: %v, %d partitions; want it created with 3", dlq, tm.Error, len(tm.Partitions))
 	}
 }
@@ -152,7 +162,7 @@ func TestEnsureTopicsClusterReplication(t *testing.T) {
 	}
 	defer admin.Close()
 	ctx := context.Background()
-	if _, fs, err := provisioning.EnsureTopics(ctx, admin, specs, false); err != nil || len(fs) != 0 {
+	if _, fs, err := provisioning.EnsureTopics(ctx, kafkaadmin.New(admin), specs, false); err != nil || len(fs) != 0 {
 		t.Fatalf("create: %v %v", fs, err)
 	}
 	for _, n := range names {

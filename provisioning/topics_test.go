@@ -4,16 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-
+	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/provisioning"
 	"github.com/outboxctl/outboxctl/spec"
 )
@@ -22,59 +22,54 @@ import (
 type fakeAdmin struct {
 	topics       map[string]int
 	configs      map[string]map[string]string
-	created      []kafka.TopicSpecification
+	created      []provisioning.NewTopic
 	validateOnly bool
-	// hidden topics exist (CreateTopics answers TOPIC_ALREADY_EXISTS) but
-	// the metadata lists them only after lag more GetMetadata calls, as a
+	// hidden topics exist (CreateTopics answers ErrTopicExists) but the
+	// metadata lists them only after lag more TopicPartitions calls, as a
 	// KRaft broker that has not yet applied a just-created topic; a hidden
 	// value of 0 lists the topic without partitions in the meantime.
 	hidden map[string]int
 	lag    int
 }
 
-func (f *fakeAdmin) GetMetadata(*string, bool, int) (*kafka.Metadata, error) {
-	md := &kafka.Metadata{Topics: map[string]kafka.TopicMetadata{}}
-	for name, n := range f.topics {
-		md.Topics[name] = kafka.TopicMetadata{Topic: name, Partitions: make([]kafka.PartitionMetadata, n)}
+func (f *fakeAdmin) TopicPartitions(time.Duration) (map[string]int, error) {
+	out := maps.Clone(f.topics)
+	if out == nil {
+		out = map[string]int{}
 	}
 	if f.lag > 0 {
 		f.lag--
 		for name, n := range f.hidden {
 			if n == 0 {
-				md.Topics[name] = kafka.TopicMetadata{Topic: name}
+				out[name] = 0
 			}
 		}
 	} else {
 		for name := range f.hidden {
-			md.Topics[name] = kafka.TopicMetadata{Topic: name, Partitions: make([]kafka.PartitionMetadata, 2)}
+			out[name] = 2
 		}
-	}
-	return md, nil
-}
-
-func (f *fakeAdmin) CreateTopics(_ context.Context, ts []kafka.TopicSpecification, opts ...kafka.CreateTopicsAdminOption) ([]kafka.TopicResult, error) {
-	// ValidateOnly is not observable on the option value: the fake records
-	// creations and the test compares with dryRun.
-	var out []kafka.TopicResult
-	for _, t := range ts {
-		if _, ok := f.hidden[t.Topic]; ok {
-			out = append(out, kafka.TopicResult{Topic: t.Topic, Error: kafka.NewError(kafka.ErrTopicAlreadyExists, "Topic '"+t.Topic+"' already exists.", false)})
-			continue
-		}
-		f.created = append(f.created, t)
-		out = append(out, kafka.TopicResult{Topic: t.Topic})
 	}
 	return out, nil
 }
 
-func (f *fakeAdmin) DescribeConfigs(_ context.Context, rs []kafka.ConfigResource, _ ...kafka.DescribeConfigsAdminOption) ([]kafka.ConfigResourceResult, error) {
-	var out []kafka.ConfigResourceResult
-	for _, r := range rs {
-		res := kafka.ConfigResourceResult{Type: r.Type, Name: r.Name, Config: map[string]kafka.ConfigEntryResult{}}
-		for k, v := range f.configs[r.Name] {
-			res.Config[k] = kafka.ConfigEntryResult{Name: k, Value: v}
+func (f *fakeAdmin) CreateTopics(_ context.Context, ts []provisioning.NewTopic, validateOnly bool) ([]provisioning.CreateResult, error) {
+	f.validateOnly = validateOnly
+	var out []provisioning.CreateResult
+	for _, t := range ts {
+		if _, ok := f.hidden[t.Name]; ok {
+			out = append(out, provisioning.CreateResult{Topic: t.Name, Err: fmt.Errorf("%w: Topic '%s' already exists.", provisioning.ErrTopicExists, t.Name)})
+			continue
 		}
-		out = append(out, res)
+		f.created = append(f.created, t)
+		out = append(out, provisioning.CreateResult{Topic: t.Name})
+	}
+	return out, nil
+}
+
+func (f *fakeAdmin) TopicConfigs(_ context.Context, names []string) ([]map[string]string, error) {
+	var out []map[string]string
+	for _, n := range names {
+		out = append(out, maps.Clone(f.configs[n]))
 	}
 	return out, nil
 }
@@ -139,9 +134,12 @@ func TestEnsureTopics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(admin.created) != 2 || admin.created[0].Topic != "outbox.event.Invoice" || admin.created[0].NumPartitions != 3 ||
-		admin.created[1].Topic != "__debezium-heartbeat.orders" || admin.created[1].NumPartitions != 1 {
+	if len(admin.created) != 2 || admin.created[0].Name != "outbox.event.Invoice" || admin.created[0].Partitions != 3 ||
+		admin.created[1].Name != "__debezium-heartbeat.orders" || admin.created[1].Partitions != 1 {
 		t.Errorf("created %+v, want outbox.event.Invoice with 3 partitions and the heartbeat topic with 1", admin.created)
+	}
+	if !admin.validateOnly {
+		t.Error("a dry run created the topics without validateOnly")
 	}
 	actions := map[string]string{}
 	for _, r := range res {

@@ -23,6 +23,7 @@ import (
 	"github.com/outboxctl/outboxctl/eventrouter"
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/relay/internal/relayitest"
 )
 
 // relayProc is an `outboxctl relay` subprocess.
@@ -222,7 +223,7 @@ func (f *fixture) checkDelivery(written []event, aggs int) delivery {
 	}
 	next := make([]int, aggs) // the next seq expected first per aggregate
 	d := delivery{written: len(written)}
-	seen := readAll(t, f.boot, f.topic, len(written), func(m *kafka.Message, first bool) {
+	seen := relayitest.ReadAll(t, f.boot, f.topic, len(written), func(m *kafka.Message, first bool) {
 		d.records++
 		id := header(m, "id")
 		e, known := byID[id]
@@ -248,38 +249,6 @@ func (f *fixture) checkDelivery(written []event, aggs int) delivery {
 		t.Errorf("%d events lost", d.lost)
 	}
 	return d
-}
-
-// readAll reads topic from the start until want distinct event ids were
-// seen and then 2 s passed without a record (the duplicates' tail), at most
-// 90 s, calling each for every record (first: its id's first occurrence).
-// It returns how often each id was seen.
-func readAll(t *testing.T, boot, topic string, want int, each func(m *kafka.Message, first bool)) map[string]int {
-	t.Helper()
-	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": boot, "group.id": "read-" + itest.Suffix(), "auto.offset.reset": "earliest", "enable.auto.commit": false})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cons.Close()
-	if err := cons.Subscribe(topic, nil); err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]int{}
-	quiet := 0
-	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); {
-		m, ok := cons.Poll(200).(*kafka.Message)
-		if !ok || m.TopicPartition.Error != nil {
-			if quiet++; len(seen) >= want && quiet >= 10 {
-				break
-			}
-			continue
-		}
-		quiet = 0
-		id := header(m, "id")
-		seen[id]++
-		each(m, seen[id] == 1)
-	}
-	return seen
 }
 
 // onTopic routes the fixture to a new topic of partitions partitions on

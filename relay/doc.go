@@ -46,10 +46,11 @@
 // Session locks need one server session: behind a transaction pooler
 // (PgBouncer pool_mode=transaction) they break. The holder checks at least
 // once a second that its session holds the lock and stops publishing with
-// an error naming the pooler when it does not. After CutoverToCDC a fence
-// in the table's comment keeps every relay from leading (ErrFenced) until
-// CutoverToRelay lifts it. Run returns ErrDatabase once the database has
-// failed for Options.MaxDatabaseOutage.
+// an error naming the pooler when it does not. After the cutover to CDC
+// (package relay/cutover, ToCDC) a fence in the table's comment keeps
+// every relay from leading (ErrFenced) until cutover.ToRelay lifts it.
+// Run returns ErrDatabase once the database has failed for
+// Options.MaxDatabaseOutage.
 //
 // A row the real task fails on (a NULL routing column, a timestamp column
 // of the wrong type, …) stops the relay with the same *eventrouter.TaskError

@@ -49,10 +49,6 @@ var (
 	// ErrLocked: another relay holds the outbox's lock (Drain only; Run
 	// waits as a standby).
 	ErrLocked = errors.New("another relay holds the outbox lock")
-	// ErrDeleteAfterInsert: the cutover to the relay saw rows inserted into
-	// the outbox table that never stayed there: the writer deletes each row
-	// in its inserting transaction, so the relay would never see them.
-	ErrDeleteAfterInsert = errors.New("the writer deletes outbox rows in their inserting transaction")
 	// ErrNoDSN: DSN cannot build a DSN from the connector config (no
 	// database.hostname, or a password only Kafka Connect resolves).
 	ErrNoDSN = errors.New("no DSN in the connector config")

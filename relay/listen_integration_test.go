@@ -10,17 +10,18 @@ import (
 	"github.com/outboxctl/outboxctl/internal/itest"
 	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/relay"
+	"github.com/outboxctl/outboxctl/relay/internal/relayitest"
 )
 
 // The provisioned NOTIFY trigger wakes a relay whose poll interval is far
 // longer than the wait: the row is published on the notification.
 func TestRelayListenWakesUp(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Postgres)
-	o := newSpecOutbox(t, s, "listen", true) // with the NOTIFY trigger
-	db, topic, conf := o.db, o.topic, o.conf
+	o := relayitest.NewSpecOutbox(t, s, "listen", true) // with the NOTIFY trigger
+	db, topic, conf := o.DB, o.Topic, o.Conf
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	wake, err := relay.Listen(ctx, settings.PostgresDSNWithDatabase(s.PostgresDSN, o.dbName), o.outbox.Relay.Notify, t.Logf)
+	wake, err := relay.Listen(ctx, settings.PostgresDSNWithDatabase(s.PostgresDSN, o.DBName), o.Outbox.Relay.Notify, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,12 +28,13 @@ type lock struct {
 	fenceAt time.Time
 }
 
-// fenceMarker in the outbox table's comment says the outbox is published
-// by CDC: set by CutoverToCDC, removed by CutoverToRelay. A relay does not
-// take the lock while it is there, and a relay holding the lock gives it
-// up within freshFor of its appearance, so no relay publishes beside the
-// connector after a cutover, whether or not it was stopped.
-const fenceMarker = "[outboxctl: published by cdc, relays fenced]"
+// FenceMarker in the outbox table's comment says the outbox is published
+// by CDC: set by Fence (cutover.ToCDC), removed by LiftFence
+// (cutover.ToRelay). A relay does not take the lock while it is there, and
+// a relay holding the lock gives it up within freshFor of its appearance,
+// so no relay publishes beside the connector after a cutover, whether or
+// not it was stopped.
+const FenceMarker = "[outboxctl: published by cdc, relays fenced]"
 
 // freshFor is how long a successful statement on the lock's connection
 // stands for a ping: a batch that follows at once needs no extra round
@@ -155,7 +156,7 @@ AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) 
 	if err != nil {
 		return false, err
 	}
-	return strings.Contains(c, fenceMarker), nil
+	return strings.Contains(c, FenceMarker), nil
 }
 
 // setFence adds (on) or removes the fence marker in the table's comment,
@@ -167,9 +168,9 @@ func (t *table) setFence(ctx context.Context, db *sql.DB, on bool) error {
 	if err != nil {
 		return err
 	}
-	c = strings.TrimSpace(strings.ReplaceAll(c, fenceMarker, ""))
+	c = strings.TrimSpace(strings.ReplaceAll(c, FenceMarker, ""))
 	if on {
-		c = strings.TrimSpace(c + " " + fenceMarker)
+		c = strings.TrimSpace(c + " " + FenceMarker)
 	}
 	var q string
 	if t.pg() {
@@ -182,7 +183,7 @@ func (t *table) setFence(ctx context.Context, db *sql.DB, on bool) error {
 		q = "ALTER TABLE " + t.from() + " COMMENT = '" + strings.NewReplacer(`\`, `\\`, "'", "''").Replace(c) + "'"
 	}
 	if _, err := db.ExecContext(ctx, q); err != nil {
-		return fmt.Errorf("%w: mark %s in the comment of %s: %v", ErrDatabase, fenceMarker, t.qualified(), err)
+		return fmt.Errorf("%w: mark %s in the comment of %s: %v", ErrDatabase, FenceMarker, t.qualified(), err)
 	}
 	return nil
 }

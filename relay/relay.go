@@ -229,17 +229,9 @@ type Relay struct {
 // MariaDB). Errors unwrap to ErrConfig (the config or table cannot be
 // honoured), ErrDatabase or ErrKafka.
 func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) (*Relay, error) {
-	cfg, err := eventrouter.ParseConfigWithOptions(conf, opts.Transform, eventrouter.ParseOptions{Worker: opts.Worker, EventRouterVersion: opts.EventRouterVersion})
+	cfg, err := parseConfig(conf, opts)
 	if err != nil {
-		return nil, configErr(err, "connector config")
-	}
-	switch cfg.Connector {
-	case eventrouter.Postgres, eventrouter.MySQL, eventrouter.MariaDB:
-	default:
-		return nil, configErr(nil, "connector.class=%q: the relay reads PostgreSQL, MySQL and MariaDB outboxes", cfg.ConnectorClass)
-	}
-	if cfg.TopicPrefix == "" {
-		return nil, configErr(nil, "topic.prefix is not set")
+		return nil, err
 	}
 	schema, name, err := tableOf(conf)
 	if err != nil {
@@ -249,6 +241,51 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
+	opts = opts.withDefaults()
+	if opts.BootstrapServers == "" && opts.Producer == nil && opts.NewProducer == nil {
+		return nil, configErr(nil, "no Kafka bootstrap servers")
+	}
+	r := &Relay{db: db, cfg: cfg, router: eventrouter.NewRouter(cfg), t: t, opts: opts, runID: newUUID()}
+	if len(t.pk) == 0 {
+		return nil, configErr(nil, "outbox table %s has no primary key: the relay deletes (or marks) published rows by it", t.qualified())
+	}
+	orderCols, horizon, err := r.publishOrder()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkTable(); err != nil {
+		return nil, err
+	}
+	if err := r.buildQueries(orderCols, horizon); err != nil {
+		return nil, err
+	}
+	r.lock = lock{t: t, name: lockName(t, opts.Filter)}
+	if err := r.startProducer(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// parseConfig reads the connector config as the EventRouter does, for an
+// outbox the relay can read.
+func parseConfig(conf map[string]string, opts Options) (eventrouter.Config, error) {
+	cfg, err := eventrouter.ParseConfigWithOptions(conf, opts.Transform, eventrouter.ParseOptions{Worker: opts.Worker, EventRouterVersion: opts.EventRouterVersion})
+	if err != nil {
+		return eventrouter.Config{}, configErr(err, "connector config")
+	}
+	switch cfg.Connector {
+	case eventrouter.Postgres, eventrouter.MySQL, eventrouter.MariaDB:
+	default:
+		return eventrouter.Config{}, configErr(nil, "connector.class=%q: the relay reads PostgreSQL, MySQL and MariaDB outboxes", cfg.ConnectorClass)
+	}
+	if cfg.TopicPrefix == "" {
+		return eventrouter.Config{}, configErr(nil, "topic.prefix is not set")
+	}
+	return cfg, nil
+}
+
+// withDefaults fills the options left zero.
+func (opts Options) withDefaults() Options {
 	if opts.Batch <= 0 {
 		opts.Batch = DefaultBatch
 	}
@@ -264,29 +301,26 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	if opts.MaxDatabaseOutage == 0 {
 		opts.MaxDatabaseOutage = DefaultMaxDatabaseOutage
 	}
-	if opts.BootstrapServers == "" && opts.Producer == nil && opts.NewProducer == nil {
-		return nil, configErr(nil, "no Kafka bootstrap servers")
-	}
-	r := &Relay{db: db, cfg: cfg, router: eventrouter.NewRouter(cfg), t: t, opts: opts, runID: newUUID()}
-	pk := t.pk
-	if len(pk) == 0 {
-		return nil, configErr(nil, "outbox table %s has no primary key: the relay deletes (or marks) published rows by it", t.qualified())
-	}
-	// The publish order: the column given, else the database-assigned order
-	// (spec.RelayTxColumn, spec.RelaySeqColumn), which depends on no client
-	// clock; a table without it is refused (docs/relay.md, "Order").
-	var orderCols []string
-	var horizon string
+	return opts
+}
+
+// publishOrder picks the publish order: the column given, else the
+// database-assigned order (spec.RelayTxColumn, spec.RelaySeqColumn), which
+// depends on no client clock; a table without it is refused
+// (docs/relay.md, "Order"). horizon is the transaction id column that
+// holds rows back on PostgreSQL ("" elsewhere).
+func (r *Relay) publishOrder() (orderCols []string, horizon string, err error) {
+	t, opts := r.t, r.opts
 	if r.orderCol = opts.OrderColumn; r.orderCol != "" {
 		switch c := t.col(r.orderCol); {
 		case c == nil:
-			return nil, configErr(nil, "order column %s is not a column of %s", r.orderCol, t.qualified())
+			return nil, "", configErr(nil, "order column %s is not a column of %s", r.orderCol, t.qualified())
 		case c.nullable:
-			return nil, configErr(nil, "order column %s of %s is nullable: want a NOT NULL column (rows with NULL have no place in the publish order)", r.orderCol, t.qualified())
+			return nil, "", configErr(nil, "order column %s of %s is nullable: want a NOT NULL column (rows with NULL have no place in the publish order)", r.orderCol, t.qualified())
 		}
 		orderCols = []string{r.orderCol}
 	} else if ok, alter := t.dbOrder(); !ok {
-		return nil, configErr(nil, "outbox table %s has no database-assigned publish order: add it with `%s` (outboxctl provision creates it with the table), or give the order column explicitly (--order-column, relay.orderColumn: then the per-aggregate order is the writer's to guarantee)", t.qualified(), alter)
+		return nil, "", configErr(nil, "outbox table %s has no database-assigned publish order: add it with `%s` (outboxctl provision creates it with the table), or give the order column explicitly (--order-column, relay.orderColumn: then the per-aggregate order is the writer's to guarantee)", t.qualified(), alter)
 	} else if t.pg() {
 		orderCols = []string{spec.RelayTxColumn, spec.RelaySeqColumn}
 		// Only rows of transactions below the oldest one still open: every
@@ -297,19 +331,31 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 		orderCols = []string{spec.RelaySeqColumn}
 	}
 	r.orderCol = orderCols[0]
+	return orderCols, horizon, nil
+}
+
+// checkTable checks the mark column and that the EventRouter routes the
+// table's change events: it passes them through when its predicate does
+// not apply to the table's topic, and that record (a Debezium envelope) is
+// not emulated.
+func (r *Relay) checkTable() error {
+	t, opts := r.t, r.opts
 	if opts.MarkColumn != "" {
 		if c := t.col(opts.MarkColumn); c == nil || !c.nullable {
-			return nil, configErr(nil, "mark column %s must be a nullable column of %s", opts.MarkColumn, t.qualified())
+			return configErr(nil, "mark column %s must be a nullable column of %s", opts.MarkColumn, t.qualified())
 		}
 	}
-	// The EventRouter passes the change event through when its predicate
-	// does not apply to the table's topic: that record (a Debezium
-	// envelope) is not emulated.
-	probe, _ := eventrouter.Route(cfg, eventrouter.ChangeEvent{Op: eventrouter.OpCreate, Table: t.qualified()})
+	probe, _ := eventrouter.Route(r.cfg, eventrouter.ChangeEvent{Op: eventrouter.OpCreate, Table: t.qualified()})
 	if probe.PassThrough {
-		return nil, configErr(nil, "%s", probe.Reason+" (the relay publishes only what the EventRouter routes)")
+		return configErr(nil, "%s", probe.Reason+" (the relay publishes only what the EventRouter routes)")
 	}
+	return nil
+}
 
+// buildQueries builds the poll query (its columns, conditions, keyset
+// order and batch), the held-back and oldest-age queries.
+func (r *Relay) buildQueries(orderCols []string, horizon string) error {
+	t, opts, pk := r.t, r.opts, r.t.pk
 	var exprs []string
 	for i, c := range t.cols {
 		exprs = append(exprs, t.selectExpr(c))
@@ -325,7 +371,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	}
 	if f := opts.Filter; f.Column != "" {
 		if t.col(f.Column) == nil {
-			return nil, configErr(nil, "filter column %s is not a column of %s", f.Column, t.qualified())
+			return configErr(nil, "filter column %s is not a column of %s", f.Column, t.qualified())
 		}
 		r.args = append(r.args, f.Value)
 		conds = append(conds, t.quote(f.Column)+" = "+t.placeholder(len(r.args)))
@@ -352,7 +398,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 			r.orderBy = append(r.orderBy, k)
 		}
 	}
-	if c := t.col(cfg.FieldTimestamp); c != nil && (c.schema.Name == eventrouter.NameTimestamp || c.schema.Name == eventrouter.NameMicroTimestamp || c.schema.Name == eventrouter.NameNanoTimestamp) {
+	if c := t.col(r.cfg.FieldTimestamp); c != nil && (c.schema.Name == eventrouter.NameTimestamp || c.schema.Name == eventrouter.NameMicroTimestamp || c.schema.Name == eventrouter.NameNanoTimestamp) {
 		// a wall-clock timestamp column in UTC, as the writer and the
 		// column default fill it
 		q := t.quote(c.name)
@@ -374,19 +420,25 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	}
 	r.where = conds
 	r.query = fmt.Sprintf("SELECT %s FROM %s%%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), strings.Join(order, ", "), opts.Batch)
-	r.lock = lock{t: t, name: lockName(t, opts.Filter)}
+	return nil
+}
 
+// startProducer creates the producer (unless Options.Producer gives it)
+// and drains its events.
+func (r *Relay) startProducer() error {
+	opts := r.opts
 	if r.makeProducer = opts.NewProducer; r.makeProducer == nil && opts.Producer == nil {
 		r.makeProducer = func() (Producer, error) { return r.newProducer(opts) }
 	}
 	if r.producer = opts.Producer; r.producer == nil {
+		var err error
 		if r.producer, err = r.createProducer(); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	r.fatal = make(chan struct{})
 	go r.drainEvents(r.producer.Events())
-	return r, nil
+	return nil
 }
 
 // newProducer creates the relay's own producer from opts.

@@ -34,7 +34,7 @@ var schemaDocs = map[string]string{
 	"Outbox.topics":                    "Replication of the topics provision creates for this outbox",
 	"TopicsSpec.replicationFactor":     "Replication factor of the outbox's topics (default: the broker's; 3 in production)",
 	"TopicsSpec.minInsyncReplicas":     "min.insync.replicas of the outbox's topics (default: the broker's; 2 with a replication factor of 3)",
-	"Outbox.retention":                 "outboxes that keep rows: how long they are kept (a duration such as 24h); the age doctor and the OutboxKeptRowTooOld alert allow the oldest row (default: doctor's and the exporter's --max-oldest-row-age, 24h)",
+	"Outbox.retention":                 "outboxes that keep rows: how long they are kept (a duration such as 24h); the age doctor and the OutboxKeptRowTooOld alert allow the oldest row (default: doctor's and the exporter's --max-oldest-row-age, 24h), and the age past which outboxctl cleanup deletes rows when --older-than is not given (default 1h)",
 	"ConsumerSpec.group":               "Consumer group (ConsumerConfig.GroupID)",
 	"ConsumerSpec.dlqTopic":            "Dead-letter topic of the group's DLQ middleware; provision creates it, and the consumer refuses to start without it",
 	"ConsumerSpec.partitions":          "Partitions of the dead-letter topic (default: the broker's num.partitions)",

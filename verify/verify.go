@@ -199,74 +199,23 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	relay := o.RelayPublished()
-	first := StageConnector
-	if relay {
-		first = StageRelay
-	}
-	stages := []string{first, StageDatabase, StageCapture, StageTopic, StageDecode, StageOffsetFlush}
-	rep = Report{Outbox: o.Name}
-	for _, s := range stages {
-		rep.Stages = append(rep.Stages, StageResult{Stage: s, Status: "skipped"})
-	}
-	set := func(stage, status string, d time.Duration, msg string) {
-		for i := range rep.Stages {
-			if rep.Stages[i].Stage == stage {
-				rep.Stages[i] = StageResult{Stage: stage, Status: status, LatencyMs: ms(d), Message: msg}
-			}
-		}
-	}
-	fail := func(stage string, d time.Duration, cause error) (Report, error) {
-		if errors.Is(cause, ErrUnreachable) {
-			set(stage, "error", d, cause.Error())
-			return rep, &StageError{Stage: stage, Err: cause, Unreachable: true}
-		}
-		set(stage, "failed", d, cause.Error())
-		rep.Failed = stage
-		return rep, &StageError{Stage: stage, Err: cause}
-	}
-	// opFail: the verifier's own connection failed, or it was interrupted
-	// (parent cancelled): exit 1, not a failed stage.
-	opFail := func(stage string, d time.Duration, cause error) (Report, error) {
-		if parent.Err() != nil {
-			cause = fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(parent))
-		}
-		set(stage, "error", d, cause.Error())
-		rep.Failed = stage
-		return rep, &OperationalError{Stage: stage, Err: cause}
-	}
+	r := newRun(parent, opts, &rep)
 
-	id, err := outbox.NewUUIDv7()
+	id, ev, want, err := r.canary()
 	if err != nil {
 		return rep, err
 	}
-	ev := canaryEvent(o, id, opts.Now())
-	rep.EventID, rep.Key = id, ev.AggregateID
-	want, err := expected(o, opts.Config, ev)
-	if err != nil {
-		return rep, fmt.Errorf("verify: expected record: %w", err)
-	}
-	rep.Topic = want.Topic
-
 	// The connector first: nothing is written for a stopped pipeline.
-	if !relay && opts.ConnectorState != nil {
-		start := time.Now()
-		state, err := opts.ConnectorState(ctx)
-		if err != nil { // Kafka Connect did not answer: nothing known about the connector
-			return opFail(StageConnector, time.Since(start), fmt.Errorf("%w: %w", ErrUnreachable, err))
-		}
-		if state != "" {
-			return fail(StageConnector, time.Since(start), errors.New(state))
-		}
-		set(StageConnector, "ok", time.Since(start), "connector and tasks RUNNING")
+	if err := r.connectorStage(ctx); err != nil {
+		return rep, err
 	}
 
 	reader, err := newReader(ctx, opts, want.Topic)
 	if errors.Is(err, errTopicMissing) {
-		return fail(StageTopic, 0, err)
+		return rep, r.fail(StageTopic, 0, err)
 	}
 	if err != nil { // the verifier's own Kafka connection
-		return opFail(StageTopic, 0, err)
+		return rep, r.opFail(StageTopic, 0, err)
 	}
 	defer reader.Close()
 
@@ -278,89 +227,204 @@ func Run(ctx context.Context, opts Options) (rep Report, err error) {
 	lsn, wrote, err := write(ctx, opts.DB, w, o, ev)
 	committed := time.Now()
 	if wrote { // the row exists from here on, whatever happens next (an interrupt included)
-		defer func() {
-			if !o.DeletesAfterInsert() && (!relay || rep.Failed != "") {
-				rep.Cleaned = deleteRow(opts.DB, o, id) == nil
-			} else {
-				rep.Cleaned = true // the writer's transaction or the relay removed it
-			}
-		}()
+		defer r.cleanUp(id)
 	}
 	if errors.Is(err, errConnect) || (err != nil && parent.Err() != nil) {
-		return opFail(StageDatabase, committed.Sub(start), err)
+		return rep, r.opFail(StageDatabase, committed.Sub(start), err)
 	}
 	if err != nil {
-		return fail(StageDatabase, committed.Sub(start), err)
+		return rep, r.fail(StageDatabase, committed.Sub(start), err)
 	}
-	set(StageDatabase, "ok", committed.Sub(start), "canary committed")
+	r.set(StageDatabase, "ok", committed.Sub(start), "canary committed")
 
 	// Capture (PostgreSQL) is watched while waiting for the record.
 	captured := make(chan time.Duration, 1)
-	if o.Database.Kind == spec.Postgres && !relay && opts.Config["slot.name"] != "" {
+	if o.Database.Kind == spec.Postgres && !r.relay && opts.Config["slot.name"] != "" {
 		go watchSlot(ctx, opts.DB, opts.Config["slot.name"], lsn, committed, captured)
 	}
+	m, err := r.topicStage(ctx, reader, want, id, lsn, committed)
+	if err != nil {
+		return rep, err
+	}
+	r.captureStage(committed, m)
+	start = time.Now()
+	if err := decode(o, m, id); err != nil {
+		return rep, r.fail(StageDecode, time.Since(start), err)
+	}
+	r.set(StageDecode, "ok", time.Since(start), "decoded by the consumer Router and skipped as a canary")
+	r.offsetFlushStage(ctx, lsn, captured)
+	rep.OK = true
+	return rep, nil
+}
 
+// run is one Run: its options and the report it fills, stage by stage.
+type run struct {
+	opts   Options
+	o      *spec.Outbox
+	parent context.Context // Run's context: its end is an interrupt
+	relay  bool            // the relay publishes the outbox
+	rep    *Report
+}
+
+// newRun starts rep with every stage skipped.
+func newRun(parent context.Context, opts Options, rep *Report) *run {
+	r := &run{opts: opts, o: opts.Outbox, parent: parent, relay: opts.Outbox.RelayPublished(), rep: rep}
+	first := StageConnector
+	if r.relay {
+		first = StageRelay
+	}
+	*rep = Report{Outbox: r.o.Name}
+	for _, s := range []string{first, StageDatabase, StageCapture, StageTopic, StageDecode, StageOffsetFlush} {
+		rep.Stages = append(rep.Stages, StageResult{Stage: s, Status: "skipped"})
+	}
+	return r
+}
+
+func (r *run) set(stage, status string, d time.Duration, msg string) {
+	for i := range r.rep.Stages {
+		if r.rep.Stages[i].Stage == stage {
+			r.rep.Stages[i] = StageResult{Stage: stage, Status: status, LatencyMs: ms(d), Message: msg}
+		}
+	}
+}
+
+// fail ends the run at stage: failed, or an error when a server did not
+// answer (ErrUnreachable).
+func (r *run) fail(stage string, d time.Duration, cause error) error {
+	if errors.Is(cause, ErrUnreachable) {
+		r.set(stage, "error", d, cause.Error())
+		return &StageError{Stage: stage, Err: cause, Unreachable: true}
+	}
+	r.set(stage, "failed", d, cause.Error())
+	r.rep.Failed = stage
+	return &StageError{Stage: stage, Err: cause}
+}
+
+// opFail: the verifier's own connection failed, or it was interrupted
+// (parent cancelled): exit 1, not a failed stage.
+func (r *run) opFail(stage string, d time.Duration, cause error) error {
+	if r.parent.Err() != nil {
+		cause = fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(r.parent))
+	}
+	r.set(stage, "error", d, cause.Error())
+	r.rep.Failed = stage
+	return &OperationalError{Stage: stage, Err: cause}
+}
+
+// canary makes the canary event and the record it must become.
+func (r *run) canary() (string, outbox.Event, *eventrouter.Record, error) {
+	id, err := outbox.NewUUIDv7()
+	if err != nil {
+		return "", outbox.Event{}, nil, err
+	}
+	ev := canaryEvent(r.o, id, r.opts.Now())
+	r.rep.EventID, r.rep.Key = id, ev.AggregateID
+	want, err := expected(r.o, r.opts.Config, ev)
+	if err != nil {
+		return "", outbox.Event{}, nil, fmt.Errorf("verify: expected record: %w", err)
+	}
+	r.rep.Topic = want.Topic
+	return id, ev, want, nil
+}
+
+// connectorStage checks that the connector and its tasks run (connector
+// outboxes with Options.ConnectorState).
+func (r *run) connectorStage(ctx context.Context) error {
+	if r.relay || r.opts.ConnectorState == nil {
+		return nil
+	}
+	start := time.Now()
+	state, err := r.opts.ConnectorState(ctx)
+	if err != nil { // Kafka Connect did not answer: nothing known about the connector
+		return r.opFail(StageConnector, time.Since(start), fmt.Errorf("%w: %w", ErrUnreachable, err))
+	}
+	if state != "" {
+		return r.fail(StageConnector, time.Since(start), errors.New(state))
+	}
+	r.set(StageConnector, "ok", time.Since(start), "connector and tasks RUNNING")
+	return nil
+}
+
+// cleanUp deletes the canary row, unless the writer's transaction or the
+// relay removed it.
+func (r *run) cleanUp(id string) {
+	if !r.o.DeletesAfterInsert() && (!r.relay || r.rep.Failed != "") {
+		r.rep.Cleaned = deleteRow(r.opts.DB, r.o, id) == nil
+	} else {
+		r.rep.Cleaned = true // the writer's transaction or the relay removed it
+	}
+}
+
+// topicStage waits for the canary's record and compares it with want; a
+// record that does not come is blamed on the stage that explains it (the
+// relay, the connector's state or its slot, else the topic).
+func (r *run) topicStage(ctx context.Context, reader *reader, want *eventrouter.Record, id, lsn string, committed time.Time) (*kafka.Message, error) {
 	m, err := reader.await(ctx, want.Topic, id)
 	arrived := time.Now()
-	if err != nil && parent.Err() != nil {
+	if err != nil && r.parent.Err() != nil {
 		stage := StageTopic
-		if relay {
+		if r.relay {
 			stage = StageRelay
 		}
-		return opFail(stage, arrived.Sub(committed), err)
+		return nil, r.opFail(stage, arrived.Sub(committed), err)
 	}
 	if err != nil {
 		stage, why := StageTopic, err
-		if relay {
+		if r.relay {
 			stage = StageRelay
 			why = fmt.Errorf("%w: the relay publishes this outbox: is `outboxctl relay` running for it?", err)
-		} else if opts.ConnectorState != nil {
-			state, serr := opts.ConnectorState(context.Background())
+		} else if r.opts.ConnectorState != nil {
+			state, serr := r.opts.ConnectorState(context.Background())
 			switch {
 			case serr != nil:
 				stage, why = StageConnector, fmt.Errorf("%w; connector status: %w", err, serr)
 			case state != "":
 				stage, why = StageConnector, fmt.Errorf("%w; %s", err, state)
-			case lsn != "" && !slotPassed(opts.DB, opts.Config["slot.name"], lsn):
+			case lsn != "" && !slotPassed(r.opts.DB, r.opts.Config["slot.name"], lsn):
 				stage, why = StageConnector, fmt.Errorf("%w; the connector is RUNNING but its slot has not confirmed the canary's commit %s", err, lsn)
 			}
 		}
-		return fail(stage, arrived.Sub(committed), why)
+		return nil, r.fail(stage, arrived.Sub(committed), why)
 	}
 	if err := compare(want, m); err != nil {
-		return fail(StageTopic, arrived.Sub(committed), err)
+		return nil, r.fail(StageTopic, arrived.Sub(committed), err)
 	}
-	set(StageTopic, "ok", arrived.Sub(committed), fmt.Sprintf("on %s partition %d offset %d", *m.TopicPartition.Topic, m.TopicPartition.Partition, m.TopicPartition.Offset))
-	if relay {
-		set(StageRelay, "ok", arrived.Sub(committed), "the relay published the canary")
-		set(StageCapture, "skipped", 0, "measured on connector outboxes only (the relay stage is the relay's latency)")
-	} else if o.Columns.Timestamp != "" {
+	r.set(StageTopic, "ok", arrived.Sub(committed), fmt.Sprintf("on %s partition %d offset %d", *m.TopicPartition.Topic, m.TopicPartition.Partition, m.TopicPartition.Offset))
+	if r.relay {
+		r.set(StageRelay, "ok", arrived.Sub(committed), "the relay published the canary")
+	}
+	return m, nil
+}
+
+// captureStage measures commit to record on connector outboxes whose
+// record timestamp is the capture's.
+func (r *run) captureStage(committed time.Time, m *kafka.Message) {
+	switch {
+	case r.relay:
+		r.set(StageCapture, "skipped", 0, "measured on connector outboxes only (the relay stage is the relay's latency)")
+	case r.o.Columns.Timestamp != "":
 		// table.field.event.timestamp: the record's timestamp is the
 		// event's own, written before the commit, not the capture's.
-		set(StageCapture, "skipped", 0, "the record's timestamp is the outbox's timestamp column "+o.Columns.Timestamp+", not the capture time")
-	} else {
+		r.set(StageCapture, "skipped", 0, "the record's timestamp is the outbox's timestamp column "+r.o.Columns.Timestamp+", not the capture time")
+	default:
 		d, msg := captureLatency(committed, m)
-		set(StageCapture, "ok", d, msg)
+		r.set(StageCapture, "ok", d, msg)
 	}
+}
 
-	start = time.Now()
-	if err := decode(o, m, id); err != nil {
-		return fail(StageDecode, time.Since(start), err)
+// offsetFlushStage reports when the slot confirmed the canary's commit
+// (PostgreSQL connector outboxes; informational).
+func (r *run) offsetFlushStage(ctx context.Context, lsn string, captured <-chan time.Duration) {
+	if r.o.Database.Kind != spec.Postgres || r.relay || lsn == "" {
+		r.set(StageOffsetFlush, "skipped", 0, "measured on PostgreSQL connector outboxes only")
+		return
 	}
-	set(StageDecode, "ok", time.Since(start), "decoded by the consumer Router and skipped as a canary")
-
-	if o.Database.Kind == spec.Postgres && !relay && lsn != "" {
-		select {
-		case d := <-captured:
-			set(StageOffsetFlush, "ok", d, "slot confirmed the canary's commit "+lsn+" (Connect's offset flush; informational)")
-		case <-ctx.Done():
-			set(StageOffsetFlush, "skipped", 0, "the slot did not confirm within the timeout (the record was published; Connect flushes offsets every offset.flush.interval.ms)")
-		}
-	} else {
-		set(StageOffsetFlush, "skipped", 0, "measured on PostgreSQL connector outboxes only")
+	select {
+	case d := <-captured:
+		r.set(StageOffsetFlush, "ok", d, "slot confirmed the canary's commit "+lsn+" (Connect's offset flush; informational)")
+	case <-ctx.Done():
+		r.set(StageOffsetFlush, "skipped", 0, "the slot did not confirm within the timeout (the record was published; Connect flushes offsets every offset.flush.interval.ms)")
 	}
-	rep.OK = true
-	return rep, nil
 }
 
 // captureLatency is the capture stage: from the canary's commit to the

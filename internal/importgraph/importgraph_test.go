@@ -156,3 +156,34 @@ func TestLeafHelpers(t *testing.T) {
 		}
 	}
 }
+
+// TestRelayWithoutConnect (issue 30 item 5): the relay polls a table and
+// publishes to Kafka; only its cutover to and from the Debezium connector
+// talks to Kafka Connect, and that lives in relay/cutover. Package relay
+// (and its Prometheus exporter) never depends on the Connect client.
+func TestRelayWithoutConnect(t *testing.T) {
+	t.Parallel()
+	for _, pattern := range []string{"./relay", "./relay/relayprom"} {
+		for _, p := range list(t, nil, true, pattern) {
+			if p.ImportPath == module+"/connectorconfig/connect" {
+				t.Errorf("%s depends on %s: the cutover (relay/cutover) is the relay's one Connect client", pattern, p.ImportPath)
+			}
+		}
+	}
+}
+
+// TestExporterBuildsWithoutCgo (issue 30 item 5): the exporter and
+// provisioning reach Kafka only through interfaces with their own types;
+// confluent-kafka-go (librdkafka, cgo) is in provisioning/kafkaadmin and
+// exporter/exporterkafka. Both build with CGO_ENABLED=0 and, with cgo,
+// neither depends on confluent-kafka-go nor on the Kafka client wrapper.
+func TestExporterBuildsWithoutCgo(t *testing.T) {
+	t.Parallel()
+	pkgs := []string{"./exporter", "./provisioning"}
+	goCmd(t, []string{"CGO_ENABLED=0"}, append([]string{"build"}, pkgs...)...)
+	for _, p := range list(t, nil, true, pkgs...) {
+		if strings.Contains(p.ImportPath, "confluent-kafka-go") || p.ImportPath == module+"/kafkaclient" || p.ImportPath == module+"/verify" {
+			t.Errorf("exporter or provisioning depends on %s", p.ImportPath)
+		}
+	}
+}

@@ -1,6 +1,6 @@
 //go:build integration
 
-package relay_test
+package cutover_test
 
 import (
 	"context"
@@ -16,28 +16,27 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
-	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/itest"
-	"github.com/outboxctl/outboxctl/internal/settings"
 	"github.com/outboxctl/outboxctl/relay"
-	"github.com/outboxctl/outboxctl/spec"
+	"github.com/outboxctl/outboxctl/relay/cutover"
+	"github.com/outboxctl/outboxctl/relay/internal/relayitest"
 )
 
 // TestRelayCutoverToCDC moves a PostgreSQL outbox from the relay to the
 // Debezium connector under a steady writer, with a consumer whose inbox
 // (PostgreSQL) commits an INSERT per event: the connector is deployed while
-// the relay runs, CutoverToCDC waits until it streams, the relay is stopped
+// the relay runs, cutover.ToCDC waits until it streams, the relay is stopped
 // when the cutover waits for it, the cutover drains what is left. Every
 // event must be on the topic at least once, and in the consumer's effects
 // exactly once: the duplicates of the overlap window are absorbed by the
 // inbox and counted.
 func TestRelayCutoverToCDC(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
-	o := newSpecOutbox(t, s, "cut", false)
-	db, sfx, topic, conf, name := o.db, o.sfx, o.topic, o.conf, o.name
+	o := relayitest.NewSpecOutbox(t, s, "cut", false)
+	db, sfx, topic, conf, name := o.DB, o.Sfx, o.Topic, o.Conf, o.Name
 	cons := startInboxConsumer(t, s.BootstrapServers, db, topic, "cut-inbox-"+sfx)
 	writer := startWriter(t, db)
 
@@ -77,7 +76,7 @@ func TestRelayCutoverToCDC(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var steps []string
-	err = cut.CutoverToCDC(ctx, cc, name, func(s string) {
+	err = cutover.ToCDC(ctx, cut, cc, name, func(s string) {
 		steps = append(steps, s)
 		t.Logf("cutover: ok %s", s)
 		if strings.Contains(s, "streams") {
@@ -122,7 +121,7 @@ func TestRelayCutoverToCDC(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer back.Close()
-	if err := back.CutoverToRelay(ctx, cc, name+"-gone", relay.CutoverToRelayOptions{Observe: -1}, func(s string) { t.Logf("cutover back: ok %s", s) }); err != nil {
+	if err := cutover.ToRelay(ctx, back, cc, name+"-gone", cutover.ToRelayOptions{Observe: -1}, func(s string) { t.Logf("cutover back: ok %s", s) }); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
@@ -144,15 +143,15 @@ func TestRelayCutoverToCDC(t *testing.T) {
 
 // TestRelayCutoverToRelay moves a PostgreSQL outbox from the connector to
 // the relay under a steady writer, with the inbox consumer of
-// TestRelayCutoverToCDC: CutoverToRelay watches the table grow (no
+// TestRelayCutoverToCDC: cutover.ToRelay watches the table grow (no
 // delete-after-insert) while the connector streams, the operator stops the
 // connector, the cutover confirms it and counts the rows, the relay starts
 // and publishes them all (again, for those the connector published) and
 // what the writer goes on writing. None lost, each exactly once in effects.
 func TestRelayCutoverToRelay(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
-	o := newSpecOutbox(t, s, "cut2", false)
-	db, sfx, topic, conf, name := o.db, o.sfx, o.topic, o.conf, o.name
+	o := relayitest.NewSpecOutbox(t, s, "cut2", false)
+	db, sfx, topic, conf, name := o.DB, o.Sfx, o.Topic, o.Conf, o.Name
 	itest.PutConnector(t, s.ConnectURL, name, conf)
 	itest.WaitRunning(t, s.ConnectURL, name, 90*time.Second)
 	cc, err := connect.NewClient(s.ConnectURL)
@@ -182,7 +181,7 @@ func TestRelayCutoverToRelay(t *testing.T) {
 	}
 	defer r.Close()
 	var steps []string
-	err = r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: 2 * time.Second}, func(s string) {
+	err = cutover.ToRelay(ctx, r, cc, name, cutover.ToRelayOptions{Observe: 2 * time.Second}, func(s string) {
 		steps = append(steps, s)
 		t.Logf("cutover: ok %s", s)
 		if strings.HasPrefix(s, "rows stay") {
@@ -287,9 +286,9 @@ func (c topicCount) String() string {
 func countTopic(t *testing.T, boot, topic string, written []string, runIDs ...string) topicCount {
 	t.Helper()
 	c := topicCount{written: len(written)}
-	seen := readAll(t, boot, topic, len(written), func(m *kafka.Message, _ bool) {
+	seen := relayitest.ReadAll(t, boot, topic, len(written), func(m *kafka.Message, _ bool) {
 		c.records++
-		if slices.Contains(runIDs, header(m, "__debezium.context.runId")) {
+		if slices.Contains(runIDs, runID(m)) {
 			c.byRelay++
 		}
 	})
@@ -407,8 +406,8 @@ func (ic *inboxConsumer) checkExactlyOnce(t *testing.T, what string, written []s
 // the connector to stop. A quiet table is a warning step, not a refusal.
 func TestRelayCutoverRefusesDeleteAfterInsert(t *testing.T) {
 	s := itest.Require(t, itest.Kafka, itest.Connect, itest.Postgres)
-	o := newSpecOutbox(t, s, "dai", false)
-	db, conf, name := o.db, o.conf, o.name
+	o := relayitest.NewSpecOutbox(t, s, "dai", false)
+	db, conf, name := o.DB, o.Conf, o.Name
 	cc, err := connect.NewClient(s.ConnectURL)
 	if err != nil {
 		t.Fatal(err)
@@ -424,7 +423,7 @@ func TestRelayCutoverRefusesDeleteAfterInsert(t *testing.T) {
 	// quiet: the connector is not deployed, so the cutover goes on past the
 	// check and finds it gone
 	var steps []string
-	if err := r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: time.Second}, func(s string) { steps = append(steps, s) }); err != nil {
+	if err := cutover.ToRelay(ctx, r, cc, name, cutover.ToRelayOptions{Observe: time.Second}, func(s string) { steps = append(steps, s) }); err != nil {
 		t.Fatalf("quiet outbox: %v", err)
 	}
 	if len(steps) != 4 || !strings.HasPrefix(steps[0], "WARNING: no rows written") {
@@ -464,58 +463,16 @@ func TestRelayCutoverRefusesDeleteAfterInsert(t *testing.T) {
 		}
 	}()
 	steps = nil
-	err = r.CutoverToRelay(ctx, cc, name, relay.CutoverToRelayOptions{Observe: 2 * time.Second}, func(s string) { steps = append(steps, s) })
+	err = cutover.ToRelay(ctx, r, cc, name, cutover.ToRelayOptions{Observe: 2 * time.Second}, func(s string) { steps = append(steps, s) })
 	close(stop)
 	n := <-done
 	t.Logf("writer inserted and deleted %d rows; cutover: %v", n, err)
-	if !errors.Is(err, relay.ErrDeleteAfterInsert) || len(steps) != 0 {
+	if !errors.Is(err, cutover.ErrDeleteAfterInsert) || len(steps) != 0 {
 		t.Errorf("cutover under a delete-after-insert writer: %v (steps %q), want ErrDeleteAfterInsert before any step", err, steps)
 	}
 }
 
-// specOutbox is a PostgreSQL outbox made from a spec: database
-// relay_<tag>_<sfx> with its table (and, with notify, the NOTIFY trigger on
-// channel <tag>_<sfx>), topic relay.<sfx>.Order, and the connector config
-// generated for it (connector relay-<tag>-<sfx>, topic prefix <tag><sfx>).
-type specOutbox struct {
-	db                 *sql.DB
-	dbName, sfx, topic string
-	conf               map[string]string
-	name               string // the connector's
-	outbox             *spec.Outbox
-}
-
-func newSpecOutbox(t *testing.T, s settings.Settings, tag string, notify bool) *specOutbox {
-	t.Helper()
-	o := &specOutbox{sfx: strings.ToLower(itest.Suffix())}
-	o.dbName = "relay_" + tag + "_" + o.sfx
-	o.db = itest.PostgresDatabase(t, s.PostgresDSN, o.dbName)
-	o.topic = "relay." + o.sfx + ".Order"
-	doc := fmt.Sprintf(`apiVersion: outboxctl.dev/v1alpha1
-outboxes:
-  - name: %[1]s%[2]s
-    database:
-      kind: postgres
-      connection: {host: %[3]s, port: %[4]s, user: postgres, dbname: %[5]s}
-    payloadFormat: json
-    routing:
-      topicReplacement: relay.%[2]s.${routedByValue}
-    connector: {name: relay-%[1]s-%[2]s, topicPrefix: %[1]s%[2]s, heartbeat: 1s}
-`, tag, o.sfx, s.ConnectPostgresHost, s.ConnectPostgresPort, o.dbName)
-	if notify {
-		doc += fmt.Sprintf("    relay: {notify: %s_%s}\n", tag, o.sfx)
-	}
-	sp, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(doc)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.outbox = &sp.Outboxes[0]
-	itest.CreateOutboxTable(t, o.db, o.outbox)
-	itest.CreateTopic(t, s.BootstrapServers, o.topic)
-	cs, err := connectorconfig.Generate(sp, connectorconfig.Options{BootstrapServers: s.BootstrapServers})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.conf, o.name = cs[0].Config, cs[0].Name
-	return o
+func runID(m *kafka.Message) string {
+	v, _ := itest.Header(m, "__debezium.context.runId")
+	return v
 }

@@ -1,21 +1,32 @@
-package relay
+// Package cutover moves an outbox between the polling relay (package
+// relay) and the Debezium connector, step by step: ToCDC and ToRelay. It is
+// the one part of the relay that talks to Kafka Connect, so that package
+// relay does not import the Connect client (outboxctl relay cutover).
+package cutover
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
+	"github.com/outboxctl/outboxctl/relay"
 )
 
-// ErrCutover: a cutover step did not complete (the connector failed, or
-// the context ended while waiting for a step).
-var ErrCutover = errors.New("cutover step not completed")
+var (
+	// ErrCutover: a cutover step did not complete (the connector failed,
+	// or the context ended while waiting for a step).
+	ErrCutover = errors.New("cutover step not completed")
+	// ErrDeleteAfterInsert: the cutover to the relay saw rows inserted
+	// into the outbox table that never stayed there: the writer deletes
+	// each row in its inserting transaction, so the relay would never see
+	// them.
+	ErrDeleteAfterInsert = errors.New("the writer deletes outbox rows in their inserting transaction")
+)
 
-// CutoverToCDC checks, one by one, the steps that move the outbox from the
+// ToCDC checks, one by one, the steps that move the outbox from the
 // relay to the Debezium connector (deployed by the operator, with the same
 // connector config, while the relay still runs), waiting for each:
 //
@@ -24,13 +35,13 @@ var ErrCutover = errors.New("cutover step not completed")
 //     commits them once it reads the log; with heartbeats on, a quiet
 //     outbox too);
 //  3. the relays are fenced: a marker in the outbox table's comment
-//     (fenceMarker) that every relay reads before it takes the lock, and
-//     the active relay at least once a second: a fenced relay stays (or
-//     becomes) a standby and never publishes, until CutoverToRelay removes
+//     (relay.FenceMarker) that every relay reads before it takes the lock,
+//     and the active relay at least once a second: a fenced relay stays (or
+//     becomes) a standby and never publishes, until ToRelay removes
 //     the marker. The fence outlives the cutover, so a standby that nobody
 //     stopped cannot take over once it exits;
 //  4. no relay publishes any more: the cutover takes the outbox's advisory
-//     lock (and keeps it until Close);
+//     lock (and keeps it until r.Close);
 //  5. the rows still in the table are published once more (Drain). Rows of
 //     the overlap window are then published twice with the same event id,
 //     by the relay or this drain and by the connector; the consumers' inbox
@@ -38,7 +49,7 @@ var ErrCutover = errors.New("cutover step not completed")
 //
 // step receives a line per completed step. The cutover waits as long as ctx
 // lets it; an error unwraps to ErrCutover (or to the drain's error).
-func (r *Relay) CutoverToCDC(ctx context.Context, cc *connect.Client, connector string, step func(string)) error {
+func ToCDC(ctx context.Context, r *relay.Relay, cc *connect.Client, connector string, step func(string)) error {
 	poll := func(what string, check func() (bool, error)) error {
 		for {
 			ok, err := check()
@@ -52,7 +63,7 @@ func (r *Relay) CutoverToCDC(ctx context.Context, cc *connect.Client, connector 
 			select {
 			case <-ctx.Done():
 				return fmt.Errorf("%w: %s: %v", ErrCutover, what, ctx.Err())
-			case <-time.After(r.opts.PollInterval):
+			case <-time.After(r.PollInterval()):
 			}
 		}
 	}
@@ -84,16 +95,15 @@ func (r *Relay) CutoverToCDC(ctx context.Context, cc *connect.Client, connector 
 	}
 	// The fence: from now on no relay takes the lock, and the one holding
 	// it gives it up within a second, whether or not it was stopped; it
-	// stays after this returns, until CutoverToRelay lifts it.
-	r.lock.noFence = true
-	if err := r.t.setFence(ctx, r.db, true); err != nil {
-		return fmt.Errorf("%w: fence the relays of %s: %v", ErrCutover, r.t.qualified(), err)
+	// stays after this returns, until ToRelay lifts it.
+	if err := r.Fence(ctx); err != nil {
+		return fmt.Errorf("%w: fence the relays of %s: %v", ErrCutover, r.Table(), err)
 	}
-	step("relays of " + r.t.qualified() + " fenced (table comment " + fenceMarker + "): none publishes again until relay cutover --to relay")
-	if err := poll("every relay of "+r.t.qualified()+" has stopped publishing (its lock is free; held by the cutover now)", func() (bool, error) {
-		ok, err := r.lock.tryAcquire(ctx, r.db)
+	step("relays of " + r.Table() + " fenced (table comment " + relay.FenceMarker + "): none publishes again until relay cutover --to relay")
+	if err := poll("every relay of "+r.Table()+" has stopped publishing (its lock is free; held by the cutover now)", func() (bool, error) {
+		ok, err := r.TryLock(ctx)
 		if err != nil {
-			r.logf("relay: %v", err)
+			r.Logf("relay: %v", err)
 		}
 		return ok, nil
 	}); err != nil {
@@ -103,7 +113,7 @@ func (r *Relay) CutoverToCDC(ctx context.Context, cc *connect.Client, connector 
 	if err := r.Drain(ctx); err != nil {
 		return err
 	}
-	step(fmt.Sprintf("rows left in %s published once more: %d (the connector may have published them too; same event ids)", r.t.qualified(), r.Stats().Published-before))
+	step(fmt.Sprintf("rows left in %s published once more: %d (the connector may have published them too; same event ids)", r.Table(), r.Stats().Published-before))
 	return nil
 }
 
@@ -121,19 +131,19 @@ func firstLine(s string) string {
 	return line
 }
 
-// DefaultObserve is the default observation window of CutoverToRelay's
+// DefaultObserve is the default observation window of ToRelay's
 // delete-after-insert check.
 const DefaultObserve = 5 * time.Second
 
-// CutoverToRelayOptions tune CutoverToRelay.
-type CutoverToRelayOptions struct {
+// ToRelayOptions tune ToRelay.
+type ToRelayOptions struct {
 	// Observe is how long the table is watched for the writer's
 	// delete-after-insert before the connector stops (default
 	// DefaultObserve; negative: no live check).
 	Observe time.Duration
 }
 
-// CutoverToRelay checks, one by one, the steps that move the outbox from
+// ToRelay checks, one by one, the steps that move the outbox from
 // the Debezium connector to the relay, waiting for each:
 //
 //  1. the writer does not delete its rows after inserting them: the table
@@ -148,7 +158,7 @@ type CutoverToRelayOptions struct {
 //     reported (a warning step);
 //  2. the connector is stopped (STOPPED or PAUSED, or deleted), so that
 //     the two do not publish at once;
-//  3. the fence of CutoverToCDC is removed from the table's comment, so
+//  3. the fence of ToCDC is removed from the table's comment, so
 //     that relays may lead again;
 //  4. the rows in the table are counted: the relay publishes each of them,
 //     so rows the connector already published are published again with the
@@ -156,12 +166,12 @@ type CutoverToRelayOptions struct {
 //
 // Start the relay after this returns. The spec's writer.deleteAfterInsert
 // is the caller's to check (outboxctl relay cutover refuses it).
-func (r *Relay) CutoverToRelay(ctx context.Context, cc *connect.Client, connector string, opts CutoverToRelayOptions, step func(string)) error {
+func ToRelay(ctx context.Context, r *relay.Relay, cc *connect.Client, connector string, opts ToRelayOptions, step func(string)) error {
 	if opts.Observe == 0 {
 		opts.Observe = DefaultObserve
 	}
 	if opts.Observe > 0 {
-		msg, err := r.checkNoDeleteAfterInsert(ctx, opts.Observe)
+		msg, err := checkNoDeleteAfterInsert(ctx, r, opts.Observe)
 		if err != nil {
 			return err
 		}
@@ -183,18 +193,18 @@ func (r *Relay) CutoverToRelay(ctx context.Context, cc *connect.Client, connecto
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("%w: waiting for connector %s to stop (state %s): %v", ErrCutover, connector, st.Connector.State, ctx.Err())
-		case <-time.After(r.opts.PollInterval):
+		case <-time.After(r.PollInterval()):
 		}
 	}
-	if err := r.t.setFence(ctx, r.db, false); err != nil {
-		return fmt.Errorf("%w: lift the fence of %s: %v", ErrCutover, r.t.qualified(), err)
+	if err := r.LiftFence(ctx); err != nil {
+		return fmt.Errorf("%w: lift the fence of %s: %v", ErrCutover, r.Table(), err)
 	}
-	step("the fence of relay cutover --to cdc is lifted from " + r.t.qualified() + " (if it was there): relays may publish")
-	var n int64
-	if err := r.db.QueryRowContext(ctx, "SELECT count(*) FROM "+r.t.from()).Scan(&n); err != nil {
-		return fmt.Errorf("%w: count rows: %v", ErrDatabase, err)
+	step("the fence of relay cutover --to cdc is lifted from " + r.Table() + " (if it was there): relays may publish")
+	n, err := r.CountRows(ctx)
+	if err != nil {
+		return err
 	}
-	step(fmt.Sprintf("%d rows in %s: the relay publishes them (again, for those the connector published: same event ids); start it now", n, r.t.qualified()))
+	step(fmt.Sprintf("%d rows in %s: the relay publishes them (again, for those the connector published: same event ids); start it now", n, r.Table()))
 	return nil
 }
 
@@ -202,34 +212,19 @@ func (r *Relay) CutoverToRelay(ctx context.Context, cc *connect.Client, connecto
 // its start mean the writer keeps them. A table that never grew while its
 // insert counter (PostgreSQL) did means the inserted rows were deleted at
 // once.
-func (r *Relay) checkNoDeleteAfterInsert(ctx context.Context, window time.Duration) (string, error) {
-	inserts := func() (int64, bool) {
-		if !r.t.pg() {
-			return 0, false
-		}
-		var n sql.NullInt64
-		err := r.db.QueryRowContext(ctx, "SELECT n_tup_ins FROM pg_stat_user_tables WHERE relid = to_regclass($1)", r.t.from()).Scan(&n)
-		return n.Int64, err == nil && n.Valid
-	}
-	before, counted := inserts()
+func checkNoDeleteAfterInsert(ctx context.Context, r *relay.Relay, window time.Duration) (string, error) {
+	before, counted := r.InsertCount(ctx)
 	tick := window / 50
 	if tick < 20*time.Millisecond {
 		tick = 20 * time.Millisecond
 	}
-	count := func() (int64, error) {
-		var n int64
-		if err := r.db.QueryRowContext(ctx, "SELECT count(*) FROM "+r.t.from()).Scan(&n); err != nil {
-			return 0, fmt.Errorf("%w: count rows: %v", ErrDatabase, err)
-		}
-		return n, nil
-	}
-	start, err := count()
+	start, err := r.CountRows(ctx)
 	if err != nil {
 		return "", err
 	}
 	var maxRows int64
 	for end := time.Now().Add(window); time.Now().Before(end); {
-		n, err := count()
+		n, err := r.CountRows(ctx)
 		if err != nil {
 			return "", err
 		}
@@ -241,17 +236,17 @@ func (r *Relay) checkNoDeleteAfterInsert(ctx context.Context, window time.Durati
 		}
 	}
 	if maxRows > 0 {
-		return fmt.Sprintf("rows stay in %s (up to %d new ones seen in %s): the writer does not delete after insert", r.t.qualified(), maxRows, window), nil
+		return fmt.Sprintf("rows stay in %s (up to %d new ones seen in %s): the writer does not delete after insert", r.Table(), maxRows, window), nil
 	}
 	if !counted {
-		return fmt.Sprintf("WARNING: %s did not grow in %s: no rows written, or the writer deletes them after insert (not told apart on %s); make sure delete-after-insert is off before the connector stops", r.t.qualified(), window, r.t.kind), nil
+		return fmt.Sprintf("WARNING: %s did not grow in %s: no rows written, or the writer deletes them after insert (not told apart on %s); make sure delete-after-insert is off before the connector stops", r.Table(), window, r.Kind()), nil
 	}
 	// PostgreSQL reports a transaction's counts at most once a second
 	// after it ends: give the counter that long to catch up.
 	time.Sleep(1500 * time.Millisecond)
-	after, _ := inserts()
+	after, _ := r.InsertCount(ctx)
 	if d := after - before; d > 0 {
-		return "", fmt.Errorf("%w: %d rows were inserted into %s in %s and the table never grew: turn delete-after-insert off in the writer, then cut over (the relay would never see those rows)", ErrDeleteAfterInsert, d, r.t.qualified(), window)
+		return "", fmt.Errorf("%w: %d rows were inserted into %s in %s and the table never grew: turn delete-after-insert off in the writer, then cut over (the relay would never see those rows)", ErrDeleteAfterInsert, d, r.Table(), window)
 	}
-	return fmt.Sprintf("WARNING: no rows written to %s in %s: delete-after-insert not checked live; make sure it is off before the connector stops", r.t.qualified(), window), nil
+	return fmt.Sprintf("WARNING: no rows written to %s in %s: delete-after-insert not checked live; make sure it is off before the connector stops", r.Table(), window), nil
 }
