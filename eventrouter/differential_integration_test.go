@@ -552,6 +552,24 @@ func variants() []variant {
 				{name: "typed_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_uuid":null,"t_ts":null,"t_ts6":null,"t_ts0":null,"t_tz":null,"t_tz0":null,"t_u8":null,"t_u16":null,"t_u24":null,"t_u32":null,"t_u64":null,"t_part":null,"t_bin":null}`},
 			},
 		},
+		decimalVariant("decimal_precise", "precise", false, map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+		}),
+		decimalVariant("decimal_precise_string_conv", "precise", false, map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+		}),
+		decimalVariant("decimal_string", "string", true, map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+		}),
+		decimalVariant("decimal_double", "double", true, map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "false",
+		}),
 		{
 			name: "schema_version_micro_timestamp",
 			cols: withCols(
@@ -1242,7 +1260,7 @@ func (h *harness) sample(opCode, rowJSON string) eventrouter.ChangeEvent {
 	if err != nil {
 		h.t.Fatalf("sample row: %v", err)
 	}
-	ev, err := sr.ChangeEvent(h.side.kind)
+	ev, err := sr.ChangeEventFor(h.cfg) // the connector's column settings (decimal.handling.mode)
 	if err != nil {
 		h.t.Fatalf("sample row: %v", err)
 	}
@@ -1678,4 +1696,61 @@ outboxes:
 	}
 	h.t.Logf("generated connector config: %v", cs[0].Config)
 	return cs[0].Config
+}
+
+// decimalVariant is a #31 variant for fixed-point columns under
+// decimal.handling.mode=mode in every placement that takes them (key,
+// headers, envelope fields, payload): inputs with more fraction digits than
+// the column keeps (rounded half away from zero), exponents, values whose
+// BigDecimal.toString is scientific (1.00E-8, 0E-10), negatives, zeros and
+// NULLs. free adds an unconstrained PostgreSQL numeric (MariaDB: decimal,
+// that is decimal(10,0)), which precise would deliver as a
+// VariableScaleDecimal (refused). Converters: conv.
+func decimalVariant(name, mode string, free bool, conv map[string]string) variant {
+	cols := []col{
+		{name: "id", pg: "uuid", maria: "varchar(36)", notNull: true, pk: true},
+		{name: "aggregatetype", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+		{name: "aggregateid", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+		{name: "type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+		{name: "payload", pg: "jsonb", maria: "json"},
+		{name: "t_dec", pg: "numeric(10,2)", maria: "decimal(10,2)"},
+		{name: "t_small", pg: "numeric(20,10)", maria: "decimal(20,10)"},
+		{name: "t_int", pg: "numeric(5)", maria: "decimal(5)"},
+	}
+	placement := "t_dec:header,t_small:header,t_int:header,t_dec:envelope:amount,t_small:envelope:small,t_int:envelope:n"
+	base := `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_dec":"1.00","t_small":"1","t_int":1`
+	rows := []string{
+		`"t_dec":"12.345","t_small":"0.00000001","t_int":"42.5"`,
+		`"t_dec":"-0.005","t_small":"-1234567890.0123456789","t_int":-99999`,
+		`"t_dec":0,"t_small":"0","t_int":"1e3"`,
+		`"t_dec":null,"t_small":null,"t_int":null`,
+	}
+	frees := []string{`"1.50e1"`, `"-0.000000123"`, `0`, `null`}
+	if free {
+		cols = append(cols, col{name: "t_free", pg: "numeric", maria: "decimal"})
+		placement += ",t_free:header,t_free:envelope:free"
+		base += `,"t_free":"7"`
+		for i := range rows {
+			rows[i] += `,"t_free":` + frees[i]
+		}
+	}
+	base += "}"
+	conn := map[string]string{"decimal.handling.mode": mode, "errors.tolerance": "all"}
+	for k, v := range conv {
+		conn[k] = v
+	}
+	names := []string{"dec_round_half_up_scientific", "dec_negative_wide", "dec_zero_exponent", "dec_nulls"}
+	var ops []op
+	for i, r := range rows {
+		ops = append(ops, op{name: names[i], kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"` + fmt.Sprint(i) + `","type":"T","payload":{"i":` + fmt.Sprint(i) + `},` + r + `}`})
+	}
+	return variant{
+		name: name, cols: cols,
+		er: map[string]string{
+			"table.field.event.key":             "t_dec",
+			"table.fields.additional.placement": placement,
+			"route.topic.replacement":           "dt$R.dec.${routedByValue}",
+		},
+		conn: conn, base: base, ops: ops,
+	}
 }

@@ -102,7 +102,8 @@
 // converters deliver them (PostgresValueConverter, BinlogValueConverters,
 // the MariaDB DDL parser's types), under the default time.precision.mode,
 // binary.handling.mode and bigint.unsigned.handling.mode
-// (ColumnSettings.Check refuses a column another value would change):
+// (ColumnSettings.Check refuses a column another value would change) and
+// every decimal.handling.mode (ColumnSchemaWith):
 //
 //	SQL type (PostgreSQL | MySQL, MariaDB)        Connect schema                   value delivered
 //	uuid | -                                      string io.debezium.data.Uuid     lower-case 8-4-4-4-12
@@ -120,16 +121,29 @@
 //	timestamp, timestamp(4-6) | datetime(4-6)     int64 io.debezium.time.MicroTimestamp µs; same
 //	timestamptz(p) | timestamp(p)                 string io.debezium.time.ZonedTimestamp UTC ISO-8601, p fraction digits
 //	date | date                                   int32 io.debezium.time.Date           days since the epoch
+//	numeric(p,s) | decimal(p,s), numeric, dec,
+//	               fixed (no (p,s): (10,0))
+//	  decimal.handling.mode=precise (default)     bytes org.apache.kafka.connect.data.Decimal
+//	                                              (parameters scale, connect.decimal.precision)
+//	                                                                               Decimal: rounded half away from zero
+//	                                                                               to s; JsonConverter: base64 unscaled;
+//	                                                                               toString (1.00E-8) elsewhere
+//	  decimal.handling.mode=string                string                           toPlainString with s digits
+//	  decimal.handling.mode=double                double                           doubleValue
+//	numeric (unconstrained, PG) string, double    as above, the input's scale      precise: refused
 //
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
-// refused (*ColumnTypeError). In the placements:
+// refused (*ColumnTypeError), and so are a fixed-point column's DEFAULT
+// (other than NULL), NaN and Infinity, and a JsonConverter decimal.format
+// other than base64 on a Decimal column. In the placements:
 //
 //   - id, key, payload, header, envelope: every modelled type, serialized
 //     by the converter with its schema (a NULL with a column default gives
 //     the default, Struct.get).
-//   - route.by.field: string columns (getString); another type fails the
-//     task with a DataException.
+//   - route.by.field: string columns (getString; decimals under
+//     decimal.handling.mode=string too); another type fails the task with a
+//     DataException.
 //   - table.field.event.timestamp: Timestamp, MicroTimestamp and
 //     NanoTimestamp columns (getInt64, then the unit); a plain int64 or
 //     another int64 logical type fails the task with a ConnectException,
@@ -141,10 +155,10 @@
 //     (getInt32: int4, MySQL/MariaDB int and mediumint, smallint unsigned
 //     and mediumint unsigned); another type fails the task.
 //
-// The differential test's typed_columns_placements variant checks these
-// values against the real connectors, and the relay's against Debezium's
-// records, with non-canonical input, excess precision, unsigned bounds and
-// NULLs.
+// The differential test's typed_columns_placements and decimal_* variants
+// check these values against the real connectors, and the relay's against
+// Debezium's records, with non-canonical input, excess precision, unsigned
+// bounds and NULLs.
 //
 // # One place for the EventRouter's semantics
 //

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -143,6 +144,10 @@ ORDER BY a.attnum`, schema, name)
 				if mod >= 0 {
 					r.typ += fmt.Sprintf("(%d)", mod)
 				}
+			case "numeric":
+				if mod >= 4 { // ((precision << 16) | scale) + 4
+					r.typ += fmt.Sprintf("(%d,%d)", (mod-4)>>16&0xffff, (mod-4)&0xffff)
+				}
 			}
 			r.def, r.hasDef = def.String, def.Valid
 			raws = append(raws, r)
@@ -221,8 +226,13 @@ type rawColumn struct {
 // than guess its value.
 func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) error {
 	for _, r := range raws {
-		s, err := eventrouter.ColumnSchema(t.kind, r.typ, r.nullable)
+		s, err := eventrouter.ColumnSchemaWith(t.kind, r.typ, r.nullable, cs)
 		if err != nil {
+			var se *eventrouter.SettingError
+			if errors.As(err, &se) {
+				se.Column = r.name
+				return configErr(se, "outbox table %s", t.qualified())
+			}
 			return configErr(err, "column %s", r.name)
 		}
 		if err := cs.Check(t.kind, r.name, r.typ, s); err != nil {
@@ -276,6 +286,13 @@ func (t *table) selectExpr(c column) string {
 		return "UNIX_TIMESTAMP(" + q + ")"
 	case s.Name == eventrouter.NameZonedTimestamp:
 		return "to_char(" + q + " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US')"
+	case eventrouter.IsDecimalType(c.sqlType):
+		// the stored digits as text, whatever decimal.handling.mode makes
+		// of them (eventrouter.ColumnValue)
+		if t.pg() {
+			return q + "::text"
+		}
+		return "CAST(" + q + " AS CHAR)"
 	case t.pg() && (s.Type == eventrouter.String || s.Name != ""):
 		if strings.HasPrefix(c.sqlType, "bpchar") {
 			return q // ::text would strip the blank padding
@@ -287,6 +304,9 @@ func (t *table) selectExpr(c column) string {
 
 // scanDest returns a fresh scan destination for a column.
 func scanDest(c column) any {
+	if eventrouter.IsDecimalType(c.sqlType) {
+		return new(sql.NullString)
+	}
 	switch c.schema.Type {
 	case eventrouter.Bytes:
 		return new([]byte)
@@ -359,7 +379,7 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 			if v, err = zonedText(t.pg(), v); err != nil {
 				return nil, err
 			}
-		} else if s.Type == eventrouter.String {
+		} else if s.Type == eventrouter.String && !eventrouter.IsDecimalType(c.sqlType) {
 			return v, nil
 		}
 		raw, _ := json.Marshal(v)
