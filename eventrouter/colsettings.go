@@ -77,8 +77,14 @@ func (e *SettingError) Unwrap() error { return ErrUnsupported }
 func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Schema) error {
 	temporal := false
 	switch s.Name {
-	case NameTimestamp, NameMicroTimestamp, NameNanoTimestamp, NameZonedTimestamp, NameDate:
+	case NameTimestamp, NameMicroTimestamp, NameNanoTimestamp, NameZonedTimestamp, NameDate,
+		NameTime, NameMicroTime, NameZonedTime, NameYear:
 		temporal = true
+	}
+	if s.Name == NameMicroTime && kind != Postgres && kind != "" && cs.TimePrecisionMode == "adaptive" {
+		// adaptive gives a MySQL / MariaDB TIME(0-3) io.debezium.time.Time;
+		// the model is adaptive_time_microseconds' MicroTime
+		return &SettingError{Column: name, Type: sqlType, Setting: "time.precision.mode", Value: cs.TimePrecisionMode, Modeled: "adaptive_time_microseconds"}
 	}
 	switch cs.TimePrecisionMode {
 	case "", "adaptive", "adaptive_time_microseconds":

@@ -552,6 +552,45 @@ func variants() []variant {
 				{name: "typed_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_uuid":null,"t_ts":null,"t_ts6":null,"t_ts0":null,"t_tz":null,"t_tz0":null,"t_u8":null,"t_u16":null,"t_u24":null,"t_u32":null,"t_u64":null,"t_part":null,"t_bin":null}`},
 			},
 		},
+		{
+			// #31: time-of-day, year, enum, set and bit columns in the key,
+			// headers and envelope fields; each column of a type one
+			// database lacks is text / varchar on the other
+			name: "typed_time_enum_bit",
+			cols: []col{
+				{name: "id", pg: "uuid", maria: "varchar(36)", notNull: true, pk: true},
+				{name: "aggregatetype", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "aggregateid", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "payload", pg: "jsonb", maria: "json"},
+				{name: "t_time", pg: "time(3)", maria: "time(3)"},
+				{name: "t_time6", pg: "time", maria: "time(6)"},
+				{name: "t_time0", pg: "time(0)", maria: "time"},
+				{name: "t_tz", pg: "timetz", maria: "varchar(64)"},
+				{name: "t_year", pg: "text", maria: "year"},
+				{name: "t_enum", pg: "text", maria: "enum('new','Paid','x y')"},
+				{name: "t_set", pg: "text", maria: "set('a','b','c')"},
+				{name: "t_bit", pg: "text", maria: "bit(1)"},
+				{name: "t_bits", pg: "text", maria: "bit(10)"},
+			},
+			er: map[string]string{
+				"table.field.event.key":             "t_enum",
+				"table.fields.additional.placement": "t_time:header,t_time6:header,t_time0:header,t_tz:header,t_year:header,t_enum:header,t_set:header,t_bit:header,t_bits:header,t_time:envelope:tm,t_tz:envelope:tz,t_set:envelope:s,t_bits:envelope:b",
+				"route.topic.replacement":           "dt$R.misc.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_time":null,"t_time6":null,"t_time0":null,"t_tz":null,"t_year":null,"t_enum":null,"t_set":null,"t_bit":null,"t_bits":null}`,
+			ops: []op{
+				{name: "misc_non_canonical_excess_precision", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_time":"12:34:56.7895","t_time6":"23:59:59.9999995","t_time0":"12:34:56.5","t_tz":"10:00:00.5+02","t_year":"24","t_enum":"PAID","t_set":"c,a","t_bit":1,"t_bits":517}`},
+				{name: "misc_bounds", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_time":"00:00:00","t_time6":"24:00:00","t_time0":"23:59:59","t_tz":"23:30:00-05:30","t_year":0,"t_enum":1,"t_set":"","t_bit":0,"t_bits":1023}`},
+				{name: "misc_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_time":null,"t_time6":null,"t_time0":null,"t_tz":null,"t_year":null,"t_enum":null,"t_set":null,"t_bit":null,"t_bits":null}`},
+			},
+		},
 		decimalVariant("decimal_precise", "precise", false, map[string]string{
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",

@@ -131,12 +131,25 @@
 //	  decimal.handling.mode=string                string                           toPlainString with s digits
 //	  decimal.handling.mode=double                double                           doubleValue
 //	numeric (unconstrained, PG) string, double    as above, the input's scale      precise: refused
+//	time(0-3) | -                                 int32 io.debezium.time.Time      ms of the day, PG rounds
+//	time, time(4-6) | time(p)                     int64 io.debezium.time.MicroTime µs; PG rounds (24:00:00 kept),
+//	                                                                               MariaDB truncates, negative, to 838:59:59
+//	timetz | -                                    string io.debezium.time.ZonedTime UTC, ISO_OFFSET_TIME (10:00:00.5Z)
+//	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
+//	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
+//	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
+//	- | bit(1)                                    boolean
+//	- | bit(n), n > 1                             bytes io.debezium.data.Bits      little-endian, (n+7)/8 bytes
 //
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
-// refused (*ColumnTypeError), and so are a fixed-point column's DEFAULT
-// (other than NULL), NaN and Infinity, and a JsonConverter decimal.format
-// other than base64 on a Decimal column. In the placements:
+// refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
+// a fixed-point, time-of-day, year, enum, set or bit column, NaN and
+// Infinity, a JsonConverter decimal.format other than base64 on a Decimal
+// column, and a MySQL / MariaDB TIME under time.precision.mode=adaptive.
+// Not modelled: PostgreSQL interval, money, bit, varbit, xml, arrays,
+// enums, ranges, hstore; MySQL / MariaDB zerofill integers, spatial types.
+// In the placements:
 //
 //   - id, key, payload, header, envelope: every modelled type, serialized
 //     by the converter with its schema (a NULL with a column default gives
@@ -155,7 +168,8 @@
 //     (getInt32: int4, MySQL/MariaDB int and mediumint, smallint unsigned
 //     and mediumint unsigned); another type fails the task.
 //
-// The differential test's typed_columns_placements and decimal_* variants
+// The differential test's typed_columns_placements, typed_time_enum_bit
+// and decimal_* variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned
 // bounds and NULLs.

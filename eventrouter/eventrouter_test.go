@@ -421,8 +421,9 @@ func TestColumnSchema(t *testing.T) {
 	}{
 		{eventrouter.Postgres, "hstore"}, {eventrouter.Postgres, "money"}, {eventrouter.Postgres, "interval"},
 		{eventrouter.Postgres, "xml"}, {eventrouter.Postgres, "int4[]"},
-		{eventrouter.MariaDB, "set('a','b')"}, {eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"},
-		{eventrouter.MySQL, "enum('x')"}, {eventrouter.MariaDB, "bit(3)"}, {eventrouter.MariaDB, "int(10) unsigned zerofill"},
+		{eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"}, {eventrouter.MariaDB, "enum('x"},
+		{eventrouter.Postgres, "bit(3)"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},
+		{eventrouter.MariaDB, "int(10) unsigned zerofill"},
 		{eventrouter.MariaDB, "decimal(10,2) unsigned"},
 	} {
 		_, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)
@@ -437,7 +438,7 @@ func TestColumnSchema(t *testing.T) {
 			t.Errorf("%s: no modelled types", kind)
 		}
 		for _, typ := range eventrouter.ModelledColumnTypes(kind) {
-			typ = strings.ReplaceAll(typ, "(p,s)", "(10,2)")
+			typ = strings.NewReplacer("(p,s)", "(10,2)", "(p)", "(3)", "(n)", "(5)").Replace(typ)
 			if _, err := eventrouter.ColumnSchema(kind, typ, true); err != nil {
 				t.Errorf("%s %s is listed as modelled: %v", kind, typ, err)
 			}

@@ -100,9 +100,9 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 		out = append(out, ct.names...)
 	}
 	if kind == Postgres {
-		out = append(out, "numeric(p,s)", "decimal(p,s)")
+		out = append(out, "numeric(p,s)", "decimal(p,s)", "time", "time(p)", "time without time zone", "timetz", "time with time zone")
 	} else {
-		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)")
+		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
 	if kind == MySQL || kind == MariaDB {
 		for _, n := range []string{"tinyint", "smallint", "mediumint", "int", "integer", "bigint"} {
@@ -181,6 +181,10 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 		if s.Name != "" {
 			s.Version = i32(1)
 		}
+		return s, nil
+	}
+	if s, ok := miscSchema(kind, sqlType); ok {
+		s.Optional = nullable
 		return s, nil
 	}
 	t, prec := parseSQLType(sqlType)
@@ -286,6 +290,13 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 			text = string(raw)
 		}
 		return decimalValue(kind, sqlType, s, text)
+	}
+	if isMiscType(kind, sqlType) {
+		text := str
+		if !isStr {
+			text = string(raw)
+		}
+		return miscValue(kind, sqlType, s, text, isStr)
 	}
 	if isStr {
 		switch {

@@ -27,6 +27,9 @@ type column struct {
 	// autoInc: MySQL/MariaDB AUTO_INCREMENT.
 	def     string
 	autoInc bool
+	// text: read as text and converted by eventrouter.ColumnValue
+	// (eventrouter.ColumnReadAsText)
+	text bool
 }
 
 // table is the outbox table: where it is, its columns in table order and
@@ -140,7 +143,7 @@ ORDER BY a.attnum`, schema, name)
 				if mod >= 4 {
 					r.typ += fmt.Sprintf("(%d)", mod-4)
 				}
-			case "timestamp", "timestamptz":
+			case "timestamp", "timestamptz", "time", "timetz":
 				if mod >= 0 {
 					r.typ += fmt.Sprintf("(%d)", mod)
 				}
@@ -245,7 +248,7 @@ func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) erro
 			}
 			s.Default = d
 		}
-		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s, def: r.def, autoInc: r.autoInc})
+		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s, def: r.def, autoInc: r.autoInc, text: eventrouter.ColumnReadAsText(t.kind, r.typ)})
 	}
 	return nil
 }
@@ -286,9 +289,11 @@ func (t *table) selectExpr(c column) string {
 		return "UNIX_TIMESTAMP(" + q + ")"
 	case s.Name == eventrouter.NameZonedTimestamp:
 		return "to_char(" + q + " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US')"
-	case eventrouter.IsDecimalType(c.sqlType):
-		// the stored digits as text, whatever decimal.handling.mode makes
-		// of them (eventrouter.ColumnValue)
+	case !t.pg() && strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.sqlType)), "bit"):
+		return "CAST(" + q + " AS UNSIGNED)"
+	case c.text:
+		// the stored value as text, whatever the connector's settings make
+		// of it (eventrouter.ColumnValue)
 		if t.pg() {
 			return q + "::text"
 		}
@@ -304,7 +309,7 @@ func (t *table) selectExpr(c column) string {
 
 // scanDest returns a fresh scan destination for a column.
 func scanDest(c column) any {
-	if eventrouter.IsDecimalType(c.sqlType) {
+	if c.text {
 		return new(sql.NullString)
 	}
 	switch c.schema.Type {
@@ -379,7 +384,7 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 			if v, err = zonedText(t.pg(), v); err != nil {
 				return nil, err
 			}
-		} else if s.Type == eventrouter.String && !eventrouter.IsDecimalType(c.sqlType) {
+		} else if s.Type == eventrouter.String && !c.text {
 			return v, nil
 		}
 		raw, _ := json.Marshal(v)
