@@ -591,6 +591,51 @@ func variants() []variant {
 				{name: "misc_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_time":null,"t_time6":null,"t_time0":null,"t_tz":null,"t_year":null,"t_enum":null,"t_set":null,"t_bit":null,"t_bits":null}`},
 			},
 		},
+		{
+			// #31: the typed getters on the new types: route.by.field reads
+			// an enum (a string), the schema version a year (an int32)
+			name: "typed_getters_enum_year",
+			cols: withCols(
+				col{name: "t_enum", pg: "varchar(16)", maria: "enum('Order','Customer')"},
+				col{name: "t_year", pg: "int4", maria: "year"},
+			),
+			er: map[string]string{
+				"route.by.field":                    "t_enum",
+				"table.field.event.schema.version":  "t_year",
+				"table.fields.additional.placement": "t_year:header",
+				"route.topic.replacement":           "dt$R.get.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"A","aggregateid":"s","type":"Ping","payload":{},"t_enum":"Customer","t_year":2001}`,
+			ops: []op{
+				{name: "route_by_enum_version_year", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"1","type":"T","payload":{"a":1},"t_enum":"Order","t_year":2024}`},
+				{name: "route_by_enum_null_year", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"2","type":"T","payload":{"a":2},"t_enum":"Customer","t_year":null}`},
+			},
+		},
+		{
+			// a decimal in the partition placement: getInt32 on a Decimal
+			// (BYTES) fails the task
+			name: "decimal_partition_fails", cols: withCols(col{name: "t_dec", pg: "numeric(10,2)", maria: "decimal(10,2)"}),
+			er:   map[string]string{"table.fields.additional.placement": "t_dec:partition"},
+			conn: map[string]string{"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.storage.StringConverter"},
+			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_dec":"1.00"}`,
+			ops: []op{
+				{name: "decimal_partition_fails_task", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_dec":"1.00"}`},
+			},
+		},
+		{
+			// a MicroTime (time of day, int64) as the event timestamp
+			name: "micro_time_timestamp_fails", cols: withCols(col{name: "t_tm", pg: "time", maria: "time(6)"}),
+			er:   map[string]string{"table.field.event.timestamp": "t_tm"},
+			conn: map[string]string{"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.storage.StringConverter"},
+			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_tm":"01:02:03.000004"}`,
+			ops: []op{
+				{name: "micro_time_timestamp_fails_task", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_tm":"01:02:03.000004"}`},
+			},
+		},
 		decimalVariant("decimal_precise", "precise", false, map[string]string{
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
