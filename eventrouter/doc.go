@@ -61,7 +61,13 @@
 //     an envelope placement of a missing column is a NullPointerException.
 //     Use ParseOptions{EventRouterVersion: Version35} for it.
 //   - MariaDB JSON columns (LONGTEXT) arrive as a plain optional string,
-//     text as inserted; PostgreSQL json keeps the text, jsonb is
+//     text as inserted, when the connector read the table's schema from
+//     SHOW CREATE TABLE (it existed when the connector started); from a
+//     CREATE TABLE in the binlog they are string io.debezium.data.Json,
+//     which is not modelled. MariaDB BOOLEAN (tinyint(1)) is int16 from
+//     SHOW CREATE TABLE (give "tinyint(1)") and boolean from a CREATE
+//     TABLE ... BOOLEAN in the binlog (give "boolean"); the relay reads
+//     the catalog's tinyint(1). PostgreSQL json keeps the text, jsonb is
 //     normalized (NormalizeJSONB); PostgreSQL char(n) is blank-padded,
 //     MariaDB char(n) is not; column defaults are in the schema on both.
 //   - A NULL in a column with a DEFAULT reaches the payload, id, key and
