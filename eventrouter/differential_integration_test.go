@@ -673,6 +673,46 @@ func variants() []variant {
 				{name: "bool_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{},"t_bool":null}`},
 			},
 		},
+		{
+			// #31 item 2: the scalar types in the key, headers and envelope:
+			// floats (Java Float/Double.toString and JsonConverter), 16- and
+			// 64-bit bounds, MariaDB tinyint(1) as SHOW CREATE TABLE gives
+			// it (int16), dates before the epoch, bytes, char(n), json text
+			name: "typed_scalars",
+			cols: []col{
+				{name: "id", pg: "uuid", maria: "varchar(36)", notNull: true, pk: true},
+				{name: "aggregatetype", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "aggregateid", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "payload", pg: "jsonb", maria: "json"},
+				{name: "t_f4", pg: "float4", maria: "float"},
+				{name: "t_f8", pg: "float8", maria: "double"},
+				{name: "t_i2", pg: "int2", maria: "smallint"},
+				{name: "t_i8", pg: "int8", maria: "bigint"},
+				{name: "t_bool", pg: "bool", maria: "tinyint(1)"},
+				{name: "t_date", pg: "date", maria: "date"},
+				{name: "t_bin", pg: "bytea", maria: "varbinary(8)"},
+				{name: "t_char", pg: "char(5)", maria: "char(5)"},
+				{name: "t_js", pg: "json", maria: "longtext"},
+			},
+			er: map[string]string{
+				"table.field.event.key":             "t_f4",
+				"table.fields.additional.placement": "t_f4:header,t_f8:header,t_i2:header,t_i8:header,t_bool:header,t_date:header,t_bin:header,t_char:header,t_js:header,t_f4:envelope:f4,t_f8:envelope:f8,t_date:envelope:d,t_char:envelope:c,t_bool:envelope:b",
+				"route.topic.replacement":           "dt$R.scalar.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_f4":null,"t_f8":null,"t_i2":null,"t_i8":null,"t_bool":null,"t_date":null,"t_bin":null,"t_char":null,"t_js":null}`,
+			ops: []op{
+				{name: "scalars_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_f4":1.1,"t_f8":0.1,"t_i2":-32768,"t_i8":9223372036854775807,"t_bool":true,"t_date":"2024-02-29","t_bin":"hex:00ff","t_char":"ab","t_js":{"b":1,"a":[2.50,"x"]}}`},
+				{name: "scalars_bounds", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_f4":1e-7,"t_f8":1e-300,"t_i2":32767,"t_i8":-9223372036854775808,"t_bool":false,"t_date":"1969-12-31","t_bin":"","t_char":"abcde","t_js":[1,2]}`},
+				{name: "scalars_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_f4":null,"t_f8":null,"t_i2":null,"t_i8":null,"t_bool":null,"t_date":null,"t_bin":null,"t_char":null,"t_js":null}`},
+			},
+		},
 		decimalVariant("decimal_precise", "precise", false, map[string]string{
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
