@@ -713,6 +713,34 @@ func variants() []variant {
 				{name: "scalars_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_f4":null,"t_f8":null,"t_i2":null,"t_i8":null,"t_bool":null,"t_date":null,"t_bin":null,"t_char":null,"t_js":null}`},
 			},
 		},
+		{
+			// decimals under decimal.handling.mode=string in the payload
+			// (rounded to the scale, plain text) and in route.by.field
+			// (getString takes the string; 41.5 rounds to 42)
+			name: "decimal_payload_route_by",
+			cols: []col{
+				{name: "id", pg: "uuid", maria: "varchar(36)", notNull: true, pk: true},
+				{name: "aggregatetype", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "aggregateid", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
+				{name: "payload", pg: "numeric(12,3)", maria: "decimal(12,3)"},
+				{name: "t_route", pg: "numeric(4)", maria: "decimal(4)", notNull: true},
+			},
+			er: map[string]string{
+				"route.by.field":          "t_route",
+				"route.topic.replacement": "dt$R.decroute.${routedByValue}",
+			},
+			conn: map[string]string{
+				"decimal.handling.mode": "string",
+				"key.converter":         "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"A","aggregateid":"s","type":"Ping","payload":"1","t_route":9}`,
+			ops: []op{
+				{name: "decimal_string_payload_routed", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"1","type":"T","payload":"-12.3456","t_route":"41.5"}`},
+				{name: "decimal_string_null_payload", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"2","type":"T","payload":null,"t_route":7}`},
+			},
+		},
 		decimalVariant("decimal_precise", "precise", false, map[string]string{
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
