@@ -104,13 +104,16 @@ Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL money, interval, bit, xml, arrays; MySQL/MariaDB
+(e.g. PostgreSQL money, interval(p), bit, xml, arrays; MySQL/MariaDB
 zerofill integers, spatial types) is refused with exit 2 naming the column
 and its type, rather than guessed; so is it at relay start.
 Time-of-day, year, enum, set and bit columns: PostgreSQL time(0-3) is
 milliseconds of the day (io.debezium.time.Time), time and time(4-6)
 microseconds (MicroTime), both rounded; timetz is UTC ISO_OFFSET_TIME
-(ZonedTime, e.g. 08:00:00.5Z); MySQL/MariaDB time(p) is microseconds
+(ZonedTime, e.g. 08:00:00.5Z); interval is microseconds (MicroDuration,
+months as 30.4375 days; give it as PostgreSQL prints it, e.g. "1 year 2 mons
+3 days 04:05:06.5"; interval.handling.mode=string is refused);
+MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input
 widened, 0000 delivered as 1900), enum the declared label and set the
 declared labels in declaration order (io.debezium.data.Enum / EnumSet with

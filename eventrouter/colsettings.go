@@ -33,16 +33,21 @@ type ColumnSettings struct {
 	// header converter; the first set): base64 (the default) is modelled,
 	// numeric is not.
 	DecimalFormat string
+	// IntervalHandlingMode is interval.handling.mode (PostgreSQL): numeric
+	// (the default: io.debezium.time.MicroDuration) is modelled, string is
+	// not.
+	IntervalHandlingMode string
 }
 
 // ParseColumnSettings reads the ColumnSettings of a connector config.
 func ParseColumnSettings(conf map[string]string) ColumnSettings {
 	get := func(k string) string { return strings.ToLower(strings.TrimSpace(conf[k])) }
 	cs := ColumnSettings{
-		TimePrecisionMode:   get("time.precision.mode"),
-		BinaryHandlingMode:  get("binary.handling.mode"),
-		BigIntUnsignedMode:  get("bigint.unsigned.handling.mode"),
-		DecimalHandlingMode: get("decimal.handling.mode"),
+		TimePrecisionMode:    get("time.precision.mode"),
+		BinaryHandlingMode:   get("binary.handling.mode"),
+		BigIntUnsignedMode:   get("bigint.unsigned.handling.mode"),
+		DecimalHandlingMode:  get("decimal.handling.mode"),
+		IntervalHandlingMode: get("interval.handling.mode"),
 	}
 	for _, k := range []string{"key.converter.decimal.format", "value.converter.decimal.format", "header.converter.decimal.format"} {
 		if f := get(k); f != "" && f != "base64" {
@@ -108,6 +113,13 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		}
 		if s.Name == NameDecimal && cs.DecimalFormat != "" {
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.format (JsonConverter)", Value: cs.DecimalFormat, Modeled: "base64"}
+		}
+	}
+	if s.Name == NameMicroDuration {
+		switch cs.IntervalHandlingMode {
+		case "", "numeric":
+		default:
+			return &SettingError{Column: name, Type: sqlType, Setting: "interval.handling.mode", Value: cs.IntervalHandlingMode, Modeled: "numeric"}
 		}
 	}
 	switch cs.BigIntUnsignedMode {

@@ -741,6 +741,31 @@ func variants() []variant {
 				{name: "decimal_string_null_payload", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"2","type":"T","payload":null,"t_route":7}`},
 			},
 		},
+		{
+			// #31: PostgreSQL interval (interval.handling.mode=numeric:
+			// io.debezium.time.MicroDuration, 30.4375-day months, doubles);
+			// on MariaDB the column is text
+			name: "pg_interval",
+			cols: withCols(col{name: "t_iv", pg: "interval", maria: "varchar(64)"}),
+			er: map[string]string{
+				"table.fields.additional.placement": "t_iv:header,t_iv:envelope:iv",
+				"route.topic.replacement":           "dt$R.iv.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"s","type":"Ping","payload":{},"t_iv":"00:00:00"}`,
+			ops: []op{
+				{name: "interval_all_units", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_iv":"1 year 2 mons 3 days 04:05:06.123456"}`},
+				{name: "interval_negative_days", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{},"t_iv":"-1 days +02:00:00"}`},
+				{name: "interval_negative_time", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{},"t_iv":"-00:00:06.5"}`},
+				{name: "interval_months", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{},"t_iv":"1 year 1 mon"}`},
+				{name: "interval_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"5","type":"T","payload":{},"t_iv":null}`},
+			},
+		},
 		decimalVariant("decimal_precise", "precise", false, map[string]string{
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",

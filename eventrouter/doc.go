@@ -141,6 +141,8 @@
 //	time, time(4-6) | time(p)                     int64 io.debezium.time.MicroTime µs; PG rounds (24:00:00 kept),
 //	                                                                               MariaDB truncates, negative, to 838:59:59
 //	timetz | -                                    string io.debezium.time.ZonedTime UTC, ISO_OFFSET_TIME (10:00:00.5Z)
+//	interval | -                                  int64 io.debezium.time.MicroDuration µs, months as 30.4375 days (doubles,
+//	                                                                               truncated); input as PG prints it
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
@@ -152,8 +154,9 @@
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
 // a fixed-point, time-of-day, year, enum, set or bit column, NaN and
 // Infinity, a JsonConverter decimal.format other than base64 on a Decimal
-// column, and a MySQL / MariaDB TIME under time.precision.mode=adaptive.
-// Not modelled: PostgreSQL interval, money, bit, varbit, xml, arrays,
+// column, a MySQL / MariaDB TIME under time.precision.mode=adaptive, and
+// interval.handling.mode=string. Not modelled: PostgreSQL interval(p) and
+// interval fields (interval day to second), money, bit, varbit, xml, arrays,
 // enums, ranges, hstore; MySQL / MariaDB zerofill integers, spatial types.
 // In the placements:
 //

@@ -419,7 +419,7 @@ func TestColumnSchema(t *testing.T) {
 		kind eventrouter.ConnectorKind
 		typ  string
 	}{
-		{eventrouter.Postgres, "hstore"}, {eventrouter.Postgres, "money"}, {eventrouter.Postgres, "interval"},
+		{eventrouter.Postgres, "hstore"}, {eventrouter.Postgres, "money"}, {eventrouter.Postgres, "interval day to second"}, {eventrouter.Postgres, "interval(3)"},
 		{eventrouter.Postgres, "xml"}, {eventrouter.Postgres, "int4[]"},
 		{eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"}, {eventrouter.MariaDB, "enum('x"},
 		{eventrouter.Postgres, "bit(3)"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},

@@ -23,6 +23,9 @@ func TestMiscColumnValue(t *testing.T) {
 		{Postgres, "time(0)", `"12:34:56.5"`, "45297000", "int32/" + NameTime},
 		{Postgres, "timetz", `"10:00:00.5+02"`, "08:00:00.5Z", "string/" + NameZonedTime},
 		{Postgres, "timetz", `"23:30:00-05:30"`, "05:00:00Z", "string/" + NameZonedTime},
+		{Postgres, "interval", `"1 year 2 mons 3 days 04:05:06.123456"`, "37091106123456", "int64/" + NameMicroDuration},
+		{Postgres, "interval", `"-1 days +02:00:00"`, "-79200000000", "int64/" + NameMicroDuration},
+		{Postgres, "interval", `"-00:00:06.5"`, "-6500000", "int64/" + NameMicroDuration},
 		{MariaDB, "time(3)", `"12:34:56.7895"`, "45296789000", "int64/" + NameMicroTime},
 		{MariaDB, "time", `"-838:59:59"`, "-3020399000000", "int64/" + NameMicroTime},
 		{MariaDB, "year", `"24"`, "2024", "int32/" + NameYear},
@@ -59,6 +62,7 @@ func TestMiscColumnValue(t *testing.T) {
 	}{
 		{MariaDB, "enum('a')", `"b"`}, {MariaDB, "set('a')", `"a,z"`}, {MariaDB, "bit(3)", `8`},
 		{MariaDB, "year", `1800`}, {Postgres, "time", `"-01:00:00"`}, {Postgres, "time", `"25:00:00"`},
+		{Postgres, "interval", `"P1D"`}, {Postgres, "interval", `"2 hours"`},
 	} {
 		s, _ := ColumnSchema(tc.kind, tc.sqlType, true)
 		if _, err := ColumnValue(tc.kind, tc.sqlType, s, json.RawMessage(tc.in)); !errors.Is(err, ErrInvalidEvent) {

@@ -100,7 +100,7 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 		out = append(out, ct.names...)
 	}
 	if kind == Postgres {
-		out = append(out, "numeric(p,s)", "decimal(p,s)", "time", "time(p)", "time without time zone", "timetz", "time with time zone")
+		out = append(out, "numeric(p,s)", "decimal(p,s)", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}

@@ -127,7 +127,7 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		typ  string
 	}{
 		{eventrouter.Postgres, "money"},
-		{eventrouter.Postgres, "interval"},
+		{eventrouter.Postgres, "interval(3)"},
 		{eventrouter.Postgres, "xml"},
 		{eventrouter.Postgres, "_int4"},
 		{eventrouter.MariaDB, "geometry"},
