@@ -96,17 +96,40 @@ errors.tolerance=all the record is dropped.
 
 Column types modelled (the value as the connector's value converter
 delivers it, under the default time.precision.mode, binary.handling.mode and
-bigint.unsigned.handling.mode; a connector config that sets another value
-is refused with exit 2, naming the column and the setting, for each column
-whose value it changes):
+bigint.unsigned.handling.mode, and under every decimal.handling.mode; a
+connector config that sets another value is refused with exit 2, naming the
+column and the setting, for each column whose value it changes):
 ` + modelledTypesHelp() + `
 Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL numeric, money, interval, xml, arrays; MySQL/MariaDB
-decimal, enum, set, bit, zerofill integers) is refused with exit 2 naming
-the column and its type, rather than guessed; so is it at relay start.
+(e.g. PostgreSQL money, interval(p), bit, xml, arrays; MySQL/MariaDB
+zerofill integers, spatial types) is refused with exit 2 naming the column
+and its type, rather than guessed; so is it at relay start.
+Time-of-day, year, enum, set and bit columns: PostgreSQL time(0-3) is
+milliseconds of the day (io.debezium.time.Time), time and time(4-6)
+microseconds (MicroTime), both rounded; timetz is UTC ISO_OFFSET_TIME
+(ZonedTime, e.g. 08:00:00.5Z); interval is microseconds (MicroDuration,
+months as 30.4375 days; give it as PostgreSQL prints it, e.g. "1 year 2 mons
+3 days 04:05:06.5"; interval.handling.mode=string is refused);
+MySQL/MariaDB time(p) is microseconds
+(MicroTime, truncated; negative allowed), year an int32 (two-digit input
+widened, 0000 delivered as 1900), enum the declared label and set the
+declared labels in declaration order (io.debezium.data.Enum / EnumSet with
+parameter allowed), bit(1) a boolean and bit(n) io.debezium.data.Bits
+(little-endian bytes). Their DEFAULTs (other than NULL) are refused, and so
+is a MySQL/MariaDB time under time.precision.mode=adaptive.
+Fixed-point columns (PostgreSQL numeric(p,s); MySQL/MariaDB decimal(p,s))
+are stored rounded half away from zero to the column's scale and delivered
+by decimal.handling.mode: precise (the default) as a Connect Decimal
+(JsonConverter: base64 of the unscaled value, schema parameters scale and
+connect.decimal.precision; StringConverter and headers: BigDecimal.toString,
+e.g. 1.00E-8), string as the plain text with the column's scale
+(0.0000000100), double as a float64. Refused with exit 2: an unconstrained
+PostgreSQL numeric under precise (a VariableScaleDecimal), a JsonConverter
+decimal.format other than base64, a fixed-point column's DEFAULT other
+than NULL, NaN and Infinity.
 Values are the stored ones, whatever the input's form: PostgreSQL rounds a
 timestamp to the column's precision and prints a uuid in lower case;
 MySQL/MariaDB truncate a datetime or timestamp to the column's precision;

@@ -23,18 +23,39 @@ type ColumnSettings struct {
 	// long (the default: BIGINT UNSIGNED as the signed long) is modelled;
 	// precise (a Decimal) is not.
 	BigIntUnsignedMode string
+	// DecimalHandlingMode is decimal.handling.mode: precise (the default:
+	// a Connect Decimal), string (BigDecimal.toString) and double are
+	// modelled for fixed-point columns with a declared precision; an
+	// unconstrained PostgreSQL numeric only under string and double
+	// (precise gives io.debezium.data.VariableScaleDecimal, not modelled).
+	DecimalHandlingMode string
+	// DecimalFormat is the JsonConverters' decimal.format (key, value or
+	// header converter; the first set): base64 (the default) is modelled,
+	// numeric is not.
+	DecimalFormat string
+	// IntervalHandlingMode is interval.handling.mode (PostgreSQL): numeric
+	// (the default: io.debezium.time.MicroDuration) is modelled, string is
+	// not.
+	IntervalHandlingMode string
 }
 
-// ParseColumnSettings reads the ColumnSettings of a connector config. No
-// modelled column type depends on decimal.handling.mode (decimal and
-// numeric columns are refused whatever it says).
+// ParseColumnSettings reads the ColumnSettings of a connector config.
 func ParseColumnSettings(conf map[string]string) ColumnSettings {
 	get := func(k string) string { return strings.ToLower(strings.TrimSpace(conf[k])) }
-	return ColumnSettings{
-		TimePrecisionMode:  get("time.precision.mode"),
-		BinaryHandlingMode: get("binary.handling.mode"),
-		BigIntUnsignedMode: get("bigint.unsigned.handling.mode"),
+	cs := ColumnSettings{
+		TimePrecisionMode:    get("time.precision.mode"),
+		BinaryHandlingMode:   get("binary.handling.mode"),
+		BigIntUnsignedMode:   get("bigint.unsigned.handling.mode"),
+		DecimalHandlingMode:  get("decimal.handling.mode"),
+		IntervalHandlingMode: get("interval.handling.mode"),
 	}
+	for _, k := range []string{"key.converter.decimal.format", "value.converter.decimal.format", "header.converter.decimal.format"} {
+		if f := get(k); f != "" && f != "base64" {
+			cs.DecimalFormat = f
+			break
+		}
+	}
+	return cs
 }
 
 // SettingError is a column whose value a connector setting changes in a
@@ -61,8 +82,14 @@ func (e *SettingError) Unwrap() error { return ErrUnsupported }
 func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Schema) error {
 	temporal := false
 	switch s.Name {
-	case NameTimestamp, NameMicroTimestamp, NameNanoTimestamp, NameZonedTimestamp, NameDate:
+	case NameTimestamp, NameMicroTimestamp, NameNanoTimestamp, NameZonedTimestamp, NameDate,
+		NameTime, NameMicroTime, NameZonedTime, NameYear:
 		temporal = true
+	}
+	if s.Name == NameMicroTime && kind != Postgres && kind != "" && cs.TimePrecisionMode == "adaptive" {
+		// adaptive gives a MySQL / MariaDB TIME(0-3) io.debezium.time.Time;
+		// the model is adaptive_time_microseconds' MicroTime
+		return &SettingError{Column: name, Type: sqlType, Setting: "time.precision.mode", Value: cs.TimePrecisionMode, Modeled: "adaptive_time_microseconds"}
 	}
 	switch cs.TimePrecisionMode {
 	case "", "adaptive", "adaptive_time_microseconds":
@@ -76,6 +103,23 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 	default:
 		if s.Type == Bytes {
 			return &SettingError{Column: name, Type: sqlType, Setting: "binary.handling.mode", Value: cs.BinaryHandlingMode, Modeled: "bytes"}
+		}
+	}
+	if IsDecimalType(sqlType) {
+		switch cs.DecimalHandlingMode {
+		case "", "precise", "string", "double":
+		default:
+			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.handling.mode", Value: cs.DecimalHandlingMode, Modeled: "precise, string, double"}
+		}
+		if s.Name == NameDecimal && cs.DecimalFormat != "" {
+			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.format (JsonConverter)", Value: cs.DecimalFormat, Modeled: "base64"}
+		}
+	}
+	if s.Name == NameMicroDuration {
+		switch cs.IntervalHandlingMode {
+		case "", "numeric":
+		default:
+			return &SettingError{Column: name, Type: sqlType, Setting: "interval.handling.mode", Value: cs.IntervalHandlingMode, Modeled: "numeric"}
 		}
 	}
 	switch cs.BigIntUnsignedMode {

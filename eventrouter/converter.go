@@ -193,6 +193,18 @@ func writeJSONValue(b *strings.Builder, cv Converter, s *Schema, v any, top bool
 		}
 		return &TaskError{Exception: excData, Message: "Conversion error: null value for field that is required and has no default value"}
 	}
+	if s != nil && s.Name == NameDecimal {
+		// JsonConverter's LogicalTypeConverter for Decimal under the
+		// default decimal.format=BASE64: the unscaled value's bytes
+		d, ok := v.(Decimal)
+		if !ok {
+			return &TaskError{Exception: excData, Message: "Invalid type for Decimal, expected BigDecimal but was " + strings.TrimPrefix(javaClassOf(v), "class ")}
+		}
+		b.WriteByte('"')
+		b.WriteString(base64.StdEncoding.EncodeToString(d.bytes()))
+		b.WriteByte('"')
+		return nil
+	}
 	if s != nil && isConnectLogical(s.Name) {
 		return fmt.Errorf("%w: JsonConverter logical type %s", ErrUnsupported, s.Name)
 	}
@@ -321,7 +333,7 @@ func writeJSONValue(b *strings.Builder, cv Converter, s *Schema, v any, top bool
 
 func isConnectLogical(name string) bool {
 	switch name {
-	case "org.apache.kafka.connect.data.Decimal", "org.apache.kafka.connect.data.Date",
+	case "org.apache.kafka.connect.data.Date",
 		"org.apache.kafka.connect.data.Time", "org.apache.kafka.connect.data.Timestamp":
 		return true
 	}
@@ -385,6 +397,8 @@ func javaToString(v any) string {
 		return fmt.Sprintf("java.nio.HeapByteBuffer[pos=0 lim=%d cap=%d]", len(x), len(x))
 	case bigDecimal:
 		return string(x)
+	case Decimal:
+		return x.String()
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
@@ -426,7 +440,7 @@ func valuesAppend(b *strings.Builder, v any, embedded bool) error {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("null")
-	case int8, int16, int32, int64, float32, float64, bool, bigDecimal:
+	case int8, int16, int32, int64, float32, float64, bool, bigDecimal, Decimal:
 		b.WriteString(javaToString(x))
 	case string:
 		if embedded {

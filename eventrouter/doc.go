@@ -61,7 +61,13 @@
 //     an envelope placement of a missing column is a NullPointerException.
 //     Use ParseOptions{EventRouterVersion: Version35} for it.
 //   - MariaDB JSON columns (LONGTEXT) arrive as a plain optional string,
-//     text as inserted; PostgreSQL json keeps the text, jsonb is
+//     text as inserted, when the connector read the table's schema from
+//     SHOW CREATE TABLE (it existed when the connector started); from a
+//     CREATE TABLE in the binlog they are string io.debezium.data.Json,
+//     which is not modelled. MariaDB BOOLEAN (tinyint(1)) is int16 from
+//     SHOW CREATE TABLE (give "tinyint(1)") and boolean from a CREATE
+//     TABLE ... BOOLEAN in the binlog (give "boolean"); the relay reads
+//     the catalog's tinyint(1). PostgreSQL json keeps the text, jsonb is
 //     normalized (NormalizeJSONB); PostgreSQL char(n) is blank-padded,
 //     MariaDB char(n) is not; column defaults are in the schema on both.
 //   - A NULL in a column with a DEFAULT reaches the payload, id, key and
@@ -102,7 +108,8 @@
 // converters deliver them (PostgresValueConverter, BinlogValueConverters,
 // the MariaDB DDL parser's types), under the default time.precision.mode,
 // binary.handling.mode and bigint.unsigned.handling.mode
-// (ColumnSettings.Check refuses a column another value would change):
+// (ColumnSettings.Check refuses a column another value would change) and
+// every decimal.handling.mode (ColumnSchemaWith):
 //
 //	SQL type (PostgreSQL | MySQL, MariaDB)        Connect schema                   value delivered
 //	uuid | -                                      string io.debezium.data.Uuid     lower-case 8-4-4-4-12
@@ -120,16 +127,45 @@
 //	timestamp, timestamp(4-6) | datetime(4-6)     int64 io.debezium.time.MicroTimestamp µs; same
 //	timestamptz(p) | timestamp(p)                 string io.debezium.time.ZonedTimestamp UTC ISO-8601, p fraction digits
 //	date | date                                   int32 io.debezium.time.Date           days since the epoch
+//	numeric(p,s) | decimal(p,s), numeric, dec,
+//	               fixed (no (p,s): (10,0))
+//	  decimal.handling.mode=precise (default)     bytes org.apache.kafka.connect.data.Decimal
+//	                                              (parameters scale, connect.decimal.precision)
+//	                                                                               Decimal: rounded half away from zero
+//	                                                                               to s; JsonConverter: base64 unscaled;
+//	                                                                               toString (1.00E-8) elsewhere
+//	  decimal.handling.mode=string                string                           toPlainString with s digits
+//	  decimal.handling.mode=double                double                           doubleValue
+//	numeric (unconstrained, PG) string, double    as above, the input's scale      precise: refused
+//	time(0-3) | -                                 int32 io.debezium.time.Time      ms of the day, PG rounds
+//	time, time(4-6) | time(p)                     int64 io.debezium.time.MicroTime µs; PG rounds (24:00:00 kept),
+//	                                                                               MariaDB truncates, negative, to 838:59:59
+//	timetz | -                                    string io.debezium.time.ZonedTime UTC, ISO_OFFSET_TIME (10:00:00.5Z)
+//	interval | -                                  int64 io.debezium.time.MicroDuration µs, months as 30.4375 days (doubles,
+//	                                                                               truncated); input as PG prints it
+//	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
+//	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
+//	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
+//	- | bit(1)                                    boolean
+//	- | bit(n), n > 1                             bytes io.debezium.data.Bits      little-endian, (n+7)/8 bytes
 //
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
-// refused (*ColumnTypeError). In the placements:
+// refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
+// a fixed-point, time-of-day, year, enum, set or bit column, NaN and
+// Infinity, a JsonConverter decimal.format other than base64 on a Decimal
+// column, a MySQL / MariaDB TIME under time.precision.mode=adaptive, and
+// interval.handling.mode=string. Not modelled: PostgreSQL interval(p) and
+// interval fields (interval day to second), money, bit, varbit, xml, arrays,
+// enums, ranges, hstore; MySQL / MariaDB zerofill integers, spatial types.
+// In the placements:
 //
 //   - id, key, payload, header, envelope: every modelled type, serialized
 //     by the converter with its schema (a NULL with a column default gives
 //     the default, Struct.get).
-//   - route.by.field: string columns (getString); another type fails the
-//     task with a DataException.
+//   - route.by.field: string columns (getString; decimals under
+//     decimal.handling.mode=string too); another type fails the task with a
+//     DataException.
 //   - table.field.event.timestamp: Timestamp, MicroTimestamp and
 //     NanoTimestamp columns (getInt64, then the unit); a plain int64 or
 //     another int64 logical type fails the task with a ConnectException,
@@ -141,10 +177,11 @@
 //     (getInt32: int4, MySQL/MariaDB int and mediumint, smallint unsigned
 //     and mediumint unsigned); another type fails the task.
 //
-// The differential test's typed_columns_placements variant checks these
-// values against the real connectors, and the relay's against Debezium's
-// records, with non-canonical input, excess precision, unsigned bounds and
-// NULLs.
+// The differential test's typed_columns_placements, typed_time_enum_bit
+// and decimal_* variants
+// check these values against the real connectors, and the relay's against
+// Debezium's records, with non-canonical input, excess precision, unsigned
+// bounds and NULLs.
 //
 // # One place for the EventRouter's semantics
 //

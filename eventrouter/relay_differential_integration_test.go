@@ -57,6 +57,11 @@ func TestDifferentialRelay(t *testing.T) {
 
 func relayReplay(ctx context.Context, h *harness, cons *kafka.Consumer, got []*kafka.Message) (pass, total int) {
 	t := h.t
+	if h.v.relayDiffers != "" && h.v.lateDDL && h.side.kind != eventrouter.Postgres {
+		// a known, documented divergence (docs/relay.md): not counted
+		t.Logf("relay: not compared on %s: %s", h.side.name, h.v.relayDiffers)
+		return 0, 0
+	}
 	trace := h.taskTrace(ctx)
 	if err := h.connect.Delete(ctx, h.connector); err != nil {
 		t.Fatalf("relay: delete connector: %v", err)

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -84,8 +85,11 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 
 // ModelledColumnTypes returns the SQL column types ColumnSchema models for
 // a connector of kind ("" is PostgreSQL), each family's spellings in list
-// order; nil for an unknown kind. Any other type (PostgreSQL numeric,
-// money, interval, time, xml, arrays, enums; MySQL / MariaDB decimal, enum,
+// order, then the fixed-point types (p and s stand for the declared
+// precision and scale; the schema is decimal.handling.mode's; an
+// unconstrained PostgreSQL numeric is modelled under string and double
+// only) and the unsigned integers; nil for an unknown kind. Any other type
+// (PostgreSQL money, interval, time, xml, arrays, enums; MySQL / MariaDB enum,
 // set, bit, time, year, zerofill, spatial types) is refused.
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
@@ -94,6 +98,11 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 	var out []string
 	for _, ct := range columnTypes[kind] {
 		out = append(out, ct.names...)
+	}
+	if kind == Postgres {
+		out = append(out, "numeric(p,s)", "decimal(p,s)", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval")
+	} else {
+		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
 	if kind == MySQL || kind == MariaDB {
 		for _, n := range []string{"tinyint", "smallint", "mediumint", "int", "integer", "bigint"} {
@@ -140,12 +149,43 @@ func (e *ColumnTypeError) Unwrap() error { return ErrUnsupported }
 // datetime(0-3) and datetime → Timestamp, datetime(4-6) →
 // MicroTimestamp; timestamp → ZonedTimestamp.
 func ColumnSchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, error) {
+	return ColumnSchemaWith(kind, sqlType, nullable, ColumnSettings{})
+}
+
+// ColumnSchemaWith is ColumnSchema under the connector's ColumnSettings
+// where they change the schema: a fixed-point column (PostgreSQL
+// numeric(p,s); MySQL / MariaDB decimal(p,s), numeric, dec, fixed) is, by
+// decimal.handling.mode, bytes org.apache.kafka.connect.data.Decimal with
+// parameters scale and connect.decimal.precision (precise, the default),
+// string (string) or double (double). An unconstrained PostgreSQL numeric
+// under precise (io.debezium.data.VariableScaleDecimal) is a
+// *SettingError.
+func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs ColumnSettings) (*Schema, error) {
 	if kind == "" {
 		kind = Postgres
 	}
 	list, ok := columnTypes[kind]
 	if !ok {
 		return nil, fmt.Errorf("%w: connector %q", ErrUnsupported, kind)
+	}
+	if prec, scale, ok := decimalType(kind, sqlType); ok {
+		if unsignedRe.MatchString(sqlType) {
+			return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
+		}
+		mode := cs.DecimalHandlingMode
+		if prec < 0 && (mode == "" || mode == "precise") {
+			return nil, &SettingError{Type: sqlType, Setting: "decimal.handling.mode", Value: "precise", Modeled: "string, double (precise gives an unconstrained numeric io.debezium.data.VariableScaleDecimal)"}
+		}
+		s := &Schema{Optional: nullable}
+		s.Type, s.Name, s.Parameters = decimalSchema(mode, prec, scale)
+		if s.Name != "" {
+			s.Version = i32(1)
+		}
+		return s, nil
+	}
+	if s, ok := miscSchema(kind, sqlType); ok {
+		s.Optional = nullable
+		return s, nil
 	}
 	t, prec := parseSQLType(sqlType)
 	if kind != Postgres && unsignedRe.MatchString(sqlType) {
@@ -244,6 +284,20 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 	}
 	base, prec := parseSQLType(sqlType)
 	pg := kind == Postgres || kind == ""
+	if IsDecimalType(sqlType) {
+		text := str
+		if !isStr {
+			text = string(raw)
+		}
+		return decimalValue(kind, sqlType, s, text)
+	}
+	if isMiscType(kind, sqlType) {
+		text := str
+		if !isStr {
+			text = string(raw)
+		}
+		return miscValue(kind, sqlType, s, text, isStr)
+	}
 	if isStr {
 		switch {
 		case pg && s.Name == NameZonedTimestamp:
@@ -742,8 +796,13 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 		if spec.Nullable != nil {
 			nullable = *spec.Nullable
 		}
-		s, err := ColumnSchema(kind, spec.Type, nullable)
+		s, err := ColumnSchemaWith(kind, spec.Type, nullable, cs)
 		if err != nil {
+			var se *SettingError
+			if errors.As(err, &se) {
+				se.Column = v.Name
+				return ev, se
+			}
 			return ev, fmt.Errorf("column %s: %w", v.Name, err)
 		}
 		if err := cs.Check(kind, v.Name, spec.Type, s); err != nil {

@@ -157,7 +157,8 @@ func javaTypeName(t Type) string {
 // Struct is a Kafka Connect struct value. Values holds one value per schema
 // field. Go representation of values: int8, int16, int32, int64, float32,
 // float64, bool, string, []byte (BYTES; Debezium delivers a ByteBuffer),
-// *Struct, []any (ARRAY), nil (null).
+// Decimal (BYTES with the Decimal logical type: a BigDecimal), *Struct,
+// []any (ARRAY), nil (null).
 type Struct struct {
 	Schema *Schema
 	Values []any
@@ -236,7 +237,12 @@ func validateValue(field string, s *Schema, v any) error {
 	case String:
 		_, ok = v.(string)
 	case Bytes:
-		_, ok = v.([]byte)
+		if s.Name == NameDecimal {
+			// ConnectSchema checks the logical type's class: BigDecimal
+			_, ok = v.(Decimal)
+		} else {
+			_, ok = v.([]byte)
+		}
 	case Array:
 		var l []any
 		l, ok = v.([]any)
@@ -288,7 +294,7 @@ func javaClassOf(v any) string {
 		return "class org.apache.kafka.connect.data.Struct"
 	case []any:
 		return "class java.util.ArrayList"
-	case bigDecimal:
+	case bigDecimal, Decimal:
 		return "class java.math.BigDecimal"
 	}
 	return fmt.Sprintf("%T", v)

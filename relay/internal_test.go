@@ -127,12 +127,11 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		typ  string
 	}{
 		{eventrouter.Postgres, "money"},
-		{eventrouter.Postgres, "interval"},
+		{eventrouter.Postgres, "interval(3)"},
 		{eventrouter.Postgres, "xml"},
 		{eventrouter.Postgres, "_int4"},
-		{eventrouter.MariaDB, "set('a','b')"},
-		{eventrouter.MariaDB, "enum('a','b')"},
-		{eventrouter.MariaDB, "bit(3)"},
+		{eventrouter.MariaDB, "geometry"},
+		{eventrouter.Postgres, "bit(3)"},
 		{eventrouter.MariaDB, "int(10) unsigned zerofill"},
 		{eventrouter.MySQL, "decimal(10,2) unsigned"},
 	} {
@@ -164,6 +163,9 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		{eventrouter.Postgres, "bytea", "binary.handling.mode", map[string]string{"binary.handling.mode": "base64"}},
 		{eventrouter.MariaDB, "timestamp(3)", "time.precision.mode", map[string]string{"time.precision.mode": "connect"}},
 		{eventrouter.MariaDB, "bigint(20) unsigned", "bigint.unsigned.handling.mode", map[string]string{"bigint.unsigned.handling.mode": " Precise"}},
+		// an unconstrained numeric under precise is a VariableScaleDecimal
+		{eventrouter.Postgres, "numeric", "decimal.handling.mode", map[string]string{}},
+		{eventrouter.MariaDB, "decimal(10,2)", "decimal.format (JsonConverter)", map[string]string{"value.converter.decimal.format": "numeric"}},
 	} {
 		tb := &table{kind: tc.kind, schema: "s", name: "outbox"}
 		err := tb.setColumns(append(base(tc.kind), rawColumn{name: "amount", typ: tc.typ, nullable: true}), eventrouter.ParseColumnSettings(tc.conf))
@@ -173,7 +175,7 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		}
 		// the modelled values of the setting load
 		tb = &table{kind: tc.kind, schema: "s", name: "outbox"}
-		def := map[string]string{"binary.handling.mode": "bytes", "time.precision.mode": "adaptive_time_microseconds", "bigint.unsigned.handling.mode": "long"}
+		def := map[string]string{"binary.handling.mode": "bytes", "time.precision.mode": "adaptive_time_microseconds", "bigint.unsigned.handling.mode": "long", "decimal.handling.mode": "string"}
 		if err := tb.setColumns(append(base(tc.kind), rawColumn{name: "amount", typ: tc.typ, nullable: true}), eventrouter.ParseColumnSettings(def)); err != nil {
 			t.Errorf("%s %s under the defaults: %v", tc.kind, tc.typ, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -26,6 +27,9 @@ type column struct {
 	// autoInc: MySQL/MariaDB AUTO_INCREMENT.
 	def     string
 	autoInc bool
+	// text: read as text and converted by eventrouter.ColumnValue
+	// (eventrouter.ColumnReadAsText)
+	text bool
 }
 
 // table is the outbox table: where it is, its columns in table order and
@@ -139,9 +143,13 @@ ORDER BY a.attnum`, schema, name)
 				if mod >= 4 {
 					r.typ += fmt.Sprintf("(%d)", mod-4)
 				}
-			case "timestamp", "timestamptz":
+			case "timestamp", "timestamptz", "time", "timetz":
 				if mod >= 0 {
 					r.typ += fmt.Sprintf("(%d)", mod)
+				}
+			case "numeric":
+				if mod >= 4 { // ((precision << 16) | scale) + 4
+					r.typ += fmt.Sprintf("(%d,%d)", (mod-4)>>16&0xffff, (mod-4)&0xffff)
 				}
 			}
 			r.def, r.hasDef = def.String, def.Valid
@@ -221,8 +229,13 @@ type rawColumn struct {
 // than guess its value.
 func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) error {
 	for _, r := range raws {
-		s, err := eventrouter.ColumnSchema(t.kind, r.typ, r.nullable)
+		s, err := eventrouter.ColumnSchemaWith(t.kind, r.typ, r.nullable, cs)
 		if err != nil {
+			var se *eventrouter.SettingError
+			if errors.As(err, &se) {
+				se.Column = r.name
+				return configErr(se, "outbox table %s", t.qualified())
+			}
 			return configErr(err, "column %s", r.name)
 		}
 		if err := cs.Check(t.kind, r.name, r.typ, s); err != nil {
@@ -235,7 +248,7 @@ func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) erro
 			}
 			s.Default = d
 		}
-		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s, def: r.def, autoInc: r.autoInc})
+		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s, def: r.def, autoInc: r.autoInc, text: eventrouter.ColumnReadAsText(t.kind, r.typ)})
 	}
 	return nil
 }
@@ -276,6 +289,15 @@ func (t *table) selectExpr(c column) string {
 		return "UNIX_TIMESTAMP(" + q + ")"
 	case s.Name == eventrouter.NameZonedTimestamp:
 		return "to_char(" + q + " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US')"
+	case !t.pg() && strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.sqlType)), "bit"):
+		return "CAST(" + q + " AS UNSIGNED)"
+	case c.text:
+		// the stored value as text, whatever the connector's settings make
+		// of it (eventrouter.ColumnValue)
+		if t.pg() {
+			return q + "::text"
+		}
+		return "CAST(" + q + " AS CHAR)"
 	case t.pg() && (s.Type == eventrouter.String || s.Name != ""):
 		if strings.HasPrefix(c.sqlType, "bpchar") {
 			return q // ::text would strip the blank padding
@@ -287,6 +309,9 @@ func (t *table) selectExpr(c column) string {
 
 // scanDest returns a fresh scan destination for a column.
 func scanDest(c column) any {
+	if c.text {
+		return new(sql.NullString)
+	}
 	switch c.schema.Type {
 	case eventrouter.Bytes:
 		return new([]byte)
@@ -359,7 +384,7 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 			if v, err = zonedText(t.pg(), v); err != nil {
 				return nil, err
 			}
-		} else if s.Type == eventrouter.String {
+		} else if s.Type == eventrouter.String && !c.text {
 			return v, nil
 		}
 		raw, _ := json.Marshal(v)

@@ -1,0 +1,254 @@
+package eventrouter
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// NameDecimal is Kafka Connect's Decimal logical type: BYTES holding the
+// unscaled value (two's complement, big-endian), the scale in the schema
+// parameter "scale".
+const NameDecimal = "org.apache.kafka.connect.data.Decimal"
+
+// Decimal is a java.math.BigDecimal: Unscaled × 10^-Scale. It is the value
+// of a Decimal column (decimal.handling.mode=precise); String is Java's
+// BigDecimal.toString (scientific notation when the adjusted exponent is
+// below -6), what StringConverter and SimpleHeaderConverter write for a
+// Decimal; decimal.handling.mode=string delivers the plain form.
+type Decimal struct {
+	Unscaled *big.Int
+	Scale    int32
+}
+
+// String is BigDecimal.toString.
+func (d Decimal) String() string {
+	u := d.Unscaled
+	if u == nil {
+		u = new(big.Int)
+	}
+	digits := new(big.Int).Abs(u).String()
+	sign := ""
+	if u.Sign() < 0 {
+		sign = "-"
+	}
+	scale := int(d.Scale)
+	adjusted := -scale + len(digits) - 1
+	if scale >= 0 && adjusted >= -6 {
+		switch {
+		case scale == 0:
+			return sign + digits
+		case len(digits) > scale:
+			return sign + digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+		}
+		return sign + "0." + strings.Repeat("0", scale-len(digits)) + digits
+	}
+	out := sign + digits[:1]
+	if len(digits) > 1 {
+		out += "." + digits[1:]
+	}
+	out += "E"
+	if adjusted > 0 {
+		out += "+"
+	}
+	return out + strconv.Itoa(adjusted)
+}
+
+// bytes is BigInteger.toByteArray of the unscaled value: the minimal
+// two's complement, big-endian (what Connect's Decimal.fromLogical and
+// JsonConverter's base64 decimal.format write).
+func (d Decimal) bytes() []byte {
+	u := d.Unscaled
+	if u == nil {
+		u = new(big.Int)
+	}
+	if u.Sign() >= 0 {
+		b := u.Bytes()
+		if len(b) == 0 || b[0]&0x80 != 0 {
+			b = append([]byte{0}, b...)
+		}
+		return b
+	}
+	// -n-1 is non-negative; its bytes inverted are n's two's complement
+	m := new(big.Int).Neg(u)
+	m.Sub(m, big.NewInt(1))
+	b := m.Bytes()
+	if len(b) == 0 || b[0]&0x80 != 0 {
+		b = append([]byte{0}, b...)
+	}
+	for i := range b {
+		b[i] = ^b[i]
+	}
+	return b
+}
+
+// float64 is BigDecimal.doubleValue (correctly rounded).
+func (d Decimal) float64() float64 {
+	f, _ := strconv.ParseFloat(d.plain(), 64)
+	return f
+}
+
+// plain is BigDecimal.toPlainString.
+func (d Decimal) plain() string {
+	u := d.Unscaled
+	if u == nil {
+		u = new(big.Int)
+	}
+	digits := new(big.Int).Abs(u).String()
+	sign := ""
+	if u.Sign() < 0 {
+		sign = "-"
+	}
+	scale := int(d.Scale)
+	switch {
+	case scale <= 0:
+		return sign + digits + strings.Repeat("0", -scale)
+	case len(digits) > scale:
+		return sign + digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+	}
+	return sign + "0." + strings.Repeat("0", scale-len(digits)) + digits
+}
+
+var decimalTextRe = regexp.MustCompile(`^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$`)
+
+// parseDecimal reads a decimal number (digits, optional fraction and
+// exponent) exactly; the scale is the number of fraction digits minus the
+// exponent (new BigDecimal(text)).
+func parseDecimal(text string) (Decimal, error) {
+	t := strings.TrimSpace(text)
+	m := decimalTextRe.FindStringSubmatch(t)
+	if m == nil || m[2]+m[3] == "" {
+		return Decimal{}, fmt.Errorf("%w: decimal %q: want a number such as -12.50 (NaN and Infinity are not modelled)", ErrInvalidEvent, text)
+	}
+	u, ok := new(big.Int).SetString(m[2]+m[3], 10)
+	if !ok {
+		return Decimal{}, fmt.Errorf("%w: decimal %q", ErrInvalidEvent, text)
+	}
+	if m[1] == "-" {
+		u.Neg(u)
+	}
+	scale := int64(len(m[3]))
+	if m[4] != "" {
+		e, err := strconv.ParseInt(m[4], 10, 32)
+		if err != nil {
+			return Decimal{}, fmt.Errorf("%w: decimal %q: exponent out of range", ErrInvalidEvent, text)
+		}
+		scale -= e
+	}
+	if scale < -1<<20 || scale > 1<<20 {
+		return Decimal{}, fmt.Errorf("%w: decimal %q: out of range", ErrInvalidEvent, text)
+	}
+	return Decimal{Unscaled: u, Scale: int32(scale)}, nil
+}
+
+// setScale is BigDecimal.setScale(scale, RoundingMode.HALF_UP): the
+// rounding PostgreSQL's numeric and MySQL's / MariaDB's DECIMAL apply to
+// a value with more fraction digits than the column's scale (half away
+// from zero).
+func (d Decimal) setScale(scale int32) Decimal {
+	u := new(big.Int).Set(d.Unscaled)
+	switch {
+	case scale == d.Scale:
+	case scale > d.Scale:
+		u.Mul(u, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale-d.Scale)), nil))
+	default:
+		div := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Scale-scale)), nil)
+		neg := u.Sign() < 0
+		u.Abs(u)
+		q, r := new(big.Int).QuoRem(u, div, new(big.Int))
+		if r.Mul(r, big.NewInt(2)).Cmp(div) >= 0 {
+			q.Add(q, big.NewInt(1))
+		}
+		if neg {
+			q.Neg(q)
+		}
+		u = q
+	}
+	return Decimal{Unscaled: u, Scale: scale}
+}
+
+// decimalBases are the SQL spellings of the fixed-point types.
+var decimalBases = map[string]bool{"numeric": true, "decimal": true, "dec": true, "fixed": true}
+
+var decimalTypeRe = regexp.MustCompile(`^\s*([a-z]+)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?\s*$`)
+
+// IsDecimalType reports a fixed-point SQL type (PostgreSQL numeric,
+// decimal; MySQL / MariaDB decimal, numeric, dec, fixed), whose value
+// decimal.handling.mode decides.
+func IsDecimalType(sqlType string) bool {
+	m := decimalTypeRe.FindStringSubmatch(strings.ToLower(sqlType))
+	return m != nil && decimalBases[m[1]]
+}
+
+// decimalType returns the precision and scale of a fixed-point type (-1
+// when not declared: PostgreSQL's unconstrained numeric; MySQL / MariaDB
+// default to (10,0)); ok is false for another type.
+func decimalType(kind ConnectorKind, sqlType string) (prec, scale int, ok bool) {
+	m := decimalTypeRe.FindStringSubmatch(strings.ToLower(sqlType))
+	if m == nil || !decimalBases[m[1]] {
+		return 0, 0, false
+	}
+	prec, scale = -1, -1
+	if m[2] != "" {
+		prec, _ = strconv.Atoi(m[2])
+		scale = 0
+		if m[3] != "" {
+			scale, _ = strconv.Atoi(m[3])
+		}
+	}
+	if prec < 0 && kind != Postgres && kind != "" {
+		prec, scale = 10, 0
+	}
+	return prec, scale, true
+}
+
+// decimalSchema is the Connect schema of a fixed-point column under
+// decimal.handling.mode (SpecialValueDecimal.builder): precise is a
+// Decimal with parameters scale and connect.decimal.precision, string a
+// string, double a float64.
+func decimalSchema(mode string, prec, scale int) (Type, string, []Param) {
+	switch mode {
+	case "string":
+		return String, "", nil
+	case "double":
+		return Float64, "", nil
+	}
+	return Bytes, NameDecimal, []Param{{"scale", strconv.Itoa(scale)}, {"connect.decimal.precision", strconv.Itoa(prec)}}
+}
+
+// decimalValue is the value a fixed-point column delivers for a sample
+// value (a JSON number or a string holding one): stored as the database
+// stores it (rounded half away from zero to the column's scale; an
+// unconstrained PostgreSQL numeric keeps the input's scale, exponent
+// applied, as numeric_in does), then as decimal.handling.mode (the
+// schema) delivers it: a Decimal, its BigDecimal.toPlainString, or its
+// double.
+func decimalValue(kind ConnectorKind, sqlType string, s *Schema, text string) (any, error) {
+	prec, scale, _ := decimalType(kind, sqlType)
+	d, err := parseDecimal(text)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case scale >= 0:
+		d = d.setScale(int32(scale))
+	case d.Scale < 0:
+		d = d.setScale(0)
+	}
+	if prec > 0 {
+		if n := len(new(big.Int).Abs(d.Unscaled).String()); d.Unscaled.Sign() != 0 && n > prec {
+			return nil, fmt.Errorf("%w: %s value %s: numeric field overflow (precision %d, scale %d)", ErrInvalidEvent, sqlType, text, prec, scale)
+		}
+	}
+	switch s.Type {
+	case String:
+		// BigDecimal.toPlainString: the differential test found the
+		// connectors' string mode plain ("0.0000000100", never "1.00E-8")
+		return d.plain(), nil
+	case Float64:
+		return d.float64(), nil
+	}
+	return d, nil
+}

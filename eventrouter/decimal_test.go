@@ -1,0 +1,100 @@
+package eventrouter
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// The values a fixed-point column delivers per decimal.handling.mode, and
+// how the converters write a Decimal (checked against the real connectors
+// by the differential test's decimal_* variants).
+func TestDecimalColumnValue(t *testing.T) {
+	for _, tc := range []struct {
+		kind    ConnectorKind
+		sqlType string
+		mode    string
+		in      string // JSON
+		// want: precise → base64 of the unscaled bytes and toString;
+		// string → the text; double → Double.toString
+		want, str string
+	}{
+		{Postgres, "numeric(10,2)", "precise", `"12.345"`, "BNM=", "12.35"},
+		{Postgres, "numeric(10,2)", "precise", `"-0.005"`, "/w==", "-0.01"},
+		{Postgres, "numeric(10,2)", "precise", `0`, "AA==", "0.00"},
+		{Postgres, "numeric(10,2)", "precise", `"1.275"`, "AIA=", "1.28"},
+		{Postgres, "numeric(10,2)", "precise", `"-1.28"`, "gA==", "-1.28"},
+		{MariaDB, "decimal(20,10)", "precise", `"0.00000001"`, "ZA==", "1.00E-8"},
+		{MariaDB, "decimal(20,10)", "precise", `"0"`, "AA==", "0E-10"},
+		{MariaDB, "decimal(5)", "precise", `"1e3"`, "A+g=", "1000"},
+		{MariaDB, "decimal(20,10)", "string", `"0.00000001"`, "0.0000000100", ""},
+		{MariaDB, "decimal", "string", `"-0.4"`, "0", ""},
+		{Postgres, "numeric", "string", `"-0.000000123"`, "-0.000000123", ""},
+		{Postgres, "numeric", "string", `"1.50e1"`, "15.0", ""},
+		{Postgres, "numeric(20,10)", "double", `"0.00000001"`, "1.0E-8", ""},
+		{Postgres, "numeric(10,2)", "double", `"12.345"`, "12.35", ""},
+	} {
+		cs := ColumnSettings{DecimalHandlingMode: tc.mode}
+		s, err := ColumnSchemaWith(tc.kind, tc.sqlType, true, cs)
+		if err != nil {
+			t.Fatalf("%s %s: %v", tc.sqlType, tc.mode, err)
+		}
+		v, err := ColumnValue(tc.kind, tc.sqlType, s, json.RawMessage(tc.in))
+		if err != nil {
+			t.Fatalf("%s %s %s: %v", tc.sqlType, tc.mode, tc.in, err)
+		}
+		switch x := v.(type) {
+		case Decimal:
+			if got := base64.StdEncoding.EncodeToString(x.bytes()); got != tc.want {
+				t.Errorf("%s %s: bytes %s, want %s", tc.sqlType, tc.in, got, tc.want)
+			}
+			if got := javaToString(x); got != tc.str {
+				t.Errorf("%s %s: toString %s, want %s", tc.sqlType, tc.in, got, tc.str)
+			}
+		default:
+			if got := javaToString(x); got != tc.want {
+				t.Errorf("%s %s %s: %s, want %s", tc.sqlType, tc.mode, tc.in, got, tc.want)
+			}
+		}
+	}
+}
+
+func TestDecimalSchemaAndRefusals(t *testing.T) {
+	s, err := ColumnSchema(Postgres, "numeric(10,2)", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	if err := writeJSONSchema(&sb, Converter{Kind: JSONConverter}, s); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"type":"bytes","optional":false,"name":"org.apache.kafka.connect.data.Decimal","version":1,"parameters":{"scale":"2","connect.decimal.precision":"10"}}`; sb.String() != want {
+		t.Errorf("schema %s, want %s", sb.String(), want)
+	}
+	// an unconstrained numeric under precise is a VariableScaleDecimal
+	for _, mode := range []string{"", "precise"} {
+		_, err := ColumnSchemaWith(Postgres, "numeric", true, ColumnSettings{DecimalHandlingMode: mode})
+		var se *SettingError
+		if !errors.As(err, &se) || !errors.Is(err, ErrUnsupported) || se.Setting != "decimal.handling.mode" {
+			t.Errorf("numeric under %q: %v, want a *SettingError", mode, err)
+		}
+	}
+	// decimal.format=numeric on a JsonConverter is not modelled
+	cs := ParseColumnSettings(map[string]string{"value.converter.decimal.format": "NUMERIC"})
+	if err := cs.Check(MariaDB, "amount", "decimal(10,2)", &Schema{Type: Bytes, Name: NameDecimal}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("decimal.format=numeric: %v, want ErrUnsupported", err)
+	}
+	// a DEFAULT of a decimal column is refused, DEFAULT NULL is none
+	if _, err := ColumnDefault(Postgres, "numeric(10,2)", s, "0.00"); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("numeric default: %v, want ErrUnsupported", err)
+	}
+	if d, err := ColumnDefault(MariaDB, "decimal(10,2)", s, "NULL"); err != nil || d != nil {
+		t.Errorf("DEFAULT NULL: %v %v", d, err)
+	}
+	// more digits than the precision: the database refuses the row
+	if _, err := ColumnValue(MariaDB, "decimal(5)", &Schema{Type: Bytes, Name: NameDecimal}, json.RawMessage(`123456`)); !errors.Is(err, ErrInvalidEvent) {
+		t.Errorf("overflow: %v, want ErrInvalidEvent", err)
+	}
+}

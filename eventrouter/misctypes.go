@@ -1,0 +1,399 @@
+package eventrouter
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Logical schema names of the time-of-day, year, enum and bit types.
+const (
+	NameTime      = "io.debezium.time.Time"
+	NameMicroTime = "io.debezium.time.MicroTime"
+	NameZonedTime = "io.debezium.time.ZonedTime"
+	NameYear      = "io.debezium.time.Year"
+	NameEnum      = "io.debezium.data.Enum"
+	NameEnumSet   = "io.debezium.data.EnumSet"
+	NameBits      = "io.debezium.data.Bits"
+	// NameMicroDuration is a PostgreSQL interval under
+	// interval.handling.mode=numeric (the default).
+	NameMicroDuration = "io.debezium.time.MicroDuration"
+)
+
+var (
+	enumTypeRe = regexp.MustCompile(`(?is)^\s*(enum|set)\s*\((.*)\)\s*$`)
+	enumItemRe = regexp.MustCompile(`^\s*'((?:[^']|'')*)'\s*(,|$)`)
+)
+
+// parseEnumType returns the kind (enum or set) and the labels of a MySQL /
+// MariaDB ENUM('a','b') or SET('a','b') type; ok is false for another
+// type or an unreadable label list.
+func parseEnumType(sqlType string) (kind string, labels []string, ok bool) {
+	m := enumTypeRe.FindStringSubmatch(sqlType)
+	if m == nil {
+		return "", nil, false
+	}
+	rest := m[2]
+	for strings.TrimSpace(rest) != "" {
+		im := enumItemRe.FindStringSubmatchIndex(rest)
+		if im == nil {
+			return "", nil, false
+		}
+		labels = append(labels, strings.ReplaceAll(rest[im[2]:im[3]], "''", "'"))
+		rest = rest[im[1]:]
+	}
+	return strings.ToLower(m[1]), labels, len(labels) > 0
+}
+
+// miscSchema is the Connect schema of the time-of-day, year, enum, set and
+// bit types (adaptive / adaptive_time_microseconds precision): ok is false
+// for another type.
+//
+// PostgreSQL: time(0-3) → int32 io.debezium.time.Time (milliseconds of
+// the day), time and time(4-6) → int64 io.debezium.time.MicroTime, timetz
+// → string io.debezium.time.ZonedTime.
+// MySQL / MariaDB: time(p) → int64 MicroTime (adaptive_time_microseconds),
+// year → int32 io.debezium.time.Year, enum(…) → string io.debezium.data.Enum
+// and set(…) → string io.debezium.data.EnumSet (parameter allowed: the
+// labels joined by commas), bit(1) → boolean, bit(n) → bytes
+// io.debezium.data.Bits (parameter length: n).
+func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
+	pg := kind == Postgres || kind == ""
+	if !pg {
+		if k, labels, ok := parseEnumType(sqlType); ok {
+			name := NameEnum
+			if k == "set" {
+				name = NameEnumSet
+			}
+			return &Schema{Type: String, Name: name, Version: i32(1), Parameters: []Param{{"allowed", strings.Join(labels, ",")}}}, true
+		}
+	}
+	base, prec := parseSQLType(sqlType)
+	switch {
+	case pg && (base == "time" || base == "time without time zone"):
+		if prec >= 0 && prec <= 3 {
+			return &Schema{Type: Int32, Name: NameTime, Version: i32(1)}, true
+		}
+		return &Schema{Type: Int64, Name: NameMicroTime, Version: i32(1)}, true
+	case pg && base == "interval" && prec < 0:
+		return &Schema{Type: Int64, Name: NameMicroDuration, Version: i32(1)}, true
+	case pg && (base == "timetz" || base == "time with time zone"):
+		return &Schema{Type: String, Name: NameZonedTime, Version: i32(1)}, true
+	case !pg && base == "time":
+		return &Schema{Type: Int64, Name: NameMicroTime, Version: i32(1)}, true
+	case !pg && base == "year":
+		return &Schema{Type: Int32, Name: NameYear, Version: i32(1)}, true
+	case !pg && base == "bit":
+		n := prec
+		if n < 0 {
+			n = 1
+		}
+		if n == 1 {
+			return &Schema{Type: Boolean}, true
+		}
+		return &Schema{Type: Bytes, Name: NameBits, Version: i32(1), Parameters: []Param{{"length", strconv.Itoa(n)}}}, true
+	}
+	return nil, false
+}
+
+// isMiscType reports a type miscSchema models.
+func isMiscType(kind ConnectorKind, sqlType string) bool {
+	_, ok := miscSchema(kind, sqlType)
+	return ok
+}
+
+var timeOfDayRe = regexp.MustCompile(`^\s*(-)?(\d{1,3}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*$`)
+
+// parseTimeOfDay reads [-]h:mm[:ss[.fffffffff]] as a duration in
+// nanoseconds.
+func parseTimeOfDay(v string) (int64, bool, error) {
+	m := timeOfDayRe.FindStringSubmatch(v)
+	if m == nil {
+		return 0, false, fmt.Errorf("%w: time %q: want hh:mm:ss[.ffffff]", ErrInvalidEvent, v)
+	}
+	h, _ := strconv.ParseInt(m[2], 10, 64)
+	mi, _ := strconv.ParseInt(m[3], 10, 64)
+	sec := int64(0)
+	if m[4] != "" {
+		sec, _ = strconv.ParseInt(m[4], 10, 64)
+	}
+	ns := int64(0)
+	if m[5] != "" {
+		ns, _ = strconv.ParseInt((m[5] + "000000000")[:9], 10, 64)
+	}
+	if mi > 59 || sec > 59 {
+		return 0, false, fmt.Errorf("%w: time %q: minutes and seconds are 00-59", ErrInvalidEvent, v)
+	}
+	return ((h*60+mi)*60+sec)*int64(time.Second) + ns, m[1] == "-", nil
+}
+
+// miscValue converts a sample value of a miscSchema type.
+func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr bool) (any, error) {
+	pg := kind == Postgres || kind == ""
+	_, prec := parseSQLType(sqlType)
+	switch s.Name {
+	case NameTime, NameMicroTime:
+		ns, neg, err := parseTimeOfDay(raw)
+		if err != nil {
+			return nil, err
+		}
+		p := prec
+		if pg {
+			// PostgreSQL rounds to the column's precision (6 when none)
+			if p < 0 || p > 6 {
+				p = 6
+			}
+			unit := int64(fractionUnit(p))
+			ns = (ns + unit/2) / unit * unit
+			if ns > 24*int64(time.Hour) {
+				return nil, fmt.Errorf("%w: time %q: out of range", ErrInvalidEvent, raw)
+			}
+		} else {
+			// MariaDB truncates to the column's precision (0 when none)
+			if p < 0 {
+				p = 0
+			}
+			unit := int64(fractionUnit(p))
+			ns = ns / unit * unit
+			if ns > (838*3600+59*60+59)*int64(time.Second) {
+				return nil, fmt.Errorf("%w: time %q: out of range", ErrInvalidEvent, raw)
+			}
+		}
+		if neg {
+			if pg {
+				return nil, fmt.Errorf("%w: time %q: invalid input syntax", ErrInvalidEvent, raw)
+			}
+			ns = -ns
+		}
+		if s.Name == NameTime {
+			return int32(ns / int64(time.Millisecond)), nil
+		}
+		return ns / int64(time.Microsecond), nil
+	case NameZonedTime:
+		return pgZonedTime(raw)
+	case NameMicroDuration:
+		return pgIntervalMicros(raw)
+	case NameYear:
+		y, err := strconv.Atoi(strings.TrimSpace(raw))
+		if err != nil {
+			return nil, fmt.Errorf("%w: year %q", ErrInvalidEvent, raw)
+		}
+		switch {
+		case y == 0 && isStr && len(strings.TrimSpace(raw)) <= 2:
+			y = 2000 // '0' and '00' are 2000, the number 0 is 0000
+		case y >= 1 && y <= 69:
+			y += 2000
+		case y >= 70 && y <= 99:
+			y += 1900
+		}
+		if y != 0 && (y < 1901 || y > 2155) {
+			return nil, fmt.Errorf("%w: year %q: out of range", ErrInvalidEvent, raw)
+		}
+		if y == 0 {
+			// the binlog holds YEAR as the offset from 1900: the
+			// connector delivers 0000 as 1900 (seen on the stack)
+			y = 1900
+		}
+		return int32(y), nil
+	case NameEnum, NameEnumSet:
+		_, labels, _ := parseEnumType(sqlType)
+		if s.Name == NameEnum {
+			l, err := enumLabel(labels, raw, isStr)
+			return l, err
+		}
+		if strings.TrimSpace(raw) == "" {
+			return "", nil
+		}
+		var picked []bool = make([]bool, len(labels))
+		if !isStr {
+			n, err := strconv.ParseUint(raw, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%w: set value %s", ErrInvalidEvent, raw)
+			}
+			for i := range labels {
+				picked[i] = n&(1<<uint(i)) != 0
+			}
+		} else {
+			for _, part := range strings.Split(raw, ",") {
+				found := false
+				for i, l := range labels {
+					if strings.EqualFold(strings.TrimRight(l, " "), strings.TrimRight(part, " ")) {
+						picked[i], found = true, true
+						break
+					}
+				}
+				if !found {
+					return nil, fmt.Errorf("%w: %q is not one of %s", ErrInvalidEvent, part, sqlType)
+				}
+			}
+		}
+		var out []string
+		for i, l := range labels {
+			if picked[i] {
+				out = append(out, l)
+			}
+		}
+		return strings.Join(out, ","), nil
+	case NameBits:
+		// the bit value as an unsigned number (b'101' is 5), delivered as
+		// BitSet.toByteArray: little-endian, padded to (n+7)/8 bytes
+		n, ok := new(big.Int).SetString(strings.TrimSpace(raw), 10)
+		if !ok || n.Sign() < 0 {
+			return nil, fmt.Errorf("%w: bit value %q: want an unsigned number", ErrInvalidEvent, raw)
+		}
+		width := (prec + 7) / 8
+		if n.BitLen() > prec {
+			return nil, fmt.Errorf("%w: bit value %s: more than %d bits", ErrInvalidEvent, raw, prec)
+		}
+		be := n.Bytes()
+		out := make([]byte, width)
+		for i := range be {
+			out[i] = be[len(be)-1-i]
+		}
+		return out, nil
+	}
+	if s.Type == Boolean { // bit(1)
+		switch strings.TrimSpace(raw) {
+		case "1", "true":
+			return true, nil
+		case "0", "false":
+			return false, nil
+		}
+		return nil, fmt.Errorf("%w: bit(1) value %q: want 0 or 1", ErrInvalidEvent, raw)
+	}
+	return nil, fmt.Errorf("%w: sample value for %s", ErrUnsupported, sqlType)
+}
+
+// enumLabel is the label MariaDB stores for an ENUM input: the label
+// matching case-insensitively (trailing spaces ignored) or, for a number,
+// the label at that 1-based index.
+func enumLabel(labels []string, raw string, isStr bool) (string, error) {
+	if !isStr {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 || n > len(labels) {
+			return "", fmt.Errorf("%w: enum index %s out of range", ErrInvalidEvent, raw)
+		}
+		return labels[n-1], nil
+	}
+	for _, l := range labels {
+		if strings.EqualFold(strings.TrimRight(l, " "), strings.TrimRight(raw, " ")) {
+			return l, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %q is not one of the enum's labels", ErrInvalidEvent, raw)
+}
+
+var timetzRe = regexp.MustCompile(`^\s*(\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)?\s*$`)
+
+// pgZonedTime is a PostgreSQL timetz as ZonedTime.toIsoString writes it:
+// moved to UTC, ISO_OFFSET_TIME (seconds always, the fraction without
+// trailing zeros, Z).
+func pgZonedTime(v string) (string, error) {
+	m := timetzRe.FindStringSubmatch(v)
+	if m == nil {
+		return "", fmt.Errorf("%w: timetz %q: want hh:mm:ss[.ffffff][±hh[:mm]]", ErrInvalidEvent, v)
+	}
+	ns, _, err := parseTimeOfDay(m[1])
+	if err != nil {
+		return "", err
+	}
+	unit := int64(time.Microsecond)
+	ns = (ns + unit/2) / unit * unit
+	off := int64(0)
+	if z := m[2]; z != "" && z != "Z" {
+		h, _ := strconv.ParseInt(z[1:3], 10, 64)
+		mm := int64(0)
+		rest := strings.TrimPrefix(z[3:], ":")
+		if rest != "" {
+			mm, _ = strconv.ParseInt(rest, 10, 64)
+		}
+		off = (h*60 + mm) * int64(time.Minute)
+		if z[0] == '-' {
+			off = -off
+		}
+	}
+	day := 24 * int64(time.Hour)
+	ns = ((ns-off)%day + day) % day
+	t := time.Unix(0, ns).UTC()
+	out := t.Format("15:04:05")
+	if f := ns % int64(time.Second); f != 0 {
+		out += "." + strings.TrimRight(fmt.Sprintf("%09d", f), "0")
+	}
+	return out + "Z", nil
+}
+
+// ColumnReadAsText reports a column type whose value a reader of the
+// database (the relay) should select as text and hand to ColumnValue:
+// the fixed-point types (whatever decimal.handling.mode), the
+// time-of-day types, year, enum, set and bit (MySQL / MariaDB: bit
+// selected as CAST(col AS UNSIGNED)).
+func ColumnReadAsText(kind ConnectorKind, sqlType string) bool {
+	return IsDecimalType(sqlType) || isMiscType(kind, sqlType)
+}
+
+var (
+	intervalUnitRe = regexp.MustCompile(`^\s*([+-]?\d+) (years?|mons?|days?)\b`)
+	intervalTimeRe = regexp.MustCompile(`^\s*([+-])?(\d+):(\d{2}):(\d{2})(?:\.(\d{1,6}))?\s*$`)
+)
+
+// pgIntervalMicros is a PostgreSQL interval as PostgresValueConverter
+// delivers it under interval.handling.mode=numeric: MicroDuration's
+// approximation ((years×12 + months) × 30.4375 + days) days plus the time,
+// computed in doubles and truncated to microseconds. The input must be in
+// PostgreSQL's output form (IntervalStyle postgres: "1 year 2 mons 3 days
+// 04:05:06.5", "-1 days +02:00:00"), what the server prints whatever the
+// form inserted; other forms are refused.
+func pgIntervalMicros(v string) (int64, error) {
+	bad := func() (int64, error) {
+		return 0, fmt.Errorf("%w: interval %q: give it as PostgreSQL prints it (IntervalStyle postgres), e.g. \"1 year 2 mons 3 days 04:05:06.5\"", ErrInvalidEvent, v)
+	}
+	rest := v
+	var years, months, days int64
+	for {
+		m := intervalUnitRe.FindStringSubmatchIndex(rest)
+		if m == nil {
+			break
+		}
+		n, err := strconv.ParseInt(rest[m[2]:m[3]], 10, 32)
+		if err != nil {
+			return bad()
+		}
+		switch rest[m[4]:m[5]][0] {
+		case 'y':
+			years = n
+		case 'm':
+			months = n
+		case 'd':
+			days = n
+		}
+		rest = rest[m[1]:]
+	}
+	var hours, minutes int64
+	var seconds float64
+	if strings.TrimSpace(rest) != "" {
+		m := intervalTimeRe.FindStringSubmatch(rest)
+		if m == nil {
+			return bad()
+		}
+		hours, _ = strconv.ParseInt(m[2], 10, 64)
+		minutes, _ = strconv.ParseInt(m[3], 10, 64)
+		sec := m[4]
+		if m[5] != "" {
+			sec += "." + m[5]
+		}
+		seconds, _ = strconv.ParseFloat(sec, 64)
+		if m[1] == "-" {
+			hours, minutes, seconds = -hours, -minutes, -seconds
+		}
+	} else if rest == v {
+		return bad()
+	}
+	// MicroDuration.durationMicros, double by double (explicit conversions
+	// keep Go from fusing the multiply-adds)
+	numberOfDays := float64(float64(years*12+months)*30.4375) + float64(days)
+	numberOfSeconds := float64(float64(float64(float64(float64(numberOfDays*24)+float64(hours))*60)+float64(minutes))*60) + seconds
+	return int64(float64(numberOfSeconds * 1e6)), nil
+}
