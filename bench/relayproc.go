@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -45,7 +46,13 @@ func startRelayProcess(rc *RelayConfig, f relay.Filter, logf func(string, ...any
 	rp := &relayProcess{cmd: cmd, done: make(chan struct{})}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
-	if err := cmd.Start(); err != nil {
+	orphanGuard(cmd)
+	// Pdeathsig follows the thread that started the child: keep this
+	// goroutine on it while starting (the thread outlives the unlock).
+	runtime.LockOSThread()
+	err = cmd.Start()
+	runtime.UnlockOSThread()
+	if err != nil {
 		pw.Close()
 		return nil, fmt.Errorf("%w: start %s: %w", ErrRelayProcess, cmd.Path, err)
 	}
