@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -122,7 +123,21 @@ type RelayConfig struct {
 	// relay starts (default DefaultProbeWait): when it arrives, another
 	// publisher is active and WarmUp fails with ErrOtherPublisher.
 	ProbeWait time.Duration
+	// Process, when set, runs the relay as a process of its own (as users
+	// run outboxctl relay) instead of in the bench's process: it returns
+	// the command, not started, that relays the outbox table restricted
+	// to filter (the run's aggregate type) with the poll settings of
+	// Options. The pipeline starts it in WarmUp, stops it on Close with an
+	// interrupt (killed after RelayStopTimeout) and reports its exit
+	// status, with the end of its stderr, as Close's error; its output
+	// lines go to Options.Logf. Options and ListenDSN/Channel are then not
+	// used for a relay of the bench's own.
+	Process func(filter relay.Filter) (*exec.Cmd, error)
 }
+
+// RelayStopTimeout is how long Close waits for a relay process to exit
+// after its interrupt before it kills it.
+const RelayStopTimeout = 30 * time.Second
 
 // Pipeline is the real pipeline; build it with NewPipeline.
 type pipeline struct {
@@ -147,10 +162,11 @@ type pipeline struct {
 	cancel context.CancelFunc
 	done   chan error
 
-	relay     *relay.Relay // nil: the connector publishes
+	relay     *relay.Relay // nil: the connector publishes (or a process)
 	relayStop context.CancelFunc
 	relayDone chan error
-	warm      sync.Map // warm-up aggregate id -> struct{}
+	relayProc *relayProcess // the relay as a process (RelayConfig.Process)
+	warm      sync.Map      // warm-up aggregate id -> struct{}
 	// the baseline consumer (StartBaseline)
 	baseGroup          string
 	baseStop, baseDone chan struct{}
@@ -403,6 +419,8 @@ func (p *pipeline) WarmUp(ctx context.Context) error {
 			case err := <-p.done:
 				p.done <- err
 				return fmt.Errorf("%w: the consumer stopped: %v", ErrWarmUp, err)
+			case <-p.relayProc.exited():
+				return fmt.Errorf("%w: %w", ErrWarmUp, p.relayProc.stop())
 			case <-ctx.Done():
 				return ctx.Err()
 			case <-time.After(50 * time.Millisecond):
@@ -451,6 +469,14 @@ func (p *pipeline) startRelay(ctx context.Context) error {
 	rc := p.cfg.Relay
 	ro := rc.Options
 	ro.Filter = relay.Filter{Column: p.cfg.Outbox.Columns.AggregateType, Value: p.agg}
+	if rc.Process != nil {
+		rp, err := startRelayProcess(rc, ro.Filter, ro.Logf)
+		if err != nil {
+			return err
+		}
+		p.relayProc = rp
+		return nil
+	}
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	if rc.Channel != "" {
 		wake, err := relay.Listen(rctx, rc.ListenDSN, rc.Channel, ro.Logf)
@@ -491,6 +517,11 @@ func (p *pipeline) Close(ctx context.Context) error {
 		return nil
 	}
 	var errs []error
+	if p.relayProc != nil {
+		if err := p.relayProc.stop(); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if p.relay != nil {
 		p.relayStop()
 		if err := <-p.relayDone; err != nil {

@@ -108,7 +108,7 @@ type Setup struct {
 	// transaction).
 	Batch int    `json:"batch,omitempty"`
 	Inbox string `json:"inbox,omitempty"`
-	// Relay describes the in-process relay (poll interval, LISTEN,
+	// Relay describes the relay (poll interval, LISTEN, separate process,
 	// batch) with PublisherRelay.
 	Relay      string  `json:"relay,omitempty"`
 	Duration   float64 `json:"duration_s"`

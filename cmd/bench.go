@@ -5,12 +5,16 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime/pprof"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +26,7 @@ import (
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/inbox"
 	"github.com/outboxctl/outboxctl/internal/settings"
+	"github.com/outboxctl/outboxctl/kafkaclient"
 	"github.com/outboxctl/outboxctl/relay"
 	"github.com/outboxctl/outboxctl/schemas/registry"
 	"github.com/outboxctl/outboxctl/spec"
@@ -45,6 +50,10 @@ type benchOptions struct {
 	RelayPollInterval time.Duration
 	RelayNotify       bool
 	RelayBatch        int
+	// RelayProcess: the relay runs as an outboxctl relay process of its
+	// own; RelayCommand is that executable (default: this one).
+	RelayProcess bool
+	RelayCommand string
 	// relayFlags: a --relay-* flag was given.
 	relayFlags bool
 	// Baseline: a bare confluent-kafka-go consumer reads the same topic
@@ -93,6 +102,13 @@ probe row and waits 3 s: if it reaches the consumer, the outbox's
 connector (or another relay) publishes the table and would publish every
 bench row twice, and the bench stops with exit 1; pause the connector or
 bench an outbox the relay publishes (relay: in the spec, no connector).
+--relay-process runs that relay as a separate "outboxctl relay" process,
+as users run it, so that the writer, the consumer and the relay do not
+share one Go runtime: the bench starts it on the outbox's generated
+connector config with the same --relay-* settings and --filter on the
+run's aggregate type, stops it with an interrupt at the end (killed 30 s
+later) and fails with its exit status and last output lines if it exits
+with an error; its output goes to stderr.
 
 Connections are those of provision: OUTBOXCTL_PG_DSN, OUTBOXCTL_MARIADB_DSN or
 OUTBOXCTL_MYSQL_DSN (pointed at the outbox's database) and
@@ -159,6 +175,9 @@ operational error (a service unreachable, the connector not streaming).`,
 	fs.DurationVar(&opts.RelayPollInterval, "relay-poll-interval", 100*time.Millisecond, "--publisher relay: time between polls when the table is drained")
 	fs.BoolVar(&opts.RelayNotify, "relay-notify", false, "--publisher relay: wake the relay with LISTEN on the spec's relay.notify channel (postgres; the NOTIFY trigger of outboxctl provision)")
 	fs.IntVar(&opts.RelayBatch, "relay-batch", relay.DefaultBatch, "--publisher relay: rows per poll")
+	fs.BoolVar(&opts.RelayProcess, "relay-process", false, "--publisher relay: run the relay as a separate outboxctl relay process (as users run it), not in the bench's process")
+	fs.StringVar(&opts.RelayCommand, "relay-command", "", "--relay-process: the outboxctl executable to run (default: this one)")
+	_ = fs.MarkHidden("relay-command")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	fs.BoolVar(&opts.Baseline, "baseline", false, "also measure a bare confluent-kafka-go consumer (no SDK) on the same topic in the same run: its latency and the SDK's p50 overhead (json outboxes)")
 	fs.StringVar(&opts.CPUProfile, "cpuprofile", "", "write a Go CPU profile of the run (writer, consumer, inbox) to this file")
@@ -360,12 +379,23 @@ func checkBenchPublisher(opts *benchOptions) error {
 		if opts.relayFlags {
 			return UsageError(errors.New("--relay-poll-interval, --relay-notify and --relay-batch need --publisher relay"))
 		}
+		if opts.RelayProcess || opts.RelayCommand != "" {
+			return UsageError(errors.New("--relay-process runs the relay as a process: it needs --publisher relay"))
+		}
 	case bench.PublisherRelay:
 		if opts.RelayPollInterval <= 0 {
 			return UsageError(fmt.Errorf("--relay-poll-interval %s: want > 0", opts.RelayPollInterval))
 		}
 		if opts.RelayBatch <= 0 {
 			return UsageError(fmt.Errorf("--relay-batch %d: want > 0", opts.RelayBatch))
+		}
+		if opts.RelayCommand != "" && !opts.RelayProcess {
+			return UsageError(errors.New("--relay-command needs --relay-process"))
+		}
+		if opts.RelayCommand != "" {
+			if _, err := exec.LookPath(opts.RelayCommand); err != nil {
+				return UsageError(fmt.Errorf("--relay-command %s: %w", opts.RelayCommand, err))
+			}
 		}
 	default:
 		return UsageError(fmt.Errorf("unknown --publisher %q: use cdc or relay", opts.Publisher))
@@ -422,6 +452,7 @@ func openRealBenchTarget(ctx context.Context, env *Env, s *spec.Spec, o *spec.Ou
 		cfg.Batch = consumer.Batch{MaxRecords: opts.Batch, MaxWait: opts.BatchWait}
 	}
 	setup := bench.Setup{Outbox: o.Name, Database: o.Database.Kind, Format: o.PayloadFormat, Partitions: opts.Partitions}
+	closeRelay := func() {}
 	if opts.Batch > 1 {
 		setup.Batch = opts.Batch
 	}
@@ -438,6 +469,16 @@ func openRealBenchTarget(ctx context.Context, env *Env, s *spec.Spec, o *spec.Ou
 			rc.ListenDSN, rc.Channel = dsn, o.Relay.Notify
 			setup.Relay += ", LISTEN " + o.Relay.Notify
 		}
+		if opts.RelayProcess {
+			proc, cleanup, err := benchRelayProcess(conf, o, kc, opts)
+			if err != nil {
+				db.Close()
+				return nil, err
+			}
+			rc.Process = proc
+			setup.Relay += ", separate process"
+			closeRelay = cleanup
+		}
 		cfg.Relay = rc
 	}
 	var inboxDB *sql.DB
@@ -449,6 +490,11 @@ func openRealBenchTarget(ctx context.Context, env *Env, s *spec.Spec, o *spec.Ou
 			return nil, err
 		}
 		inboxDB.SetMaxOpenConns(opts.Partitions + 4)
+		// and keeps them: database/sql keeps 2 idle connections by
+		// default, so with more lanes than that a finished transaction's
+		// connection was closed and the next one opened a new session
+		// (152 sessions in a 5 s run at 1,000/s)
+		inboxDB.SetMaxIdleConns(opts.Partitions + 4)
 		cfg.InboxDB, cfg.InboxDialect = inboxDB, inbox.MySQL
 		if o.Database.Kind == spec.Postgres {
 			cfg.InboxDialect = inbox.Postgres
@@ -456,6 +502,7 @@ func openRealBenchTarget(ctx context.Context, env *Env, s *spec.Spec, o *spec.Ou
 		setup.Inbox = string(cfg.InboxDialect)
 	}
 	closeAll := func() {
+		closeRelay()
 		db.Close()
 		if inboxDB != nil {
 			inboxDB.Close()
@@ -471,4 +518,65 @@ func openRealBenchTarget(ctx context.Context, env *Env, s *spec.Spec, o *spec.Ou
 	}
 	setup.Topic = p.(interface{ Topic() string }).Topic()
 	return &benchTarget{Pipeline: p, Setup: setup, Close: closeAll}, nil
+}
+
+// benchRelayProcess is bench --relay-process: the command that runs
+// `outboxctl relay` on the outbox's connector config (written to a private
+// temporary file, with its secrets resolved as the in-process relay gets
+// it, so the relay connects to the database as the connector would), the
+// bench's Kafka (its security and properties in a private producer config
+// file), the --relay-* settings and the run's filter. Cleanup
+// removes the temporary files.
+func benchRelayProcess(conf map[string]string, o *spec.Outbox, kc kafkaclient.Config, opts *benchOptions) (func(relay.Filter) (*exec.Cmd, error), func(), error) {
+	exe := opts.RelayCommand
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return nil, nil, fmt.Errorf("--relay-process: this executable: %w", err)
+		}
+	} else if p, err := exec.LookPath(exe); err == nil {
+		exe = p
+	} else {
+		return nil, nil, UsageError(fmt.Errorf("--relay-command %s: %w", exe, err))
+	}
+	dir, err := os.MkdirTemp("", "outboxctl-bench-relay-")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup := func() { _ = os.RemoveAll(dir) }
+	km, err := kc.ConfigMap()
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	var props []string
+	for k, v := range km {
+		props = append(props, fmt.Sprintf("%s=%v", k, v))
+	}
+	sort.Strings(props)
+	b, err := json.Marshal(conf)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "connector.json"), b, 0o600)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "producer.properties"), []byte(strings.Join(props, "\n")+"\n"), 0o600)
+	}
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	return func(f relay.Filter) (*exec.Cmd, error) {
+		args := []string{"relay", "--config", filepath.Join(dir, "connector.json"), "--producer-config", filepath.Join(dir, "producer.properties"),
+			"--bootstrap-servers", kc.BootstrapServers,
+			"--poll-interval", opts.RelayPollInterval.String(), "--batch", strconv.Itoa(opts.RelayBatch),
+			"--filter", f.Column + "=" + f.Value,
+			// the bench's probe checked that nothing else publishes the
+			// table; the relay's own check would ask Connect about the
+			// outbox's connector
+			"--no-connect-check"}
+		if opts.RelayNotify {
+			args = append(args, "--listen", o.Relay.Notify)
+		}
+		return exec.Command(exe, args...), nil
+	}, cleanup, nil
 }

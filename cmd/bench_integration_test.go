@@ -184,14 +184,20 @@ outboxes:
 	}{
 		{"poll-100ms", nil},
 		{"listen", []string{"--relay-notify"}},
+		// the relay as a separate `outboxctl relay` process (the test
+		// binary runs as outboxctl from $PATH, see TestMain)
+		{"listen-process", []string{"--relay-notify", "--relay-process", "--relay-command", "outboxctl"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"bench", "-f", specFile, "--outbox", "relay-" + strings.ToLower(sfx), "--publisher", "relay",
 				"--rate", "100", "--duration", "5s", "--inbox", "-o", "json"}, tc.extra...)
-			out, _ := run(t, 0, args...)
+			out, errOut := run(t, 0, args...)
 			var r struct {
 				benchJSON
 				Publisher string `json:"publisher"`
+				Setup     *struct {
+					Relay string `json:"relay"`
+				} `json:"setup"`
 			}
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatalf("bench -o json: %v\n%s", err, out)
@@ -208,6 +214,14 @@ outboxes:
 			if r.Publisher != "relay" {
 				t.Errorf("publisher %q, want relay", r.Publisher)
 			}
+			if slices.Contains(tc.extra, "--relay-process") {
+				if r.Setup == nil || !strings.Contains(r.Setup.Relay, "separate process") {
+					t.Errorf("setup.relay %+v, want the separate process named", r.Setup)
+				}
+				if !strings.Contains(errOut, "relay process: relay ") || !strings.Contains(errOut, "published ") {
+					t.Errorf("want the relay process's final line (relay TABLE: published N ...) on stderr, got:\n%s", errOut)
+				}
+			}
 			if *r.Sent != 500 || *r.Handled != *r.Sent || *r.Lost != 0 || *r.Duplicates != 0 || *r.Reordered != 0 {
 				t.Errorf("counts: sent %d handled %d lost %d duplicates %d reordered %d, want 500 sent, all handled once in order",
 					*r.Sent, *r.Handled, *r.Lost, *r.Duplicates, *r.Reordered)
@@ -215,6 +229,15 @@ outboxes:
 			t.Logf("bench %s: %s", tc.name, strings.Join(strings.Fields(out), " "))
 		})
 	}
+	t.Run("relay-process-fails", func(t *testing.T) {
+		// a relay process that exits at once (false(1) as the executable):
+		// the bench stops with its exit status instead of waiting.
+		_, errOut := run(t, 1, "bench", "-f", specFile, "--outbox", "relay-"+strings.ToLower(sfx), "--publisher", "relay",
+			"--relay-process", "--relay-command", "false", "--rate", "10", "--duration", "1s")
+		if !strings.Contains(errOut, "relay process") || !strings.Contains(errOut, "exit status 1") {
+			t.Errorf("want the relay process's exit status, got:\n%s", errOut)
+		}
+	})
 	t.Run("connector-running", func(t *testing.T) {
 		_, errOut := run(t, 1, "bench", "-f", specFile, "--outbox", "cdc-"+strings.ToLower(sfx), "--publisher", "relay", "--rate", "10", "--duration", "1s")
 		if !strings.Contains(errOut, "another publisher is active") || !strings.Contains(errOut, "connectors pause") {

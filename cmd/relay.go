@@ -53,6 +53,8 @@ type relayOptions struct {
 	NoConnectCheck bool
 	// MaxDBOutage: Options.MaxDatabaseOutage.
 	MaxDBOutage time.Duration
+	// Filter (--filter COLUMN=VALUE): Options.Filter.
+	Filter string
 }
 
 func newRelayCmd(env *Env) *cobra.Command {
@@ -129,6 +131,7 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.StringVar(&opts.ConnectURL, "connect-url", "", "Kafka Connect REST URL for that check (default $OUTBOXCTL_CONNECT_URL)")
 	fs.BoolVar(&opts.NoConnectCheck, "no-connect-check", false, "do not ask Kafka Connect whether the outbox's connector runs")
 	fs.DurationVar(&opts.MaxDBOutage, "max-db-outage", relay.DefaultMaxDatabaseOutage, "exit 1 once the outbox database has failed for this long (retried every poll interval until then; 0: retry for ever)")
+	fs.StringVar(&opts.Filter, "filter", "", "COLUMN=VALUE: publish (and delete) only the rows whose COLUMN equals VALUE, under a lock of their own (outboxctl bench --relay-process runs the relay so, on its aggregate type)")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	c.AddCommand(newRelayCutoverCmd(env))
 	return c
@@ -342,6 +345,13 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 	}
 	if opts.MaxDBOutage <= 0 {
 		ro.MaxDatabaseOutage = -1 // retry for ever
+	}
+	if opts.Filter != "" {
+		col, val, ok := strings.Cut(opts.Filter, "=")
+		if !ok || col == "" {
+			return UsageError(fmt.Errorf("--filter %q: want COLUMN=VALUE", opts.Filter))
+		}
+		ro.Filter = relay.Filter{Column: col, Value: val}
 	}
 	kc, err := env.kafkaConfig(&opts.Kafka, opts.BootstrapServers)
 	if err != nil {

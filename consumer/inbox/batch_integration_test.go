@@ -69,10 +69,22 @@ func markBatch(t *testing.T, db *sql.DB, store *inbox.SQLStore) {
 	if got := mark([]string{"c", "d"}, true); !slices.Equal(got, []bool{false, false}) {
 		t.Errorf("after the rollback = %v, want c and d new", got)
 	}
-	for _, id := range []string{"a", "b", "c", "d"} {
+	// ids that mean something in an array literal (PostgreSQL passes the
+	// batch as one text[]) stay plain text
+	odd := []string{`NULL`, `a,b`, `{x}`, `q"uote`, `back\slash`, ` sp ace `, `"`, `\`, `ü€`}
+	if got := mark(append(odd, `a,b`), true); !slices.Equal(got, append(make([]bool, len(odd)), true)) {
+		t.Errorf("odd ids = %v, want all new but the repeat", got)
+	}
+	if got := mark(append([]string{"e"}, odd...), true); !slices.Equal(got, append([]bool{false}, slices.Repeat([]bool{true}, len(odd))...)) {
+		t.Errorf("odd ids again = %v, want all processed but e", got)
+	}
+	for _, id := range append([]string{"a", "b", "c", "d", "e"}, odd...) {
 		if ok, err := store.IsProcessed(ctx, "g", id); err != nil || !ok {
 			t.Errorf("IsProcessed(%s) = %v, %v", id, ok, err)
 		}
+	}
+	if ok, err := store.IsProcessed(ctx, "g", "a,b,"); err != nil || ok {
+		t.Errorf("IsProcessed(a,b,) = %v, %v: want false", ok, err)
 	}
 	tx, err := store.Begin(ctx)
 	if err != nil {

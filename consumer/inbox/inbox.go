@@ -78,6 +78,14 @@ const DefaultTable = "outbox_inbox"
 // empty; "schema.table" allowed; letters, digits and underscores only).
 // opts are the options of the handler transactions (nil: the driver's default
 // isolation, which is enough: the mark is a unique-key insert).
+//
+// Each of the consumer's lanes (one per partition it is assigned) holds a
+// connection of db for its transaction: give db at least as many open and
+// idle connections (SetMaxOpenConns, SetMaxIdleConns). database/sql keeps 2
+// idle connections by default, so with more lanes a finished transaction's
+// connection is closed and the next transaction opens a new session
+// (outboxctl bench at 1,000 events/s on 4 partitions: about 125 sessions
+// in 5 s, 20 with the idle connections raised).
 func NewSQLStore(db *sql.DB, d Dialect, table string, opts *sql.TxOptions) (*SQLStore, error) {
 	if db == nil {
 		return nil, errors.New("inbox: nil *sql.DB")
