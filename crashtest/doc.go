@@ -55,8 +55,9 @@
 // in $OUTBOX_CLUSTER_STACK_DIR): kill -9 of the broker leading the outbox
 // topic (3 times in the full suite), a rolling restart of the 3 brokers, the
 // leading broker frozen (SIGSTOP) 30 s, kill -9 of the worker running the
-// Debezium task with an at-least-once connector (3) and with an
-// exactly-once connector (3), kill -9 of both workers. Each row adds the
+// Debezium task with a connector without exactly.once.support (3; the
+// workers still run it transactionally) and with an exactly-once connector
+// (3), kill -9 of both workers. Each row adds the
 // duplicate records in the topic (read back by event id with
 // read_committed; an exactly-once row must add none), the time to recover
 // (from the fault until, in every aggregate, the first event committed
@@ -65,7 +66,21 @@
 // directory, which any other test that kills or freezes the cluster's
 // processes takes too. The table goes to $OUTBOX_CRASH_CLUSTER_REPORT
 // (crash-report-cluster.md under `make crash-test`); docs/production.md
-// has the figures. TestClusterDefaultRebalanceDelay
+// has the figures.
+//
+// TestClusterWorkerKillOffsetWindow (cluster_window_integration_test.go)
+// shows what exactly-once removes. A worker with
+// exactly.once.source.support=enabled runs every source task
+// transactionally, so it starts a worker of its own on the cluster's
+// brokers (own group and internal topics, offset.flush.interval.ms=10000),
+// once without and once with exactly-once source support, and kills it
+// with kill -9 3 s after the connector's offsets were last written to its
+// offsets topic (watched with read_committed), while records of those 3 s
+// are acknowledged in the topic: the at-least-once worker must add
+// duplicate records to the topic after its restart (skipped by the inbox),
+// the exactly-once worker none.
+//
+// TestClusterDefaultRebalanceDelay
 // (build tag measure, not in make test) measures how long
 // Connect's default scheduled.rebalance.max.delay.ms keeps the task of a
 // killed worker down.

@@ -27,6 +27,9 @@ type crashStack struct {
 	repo    string
 	nodes   int
 	workers int
+	// rest, when set, is the Connect worker the pipeline deploys to
+	// instead of worker 1 (a test's own worker on the cluster's brokers).
+	rest string
 }
 
 func (c *crashStack) port(base int) int { return base + c.off }
@@ -44,8 +47,13 @@ func (c *crashStack) bootstrap() string {
 	return strings.Join(addrs, ",")
 }
 
-// connectURL is worker 1's REST endpoint.
-func (c *crashStack) connectURL() string { return c.workerURL(1) }
+// connectURL is worker 1's REST endpoint (rest when set).
+func (c *crashStack) connectURL() string {
+	if c.rest != "" {
+		return c.rest
+	}
+	return c.workerURL(1)
+}
 
 // workerURL is worker n's (1-based) REST endpoint.
 func (c *crashStack) workerURL(n int) string {
