@@ -177,11 +177,12 @@ func (w *ownWorker) start() {
 // kill sends SIGKILL and waits until the process is gone.
 func (w *ownWorker) kill() time.Time {
 	w.t.Helper()
+	sent := time.Now()
 	if err := w.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		w.t.Fatalf("kill -9 worker %s: %v", w.name, err)
 	}
 	<-w.exited
-	return time.Now()
+	return sent
 }
 
 func (w *ownWorker) stop() {
