@@ -430,8 +430,11 @@ func TestClusterCrashSuite(t *testing.T) {
 	})
 	r.run("broker leading the outbox topic frozen (SIGSTOP) 30 s", 1, false, func(int) time.Time {
 		n := cs.leaderOf(t, s.topic)
-		at := time.Now()
-		cs.signal(t, instance("kafka", n), syscall.SIGSTOP, false)
+		hw0 := highWatermarks(t, cs, s.topic)
+		at := cs.signal(t, instance("kafka", n), syscall.SIGSTOP, false)
+		// The same timeline as the leader kill's: whether the leaders move
+		// while it is frozen, and which client waits for it.
+		stopTimeline := leaderTimeline(t, cs, s, n, at, hw0)
 		resumed := false
 		defer func() {
 			if !resumed {
@@ -441,6 +444,9 @@ func TestClusterCrashSuite(t *testing.T) {
 		time.Sleep(30 * time.Second)
 		cs.signal(t, instance("kafka", n), syscall.SIGCONT, false)
 		resumed = true
+		t.Logf("broker %d resumed %.1f s after the freeze", n, time.Since(at).Seconds())
+		time.Sleep(5 * time.Second)
+		stopTimeline()
 		cs.waitFullISR(t, s.topic)
 		return at
 	})

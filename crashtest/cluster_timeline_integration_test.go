@@ -210,7 +210,7 @@ func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.
 		tl.mu.Lock()
 		defer tl.mu.Unlock()
 		slices.Sort(tl.logs)
-		t.Logf("leader kill of node %d, timeline from the kill:\n%s", killed, joinLines(tl.logs))
+		t.Logf("node %d killed or frozen: timeline from the fault:\n%s", killed, joinLines(tl.logs))
 	}
 }
 
