@@ -168,8 +168,9 @@ SELECT i, a, s FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY
 	c, err := consumer.NewConsumer(consumer.ConsumerConfig{
 		BootstrapServers: os.Getenv("CRASH_BOOTSTRAP"), GroupID: group, Topics: []string{os.Getenv("CRASH_TOPIC")},
 		CommitInterval: 500 * time.Millisecond, RedeliveryBackoff: 200 * time.Millisecond, MaxRedeliveryBackoff: 2 * time.Second,
-		Kafka:  kconf,
-		Logger: log, OnError: func(err error) { log.Warn("processing", "err", err) },
+		Kafka:      kconf,
+		InstanceID: os.Getenv("CRASH_INSTANCE_ID"),
+		Logger:     log, OnError: func(err error) { log.Warn("processing", "err", err) },
 		Batch: batch,
 	}, r)
 	if err != nil {
