@@ -42,6 +42,9 @@
 // broker restarted twice under the relay).
 // OUTBOX_CRASH_ONLY=<part of a fault's name> runs only the matching faults
 // (after the warm-up), for example OUTBOX_CRASH_ONLY=blackholed.
+// OUTBOX_CRASH_KAFKA_DEBUG=<librdkafka debug contexts> (for example
+// cgrp,fetch) writes librdkafka's debug log into the consumer processes'
+// logs (keep them with OUTBOX_CRASH_LOG_DIR).
 // OUTBOX_CRASH_INBOX_BATCH=N (N > 1) runs the consumer processes (of the CDC
 // and the relay rows) in inbox batches of up to N records
 // (ConsumerConfig.Batch) whose effects a consumer.HandleBatch function
@@ -62,7 +65,10 @@
 // read_committed; an exactly-once row must add none), the time to recover
 // (from the fault until, in every aggregate, the first event committed
 // after it has its effect) and the worst commit-to-effect latency of the
-// row. Each row holds an exclusive flock on cluster.lock in the instance's
+// row; the leader-kill and freeze rows log a timeline from the fault
+// (leaders, coordinators, new and read_committed-readable records). The
+// cluster rows' consumer has a 15 s session and static membership (see
+// docs/production.md). Each row holds an exclusive flock on cluster.lock in the instance's
 // directory, which any other test that kills or freezes the cluster's
 // processes takes too. The table goes to $OUTBOX_CRASH_CLUSTER_REPORT
 // (crash-report-cluster.md under `make crash-test`); docs/production.md
