@@ -39,8 +39,7 @@ func TestClusterDefaultRebalanceDelay(t *testing.T) {
 	if w == 0 {
 		t.Fatalf("no worker runs the task of %s", s.connector)
 	}
-	cs.signal(t, instance("connect", w), syscall.SIGKILL, true)
-	at := time.Now()
+	at := cs.signal(t, instance("connect", w), syscall.SIGKILL, true)
 	moved, took := cs.waitTaskMoved(t, 3-w, w, s.connector, at, 10*time.Minute)
 	t.Logf("default scheduled.rebalance.max.delay.ms: killed worker %d; the task RUNNING on worker %d %s after the kill", w, moved, took.Round(100*time.Millisecond))
 	cs.up(t)

@@ -86,6 +86,9 @@ type suite struct {
 	commits *commitLog
 	// connector is the Debezium connector's name ("" for the relay rows).
 	connector string
+	// consumerEnv is more environment for the consumer process
+	// (KEY=VALUE).
+	consumerEnv []string
 }
 
 // TestMain runs the crash suite's consumer process instead of the tests
@@ -105,7 +108,11 @@ func TestMain(m *testing.M) {
 func runConsumerProcess() error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	level := slog.LevelInfo
+	if os.Getenv("OUTBOX_CRASH_KAFKA_DEBUG") != "" {
+		level = slog.LevelDebug // the SDK logs librdkafka's lines at debug level
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	db, err := sql.Open("pgx", os.Getenv("CRASH_INBOX_DSN"))
 	if err != nil {
 		return err
@@ -150,11 +157,20 @@ SELECT i, a, s FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY
 	if err != nil {
 		return err
 	}
+	session := 6000
+	if v, err := strconv.Atoi(os.Getenv("CRASH_SESSION_TIMEOUT_MS")); err == nil && v > 0 {
+		session = v
+	}
+	kconf := kafka.ConfigMap{"session.timeout.ms": session, "heartbeat.interval.ms": 1000}
+	if d := os.Getenv("OUTBOX_CRASH_KAFKA_DEBUG"); d != "" {
+		kconf["debug"] = d // librdkafka's debug contexts (e.g. cgrp,fetch) into the consumer log
+	}
 	c, err := consumer.NewConsumer(consumer.ConsumerConfig{
 		BootstrapServers: os.Getenv("CRASH_BOOTSTRAP"), GroupID: group, Topics: []string{os.Getenv("CRASH_TOPIC")},
 		CommitInterval: 500 * time.Millisecond, RedeliveryBackoff: 200 * time.Millisecond, MaxRedeliveryBackoff: 2 * time.Second,
-		Kafka:  kafka.ConfigMap{"session.timeout.ms": 6000, "heartbeat.interval.ms": 1000},
-		Logger: log, OnError: func(err error) { log.Warn("processing", "err", err) },
+		Kafka:      kconf,
+		InstanceID: os.Getenv("CRASH_INSTANCE_ID"),
+		Logger:     log, OnError: func(err error) { log.Warn("processing", "err", err) },
 		Batch: batch,
 	}, r)
 	if err != nil {
@@ -182,6 +198,7 @@ func (s *suite) startConsumer() {
 	cmd.Env = append(os.Environ(), "CRASH_CONSUMER=1",
 		"CRASH_INBOX_DSN=postgres://postgres@"+s.proxy.addr()+"/crash_inbox_"+s.sfx+"?sslmode=disable&connect_timeout=5",
 		"CRASH_REGISTRY_URL="+s.cs.registryURL(), "CRASH_GROUP="+s.group, "CRASH_TOPIC="+s.topic, "CRASH_BOOTSTRAP="+s.cs.bootstrap())
+	cmd.Env = append(cmd.Env, s.consumerEnv...)
 	f, err := os.OpenFile(s.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		t.Fatal(err)

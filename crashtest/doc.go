@@ -42,6 +42,9 @@
 // broker restarted twice under the relay).
 // OUTBOX_CRASH_ONLY=<part of a fault's name> runs only the matching faults
 // (after the warm-up), for example OUTBOX_CRASH_ONLY=blackholed.
+// OUTBOX_CRASH_KAFKA_DEBUG=<librdkafka debug contexts> (for example
+// cgrp,fetch) writes librdkafka's debug log into the consumer processes'
+// logs (keep them with OUTBOX_CRASH_LOG_DIR).
 // OUTBOX_CRASH_INBOX_BATCH=N (N > 1) runs the consumer processes (of the CDC
 // and the relay rows) in inbox batches of up to N records
 // (ConsumerConfig.Batch) whose effects a consumer.HandleBatch function
@@ -55,17 +58,35 @@
 // in $OUTBOX_CLUSTER_STACK_DIR): kill -9 of the broker leading the outbox
 // topic (3 times in the full suite), a rolling restart of the 3 brokers, the
 // leading broker frozen (SIGSTOP) 30 s, kill -9 of the worker running the
-// Debezium task with an at-least-once connector (3) and with an
-// exactly-once connector (3), kill -9 of both workers. Each row adds the
+// Debezium task with a connector without exactly.once.support (3; the
+// workers still run it transactionally) and with an exactly-once connector
+// (3), kill -9 of both workers. Each row adds the
 // duplicate records in the topic (read back by event id with
 // read_committed; an exactly-once row must add none), the time to recover
 // (from the fault until, in every aggregate, the first event committed
 // after it has its effect) and the worst commit-to-effect latency of the
-// row. Each row holds an exclusive flock on cluster.lock in the instance's
+// row; the leader-kill and freeze rows log a timeline from the fault
+// (leaders, coordinators, new and read_committed-readable records). The
+// cluster rows' consumer has a 15 s session and static membership (see
+// docs/production.md). Each row holds an exclusive flock on cluster.lock in the instance's
 // directory, which any other test that kills or freezes the cluster's
 // processes takes too. The table goes to $OUTBOX_CRASH_CLUSTER_REPORT
 // (crash-report-cluster.md under `make crash-test`); docs/production.md
-// has the figures. TestClusterDefaultRebalanceDelay
+// has the figures.
+//
+// TestClusterWorkerKillOffsetWindow (cluster_window_integration_test.go)
+// shows what exactly-once removes. A worker with
+// exactly.once.source.support=enabled runs every source task
+// transactionally, so it starts a worker of its own on the cluster's
+// brokers (own group and internal topics, offset.flush.interval.ms=10000),
+// once without and once with exactly-once source support, and kills it
+// with kill -9 3 s after the connector's offsets were last written to its
+// offsets topic (watched with read_committed), while records of those 3 s
+// are acknowledged in the topic: the at-least-once worker must add
+// duplicate records to the topic after its restart (skipped by the inbox),
+// the exactly-once worker none.
+//
+// TestClusterDefaultRebalanceDelay
 // (build tag measure, not in make test) measures how long
 // Connect's default scheduled.rebalance.max.delay.ms keeps the task of a
 // killed worker down.

@@ -27,6 +27,9 @@ type crashStack struct {
 	repo    string
 	nodes   int
 	workers int
+	// rest, when set, is the Connect worker the pipeline deploys to
+	// instead of worker 1 (a test's own worker on the cluster's brokers).
+	rest string
 }
 
 func (c *crashStack) port(base int) int { return base + c.off }
@@ -44,8 +47,13 @@ func (c *crashStack) bootstrap() string {
 	return strings.Join(addrs, ",")
 }
 
-// connectURL is worker 1's REST endpoint.
-func (c *crashStack) connectURL() string { return c.workerURL(1) }
+// connectURL is worker 1's REST endpoint (rest when set).
+func (c *crashStack) connectURL() string {
+	if c.rest != "" {
+		return c.rest
+	}
+	return c.workerURL(1)
+}
 
 // workerURL is worker n's (1-based) REST endpoint.
 func (c *crashStack) workerURL(n int) string {
@@ -97,18 +105,22 @@ func (c *crashStack) pid(svc string) (int, error) {
 func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
 
 // signal sends sig to svc and, with wait, waits until the process is gone.
-func (c *crashStack) signal(t *testing.T, svc string, sig syscall.Signal, wait bool) {
+// It returns when the signal was sent: a SIGKILL takes effect then (the
+// process never runs again), while kill(pid, 0) still finds it until its
+// parent has reaped it, which took up to 1.5 s under load.
+func (c *crashStack) signal(t *testing.T, svc string, sig syscall.Signal, wait bool) (sent time.Time) {
 	t.Helper()
 	pid, err := c.pid(svc)
 	if err != nil {
 		t.Fatal(err)
 	}
+	sent = time.Now()
 	if err := syscall.Kill(pid, sig); err != nil {
 		t.Fatalf("%s %s (pid %d): %v", sig, svc, pid, err)
 	}
 	t.Logf("%s: sent %s to pid %d", svc, sig, pid)
 	if !wait {
-		return
+		return sent
 	}
 	deadline := time.Now().Add(90 * time.Second)
 	for alive(pid) {
@@ -117,6 +129,7 @@ func (c *crashStack) signal(t *testing.T, svc string, sig syscall.Signal, wait b
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	return sent
 }
 
 // up starts what is not running of the instance and waits until healthy.

@@ -1,0 +1,280 @@
+//go:build integration
+
+package crashtest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/outboxctl/outboxctl/internal/itest"
+)
+
+// Where the time of a leader kill goes: the timeline follows, every
+// 200 ms from the kill, who leads the outbox topic's partitions and the
+// partitions of the coordinators the pipeline depends on (the consumer
+// group's, in __consumer_offsets; the Connect task's transaction
+// coordinator, in __transaction_state: the cluster's workers run source
+// tasks transactionally; Connect's offsets topic), and when each outbox
+// partition gets its first new record. The suite logs each step with its
+// time since the kill; the time to recover (the consumer's side) ends it.
+
+// javaPartition is Kafka's partition of a coordinator key:
+// abs(String.hashCode()) % n.
+func javaPartition(key string, n int) int32 {
+	var h int32
+	for _, r := range key {
+		h = 31*h + int32(r)
+	}
+	return int32(int(h&0x7fffffff) % n)
+}
+
+type timeline struct {
+	t    *testing.T
+	at   time.Time
+	mu   sync.Mutex
+	seen map[string]time.Duration
+	logs []string
+}
+
+func (tl *timeline) mark(ev string) {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	if _, ok := tl.seen[ev]; ok {
+		return
+	}
+	d := time.Since(tl.at)
+	tl.seen[ev] = d
+	tl.logs = append(tl.logs, fmt.Sprintf("+%5.1f s  %s", d.Seconds(), ev))
+}
+
+// leaderTimeline starts following the cluster after node killed was
+// killed at at; hw0 are the outbox partitions' high watermarks just before
+// the kill. stop ends it and logs the timeline.
+func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.Time, hw0 map[int32]int64) (stop func()) {
+	tl := &timeline{t: t, at: at, seen: map[string]time.Duration{}}
+	// Fresh clients on the live nodes for each look: a client that knew
+	// the killed node keeps its cached leaders (and its requests to it)
+	// for longer than the step to measure.
+	var live []string
+	for n := 1; n <= cs.nodes; n++ {
+		if n != killed {
+			live = append(live, fmt.Sprintf("127.0.0.1:%d", cs.port(19092)+100*(n-1)))
+		}
+	}
+	conf := func() *kafka.ConfigMap {
+		return &kafka.ConfigMap{"bootstrap.servers": strings.Join(live, ","), "group.id": "crash-tl-" + itest.Suffix(), "log_level": 3}
+	}
+	a, err := kafka.NewAdminClient(conf())
+	if err != nil {
+		t.Fatal(err)
+	}
+	coord := map[string]int32{} // internal topic -> the pipeline's partition
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	res, err := a.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames([]string{"__consumer_offsets", "__transaction_state"}))
+	cancel()
+	if err == nil {
+		for _, d := range res.TopicDescriptions {
+			switch d.Name {
+			case "__consumer_offsets":
+				coord[d.Name] = javaPartition(s.group, len(d.Partitions))
+			case "__transaction_state":
+				// Connect's transactional id of task 0: <group.id>-<connector>-0.
+				coord[d.Name] = javaPartition("outboxctl-connect-"+s.connector+"-0", len(d.Partitions))
+			}
+		}
+	}
+	a.Close()
+	coord["_connect-offsets"] = 0
+	what := map[string]string{"__consumer_offsets": "the consumer group's coordinator", "__transaction_state": "the task's transaction coordinator", "_connect-offsets": "Connect's offsets topic"}
+	// A read_committed reader from the kill's high watermarks, on every
+	// node as the pipeline's consumer: when records are readable (their
+	// transactions committed) apart from the consumer group.
+	probe, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": cs.bootstrap(), "group.id": "crash-tl-" + itest.Suffix(),
+		"isolation.level": "read_committed", "enable.auto.commit": false, "log_level": 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tps []kafka.TopicPartition
+	for p := int32(0); p < partitions; p++ {
+		tps = append(tps, kafka.TopicPartition{Topic: &s.topic, Partition: p, Offset: kafka.Offset(hw0[p])})
+	}
+	if err := probe.Assign(tps); err != nil {
+		t.Fatal(err)
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
+	probeDone := make(chan struct{})
+	go func() {
+		defer close(probeDone)
+		read := map[int32]bool{}
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if m, ok := probe.Poll(50).(*kafka.Message); ok && m.TopicPartition.Error == nil && !read[m.TopicPartition.Partition] {
+				read[m.TopicPartition.Partition] = true
+				tl.mark(fmt.Sprintf("%s[%d] first record read with read_committed (not the consumer group)", s.topic, m.TopicPartition.Partition))
+				if len(read) == partitions {
+					tl.mark("every outbox partition read with read_committed")
+				}
+			}
+		}
+	}()
+	go func() {
+		defer close(stopped)
+		wasLed := map[string]bool{}
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(200 * time.Millisecond):
+			}
+			a, err := kafka.NewAdminClient(conf())
+			if err != nil {
+				continue
+			}
+			cons, err := kafka.NewConsumer(conf())
+			if err != nil {
+				a.Close()
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			res, err := a.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames([]string{s.topic, "__consumer_offsets", "__transaction_state", "_connect-offsets"}))
+			cancel()
+			if err != nil {
+				tl.mark("describe failed: " + err.Error())
+			}
+			if err == nil {
+				tl.mark("first answer of the live nodes")
+				moved := 0
+				for _, d := range res.TopicDescriptions {
+					for _, p := range d.Partitions {
+						key := fmt.Sprintf("%s[%d]", d.Name, p.Partition)
+						if d.Name != s.topic && coord[d.Name] != int32(p.Partition) {
+							continue
+						}
+						if d.Name == s.topic && p.Leader != nil && p.Leader.ID != killed {
+							moved++
+						}
+						if p.Leader != nil {
+							tl.mark(fmt.Sprintf("first look: %s led by node %d", key, p.Leader.ID))
+						}
+						if p.Leader == nil || p.Leader.ID == killed {
+							wasLed[key] = true
+							continue
+						}
+						if wasLed[key] {
+							label := key
+							if w := what[d.Name]; w != "" {
+								label += " (" + w + ")"
+							}
+							tl.mark(fmt.Sprintf("%s led by node %d", label, p.Leader.ID))
+						}
+					}
+					if d.Name == s.topic && moved == len(d.Partitions) {
+						tl.mark("every outbox partition led by a live node")
+					}
+				}
+			}
+			grown := 0
+			for p := int32(0); p < partitions; p++ {
+				_, hi, err := cons.QueryWatermarkOffsets(s.topic, p, 1000)
+				if err != nil {
+					tl.mark(fmt.Sprintf("watermark of [%d] failed: %v", p, err))
+				}
+				if err == nil && hi > hw0[p] {
+					tl.mark(fmt.Sprintf("%s[%d] first new record", s.topic, p))
+					grown++
+				}
+			}
+			if grown == partitions {
+				tl.mark("every outbox partition has new records")
+			}
+			cons.Close()
+			a.Close()
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+		<-probeDone
+		probe.Close()
+		tl.mu.Lock()
+		defer tl.mu.Unlock()
+		slices.Sort(tl.logs)
+		t.Logf("node %d killed or frozen: timeline from the fault:\n%s", killed, joinLines(tl.logs))
+	}
+}
+
+// highWatermarks are the outbox partitions' high watermarks.
+func highWatermarks(t *testing.T, cs *crashStack, topic string) map[int32]int64 {
+	t.Helper()
+	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": cs.bootstrap(), "group.id": "crash-hw-" + itest.Suffix()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cons.Close()
+	hw := map[int32]int64{}
+	for p := int32(0); p < partitions; p++ {
+		_, hi, err := cons.QueryWatermarkOffsets(topic, p, 10000)
+		if err != nil {
+			t.Fatalf("watermarks of %s[%d]: %v", topic, p, err)
+		}
+		hw[p] = hi
+	}
+	return hw
+}
+
+func joinLines(l []string) string {
+	out := ""
+	for _, s := range l {
+		out += "    " + s + "\n"
+	}
+	return out
+}
+
+// coordinatorOf returns the node that leads the consumer group's partition
+// of __consumer_offsets: the group's coordinator.
+func (c *crashStack) coordinatorOf(t *testing.T, group string) int {
+	t.Helper()
+	d := c.describe(t, "__consumer_offsets")
+	want := int(javaPartition(group, len(d.Partitions)))
+	for _, p := range d.Partitions {
+		if p.Partition == want && p.Leader != nil {
+			return p.Leader.ID
+		}
+	}
+	return 0
+}
+
+// leads reports whether node leads a partition of topic.
+func (c *crashStack) leads(t *testing.T, topic string, node int) bool {
+	t.Helper()
+	for _, p := range c.describe(t, topic).Partitions {
+		if p.Leader != nil && p.Leader.ID == node {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *crashStack) describe(t *testing.T, topic string) kafka.TopicDescription {
+	t.Helper()
+	a := c.admin(t)
+	defer a.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := a.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames([]string{topic}))
+	if err != nil {
+		t.Fatalf("describe %s: %v", topic, err)
+	}
+	return res.TopicDescriptions[0]
+}
