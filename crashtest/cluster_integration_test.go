@@ -121,17 +121,9 @@ func (c *crashStack) admin(t *testing.T) *kafka.AdminClient {
 // partitions (partition 0's leader on a tie).
 func (c *crashStack) leaderOf(t *testing.T, topic string) int {
 	t.Helper()
-	a := c.admin(t)
-	defer a.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	res, err := a.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames([]string{topic}))
-	if err != nil {
-		t.Fatalf("describe %s: %v", topic, err)
-	}
 	led := map[int]int{}
 	best := -1
-	for _, p := range res.TopicDescriptions[0].Partitions {
+	for _, p := range c.describe(t, topic).Partitions {
 		if p.Leader == nil {
 			continue
 		}

@@ -23,27 +23,26 @@ type Decimal struct {
 	Scale    int32
 }
 
-// String is BigDecimal.toString.
-func (d Decimal) String() string {
+// parts splits d into its sign ("" or "-"), the digits of the unscaled
+// value's magnitude and the scale.
+func (d Decimal) parts() (sign, digits string, scale int) {
 	u := d.Unscaled
 	if u == nil {
 		u = new(big.Int)
 	}
-	digits := new(big.Int).Abs(u).String()
-	sign := ""
 	if u.Sign() < 0 {
 		sign = "-"
 	}
-	scale := int(d.Scale)
+	return sign, new(big.Int).Abs(u).String(), int(d.Scale)
+}
+
+// String is BigDecimal.toString: the plain form while the exponent it would
+// need is small, else scientific notation.
+func (d Decimal) String() string {
+	sign, digits, scale := d.parts()
 	adjusted := -scale + len(digits) - 1
 	if scale >= 0 && adjusted >= -6 {
-		switch {
-		case scale == 0:
-			return sign + digits
-		case len(digits) > scale:
-			return sign + digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
-		}
-		return sign + "0." + strings.Repeat("0", scale-len(digits)) + digits
+		return d.plain()
 	}
 	out := sign + digits[:1]
 	if len(digits) > 1 {
@@ -92,16 +91,7 @@ func (d Decimal) float64() float64 {
 
 // plain is BigDecimal.toPlainString.
 func (d Decimal) plain() string {
-	u := d.Unscaled
-	if u == nil {
-		u = new(big.Int)
-	}
-	digits := new(big.Int).Abs(u).String()
-	sign := ""
-	if u.Sign() < 0 {
-		sign = "-"
-	}
-	scale := int(d.Scale)
+	sign, digits, scale := d.parts()
 	switch {
 	case scale <= 0:
 		return sign + digits + strings.Repeat("0", -scale)

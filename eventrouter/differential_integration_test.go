@@ -403,18 +403,13 @@ func variants() []variant {
 			// rules still apply (char(n) defaults are not padded, a quote
 			// cuts a PostgreSQL literal short, bytea has no default)
 			name: "json_defaults_debezium_rules",
-			cols: []col{
-				{name: "id", pg: "uuid", maria: "varchar(36)", notNull: true, pk: true},
-				{name: "aggregatetype", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "aggregateid", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "payload", pg: "jsonb", maria: "json"},
-				{name: "d_char", pg: "char(8)", maria: "char(8)", def: `"ab"`},
-				{name: "d_quote", pg: "varchar(20)", maria: "varchar(20)", def: `"it's"`},
-				{name: "d_bs", pg: "varchar(20)", maria: "varchar(20)", def: `"a\\b"`},
-				{name: "d_bytes", pg: "bytea", maria: "blob", def: `"hex:00ff"`},
-				{name: "d_json", pg: "json", maria: "longtext", def: `{"b": 1,  "a": "x"}`},
-			},
+			cols: withCols(
+				col{name: "d_char", pg: "char(8)", maria: "char(8)", def: `"ab"`},
+				col{name: "d_quote", pg: "varchar(20)", maria: "varchar(20)", def: `"it's"`},
+				col{name: "d_bs", pg: "varchar(20)", maria: "varchar(20)", def: `"a\\b"`},
+				col{name: "d_bytes", pg: "bytea", maria: "blob", def: `"hex:00ff"`},
+				col{name: "d_json", pg: "json", maria: "longtext", def: `{"b": 1,  "a": "x"}`},
+			),
 			er: map[string]string{
 				"table.fields.additional.placement": "d_char:header,d_quote:header,d_bs:header,d_bytes:header,d_json:header",
 				"route.topic.replacement":           "dt$R.jsondef.${routedByValue}",
@@ -518,26 +513,21 @@ func variants() []variant {
 			// (PostgreSQL rounds, MariaDB truncates), unsigned bounds
 			// (MariaDB widens; BIGINT UNSIGNED wraps), NULLs
 			name: "typed_columns_placements", parts: 2,
-			cols: []col{
-				{name: "id", pg: "uuid", maria: "varchar(36)", notNull: true, pk: true},
-				{name: "aggregatetype", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "aggregateid", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "payload", pg: "jsonb", maria: "json"},
-				{name: "t_uuid", pg: "uuid", maria: "varchar(36)"},
-				{name: "t_ts", pg: "timestamp(3)", maria: "datetime(3)"},
-				{name: "t_ts6", pg: "timestamp", maria: "datetime(6)"},
-				{name: "t_ts0", pg: "timestamp(0)", maria: "datetime"},
-				{name: "t_tz", pg: "timestamptz(3)", maria: "timestamp(3)"},
-				{name: "t_tz0", pg: "timestamptz", maria: "timestamp"},
-				{name: "t_u8", pg: "int2", maria: "tinyint unsigned"},
-				{name: "t_u16", pg: "int4", maria: "smallint unsigned"},
-				{name: "t_u24", pg: "int4", maria: "mediumint unsigned"},
-				{name: "t_u32", pg: "int8", maria: "int unsigned"},
-				{name: "t_u64", pg: "text", maria: "bigint unsigned"},    // PostgreSQL has no unsigned bigint
-				{name: "t_part", pg: "int4", maria: "smallint unsigned"}, // int32 on both: partition takes it
-				{name: "t_bin", pg: "bytea", maria: "binary(4)"},
-			},
+			cols: withCols(
+				col{name: "t_uuid", pg: "uuid", maria: "varchar(36)"},
+				col{name: "t_ts", pg: "timestamp(3)", maria: "datetime(3)"},
+				col{name: "t_ts6", pg: "timestamp", maria: "datetime(6)"},
+				col{name: "t_ts0", pg: "timestamp(0)", maria: "datetime"},
+				col{name: "t_tz", pg: "timestamptz(3)", maria: "timestamp(3)"},
+				col{name: "t_tz0", pg: "timestamptz", maria: "timestamp"},
+				col{name: "t_u8", pg: "int2", maria: "tinyint unsigned"},
+				col{name: "t_u16", pg: "int4", maria: "smallint unsigned"},
+				col{name: "t_u24", pg: "int4", maria: "mediumint unsigned"},
+				col{name: "t_u32", pg: "int8", maria: "int unsigned"},
+				col{name: "t_u64", pg: "text", maria: "bigint unsigned"},    // PostgreSQL has no unsigned bigint
+				col{name: "t_part", pg: "int4", maria: "smallint unsigned"}, // int32 on both: partition takes it
+				col{name: "t_bin", pg: "bytea", maria: "binary(4)"},
+			),
 			er: map[string]string{
 				"table.field.event.key":             "t_uuid",
 				"table.field.event.timestamp":       "t_ts",
@@ -563,22 +553,17 @@ func variants() []variant {
 			// headers and envelope fields; each column of a type one
 			// database lacks is text / varchar on the other
 			name: "typed_time_enum_bit",
-			cols: []col{
-				{name: "id", pg: "uuid", maria: "varchar(36)", notNull: true, pk: true},
-				{name: "aggregatetype", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "aggregateid", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "payload", pg: "jsonb", maria: "json"},
-				{name: "t_time", pg: "time(3)", maria: "time(3)"},
-				{name: "t_time6", pg: "time", maria: "time(6)"},
-				{name: "t_time0", pg: "time(0)", maria: "time"},
-				{name: "t_tz", pg: "timetz", maria: "varchar(64)"},
-				{name: "t_year", pg: "text", maria: "year"},
-				{name: "t_enum", pg: "text", maria: "enum('new','Paid','x y')"},
-				{name: "t_set", pg: "text", maria: "set('a','b','c')"},
-				{name: "t_bit", pg: "text", maria: "bit(1)"},
-				{name: "t_bits", pg: "text", maria: "bit(10)"},
-			},
+			cols: withCols(
+				col{name: "t_time", pg: "time(3)", maria: "time(3)"},
+				col{name: "t_time6", pg: "time", maria: "time(6)"},
+				col{name: "t_time0", pg: "time(0)", maria: "time"},
+				col{name: "t_tz", pg: "timetz", maria: "varchar(64)"},
+				col{name: "t_year", pg: "text", maria: "year"},
+				col{name: "t_enum", pg: "text", maria: "enum('new','Paid','x y')"},
+				col{name: "t_set", pg: "text", maria: "set('a','b','c')"},
+				col{name: "t_bit", pg: "text", maria: "bit(1)"},
+				col{name: "t_bits", pg: "text", maria: "bit(10)"},
+			),
 			er: map[string]string{
 				"table.field.event.key":             "t_enum",
 				"table.fields.additional.placement": "t_time:header,t_time6:header,t_time0:header,t_tz:header,t_year:header,t_enum:header,t_set:header,t_bit:header,t_bits:header,t_time:envelope:tm,t_tz:envelope:tz,t_set:envelope:s,t_bits:envelope:b",
@@ -679,22 +664,17 @@ func variants() []variant {
 			// 64-bit bounds, MariaDB tinyint(1) as SHOW CREATE TABLE gives
 			// it (int16), dates before the epoch, bytes, char(n), json text
 			name: "typed_scalars",
-			cols: []col{
-				{name: "id", pg: "uuid", maria: "varchar(36)", notNull: true, pk: true},
-				{name: "aggregatetype", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "aggregateid", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "type", pg: "varchar(255)", maria: "varchar(255)", notNull: true},
-				{name: "payload", pg: "jsonb", maria: "json"},
-				{name: "t_f4", pg: "float4", maria: "float"},
-				{name: "t_f8", pg: "float8", maria: "double"},
-				{name: "t_i2", pg: "int2", maria: "smallint"},
-				{name: "t_i8", pg: "int8", maria: "bigint"},
-				{name: "t_bool", pg: "bool", maria: "tinyint(1)"},
-				{name: "t_date", pg: "date", maria: "date"},
-				{name: "t_bin", pg: "bytea", maria: "varbinary(8)"},
-				{name: "t_char", pg: "char(5)", maria: "char(5)"},
-				{name: "t_js", pg: "json", maria: "longtext"},
-			},
+			cols: withCols(
+				col{name: "t_f4", pg: "float4", maria: "float"},
+				col{name: "t_f8", pg: "float8", maria: "double"},
+				col{name: "t_i2", pg: "int2", maria: "smallint"},
+				col{name: "t_i8", pg: "int8", maria: "bigint"},
+				col{name: "t_bool", pg: "bool", maria: "tinyint(1)"},
+				col{name: "t_date", pg: "date", maria: "date"},
+				col{name: "t_bin", pg: "bytea", maria: "varbinary(8)"},
+				col{name: "t_char", pg: "char(5)", maria: "char(5)"},
+				col{name: "t_js", pg: "json", maria: "longtext"},
+			),
 			er: map[string]string{
 				"table.field.event.key":             "t_f4",
 				"table.fields.additional.placement": "t_f4:header,t_f8:header,t_i2:header,t_i8:header,t_bool:header,t_date:header,t_bin:header,t_char:header,t_js:header,t_f4:envelope:f4,t_f8:envelope:f8,t_date:envelope:d,t_char:envelope:c,t_bool:envelope:b",
