@@ -316,10 +316,11 @@ func (s *suite) recovery(faultAt, since time.Time) (rec, worst time.Duration, er
 }
 
 // run runs one fault reps times under load: hit applies it after a random
-// 1-3 s and returns when it began; then the counts, the topic's
-// duplicates and the time to recover make the row. eos rows must add no
-// duplicate record to the topic.
-func (r *clusterRow) run(name string, reps int, eos bool, hit func(rep int) (faultAt time.Time)) {
+// 1-3 s and returns when it began, with a note for the report (which node
+// it hit, say; may be empty); then the counts, the topic's duplicates and
+// the time to recover make the row. eos rows must add no duplicate record
+// to the topic.
+func (r *clusterRow) run(name string, reps int, eos bool, hit func(rep int) (faultAt time.Time, note string)) {
 	s := r.s
 	if !selected(name) {
 		return
@@ -331,7 +332,11 @@ func (r *clusterRow) run(name string, reps int, eos bool, hit func(rep int) (fau
 		done := s.load(stop)
 		time.Sleep(time.Second + time.Duration(rand.IntN(2000))*time.Millisecond)
 		start := time.Now()
-		faultAt := hit(rep)
+		faultAt, note := hit(rep)
+		fault := name
+		if note != "" {
+			fault += " (" + note + ")"
+		}
 		s.t.Logf("%s #%d: fault and recovery took %s", name, rep, time.Since(start).Round(time.Millisecond))
 		c, skipped := s.measure(name, rep, stop, done, 3*time.Second, 3*time.Minute)
 		unlock()
@@ -345,8 +350,8 @@ func (r *clusterRow) run(name string, reps int, eos bool, hit func(rep int) (fau
 		dups := records - len(ids)
 		added := dups - r.topicDups
 		r.topicDups = dups
-		s.t.Logf("%s #%d: time to recover %s, worst commit-to-effect latency %s; %d records in the topic, %d duplicates (%d added by the row)", name, rep, recText, worstText, records, dups, added)
-		*r.rows = append(*r.rows, fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |", name, rep, c.committed, c.distinct, c.lost, c.effects-c.distinct, c.reordered, skipped, added, recText, worstText))
+		s.t.Logf("%s #%d: time to recover %s, worst commit-to-effect latency %s; %d records in the topic, %d duplicates (%d added by the row)", fault, rep, recText, worstText, records, dups, added)
+		*r.rows = append(*r.rows, fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |", fault, rep, c.committed, c.distinct, c.lost, c.effects-c.distinct, c.reordered, skipped, added, recText, worstText))
 		if eos && added != 0 {
 			s.t.Errorf("%s #%d: the exactly-once connector wrote %d duplicate records to the topic (read_committed)", name, rep, added)
 		}
@@ -399,33 +404,33 @@ func TestClusterCrashSuite(t *testing.T) {
 	s := setupCluster(t, cs, false)
 	r := &clusterRow{s: s, rows: &rows}
 
-	r.run("kill -9 of the broker leading the outbox topic, restart", reps["leader"], false, func(int) time.Time {
-		n := cs.leaderOf(t, s.topic)
-		if c := cs.coordinatorOf(t, s.group); c != n && cs.leads(t, s.topic, c) {
-			// The worst case: the node also coordinates the consumer group.
-			t.Logf("broker %d leads partitions of the outbox topic and coordinates the consumer group: that one", c)
-			n = c
-		}
+	// The leader kill alternates: odd repetitions kill the active
+	// controller (when it leads outbox partitions), even ones a node that
+	// leads outbox partitions and is not the controller (the group's
+	// coordinator when it is one). The short form kills the controller,
+	// the harder case.
+	r.run("kill -9 of the broker leading the outbox topic, restart", reps["leader"], false, func(rep int) (time.Time, string) {
+		n, note := cs.leaderKillTarget(t, s, rep%2 == 1)
 		hw0 := highWatermarks(t, cs, s.topic)
 		at := cs.signal(t, instance("kafka", n), syscall.SIGKILL, true) // the broker is gone
-		t.Logf("killed broker %d (leader of the outbox topic) at %s", n, at.UTC().Format("15:04:05.000"))
+		t.Logf("killed broker %d (%s) at %s", n, note, at.UTC().Format("15:04:05.000"))
 		stopTimeline := leaderTimeline(t, cs, s, n, at, hw0)
 		time.Sleep(10 * time.Second)
 		cs.up(t)
 		stopTimeline()
 		cs.waitFullISR(t, s.topic)
-		return at
+		return at, note
 	})
-	r.run("rolling restart of the 3 brokers", 1, false, func(int) time.Time {
+	r.run("rolling restart of the 3 brokers", 1, false, func(int) (time.Time, string) {
 		at := time.Now()
 		for n := 1; n <= cs.nodes; n++ {
 			cs.signal(t, instance("kafka", n), syscall.SIGTERM, true)
 			cs.up(t)
 			cs.waitFullISR(t, s.topic)
 		}
-		return at
+		return at, ""
 	})
-	r.run("broker leading the outbox topic frozen (SIGSTOP) 30 s", 1, false, func(int) time.Time {
+	r.run("broker leading the outbox topic frozen (SIGSTOP) 30 s", 1, false, func(int) (time.Time, string) {
 		n := cs.leaderOf(t, s.topic)
 		if c := cs.coordinatorOf(t, s.group); c != n && cs.leads(t, s.topic, c) {
 			t.Logf("broker %d leads partitions of the outbox topic and coordinates the consumer group: that one", c)
@@ -449,10 +454,10 @@ func TestClusterCrashSuite(t *testing.T) {
 		time.Sleep(5 * time.Second)
 		stopTimeline()
 		cs.waitFullISR(t, s.topic)
-		return at
+		return at, ""
 	})
-	killWorker := func(s *suite) func(int) time.Time {
-		return func(int) time.Time {
+	killWorker := func(s *suite) func(int) (time.Time, string) {
+		return func(int) (time.Time, string) {
 			w, _ := cs.taskWorker(1, s.connector)
 			if w == 0 {
 				t.Fatalf("no worker runs the task of %s", s.connector)
@@ -463,7 +468,7 @@ func TestClusterCrashSuite(t *testing.T) {
 			t.Logf("killed worker %d (ran the task); the task RUNNING on worker %d %s after the kill", w, moved, took.Round(100*time.Millisecond))
 			cs.up(t)
 			itest.WaitRunning(t, cs.workerURL(other), s.connector, 3*time.Minute)
-			return at
+			return at, fmt.Sprintf("task on the other worker after %.1f s", took.Seconds())
 		}
 	}
 	// The instance's workers have exactly.once.source.support=enabled, so
@@ -472,16 +477,7 @@ func TestClusterCrashSuite(t *testing.T) {
 	// duplicates. TestClusterWorkerKillOffsetWindow does, on a worker
 	// without exactly-once source support.
 	r.run("kill -9 of the Connect worker running the task (connector without exactly.once.support)", reps["worker"], false, killWorker(s))
-	r.run("kill -9 of both Connect workers, restart", 1, false, func(int) time.Time {
-		var at time.Time // both workers are gone
-		for n := 1; n <= cs.workers; n++ {
-			at = cs.signal(t, instance("connect", n), syscall.SIGKILL, true)
-		}
-		time.Sleep(time.Second)
-		cs.up(t)
-		itest.WaitRunning(t, cs.connectURL(), s.connector, 3*time.Minute)
-		return at
-	})
+	r.run("kill -9 of both Connect workers during an open transaction, restart", 1, false, killBothWorkers(t, cs, s))
 	if !t.Failed() && selected("exactly-once") {
 		s.stopConsumer()
 		e := setupCluster(t, cs, true)

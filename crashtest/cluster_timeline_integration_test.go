@@ -128,6 +128,28 @@ func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.
 			}
 		}
 	}()
+	// The metadata quorum's leader as the live nodes wrote it (their
+	// quorum-state files, every 100 ms, apart from the slower looks below,
+	// which wait on the dead node): when the killed node was the active
+	// controller, the election.
+	quorumDone := make(chan struct{})
+	go func() {
+		defer close(quorumDone)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			switch ctrl, epoch, err := cs.activeController(killed); {
+			case err != nil:
+			case ctrl == 0:
+				tl.mark("no live node knows an active controller (an election)")
+			case ctrl != killed:
+				tl.mark(fmt.Sprintf("node %d active controller (epoch %d)", ctrl, epoch))
+			}
+		}
+	}()
 	go func() {
 		defer close(stopped)
 		wasLed := map[string]bool{}
@@ -206,6 +228,7 @@ func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.
 		close(done)
 		<-stopped
 		<-probeDone
+		<-quorumDone
 		probe.Close()
 		tl.mu.Lock()
 		defer tl.mu.Unlock()
