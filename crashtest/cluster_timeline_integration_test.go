@@ -59,6 +59,29 @@ func (tl *timeline) mark(ev string) {
 // the kill. stop ends it and logs the timeline.
 func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.Time, hw0 map[int32]int64) (stop func()) {
 	tl := &timeline{t: t, at: at, seen: map[string]time.Duration{}}
+	done := make(chan struct{})
+	// The metadata quorum's leader as the live nodes wrote it (their
+	// quorum-state files, every 100 ms, started first and apart from the
+	// slower looks below, which can wait on the dead node): when the
+	// killed node was the active controller, the election.
+	quorumDone := make(chan struct{})
+	go func() {
+		defer close(quorumDone)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			switch ctrl, epoch, err := cs.activeController(killed); {
+			case err != nil:
+			case ctrl == 0:
+				tl.mark("no live node knows an active controller (an election)")
+			case ctrl != killed:
+				tl.mark(fmt.Sprintf("node %d active controller (epoch %d)", ctrl, epoch))
+			}
+		}
+	}()
 	// Fresh clients on the live nodes for each look: a client that knew
 	// the killed node keeps its cached leaders (and its requests to it)
 	// for longer than the step to measure.
@@ -108,7 +131,7 @@ func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.
 	if err := probe.Assign(tps); err != nil {
 		t.Fatal(err)
 	}
-	done, stopped := make(chan struct{}), make(chan struct{})
+	stopped := make(chan struct{})
 	probeDone := make(chan struct{})
 	go func() {
 		defer close(probeDone)
@@ -125,28 +148,6 @@ func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.
 				if len(read) == partitions {
 					tl.mark("every outbox partition read with read_committed")
 				}
-			}
-		}
-	}()
-	// The metadata quorum's leader as the live nodes wrote it (their
-	// quorum-state files, every 100 ms, apart from the slower looks below,
-	// which wait on the dead node): when the killed node was the active
-	// controller, the election.
-	quorumDone := make(chan struct{})
-	go func() {
-		defer close(quorumDone)
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(100 * time.Millisecond):
-			}
-			switch ctrl, epoch, err := cs.activeController(killed); {
-			case err != nil:
-			case ctrl == 0:
-				tl.mark("no live node knows an active controller (an election)")
-			case ctrl != killed:
-				tl.mark(fmt.Sprintf("node %d active controller (epoch %d)", ctrl, epoch))
 			}
 		}
 	}()

@@ -56,17 +56,24 @@
 // KRaft nodes, topics at replication factor 3 with min.insync.replicas=2, 2
 // Connect workers with exactly.once.source.support=enabled; ports + 4000,
 // in $OUTBOX_CLUSTER_STACK_DIR): kill -9 of the broker leading the outbox
-// topic (3 times in the full suite), a rolling restart of the 3 brokers, the
-// leading broker frozen (SIGSTOP) 30 s, kill -9 of the worker running the
-// Debezium task with a connector without exactly.once.support (3; the
-// workers still run it transactionally) and with an exactly-once connector
-// (3), kill -9 of both workers. Each row adds the
+// topic (3 times in the full suite: the repetitions alternate the node that
+// is also the active KRaft controller, read from the nodes' quorum-state
+// files, first, and a partition leader that is not, and the row says which
+// it was), a rolling restart of the 3 brokers, the leading broker frozen
+// (SIGSTOP) 30 s, kill -9 of the worker running the Debezium task with a
+// connector without exactly.once.support (3; the workers still run it
+// transactionally) and with an exactly-once connector (3), and kill -9 of
+// both workers while the task's transaction is open (its worker frozen
+// until the outbox topic's and _connect-offsets' last stable offsets stay
+// below their high watermarks), then their restart. Each row adds the
 // duplicate records in the topic (read back by event id with
 // read_committed; an exactly-once row must add none), the time to recover
 // (from the fault until, in every aggregate, the first event committed
 // after it has its effect) and the worst commit-to-effect latency of the
 // row; the leader-kill and freeze rows log a timeline from the fault
-// (leaders, coordinators, new and read_committed-readable records). The
+// (the controller election, leaders, coordinators, new and
+// read_committed-readable records), the both-workers row one from the kill
+// (when the workers answer, when the open transaction is resolved). The
 // cluster rows' consumer has a 15 s session and static membership (see
 // docs/production.md). Each row holds an exclusive flock on cluster.lock in the instance's
 // directory, which any other test that kills or freezes the cluster's

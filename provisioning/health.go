@@ -20,6 +20,18 @@ const RebalanceDelayHint = "a task of a worker that died stays RUNNING on it in 
 	"Connect's default 300000 (5 min) kept the Debezium task down 315 s after a kill -9 of its worker; " +
 	"set 10000 on every worker: it moved the task in 19-24 s (docs/production.md)"
 
+// ConnectorMissingHint is doctor's advice for a connector that Connect does
+// not know (its status answers 404). Right after the workers restarted it
+// may not be missing: a worker with exactly.once.source.support=enabled
+// reads its internal topics with read_committed before it joins the group,
+// and answers 404 for every connector meanwhile; a transaction that a
+// killed task left open in the offsets topic holds that read back until the
+// transaction coordinator aborts it. The figures are the cluster crash
+// suite's (docs/production.md).
+const ConnectorMissingHint = "outboxctl deploy; if the Connect workers have just restarted, wait first: exactly-once workers answer 404 until they have read their offsets topic, " +
+	"which a transaction left open by a killed task holds back for the workers' producer.transaction.timeout.ms (Kafka's default 60000: 68.6 s measured after both workers were killed; " +
+	"30000 on the workers with the brokers' transaction.abort.timed.out.transaction.cleanup.interval.ms=2000: 30.7 s; docs/production.md)"
+
 // workerAnswers reports whether a Connect worker's REST address
 // (worker_id, host:port) accepts a TCP connection within 3 s.
 func workerAnswers(ctx context.Context, workerID string) bool {
@@ -43,7 +55,7 @@ func ConnectorHealth(ctx context.Context, client *connect.Client, t Target) ([]F
 	name := t.Connector.Name
 	st, err := client.Status(ctx, name)
 	if errors.Is(err, connect.ErrNotFound) {
-		fs.add(IDConnectorNotFound, SeverityError, "connector "+name, "outboxctl deploy", "connector is not deployed on %s", redact.URL(client.URL()))
+		fs.add(IDConnectorNotFound, SeverityError, "connector "+name, ConnectorMissingHint, "connector is not deployed on %s", redact.URL(client.URL()))
 		return fs.list, nil
 	}
 	if err != nil {

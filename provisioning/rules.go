@@ -61,7 +61,7 @@ var Rules = findingsmodel.Rules{
 	{ID: IDUserSuperuser, Severity: SeverityInfo, Purpose: "the connector user is a superuser", Hint: "provision a dedicated LOGIN REPLICATION role"},
 
 	// Connect and Kafka.
-	{ID: IDConnectorNotFound, Severity: SeverityError, Purpose: "the connector is not deployed", Hint: "outboxctl deploy"},
+	{ID: IDConnectorNotFound, Severity: SeverityError, Purpose: "the connector is not deployed (or the workers, just restarted, have not read their internal topics yet)", Hint: ConnectorMissingHint},
 	{ID: IDConnectorState, Severity: SeverityError, Purpose: "the connector or one of its tasks is not RUNNING", Hint: "outboxctl status / restart"},
 	{ID: IDConnectWorkerGone, Severity: SeverityWarning, Purpose: "the status topic says a task RUNNING on a worker that does not answer: the worker died, and Connect moves its tasks only after scheduled.rebalance.max.delay.ms", Hint: RebalanceDelayHint},
 	{ID: IDTopicMissing, Severity: SeverityWarning, Purpose: "a topic the outbox needs does not exist", Hint: "outboxctl provision --topics"},

@@ -276,7 +276,7 @@ func TestHealth(t *testing.T) {
 	// A connector that is not deployed, and Connect unreachable.
 	delete(statuses, "orders-outbox")
 	fs, err = provisioning.ConnectorHealth(context.Background(), client, tg)
-	if err != nil || len(fs) != 1 || fs[0].Rule != provisioning.IDConnectorNotFound {
+	if err != nil || len(fs) != 1 || fs[0].Rule != provisioning.IDConnectorNotFound || fs[0].Hint != provisioning.ConnectorMissingHint {
 		t.Errorf("missing connector: %v, %v", fs, err)
 	}
 	srv.Close()
