@@ -89,9 +89,13 @@ REBALANCE_DELAY_MS=${OUTBOX_STACK_CONNECT_REBALANCE_DELAY_MS:-$((CONNECT_WORKERS
 # default 60000): together, how long a transaction left open by a killed
 # task holds back read_committed readers, the restarted workers' read of
 # their offsets topic included (both workers killed: 68.6 s to recover
-# with the defaults, 30.7 s with 2000 and 30000).
-KAFKA_SESSION_TIMEOUT_MS=${OUTBOX_STACK_KAFKA_SESSION_TIMEOUT_MS:-5000}
-KAFKA_HEARTBEAT_MS=${OUTBOX_STACK_KAFKA_HEARTBEAT_MS:-1000}
+# with the defaults, 30.7 s with 2000 and 30000). A kill of the node that
+# is also the active controller: 8.5-9.6 s to recover with a 5000 ms
+# session and 1000 ms heartbeats, 6.6-9.0 s with 4000 and 500 (the new
+# controller fences the dead node a full session after its election);
+# a 1500 ms quorum fetch timeout did not make the elections shorter.
+KAFKA_SESSION_TIMEOUT_MS=${OUTBOX_STACK_KAFKA_SESSION_TIMEOUT_MS:-4000}
+KAFKA_HEARTBEAT_MS=${OUTBOX_STACK_KAFKA_HEARTBEAT_MS:-500}
 KAFKA_QUORUM_FETCH_TIMEOUT_MS=${OUTBOX_STACK_KAFKA_QUORUM_FETCH_TIMEOUT_MS:-2000}
 KAFKA_TXN_ABORT_INTERVAL_MS=${OUTBOX_STACK_KAFKA_TXN_ABORT_INTERVAL_MS:-2000}
 CONNECT_TXN_TIMEOUT_MS=${OUTBOX_STACK_CONNECT_TXN_TIMEOUT_MS:-30000}
@@ -292,7 +296,7 @@ EOF
 			# The cluster: every topic on 3 nodes, a write acknowledged by
 			# acks=all once 2 have it, never an out-of-sync replica as leader
 			# (it would lose acknowledged records). A dead node leaves the
-			# quorum's view after 5 s (default 9 s) and a stalled follower
+			# quorum's view after 4 s (default 9 s) and a stalled follower
 			# leaves the ISR after 10 s (default 30 s): both bound the time
 			# a killed or frozen broker holds up acks=all writes.
 			cat >>"$(server_conf $n)" <<EOF
