@@ -173,13 +173,12 @@ func (c *crashStack) openTransactions(topic string, parts int32) (map[int32][2]i
 // the worker running the task until one of the task's transactions is
 // open in the outbox topic and in Connect's offsets topic (their last
 // stable offsets stay below their high watermarks), then kills both
-// workers with kill -9 and restarts them. The
-// open transaction of the dead task holds back every read_committed
-// reader of those partitions (the inbox consumer, and Connect's own
-// offsets reader when the transaction has written offsets) until a new
-// producer with the task's transactional id fences it or the transaction
-// coordinator aborts it after its timeout: the row logs when each
-// happened.
+// workers with kill -9 and restarts them. The open transaction of the
+// dead task holds back every read_committed reader of those partitions
+// (the inbox consumer, and the restarted workers' read of their offsets
+// topic, which comes before they join the group) until the transaction
+// coordinator aborts it after the transaction's timeout: the row logs
+// when the workers answer and when the transaction is resolved.
 func killBothWorkers(t *testing.T, cs *crashStack, s *suite) func(int) (time.Time, string) {
 	return func(int) (time.Time, string) {
 		w, _ := cs.taskWorker(1, s.connector)
@@ -285,7 +284,10 @@ func (c *crashStack) workerState(n int, name string) (state string, ok bool) {
 	if err != nil {
 		return "", false
 	}
-	if !found || len(st.Tasks) == 0 {
+	if !found {
+		return "connector unknown (404)", true
+	}
+	if len(st.Tasks) == 0 {
 		return "no task", true
 	}
 	return st.Tasks[0].State + " on " + st.Tasks[0].WorkerID, true
