@@ -30,7 +30,7 @@ const RebalanceDelayHint = "a task of a worker that died stays RUNNING on it in 
 // suite's (docs/production.md).
 const ConnectorMissingHint = "outboxctl deploy; if the Connect workers have just restarted, wait first: exactly-once workers answer 404 until they have read their offsets topic, " +
 	"which a transaction left open by a killed task holds back for the workers' producer.transaction.timeout.ms (Kafka's default 60000: 68.6 s measured after both workers were killed; " +
-	"30000 on the workers with the brokers' transaction.abort.timed.out.transaction.cleanup.interval.ms=2000: 30.7 s; docs/production.md)"
+	"30000 on the workers with the brokers' transaction.abort.timed.out.transaction.cleanup.interval.ms=2000: 30.7-31.8 s; docs/production.md)"
 
 // workerAnswers reports whether a Connect worker's REST address
 // (worker_id, host:port) accepts a TCP connection within 3 s.
