@@ -248,13 +248,7 @@ func (c *Client) once(ctx, callCtx context.Context, method, path string, query u
 		return resp.StatusCode, c.transportErr(ctx, callCtx, reqCtx, start, method, u, err)
 	}
 	if resp.StatusCode >= 300 {
-		e := &APIError{Status: resp.StatusCode, ErrorCode: resp.StatusCode, Method: method, URL: u}
-		code, msg, _ := httpclient.ParseErrorBody(data, 300)
-		e.Message = msg
-		if code != 0 {
-			e.ErrorCode = code
-		}
-		return resp.StatusCode, e
+		return resp.StatusCode, httpclient.NewAPIError[service]("", method, u, resp.StatusCode, data)
 	}
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		return resp.StatusCode, nil

@@ -4,7 +4,8 @@
 // (TLSFiles), the transport (Transport), the classification of a request
 // that got no answer (Expired), the JSON error body both APIs answer
 // ({"error_code": N, "message": "…"}, ParseErrorBody) and the error types
-// of a request without an answer (UnreachableError, TimeoutError), one
+// of an error answer (APIError, NewAPIError) and of a request without an
+// answer (UnreachableError, TimeoutError), one
 // implementation for both clients, each its own type (the type parameter
 // S names the service and its sentinels). Answers are read with the bounded
 // readers of internal/limitio.

@@ -258,7 +258,7 @@ func (c *Client) mapErr(op string, cl *call, err error) error {
 		return nil
 	}
 	if cl.status != 0 {
-		return newAPIError(op, cl.status, cl.body)
+		return newAPIError(op, cl)
 	}
 	if cl.tooLarge {
 		return fmt.Errorf("%s: %s %s: %w: more than %d bytes", op, cl.method, redact.URL(cl.url), ErrAnswerTooLarge, c.maxAnswer)
@@ -298,7 +298,7 @@ func (c *Client) rest(ctx context.Context, op, method, path string, in, out any)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return newAPIError(op, cl.status, cl.body)
+		return newAPIError(op, cl)
 	}
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
