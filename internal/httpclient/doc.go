@@ -15,7 +15,13 @@
 //   - WithCallTimeout bounds a whole call (every request and retry of it);
 //   - WithRequestTimeout bounds each HTTP request (sending it and reading
 //     its answer);
-//   - WithTLS takes TLS files (TLSFiles), WithTLSConfig a ready *tls.Config;
+//   - WithTLS takes TLS files (TLSFiles), WithTLSConfig a ready *tls.Config,
+//     for the default transport (a clone of http.DefaultTransport);
+//   - WithHTTPClient sends through a copy of an *http.Client (its Timeout,
+//     redirects, jar and transport), WithTransport sets the transport
+//     (winning over the client's), WithTransportWrapper wraps whichever
+//     transport is used (Sender; httpclienttest.TransportOptions runs one
+//     table of them against both clients);
 //   - WithBasicAuth and WithBearerToken (the token wins);
 //   - WithMaxAnswerSize bounds the answer bodies read.
 //
