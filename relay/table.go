@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -71,6 +72,18 @@ func (t *table) col(name string) *column {
 		}
 	}
 	return nil
+}
+
+// keyColumns are the indexes of the primary key's columns among the
+// table's columns, in table order.
+func (t *table) keyColumns() []int {
+	var idx []int
+	for i, c := range t.cols {
+		if slices.Contains(t.pk, c.name) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
 }
 
 // tableOf reads table.include.list: the relay publishes one table, named
