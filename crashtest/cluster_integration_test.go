@@ -406,7 +406,7 @@ func TestClusterCrashSuite(t *testing.T) {
 			t.Logf("broker %d leads partitions of the outbox topic and coordinates the consumer group: that one", c)
 			n = c
 		}
-		hw0 := highWatermarks(t, cs, s.topic)
+		hw0 := itest.HighWatermarks(t, cs.bootstrap(), s.topic, partitions)
 		at := cs.signal(t, instance("kafka", n), syscall.SIGKILL, true) // the broker is gone
 		t.Logf("killed broker %d (leader of the outbox topic) at %s", n, at.UTC().Format("15:04:05.000"))
 		stopTimeline := leaderTimeline(t, cs, s, n, at, hw0)
@@ -431,7 +431,7 @@ func TestClusterCrashSuite(t *testing.T) {
 			t.Logf("broker %d leads partitions of the outbox topic and coordinates the consumer group: that one", c)
 			n = c
 		}
-		hw0 := highWatermarks(t, cs, s.topic)
+		hw0 := itest.HighWatermarks(t, cs.bootstrap(), s.topic, partitions)
 		at := cs.signal(t, instance("kafka", n), syscall.SIGSTOP, false)
 		// The same timeline as the leader kill's: whether the leaders move
 		// while it is frozen, and which client waits for it.
