@@ -482,31 +482,36 @@ type offsetsChangeOptions struct {
 
 // newOffsetsSetCmd is `outboxctl connectors offsets set NAME -f FILE`.
 func newOffsetsSetCmd(env *Env, parent *connectorsOptions, names connectorNamesFunc) *cobra.Command {
-	opts := &offsetsChangeOptions{connectorsOptions: parent}
-	c := &cobra.Command{
-		Use: "set NAME -f offsets.json", Short: "Alter a connector's offsets (stopping and restoring it around the change)", Args: cobra.ExactArgs(1), ValidArgsFunction: names,
-		RunE: func(c *cobra.Command, args []string) error {
-			return runOffsetsSet(c.Context(), env, opts, args[0])
-		},
-	}
-	c.Flags().BoolVar(&opts.KeepStopped, "keep-stopped", false, "leave the connector STOPPED afterwards")
+	c, opts := newOffsetsChangeCmd(env, parent, names, "set NAME -f offsets.json", "Alter a connector's offsets (stopping and restoring it around the change)", runOffsetsSet)
 	c.Flags().StringVarP(&opts.File, "file", "f", "", "offsets JSON, as printed by `offsets get`")
 	return c
 }
 
 // newOffsetsResetCmd is `outboxctl connectors offsets reset NAME`.
 func newOffsetsResetCmd(env *Env, parent *connectorsOptions, names connectorNamesFunc) *cobra.Command {
+	c, _ := newOffsetsChangeCmd(env, parent, names, "reset NAME", "Delete a connector's offsets (stopping and restoring it around the change)", runOffsetsReset)
+	return c
+}
+
+// newOffsetsChangeCmd is a command that changes a connector's offsets
+// with run, and its options (--keep-stopped).
+func newOffsetsChangeCmd(env *Env, parent *connectorsOptions, names connectorNamesFunc, use, short string, run func(context.Context, *Env, *offsetsChangeOptions, string) error) (*cobra.Command, *offsetsChangeOptions) {
 	opts := &offsetsChangeOptions{connectorsOptions: parent}
 	c := &cobra.Command{
-		Use: "reset NAME", Short: "Delete a connector's offsets (stopping and restoring it around the change)", Args: cobra.ExactArgs(1), ValidArgsFunction: names,
+		Use: use, Short: short, Args: cobra.ExactArgs(1), ValidArgsFunction: names,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runOffsetsChange(c.Context(), env, opts, args[0], func(ctx context.Context, cl *connect.Client) (string, error) {
-				return cl.ResetOffsets(ctx, args[0])
-			})
+			return run(c.Context(), env, opts, args[0])
 		},
 	}
 	c.Flags().BoolVar(&opts.KeepStopped, "keep-stopped", false, "leave the connector STOPPED afterwards")
-	return c
+	return c, opts
+}
+
+// runOffsetsReset deletes the connector's offsets (runOffsetsChange).
+func runOffsetsReset(ctx context.Context, env *Env, opts *offsetsChangeOptions, name string) error {
+	return runOffsetsChange(ctx, env, opts, name, func(ctx context.Context, cl *connect.Client) (string, error) {
+		return cl.ResetOffsets(ctx, name)
+	})
 }
 
 // runOffsetsSet reads and checks the offsets file, then alters the

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/outboxctl/outboxctl/connectorconfig"
+	"github.com/outboxctl/outboxctl/internal/testfs"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -16,22 +17,13 @@ import (
 // are skipped and named; other extensions are ignored.
 func TestScanFolder(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	write := func(name, content string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("a-connectors.json", `[{"name":"orders","config":{"connector.class":"x"}}]`)
-	write("b-outbox.yaml", "apiVersion: outboxctl/v1\noutboxes: []\n")
-	write("c-other.yml", "foo: bar\n")
-	write("readme.md", "# not read\n")
-	write(".github/workflows/ci.yaml", "on: push\n")
+	dir := testfs.Write(t, map[string]string{
+		"a-connectors.json":         `[{"name":"orders","config":{"connector.class":"x"}}]`,
+		"b-outbox.yaml":             "apiVersion: outboxctl/v1\noutboxes: []\n",
+		"c-other.yml":               "foo: bar\n",
+		"readme.md":                 "# not read\n",
+		".github/workflows/ci.yaml": "on: push\n",
+	})
 	f, err := connectorconfig.ScanFolder(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -85,29 +77,17 @@ func TestIsSpecObject(t *testing.T) {
 // folder with neither kind are errors, the folder's skipped files kept.
 func TestSortInputs(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	const conns = `[{"name":"orders","config":{"connector.class":"x"}}]`
 	const specYAML = "apiVersion: outboxctl/v1\noutboxes: []\n"
-	jsonFile := write("c.json", conns)
-	yamlConns := write("c.yaml", "- name: orders\n  config: {connector.class: x}\n")
-	yamlSpec := write("outbox.yaml", specYAML)
-	other := write("outbox.spec", specYAML)
-	folderConns := write("folder/a.json", conns)
-	folderSpec := write("folder/b.yaml", specYAML)
-	folderOther := write("folder/c.yml", "foo: bar\n")
-	emptyFolder := filepath.Join(dir, "nothing")
-	write("nothing/x.yml", "foo: bar\n")
+	dir := testfs.Write(t, map[string]string{
+		"c.json": conns, "c.yaml": "- name: orders\n  config: {connector.class: x}\n",
+		"outbox.yaml": specYAML, "outbox.spec": specYAML,
+		"folder/a.json": conns, "folder/b.yaml": specYAML, "folder/c.yml": "foo: bar\n",
+		"nothing/x.yml": "foo: bar\n",
+	})
+	at := func(name string) string { return filepath.Join(dir, name) }
+	jsonFile, yamlConns, yamlSpec, other := at("c.json"), at("c.yaml"), at("outbox.yaml"), at("outbox.spec")
+	folderConns, folderSpec, folderOther, emptyFolder := at("folder/a.json"), at("folder/b.yaml"), at("folder/c.yml"), at("nothing")
 	stdin := func(data string) func() (spec.Source, error) {
 		return func() (spec.Source, error) { return spec.Source{Name: "<stdin>", Data: []byte(data)}, nil }
 	}

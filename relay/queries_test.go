@@ -16,31 +16,31 @@ import (
 // column; pk is its primary key.
 func queryTable(t *testing.T, kind eventrouter.ConnectorKind, pk ...string) *table {
 	t.Helper()
+	pg := kind == eventrouter.Postgres
+	// Each column's type and default on PostgreSQL and on MySQL/MariaDB
+	// ("" type: not on that side).
 	var raws []rawColumn
-	if kind == eventrouter.Postgres {
-		raws = []rawColumn{
-			{name: "id", typ: "uuid"},
-			{name: "aggregatetype", typ: "varchar(255)"},
-			{name: "aggregateid", typ: "varchar(255)"},
-			{name: "type", typ: "varchar(255)"},
-			{name: "payload", typ: "jsonb", nullable: true},
-			{name: "timestamp", typ: "timestamp(6)", def: "(now() AT TIME ZONE 'UTC'::text)", hasDef: true},
-			{name: "relay_tx", typ: "int8", def: "txid_current()", hasDef: true},
-			{name: "relay_seq", typ: "int8", def: "nextval('outbox_relay_seq_seq'::regclass)", hasDef: true},
-			{name: "published_at", typ: "timestamptz(6)", nullable: true},
-			{name: "tenant", typ: "varchar(64)"},
+	for _, c := range []struct {
+		name, pgType, pgDef, myType, myDef string
+		nullable, autoInc                  bool
+	}{
+		{name: "id", pgType: "uuid", myType: "char(36)"},
+		{name: "aggregatetype", pgType: "varchar(255)", myType: "varchar(255)"},
+		{name: "aggregateid", pgType: "varchar(255)", myType: "varchar(255)"},
+		{name: "type", pgType: "varchar(255)", myType: "varchar(255)"},
+		{name: "payload", pgType: "jsonb", myType: "longtext", nullable: true},
+		{name: "timestamp", pgType: "timestamp(6)", pgDef: "(now() AT TIME ZONE 'UTC'::text)", myType: "datetime(6)", myDef: "current_timestamp(6)"},
+		{name: "relay_tx", pgType: "int8", pgDef: "txid_current()"},
+		{name: "relay_seq", pgType: "int8", pgDef: "nextval('outbox_relay_seq_seq'::regclass)", myType: "bigint(20)", autoInc: true},
+		{name: "published_at", pgType: "timestamptz(6)", myType: "datetime(6)", nullable: true},
+		{name: "tenant", pgType: "varchar(64)", myType: "varchar(64)"},
+	} {
+		typ, def := c.myType, c.myDef
+		if pg {
+			typ, def = c.pgType, c.pgDef
 		}
-	} else {
-		raws = []rawColumn{
-			{name: "id", typ: "char(36)"},
-			{name: "aggregatetype", typ: "varchar(255)"},
-			{name: "aggregateid", typ: "varchar(255)"},
-			{name: "type", typ: "varchar(255)"},
-			{name: "payload", typ: "longtext", nullable: true},
-			{name: "timestamp", typ: "datetime(6)", def: "current_timestamp(6)", hasDef: true},
-			{name: "relay_seq", typ: "bigint(20)", autoInc: true},
-			{name: "published_at", typ: "datetime(6)", nullable: true},
-			{name: "tenant", typ: "varchar(64)"},
+		if typ != "" {
+			raws = append(raws, rawColumn{name: c.name, typ: typ, def: def, hasDef: def != "", nullable: c.nullable, autoInc: c.autoInc && !pg})
 		}
 	}
 	tb := &table{kind: kind, schema: "app", name: "outbox", pk: pk}
