@@ -746,6 +746,74 @@ func variants() []variant {
 				{name: "interval_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"5","type":"T","payload":{},"t_iv":null}`},
 			},
 		},
+		{
+			// #31 (remaining types): PostgreSQL money (precise: a Decimal
+			// of scale 2), bit(1) / varbit(1) (boolean), bit(n) / varbit(n)
+			// (io.debezium.data.Bits, minimal little-endian bytes), xml
+			// (io.debezium.data.Xml, the declaration as xml_out prints it)
+			// and interval(p) in the key, payload, headers and envelope;
+			// on MariaDB the columns are text
+			name: "pg_money_bit_xml",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "xml", maria: "longtext"}),
+				col{name: "t_money", pg: "money", maria: "varchar(32)"},
+				col{name: "t_bit1", pg: "bit(1)", maria: "varchar(32)"},
+				col{name: "t_bits", pg: "bit(10)", maria: "varchar(32)"},
+				col{name: "t_vbits", pg: "varbit(16)", maria: "varchar(32)"},
+				col{name: "t_vbit1", pg: "varbit(1)", maria: "varchar(32)"},
+				col{name: "t_iv3", pg: "interval(3)", maria: "varchar(64)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_money",
+				"table.fields.additional.placement": "t_money:header,t_bit1:header,t_bits:header,t_vbits:header,t_vbit1:header,t_iv3:header,t_money:envelope:m,t_bits:envelope:b,t_vbits:envelope:vb,t_iv3:envelope:iv",
+				"route.topic.replacement":           "dt$R.pgt.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"<p/>","t_money":"1","t_bit1":null,"t_bits":null,"t_vbits":null,"t_vbit1":null,"t_iv3":null}`,
+			ops: []op{
+				{name: "pgtypes_non_canonical_excess_precision", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a b=\"1\">x &amp; y</a>","t_money":"-$1,234.565","t_bit1":"1","t_bits":"1000000101","t_vbits":"101","t_vbit1":"0","t_iv3":"1 day 00:00:01.2345"}`},
+				{name: "pgtypes_bounds_zero_bits_standalone", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"<?xml version='1.0' standalone='yes'?><r/>","t_money":"92233720368547758.07","t_bit1":"0","t_bits":"0000000000","t_vbits":"","t_vbit1":"1","t_iv3":"-00:00:59.9995"}`},
+				{name: "pgtypes_plain_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":"text <b>mixed</b> content","t_money":"0.004","t_bit1":null,"t_bits":"1111111111","t_vbits":"1000000000000001","t_vbit1":null,"t_iv3":"1 year 2 mons"}`},
+				{name: "pgtypes_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":null,"t_money":null,"t_bit1":null,"t_bits":null,"t_vbits":null,"t_vbit1":null,"t_iv3":null}`},
+			},
+		},
+		specialNumericVariant("numeric_special_string", "string"),
+		specialNumericVariant("numeric_special_double", "double"),
+		specialNumericVariant("numeric_special_precise", "precise"),
+		{
+			// #31 (remaining types): MariaDB UNSIGNED ZEROFILL integers,
+			// widened as the unsigned ones (the value, not the padded
+			// text); smallint zerofill is an int32, so the partition takes
+			// it; on PostgreSQL the columns are the same widths
+			name: "zerofill_integers", parts: 2,
+			cols: withCols(
+				col{name: "t_z8", pg: "int2", maria: "tinyint(3) unsigned zerofill"},
+				col{name: "t_z16", pg: "int4", maria: "smallint zerofill"},
+				col{name: "t_z32", pg: "int8", maria: "int(5) unsigned zerofill"},
+				col{name: "t_z64", pg: "text", maria: "bigint unsigned zerofill"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_z32",
+				"table.fields.additional.placement": "t_z8:header,t_z16:header,t_z32:header,t_z64:header,t_z8:envelope:z8,t_z64:envelope:z64,t_z16:partition",
+				"route.topic.replacement":           "dt$R.zf.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+				"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+				"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_z8":1,"t_z16":0,"t_z32":1,"t_z64":"1"}`,
+			ops: []op{
+				{name: "zerofill_padded_small", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_z8":7,"t_z16":1,"t_z32":42,"t_z64":"5"}`},
+				{name: "zerofill_upper_bounds", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_z8":255,"t_z16":1,"t_z32":4294967295,"t_z64":"18446744073709551615"}`},
+				{name: "zerofill_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_z8":null,"t_z16":null,"t_z32":null,"t_z64":null}`},
+			},
+		},
 		decimalVariant("decimal_precise", "precise", false, map[string]string{
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
@@ -1958,5 +2026,51 @@ func decimalVariant(name, mode string, free bool, conv map[string]string) varian
 			"route.topic.replacement":           "dt$R.dec.${routedByValue}",
 		},
 		conn: conn, base: base, ops: ops,
+	}
+}
+
+// specialNumericVariant: PostgreSQL numeric NaN, Infinity and -Infinity
+// (and money) under decimal.handling.mode mode: string gives NAN /
+// POSITIVE_INFINITY / NEGATIVE_INFINITY, double the doubles (JsonConverter
+// writes them quoted), precise NULL (the converter throws; the default
+// event.converting.failure.handling.mode=warn leaves the column out). On
+// MariaDB the columns are text.
+func specialNumericVariant(name, mode string) variant {
+	cols := withCols(
+		col{name: "t_dec", pg: "numeric(10,2)", maria: "varchar(32)"},
+		col{name: "t_money", pg: "money", maria: "varchar(32)"},
+	)
+	placement := "t_dec:header,t_dec:envelope:d,t_money:header,t_money:envelope:m"
+	base := `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_dec":"1","t_money":"1"`
+	rows := []string{`"t_dec":"NaN","t_money":"-0.015"`, `"t_dec":"nan","t_money":"12"`, `"t_dec":"-1.005","t_money":"-92233720368547758.08"`}
+	names := []string{"special_nan_free_inf", "special_nan_lower_free_neg_inf", "special_negative_round_free_neg_inf_short"}
+	frees := []string{`"Infinity"`, `"-Infinity"`, `"-inf"`}
+	if mode != "precise" {
+		// an unconstrained numeric under precise is refused (a
+		// VariableScaleDecimal)
+		cols = append(cols, col{name: "t_free", pg: "numeric", maria: "varchar(32)"})
+		placement += ",t_free:header,t_free:envelope:f"
+		base += `,"t_free":"2"`
+		for i := range rows {
+			rows[i] += `,"t_free":` + frees[i]
+		}
+	}
+	var ops []op
+	for i, r := range rows {
+		ops = append(ops, op{name: names[i], kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"` + fmt.Sprint(i) + `","type":"T","payload":{"i":` + fmt.Sprint(i) + `},` + r + `}`})
+	}
+	return variant{
+		name: name, cols: cols,
+		er: map[string]string{
+			"table.fields.additional.placement": placement,
+			"route.topic.replacement":           "dt$R.nan.${routedByValue}",
+		},
+		conn: map[string]string{
+			"decimal.handling.mode": mode, "errors.tolerance": "all",
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "false",
+		},
+		base: base + "}", ops: ops,
 	}
 }

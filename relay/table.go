@@ -40,6 +40,9 @@ type table struct {
 	name   string
 	cols   []column
 	pk     []string
+	// cs are the connector's column settings (what a value the
+	// connector's converter throws on becomes)
+	cs eventrouter.ColumnSettings
 }
 
 // qualified is the table name as Debezium names it in the CDC topic.
@@ -143,9 +146,19 @@ ORDER BY a.attnum`, schema, name)
 				if mod >= 4 {
 					r.typ += fmt.Sprintf("(%d)", mod-4)
 				}
-			case "timestamp", "timestamptz", "time", "timetz":
+			case "timestamp", "timestamptz", "time", "timetz", "bit", "varbit":
 				if mod >= 0 {
 					r.typ += fmt.Sprintf("(%d)", mod)
+				}
+			case "interval":
+				// INTERVAL_TYPMOD(precision, range): fields are refused
+				// (eventrouter models interval and interval(p) only)
+				if mod >= 0 {
+					if mod>>16&0x7fff != 0x7fff {
+						r.typ += fmt.Sprintf(" with fields (typmod %d)", mod)
+					} else if p := mod & 0xffff; p != 0xffff {
+						r.typ += fmt.Sprintf("(%d)", p)
+					}
 				}
 			case "numeric":
 				if mod >= 4 { // ((precision << 16) | scale) + 4
@@ -228,6 +241,7 @@ type rawColumn struct {
 // in a way the emulator does not model: the relay refuses to start rather
 // than guess its value.
 func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) error {
+	t.cs = cs
 	for _, r := range raws {
 		s, err := eventrouter.ColumnSchemaWith(t.kind, r.typ, r.nullable, cs)
 		if err != nil {
@@ -291,6 +305,13 @@ func (t *table) selectExpr(c column) string {
 		return "to_char(" + q + " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US')"
 	case !t.pg() && strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.sqlType)), "bit"):
 		return "CAST(" + q + " AS UNSIGNED)"
+	case t.pg() && c.sqlType == "money":
+		// locale-free (the text form follows lc_monetary)
+		return q + "::numeric::text"
+	case t.pg() && s.Name == eventrouter.NameXML:
+		// xml_out drops the XML declaration as pgoutput's text does;
+		// ::text would keep it
+		return q
 	case c.text:
 		// the stored value as text, whatever the connector's settings make
 		// of it (eventrouter.ColumnValue)
@@ -389,6 +410,14 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 		}
 		raw, _ := json.Marshal(v)
 		val, err := eventrouter.ColumnValue(t.kind, c.sqlType, s, raw)
+		if err != nil {
+			// a NaN / Infinity numeric under decimal.handling.mode=precise
+			val, err = t.cs.ConvertFailure(c.name, c.sqlType, s, err)
+			var se *eventrouter.SettingError
+			if errors.As(err, &se) {
+				return nil, configErr(se, "outbox table %s", t.qualified())
+			}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: column %s: %v", ErrDatabase, c.name, err)
 		}
