@@ -781,6 +781,42 @@ func variants() []variant {
 				{name: "pgtypes_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":null,"t_money":null,"t_bit1":null,"t_bits":null,"t_vbits":null,"t_vbit1":null,"t_iv3":null}`},
 			},
 		},
+		{
+			// the typed getters on the new types: route.by.field reads an
+			// xml column (a string; the declaration dropped), the key a
+			// money column under decimal.handling.mode=string
+			name: "xml_route_by_money_key",
+			cols: withCols(
+				col{name: "t_xml", pg: "xml", maria: "longtext", notNull: true},
+				col{name: "t_money", pg: "money", maria: "varchar(32)"},
+			),
+			er: map[string]string{
+				"route.by.field":          "t_xml",
+				"table.field.event.key":   "t_money",
+				"route.topic.replacement": "dt$R.xr.${routedByValue}",
+			},
+			conn: map[string]string{
+				"decimal.handling.mode": "string",
+				"key.converter":         "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"A","aggregateid":"s","type":"Ping","payload":{},"t_xml":"Customer","t_money":"1"}`,
+			ops: []op{
+				{name: "route_by_xml_declaration_dropped", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"1","type":"T","payload":{"a":1},"t_xml":"<?xml version=\"1.0\"?>\nOrder","t_money":"-$1,000.005"}`},
+				{name: "route_by_xml_null_money_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"2","type":"T","payload":{"a":2},"t_xml":"Order","t_money":null}`},
+			},
+		},
+		{
+			// an interval (MicroDuration, int64) as the event timestamp: the
+			// task fails (on MariaDB a varchar: it fails too)
+			name: "interval_timestamp_fails", cols: withCols(col{name: "t_iv", pg: "interval(3)", maria: "varchar(32)"}),
+			er:   map[string]string{"table.field.event.timestamp": "t_iv"},
+			conn: map[string]string{"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.storage.StringConverter"},
+			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_iv":"00:00:01"}`,
+			ops: []op{
+				{name: "interval_timestamp_fails_task", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_iv":"00:00:01"}`},
+			},
+		},
 		specialNumericVariant("numeric_special_string", "string"),
 		specialNumericVariant("numeric_special_double", "double"),
 		specialNumericVariant("numeric_special_precise", "precise"),
@@ -795,10 +831,11 @@ func variants() []variant {
 				col{name: "t_z16", pg: "int4", maria: "smallint zerofill"},
 				col{name: "t_z32", pg: "int8", maria: "int(5) unsigned zerofill"},
 				col{name: "t_z64", pg: "text", maria: "bigint unsigned zerofill"},
+				col{name: "t_zd", pg: "int8", maria: "int(4) unsigned zerofill", pgDef: "7", mariaDef: "7"},
 			),
 			er: map[string]string{
 				"table.field.event.key":             "t_z32",
-				"table.fields.additional.placement": "t_z8:header,t_z16:header,t_z32:header,t_z64:header,t_z8:envelope:z8,t_z64:envelope:z64,t_z16:partition",
+				"table.fields.additional.placement": "t_z8:header,t_z16:header,t_z32:header,t_z64:header,t_zd:header,t_z8:envelope:z8,t_z64:envelope:z64,t_z16:partition",
 				"route.topic.replacement":           "dt$R.zf.${routedByValue}",
 			},
 			conn: map[string]string{
@@ -807,11 +844,11 @@ func variants() []variant {
 				"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
 				"errors.tolerance": "all",
 			},
-			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_z8":1,"t_z16":0,"t_z32":1,"t_z64":"1"}`,
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_z8":1,"t_z16":0,"t_z32":1,"t_z64":"1","t_zd":1}`,
 			ops: []op{
-				{name: "zerofill_padded_small", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_z8":7,"t_z16":1,"t_z32":42,"t_z64":"5"}`},
-				{name: "zerofill_upper_bounds", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_z8":255,"t_z16":1,"t_z32":4294967295,"t_z64":"18446744073709551615"}`},
-				{name: "zerofill_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_z8":null,"t_z16":null,"t_z32":null,"t_z64":null}`},
+				{name: "zerofill_padded_small", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_z8":7,"t_z16":1,"t_z32":42,"t_z64":"5","t_zd":3}`},
+				{name: "zerofill_upper_bounds", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_z8":255,"t_z16":1,"t_z32":4294967295,"t_z64":"18446744073709551615","t_zd":9999}`},
+				{name: "zerofill_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_z8":null,"t_z16":null,"t_z32":null,"t_z64":null,"t_zd":null}`},
 			},
 		},
 		decimalVariant("decimal_precise", "precise", false, map[string]string{

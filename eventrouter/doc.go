@@ -44,7 +44,8 @@
 // translated to RE2, Java replacement syntax), the timestamp column, the
 // __debezium.context.* headers, errors.tolerance, a TopicNameMatches
 // predicate, the topic name the producer needs (Kafka's Topic.validate:
-// an invalid routed name fails the task with InvalidTopicException); and JsonConverter (schemas on and off, byte-exact: field order,
+// an invalid routed name fails the task with InvalidTopicException, which
+// errors.tolerance=all skips in the producer callback); and JsonConverter (schemas on and off, byte-exact: field order,
 // Java number formatting, base64 bytes, Jackson string escaping),
 // StringConverter, ByteArrayConverter, BinaryDataConverter and
 // SimpleHeaderConverter.
