@@ -817,6 +817,36 @@ func variants() []variant {
 				{name: "interval_timestamp_fails_task", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_iv":"00:00:01"}`},
 			},
 		},
+		{
+			// the other placements of the remaining PostgreSQL types: money
+			// as the payload (a Decimal under JsonConverter with schemas),
+			// bit(n) as the key (JsonConverter with schemas: base64 and the
+			// Bits schema), varbit(1) in the envelope, xml in a header; on
+			// MariaDB the columns are text
+			name: "pg_types_key_payload",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "money", maria: "varchar(32)"}),
+				col{name: "t_bits", pg: "bit(12)", maria: "varchar(32)"},
+				col{name: "t_vbit1", pg: "varbit(1)", maria: "varchar(32)"},
+				col{name: "t_xml", pg: "xml", maria: "longtext"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_bits",
+				"table.fields.additional.placement": "t_xml:header,t_vbit1:envelope:flag",
+				"route.topic.replacement":           "dt$R.pgk.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+				"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+				"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"1","t_bits":"000000000001","t_vbit1":"1","t_xml":"<s/>"}`,
+			ops: []op{
+				{name: "money_payload_bits_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"$12,345,678.905","t_bits":"100000000001","t_vbit1":"1","t_xml":"<?xml version=\"1.0\" standalone=\"no\"?>\n<a>é &lt;</a>"}`},
+				{name: "money_negative_payload_zero_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"-0.01","t_bits":"000000000000","t_vbit1":"0","t_xml":"<?xml version=\"1.0\"?><b/>"}`},
+				{name: "money_null_payload_tombstone_null_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_bits":null,"t_vbit1":null,"t_xml":null}`},
+			},
+		},
 		specialNumericVariant("numeric_special_string", "string"),
 		specialNumericVariant("numeric_special_double", "double"),
 		specialNumericVariant("numeric_special_precise", "precise"),

@@ -199,8 +199,8 @@
 //     and mediumint unsigned); another type fails the task.
 //
 // The differential test's typed_columns_placements, typed_time_enum_bit,
-// decimal_*, pg_money_bit_xml, numeric_special_* and zerofill_integers
-// variants
+// decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
+// xml_route_by_money_key and zerofill_integers variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned
 // bounds and NULLs.
