@@ -164,12 +164,15 @@ func (cs ColumnSettings) ConvertFailure(name, sqlType string, s *Schema, err err
 	if !errors.As(err, &ce) {
 		return nil, err
 	}
-	switch cs.ConvertingFailureMode {
+	switch mode := cs.ConvertingFailureMode; mode {
 	case "", "warn", "skip":
 		if s.Optional {
 			return nil, nil
 		}
-		return nil, &SettingError{Column: name, Type: sqlType + " NOT NULL", Setting: "event.converting.failure.handling.mode", Value: "warn", Modeled: "warn and skip on a nullable column (" + ce.Error() + ")"}
+		if mode == "" {
+			mode = "warn (the default)"
+		}
+		return nil, &SettingError{Column: name, Type: sqlType + " NOT NULL", Setting: "event.converting.failure.handling.mode", Value: mode, Modeled: "warn and skip on a nullable column (" + ce.Error() + ")"}
 	}
 	return nil, &SettingError{Column: name, Type: sqlType, Setting: "event.converting.failure.handling.mode", Value: cs.ConvertingFailureMode, Modeled: "warn, skip (" + ce.Error() + ")"}
 }
