@@ -122,7 +122,7 @@ func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, 
 	switch kind {
 	case eventrouter.Postgres:
 		rows, err := db.QueryContext(ctx, `
-SELECT a.attname, ty.typname, a.atttypmod, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid)
+SELECT a.attname, ty.typname, a.atttypmod, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid), format_type(a.atttypid, a.atttypmod)
 FROM pg_attribute a
 JOIN pg_class c ON c.oid = a.attrelid
 JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -137,7 +137,8 @@ ORDER BY a.attnum`, schema, name)
 			var r rawColumn
 			var mod int
 			var def sql.NullString
-			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def); err != nil {
+			var formatted string
+			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def, &formatted); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("%w: %v", ErrDatabase, err)
 			}
@@ -151,15 +152,9 @@ ORDER BY a.attnum`, schema, name)
 					r.typ += fmt.Sprintf("(%d)", mod)
 				}
 			case "interval":
-				// INTERVAL_TYPMOD(precision, range): fields are refused
-				// (eventrouter models interval and interval(p) only)
-				if mod >= 0 {
-					if mod>>16&0x7fff != 0x7fff {
-						r.typ += fmt.Sprintf(" with fields (typmod %d)", mod)
-					} else if p := mod & 0xffff; p != 0xffff {
-						r.typ += fmt.Sprintf("(%d)", p)
-					}
-				}
+				// as declared: interval(3), interval day to second (fields
+				// are refused; eventrouter models interval and interval(p))
+				r.typ = formatted
 			case "numeric":
 				if mod >= 4 { // ((precision << 16) | scale) + 4
 					r.typ += fmt.Sprintf("(%d,%d)", (mod-4)>>16&0xffff, (mod-4)&0xffff)
