@@ -145,17 +145,11 @@ operational error (a service unreachable, the connector not streaming).`,
 			for _, f := range []string{"relay-poll-interval", "relay-notify", "relay-batch"} {
 				opts.relayFlags = opts.relayFlags || c.Flags().Changed(f)
 			}
-			if opts.CPUProfile != "" {
-				f, err := os.Create(opts.CPUProfile)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				if err := pprof.StartCPUProfile(f); err != nil {
-					return err
-				}
-				defer pprof.StopCPUProfile()
+			stop, err := startCPUProfile(opts.CPUProfile)
+			if err != nil {
+				return err
 			}
+			defer stop()
 			return runBench(c.Context(), env, opts)
 		},
 	}
@@ -183,6 +177,26 @@ operational error (a service unreachable, the connector not streaming).`,
 	fs.StringVar(&opts.CPUProfile, "cpuprofile", "", "write a Go CPU profile of the run (writer, consumer, inbox) to this file")
 	_ = fs.MarkHidden("cpuprofile")
 	return c
+}
+
+// startCPUProfile writes a Go CPU profile to path (none when path is "")
+// until stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // benchTarget is what runBench measures: the pipeline and a description.

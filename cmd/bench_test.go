@@ -177,3 +177,25 @@ outboxes:
 		})
 	}
 }
+
+// TestStartCPUProfile: --cpuprofile writes a profile until stop; none
+// without a path; a path that cannot be created is an error.
+func TestStartCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.pprof")
+	stop, err := startCPUProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		t.Errorf("profile: %v, %v", st, err)
+	}
+	stop, err = startCPUProfile("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if _, err := startCPUProfile(filepath.Join(t.TempDir(), "none", "cpu.pprof")); err == nil {
+		t.Error("a profile in a missing folder: no error")
+	}
+}

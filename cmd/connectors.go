@@ -68,79 +68,117 @@ delete and offsets (KIP-875). Secrets in configs are always shown as ********.`,
 	}
 	addOutputFlag(status, &opts.Output, formatTable, tableFormats...)
 
-	var onlyFailed, connectorOnly bool
-	restart := &cobra.Command{
+	c.AddCommand(get, describe, status, newConnectorsRestartCmd(env, opts, names),
+		newConnectorsVerbCmd(env, opts, names, "pause", "Pause connectors (tasks stay assigned)", "paused", (*connect.Client).Pause),
+		newConnectorsVerbCmd(env, opts, names, "resume", "Resume paused or stopped connectors", "resumed", (*connect.Client).Resume),
+		newConnectorsVerbCmd(env, opts, names, "stop", "Stop connectors: tasks shut down, config kept (Connect 3.5+)", "stopped", (*connect.Client).Stop),
+		newConnectorsDeleteCmd(env, opts, names),
+		newOffsetsCmd(env, opts, names),
+	)
+	return c
+}
+
+// connectorNamesFunc completes connector names.
+type connectorNamesFunc = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective)
+
+// connectorsRestartOptions are the options of connectors restart.
+type connectorsRestartOptions struct {
+	*connectorsOptions
+	OnlyFailed, ConnectorOnly bool
+}
+
+// newConnectorsRestartCmd is `outboxctl connectors restart NAME...`.
+func newConnectorsRestartCmd(env *Env, parent *connectorsOptions, names connectorNamesFunc) *cobra.Command {
+	opts := &connectorsRestartOptions{connectorsOptions: parent}
+	c := &cobra.Command{
 		Use:               "restart NAME...",
 		Short:             "Restart connectors and their tasks",
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: names,
 		RunE: func(c *cobra.Command, args []string) error {
+			return runConnectorsRestart(c.Context(), env, opts, args)
+		},
+	}
+	c.Flags().BoolVar(&opts.OnlyFailed, "only-failed", false, "restart only the connector and tasks that are FAILED")
+	c.Flags().BoolVar(&opts.ConnectorOnly, "connector-only", false, "restart the connector instance but not its tasks")
+	return c
+}
+
+// runConnectorsRestart restarts the connectors (and their tasks unless
+// ConnectorOnly), saying what restarts.
+func runConnectorsRestart(ctx context.Context, env *Env, opts *connectorsRestartOptions, names []string) error {
+	return eachConnector(ctx, env, opts.connectorsOptions, names, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
+		st, err := cl.Restart(ctx, n, connect.RestartOptions{IncludeTasks: !opts.ConnectorOnly, OnlyFailed: opts.OnlyFailed})
+		if err != nil {
+			return "", err
+		}
+		return restartSummary(st), nil
+	})
+}
+
+// restartSummary says what a restart answered with st restarts (st nil:
+// an old worker restarted the connector only).
+func restartSummary(st *connect.Status) string {
+	if st == nil {
+		return "connector restarted"
+	}
+	var what []string
+	if st.Connector.State == connect.StateRestarting {
+		what = append(what, "connector")
+	}
+	for _, t := range st.Tasks {
+		if t.State == connect.StateRestarting {
+			what = append(what, fmt.Sprintf("task %d", t.ID))
+		}
+	}
+	if len(what) == 0 {
+		return "nothing to restart"
+	}
+	return "restarting " + strings.Join(what, ", ")
+}
+
+// newConnectorsVerbCmd is `outboxctl connectors VERB NAME...` for a state
+// change of the Connect client (pause, resume, stop) that says done.
+func newConnectorsVerbCmd(env *Env, opts *connectorsOptions, names connectorNamesFunc, verb, short, done string, do func(*connect.Client, context.Context, string) error) *cobra.Command {
+	return &cobra.Command{
+		Use: verb + " NAME...", Short: short, Args: cobra.MinimumNArgs(1), ValidArgsFunction: names,
+		RunE: func(c *cobra.Command, args []string) error {
 			return eachConnector(c.Context(), env, opts, args, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
-				ro := connect.RestartOptions{IncludeTasks: !connectorOnly, OnlyFailed: onlyFailed}
-				st, err := cl.Restart(ctx, n, ro)
-				if err != nil {
-					return "", err
-				}
-				if st == nil {
-					return "connector restarted", nil
-				}
-				var what []string
-				if st.Connector.State == connect.StateRestarting {
-					what = append(what, "connector")
-				}
-				for _, t := range st.Tasks {
-					if t.State == connect.StateRestarting {
-						what = append(what, fmt.Sprintf("task %d", t.ID))
-					}
-				}
-				if len(what) == 0 {
-					return "nothing to restart", nil
-				}
-				return "restarting " + strings.Join(what, ", "), nil
+				return done, do(cl, ctx, n)
 			})
 		},
 	}
-	restart.Flags().BoolVar(&onlyFailed, "only-failed", false, "restart only the connector and tasks that are FAILED")
-	restart.Flags().BoolVar(&connectorOnly, "connector-only", false, "restart the connector instance but not its tasks")
+}
 
-	simple := func(use, short, done string, do func(*connect.Client) func(context.Context, string) error) *cobra.Command {
-		return &cobra.Command{
-			Use: use + " NAME...", Short: short, Args: cobra.MinimumNArgs(1), ValidArgsFunction: names,
-			RunE: func(c *cobra.Command, args []string) error {
-				return eachConnector(c.Context(), env, opts, args, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
-					return done, do(cl)(ctx, n)
-				})
-			},
-		}
-	}
-	c.AddCommand(get, describe, status, restart,
-		simple("pause", "Pause connectors (tasks stay assigned)", "paused", func(cl *connect.Client) func(context.Context, string) error { return cl.Pause }),
-		simple("resume", "Resume paused or stopped connectors", "resumed", func(cl *connect.Client) func(context.Context, string) error { return cl.Resume }),
-		simple("stop", "Stop connectors: tasks shut down, config kept (Connect 3.5+)", "stopped", func(cl *connect.Client) func(context.Context, string) error { return cl.Stop }),
-		&cobra.Command{
-			Use: "delete NAME...", Short: "Delete connectors (offsets stay in the offsets topic; a PostgreSQL slot stays and is named)", Args: cobra.MinimumNArgs(1), ValidArgsFunction: names,
-			Long: `Delete connectors. Their offsets stay in the offsets topic, and a
+// newConnectorsDeleteCmd is `outboxctl connectors delete NAME...`.
+func newConnectorsDeleteCmd(env *Env, opts *connectorsOptions, names connectorNamesFunc) *cobra.Command {
+	return &cobra.Command{
+		Use: "delete NAME...", Short: "Delete connectors (offsets stay in the offsets topic; a PostgreSQL slot stays and is named)", Args: cobra.MinimumNArgs(1), ValidArgsFunction: names,
+		Long: `Delete connectors. Their offsets stay in the offsets topic, and a
 PostgreSQL connector's replication slot stays on the server, where it retains
 WAL until dropped: delete names the slot it leaves. outboxctl deprovision
 removes a spec outbox's connector, offsets, slot, publication, roles, topics
 and subjects.`,
-			RunE: func(c *cobra.Command, args []string) error {
-				return eachConnector(c.Context(), env, opts, args, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
-					// Read the config first: after the delete it is gone.
-					cfg, _ := cl.GetConfig(ctx, n)
-					if err := cl.Delete(ctx, n); err != nil {
-						return "", err
-					}
-					if w := slotLeftWarning(cfg); w != "" {
-						fmt.Fprintf(env.IO.ErrOut, "%s: warning: %s\n", n, w)
-					}
-					return "deleted", nil
-				})
-			},
+		RunE: func(c *cobra.Command, args []string) error {
+			return runConnectorsDelete(c.Context(), env, opts, args)
 		},
-		newOffsetsCmd(env, opts, names),
-	)
-	return c
+	}
+}
+
+// runConnectorsDelete deletes the connectors, warning about the
+// replication slot a PostgreSQL connector leaves.
+func runConnectorsDelete(ctx context.Context, env *Env, opts *connectorsOptions, names []string) error {
+	return eachConnector(ctx, env, opts, names, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
+		// Read the config first: after the delete it is gone.
+		cfg, _ := cl.GetConfig(ctx, n)
+		if err := cl.Delete(ctx, n); err != nil {
+			return "", err
+		}
+		if w := slotLeftWarning(cfg); w != "" {
+			fmt.Fprintf(env.IO.ErrOut, "%s: warning: %s\n", n, w)
+		}
+		return "deleted", nil
+	})
 }
 
 // eachConnector runs do for every name, reporting each on stderr, and fails
@@ -384,7 +422,7 @@ func runConnectorsStatus(ctx context.Context, env *Env, opts *connectorsOptions,
 	return nil
 }
 
-func newOffsetsCmd(env *Env, opts *connectorsOptions, names func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective)) *cobra.Command {
+func newOffsetsCmd(env *Env, opts *connectorsOptions, names connectorNamesFunc) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "offsets <get|set|reset> NAME",
 		Short: "Read, set or reset connector offsets (KIP-875, Connect 3.5+/3.6+)",
@@ -395,78 +433,128 @@ change the offsets, then return it to the state it had (use --keep-stopped to
 leave it stopped). Resetting a Debezium connector's offsets makes it start over
 as its snapshot.mode says; a PostgreSQL connector resumes from its slot.`,
 	}
-	var offsetsOutput string
-	get := &cobra.Command{
+	c.AddCommand(newOffsetsGetCmd(env, opts, names), newOffsetsSetCmd(env, opts, names), newOffsetsResetCmd(env, opts, names))
+	return c
+}
+
+// offsetsGetOptions are the options of connectors offsets get.
+type offsetsGetOptions struct {
+	*connectorsOptions
+	Output string
+}
+
+// newOffsetsGetCmd is `outboxctl connectors offsets get NAME`.
+func newOffsetsGetCmd(env *Env, parent *connectorsOptions, names connectorNamesFunc) *cobra.Command {
+	opts := &offsetsGetOptions{connectorsOptions: parent}
+	c := &cobra.Command{
 		Use: "get NAME [-o json|yaml]", Short: "Print a connector's offsets as JSON (or YAML)", Args: cobra.ExactArgs(1), ValidArgsFunction: names,
 		RunE: func(c *cobra.Command, args []string) error {
-			cl, err := connectClient(env, &opts.Connect)
-			if err != nil {
-				return err
-			}
-			o, err := cl.Offsets(c.Context(), args[0])
-			if err != nil {
-				return connectHint(fmt.Errorf("offsets of %s: %w", args[0], err))
-			}
-			if o.Offsets == nil {
-				o.Offsets = []connect.Offset{}
-			}
-			return writeStructured(env.IO.Out, offsetsOutput, o)
+			return runOffsetsGet(c.Context(), env, opts, args[0])
 		},
 	}
-	addOutputFlag(get, &offsetsOutput, formatJSON, formatJSON, formatYAML)
-	var keepStopped bool
-	var file string
-	var offsets *connect.Offsets // of set -f, read before the connector stops
-	modify := func(use, short string, needFile bool, do func(ctx context.Context, cl *connect.Client, name string) (string, error)) *cobra.Command {
-		cc := &cobra.Command{
-			Use: use, Short: short, Args: cobra.ExactArgs(1), ValidArgsFunction: names,
-			RunE: func(c *cobra.Command, args []string) error {
-				if needFile && file == "" {
-					return UsageError(errors.New("set needs -f offsets.json (the shape of `offsets get`)"))
-				}
-				if needFile {
-					// Read and check the file before the connector is stopped.
-					data, err := readInput(nil, file, inputOffsets)
-					if err != nil {
-						return UsageError(err)
-					}
-					if err := spec.CheckJSONDuplicateKeys(file, data); err != nil {
-						return UsageError(err)
-					}
-					offsets = nil
-					if err := json.Unmarshal(data, &offsets); err != nil {
-						return UsageError(fmt.Errorf("%s: %w", file, err))
-					}
-					if offsets == nil {
-						return UsageError(fmt.Errorf("%s: want the offsets object of `offsets get`, got null", file))
-					}
-				}
-				cl, err := connectClient(env, &opts.Connect)
-				if err != nil {
-					return err
-				}
-				return aroundStopped(c.Context(), env, cl, args[0], keepStopped, func(ctx context.Context) error {
-					msg, err := do(ctx, cl, args[0])
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(env.IO.Out, "%s: %s\n", args[0], msg)
-					return nil
-				})
-			},
-		}
-		cc.Flags().BoolVar(&keepStopped, "keep-stopped", false, "leave the connector STOPPED afterwards")
-		return cc
-	}
-	reset := modify("reset NAME", "Delete a connector's offsets (stopping and restoring it around the change)", false, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
-		return cl.ResetOffsets(ctx, n)
-	})
-	set := modify("set NAME -f offsets.json", "Alter a connector's offsets (stopping and restoring it around the change)", true, func(ctx context.Context, cl *connect.Client, n string) (string, error) {
-		return cl.AlterOffsets(ctx, n, *offsets)
-	})
-	set.Flags().StringVarP(&file, "file", "f", "", "offsets JSON, as printed by `offsets get`")
-	c.AddCommand(get, set, reset)
+	addOutputFlag(c, &opts.Output, formatJSON, formatJSON, formatYAML)
 	return c
+}
+
+// runOffsetsGet prints the connector's offsets.
+func runOffsetsGet(ctx context.Context, env *Env, opts *offsetsGetOptions, name string) error {
+	cl, err := connectClient(env, &opts.Connect)
+	if err != nil {
+		return err
+	}
+	o, err := cl.Offsets(ctx, name)
+	if err != nil {
+		return connectHint(fmt.Errorf("offsets of %s: %w", name, err))
+	}
+	if o.Offsets == nil {
+		o.Offsets = []connect.Offset{}
+	}
+	return writeStructured(env.IO.Out, opts.Output, o)
+}
+
+// offsetsChangeOptions are the options of connectors offsets set and
+// reset: File (set only) holds the offsets, as `offsets get` prints them.
+type offsetsChangeOptions struct {
+	*connectorsOptions
+	KeepStopped bool
+	File        string
+}
+
+// newOffsetsSetCmd is `outboxctl connectors offsets set NAME -f FILE`.
+func newOffsetsSetCmd(env *Env, parent *connectorsOptions, names connectorNamesFunc) *cobra.Command {
+	c, opts := newOffsetsChangeCmd(env, parent, names, "set NAME -f offsets.json", "Alter a connector's offsets (stopping and restoring it around the change)", runOffsetsSet)
+	c.Flags().StringVarP(&opts.File, "file", "f", "", "offsets JSON, as printed by `offsets get`")
+	return c
+}
+
+// newOffsetsResetCmd is `outboxctl connectors offsets reset NAME`.
+func newOffsetsResetCmd(env *Env, parent *connectorsOptions, names connectorNamesFunc) *cobra.Command {
+	c, _ := newOffsetsChangeCmd(env, parent, names, "reset NAME", "Delete a connector's offsets (stopping and restoring it around the change)", runOffsetsReset)
+	return c
+}
+
+// newOffsetsChangeCmd is a command that changes a connector's offsets
+// with run, and its options (--keep-stopped).
+func newOffsetsChangeCmd(env *Env, parent *connectorsOptions, names connectorNamesFunc, use, short string, run func(context.Context, *Env, *offsetsChangeOptions, string) error) (*cobra.Command, *offsetsChangeOptions) {
+	opts := &offsetsChangeOptions{connectorsOptions: parent}
+	c := &cobra.Command{
+		Use: use, Short: short, Args: cobra.ExactArgs(1), ValidArgsFunction: names,
+		RunE: func(c *cobra.Command, args []string) error {
+			return run(c.Context(), env, opts, args[0])
+		},
+	}
+	c.Flags().BoolVar(&opts.KeepStopped, "keep-stopped", false, "leave the connector STOPPED afterwards")
+	return c, opts
+}
+
+// runOffsetsReset deletes the connector's offsets (runOffsetsChange).
+func runOffsetsReset(ctx context.Context, env *Env, opts *offsetsChangeOptions, name string) error {
+	return runOffsetsChange(ctx, env, opts, name, func(ctx context.Context, cl *connect.Client) (string, error) {
+		return cl.ResetOffsets(ctx, name)
+	})
+}
+
+// runOffsetsSet reads and checks the offsets file, then alters the
+// connector's offsets (runOffsetsChange).
+func runOffsetsSet(ctx context.Context, env *Env, opts *offsetsChangeOptions, name string) error {
+	if opts.File == "" {
+		return UsageError(errors.New("set needs -f offsets.json (the shape of `offsets get`)"))
+	}
+	// Read and check the file before the connector is stopped.
+	data, err := readInput(nil, opts.File, inputOffsets)
+	if err != nil {
+		return UsageError(err)
+	}
+	if err := spec.CheckJSONDuplicateKeys(opts.File, data); err != nil {
+		return UsageError(err)
+	}
+	var offsets *connect.Offsets
+	if err := json.Unmarshal(data, &offsets); err != nil {
+		return UsageError(fmt.Errorf("%s: %w", opts.File, err))
+	}
+	if offsets == nil {
+		return UsageError(fmt.Errorf("%s: want the offsets object of `offsets get`, got null", opts.File))
+	}
+	return runOffsetsChange(ctx, env, opts, name, func(ctx context.Context, cl *connect.Client) (string, error) {
+		return cl.AlterOffsets(ctx, name, *offsets)
+	})
+}
+
+// runOffsetsChange runs do with the connector stopped (aroundStopped) and
+// prints what it says.
+func runOffsetsChange(ctx context.Context, env *Env, opts *offsetsChangeOptions, name string, do func(context.Context, *connect.Client) (string, error)) error {
+	cl, err := connectClient(env, &opts.Connect)
+	if err != nil {
+		return err
+	}
+	return aroundStopped(ctx, env, cl, name, opts.KeepStopped, func(ctx context.Context) error {
+		msg, err := do(ctx, cl)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.IO.Out, "%s: %s\n", name, msg)
+		return nil
+	})
 }
 
 // aroundStopped stops the connector, waits until STOPPED, runs do, and

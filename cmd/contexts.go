@@ -292,13 +292,9 @@ func connectClient(env *Env, f *connectFlags) (*connect.Client, error) {
 	return c, nil
 }
 
-// newContextCmd is `outboxctl context list|use|show|set`.
-func newContextCmd(env *Env) *cobra.Command {
-	var cfgPath string
-	c := &cobra.Command{
-		Use:   "context",
-		Short: "List, show, select and set named contexts (Connect, registry, Kafka, databases)",
-		Long: `Contexts name the connections of outboxctl in a small YAML file, by default
+// contextLong is the help of `outboxctl context`: the file, the
+// precedence of the settings and the secret references.
+const contextLong = `Contexts name the connections of outboxctl in a small YAML file, by default
 $XDG_CONFIG_HOME/outboxctl/config.yaml (override with --config or $OUTBOXCTL_CONFIG):
 
   current-context: dev
@@ -338,7 +334,15 @@ never stored in the file: every secret (Connect, registry and Kafka
 passwords and tokens, DSNs) takes a reference, env:NAME or file:PATH (also
 written ${env:NAME}, ${file:PATH}); the Connect block also has password-file
 and token-file. For a secret: the flag > the variable holding it > the
-variable naming its file > the context. Every output masks them.`,
+variable naming its file > the context. Every output masks them.`
+
+// newContextCmd is `outboxctl context list|use|show|set`.
+func newContextCmd(env *Env) *cobra.Command {
+	var cfgPath string
+	c := &cobra.Command{
+		Use:   "context",
+		Short: "List, show, select and set named contexts (Connect, registry, Kafka, databases)",
+		Long:  contextLong,
 		Example: `  $ outboxctl context set prod --kafka-bootstrap-servers broker-1:9094 --kafka-security-protocol SASL_SSL \
       --kafka-sasl-mechanism SCRAM-SHA-512 --kafka-sasl-username outboxctl --kafka-sasl-password env:KAFKA_PASSWORD
   $ outboxctl context use prod
@@ -346,42 +350,70 @@ variable naming its file > the context. Every output masks them.`,
   $ outboxctl context list`,
 	}
 	c.PersistentFlags().StringVar(&cfgPath, "config", "", "context file")
-	c.AddCommand(&cobra.Command{
+	c.AddCommand(newContextListCmd(env, &cfgPath), newContextUseCmd(env, &cfgPath), newContextShowCmd(env, &cfgPath), newContextSetCmd(env, &cfgPath))
+	return c
+}
+
+// contextListOptions are the options of context list: the context file
+// (--config).
+type contextListOptions struct {
+	ConfigPath string
+}
+
+// newContextListCmd is `outboxctl context list`.
+func newContextListCmd(env *Env, cfgPath *string) *cobra.Command {
+	opts := &contextListOptions{}
+	return &cobra.Command{
 		Use: "list", Short: "List the contexts", Args: cobra.NoArgs,
 		RunE: func(cc *cobra.Command, args []string) error {
-			return runContextList(env, &contextOptions{ConfigPath: cfgPath})
+			opts.ConfigPath = *cfgPath
+			return runContextList(env, opts)
 		},
-	})
-	c.AddCommand(&cobra.Command{
+	}
+}
+
+// contextUseOptions are the options of context use: the context file
+// (--config) and the context to select.
+type contextUseOptions struct {
+	ConfigPath, Name string
+}
+
+// newContextUseCmd is `outboxctl context use NAME`.
+func newContextUseCmd(env *Env, cfgPath *string) *cobra.Command {
+	opts := &contextUseOptions{}
+	return &cobra.Command{
 		Use: "use NAME", Short: "Make NAME the current context", Args: cobra.ExactArgs(1),
 		RunE: func(cc *cobra.Command, args []string) error {
-			return runContextUse(env, &contextOptions{ConfigPath: cfgPath, Name: args[0]})
+			opts.ConfigPath, opts.Name = *cfgPath, args[0]
+			return runContextUse(env, opts)
 		},
-	})
-	c.AddCommand(&cobra.Command{
+	}
+}
+
+// contextShowOptions are the options of context show: the context file
+// (--config) and the context to show ("": the selected one).
+type contextShowOptions struct {
+	ConfigPath, Name string
+}
+
+// newContextShowCmd is `outboxctl context show [NAME]`.
+func newContextShowCmd(env *Env, cfgPath *string) *cobra.Command {
+	opts := &contextShowOptions{}
+	return &cobra.Command{
 		Use: "show [NAME]", Short: "Show the connections the commands would use (secrets masked)", Args: cobra.MaximumNArgs(1),
 		RunE: func(cc *cobra.Command, args []string) error {
-			opts := &contextOptions{ConfigPath: cfgPath}
+			opts.ConfigPath, opts.Name = *cfgPath, ""
 			if len(args) == 1 {
 				opts.Name = args[0]
 			}
 			return runContextShow(env, opts)
 		},
-	})
-	c.AddCommand(newContextSetCmd(env, &cfgPath))
-	return c
-}
-
-// contextOptions are the options of context list, use and show: the
-// context file (--config) and the context named on the command line.
-type contextOptions struct {
-	ConfigPath string
-	Name       string
+	}
 }
 
 // runContextList prints the contexts of the file as a table, the current
 // one marked (URLs redacted).
-func runContextList(env *Env, opts *contextOptions) error {
+func runContextList(env *Env, opts *contextListOptions) error {
 	cfg, path, err := loadCLIConfig(env, opts.ConfigPath)
 	if err != nil {
 		return err
@@ -423,7 +455,7 @@ func runContextList(env *Env, opts *contextOptions) error {
 
 // runContextUse makes opts.Name the current context, rewriting only the
 // file's current-context.
-func runContextUse(env *Env, opts *contextOptions) error {
+func runContextUse(env *Env, opts *contextUseOptions) error {
 	if err := checkContextName(opts.Name); err != nil {
 		return err
 	}
@@ -463,7 +495,7 @@ func runContextUse(env *Env, opts *contextOptions) error {
 
 // runContextShow prints the connections of the context opts.Name (default:
 // the selected one) after flags and environment, secrets masked.
-func runContextShow(env *Env, opts *contextOptions) error {
+func runContextShow(env *Env, opts *contextShowOptions) error {
 	env.ctxSel = contextSelection{ConfigPath: opts.ConfigPath, Name: opts.Name}
 	_, name, err := selectContext(env, opts.ConfigPath, env.ctxSel.Name)
 	if err != nil {

@@ -106,11 +106,7 @@ func runDeprovision(ctx context.Context, env *Env, opts *deprovisionOptions) err
 	if err != nil {
 		return err
 	}
-	kc, err := env.kafkaConfig(&opts.Kafka, "")
-	if err != nil {
-		return err
-	}
-	admin, err := newKafkaAdmin(env, kc)
+	admin, _, err := env.openKafkaAdmin(&opts.Kafka)
 	if err != nil {
 		return err
 	}

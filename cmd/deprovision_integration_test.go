@@ -170,32 +170,7 @@ outboxes:
 	if n := count(db, `SELECT COUNT(*) FROM public.outbox`); n != 1 {
 		t.Errorf("the outbox table has %d rows, want it kept with its 1 row", n)
 	}
-	ka, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ka.Close()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		md, err := ka.GetMetadata(nil, true, 10000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var left []string
-		for tp := range md.Topics {
-			if strings.Contains(strings.ToLower(tp), strings.ToLower(sfx)) {
-				left = append(left, tp)
-			}
-		}
-		if len(left) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("topics left: %v", left)
-			break
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
+	waitTopicsGone(t, s.BootstrapServers, sfx)
 	subjects, err := rc.Subjects(ctx, true)
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +263,14 @@ outboxes:
 	if err := db.QueryRow(`SELECT COUNT(*) FROM mysql.user WHERE user = ?`, user).Scan(&n); err != nil || n != 0 {
 		t.Errorf("user %s: %d left (%v)", user, n, err)
 	}
-	ka, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": s.BootstrapServers})
+	waitTopicsGone(t, s.BootstrapServers, sfx)
+}
+
+// waitTopicsGone waits up to 30 s until no topic whose name contains part
+// (case-insensitively) is left, and fails the test otherwise.
+func waitTopicsGone(t *testing.T, bootstrap, part string) {
+	t.Helper()
+	ka, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,16 +283,16 @@ outboxes:
 		}
 		var left []string
 		for tp := range md.Topics {
-			if strings.Contains(strings.ToLower(tp), strings.ToLower(sfx)) {
+			if strings.Contains(strings.ToLower(tp), strings.ToLower(part)) {
 				left = append(left, tp)
 			}
 		}
 		if len(left) == 0 {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
 			t.Errorf("topics left: %v", left)
-			break
+			return
 		}
 		time.Sleep(500 * time.Millisecond)
 	}

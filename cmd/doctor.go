@@ -121,11 +121,7 @@ func runDoctor(ctx context.Context, env *Env, opts *doctorOptions) error {
 		if err != nil {
 			return err
 		}
-		kc, err := env.kafkaConfig(&opts.Kafka, "")
-		if err != nil {
-			return err
-		}
-		admin, err := newKafkaAdmin(env, kc)
+		admin, _, err := env.openKafkaAdmin(&opts.Kafka)
 		if err != nil {
 			return err
 		}

@@ -160,11 +160,7 @@ func runExporter(ctx context.Context, env *Env, opts *exporterOptions) error {
 	// with their outbox) from the first scrape, and the --group ones.
 	cfg.Groups, cfg.GroupOutbox = exporterGroups(targets, opts.Groups)
 	if len(cfg.Groups) > 0 {
-		kc, err := env.kafkaConfig(&opts.Kafka, "")
-		if err != nil {
-			return err
-		}
-		admin, err := newKafkaAdmin(env, kc)
+		admin, kc, err := env.openKafkaAdmin(&opts.Kafka)
 		if err != nil {
 			return err
 		}

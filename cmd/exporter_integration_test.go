@@ -98,35 +98,8 @@ outboxes:
 	st := settings.FromEnv(getenv)
 	st.BootstrapServers = s.BootstrapServers
 	env := &cmd.Env{IO: cmd.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Settings: st, Getenv: getenv}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() {
-		done <- cmd.Run(ctx, env, []string{"exporter", "-f", specFile, "--no-connect", "--listen", addr, "--scrape-timeout", "10s",
-			"--group", typo}) // the declared group without --group: from the spec's consumers:
-	}()
-	defer func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("exporter does not stop on cancel")
-		}
-	}()
-	var body string
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get("http://" + addr + "/metrics")
-		if err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			body = string(b)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("exporter does not serve: %v\nstderr: %s", err, errOut.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	body := scrapeExporter(t, env, &errOut, addr, "-f", specFile, "--no-connect", "--listen", addr, "--scrape-timeout", "10s",
+		"--group", typo) // the declared group without --group: from the spec's consumers:
 	for _, want := range []string{
 		`outbox_consumer_group_lag{group="` + group + `",outbox="orders",partition="0",topic="` + topic + `"} 2`,
 		`outbox_consumer_group_max_lag{group="` + group + `",outbox="orders"} 2`,
@@ -202,35 +175,8 @@ func TestCLIExporterDBAddress(t *testing.T) {
 		return os.Getenv(k)
 	}
 	env := &cmd.Env{IO: cmd.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Settings: settings.FromEnv(getenv), Getenv: getenv}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() {
-		done <- cmd.Run(ctx, env, []string{"exporter", "-f", specFile, "--no-connect", "--listen", addr, "--scrape-timeout", "10s",
-			"--db-address", "viaaddr=" + u.Host, "--dsn", "viadsn=env:CLIEXP_DSN"})
-	}()
-	defer func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("exporter does not stop on cancel")
-		}
-	}()
-	var body string
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get("http://" + addr + "/metrics")
-		if err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			body = string(b)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("exporter does not serve: %v\nstderr: %s", err, errOut.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	body := scrapeExporter(t, env, &errOut, addr, "-f", specFile, "--no-connect", "--listen", addr, "--scrape-timeout", "10s",
+		"--db-address", "viaaddr="+u.Host, "--dsn", "viadsn=env:CLIEXP_DSN")
 	for _, want := range []string{
 		`outbox_target_error{outbox="direct",reason="unreachable",target="database"} 1`,
 		`outbox_target_error{outbox="viaaddr",reason="missing",target="database"} 1`,
@@ -244,5 +190,35 @@ func TestCLIExporterDBAddress(t *testing.T) {
 	}
 	if strings.Contains(body+errOut.String(), pw) && pw != "" {
 		t.Errorf("the database password is in the output")
+	}
+}
+
+// scrapeExporter runs `outboxctl exporter args...` (listening on addr)
+// until the test ends and returns its first /metrics page.
+func scrapeExporter(t *testing.T, env *cmd.Env, errOut *syncBuffer, addr string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- cmd.Run(ctx, env, append([]string{"exporter"}, args...)) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("exporter does not stop on cancel")
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			return string(b)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("exporter does not serve: %v\nstderr: %s", err, errOut.String())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -76,19 +76,20 @@ func envLookup(env *Env) *spec.Lookup {
 // outbox specs are named on stderr.
 func loadSpec(env *Env, files []string, extra ...spec.Source) (*spec.Spec, error) {
 	var paths []string
+	stdin := stdinOnce(env)
+	if len(extra) > 0 {
+		stdin = func() (spec.Source, error) { return spec.Source{}, UsageError(errStdinTwice) }
+	}
 	for _, f := range files {
 		if f != "-" {
 			paths = append(paths, f)
 			continue
 		}
-		if len(extra) > 0 {
-			return nil, UsageError(errStdinTwice)
-		}
-		data, err := readStdin(env)
+		src, err := stdin()
 		if err != nil {
 			return nil, err
 		}
-		extra = append(extra, spec.Source{Name: stdinName, Data: data})
+		extra = append(extra, src)
 	}
 	if len(paths) == 0 && len(extra) == 0 {
 		paths = []string{defaultSpecFile}
@@ -108,6 +109,20 @@ const stdinName = "<stdin>"
 
 // errStdinTwice: -f - given more than once (standard input is read once).
 var errStdinTwice = errors.New("-f -: standard input can be read only once")
+
+// stdinOnce reads standard input (readStdin) on its first call, as the
+// input named stdinName, and fails with errStdinTwice on the next ones.
+func stdinOnce(env *Env) func() (spec.Source, error) {
+	read := false
+	return func() (spec.Source, error) {
+		if read {
+			return spec.Source{}, UsageError(errStdinTwice)
+		}
+		read = true
+		data, err := readStdin(env)
+		return spec.Source{Name: stdinName, Data: data}, err
+	}
+}
 
 // readStdin reads the command's standard input, at most spec.MaxFileSize
 // bytes.

@@ -30,6 +30,18 @@ func newKafkaAdmin(env *Env, cfg kafkaclient.Config) (*kafkaAdmin, error) {
 	return &kafkaAdmin{AdminClient: a, bootstrap: cfg.BootstrapServers}, nil
 }
 
+// openKafkaAdmin resolves a command's Kafka connection from its flags f
+// (kafkaConfig; the command has no --bootstrap-servers of its own) and
+// creates its admin client (newKafkaAdmin); the caller closes it.
+func (env *Env) openKafkaAdmin(f *kafkaClientFlags) (*kafkaAdmin, kafkaclient.Config, error) {
+	kc, err := env.kafkaConfig(f, "")
+	if err != nil {
+		return nil, kc, err
+	}
+	a, err := newKafkaAdmin(env, kc)
+	return a, kc, err
+}
+
 // wrap adds the bootstrap servers and, unless the error names a security
 // failure already, librdkafka's last log line to a Kafka error.
 func (a *kafkaAdmin) wrap(err error) error {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -17,7 +15,6 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig/connect"
 	"github.com/outboxctl/outboxctl/connectorconfig/plan"
 	"github.com/outboxctl/outboxctl/findings"
-	"github.com/outboxctl/outboxctl/spec"
 )
 
 // desiredFlags select the desired connectors and how they are compared.
@@ -88,90 +85,33 @@ func rulesHelp() string {
 	return b.String()
 }
 
-// loadDesired reads the desired connectors from -f inputs: - (stdin, a
-// connectors file), folders (connectorconfig.ScanFolder), .json files (connectors files),
-// .yaml/.yml files (a connectors file or an outbox spec, by content:
-// connectorconfig.IsConnectorsFile) and any other file (an outbox spec).
-// Connectors files (`generate --no-resolve -o json|yaml` output) are read
-// by readConnectorsFile; the specs are generated together at the end
-// (specConnectors). A connector name declared twice is bad input.
+// loadDesired reads the desired connectors from -f inputs, sorted by
+// connectorconfig.SortInputs: - (stdin), folders, connectors files and
+// outbox specs. Connectors files (`generate --no-resolve -o json|yaml`
+// output) are read by readConnectorsFile; the specs are generated
+// together at the end (specConnectors). A connector name declared twice
+// is bad input.
 func loadDesired(env *Env, files []string, preflight string) ([]connectorconfig.Connector, error) {
 	if len(files) == 0 {
 		return nil, UsageError(errors.New("no connectors given: use -f connectors.json (or -f outbox.yaml)"))
 	}
+	in, err := connectorconfig.SortInputs(files, stdinOnce(env))
+	for _, s := range in.Skipped {
+		fmt.Fprintf(env.IO.ErrOut, "outboxctl: skipped %s: not a connectors file or an outbox spec\n", s)
+	}
+	if err != nil {
+		return nil, UsageError(err)
+	}
 	var out []connectorconfig.Connector
-	var specs []string
-	var stdinSpec []spec.Source
-	stdinRead := false
-	for _, f := range files {
-		if f == "-" {
-			// Standard input is either kind, told apart by content as for
-			// files: a spec (a mapping with apiVersion, kind, kafka or
-			// outboxes, in YAML or JSON) or a connectors file.
-			if stdinRead {
-				return nil, UsageError(errStdinTwice)
-			}
-			stdinRead = true
-			data, err := readStdin(env)
-			if err != nil {
-				return nil, err
-			}
-			if !connectorconfig.IsConnectorsFile(stdinName, data) || connectorconfig.IsSpecObject(data) {
-				stdinSpec = append(stdinSpec, spec.Source{Name: stdinName, Data: data})
-				continue
-			}
-			cs, err := readConnectorsFile(env, stdinName, data)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, cs...)
-			continue
-		}
-		st, err := os.Stat(f)
-		if err != nil {
-			return nil, UsageError(err)
-		}
-		if st.IsDir() {
-			folder, err := connectorconfig.ScanFolder(f)
-			for _, s := range folder.Skipped {
-				fmt.Fprintf(env.IO.ErrOut, "outboxctl: skipped %s: not a connectors file or an outbox spec\n", s)
-			}
-			if err != nil {
-				return nil, UsageError(err)
-			}
-			for _, cf := range folder.Connectors {
-				cs, err := readConnectorsFile(env, cf.Name, cf.Data)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, cs...)
-			}
-			specs = append(specs, folder.Specs...)
-			continue
-		}
-		ext := strings.ToLower(filepath.Ext(f))
-		if ext != ".json" && ext != ".yaml" && ext != ".yml" {
-			specs = append(specs, f)
-			continue
-		}
-		data, err := spec.ReadFileLimit(f, spec.MaxFileSize)
-		if ext != ".json" && (err != nil || !connectorconfig.IsConnectorsFile(f, data)) {
-			// A YAML file that is not a connectors file is an outbox spec;
-			// spec loading reports a read error.
-			specs = append(specs, f)
-			continue
-		}
-		if err != nil {
-			return nil, UsageError(err)
-		}
-		cs, err := readConnectorsFile(env, f, data)
+	for _, cf := range in.Connectors {
+		cs, err := readConnectorsFile(env, cf.Name, cf.Data)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, cs...)
 	}
-	if len(specs) > 0 || len(stdinSpec) > 0 {
-		cs, err := specConnectors(env, specs, preflight, stdinSpec...)
+	if len(in.Specs) > 0 || len(in.SpecSources) > 0 {
+		cs, err := specConnectors(env, in.Specs, preflight, in.SpecSources...)
 		if err != nil {
 			return nil, err
 		}

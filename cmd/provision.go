@@ -174,11 +174,7 @@ func runProvision(ctx context.Context, env *Env, opts *provisionOptions) error {
 			if err != nil {
 				return nil, err
 			}
-			kc, err := env.kafkaConfig(&opts.Kafka, "")
-			if err != nil {
-				return nil, err
-			}
-			a, err := newKafkaAdmin(env, kc)
+			a, _, err := env.openKafkaAdmin(&opts.Kafka)
 			if err != nil {
 				return nil, err
 			}

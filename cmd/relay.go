@@ -235,13 +235,9 @@ func runRelayCutover(ctx context.Context, env *Env, opts *relayCutoverOptions) e
 	if name == "" {
 		return UsageError(errors.New("no connector name: pass --connector"))
 	}
-	driver, dsn, err := relay.DSN(conf, opts.DSN)
+	_, _, db, err := openRelayDB(conf, opts.DSN)
 	if err != nil {
-		return UsageError(err)
-	}
-	db, err := sql.Open(driver, dsn)
-	if err != nil {
-		return UsageError(err)
+		return err
 	}
 	defer db.Close()
 	cc, err := connectClient(env, &connectFlags{connectEndpoint: connectEndpoint{URL: opts.ConnectURL}})
@@ -372,13 +368,9 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		maps.Copy(props, ro.Kafka)
 		ro.Kafka = props
 	}
-	driver, dsn, err := relay.DSN(conf, opts.DSN)
+	driver, dsn, db, err := openRelayDB(conf, opts.DSN)
 	if err != nil {
-		return UsageError(err)
-	}
-	db, err := sql.Open(driver, dsn)
-	if err != nil {
-		return UsageError(err)
+		return err
 	}
 	defer db.Close()
 
@@ -502,4 +494,17 @@ func skipRelay(cs []connectorconfig.Connector) []connectorconfig.Connector {
 		}
 	}
 	return out
+}
+
+// openRelayDB opens the outbox's database for the relay: the DSN given
+// (--dsn) or the connector config's, with its driver (relay.DSN). Errors
+// are bad input.
+func openRelayDB(conf map[string]string, dsnFlag string) (driver, dsn string, db *sql.DB, err error) {
+	if driver, dsn, err = relay.DSN(conf, dsnFlag); err != nil {
+		return "", "", nil, UsageError(err)
+	}
+	if db, err = sql.Open(driver, dsn); err != nil {
+		return "", "", nil, UsageError(err)
+	}
+	return driver, dsn, db, nil
 }

@@ -2,9 +2,10 @@ package cmd
 
 import (
 	"maps"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/outboxctl/outboxctl/internal/testfs"
 )
 
 // TestConnectAndRegistryPrecedence (#30 item 2): the Connect and registry
@@ -13,24 +14,14 @@ import (
 // default, and for secrets the flag's file > the variable > the
 // variable's file > the context; every reference form in the context.
 func TestConnectAndRegistryPrecedence(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	flagPW, envPW, ctxPW := write("flag-pw", "flag-file\n"), write("env-pw", "env-file\n"), write("ctx-pw", "ctx-file\n")
-	write("outboxctl/config.yaml", `current-context: c
+	secrets := testfs.Write(t, map[string]string{"flag-pw": "flag-file\n", "env-pw": "env-file\n", "ctx-pw": "ctx-file\n"})
+	flagPW, envPW, ctxPW := filepath.Join(secrets, "flag-pw"), filepath.Join(secrets, "env-pw"), filepath.Join(secrets, "ctx-pw")
+	dir := testfs.Write(t, map[string]string{"outboxctl/config.yaml": `current-context: c
 contexts:
   c:
-    connect: {url: "http://ctx:8083", user: ctx-user, password: "file:`+ctxPW+`", token: "${env:CTX_TOKEN}"}
-    registry: {url: "http://ctx:8081", user: ctx-user, password: "env:CTX_PW", token: "${file:`+ctxPW+`}"}
-`)
+    connect: {url: "http://ctx:8083", user: ctx-user, password: "file:` + ctxPW + `", token: "${env:CTX_TOKEN}"}
+    registry: {url: "http://ctx:8081", user: ctx-user, password: "env:CTX_PW", token: "${file:` + ctxPW + `}"}
+`})
 	base := map[string]string{"XDG_CONFIG_HOME": dir, "CTX_PW": "ctx-env", "CTX_TOKEN": "ctx-token"}
 	type want struct{ url, user, password, token string }
 	for _, tc := range []struct {

@@ -104,22 +104,30 @@ Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL money, interval(p), bit, xml, arrays; MySQL/MariaDB
-zerofill integers, spatial types) is refused with exit 2 naming the column
-and its type, rather than guessed; so is it at relay start.
+(e.g. PostgreSQL interval with fields, unbounded varbit, arrays, ranges;
+MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
+exit 2 naming the column and its type, rather than guessed; so is it at
+relay start.
 Time-of-day, year, enum, set and bit columns: PostgreSQL time(0-3) is
 milliseconds of the day (io.debezium.time.Time), time and time(4-6)
 microseconds (MicroTime), both rounded; timetz is UTC ISO_OFFSET_TIME
 (ZonedTime, e.g. 08:00:00.5Z); interval is microseconds (MicroDuration,
 months as 30.4375 days; give it as PostgreSQL prints it, e.g. "1 year 2 mons
-3 days 04:05:06.5"; interval.handling.mode=string is refused);
+3 days 04:05:06.5"; interval(p) rounds the time part to p digits;
+interval.handling.mode=string is refused); PostgreSQL bit, bit(1) and
+varbit(1) are booleans, bit(n) and varbit(n) io.debezium.data.Bits (give the
+bit string, "0101"; the bytes are little-endian and only as many as the
+highest set bit needs); xml is io.debezium.data.Xml, the text as inserted
+except a leading XML declaration, dropped (kept, canonical, with
+standalone) as PostgreSQL prints it;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input
 widened, 0000 delivered as 1900), enum the declared label and set the
 declared labels in declaration order (io.debezium.data.Enum / EnumSet with
 parameter allowed), bit(1) a boolean and bit(n) io.debezium.data.Bits
-(little-endian bytes). Their DEFAULTs (other than NULL) are refused, and so
-is a MySQL/MariaDB time under time.precision.mode=adaptive.
+(little-endian bytes); zerofill integers are the unsigned ones. Their
+DEFAULTs (other than NULL) are refused. The MySQL/MariaDB connectors reject
+time.precision.mode=adaptive in their config validation (exit 2).
 Fixed-point columns (PostgreSQL numeric(p,s); MySQL/MariaDB decimal(p,s))
 are stored rounded half away from zero to the column's scale and delivered
 by decimal.handling.mode: precise (the default) as a Connect Decimal
@@ -129,7 +137,14 @@ e.g. 1.00E-8), string as the plain text with the column's scale
 (0.0000000100), double as a float64. Refused with exit 2: an unconstrained
 PostgreSQL numeric under precise (a VariableScaleDecimal), a JsonConverter
 decimal.format other than base64, a fixed-point column's DEFAULT other
-than NULL, NaN and Infinity.
+than NULL. PostgreSQL numeric NaN, Infinity and -Infinity are NAN,
+POSITIVE_INFINITY and NEGATIVE_INFINITY under string, the doubles under
+double, and NULL under precise (the converter throws and
+event.converting.failure.handling.mode=warn, the default, leaves the
+column out; fail, or a NOT NULL column, is refused). PostgreSQL money is a
+fixed-point column of scale 2 (stored rounded half away from zero; precise:
+a Decimal without a precision parameter); money.fraction.digits other than
+2 and a money DEFAULT are refused.
 Values are the stored ones, whatever the input's form: PostgreSQL rounds a
 timestamp to the column's precision and prints a uuid in lower case;
 MySQL/MariaDB truncate a datetime or timestamp to the column's precision;
@@ -206,7 +221,7 @@ func runRoutePreview(env *Env, opts *routePreviewOptions) error {
 	cfg, err := eventrouter.ParseConfigWithOptions(conf, opts.Transform, popts)
 	if err != nil {
 		var ce *eventrouter.ConfigError
-		if errors.As(err, &ce) && errors.Is(err, eventrouter.ErrInvalidConfig) && ce.Key != "transforms" && !strings.HasSuffix(ce.Key, ".type") {
+		if errors.As(err, &ce) && errors.Is(err, eventrouter.ErrInvalidConfig) && ce.Key != "transforms" && !strings.HasSuffix(ce.Key, ".type") && !ce.Connector {
 			// the EventRouter (or Connect) rejects it when the task starts
 			return WithExitCode(ExitError, fmt.Errorf("the connector task would fail to start: %w", err))
 		}

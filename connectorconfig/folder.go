@@ -3,6 +3,9 @@ package connectorconfig
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -48,6 +51,72 @@ func ScanFolder(dir string) (Folder, error) {
 		return f, badInput(fmt.Sprintf("%s: no connectors file or outbox spec in this folder", dir))
 	}
 	return f, nil
+}
+
+// Inputs are the inputs of the desired state (plan and deploy -f) sorted
+// by content (SortInputs), connectors files and specs each in the order
+// given.
+type Inputs struct {
+	Folder
+	// SpecSources are the outbox specs read already (standard input).
+	SpecSources []spec.Source
+}
+
+// SortInputs sorts the inputs of the desired state into connectors files
+// and outbox specs: "-" is standard input (stdin reads it), either kind by
+// content (IsConnectorsFile, IsSpecObject); a folder is sorted by
+// ScanFolder; a .json file is a connectors file; a .yaml or .yml file is a
+// connectors file or a spec, by content; any other file is a spec. A file
+// that cannot be read (a .json file, or a path that does not exist) and a
+// folder with neither kind are errors; Skipped holds the files of folders
+// that are neither kind up to the error.
+func SortInputs(paths []string, stdin func() (spec.Source, error)) (Inputs, error) {
+	var in Inputs
+	for _, p := range paths {
+		if p == "-" {
+			src, err := stdin()
+			if err != nil {
+				return in, err
+			}
+			if !IsConnectorsFile(src.Name, src.Data) || IsSpecObject(src.Data) {
+				in.SpecSources = append(in.SpecSources, src)
+			} else {
+				in.Connectors = append(in.Connectors, src)
+			}
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return in, err
+		}
+		if st.IsDir() {
+			f, err := ScanFolder(p)
+			in.Skipped = append(in.Skipped, f.Skipped...)
+			if err != nil {
+				return in, err
+			}
+			in.Connectors = append(in.Connectors, f.Connectors...)
+			in.Specs = append(in.Specs, f.Specs...)
+			continue
+		}
+		ext := strings.ToLower(filepath.Ext(p))
+		if ext != ".json" && ext != ".yaml" && ext != ".yml" {
+			in.Specs = append(in.Specs, p)
+			continue
+		}
+		data, err := spec.ReadFileLimit(p, spec.MaxFileSize)
+		if ext != ".json" && (err != nil || !IsConnectorsFile(p, data)) {
+			// A YAML file that is not a connectors file is an outbox spec;
+			// spec loading reports a read error.
+			in.Specs = append(in.Specs, p)
+			continue
+		}
+		if err != nil {
+			return in, err
+		}
+		in.Connectors = append(in.Connectors, spec.Source{Name: p, Data: data})
+	}
+	return in, nil
 }
 
 // IsSpecObject reports whether data, which looks like a connectors file

@@ -3,7 +3,6 @@ package consumer_test
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/outboxctl/outboxctl/connectorconfig"
 	"github.com/outboxctl/outboxctl/consumer"
 	"github.com/outboxctl/outboxctl/consumer/consumertest"
+	"github.com/outboxctl/outboxctl/internal/testfs"
 	"github.com/outboxctl/outboxctl/spec"
 )
 
@@ -109,16 +109,7 @@ outboxes:
 // its outbox.yaml.
 func loadSpecFiles(t *testing.T, files map[string]string) *spec.Spec {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testfs.Write(t, files)
 	sp, err := spec.Load(filepath.Join(dir, "outbox.yaml"))
 	if err != nil {
 		t.Fatalf("spec: %v", err)

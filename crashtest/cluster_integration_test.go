@@ -411,7 +411,7 @@ func TestClusterCrashSuite(t *testing.T) {
 	// the harder case.
 	r.run("kill -9 of the broker leading the outbox topic, restart", reps["leader"], false, func(rep int) (time.Time, string) {
 		n, note := cs.leaderKillTarget(t, s, rep%2 == 1)
-		hw0 := highWatermarks(t, cs, s.topic)
+		hw0 := itest.HighWatermarks(t, cs.bootstrap(), s.topic, partitions)
 		at := cs.signal(t, instance("kafka", n), syscall.SIGKILL, true) // the broker is gone
 		t.Logf("killed broker %d (%s) at %s", n, note, at.UTC().Format("15:04:05.000"))
 		stopTimeline := leaderTimeline(t, cs, s, n, at, hw0)
@@ -436,7 +436,7 @@ func TestClusterCrashSuite(t *testing.T) {
 			t.Logf("broker %d leads partitions of the outbox topic and coordinates the consumer group: that one", c)
 			n = c
 		}
-		hw0 := highWatermarks(t, cs, s.topic)
+		hw0 := itest.HighWatermarks(t, cs.bootstrap(), s.topic, partitions)
 		at := cs.signal(t, instance("kafka", n), syscall.SIGSTOP, false)
 		// The same timeline as the leader kill's: whether the leaders move
 		// while it is frozen, and which client waits for it.

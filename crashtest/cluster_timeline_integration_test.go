@@ -57,7 +57,7 @@ func (tl *timeline) mark(ev string) {
 // leaderTimeline starts following the cluster after node killed was
 // killed at at; hw0 are the outbox partitions' high watermarks just before
 // the kill. stop ends it and logs the timeline.
-func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.Time, hw0 map[int32]int64) (stop func()) {
+func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.Time, hw0 []int64) (stop func()) {
 	tl := &timeline{t: t, at: at, seen: map[string]time.Duration{}}
 	done := make(chan struct{})
 	// The metadata quorum's leader as the live nodes wrote it (their
@@ -236,25 +236,6 @@ func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.
 		slices.Sort(tl.logs)
 		t.Logf("node %d killed or frozen: timeline from the fault:\n%s", killed, joinLines(tl.logs))
 	}
-}
-
-// highWatermarks are the outbox partitions' high watermarks.
-func highWatermarks(t *testing.T, cs *crashStack, topic string) map[int32]int64 {
-	t.Helper()
-	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": cs.bootstrap(), "group.id": "crash-hw-" + itest.Suffix()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cons.Close()
-	hw := map[int32]int64{}
-	for p := int32(0); p < partitions; p++ {
-		_, hi, err := cons.QueryWatermarkOffsets(topic, p, 10000)
-		if err != nil {
-			t.Fatalf("watermarks of %s[%d]: %v", topic, p, err)
-		}
-		hw[p] = hi
-	}
-	return hw
 }
 
 func joinLines(l []string) string {

@@ -281,26 +281,6 @@ func (o *offsetWatch) since(t time.Time) int {
 	return n
 }
 
-// topicEnd is the sum of the topic's high watermarks (records and, for
-// transactional producers, commit markers).
-func topicEnd(t *testing.T, bootstrap, topic string) int64 {
-	t.Helper()
-	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "group.id": "crash-hw-" + itest.Suffix()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cons.Close()
-	var sum int64
-	for p := int32(0); p < partitions; p++ {
-		_, hi, err := cons.QueryWatermarkOffsets(topic, p, 10000)
-		if err != nil {
-			t.Fatalf("watermarks of %s[%d]: %v", topic, p, err)
-		}
-		sum += hi
-	}
-	return sum
-}
-
 // windowKill is one row: under load, kill -9 of the own worker 3 s after
 // the connector's offsets were last written, restart, exact counts.
 func windowKill(t *testing.T, cs *crashStack, eos bool) (row string, topicDups int) {
@@ -326,9 +306,9 @@ func windowKill(t *testing.T, cs *crashStack, eos bool) (row string, topicDups i
 	if !ok {
 		t.Fatalf("%s: no write of the connector's offsets to %s within %s", mode, w.offsets, 2*flushInterval)
 	}
-	end0 := topicEnd(t, cs.bootstrap(), s.topic)
+	end0 := itest.TopicEnd(t, cs.bootstrap(), s.topic, partitions)
 	time.Sleep(3 * time.Second)
-	end1 := topicEnd(t, cs.bootstrap(), s.topic)
+	end1 := itest.TopicEnd(t, cs.bootstrap(), s.topic, partitions)
 	faultAt := w.kill()
 	writes := watch.since(last)
 	t.Logf("%s: worker %s killed %s after the last offset write seen before the window; %d offset writes in the window; the topic grew by %d offsets (records and markers) in the window",

@@ -374,6 +374,26 @@ func (s *suite) settle(fault string, rep int, stopLoad chan struct{}, loadDone <
 func (s *suite) measure(fault string, rep int, stopLoad chan struct{}, loadDone <-chan struct{}, tail, wait time.Duration) (counts, int) {
 	t := s.t
 	t.Helper()
+	c := s.awaitCounts(fault, rep, stopLoad, loadDone, tail, wait)
+	b, _ := os.ReadFile(s.logFile)
+	skipped := strings.Count(string(b), duplicateMsg)
+	rowSkipped := skipped - s.skipped
+	s.skipped = skipped
+	t.Logf("%s #%d: committed %d, handled effects %d (distinct %d), lost %d, duplicate effects %d, reordered %d, foreign %d; redeliveries skipped by the inbox so far %d",
+		fault, rep, c.committed, c.effects, c.distinct, c.lost, c.effects-c.distinct, c.reordered, c.foreign, skipped)
+	if c.committed == 0 || c.lost != 0 || c.effects != c.committed || c.distinct != c.committed || c.reordered != 0 || c.foreign != 0 {
+		t.Errorf("%s #%d: want every one of the %d committed events handled exactly once and in order; got %d effects of %d events, %d lost, %d reordered, %d foreign (consumer log: %s)",
+			fault, rep, c.committed, c.effects, c.distinct, c.lost, c.reordered, c.foreign, s.logFile)
+	}
+	return c, rowSkipped
+}
+
+// awaitCounts ends a row's load after tail, waits (up to wait) until every
+// committed event is handled, and counts again 2 s later, when duplicates
+// would have arrived.
+func (s *suite) awaitCounts(fault string, rep int, stopLoad chan struct{}, loadDone <-chan struct{}, tail, wait time.Duration) counts {
+	t := s.t
+	t.Helper()
 	time.Sleep(tail)
 	close(stopLoad)
 	<-loadDone
@@ -400,17 +420,7 @@ func (s *suite) measure(fault string, rep int, stopLoad chan struct{}, loadDone 
 	if c, err = s.count(ctx); err != nil {
 		t.Fatalf("%s #%d: count: %v", fault, rep, err)
 	}
-	b, _ := os.ReadFile(s.logFile)
-	skipped := strings.Count(string(b), duplicateMsg)
-	rowSkipped := skipped - s.skipped
-	s.skipped = skipped
-	t.Logf("%s #%d: committed %d, handled effects %d (distinct %d), lost %d, duplicate effects %d, reordered %d, foreign %d; redeliveries skipped by the inbox so far %d",
-		fault, rep, c.committed, c.effects, c.distinct, c.lost, c.effects-c.distinct, c.reordered, c.foreign, skipped)
-	if c.committed == 0 || c.lost != 0 || c.effects != c.committed || c.distinct != c.committed || c.reordered != 0 || c.foreign != 0 {
-		t.Errorf("%s #%d: want every one of the %d committed events handled exactly once and in order; got %d effects of %d events, %d lost, %d reordered, %d foreign (consumer log: %s)",
-			fault, rep, c.committed, c.effects, c.distinct, c.lost, c.reordered, c.foreign, s.logFile)
-	}
-	return c, rowSkipped
+	return c
 }
 
 // fault runs one fault under load: the load starts, the consumer has been

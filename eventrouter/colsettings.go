@@ -1,7 +1,9 @@
 package eventrouter
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -37,17 +39,27 @@ type ColumnSettings struct {
 	// (the default: io.debezium.time.MicroDuration) is modelled, string is
 	// not.
 	IntervalHandlingMode string
+	// MoneyFractionDigits is money.fraction.digits (PostgreSQL): 2 (the
+	// default) is modelled, another value (a Decimal of another scale) is
+	// not.
+	MoneyFractionDigits string
+	// ConvertingFailureMode is event.converting.failure.handling.mode:
+	// warn (the default) and skip, which leave a column whose value the
+	// converter throws on NULL, are modelled; fail is not.
+	ConvertingFailureMode string
 }
 
 // ParseColumnSettings reads the ColumnSettings of a connector config.
 func ParseColumnSettings(conf map[string]string) ColumnSettings {
 	get := func(k string) string { return strings.ToLower(strings.TrimSpace(conf[k])) }
 	cs := ColumnSettings{
-		TimePrecisionMode:    get("time.precision.mode"),
-		BinaryHandlingMode:   get("binary.handling.mode"),
-		BigIntUnsignedMode:   get("bigint.unsigned.handling.mode"),
-		DecimalHandlingMode:  get("decimal.handling.mode"),
-		IntervalHandlingMode: get("interval.handling.mode"),
+		TimePrecisionMode:     get("time.precision.mode"),
+		BinaryHandlingMode:    get("binary.handling.mode"),
+		BigIntUnsignedMode:    get("bigint.unsigned.handling.mode"),
+		DecimalHandlingMode:   get("decimal.handling.mode"),
+		IntervalHandlingMode:  get("interval.handling.mode"),
+		MoneyFractionDigits:   get("money.fraction.digits"),
+		ConvertingFailureMode: get("event.converting.failure.handling.mode"),
 	}
 	for _, k := range []string{"key.converter.decimal.format", "value.converter.decimal.format", "header.converter.decimal.format"} {
 		if f := get(k); f != "" && f != "base64" {
@@ -105,7 +117,12 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 			return &SettingError{Column: name, Type: sqlType, Setting: "binary.handling.mode", Value: cs.BinaryHandlingMode, Modeled: "bytes"}
 		}
 	}
-	if IsDecimalType(sqlType) {
+	if isMoney(kind, sqlType) {
+		if d := cs.MoneyFractionDigits; d != "" && d != strconv.Itoa(MoneyFractionDigits) {
+			return &SettingError{Column: name, Type: sqlType, Setting: "money.fraction.digits", Value: d, Modeled: strconv.Itoa(MoneyFractionDigits)}
+		}
+	}
+	if IsDecimalType(sqlType) || isMoney(kind, sqlType) {
 		switch cs.DecimalHandlingMode {
 		case "", "precise", "string", "double":
 		default:
@@ -132,4 +149,30 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		}
 	}
 	return nil
+}
+
+// ConvertFailure is the value the connector delivers for a column whose
+// value its converter throws on (err from ColumnValue is a *ConvertError:
+// a PostgreSQL numeric NaN or Infinity under decimal.handling.mode=precise).
+// TableSchemaBuilder catches the exception and, under
+// event.converting.failure.handling.mode warn (the default) or skip, leaves
+// the column out of the row's Struct: a nullable column is NULL (nil,
+// nil). A NOT NULL column (the Struct would fail validation) and mode fail
+// (the task fails) are a *SettingError. Any other err is returned as is.
+func (cs ColumnSettings) ConvertFailure(name, sqlType string, s *Schema, err error) (any, error) {
+	var ce *ConvertError
+	if !errors.As(err, &ce) {
+		return nil, err
+	}
+	switch mode := cs.ConvertingFailureMode; mode {
+	case "", "warn", "skip":
+		if s.Optional {
+			return nil, nil
+		}
+		if mode == "" {
+			mode = "warn (the default)"
+		}
+		return nil, &SettingError{Column: name, Type: sqlType + " NOT NULL", Setting: "event.converting.failure.handling.mode", Value: mode, Modeled: "warn and skip on a nullable column (" + ce.Error() + ")"}
+	}
+	return nil, &SettingError{Column: name, Type: sqlType, Setting: "event.converting.failure.handling.mode", Value: cs.ConvertingFailureMode, Modeled: "warn, skip (" + ce.Error() + ")"}
 }

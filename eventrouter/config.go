@@ -241,6 +241,11 @@ func ParseConfigWithOptions(m map[string]string, transformAlias string, opts Par
 	}
 	c.Connector = ConnectorKindOf(c.ConnectorClass)
 	c.ColumnSettings = ParseColumnSettings(m)
+	if (c.Connector == MySQL || c.Connector == MariaDB) && c.ColumnSettings.TimePrecisionMode == "adaptive" {
+		// BinlogConnectorConfig.validateTimePrecisionMode (3.5, 3.6)
+		return c, &ConfigError{Key: "time.precision.mode", Value: m["time.precision.mode"], Connector: true,
+			Message: "The 'adaptive' time.precision.mode is no longer supported (the MySQL / MariaDB connector's config validation, as Connect's validate answers it: the connector is not created; adaptive_time_microseconds is the default)"}
+	}
 	_, parts := m["topic.creation.default.partitions"]
 	_, rf := m["topic.creation.default.replication.factor"]
 	c.TopicCreation = parts && rf && !strings.EqualFold(strings.TrimSpace(worker["topic.creation.enable"]), "false")

@@ -2,6 +2,7 @@ package eventrouter
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -110,7 +111,7 @@ func parseDecimal(text string) (Decimal, error) {
 	t := strings.TrimSpace(text)
 	m := decimalTextRe.FindStringSubmatch(t)
 	if m == nil || m[2]+m[3] == "" {
-		return Decimal{}, fmt.Errorf("%w: decimal %q: want a number such as -12.50 (NaN and Infinity are not modelled)", ErrInvalidEvent, text)
+		return Decimal{}, fmt.Errorf("%w: decimal %q: want a number such as -12.50 (PostgreSQL: or NaN, Infinity, -Infinity)", ErrInvalidEvent, text)
 	}
 	u, ok := new(big.Int).SetString(m[2]+m[3], 10)
 	if !ok {
@@ -217,6 +218,9 @@ func decimalSchema(mode string, prec, scale int) (Type, string, []Param) {
 // double.
 func decimalValue(kind ConnectorKind, sqlType string, s *Schema, text string) (any, error) {
 	prec, scale, _ := decimalType(kind, sqlType)
+	if v, ok, err := specialDecimalValue(kind, sqlType, s, text); ok {
+		return v, err
+	}
 	d, err := parseDecimal(text)
 	if err != nil {
 		return nil, err
@@ -236,6 +240,114 @@ func decimalValue(kind ConnectorKind, sqlType string, s *Schema, text string) (a
 	case String:
 		// BigDecimal.toPlainString: the differential test found the
 		// connectors' string mode plain ("0.0000000100", never "1.00E-8")
+		return d.plain(), nil
+	case Float64:
+		return d.float64(), nil
+	}
+	return d, nil
+}
+
+// Special numeric values: PostgreSQL's numeric NaN, Infinity and -Infinity.
+// Debezium (SpecialValueDecimal) delivers them under
+// decimal.handling.mode=string as the enum's name (NAN,
+// POSITIVE_INFINITY, NEGATIVE_INFINITY) and under double as the double;
+// under precise its converter throws (a *ConvertError).
+var specialDecimals = map[string]string{
+	"nan": "NAN", "infinity": "POSITIVE_INFINITY", "+infinity": "POSITIVE_INFINITY", "inf": "POSITIVE_INFINITY", "+inf": "POSITIVE_INFINITY",
+	"-infinity": "NEGATIVE_INFINITY", "-inf": "NEGATIVE_INFINITY",
+}
+
+// ConvertError is a value the connector's value converter throws on: a
+// PostgreSQL numeric NaN or Infinity under decimal.handling.mode=precise
+// (SpecialValueDecimal.fromLogical's ConnectException). What the connector
+// then delivers depends on event.converting.failure.handling.mode
+// (ColumnSettings.ConvertFailure). It unwraps to ErrInvalidEvent.
+type ConvertError struct {
+	Type    string // the column's SQL type
+	Value   string // the value as given
+	Message string // the converter's exception message
+}
+
+func (e *ConvertError) Error() string {
+	return fmt.Sprintf("%s value %s: the connector's converter throws: %s", e.Type, e.Value, e.Message)
+}
+
+// Unwrap returns ErrInvalidEvent.
+func (e *ConvertError) Unwrap() error { return ErrInvalidEvent }
+
+// specialDecimalValue is a numeric NaN / Infinity as the connector
+// delivers it for schema s (see specialDecimals); ok is false for another
+// value.
+func specialDecimalValue(kind ConnectorKind, sqlType string, s *Schema, text string) (v any, ok bool, err error) {
+	name, ok := specialDecimals[strings.ToLower(strings.TrimSpace(text))]
+	if !ok {
+		return nil, false, nil
+	}
+	if kind != Postgres && kind != "" {
+		return nil, true, fmt.Errorf("%w: %s value %q: MySQL / MariaDB decimals have no NaN or Infinity", ErrInvalidEvent, sqlType, text)
+	}
+	if prec, _, _ := decimalType(kind, sqlType); prec > 0 && name != "NAN" {
+		// numeric(p,s) cannot hold an infinite value (PostgreSQL 14+)
+		return nil, true, fmt.Errorf("%w: %s value %s: numeric field overflow (a field with precision %d cannot hold an infinite value)", ErrInvalidEvent, sqlType, text, prec)
+	}
+	switch s.Type {
+	case String:
+		return name, true, nil
+	case Float64:
+		return map[string]float64{"NAN": math.NaN(), "POSITIVE_INFINITY": math.Inf(1), "NEGATIVE_INFINITY": math.Inf(-1)}[name], true, nil
+	}
+	return nil, true, &ConvertError{Type: sqlType, Value: text, Message: "Got a special value (NaN/Infinity) for Decimal type but current mode does not handle it. If you need to support it then set decimal handling mode to 'string'."}
+}
+
+// MoneyFractionDigits is the money.fraction.digits the emulator models (the
+// connector's default, and the fraction digits of PostgreSQL's money under
+// the usual lc_monetary).
+const MoneyFractionDigits = 2
+
+// isMoney reports a PostgreSQL money column.
+func isMoney(kind ConnectorKind, sqlType string) bool {
+	base, _ := parseSQLType(sqlType)
+	return (kind == Postgres || kind == "") && base == "money"
+}
+
+// moneySchema is PostgresValueConverter.moneySchema: under
+// decimal.handling.mode precise a Decimal with scale
+// money.fraction.digits (no precision parameter), string a string, double
+// a float64.
+func moneySchema(mode string) (Type, string, []Param) {
+	switch mode {
+	case "string":
+		return String, "", nil
+	case "double":
+		return Float64, "", nil
+	}
+	return Bytes, NameDecimal, []Param{{"scale", strconv.Itoa(MoneyFractionDigits)}}
+}
+
+var moneyTextRe = regexp.MustCompile(`^\s*([+-])?\s*\$?\s*([\d,]*)(?:\.(\d*))?\s*$`)
+
+// moneyValue is a PostgreSQL money value as PostgresValueConverter
+// delivers it: the input ("-$1,234.567", "1234.5" or a JSON number) is
+// stored as PostgreSQL's cash_in does, rounded half away from zero to 2
+// fraction digits (the range is a signed 64-bit count of cents); pgoutput
+// sends it as "$1,234.57", PostgresMoney.parse reads it back, and the
+// schema's mode delivers it: a Decimal with scale 2, its toPlainString, or
+// its double.
+func moneyValue(sqlType string, s *Schema, text string) (any, error) {
+	m := moneyTextRe.FindStringSubmatch(text)
+	if m == nil || strings.ReplaceAll(m[2], ",", "")+m[3] == "" {
+		return nil, fmt.Errorf("%w: money %q: want a number such as -$1,234.56 or 1234.56", ErrInvalidEvent, text)
+	}
+	d, err := parseDecimal(m[1] + strings.ReplaceAll(m[2], ",", "") + "." + m[3] + "0")
+	if err != nil {
+		return nil, err
+	}
+	d = d.setScale(MoneyFractionDigits)
+	if !d.Unscaled.IsInt64() {
+		return nil, fmt.Errorf("%w: %s value %q is out of range for type money", ErrInvalidEvent, sqlType, text)
+	}
+	switch s.Type {
+	case String:
 		return d.plain(), nil
 	case Float64:
 		return d.float64(), nil

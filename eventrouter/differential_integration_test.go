@@ -746,6 +746,141 @@ func variants() []variant {
 				{name: "interval_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"5","type":"T","payload":{},"t_iv":null}`},
 			},
 		},
+		{
+			// #31 (remaining types): PostgreSQL money (precise: a Decimal
+			// of scale 2), bit(1) / varbit(1) (boolean), bit(n) / varbit(n)
+			// (io.debezium.data.Bits, minimal little-endian bytes), xml
+			// (io.debezium.data.Xml, the declaration as xml_out prints it)
+			// and interval(p) in the key, payload, headers and envelope;
+			// on MariaDB the columns are text
+			name: "pg_money_bit_xml",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "xml", maria: "longtext"}),
+				col{name: "t_money", pg: "money", maria: "varchar(32)"},
+				col{name: "t_bit1", pg: "bit(1)", maria: "varchar(32)"},
+				col{name: "t_bits", pg: "bit(10)", maria: "varchar(32)"},
+				col{name: "t_vbits", pg: "varbit(16)", maria: "varchar(32)"},
+				col{name: "t_vbit1", pg: "varbit(1)", maria: "varchar(32)"},
+				col{name: "t_iv3", pg: "interval(3)", maria: "varchar(64)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_money",
+				"table.fields.additional.placement": "t_money:header,t_bit1:header,t_bits:header,t_vbits:header,t_vbit1:header,t_iv3:header,t_money:envelope:m,t_bits:envelope:b,t_vbits:envelope:vb,t_iv3:envelope:iv",
+				"route.topic.replacement":           "dt$R.pgt.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"<p/>","t_money":"1","t_bit1":null,"t_bits":null,"t_vbits":null,"t_vbit1":null,"t_iv3":null}`,
+			ops: []op{
+				{name: "pgtypes_non_canonical_excess_precision", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a b=\"1\">x &amp; y</a>","t_money":"-$1,234.565","t_bit1":"1","t_bits":"1000000101","t_vbits":"101","t_vbit1":"0","t_iv3":"1 day 00:00:01.2345"}`},
+				{name: "pgtypes_bounds_zero_bits_standalone", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"<?xml version='1.0' standalone='yes'?><r/>","t_money":"92233720368547758.07","t_bit1":"0","t_bits":"0000000000","t_vbits":"","t_vbit1":"1","t_iv3":"-00:00:59.9995"}`},
+				{name: "pgtypes_plain_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":"text <b>mixed</b> content","t_money":"0.004","t_bit1":null,"t_bits":"1111111111","t_vbits":"1000000000000001","t_vbit1":null,"t_iv3":"1 year 2 mons"}`},
+				{name: "pgtypes_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":null,"t_money":null,"t_bit1":null,"t_bits":null,"t_vbits":null,"t_vbit1":null,"t_iv3":null}`},
+			},
+		},
+		{
+			// the typed getters on the new types: route.by.field reads an
+			// xml column (a string; the declaration dropped), the key a
+			// money column under decimal.handling.mode=string
+			name: "xml_route_by_money_key",
+			cols: withCols(
+				col{name: "t_xml", pg: "xml", maria: "longtext", notNull: true},
+				col{name: "t_money", pg: "money", maria: "varchar(32)"},
+			),
+			er: map[string]string{
+				"route.by.field":          "t_xml",
+				"table.field.event.key":   "t_money",
+				"route.topic.replacement": "dt$R.xr.${routedByValue}",
+			},
+			conn: map[string]string{
+				"decimal.handling.mode": "string",
+				"key.converter":         "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"A","aggregateid":"s","type":"Ping","payload":{},"t_xml":"Customer","t_money":"1"}`,
+			ops: []op{
+				{name: "route_by_xml_declaration_dropped", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"1","type":"T","payload":{"a":1},"t_xml":"<?xml version=\"1.0\"?>\nOrder","t_money":"-$1,000.005"}`},
+				{name: "route_by_xml_null_money_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"2","type":"T","payload":{"a":2},"t_xml":"Order","t_money":null}`},
+			},
+		},
+		{
+			// an interval (MicroDuration, int64) as the event timestamp: the
+			// task fails (on MariaDB a varchar: it fails too)
+			name: "interval_timestamp_fails", cols: withCols(col{name: "t_iv", pg: "interval(3)", maria: "varchar(32)"}),
+			er:   map[string]string{"table.field.event.timestamp": "t_iv"},
+			conn: map[string]string{"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.storage.StringConverter"},
+			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_iv":"00:00:01"}`,
+			ops: []op{
+				{name: "interval_timestamp_fails_task", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_iv":"00:00:01"}`},
+			},
+		},
+		{
+			// the other placements of the remaining PostgreSQL types: money
+			// as the payload (a Decimal under JsonConverter with schemas),
+			// bit(n) as the key (JsonConverter with schemas: base64 and the
+			// Bits schema), varbit(1) in the envelope, xml in a header; on
+			// MariaDB the columns are text
+			name: "pg_types_key_payload",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "money", maria: "varchar(32)"}),
+				col{name: "t_bits", pg: "bit(12)", maria: "varchar(32)"},
+				col{name: "t_vbit1", pg: "varbit(1)", maria: "varchar(32)"},
+				col{name: "t_xml", pg: "xml", maria: "longtext"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_bits",
+				"table.fields.additional.placement": "t_xml:header,t_vbit1:envelope:flag",
+				"route.topic.replacement":           "dt$R.pgk.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+				"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+				"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"1","t_bits":"000000000001","t_vbit1":"1","t_xml":"<s/>"}`,
+			ops: []op{
+				{name: "money_payload_bits_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"$12,345,678.905","t_bits":"100000000001","t_vbit1":"1","t_xml":"<?xml version=\"1.0\" standalone=\"no\"?>\n<a>é &lt;</a>"}`},
+				{name: "money_negative_payload_zero_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"-0.01","t_bits":"000000000000","t_vbit1":"0","t_xml":"<?xml version=\"1.0\"?><b/>"}`},
+				{name: "money_null_payload_tombstone_null_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_bits":null,"t_vbit1":null,"t_xml":null}`},
+			},
+		},
+		specialNumericVariant("numeric_special_string", "string"),
+		specialNumericVariant("numeric_special_double", "double"),
+		specialNumericVariant("numeric_special_precise", "precise"),
+		{
+			// #31 (remaining types): MariaDB UNSIGNED ZEROFILL integers,
+			// widened as the unsigned ones (the value, not the padded
+			// text); smallint zerofill is an int32, so the partition takes
+			// it; on PostgreSQL the columns are the same widths
+			name: "zerofill_integers", parts: 2,
+			cols: withCols(
+				col{name: "t_z8", pg: "int2", maria: "tinyint(3) unsigned zerofill"},
+				col{name: "t_z16", pg: "int4", maria: "smallint zerofill"},
+				col{name: "t_z32", pg: "int8", maria: "int(5) unsigned zerofill"},
+				col{name: "t_z64", pg: "text", maria: "bigint unsigned zerofill"},
+				col{name: "t_zd", pg: "int8", maria: "int(4) unsigned zerofill", pgDef: "7", mariaDef: "7"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_z32",
+				"table.fields.additional.placement": "t_z8:header,t_z16:header,t_z32:header,t_z64:header,t_zd:header,t_z8:envelope:z8,t_z64:envelope:z64,t_z16:partition",
+				"route.topic.replacement":           "dt$R.zf.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+				"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+				"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_z8":1,"t_z16":0,"t_z32":1,"t_z64":"1","t_zd":1}`,
+			ops: []op{
+				{name: "zerofill_padded_small", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_z8":7,"t_z16":1,"t_z32":42,"t_z64":"5","t_zd":3}`},
+				{name: "zerofill_upper_bounds", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_z8":255,"t_z16":1,"t_z32":4294967295,"t_z64":"18446744073709551615","t_zd":9999}`},
+				{name: "zerofill_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_z8":null,"t_z16":null,"t_z32":null,"t_z64":null,"t_zd":null}`},
+			},
+		},
 		decimalVariant("decimal_precise", "precise", false, map[string]string{
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
@@ -1958,5 +2093,51 @@ func decimalVariant(name, mode string, free bool, conv map[string]string) varian
 			"route.topic.replacement":           "dt$R.dec.${routedByValue}",
 		},
 		conn: conn, base: base, ops: ops,
+	}
+}
+
+// specialNumericVariant: PostgreSQL numeric NaN, Infinity and -Infinity
+// (and money) under decimal.handling.mode mode: string gives NAN /
+// POSITIVE_INFINITY / NEGATIVE_INFINITY, double the doubles (JsonConverter
+// writes them quoted), precise NULL (the converter throws; the default
+// event.converting.failure.handling.mode=warn leaves the column out). On
+// MariaDB the columns are text.
+func specialNumericVariant(name, mode string) variant {
+	cols := withCols(
+		col{name: "t_dec", pg: "numeric(10,2)", maria: "varchar(32)"},
+		col{name: "t_money", pg: "money", maria: "varchar(32)"},
+	)
+	placement := "t_dec:header,t_dec:envelope:d,t_money:header,t_money:envelope:m"
+	base := `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_dec":"1","t_money":"1"`
+	rows := []string{`"t_dec":"NaN","t_money":"-0.015"`, `"t_dec":"nan","t_money":"12"`, `"t_dec":"-1.005","t_money":"-92233720368547758.08"`}
+	names := []string{"special_nan_free_inf", "special_nan_lower_free_neg_inf", "special_negative_round_free_neg_inf_short"}
+	frees := []string{`"Infinity"`, `"-Infinity"`, `"-inf"`}
+	if mode != "precise" {
+		// an unconstrained numeric under precise is refused (a
+		// VariableScaleDecimal)
+		cols = append(cols, col{name: "t_free", pg: "numeric", maria: "varchar(32)"})
+		placement += ",t_free:header,t_free:envelope:f"
+		base += `,"t_free":"2"`
+		for i := range rows {
+			rows[i] += `,"t_free":` + frees[i]
+		}
+	}
+	var ops []op
+	for i, r := range rows {
+		ops = append(ops, op{name: names[i], kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"` + fmt.Sprint(i) + `","type":"T","payload":{"i":` + fmt.Sprint(i) + `},` + r + `}`})
+	}
+	return variant{
+		name: name, cols: cols,
+		er: map[string]string{
+			"table.fields.additional.placement": placement,
+			"route.topic.replacement":           "dt$R.nan.${routedByValue}",
+		},
+		conn: map[string]string{
+			"decimal.handling.mode": mode, "errors.tolerance": "all",
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "false",
+		},
+		base: base + "}", ops: ops,
 	}
 }

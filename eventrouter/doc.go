@@ -44,7 +44,8 @@
 // translated to RE2, Java replacement syntax), the timestamp column, the
 // __debezium.context.* headers, errors.tolerance, a TopicNameMatches
 // predicate, the topic name the producer needs (Kafka's Topic.validate:
-// an invalid routed name fails the task with InvalidTopicException); and JsonConverter (schemas on and off, byte-exact: field order,
+// an invalid routed name fails the task with InvalidTopicException, which
+// errors.tolerance=all skips in the producer callback); and JsonConverter (schemas on and off, byte-exact: field order,
 // Java number formatting, base64 bytes, Jackson string escaping),
 // StringConverter, ByteArrayConverter, BinaryDataConverter and
 // SimpleHeaderConverter.
@@ -137,27 +138,47 @@
 //	  decimal.handling.mode=string                string                           toPlainString with s digits
 //	  decimal.handling.mode=double                double                           doubleValue
 //	numeric (unconstrained, PG) string, double    as above, the input's scale      precise: refused
+//	numeric NaN, Infinity (PG; numeric(p,s): NaN)
+//	  string                                      string                           NAN, POSITIVE_INFINITY, NEGATIVE_INFINITY
+//	  double                                      double                           NaN, ±Infinity (JsonConverter: quoted)
+//	  precise                                     (the converter throws)           NULL (event.converting.failure.handling.mode
+//	                                                                               warn, skip; fail or NOT NULL: refused)
+//	money | -                                     precise: bytes Decimal, scale 2  cash_in rounding (half away from zero),
+//	                                              (no precision parameter);        2 digits; string: plain, double: doubleValue
+//	                                              string; double                   (money.fraction.digits other than 2: refused)
 //	time(0-3) | -                                 int32 io.debezium.time.Time      ms of the day, PG rounds
 //	time, time(4-6) | time(p)                     int64 io.debezium.time.MicroTime µs; PG rounds (24:00:00 kept),
 //	                                                                               MariaDB truncates, negative, to 838:59:59
 //	timetz | -                                    string io.debezium.time.ZonedTime UTC, ISO_OFFSET_TIME (10:00:00.5Z)
-//	interval | -                                  int64 io.debezium.time.MicroDuration µs, months as 30.4375 days (doubles,
-//	                                                                               truncated); input as PG prints it
+//	interval, interval(p) | -                     int64 io.debezium.time.MicroDuration µs, months as 30.4375 days (doubles,
+//	                                                                               truncated); input as PG prints it;
+//	                                                                               (p): time part rounded to p digits
+//	bit, bit(1), varbit(1) | -                    boolean                          the bit string "0" / "1"
+//	bit(n), varbit(n), n > 1 | -                  bytes io.debezium.data.Bits      bit string, last char bit 0, minimal
+//	                                                                               little-endian bytes (0: none)
+//	xml | -                                       string io.debezium.data.Xml      as inserted; a leading <?xml ...?> is
+//	                                                                               dropped (with one newline) unless it
+//	                                                                               has standalone, printed canonically
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
 //	- | bit(1)                                    boolean
 //	- | bit(n), n > 1                             bytes io.debezium.data.Bits      little-endian, (n+7)/8 bytes
+//	- | <int type> [unsigned] zerofill            as unsigned                      the value (no padding)
 //
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
-// a fixed-point, time-of-day, year, enum, set or bit column, NaN and
-// Infinity, a JsonConverter decimal.format other than base64 on a Decimal
-// column, a MySQL / MariaDB TIME under time.precision.mode=adaptive, and
-// interval.handling.mode=string. Not modelled: PostgreSQL interval(p) and
-// interval fields (interval day to second), money, bit, varbit, xml, arrays,
-// enums, ranges, hstore; MySQL / MariaDB zerofill integers, spatial types.
+// a fixed-point, money, time-of-day, interval, year, enum, set, bit or xml
+// column, a JsonConverter decimal.format other than base64 on a Decimal
+// column, money.fraction.digits other than 2, interval.handling.mode=string
+// and event.converting.failure.handling.mode=fail where a NaN meets
+// precise. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
+// in their config validation (Connect's validate answers "The 'adaptive'
+// time.precision.mode is no longer supported"): ParseConfig returns a
+// *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
+// (interval day to second), unbounded varbit, arrays, enums, ranges,
+// hstore; MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
 //
 //   - id, key, payload, header, envelope: every modelled type, serialized
@@ -177,8 +198,9 @@
 //     (getInt32: int4, MySQL/MariaDB int and mediumint, smallint unsigned
 //     and mediumint unsigned); another type fails the task.
 //
-// The differential test's typed_columns_placements, typed_time_enum_bit
-// and decimal_* variants
+// The differential test's typed_columns_placements, typed_time_enum_bit,
+// decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
+// xml_route_by_money_key and zerofill_integers variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned
 // bounds and NULLs.

@@ -86,6 +86,10 @@ type ConfigError struct {
 	Value       string
 	Message     string
 	Unsupported bool
+	// Connector: the connector's own config validation rejects the key,
+	// so Connect refuses to create the connector and no task starts (not
+	// an EventRouter failure at task start).
+	Connector bool
 }
 
 func (e *ConfigError) Error() string {

@@ -419,11 +419,11 @@ func TestColumnSchema(t *testing.T) {
 		kind eventrouter.ConnectorKind
 		typ  string
 	}{
-		{eventrouter.Postgres, "hstore"}, {eventrouter.Postgres, "money"}, {eventrouter.Postgres, "interval day to second"}, {eventrouter.Postgres, "interval(3)"},
-		{eventrouter.Postgres, "xml"}, {eventrouter.Postgres, "int4[]"},
+		{eventrouter.Postgres, "hstore"}, {eventrouter.MariaDB, "money"}, {eventrouter.Postgres, "interval day to second"}, {eventrouter.Postgres, "interval(7)"},
+		{eventrouter.MariaDB, "xml"}, {eventrouter.Postgres, "int4[]"},
 		{eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"}, {eventrouter.MariaDB, "enum('x"},
-		{eventrouter.Postgres, "bit(3)"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},
-		{eventrouter.MariaDB, "int(10) unsigned zerofill"},
+		{eventrouter.Postgres, "varbit"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},
+		{eventrouter.MariaDB, "float(10) unsigned zerofill"}, {eventrouter.Postgres, "int zerofill"},
 		{eventrouter.MariaDB, "decimal(10,2) unsigned"},
 	} {
 		_, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)

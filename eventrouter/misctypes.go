@@ -18,6 +18,8 @@ const (
 	NameEnum      = "io.debezium.data.Enum"
 	NameEnumSet   = "io.debezium.data.EnumSet"
 	NameBits      = "io.debezium.data.Bits"
+	// NameXML is a PostgreSQL xml column (io.debezium.data.Xml).
+	NameXML = "io.debezium.data.Xml"
 	// NameMicroDuration is a PostgreSQL interval under
 	// interval.handling.mode=numeric (the default).
 	NameMicroDuration = "io.debezium.time.MicroDuration"
@@ -78,8 +80,27 @@ func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 			return &Schema{Type: Int32, Name: NameTime, Version: i32(1)}, true
 		}
 		return &Schema{Type: Int64, Name: NameMicroTime, Version: i32(1)}, true
-	case pg && base == "interval" && prec < 0:
+	case pg && base == "interval" && prec <= 6:
+		// interval and interval(p); interval with fields (interval day
+		// to second) is not modelled
 		return &Schema{Type: Int64, Name: NameMicroDuration, Version: i32(1)}, true
+	case pg && base == "xml":
+		return &Schema{Type: String, Name: NameXML, Version: i32(1)}, true
+	case pg && (base == "bit" || base == "varbit" || base == "bit varying"):
+		// PostgresValueConverter: length 1 (bit, bit(1), varbit(1)) is a
+		// boolean, more is io.debezium.data.Bits; an unbounded varbit is
+		// not modelled
+		n := prec
+		if n < 0 && base == "bit" {
+			n = 1
+		}
+		if n < 1 {
+			return nil, false
+		}
+		if n == 1 {
+			return &Schema{Type: Boolean}, true
+		}
+		return &Schema{Type: Bytes, Name: NameBits, Version: i32(1), Parameters: []Param{{"length", strconv.Itoa(n)}}}, true
 	case pg && (base == "timetz" || base == "time with time zone"):
 		return &Schema{Type: String, Name: NameZonedTime, Version: i32(1)}, true
 	case !pg && base == "time":
@@ -175,7 +196,9 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 	case NameZonedTime:
 		return pgZonedTime(raw)
 	case NameMicroDuration:
-		return pgIntervalMicros(raw)
+		return pgIntervalMicros(raw, prec)
+	case NameXML:
+		return pgXML(raw)
 	case NameYear:
 		y, err := strconv.Atoi(strings.TrimSpace(raw))
 		if err != nil {
@@ -238,6 +261,9 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 		}
 		return strings.Join(out, ","), nil
 	case NameBits:
+		if pg {
+			return pgBits(sqlType, prec, raw)
+		}
 		// the bit value as an unsigned number (b'101' is 5), delivered as
 		// BitSet.toByteArray: little-endian, padded to (n+7)/8 bytes
 		n, ok := new(big.Int).SetString(strings.TrimSpace(raw), 10)
@@ -256,6 +282,16 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 		return out, nil
 	}
 	if s.Type == Boolean { // bit(1)
+		if pg {
+			// a bit string of length 1: Integer.valueOf(str, 2) != 0
+			switch raw {
+			case "1":
+				return true, nil
+			case "0":
+				return false, nil
+			}
+			return nil, fmt.Errorf("%w: %s value %q: want the bit string \"0\" or \"1\"", ErrInvalidEvent, sqlType, raw)
+		}
 		switch strings.TrimSpace(raw) {
 		case "1", "true":
 			return true, nil
@@ -327,11 +363,15 @@ func pgZonedTime(v string) (string, error) {
 
 // ColumnReadAsText reports a column type whose value a reader of the
 // database (the relay) should select as text and hand to ColumnValue:
-// the fixed-point types (whatever decimal.handling.mode), the
-// time-of-day types, year, enum, set and bit (MySQL / MariaDB: bit
-// selected as CAST(col AS UNSIGNED)).
+// the fixed-point types (whatever decimal.handling.mode; NaN and Infinity
+// as PostgreSQL prints them), PostgreSQL money (selected as
+// money::numeric, free of lc_monetary), the time-of-day and interval
+// types, year, enum, set, bit (MySQL / MariaDB: selected as CAST(col AS
+// UNSIGNED); PostgreSQL: the bit string) and PostgreSQL xml (selected
+// without a cast: xml_out, not ::text, drops the declaration as pgoutput
+// does).
 func ColumnReadAsText(kind ConnectorKind, sqlType string) bool {
-	return IsDecimalType(sqlType) || isMiscType(kind, sqlType)
+	return IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType)
 }
 
 var (
@@ -346,7 +386,10 @@ var (
 // PostgreSQL's output form (IntervalStyle postgres: "1 year 2 mons 3 days
 // 04:05:06.5", "-1 days +02:00:00"), what the server prints whatever the
 // form inserted; other forms are refused.
-func pgIntervalMicros(v string) (int64, error) {
+//
+// An interval(p) column (prec 0-5; -1 or 6 for none) rounds the time
+// part's fraction to p digits first, as PostgreSQL stores it.
+func pgIntervalMicros(v string, prec int) (int64, error) {
 	bad := func() (int64, error) {
 		return 0, fmt.Errorf("%w: interval %q: give it as PostgreSQL prints it (IntervalStyle postgres), e.g. \"1 year 2 mons 3 days 04:05:06.5\"", ErrInvalidEvent, v)
 	}
@@ -380,11 +423,19 @@ func pgIntervalMicros(v string) (int64, error) {
 		}
 		hours, _ = strconv.ParseInt(m[2], 10, 64)
 		minutes, _ = strconv.ParseInt(m[3], 10, 64)
-		sec := m[4]
-		if m[5] != "" {
-			sec += "." + m[5]
+		secs, _ := strconv.ParseInt(m[4], 10, 64)
+		frac, _ := strconv.ParseInt((m[5] + "000000")[:6], 10, 64)
+		if prec >= 0 && prec < 6 {
+			// interval(p): PostgreSQL stores the time part rounded half
+			// away from zero to p fraction digits (AdjustIntervalForTypmod);
+			// the carry goes into the minutes and hours it prints
+			unit := int64(fractionUnit(prec) / time.Microsecond)
+			t := ((hours*60+minutes)*60+secs)*1_000_000 + frac
+			t = (t + unit/2) / unit * unit
+			hours, minutes = t/3_600_000_000, t/60_000_000%60
+			secs, frac = t/1_000_000%60, t%1_000_000
 		}
-		seconds, _ = strconv.ParseFloat(sec, 64)
+		seconds, _ = strconv.ParseFloat(fmt.Sprintf("%d.%06d", secs, frac), 64)
 		if m[1] == "-" {
 			hours, minutes, seconds = -hours, -minutes, -seconds
 		}
@@ -396,4 +447,63 @@ func pgIntervalMicros(v string) (int64, error) {
 	numberOfDays := float64(float64(years*12+months)*30.4375) + float64(days)
 	numberOfSeconds := float64(float64(float64(float64(float64(numberOfDays*24)+float64(hours))*60)+float64(minutes))*60) + seconds
 	return int64(float64(numberOfSeconds * 1e6)), nil
+}
+
+// pgBits is a PostgreSQL bit(n) / varbit(n) value (n > 1) as
+// PostgresValueConverter.convertBits delivers it: the bit string (as
+// PostgreSQL prints it, "0101"; bit(n) takes exactly n bits, varbit(n) at
+// most n) read with its last character as bit 0 into a BitSet, sent as
+// BitSet.toByteArray: little-endian, only as many bytes as the highest set
+// bit needs (none for all zeros), not the column's (n+7)/8.
+func pgBits(sqlType string, n int, raw string) ([]byte, error) {
+	base, _ := parseSQLType(sqlType)
+	if strings.Trim(raw, "01") != "" {
+		return nil, fmt.Errorf("%w: %s value %q: want a bit string such as \"0101\"", ErrInvalidEvent, sqlType, raw)
+	}
+	if base == "bit" && len(raw) != n {
+		return nil, fmt.Errorf("%w: bit string length %d does not match type %s", ErrInvalidEvent, len(raw), sqlType)
+	}
+	if len(raw) > n {
+		return nil, fmt.Errorf("%w: bit string too long for type %s", ErrInvalidEvent, sqlType)
+	}
+	v, _ := new(big.Int).SetString("0"+raw, 2)
+	be := v.Bytes()
+	out := make([]byte, len(be))
+	for i := range be {
+		out[i] = be[len(be)-1-i]
+	}
+	return out, nil
+}
+
+var xmlDeclRe = regexp.MustCompile(`^<\?xml(\s+version\s*=\s*(?:"([^"]*)"|'([^']*)'))?(\s+encoding\s*=\s*(?:"[^"]*"|'[^']*'))?(\s+standalone\s*=\s*(?:"(yes|no)"|'(yes|no)'))?\s*\?>`)
+
+// pgXML is a PostgreSQL xml value as pgoutput sends it (xml_out) and
+// Debezium passes it on (io.debezium.data.Xml): the text as inserted,
+// except a leading XML declaration: PostgreSQL prints one only for a
+// standalone attribute (<?xml version="1.0" standalone="yes"?>), else drops
+// it with one newline after it; the encoding attribute is never printed.
+// A version other than 1.0 is not modelled.
+func pgXML(v string) (string, error) {
+	m := xmlDeclRe.FindStringSubmatchIndex(v)
+	if m == nil {
+		if strings.HasPrefix(v, "<?xml") && (len(v) == 5 || strings.ContainsAny(v[5:6], " \t\r\n?")) {
+			return "", fmt.Errorf("%w: xml %q: an XML declaration the emulator does not read", ErrInvalidEvent, v)
+		}
+		return v, nil
+	}
+	sub := func(i int) string {
+		if m[2*i] < 0 {
+			return ""
+		}
+		return v[m[2*i]:m[2*i+1]]
+	}
+	version := sub(2) + sub(3)
+	if sub(1) != "" && version != "1.0" {
+		return "", fmt.Errorf("%w: xml %q: XML version %q is not modelled", ErrInvalidEvent, v, version)
+	}
+	rest := v[m[1]:]
+	if sa := sub(6) + sub(7); sa != "" {
+		return `<?xml version="1.0" standalone="` + sa + `"?>` + rest, nil
+	}
+	return strings.TrimPrefix(rest, "\n"), nil
 }

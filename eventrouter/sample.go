@@ -88,9 +88,11 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 // order, then the fixed-point types (p and s stand for the declared
 // precision and scale; the schema is decimal.handling.mode's; an
 // unconstrained PostgreSQL numeric is modelled under string and double
-// only) and the unsigned integers; nil for an unknown kind. Any other type
-// (PostgreSQL money, interval, time, xml, arrays, enums; MySQL / MariaDB enum,
-// set, bit, time, year, zerofill, spatial types) is refused.
+// only), PostgreSQL money, time, interval, bit and xml, MySQL / MariaDB
+// time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// nil for an unknown kind. Any other type (PostgreSQL interval with fields,
+// unbounded varbit, arrays, enums, ranges; MySQL / MariaDB spatial types,
+// zerofill floats and decimals) is refused.
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
 		kind = Postgres
@@ -100,13 +102,14 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 		out = append(out, ct.names...)
 	}
 	if kind == Postgres {
-		out = append(out, "numeric(p,s)", "decimal(p,s)", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval")
+		out = append(out, "numeric(p,s)", "decimal(p,s)", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
+			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
 	if kind == MySQL || kind == MariaDB {
 		for _, n := range []string{"tinyint", "smallint", "mediumint", "int", "integer", "bigint"} {
-			out = append(out, n+" unsigned")
+			out = append(out, n+" unsigned", n+" unsigned zerofill")
 		}
 	}
 	return out
@@ -168,6 +171,14 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	if !ok {
 		return nil, fmt.Errorf("%w: connector %q", ErrUnsupported, kind)
 	}
+	if isMoney(kind, sqlType) {
+		s := &Schema{Optional: nullable}
+		s.Type, s.Name, s.Parameters = moneySchema(cs.DecimalHandlingMode)
+		if s.Name != "" {
+			s.Version = i32(1)
+		}
+		return s, nil
+	}
 	if prec, scale, ok := decimalType(kind, sqlType); ok {
 		if unsignedRe.MatchString(sqlType) {
 			return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
@@ -188,6 +199,9 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 		return s, nil
 	}
 	t, prec := parseSQLType(sqlType)
+	if kind == Postgres && unsignedRe.MatchString(sqlType) {
+		return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
+	}
 	if kind != Postgres && unsignedRe.MatchString(sqlType) {
 		// BinlogValueConverters widens the unsigned integers; BIGINT
 		// UNSIGNED stays int64 under bigint.unsigned.handling.mode=long
@@ -220,9 +234,12 @@ var unsignedWidths = map[string]Type{
 	"tinyint": Int16, "smallint": Int32, "mediumint": Int32, "int": Int64, "integer": Int64, "bigint": Int64,
 }
 
-var unsignedRe = regexp.MustCompile(`(?i)\bunsigned\b`)
+// unsignedRe matches UNSIGNED and ZEROFILL (which implies UNSIGNED on
+// MySQL / MariaDB; the catalog prints "int(5) unsigned zerofill", and
+// BinlogValueConverters widens "INT UNSIGNED ZEROFILL" as "INT UNSIGNED").
+var unsignedRe = regexp.MustCompile(`(?i)\b(unsigned|zerofill)\b`)
 
-var sqlTypeRe = regexp.MustCompile(`^\s*([a-zA-Z][a-zA-Z0-9_ ]*?)\s*(?:\(\s*(\d+)\s*(?:,\s*\d+\s*)?\))?\s*(?:unsigned)?\s*$`)
+var sqlTypeRe = regexp.MustCompile(`^\s*([a-zA-Z][a-zA-Z0-9_ ]*?)\s*(?:\(\s*(\d+)\s*(?:,\s*\d+\s*)?\))?\s*(?:unsigned)?\s*(?:zerofill)?\s*$`)
 
 // parseSQLType returns the lower-case base type and the precision/length
 // (-1 when absent).
@@ -284,10 +301,13 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 	}
 	base, prec := parseSQLType(sqlType)
 	pg := kind == Postgres || kind == ""
-	if IsDecimalType(sqlType) {
+	if IsDecimalType(sqlType) || isMoney(kind, sqlType) {
 		text := str
 		if !isStr {
 			text = string(raw)
+		}
+		if isMoney(kind, sqlType) {
+			return moneyValue(sqlType, s, text)
 		}
 		return decimalValue(kind, sqlType, s, text)
 	}
@@ -825,6 +845,13 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			s.Default = d
 		}
 		val, err := ColumnValue(kind, spec.Type, s, v.Value)
+		if err != nil {
+			val, err = cs.ConvertFailure(v.Name, spec.Type, s, err)
+		}
+		var se *SettingError
+		if errors.As(err, &se) {
+			return ev, se
+		}
 		if err != nil {
 			return ev, fmt.Errorf("%w: column %s (%s): %v", ErrInvalidEvent, v.Name, spec.Type, err)
 		}

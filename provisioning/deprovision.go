@@ -181,10 +181,10 @@ func dbWhere(o *spec.Outbox) string {
 	return fmt.Sprintf("%s %s:%d/%s", o.Database.Kind, c.Host, c.Port, c.DBName)
 }
 
-// openDB opens the admin connection to the outbox's database (nil, nil
-// when the PostgreSQL database does not exist).
-func openDB(ctx context.Context, req DeprovisionRequest, o *spec.Outbox) (*Session, error) {
-	s, err := OpenSession(ctx, req.DSNs, o)
+// openDB opens an admin session connected to the outbox's database
+// (OpenSession, then ConnectDB; Missing says whether the database exists).
+func openDB(ctx context.Context, dsns AdminDSNs, o *spec.Outbox) (*Session, error) {
+	s, err := OpenSession(ctx, dsns, o)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +283,7 @@ func inspectDatabase(ctx context.Context, req DeprovisionRequest, t Target) ([]I
 	add := func(kind, name string, st string, note string) {
 		items = append(items, Item{Outbox: o.Name, Kind: kind, Name: name, Where: where, Status: st, Note: note})
 	}
-	s, err := openDB(ctx, req, o)
+	s, err := openDB(ctx, req.DSNs, o)
 	if err != nil {
 		return nil, fmt.Errorf("outbox %s: %w: %w", o.Name, ErrInspect, err)
 	}
@@ -398,7 +398,7 @@ func removeItem(ctx context.Context, req DeprovisionRequest, it *Item) error {
 		return req.Subjects.DeleteSubject(ctx, it.Name)
 	}
 	t := targetByOutbox(req, it.Outbox)
-	s, err := openDB(ctx, req, t.Outbox)
+	s, err := openDB(ctx, req.DSNs, t.Outbox)
 	if err != nil {
 		return err
 	}

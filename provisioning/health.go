@@ -158,14 +158,11 @@ type HealthInput struct {
 // statistics (InspectTableStats, CheckThresholds with th).
 func DatabasePreflight(dsns AdminDSNs, opts Options, th Thresholds) func(context.Context, Target) ([]Finding, error) {
 	return func(ctx context.Context, t Target) ([]Finding, error) {
-		s, err := OpenSession(ctx, dsns, t.Outbox)
+		s, err := openDB(ctx, dsns, t.Outbox)
 		if err != nil {
 			return nil, err
 		}
 		defer s.Close()
-		if err := s.ConnectDB(); err != nil {
-			return nil, err
-		}
 		f, err := Inspect(ctx, s.DB, t, s.Missing)
 		if err != nil {
 			return nil, err

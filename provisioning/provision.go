@@ -136,28 +136,22 @@ func Provision(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	if req.Database {
-		for _, t := range req.Targets {
-			d, fs, err := provisionDatabase(ctx, req, t)
-			if err != nil {
-				return res, err
-			}
-			res.Databases = append(res.Databases, d)
-			res.Findings = append(res.Findings, fs...)
+		if err := res.addDatabases(req.Targets, func(t Target) (DatabaseResult, []Finding, error) {
+			return provisionDatabase(ctx, req, t)
+		}); err != nil {
+			return res, err
 		}
 	}
 	if req.Topics {
-		specs, fs := TopicSpecs(req.Targets, req.Topic)
-		res.Findings = append(res.Findings, fs...)
-		admin, err := req.OpenAdmin()
-		if err != nil {
+		if err := res.addTopics(req.Targets, req.Topic, func(specs []TopicSpec) ([]TopicResult, []Finding, error) {
+			admin, err := req.OpenAdmin()
+			if err != nil {
+				return nil, nil, err
+			}
+			return EnsureTopics(ctx, admin, specs, req.DryRun)
+		}); err != nil {
 			return res, err
 		}
-		results, fs, err := EnsureTopics(ctx, admin, specs, req.DryRun)
-		if err != nil {
-			return res, err
-		}
-		res.Topics = results
-		res.Findings = append(res.Findings, fs...)
 	}
 	if res.Findings == nil {
 		res.Findings = []Finding{}
@@ -217,18 +211,47 @@ func (req Request) progress(format string, a ...any) {
 func SpecResult(req Request) Result {
 	res := Result{DryRun: true, FromSpec: true, Findings: []Finding{}}
 	if req.Database {
-		for _, t := range req.Targets {
+		_ = res.addDatabases(req.Targets, func(t Target) (DatabaseResult, []Finding, error) {
 			steps, fs := SpecSteps(t, req.Options)
-			res.Databases = append(res.Databases, DatabaseResult{Outbox: t.Outbox.Name, Kind: t.Outbox.Database.Kind, Steps: steps})
-			res.Findings = append(res.Findings, fs...)
-		}
+			return DatabaseResult{Outbox: t.Outbox.Name, Kind: t.Outbox.Database.Kind, Steps: steps}, fs, nil
+		})
 	}
 	if req.Topics {
-		specs, fs := TopicSpecs(req.Targets, req.Topic)
-		res.Findings = append(res.Findings, fs...)
-		for _, s := range specs {
-			res.Topics = append(res.Topics, TopicResult{TopicSpec: s, Action: "create"})
-		}
+		_ = res.addTopics(req.Targets, req.Topic, func(specs []TopicSpec) ([]TopicResult, []Finding, error) {
+			var out []TopicResult
+			for _, s := range specs {
+				out = append(out, TopicResult{TopicSpec: s, Action: "create"})
+			}
+			return out, nil, nil
+		})
 	}
 	return res
+}
+
+// addDatabases adds the database result and findings of every target, as
+// db gives them, stopping at db's first error.
+func (res *Result) addDatabases(targets []Target, db func(Target) (DatabaseResult, []Finding, error)) error {
+	for _, t := range targets {
+		d, fs, err := db(t)
+		if err != nil {
+			return err
+		}
+		res.Databases = append(res.Databases, d)
+		res.Findings = append(res.Findings, fs...)
+	}
+	return nil
+}
+
+// addTopics adds the topics of the targets (TopicSpecs with opts) with
+// their findings, and the results and findings topics gives for them.
+func (res *Result) addTopics(targets []Target, opts TopicOptions, topics func([]TopicSpec) ([]TopicResult, []Finding, error)) error {
+	specs, fs := TopicSpecs(targets, opts)
+	res.Findings = append(res.Findings, fs...)
+	results, fs, err := topics(specs)
+	if err != nil {
+		return err
+	}
+	res.Topics = results
+	res.Findings = append(res.Findings, fs...)
+	return nil
 }

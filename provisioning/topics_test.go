@@ -117,6 +117,18 @@ func TestTopicSpecs(t *testing.T) {
 	if want := []string{"billing.dlq orders 2", "audit.dlq orders -1"}; !slices.Equal(got, want) {
 		t.Errorf("DLQ topics = %v, want %v", got, want)
 	}
+	// Routing by another column: the routed topics depend on row values,
+	// so none is listed, and TOPIC_ROUTING says so (info).
+	byType := target(t, spec.Postgres, topicSpec+"    routing: {byField: type}\n")
+	specs, fs = provisioning.TopicSpecs([]provisioning.Target{byType}, provisioning.TopicOptions{})
+	if len(fs) != 1 || fs[0].Rule != provisioning.IDTopicRouting || fs[0].Severity != provisioning.SeverityInfo || fs[0].Subject != "routing.byField" {
+		t.Errorf("routing by type: findings %+v, want one TOPIC_ROUTING info on routing.byField", fs)
+	}
+	for _, s := range specs {
+		if s.Purpose == provisioning.TopicRouted {
+			t.Errorf("routing by type: routed topic %s listed", s.Name)
+		}
+	}
 	off := target(t, spec.Postgres, topicSpec+"    connector: {heartbeat: \"off\"}\n")
 	if specs, _ = provisioning.TopicSpecs([]provisioning.Target{off}, provisioning.TopicOptions{}); len(specs) != 2 {
 		t.Errorf("heartbeat off: %+v, want the 2 routed topics only", specs)

@@ -126,13 +126,12 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		kind eventrouter.ConnectorKind
 		typ  string
 	}{
-		{eventrouter.Postgres, "money"},
-		{eventrouter.Postgres, "interval(3)"},
-		{eventrouter.Postgres, "xml"},
+		{eventrouter.Postgres, "interval day to second(3)"},
+		{eventrouter.Postgres, "varbit"},
 		{eventrouter.Postgres, "_int4"},
 		{eventrouter.MariaDB, "geometry"},
-		{eventrouter.Postgres, "bit(3)"},
-		{eventrouter.MariaDB, "int(10) unsigned zerofill"},
+		{eventrouter.Postgres, "_money"},
+		{eventrouter.MariaDB, "float(10) unsigned zerofill"},
 		{eventrouter.MySQL, "decimal(10,2) unsigned"},
 	} {
 		tb := &table{kind: tc.kind, schema: "s", name: "outbox"}
@@ -178,6 +177,58 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		def := map[string]string{"binary.handling.mode": "bytes", "time.precision.mode": "adaptive_time_microseconds", "bigint.unsigned.handling.mode": "long", "decimal.handling.mode": "string"}
 		if err := tb.setColumns(append(base(tc.kind), rawColumn{name: "amount", typ: tc.typ, nullable: true}), eventrouter.ParseColumnSettings(def)); err != nil {
 			t.Errorf("%s %s under the defaults: %v", tc.kind, tc.typ, err)
+		}
+	}
+}
+
+// The #31 remaining PostgreSQL types are read as the connector sees them:
+// money locale-free through numeric, xml through xml_out (no ::text cast,
+// which would keep the declaration), bit strings and intervals as text; a
+// NaN numeric under decimal.handling.mode=precise is NULL in a nullable
+// column (event.converting.failure.handling.mode=warn) and stops the relay
+// with ErrConfig in a NOT NULL one.
+func TestRemainingPostgresTypesRead(t *testing.T) {
+	tb := &table{kind: eventrouter.Postgres, schema: "s", name: "outbox"}
+	raws := []rawColumn{
+		{name: "m", typ: "money", nullable: true}, {name: "x", typ: "xml", nullable: true},
+		{name: "b", typ: "bit(10)", nullable: true}, {name: "i", typ: "interval(3)", nullable: true},
+		{name: "n", typ: "numeric(10,2)", nullable: true}, {name: "nn", typ: "numeric(10,2)"},
+	}
+	if err := tb.setColumns(raws, eventrouter.ColumnSettings{}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"m": `"m"::numeric::text`, "x": `"x"`, "b": `"b"::text`, "i": `"i"::text`, "n": `"n"::text`}
+	for _, c := range tb.cols {
+		if w, ok := want[c.name]; ok && tb.selectExpr(c) != w {
+			t.Errorf("%s: select %s, want %s", c.name, tb.selectExpr(c), w)
+		}
+	}
+	for _, tc := range []struct {
+		col, in string
+		want    string
+		config  bool
+	}{
+		{"m", "-1234.57", "-1234.57", false},
+		{"x", `<?xml version="1.0" standalone="yes"?><a/>`, `<?xml version="1.0" standalone="yes"?><a/>`, false},
+		{"b", "0000000101", "[5]", false},
+		{"i", "00:00:01.235", "1235000", false},
+		{"n", "NaN", "<nil>", false},
+		{"nn", "NaN", "", true},
+	} {
+		c := *tb.col(tc.col)
+		got, err := tb.connectValue(c, &sql.NullString{String: tc.in, Valid: true})
+		switch {
+		case tc.config && !errors.Is(err, ErrConfig):
+			t.Errorf("%s %q: %v, want ErrConfig", tc.col, tc.in, err)
+		case !tc.config && (err != nil || fmt.Sprint(got) != tc.want):
+			t.Errorf("%s %q = %v, %v; want %s", tc.col, tc.in, got, err, tc.want)
+		}
+	}
+	// interval with fields and an unbounded varbit are refused at start
+	for _, typ := range []string{"interval day to second(3)", "varbit"} {
+		tb := &table{kind: eventrouter.Postgres, schema: "s", name: "outbox"}
+		if err := tb.setColumns([]rawColumn{{name: "c", typ: typ}}, eventrouter.ColumnSettings{}); !errors.Is(err, ErrConfig) {
+			t.Errorf("%s: %v, want ErrConfig", typ, err)
 		}
 	}
 }

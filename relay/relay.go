@@ -353,74 +353,108 @@ func (r *Relay) checkTable() error {
 }
 
 // buildQueries builds the poll query (its columns, conditions, keyset
-// order and batch), the held-back and oldest-age queries.
+// order and batch), the held-back and oldest-age queries, in phases: the
+// conditions of the options, the queries over every unpublished row (the
+// oldest age, the rows the horizon holds back), the publish order's keys,
+// and the poll's SELECT.
 func (r *Relay) buildQueries(orderCols []string, horizon string) error {
-	t, opts, pk := r.t, r.opts, r.t.pk
-	var exprs []string
-	for i, c := range t.cols {
-		exprs = append(exprs, t.selectExpr(c))
-		for _, k := range pk {
-			if k == c.name {
-				r.pkIdx = append(r.pkIdx, i)
-			}
-		}
+	conds, err := r.conditions()
+	if err != nil {
+		return err
 	}
+	r.ageQuery = r.oldestAgeQuery(conds)
+	if horizon != "" {
+		r.heldQuery = r.heldBackQuery(conds, horizon)
+		conds = append(conds, horizon+" < "+snapshotXmin)
+	}
+	r.where = conds
+	r.orderBy, r.keyPos = publishKeys(orderCols, r.t.pk)
+	r.pkIdx = r.t.keyColumns()
+	r.query = r.pollSelect()
+	return nil
+}
+
+// snapshotXmin is PostgreSQL's horizon: the oldest transaction still open.
+const snapshotXmin = "txid_snapshot_xmin(txid_current_snapshot())"
+
+// conditions are the options' conditions on the rows to publish (not yet
+// marked, the filter's value), their parameters set in r.args.
+func (r *Relay) conditions() ([]string, error) {
+	t, opts := r.t, r.opts
 	var conds []string
 	if opts.MarkColumn != "" {
 		conds = append(conds, t.quote(opts.MarkColumn)+" IS NULL")
 	}
 	if f := opts.Filter; f.Column != "" {
 		if t.col(f.Column) == nil {
-			return configErr(nil, "filter column %s is not a column of %s", f.Column, t.qualified())
+			return nil, configErr(nil, "filter column %s is not a column of %s", f.Column, t.qualified())
 		}
 		r.args = append(r.args, f.Value)
 		conds = append(conds, t.quote(f.Column)+" = "+t.placeholder(len(r.args)))
 	}
-	ageWhere := "" // every unpublished row, the held back ones too
+	return conds, nil
+}
+
+// heldBackQuery counts the rows under conds that the horizon holds back
+// (PostgreSQL): committed after the oldest open transaction began, below
+// the horizon of the last poll (its parameter follows r.args).
+func (r *Relay) heldBackQuery(conds []string, horizon string) string {
+	t := r.t
+	held := append(slices.Clone(conds), horizon+" >= "+snapshotXmin, horizon+" < "+t.placeholder(len(r.args)+1))
+	return fmt.Sprintf("SELECT count(*), %s FROM %s WHERE %s", snapshotXmin, t.from(), strings.Join(held, " AND "))
+}
+
+// oldestAgeQuery reads the age in microseconds of the oldest row under
+// conds (the held back ones too) by the database's clock, from the
+// EventRouter's timestamp column when it is a wall-clock timestamp in UTC,
+// as the writer and the column default fill it; "" without one.
+func (r *Relay) oldestAgeQuery(conds []string) string {
+	t := r.t
+	c := t.col(r.cfg.FieldTimestamp)
+	if c == nil || (c.schema.Name != eventrouter.NameTimestamp && c.schema.Name != eventrouter.NameMicroTimestamp && c.schema.Name != eventrouter.NameNanoTimestamp) {
+		return ""
+	}
+	where := ""
 	if len(conds) > 0 {
-		ageWhere = " WHERE " + strings.Join(conds, " AND ")
+		where = " WHERE " + strings.Join(conds, " AND ")
 	}
-	if horizon != "" {
-		// Rows held back by the horizon: counted when a poll drains the table.
-		const xmin = "txid_snapshot_xmin(txid_current_snapshot())"
-		held := append(slices.Clone(conds), horizon+" >= "+xmin, horizon+" < "+t.placeholder(len(r.args)+1))
-		r.heldQuery = fmt.Sprintf("SELECT count(*), %s FROM %s WHERE %s", xmin, t.from(), strings.Join(held, " AND "))
-		conds = append(conds, horizon+" < "+xmin)
+	q := t.quote(c.name)
+	if t.pg() {
+		return fmt.Sprintf("SELECT (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - MIN(%s))) * 1000000)::bigint FROM %s%s", q, t.from(), where)
 	}
-	var order []string
-	for _, c := range orderCols {
-		order = append(order, t.quote(c))
-		r.orderBy = append(r.orderBy, c)
-	}
+	return fmt.Sprintf("SELECT TIMESTAMPDIFF(MICROSECOND, MIN(%s), UTC_TIMESTAMP(6)) FROM %s%s", q, t.from(), where)
+}
+
+// publishKeys are the columns of the publish order, the order columns
+// then the rest of the primary key pk, and the index in them of each
+// primary key column.
+func publishKeys(orderCols, pk []string) (orderBy []string, keyPos []int) {
+	orderBy = slices.Clone(orderCols)
 	for _, k := range pk {
 		if !slices.Contains(orderCols, k) {
-			order = append(order, t.quote(k))
-			r.orderBy = append(r.orderBy, k)
-		}
-	}
-	if c := t.col(r.cfg.FieldTimestamp); c != nil && (c.schema.Name == eventrouter.NameTimestamp || c.schema.Name == eventrouter.NameMicroTimestamp || c.schema.Name == eventrouter.NameNanoTimestamp) {
-		// a wall-clock timestamp column in UTC, as the writer and the
-		// column default fill it
-		q := t.quote(c.name)
-		if t.pg() {
-			r.ageQuery = fmt.Sprintf("SELECT (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - MIN(%s))) * 1000000)::bigint FROM %s%s", q, t.from(), ageWhere)
-		} else {
-			r.ageQuery = fmt.Sprintf("SELECT TIMESTAMPDIFF(MICROSECOND, MIN(%s), UTC_TIMESTAMP(6)) FROM %s%s", q, t.from(), ageWhere)
+			orderBy = append(orderBy, k)
 		}
 	}
 	for _, k := range pk {
-		for j, o := range r.orderBy {
-			if o == k {
-				r.keyPos = append(r.keyPos, j)
-			}
-		}
+		keyPos = append(keyPos, slices.Index(orderBy, k))
+	}
+	return orderBy, keyPos
+}
+
+// pollSelect is the poll's SELECT with a %s for its WHERE clause: every
+// column (selectExpr), then the publish order's columns raw (rawExpr) for
+// the keyset position and the DELETE, in the publish order, one batch.
+func (r *Relay) pollSelect() string {
+	t := r.t
+	var exprs, order []string
+	for _, c := range t.cols {
+		exprs = append(exprs, t.selectExpr(c))
 	}
 	for i, o := range r.orderBy {
 		exprs = append(exprs, t.rawExpr(o)+" AS "+t.quote(fmt.Sprintf("outboxctl_key_%d", i)))
+		order = append(order, t.quote(o))
 	}
-	r.where = conds
-	r.query = fmt.Sprintf("SELECT %s FROM %s%%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), strings.Join(order, ", "), opts.Batch)
-	return nil
+	return fmt.Sprintf("SELECT %s FROM %s%%s ORDER BY %s LIMIT %d", strings.Join(exprs, ", "), t.from(), strings.Join(order, ", "), r.opts.Batch)
 }
 
 // startProducer creates the producer (unless Options.Producer gives it)

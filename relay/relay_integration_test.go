@@ -463,3 +463,40 @@ func TestRelayFilter(t *testing.T) {
 		})
 	}
 }
+
+// The relay refuses, at start and naming the column, what eventrouter does
+// not model, as the catalog of the real database describes it (#31): a
+// PostgreSQL interval with fields, an unbounded varbit, a money DEFAULT; a
+// MariaDB zerofill float; and a MariaDB connector config with
+// time.precision.mode=adaptive, which the connector's validation rejects.
+func TestNewRefusesUnmodelledColumns(t *testing.T) {
+	for _, tc := range []struct {
+		sd          side
+		ddl, column string
+		conf        map[string]string
+		want        string
+	}{
+		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c interval day to second(3)", column: "c", want: `"interval day to second(3)" is not modelled`},
+		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c varbit", column: "c", want: `"varbit" is not modelled`},
+		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c money DEFAULT 1.5", column: "c", want: "the DEFAULT of a money column (not modelled)"},
+		{sd: sides[1], ddl: "ALTER TABLE outbox ADD COLUMN c float unsigned zerofill", column: "c", want: `"float unsigned zerofill" is not modelled`},
+		{sd: sides[1], conf: map[string]string{"time.precision.mode": "adaptive"}, want: "The 'adaptive' time.precision.mode is no longer supported"},
+	} {
+		f := newFixture(t, tc.sd, tc.conf)
+		if tc.ddl != "" {
+			if _, err := f.db.Exec(tc.ddl); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opts := relay.Options{BootstrapServers: f.boot}
+		if tc.sd.kind == eventrouter.MariaDB {
+			opts.EventRouterVersion = eventrouter.Version35
+		}
+		_, err := relay.New(context.Background(), f.db, f.conf, opts)
+		if !errors.Is(err, relay.ErrConfig) || !strings.Contains(err.Error(), tc.want) || (tc.column != "" && !strings.Contains(err.Error(), "column "+tc.column)) {
+			t.Errorf("%s %s%v: %v, want ErrConfig naming column %q: %s", tc.sd.name, tc.ddl, tc.conf, err, tc.column, tc.want)
+			continue
+		}
+		t.Logf("%s: %v", tc.sd.name, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -40,6 +41,9 @@ type table struct {
 	name   string
 	cols   []column
 	pk     []string
+	// cs are the connector's column settings (what a value the
+	// connector's converter throws on becomes)
+	cs eventrouter.ColumnSettings
 }
 
 // qualified is the table name as Debezium names it in the CDC topic.
@@ -71,6 +75,18 @@ func (t *table) col(name string) *column {
 		}
 	}
 	return nil
+}
+
+// keyColumns are the indexes of the primary key's columns among the
+// table's columns, in table order.
+func (t *table) keyColumns() []int {
+	var idx []int
+	for i, c := range t.cols {
+		if slices.Contains(t.pk, c.name) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
 }
 
 // tableOf reads table.include.list: the relay publishes one table, named
@@ -119,7 +135,7 @@ func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, 
 	switch kind {
 	case eventrouter.Postgres:
 		rows, err := db.QueryContext(ctx, `
-SELECT a.attname, ty.typname, a.atttypmod, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid)
+SELECT a.attname, ty.typname, a.atttypmod, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid), format_type(a.atttypid, a.atttypmod)
 FROM pg_attribute a
 JOIN pg_class c ON c.oid = a.attrelid
 JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -134,7 +150,8 @@ ORDER BY a.attnum`, schema, name)
 			var r rawColumn
 			var mod int
 			var def sql.NullString
-			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def); err != nil {
+			var formatted string
+			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def, &formatted); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("%w: %v", ErrDatabase, err)
 			}
@@ -143,10 +160,14 @@ ORDER BY a.attnum`, schema, name)
 				if mod >= 4 {
 					r.typ += fmt.Sprintf("(%d)", mod-4)
 				}
-			case "timestamp", "timestamptz", "time", "timetz":
+			case "timestamp", "timestamptz", "time", "timetz", "bit", "varbit":
 				if mod >= 0 {
 					r.typ += fmt.Sprintf("(%d)", mod)
 				}
+			case "interval":
+				// as declared: interval(3), interval day to second (fields
+				// are refused; eventrouter models interval and interval(p))
+				r.typ = formatted
 			case "numeric":
 				if mod >= 4 { // ((precision << 16) | scale) + 4
 					r.typ += fmt.Sprintf("(%d,%d)", (mod-4)>>16&0xffff, (mod-4)&0xffff)
@@ -228,6 +249,7 @@ type rawColumn struct {
 // in a way the emulator does not model: the relay refuses to start rather
 // than guess its value.
 func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) error {
+	t.cs = cs
 	for _, r := range raws {
 		s, err := eventrouter.ColumnSchemaWith(t.kind, r.typ, r.nullable, cs)
 		if err != nil {
@@ -291,6 +313,13 @@ func (t *table) selectExpr(c column) string {
 		return "to_char(" + q + " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US')"
 	case !t.pg() && strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.sqlType)), "bit"):
 		return "CAST(" + q + " AS UNSIGNED)"
+	case t.pg() && c.sqlType == "money":
+		// locale-free (the text form follows lc_monetary)
+		return q + "::numeric::text"
+	case t.pg() && s.Name == eventrouter.NameXML:
+		// xml_out drops the XML declaration as pgoutput's text does;
+		// ::text would keep it
+		return q
 	case c.text:
 		// the stored value as text, whatever the connector's settings make
 		// of it (eventrouter.ColumnValue)
@@ -389,6 +418,14 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 		}
 		raw, _ := json.Marshal(v)
 		val, err := eventrouter.ColumnValue(t.kind, c.sqlType, s, raw)
+		if err != nil {
+			// a NaN / Infinity numeric under decimal.handling.mode=precise
+			val, err = t.cs.ConvertFailure(c.name, c.sqlType, s, err)
+			var se *eventrouter.SettingError
+			if errors.As(err, &se) {
+				return nil, configErr(se, "outbox table %s", t.qualified())
+			}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: column %s: %v", ErrDatabase, c.name, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/outboxctl/outboxctl/internal/testfs"
 	"github.com/outboxctl/outboxctl/schemas/avro"
 	"github.com/outboxctl/outboxctl/schemas/registry"
 	"github.com/outboxctl/outboxctl/schemas/registry/srfake"
@@ -68,16 +69,7 @@ const (
 // ckWorkspace writes the spec and schemas into a temp dir and chdirs there.
 func ckWorkspace(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testfs.Write(t, files)
 	t.Chdir(dir)
 	return dir
 }

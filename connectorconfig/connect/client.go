@@ -23,9 +23,8 @@ import (
 type Client struct {
 	base      *url.URL
 	baseStr   string
-	hc        *http.Client
-	tls       httpclient.TLS
-	wrap      func(http.RoundTripper) http.RoundTripper
+	hc        *http.Client      // built from send by NewClient
+	send      httpclient.Sender // WithHTTPClient, WithTransport, WithTLS, WithTLSConfig, WithTransportWrapper
 	userAgent string
 	auth      httpclient.Auth
 	retry     Retry
@@ -61,12 +60,12 @@ func WithCallTimeout(d time.Duration) Opt { return func(c *Client) { c.bounds.Ca
 // ErrAnswerTooLarge.
 func WithMaxAnswerSize(n int64) Opt { return func(c *Client) { c.maxAnswer = n } }
 
-// WithTransportWrapper wraps the transport of the default HTTP client (a
-// clone of http.DefaultTransport with WithTLSConfig applied), overriding no
-// wrapping; ignored with WithHTTPClient. outboxctl uses it to trace
-// requests.
+// WithTransportWrapper wraps the transport (the one of WithTransport or
+// WithHTTPClient, or the default with WithTLS or WithTLSConfig applied),
+// overriding no wrapping. outboxctl uses it to trace requests. It means
+// what the registry client's WithTransportWrapper means.
 func WithTransportWrapper(wrap func(http.RoundTripper) http.RoundTripper) Opt {
-	return func(c *Client) { c.wrap = wrap }
+	return func(c *Client) { c.send.Wrap = wrap }
 }
 
 // Retry bounds the retries of requests answered with 409 while the Connect
@@ -93,23 +92,34 @@ func WithBasicAuth(user, password string) Opt {
 // WithBearerToken sends "Authorization: Bearer token", overriding basic auth.
 func WithBearerToken(token string) Opt { return func(c *Client) { c.auth.Token = token } }
 
-// WithTLSConfig sets the TLS configuration of the default HTTP client,
-// overriding WithTLS (ignored with WithHTTPClient).
-func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.tls.Config = cfg } }
+// WithTLSConfig sets the TLS configuration of the default transport,
+// overriding WithTLS (ignored with WithTransport or WithHTTPClient).
+func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.send.TLS.Config = cfg } }
 
 // TLSConfig are the TLS files of the Connect connection (the registry
 // client's TLSConfig is the same type). Empty fields keep Go's defaults.
 type TLSConfig = httpclient.TLSFiles
 
-// WithTLS loads the TLS files into the default HTTP client's TLS
+// WithTLS loads the TLS files into the default transport's TLS
 // configuration, overriding the system defaults (ignored with
-// WithTLSConfig or WithHTTPClient). NewClient fails when a file cannot
-// be loaded.
-func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.tls.Files = &t } }
+// WithTLSConfig, WithTransport or WithHTTPClient). NewClient fails when a
+// file cannot be loaded.
+func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.send.TLS.Files = &t } }
 
-// WithHTTPClient uses hc, overriding the default client (no client timeout:
-// WithRequestTimeout bounds each request).
-func WithHTTPClient(hc *http.Client) Opt { return func(c *Client) { c.hc = hc } }
+// WithHTTPClient sends the requests through a copy of hc (its Timeout,
+// redirect policy, cookie jar and Transport, http.DefaultTransport when
+// nil), overriding the default client (no client timeout:
+// WithRequestTimeout bounds each request). WithTLS and WithTLSConfig are
+// then ignored; WithTransport still sets the transport and
+// WithTransportWrapper wraps it. It means what the registry client's
+// WithHTTPClient means.
+func WithHTTPClient(hc *http.Client) Opt { return func(c *Client) { c.send.Client = hc } }
+
+// WithTransport sets the HTTP transport, overriding a clone of
+// http.DefaultTransport and WithHTTPClient's transport (WithTLS and
+// WithTLSConfig are then ignored; WithTransportWrapper wraps it). It
+// means what the registry client's WithTransport means.
+func WithTransport(rt http.RoundTripper) Opt { return func(c *Client) { c.send.Transport = rt } }
 
 // WithUserAgent sets the User-Agent header, overriding "outboxctl".
 func WithUserAgent(ua string) Opt { return func(c *Client) { c.userAgent = ua } }
@@ -133,12 +143,8 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
-	if c.hc == nil {
-		rt, err := c.tls.Transport("kafka connect tls", c.wrap)
-		if err != nil {
-			return nil, err
-		}
-		c.hc = &http.Client{Transport: rt}
+	if c.hc, err = c.send.Build("kafka connect tls"); err != nil {
+		return nil, err
 	}
 	if c.maxAnswer <= 0 {
 		c.maxAnswer = DefaultMaxAnswerSize
@@ -248,13 +254,7 @@ func (c *Client) once(ctx, callCtx context.Context, method, path string, query u
 		return resp.StatusCode, c.transportErr(ctx, callCtx, reqCtx, start, method, u, err)
 	}
 	if resp.StatusCode >= 300 {
-		e := &APIError{Status: resp.StatusCode, ErrorCode: resp.StatusCode, Method: method, URL: u}
-		code, msg, _ := httpclient.ParseErrorBody(data, 300)
-		e.Message = msg
-		if code != 0 {
-			e.ErrorCode = code
-		}
-		return resp.StatusCode, e
+		return resp.StatusCode, httpclient.NewAPIError[service]("", method, u, resp.StatusCode, data)
 	}
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		return resp.StatusCode, nil

@@ -192,7 +192,7 @@ func TestAPIErrorBodyNotJSON(t *testing.T) {
 	c, _ := connect.NewClient(srv.URL)
 	_, err := c.ListConnectors(context.Background())
 	var apiErr *connect.APIError
-	if !errors.As(err, &apiErr) || apiErr.Status != 502 || apiErr.Message != "<html>bad gateway</html>" || errors.Unwrap(apiErr) != nil {
+	if !errors.As(err, &apiErr) || apiErr.Status != 502 || apiErr.Code != 0 || apiErr.Message != "<html>bad gateway</html>" || errors.Unwrap(apiErr) != nil {
 		t.Fatalf("err = %#v", err)
 	}
 }

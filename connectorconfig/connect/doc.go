@@ -9,8 +9,10 @@
 // [Client.Resume], [Client.Stop], [Client.Restart]), the KIP-875 offset calls
 // and [Client.ValidateConfig].
 //
-// Errors: every non-2xx answer is an [*APIError] carrying the HTTP status and
-// Connect's error_code and message; it unwraps to [ErrNotFound] (404),
+// Errors: every non-2xx answer is an [*APIError] carrying the HTTP status
+// (Status), Connect's error_code (Code, 0 when the body has none) and
+// message, and the request (Method, URL); it is the type the registry
+// client's APIError shares (one per service for errors.As). It unwraps to [ErrNotFound] (404),
 // [ErrConflict] (409), [ErrBadRequest] (400) so that callers can write
 // errors.Is(err, connect.ErrNotFound). A connection that cannot be made is an
 // [*UnreachableError] that unwraps to [ErrUnreachable] and names the URL.

@@ -39,28 +39,21 @@ var (
 	ErrUnsupported = errors.New("not supported by this kafka connect version")
 )
 
-// APIError is a non-2xx answer of the Connect REST API. Connect's error body
-// is {"error_code": N, "message": "…"}.
-type APIError struct {
-	Status    int    // HTTP status code
-	ErrorCode int    // Connect's error_code (usually equal to Status)
-	Message   string // Connect's message, or the raw body when it is not JSON
-	Method    string
-	URL       string
-}
+// APIError is a non-2xx answer of the Connect REST API, whose error body
+// is {"error_code": N, "message": "…"}. Its fields are Status (the HTTP
+// status), Code (Connect's error_code, usually equal to Status; 0 when
+// the body has none, e.g. a proxy's HTML page), Message (Connect's
+// message, or the start of the raw body), Method and URL (the request).
+// It unwraps to ErrNotFound (404), ErrConflict (409), ErrBadRequest (400)
+// or nothing. It is the Kafka Connect instance of the error type the
+// registry client shares (internal/httpclient), a type of its own for
+// errors.As.
+type APIError = httpclient.APIError[service]
 
-func (e *APIError) Error() string {
-	msg := e.Message
-	if msg == "" {
-		msg = http.StatusText(e.Status)
-	}
-	return redact.String(fmt.Sprintf("%s %s: %d %s", e.Method, e.URL, e.Status, msg))
-}
-
-// Unwrap returns the sentinel matching the status: ErrNotFound, ErrConflict,
-// ErrBadRequest, or nil.
-func (e *APIError) Unwrap() error {
-	switch e.Status {
+// apiSentinel is the sentinel of an answer with status: ErrNotFound,
+// ErrConflict, ErrBadRequest, or nil.
+func apiSentinel(status, _ int) error {
+	switch status {
 	case http.StatusNotFound:
 		return ErrNotFound
 	case http.StatusConflict:
@@ -78,7 +71,8 @@ type service struct{}
 func (service) Service() httpclient.ServiceInfo {
 	return httpclient.ServiceInfo{Name: "kafka connect", Unreachable: ErrUnreachable, Timeout: ErrTimeout,
 		UnreachableHint: "is the worker running and the URL right?",
-		TimeoutHint:     "raise the request timeout if the worker is just slow"}
+		TimeoutHint:     "raise the request timeout if the worker is just slow",
+		APISentinel:     apiSentinel}
 }
 
 // UnreachableError is returned when the request got no HTTP answer. Its

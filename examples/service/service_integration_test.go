@@ -19,7 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/outboxctl/outboxctl/cmd"
@@ -212,7 +211,7 @@ func TestServiceRealStack(t *testing.T) {
 
 	// SIGTERM: exit 0 within the bound, offsets committed up to the end.
 	svc.stop(t, 30*time.Second)
-	high := highWatermark(t, s.BootstrapServers, topic)
+	high := itest.HighWatermarks(t, s.BootstrapServers, topic, 1)[0]
 	if got := itest.CommittedOffsets(t, s.BootstrapServers, group, topic, 1)[0]; got != high {
 		t.Errorf("committed offset after SIGTERM = %d, want the high watermark %d", got, high)
 	}
@@ -400,18 +399,4 @@ func settle(t *testing.T, base, name string) float64 {
 		last = v
 	}
 	return last
-}
-
-func highWatermark(t *testing.T, bootstrap, topic string) int64 {
-	t.Helper()
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "group.id": "itest-wm-" + itest.Suffix()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_, high, err := c.QueryWatermarkOffsets(topic, 0, 10000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return high
 }

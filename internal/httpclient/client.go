@@ -91,27 +91,59 @@ func (t TLS) Build(what string) (*tls.Config, error) {
 	return t.Files.Config(what)
 }
 
-// Transport is Transport(Build(what), wrap).
-func (t TLS) Transport(what string, wrap func(http.RoundTripper) http.RoundTripper) (http.RoundTripper, error) {
-	cfg, err := t.Build(what)
-	if err != nil {
-		return nil, err
+// Sender is how a client sends its requests, from its options:
+//
+//   - Client (WithHTTPClient): requests go through a copy of it, with its
+//     Timeout, redirect policy and cookie jar, and its Transport
+//     (http.DefaultTransport when nil);
+//   - Transport (WithTransport): the transport, winning over Client's;
+//   - TLS (WithTLS, WithTLSConfig): the TLS configuration of the default
+//     transport, a clone of http.DefaultTransport; ignored when Client or
+//     Transport gives the transport;
+//   - Wrap (WithTransportWrapper): wraps the transport, whichever it is.
+type Sender struct {
+	Client    *http.Client
+	Transport http.RoundTripper
+	TLS       TLS
+	Wrap      func(http.RoundTripper) http.RoundTripper
+}
+
+// Build returns the HTTP client a client sends with (a new one, never
+// s.Client itself); errors of the TLS files start with what.
+func (s Sender) Build(what string) (*http.Client, error) {
+	hc := &http.Client{}
+	if s.Client != nil {
+		*hc = *s.Client
 	}
-	return Transport(cfg, wrap), nil
+	rt := s.Transport
+	if rt == nil && s.Client != nil {
+		rt = s.Client.Transport
+		if rt == nil {
+			rt = http.DefaultTransport
+		}
+	}
+	if rt == nil {
+		cfg, err := s.TLS.Build(what)
+		if err != nil {
+			return nil, err
+		}
+		rt = Transport(cfg)
+	}
+	if s.Wrap != nil {
+		rt = s.Wrap(rt)
+	}
+	hc.Transport = rt
+	return hc, nil
 }
 
 // Transport is a clone of http.DefaultTransport with cfg as its TLS
-// configuration (when non-nil), wrapped by wrap (when non-nil).
-func Transport(cfg *tls.Config, wrap func(http.RoundTripper) http.RoundTripper) http.RoundTripper {
+// configuration (when non-nil).
+func Transport(cfg *tls.Config) http.RoundTripper {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	if cfg != nil {
 		tr.TLSClientConfig = cfg
 	}
-	var rt http.RoundTripper = tr
-	if wrap != nil {
-		rt = wrap(rt)
-	}
-	return rt
+	return tr
 }
 
 // Bounds are the timeouts of a client: of a whole call (every request and

@@ -34,6 +34,14 @@ func TestErrorTypesPerService(t *testing.T) {
 			"kafka connect request GET http://c:8083/connectors timed out after 1s (raise the request timeout if the worker is just slow)"},
 		{"registry timeout", &registry.TimeoutError{Method: "GET", URL: "http://r:8081/subjects", After: time.Second}, false, true, registry.ErrTimeout, connect.ErrTimeout,
 			"schema registry request GET http://r:8081/subjects timed out after 1s"},
+		{"connect api", &connect.APIError{Status: 404, Code: 404, Message: "Connector x not found", Method: "GET", URL: "http://c:8083/connectors/x"}, true, false, connect.ErrNotFound, registry.ErrSubjectNotFound,
+			"GET http://c:8083/connectors/x: 404 Connector x not found"},
+		{"connect api without code", &connect.APIError{Status: 409, Method: "PUT", URL: "http://u:pw@c:8083/connectors/x/config"}, true, false, connect.ErrConflict, registry.ErrIncompatible,
+			"PUT http://u:********@c:8083/connectors/x/config: 409 Conflict"},
+		{"registry api", &registry.APIError{Op: `subject "s"`, Status: 404, Code: 40401, Message: "Subject 's' not found.", Method: "GET", URL: "http://r:8081/subjects/s/versions"}, false, true, registry.ErrSubjectNotFound, connect.ErrNotFound,
+			`subject "s": registry answered 404 (error code 40401): Subject 's' not found.`},
+		{"registry api without code", &registry.APIError{Op: "subjects", Status: 409, Message: "<html>conflict</html>"}, false, true, registry.ErrIncompatible, connect.ErrConflict,
+			"subjects: registry answered 409: <html>conflict</html>"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wrapped := fmt.Errorf("op: %w", tc.err)
@@ -41,10 +49,12 @@ func TestErrorTypesPerService(t *testing.T) {
 			var ct *connect.TimeoutError
 			var ru *registry.UnreachableError
 			var rt *registry.TimeoutError
-			if got := errors.As(wrapped, &cu) || errors.As(wrapped, &ct); got != tc.connectAs {
+			var ca *connect.APIError
+			var ra *registry.APIError
+			if got := errors.As(wrapped, &cu) || errors.As(wrapped, &ct) || errors.As(wrapped, &ca); got != tc.connectAs {
 				t.Errorf("errors.As connect type = %v", got)
 			}
-			if got := errors.As(wrapped, &ru) || errors.As(wrapped, &rt); got != tc.registrAs {
+			if got := errors.As(wrapped, &ru) || errors.As(wrapped, &rt) || errors.As(wrapped, &ra); got != tc.registrAs {
 				t.Errorf("errors.As registry type = %v", got)
 			}
 			if !errors.Is(wrapped, tc.is) || errors.Is(wrapped, tc.isNot) {
@@ -57,6 +67,48 @@ func TestErrorTypesPerService(t *testing.T) {
 	}
 	if !errors.Is(&connect.TimeoutError{}, context.DeadlineExceeded) || !errors.Is(&registry.UnreachableError{Err: cause}, cause) {
 		t.Error("the timeout does not unwrap to context.DeadlineExceeded, or unreachable to its cause")
+	}
+}
+
+// testService is a service of the tests, with a sentinel per status.
+type testService struct{}
+
+var errTestNotFound = errors.New("test not found")
+
+func (testService) Service() httpclient.ServiceInfo {
+	return httpclient.ServiceInfo{Name: "test", APISentinel: func(status, code int) error {
+		if status == 404 {
+			return errTestNotFound
+		}
+		return nil
+	}}
+}
+
+// TestNewAPIError: the error_code and message of an error body, Code 0
+// and the start of the raw body otherwise; the request and operation kept;
+// the service's sentinel from the status.
+func TestNewAPIError(t *testing.T) {
+	long := strings.Repeat("x", httpclient.MaxErrorMessage+10)
+	for _, tc := range []struct {
+		status int
+		body   string
+		code   int
+		msg    string
+		is     error
+	}{
+		{404, `{"error_code":40401,"message":"Subject 's' not found."}`, 40401, "Subject 's' not found.", errTestNotFound},
+		{404, `{"message":"no code"}`, 0, "no code", errTestNotFound},
+		{502, "<html>bad gateway</html>", 0, "<html>bad gateway</html>", nil},
+		{500, long, 0, long[:httpclient.MaxErrorMessage] + "…", nil},
+	} {
+		got := httpclient.NewAPIError[testService]("op", "GET", "http://r/x", tc.status, []byte(tc.body))
+		want := httpclient.APIError[testService]{Status: tc.status, Code: tc.code, Message: tc.msg, Method: "GET", URL: "http://r/x", Op: "op"}
+		if *got != want {
+			t.Errorf("%.20q: = %+v\nwant %+v", tc.body, *got, want)
+		}
+		if errors.Unwrap(got) != tc.is {
+			t.Errorf("%.20q: unwraps to %v, want %v", tc.body, errors.Unwrap(got), tc.is)
+		}
 	}
 }
 

@@ -207,6 +207,39 @@ func StreamingReader(t testing.TB, bootstrap, topic string, write func(key strin
 	return r
 }
 
+// HighWatermarks returns the high watermark of partitions 0 to
+// partitions-1 of topic: the offset its next record gets (its records and,
+// for transactional producers, their commit markers), failing the test on
+// an error.
+func HighWatermarks(t testing.TB, bootstrap, topic string, partitions int) []int64 {
+	t.Helper()
+	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "group.id": "itest-hw-" + Suffix()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cons.Close()
+	hw := make([]int64, partitions)
+	for p := range hw {
+		_, hi, err := cons.QueryWatermarkOffsets(topic, int32(p), 10000)
+		if err != nil {
+			t.Fatalf("watermarks of %s[%d]: %v", topic, p, err)
+		}
+		hw[p] = hi
+	}
+	return hw
+}
+
+// TopicEnd is the sum of the high watermarks of partitions 0 to
+// partitions-1 of topic (HighWatermarks).
+func TopicEnd(t testing.TB, bootstrap, topic string, partitions int) int64 {
+	t.Helper()
+	var sum int64
+	for _, hi := range HighWatermarks(t, bootstrap, topic, partitions) {
+		sum += hi
+	}
+	return sum
+}
+
 // CommittedOffsets returns the committed offset of partitions 0 to
 // partitions-1 of topic for the consumer group, as the group coordinator
 // reports them (kafka.OffsetInvalid, -1001, where the group committed

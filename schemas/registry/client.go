@@ -29,19 +29,18 @@ type Client struct {
 	base      string // without trailing slash and without userinfo
 	auth      httpclient.Auth
 	bounds    httpclient.Bounds // Call: DefaultTimeout; Request: none
-	rt        http.RoundTripper
-	tls       httpclient.TLS
+	hc        *http.Client      // built from send by NewClient; each call copies it
+	send      httpclient.Sender // WithHTTPClient, WithTransport, WithTLS, WithTLSConfig, WithTransportWrapper
 	userAgent string
-	wrap      func(http.RoundTripper) http.RoundTripper
 	maxAnswer int64
 }
 
-// WithTransportWrapper wraps the transport (the one of WithTransport, or
-// the default with WithTLS or WithTLSConfig applied), overriding no
-// wrapping. outboxctl uses
-// it to trace requests.
+// WithTransportWrapper wraps the transport (the one of WithTransport or
+// WithHTTPClient, or the default with WithTLS or WithTLSConfig applied),
+// overriding no wrapping. outboxctl uses it to trace requests. It means
+// what the Connect client's WithTransportWrapper means.
 func WithTransportWrapper(wrap func(http.RoundTripper) http.RoundTripper) Opt {
-	return func(c *Client) { c.wrap = wrap }
+	return func(c *Client) { c.send.Wrap = wrap }
 }
 
 // DefaultMaxAnswerSize is the largest answer body a client reads.
@@ -84,8 +83,19 @@ func WithCallTimeout(d time.Duration) Opt { return func(c *Client) { c.bounds.Ca
 func WithTimeout(d time.Duration) Opt { return WithCallTimeout(d) }
 
 // WithTransport sets the HTTP transport, overriding a clone of
-// http.DefaultTransport (WithTLS and WithTLSConfig are then ignored).
-func WithTransport(rt http.RoundTripper) Opt { return func(c *Client) { c.rt = rt } }
+// http.DefaultTransport and WithHTTPClient's transport (WithTLS and
+// WithTLSConfig are then ignored; WithTransportWrapper wraps it). It
+// means what the Connect client's WithTransport means.
+func WithTransport(rt http.RoundTripper) Opt { return func(c *Client) { c.send.Transport = rt } }
+
+// WithHTTPClient sends the requests through a copy of hc (its Timeout,
+// redirect policy, cookie jar and Transport, http.DefaultTransport when
+// nil), overriding the default client (no client timeout: WithCallTimeout
+// and WithRequestTimeout bound the calls). WithTLS and WithTLSConfig are
+// then ignored; WithTransport still sets the transport and
+// WithTransportWrapper wraps it. It means what the Connect client's
+// WithHTTPClient means.
+func WithHTTPClient(hc *http.Client) Opt { return func(c *Client) { c.send.Client = hc } }
 
 // WithUserAgent sets the User-Agent header.
 func WithUserAgent(ua string) Opt { return func(c *Client) { c.userAgent = ua } }
@@ -95,12 +105,16 @@ func WithUserAgent(ua string) Opt { return func(c *Client) { c.userAgent = ua } 
 // (system roots, no client certificate).
 type TLSConfig = httpclient.TLSFiles
 
-// WithTLS sets the TLS files, overriding the system defaults.
-func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.tls.Files = &t } }
+// WithTLS loads the TLS files into the default transport's TLS
+// configuration, overriding the system defaults (ignored with
+// WithTLSConfig, WithTransport or WithHTTPClient). NewClient fails when a
+// file cannot be loaded.
+func WithTLS(t TLSConfig) Opt { return func(c *Client) { c.send.TLS.Files = &t } }
 
-// WithTLSConfig sets a ready TLS configuration, overriding WithTLS (as in
-// the Connect client).
-func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.tls.Config = cfg } }
+// WithTLSConfig sets a ready TLS configuration of the default transport,
+// overriding WithTLS (ignored with WithTransport or WithHTTPClient), as in
+// the Connect client.
+func WithTLSConfig(cfg *tls.Config) Opt { return func(c *Client) { c.send.TLS.Config = cfg } }
 
 // NewClient returns a client of the registry at baseURL (for Apicurio, the
 // ccompat root, e.g. http://host:8080/apis/ccompat/v7). Credentials in the
@@ -122,12 +136,8 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
-	if c.rt == nil {
-		if c.rt, err = c.tls.Transport("schema registry tls", c.wrap); err != nil {
-			return nil, err
-		}
-	} else if c.wrap != nil {
-		c.rt = c.wrap(c.rt)
+	if c.hc, err = c.send.Build("schema registry tls"); err != nil {
+		return nil, err
 	}
 	if c.maxAnswer <= 0 {
 		c.maxAnswer = DefaultMaxAnswerSize
@@ -161,6 +171,13 @@ type callTransport struct {
 
 func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx, cancel := httpclient.WithBound(t.call.ctx, t.c.bounds.Request)
+	if dl, ok := req.Context().Deadline(); ok {
+		// srclient's request carries the deadline of the HTTP client's
+		// Timeout (WithHTTPClient) and no other context: keep it.
+		dctx, dcancel := context.WithDeadline(ctx, dl)
+		bound := cancel
+		ctx, cancel = dctx, func() { dcancel(); bound() }
+	}
 	r := req.Clone(ctx)
 	t.c.auth.Set(r.Header)
 	if t.c.userAgent != "" {
@@ -171,7 +188,7 @@ func (t *callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	t.call.method, t.call.url = r.Method, r.URL.String()
 	t.call.start = time.Now()
-	resp, err := t.c.rt.RoundTrip(r)
+	resp, err := t.c.hc.Transport.RoundTrip(r)
 	if err != nil {
 		t.noAnswer(ctx, err)
 		cancel()
@@ -236,7 +253,9 @@ func (c *Client) begin(ctx context.Context) (*call, *http.Client, context.Cancel
 	}
 	callCtx, cancel := httpclient.WithBound(ctx, c.bounds.Call)
 	cl := &call{caller: ctx, ctx: callCtx}
-	return cl, &http.Client{Transport: &callTransport{c: c, call: cl}}, cancel
+	hc := *c.hc
+	hc.Transport = &callTransport{c: c, call: cl}
+	return cl, &hc, cancel
 }
 
 // sr runs fn with a fresh srclient client for this call only: caching and
@@ -258,7 +277,7 @@ func (c *Client) mapErr(op string, cl *call, err error) error {
 		return nil
 	}
 	if cl.status != 0 {
-		return newAPIError(op, cl.status, cl.body)
+		return newAPIError(op, cl)
 	}
 	if cl.tooLarge {
 		return fmt.Errorf("%s: %s %s: %w: more than %d bytes", op, cl.method, redact.URL(cl.url), ErrAnswerTooLarge, c.maxAnswer)
@@ -298,7 +317,7 @@ func (c *Client) rest(ctx context.Context, op, method, path string, in, out any)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return newAPIError(op, cl.status, cl.body)
+		return newAPIError(op, cl)
 	}
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {

@@ -21,8 +21,9 @@
 //   - No Codec() data race: codec creation is off and *srclient.Schema
 //     values never leave the package; callers get plain Schema values.
 //   - No lost HTTP status: the transport records every error answer, so
-//     errors are *APIError{Status, Code, Message} even for an HTML 502 of
-//     a proxy, and unwrap to the sentinels (ErrSubjectNotFound,
+//     errors are *APIError{Status, Code, Message, Op, Method, URL} even
+//     for an HTML 502 of a proxy (Code 0 then), the type the Connect
+//     client's APIError shares, and unwrap to the sentinels (ErrSubjectNotFound,
 //     ErrVersionNotFound, ErrSchemaNotFound, ErrIncompatible,
 //     ErrInvalidSchema, ErrInvalidLevel, ErrUnauthorized, …). No answer at
 //     all is *UnreachableError (ErrUnreachable, and the context error when

@@ -2,11 +2,9 @@ package registry
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/outboxctl/outboxctl/internal/httpclient"
-	"github.com/outboxctl/outboxctl/internal/redact"
 )
 
 // Sentinel errors. Every [*APIError] and [*UnreachableError] unwraps to the
@@ -68,34 +66,21 @@ const (
 	CodeInvalidLevel          = 42203
 )
 
-// APIError is a non-2xx answer of the registry. Its Status is always the
-// HTTP status (srclient loses it for non-JSON bodies; this package does not),
-// Code is the registry's error_code (0 when the body was not a registry
-// error, for example an HTML page of a proxy), and Message the registry's
-// message or the start of the raw body.
-type APIError struct {
-	// Op names the operation, e.g. `register "orders-value"`.
-	Op      string
-	Status  int
-	Code    int
-	Message string
-}
+// APIError is a non-2xx answer of the registry. Its fields are Status
+// (always the HTTP status: srclient loses it for non-JSON bodies, this
+// package does not), Code (the registry's error_code, e.g. 40401; 0 when
+// the body was not a registry error, for example an HTML page of a
+// proxy), Message (the registry's message or the start of the raw body),
+// Op (the operation, e.g. `register "orders-value"`), Method and URL (the
+// last request of the call). It unwraps to the sentinel for Code, or for
+// Status when Code is unknown. It is the registry's instance of the error
+// type the Connect client shares (internal/httpclient), a type of its own
+// for errors.As.
+type APIError = httpclient.APIError[service]
 
-func (e *APIError) Error() string {
-	msg := e.Message
-	if msg == "" {
-		msg = http.StatusText(e.Status)
-	}
-	code := ""
-	if e.Code != 0 && e.Code != e.Status {
-		code = fmt.Sprintf(" (error code %d)", e.Code)
-	}
-	return redact.String(fmt.Sprintf("%s: registry answered %d%s: %s", e.Op, e.Status, code, msg))
-}
-
-// Unwrap returns the sentinel for Code, or for Status when Code is unknown.
-func (e *APIError) Unwrap() error {
-	switch e.Code {
+// apiSentinel is the sentinel for code, or for status when code is unknown.
+func apiSentinel(status, code int) error {
+	switch code {
 	case CodeSubjectNotFound:
 		return ErrSubjectNotFound
 	case CodeVersionNotFound:
@@ -118,11 +103,11 @@ func (e *APIError) Unwrap() error {
 		return ErrUnauthorized
 	}
 	switch {
-	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return ErrUnauthorized
-	case e.Code == 0 && e.Status == http.StatusConflict:
+	case code == 0 && status == http.StatusConflict:
 		return ErrIncompatible
-	case e.Code == 0 && (e.Status == http.StatusBadGateway || e.Status == http.StatusServiceUnavailable || e.Status == http.StatusGatewayTimeout):
+	case code == 0 && (status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout):
 		return ErrUnreachable
 	}
 	return ErrServer
@@ -134,7 +119,8 @@ type service struct{}
 
 func (service) Service() httpclient.ServiceInfo {
 	return httpclient.ServiceInfo{Name: "schema registry", Unreachable: ErrUnreachable, Timeout: ErrTimeout,
-		UnreachableHint: "is it running and the URL right?"}
+		UnreachableHint: "is it running and the URL right?",
+		Answered:        "registry answered", APISentinel: apiSentinel}
 }
 
 // UnreachableError is returned when a request got no HTTP answer. Its
@@ -150,8 +136,7 @@ type UnreachableError = httpclient.UnreachableError[service]
 // it unwraps to ErrTimeout and context.DeadlineExceeded.
 type TimeoutError = httpclient.TimeoutError[service]
 
-// newAPIError builds an APIError from a response status and body.
-func newAPIError(op string, status int, body []byte) *APIError {
-	code, msg, _ := httpclient.ParseErrorBody(body, 200)
-	return &APIError{Op: op, Status: status, Code: code, Message: msg}
+// newAPIError builds the APIError of the call's error answer.
+func newAPIError(op string, cl *call) *APIError {
+	return httpclient.NewAPIError[service](op, cl.method, cl.url, cl.status, cl.body)
 }
