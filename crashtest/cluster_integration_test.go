@@ -489,6 +489,7 @@ func TestClusterCrashSuite(t *testing.T) {
 		n := cs.freezeTarget(t, s)
 		hw0 := highWatermarks(t, cs, s.topic)
 		at := cs.signal(t, instance("kafka", n), syscall.SIGSTOP, false)
+		t.Logf("froze broker %d at %s", n, at.UTC().Format("15:04:05.000"))
 		// The same timeline as the leader kill's: whether the leaders move
 		// while it is frozen, and which client waits for it.
 		stopTimeline := leaderTimeline(t, cs, s, n, at, hw0)
