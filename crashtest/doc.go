@@ -57,7 +57,9 @@
 // Connect workers with exactly.once.source.support=enabled; ports + 4000,
 // in $OUTBOX_CLUSTER_STACK_DIR): kill -9 of the broker leading the outbox
 // topic (3 times in the full suite), a rolling restart of the 3 brokers, the
-// leading broker frozen (SIGSTOP) 30 s, kill -9 of the worker running the
+// leading broker frozen (SIGSTOP) 30 s (of the nodes leading outbox
+// partitions, the one coordinating most of the consumer group and the
+// task's transactions), kill -9 of the worker running the
 // Debezium task with a connector without exactly.once.support (3; the
 // workers still run it transactionally) and with an exactly-once connector
 // (3), kill -9 of both workers. Each row adds the
@@ -66,7 +68,10 @@
 // (from the fault until, in every aggregate, the first event committed
 // after it has its effect) and the worst commit-to-effect latency of the
 // row; the leader-kill and freeze rows log a timeline from the fault
-// (leaders, coordinators, new and read_committed-readable records). The
+// (leaders, coordinators, new and read_committed-readable records, when
+// Connect is back: the first event committed after the fault readable;
+// the consumer group's first offset commit; when the consumer is back: that
+// event handled, and every aggregate's). The
 // cluster rows' consumer has a 15 s session and static membership (see
 // docs/production.md). Each row holds an exclusive flock on cluster.lock in the instance's
 // directory, which any other test that kills or freezes the cluster's
