@@ -402,6 +402,22 @@ func (c *crashStack) freezeTarget(t *testing.T, s *suite) int {
 	return n
 }
 
+// freezeFor is how long the freeze row keeps the broker stopped: 30 s, or
+// OUTBOX_CRASH_FREEZE (a Go duration) to tell a wait for the resume from
+// a 30 s timeout (the brokers' request.timeout.ms is 30 s by default).
+func freezeFor(t *testing.T) time.Duration {
+	v := os.Getenv("OUTBOX_CRASH_FREEZE")
+	if v == "" {
+		return 30 * time.Second
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		t.Fatalf("OUTBOX_CRASH_FREEZE=%q: want a positive Go duration such as 45s", v)
+	}
+	t.Logf("freezing for %s (OUTBOX_CRASH_FREEZE)", d)
+	return d
+}
+
 // txnCoordinatorOf returns the node that leads the transactional id's
 // partition of __transaction_state: its transaction coordinator.
 func (c *crashStack) txnCoordinatorOf(t *testing.T, transactionalID string) int {
@@ -499,7 +515,7 @@ func TestClusterCrashSuite(t *testing.T) {
 				cs.signal(t, instance("kafka", n), syscall.SIGCONT, false)
 			}
 		}()
-		time.Sleep(30 * time.Second)
+		time.Sleep(freezeFor(t))
 		cs.signal(t, instance("kafka", n), syscall.SIGCONT, false)
 		resumed = true
 		t.Logf("broker %d resumed %.1f s after the freeze", n, time.Since(at).Seconds())
