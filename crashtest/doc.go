@@ -42,6 +42,9 @@
 // broker restarted twice under the relay).
 // OUTBOX_CRASH_ONLY=<part of a fault's name> runs only the matching faults
 // (after the warm-up), for example OUTBOX_CRASH_ONLY=blackholed.
+// OUTBOX_CRASH_FREEZE=<Go duration> (default 30s) is how long the cluster's
+// freeze row keeps the broker stopped (a measurement aid: a wait for the
+// resume from a wait for a 30 s timeout).
 // OUTBOX_CRASH_KAFKA_DEBUG=<librdkafka debug contexts> (for example
 // cgrp,fetch) writes librdkafka's debug log into the consumer processes'
 // logs (keep them with OUTBOX_CRASH_LOG_DIR).
