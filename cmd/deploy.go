@@ -40,7 +40,10 @@ changed config (an identical PUT would restart the connector, so unchanged
 connectors get no write), initial_state on create for paused or stopped
 connectors (Kafka Connect 3.7+, else create then pause or stop), and pause,
 resume or stop for a changed declared state. 409 answers during a rebalance
-are retried with backoff. Then it waits until each connector and every task
+(and, for GET, PUT and DELETE, a follower's 500 "IO Error trying to forward
+REST request" and 502, 503, 504) are retried with backoff (0.25 s doubling
+to 4 s) for up to 90 s; a worker that refuses the connection is not
+retried. Then it waits until each connector and every task
 is RUNNING (or PAUSED, STOPPED as declared), printing progress on stderr; a
 FAILED task's trace is shown. --prune deletes connectors that carry the
 ownership marker (` + plan.OwnerKey + `) but are no longer declared; it is

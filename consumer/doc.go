@@ -219,7 +219,9 @@
 // RedeliveryBackoff, doubled per failure up to MaxRedeliveryBackoff and
 // jittered; the records after it wait, the other partitions keep their
 // pace. A lane holding QueueSize records pauses its partition too
-// (backpressure) until it is down to half.
+// (backpressure) until it is down to half. The done offsets are committed
+// every CommitInterval in the background, one commit at a time: a slow or
+// frozen group coordinator delays the commits, not the records.
 //
 // With ConsumerConfig.Batch{MaxRecords: N, MaxWait: T} a lane runs up to N
 // records of its partition (waiting at most T for them) in one inbox

@@ -101,8 +101,12 @@ type ConsumerConfig struct {
 	// (ErrReadUncommitted).
 	ReadUncommitted bool
 	// CommitInterval is how often done offsets are committed (default 1s;
-	// negative: after every poll that completed a record). They are also
-	// committed when partitions are revoked and when Run returns.
+	// negative: after every poll that completed a record). This periodic
+	// commit runs in the background, one at a time (a tick while one is in
+	// flight is skipped), so that a slow or frozen group coordinator does
+	// not hold up the records. Done offsets are also committed, after the
+	// commit in flight ended and synchronously, when partitions are
+	// revoked and when Run returns.
 	CommitInterval time.Duration
 	// RedeliveryBackoff is the first wait before a record whose processing
 	// failed is processed again (default 1s). Every further failure of the
@@ -256,6 +260,10 @@ type Consumer struct {
 	fatalOnce sync.Once
 	fatalErr  error
 	fatalCh   chan struct{}
+
+	// inflight is the periodic commit in flight (nil: none); only the
+	// poll goroutine reads or sets it.
+	inflight *inflightCommit
 }
 
 type tpKey struct {
@@ -495,14 +503,77 @@ func (c *Consumer) Run(ctx context.Context) (err error) {
 			}
 		}
 		c.flowControl()
+		c.collectCommit(false)
 		if c.cfg.CommitInterval < 0 || time.Since(lastCommit) >= c.cfg.CommitInterval {
-			if err := c.commit(nil); err != nil && !isNoOffset(err) {
-				c.report(err)
+			// Asynchronous: a slow or unreachable group coordinator
+			// must not hold up the poll loop (and so every lane's
+			// records). A tick while the last commit is in flight is
+			// skipped; the next one commits what is done by then.
+			if c.inflight == nil {
+				c.commitAsync()
+				lastCommit = time.Now()
 			}
-			lastCommit = time.Now()
 		}
 	}
 	return nil
+}
+
+// inflightCommit is a periodic commit running in its own goroutine.
+type inflightCommit struct {
+	done chan struct{}
+	err  error
+}
+
+// commitAsync starts a commit of every lane's done offsets in a goroutine
+// (c.inflight until collectCommit collects it). The offsets are taken
+// now, on the poll goroutine; a lane's committed mark moves only once the
+// coordinator acknowledged them, so at-least-once holds: a record is never
+// marked committed before its offset is.
+//
+// The commits on revocation and when Run returns (commit, finalCommit)
+// first wait for the commit in flight (collectCommit(true)), then commit
+// synchronously: the partitions are never given up, nor the consumer
+// closed, with a commit still running.
+func (c *Consumer) commitAsync() {
+	offs, ps := c.pendingOffsets(nil)
+	if len(offs) == 0 {
+		return
+	}
+	ic := &inflightCommit{done: make(chan struct{})}
+	c.inflight = ic
+	go func() {
+		defer close(ic.done)
+		if _, err := c.kc.CommitOffsets(offs); err != nil {
+			ic.err = fmt.Errorf("consumer: commit: %w", err)
+			return
+		}
+		for _, p := range ps {
+			p.l.committedUpTo(p.off)
+		}
+	}()
+}
+
+// collectCommit reports the result of the commit in flight, if any, once
+// it ended; wait waits for it to end. It runs on the poll goroutine (Run,
+// or the rebalance callback Poll calls), the only one that starts commits.
+func (c *Consumer) collectCommit(wait bool) {
+	ic := c.inflight
+	if ic == nil {
+		return
+	}
+	if wait {
+		<-ic.done
+	} else {
+		select {
+		case <-ic.done:
+		default:
+			return
+		}
+	}
+	c.inflight = nil
+	if ic.err != nil && !isNoOffset(ic.err) {
+		c.report(ic.err)
+	}
 }
 
 // warnNoAssignment logs that no assignment arrived yet, and the likely
@@ -725,16 +796,17 @@ func (c *Consumer) rebalance(kc *kafka.Consumer, ev kafka.Event) error {
 	return nil
 }
 
-// commit commits the done offsets of the given partitions (all when nil)
-// that moved since their last commit.
-func (c *Consumer) commit(only []kafka.TopicPartition) error {
-	type pending struct {
-		l   *lane
-		off int64
-	}
+// pendingCommit is a lane's done offset to be committed.
+type pendingCommit struct {
+	l   *lane
+	off int64
+}
+
+// pendingOffsets returns the done offsets of the given partitions (all
+// when nil) that moved since their last commit.
+func (c *Consumer) pendingOffsets(only []kafka.TopicPartition) (offs []kafka.TopicPartition, ps []pendingCommit) {
 	c.mu.Lock()
-	var offs []kafka.TopicPartition
-	var ps []pending
+	defer c.mu.Unlock()
 	for k, l := range c.lanes {
 		if only != nil && !containsTP(only, k) {
 			continue
@@ -742,10 +814,18 @@ func (c *Consumer) commit(only []kafka.TopicPartition) error {
 		if off, ok := l.uncommitted(); ok {
 			topic := k.topic
 			offs = append(offs, kafka.TopicPartition{Topic: &topic, Partition: k.partition, Offset: kafka.Offset(off)})
-			ps = append(ps, pending{l, off})
+			ps = append(ps, pendingCommit{l, off})
 		}
 	}
-	c.mu.Unlock()
+	return offs, ps
+}
+
+// commit commits, synchronously, the done offsets of the given partitions
+// (all when nil) that moved since their last commit, after the periodic
+// commit in flight, if any, ended.
+func (c *Consumer) commit(only []kafka.TopicPartition) error {
+	c.collectCommit(true)
+	offs, ps := c.pendingOffsets(only)
 	if len(offs) == 0 {
 		return nil
 	}

@@ -36,6 +36,7 @@ const clusterReportHeader = "| fault | repetition | committed (cumulative) | han
 type commitLog struct {
 	mu      sync.Mutex
 	entries []commitEntry
+	at      map[string]time.Time // event id -> when it committed
 }
 
 type commitEntry struct {
@@ -46,7 +47,19 @@ type commitEntry struct {
 func (l *commitLog) add(id, aggregate string, at time.Time) {
 	l.mu.Lock()
 	l.entries = append(l.entries, commitEntry{strings.ToLower(id), aggregate, at})
+	if l.at == nil {
+		l.at = map[string]time.Time{}
+	}
+	l.at[strings.ToLower(id)] = at
 	l.mu.Unlock()
+}
+
+// committedAt returns when the event id committed.
+func (l *commitLog) committedAt(id string) (time.Time, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	at, ok := l.at[strings.ToLower(id)]
+	return at, ok
 }
 
 // firstAfter returns, per aggregate, the first event committed at or after t.
@@ -361,6 +374,69 @@ func (r *clusterRow) run(name string, reps int, eos bool, hit func(rep int) (fau
 	}
 }
 
+// freezeTarget is the node the freeze row stops: of the nodes that lead
+// partitions of the outbox topic, the one with the most of the pipeline's
+// coordinators (the consumer group's, in __consumer_offsets; the
+// Connect task's transaction coordinator, in __transaction_state), else
+// the one that leads most outbox partitions. It logs the node's roles,
+// with the coordinator of the Connect workers' group (on the cluster
+// instance, __consumer_offsets has one partition: the consumer group's
+// coordinator is the workers' group's too).
+func (c *crashStack) freezeTarget(t *testing.T, s *suite) int {
+	t.Helper()
+	group := c.coordinatorOf(t, s.group)
+	txn := c.txnCoordinatorOf(t, "outboxctl-connect-"+s.connector+"-0")
+	n, best := c.leaderOf(t, s.topic), -1
+	for node := 1; node <= c.nodes; node++ {
+		if !c.leads(t, s.topic, node) {
+			continue
+		}
+		score := 0
+		if node == group {
+			score++
+		}
+		if node == txn {
+			score++
+		}
+		if score > best {
+			n, best = node, score
+		}
+	}
+	t.Logf("freezing broker %d: leads outbox partitions; coordinators: the consumer group's broker %d, the Connect workers' group's broker %d, the task's transactions' broker %d",
+		n, group, c.coordinatorOf(t, "outboxctl-connect"), txn)
+	return n
+}
+
+// freezeFor is how long the freeze row keeps the broker stopped: 30 s, or
+// OUTBOX_CRASH_FREEZE (a Go duration) to tell a wait for the resume from
+// a 30 s timeout (the brokers' request.timeout.ms is 30 s by default).
+func freezeFor(t *testing.T) time.Duration {
+	v := os.Getenv("OUTBOX_CRASH_FREEZE")
+	if v == "" {
+		return 30 * time.Second
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		t.Fatalf("OUTBOX_CRASH_FREEZE=%q: want a positive Go duration such as 45s", v)
+	}
+	t.Logf("freezing for %s (OUTBOX_CRASH_FREEZE)", d)
+	return d
+}
+
+// txnCoordinatorOf returns the node that leads the transactional id's
+// partition of __transaction_state: its transaction coordinator.
+func (c *crashStack) txnCoordinatorOf(t *testing.T, transactionalID string) int {
+	t.Helper()
+	d := c.describe(t, "__transaction_state")
+	want := int(javaPartition(transactionalID, len(d.Partitions)))
+	for _, p := range d.Partitions {
+		if p.Partition == want && p.Leader != nil {
+			return p.Leader.ID
+		}
+	}
+	return 0
+}
+
 // clusterConsumerSession is the cluster rows' consumer session.timeout.ms.
 const clusterConsumerSession = 15 * time.Second
 
@@ -431,13 +507,10 @@ func TestClusterCrashSuite(t *testing.T) {
 		return at, ""
 	})
 	r.run("broker leading the outbox topic frozen (SIGSTOP) 30 s", 1, false, func(int) (time.Time, string) {
-		n := cs.leaderOf(t, s.topic)
-		if c := cs.coordinatorOf(t, s.group); c != n && cs.leads(t, s.topic, c) {
-			t.Logf("broker %d leads partitions of the outbox topic and coordinates the consumer group: that one", c)
-			n = c
-		}
+		n := cs.freezeTarget(t, s)
 		hw0 := itest.HighWatermarks(t, cs.bootstrap(), s.topic, partitions)
 		at := cs.signal(t, instance("kafka", n), syscall.SIGSTOP, false)
+		t.Logf("froze broker %d at %s", n, at.UTC().Format("15:04:05.000"))
 		// The same timeline as the leader kill's: whether the leaders move
 		// while it is frozen, and which client waits for it.
 		stopTimeline := leaderTimeline(t, cs, s, n, at, hw0)
@@ -447,7 +520,7 @@ func TestClusterCrashSuite(t *testing.T) {
 				cs.signal(t, instance("kafka", n), syscall.SIGCONT, false)
 			}
 		}()
-		time.Sleep(30 * time.Second)
+		time.Sleep(freezeFor(t))
 		cs.signal(t, instance("kafka", n), syscall.SIGCONT, false)
 		resumed = true
 		t.Logf("broker %d resumed %.1f s after the freeze", n, time.Since(at).Seconds())

@@ -41,6 +41,8 @@ type timeline struct {
 	mu   sync.Mutex
 	seen map[string]time.Duration
 	logs []string
+	// committed: the consumer group's committed offsets at the last look.
+	committed map[int32]kafka.Offset
 }
 
 func (tl *timeline) mark(ev string) {
@@ -142,7 +144,16 @@ func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.
 				return
 			default:
 			}
-			if m, ok := probe.Poll(50).(*kafka.Message); ok && m.TopicPartition.Error == nil && !read[m.TopicPartition.Partition] {
+			m, ok := probe.Poll(50).(*kafka.Message)
+			if ok && m.TopicPartition.Error == nil {
+				// Connect is back when an event committed after the
+				// fault is in the topic, readable with read_committed.
+				id, _ := itest.Header(m, "id")
+				if c, ok := s.commits.committedAt(strings.Trim(id, `"`)); ok && !c.Before(at) {
+					tl.mark("Connect: first event committed after the fault readable with read_committed")
+				}
+			}
+			if ok && m.TopicPartition.Error == nil && !read[m.TopicPartition.Partition] {
 				read[m.TopicPartition.Partition] = true
 				tl.mark(fmt.Sprintf("%s[%d] first record read with read_committed (not the consumer group)", s.topic, m.TopicPartition.Partition))
 				if len(read) == partitions {
@@ -221,6 +232,7 @@ func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.
 			if grown == partitions {
 				tl.mark("every outbox partition has new records")
 			}
+			tl.consumerSide(s, strings.Join(live, ","), at)
 			cons.Close()
 			a.Close()
 		}
@@ -235,6 +247,58 @@ func leaderTimeline(t *testing.T, cs *crashStack, s *suite, killed int, at time.
 		defer tl.mu.Unlock()
 		slices.Sort(tl.logs)
 		t.Logf("node %d killed or frozen: timeline from the fault:\n%s", killed, joinLines(tl.logs))
+	}
+}
+
+// consumerSide marks when the pipeline's consumer group is back: the
+// first event committed after the fault that has its effect (the handler
+// ran), the same for every aggregate (the row's time to recover), and the
+// group's first offset commit that moves (the coordinator answers the
+// consumer again).
+func (tl *timeline) consumerSide(s *suite, bootstrap string, at time.Time) {
+	firsts := s.commits.firstAfter(at)
+	if len(firsts) > 0 {
+		ids := make([]string, 0, len(firsts))
+		for _, id := range firsts {
+			ids = append(ids, id)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		var n int
+		err := s.inboxDB.QueryRowContext(ctx, `SELECT count(DISTINCT lower(event_id)) FROM effects WHERE lower(event_id) = ANY($1)`, ids).Scan(&n)
+		cancel()
+		if err == nil && n > 0 {
+			tl.mark("consumer: first event committed after the fault handled")
+		}
+		if err == nil && n == aggregates && len(firsts) == aggregates {
+			tl.mark("consumer: every aggregate's first event after the fault handled (time to recover)")
+		}
+	}
+	tps := make([]kafka.TopicPartition, partitions)
+	for p := range tps {
+		tps[p] = kafka.TopicPartition{Topic: &s.topic, Partition: int32(p)}
+	}
+	// A client of the pipeline's group that does not join it: it reads
+	// the group's committed offsets from its coordinator.
+	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "group.id": s.group, "log_level": 3})
+	if err != nil {
+		return
+	}
+	defer cons.Close()
+	committed, err := cons.Committed(tps, 1000)
+	if err != nil {
+		return
+	}
+	tl.mu.Lock()
+	prev := tl.committed
+	tl.committed = map[int32]kafka.Offset{}
+	for _, tp := range committed {
+		tl.committed[tp.Partition] = tp.Offset
+	}
+	tl.mu.Unlock()
+	for _, tp := range committed {
+		if old, ok := prev[tp.Partition]; ok && tp.Offset > old {
+			tl.mark("consumer group: first offset commit after the fault")
+		}
 	}
 }
 

@@ -42,6 +42,9 @@
 // broker restarted twice under the relay).
 // OUTBOX_CRASH_ONLY=<part of a fault's name> runs only the matching faults
 // (after the warm-up), for example OUTBOX_CRASH_ONLY=blackholed.
+// OUTBOX_CRASH_FREEZE=<Go duration> (default 30s) is how long the cluster's
+// freeze row keeps the broker stopped (a measurement aid: a wait for the
+// resume from a wait for a 30 s timeout).
 // OUTBOX_CRASH_KAFKA_DEBUG=<librdkafka debug contexts> (for example
 // cgrp,fetch) writes librdkafka's debug log into the consumer processes'
 // logs (keep them with OUTBOX_CRASH_LOG_DIR).
@@ -60,20 +63,25 @@
 // is also the active KRaft controller, read from the nodes' quorum-state
 // files, first, and a partition leader that is not, and the row says which
 // it was), a rolling restart of the 3 brokers, the leading broker frozen
-// (SIGSTOP) 30 s, kill -9 of the worker running the Debezium task with a
-// connector without exactly.once.support (3; the workers still run it
-// transactionally) and with an exactly-once connector (3), and kill -9 of
-// both workers while the task's transaction is open (its worker frozen
-// until the outbox topic's and _connect-offsets' last stable offsets stay
-// below their high watermarks), then their restart. Each row adds the
+// (SIGSTOP) 30 s (of the nodes leading outbox partitions, the one
+// coordinating most of the consumer group and the task's transactions),
+// kill -9 of the worker running the Debezium task with a connector without
+// exactly.once.support (3; the workers still run it transactionally) and
+// with an exactly-once connector (3), and kill -9 of both workers while the
+// task's transaction is open (its worker frozen until the outbox topic's and
+// _connect-offsets' last stable offsets stay below their high watermarks),
+// then their restart. Each row adds the
 // duplicate records in the topic (read back by event id with
 // read_committed; an exactly-once row must add none), the time to recover
 // (from the fault until, in every aggregate, the first event committed
 // after it has its effect) and the worst commit-to-effect latency of the
 // row; the leader-kill and freeze rows log a timeline from the fault
 // (the controller election, leaders, coordinators, new and
-// read_committed-readable records), the both-workers row one from the kill
-// (when the workers answer, when the open transaction is resolved). The
+// read_committed-readable records, when Connect is back: the first event
+// committed after the fault readable; the consumer group's first offset
+// commit; when the consumer is back: that event handled, and every
+// aggregate's), the both-workers row one from the kill (when the workers
+// answer, when the open transaction is resolved). The
 // cluster rows' consumer has a 15 s session and static membership (see
 // docs/production.md). Each row holds an exclusive flock on cluster.lock in the instance's
 // directory, which any other test that kills or freezes the cluster's

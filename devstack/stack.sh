@@ -102,6 +102,16 @@ CONNECT_TXN_TIMEOUT_MS=${OUTBOX_STACK_CONNECT_TXN_TIMEOUT_MS:-30000}
 for v in KAFKA_SESSION_TIMEOUT_MS KAFKA_HEARTBEAT_MS KAFKA_QUORUM_FETCH_TIMEOUT_MS KAFKA_TXN_ABORT_INTERVAL_MS CONNECT_TXN_TIMEOUT_MS; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "OUTBOX_STACK_$v must be a positive number of ms, got '${!v}'" >&2; exit 2; }
 done
+# The cluster workers' request.timeout.ms (their own clients: the group
+# membership, the internal topics). Connect's default is 40000. When the
+# node that coordinates the workers' group freezes (SIGSTOP: its
+# connections stay open, nothing answers), a worker looks its coordinator
+# up again by asking one node, possibly the frozen one, and waits this long
+# for the answer before it asks another (docs/production.md, the freeze
+# row). Empty: Connect's default. OUTBOX_STACK_CONNECT_REQUEST_TIMEOUT_MS
+# overrides it.
+CONNECT_REQUEST_TIMEOUT_MS=${OUTBOX_STACK_CONNECT_REQUEST_TIMEOUT_MS-}
+[[ -z $CONNECT_REQUEST_TIMEOUT_MS || $CONNECT_REQUEST_TIMEOUT_MS =~ ^[0-9]+$ ]] || { echo "OUTBOX_STACK_CONNECT_REQUEST_TIMEOUT_MS must be a number of ms, got '$CONNECT_REQUEST_TIMEOUT_MS'" >&2; exit 2; }
 
 # node_of INSTANCE: 1 for "kafka"/"connect", n for "kafka-n"/"connect-n".
 node_of() { [[ $1 == *-[0-9] ]] && echo "${1##*-}" || echo 1; }
@@ -348,6 +358,9 @@ exactly.once.source.support=enabled
 producer.request.timeout.ms=10000
 producer.transaction.timeout.ms=$CONNECT_TXN_TIMEOUT_MS
 EOF
+			if [[ -n $CONNECT_REQUEST_TIMEOUT_MS ]]; then
+				echo "request.timeout.ms=$CONNECT_REQUEST_TIMEOUT_MS" >>"$(connect_conf $n)"
+			fi
 		fi
 	done
 	cat >"$STACK/etc/log4j2.properties" <<'EOF'

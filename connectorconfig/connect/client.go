@@ -29,6 +29,7 @@ type Client struct {
 	auth      httpclient.Auth
 	retry     Retry
 	sleep     func(context.Context, time.Duration) error
+	now       func() time.Time
 	bounds    httpclient.Bounds // Request: DefaultRequestTimeout; Call: none
 	maxAnswer int64
 }
@@ -68,17 +69,36 @@ func WithTransportWrapper(wrap func(http.RoundTripper) http.RoundTripper) Opt {
 	return func(c *Client) { c.send.Wrap = wrap }
 }
 
-// Retry bounds the retries of requests answered with 409 while the Connect
-// group rebalances. The wait doubles from Initial up to Max between attempts.
+// Retry bounds the retries of a request that Connect could not serve for
+// a passing reason: a 409 (or a 500 "rebalance is expected") while the
+// worker group rebalances, for every request, and, for the requests that
+// can be repeated (GET, PUT, DELETE), a transient error: a 500 "IO Error
+// trying to forward REST request" (the worker that got it could not reach
+// the group's leader, which is gone until the group rebalances) and a
+// 502, 503 or 504 (a proxy, a starting worker). A worker that does not
+// answer at all (connection refused) is not retried: the URL may be
+// wrong, and it fails at once with ErrUnreachable. The wait doubles from
+// Initial up to Max between attempts. Budget bounds the time from the
+// first attempt: no retry starts after it (the call's own bounds,
+// WithCallTimeout and the context, still apply). MaxAttempts, when > 0,
+// also caps the attempts.
 type Retry struct {
-	MaxAttempts int           // total attempts including the first; 1 disables retries
+	MaxAttempts int           // total attempts including the first; 0: no cap (Budget bounds); 1 disables retries
 	Initial     time.Duration // first wait
 	Max         time.Duration // cap of one wait
+	Budget      time.Duration // how long to keep retrying, from the first attempt; 0: MaxAttempts bounds
 }
 
-// DefaultRetry is the retry policy of a new Client: 6 attempts, waits of
-// 250ms, 500ms, 1s, 2s, 4s (about 8 s in all).
-var DefaultRetry = Retry{MaxAttempts: 6, Initial: 250 * time.Millisecond, Max: 4 * time.Second}
+// DefaultRetryBudget is how long a new Client keeps retrying a request
+// during a rebalance or a transient error: a Connect group rebalance,
+// after a worker joined, left or died, ends within the workers'
+// rebalance.timeout.ms (60 s by default), and Connect's own REST calls
+// time out after 90 s.
+const DefaultRetryBudget = 90 * time.Second
+
+// DefaultRetry is the retry policy of a new Client: waits of 250ms, 500ms,
+// 1s, 2s, then 4s, for up to DefaultRetryBudget (90 s).
+var DefaultRetry = Retry{Initial: 250 * time.Millisecond, Max: 4 * time.Second, Budget: DefaultRetryBudget}
 
 // Opt configures a Client.
 type Opt func(*Client)
@@ -124,7 +144,8 @@ func WithTransport(rt http.RoundTripper) Opt { return func(c *Client) { c.send.T
 // WithUserAgent sets the User-Agent header, overriding "outboxctl".
 func WithUserAgent(ua string) Opt { return func(c *Client) { c.userAgent = ua } }
 
-// WithRetry sets the 409 retry policy, overriding DefaultRetry.
+// WithRetry sets the retry policy (rebalance 409s, transient errors),
+// overriding DefaultRetry.
 func WithRetry(r Retry) Opt { return func(c *Client) { c.retry = r } }
 
 // NewClient returns a client for the Connect REST API at baseURL (for
@@ -138,7 +159,7 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("kafka connect url %q: want http(s)://host:port", redact.URL(baseURL))
 	}
-	c := &Client{base: u, baseStr: u.String(), userAgent: "outboxctl", retry: DefaultRetry, sleep: sleepCtx,
+	c := &Client{base: u, baseStr: u.String(), userAgent: "outboxctl", retry: DefaultRetry, sleep: sleepCtx, now: time.Now,
 		bounds: httpclient.Bounds{Request: DefaultRequestTimeout}, maxAnswer: DefaultMaxAnswerSize}
 	for _, o := range opts {
 		o(c)
@@ -149,8 +170,11 @@ func NewClient(baseURL string, opts ...Opt) (*Client, error) {
 	if c.maxAnswer <= 0 {
 		c.maxAnswer = DefaultMaxAnswerSize
 	}
-	if c.retry.MaxAttempts < 1 {
+	if c.retry.MaxAttempts < 1 && c.retry.Budget <= 0 {
 		c.retry.MaxAttempts = 1
+	}
+	if c.retry.MaxAttempts < 0 {
+		c.retry.MaxAttempts = 0
 	}
 	return c, nil
 }
@@ -183,8 +207,34 @@ func retryable409(e *APIError) bool {
 	return false
 }
 
-// do sends one request, retrying rebalance 409s, and decodes a JSON answer
-// into out (when out is non-nil and there is a body). It returns the status.
+// retryable reports whether err is worth another attempt of a method
+// request, and why: the group rebalances, or a transient error.
+func retryable(method string, err error) (why string, ok bool) {
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) {
+		return "", false
+	}
+	if retryable409(apiErr) {
+		return "rebalancing", true
+	}
+	// The request may have been served: repeat only those that can be.
+	if method != http.MethodGet && method != http.MethodPut && method != http.MethodDelete {
+		return "", false
+	}
+	switch apiErr.Status {
+	case http.StatusInternalServerError:
+		if strings.Contains(apiErr.Message, "trying to forward REST request") {
+			return "failing to reach the group's leader", true
+		}
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return "unavailable", true
+	}
+	return "", false
+}
+
+// do sends one request, retrying rebalance 409s and transient errors
+// (Retry), and decodes a JSON answer into out (when out is non-nil and
+// there is a body). It returns the status.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, in, out any) (int, error) {
 	var body []byte
 	if in != nil {
@@ -196,15 +246,24 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	}
 	callCtx, cancel := httpclient.WithBound(ctx, c.bounds.Call)
 	defer cancel()
+	start := c.now()
 	wait := c.retry.Initial
 	for attempt := 1; ; attempt++ {
 		status, err := c.once(ctx, callCtx, method, path, query, body, out)
-		var apiErr *APIError
-		if err == nil || !errors.As(err, &apiErr) || !retryable409(apiErr) || attempt >= c.retry.MaxAttempts {
-			if apiErr != nil && retryable409(apiErr) && attempt > 1 {
-				return status, fmt.Errorf("still rebalancing after %d attempts: %w", attempt, err)
-			}
+		why, again := retryable(method, err)
+		if err == nil || !again {
 			return status, err
+		}
+		elapsed := c.now().Sub(start)
+		if (c.retry.MaxAttempts > 0 && attempt >= c.retry.MaxAttempts) || (c.retry.Budget > 0 && elapsed+wait > c.retry.Budget) || (c.retry.Budget <= 0 && c.retry.MaxAttempts <= 1) {
+			if attempt == 1 {
+				return status, err
+			}
+			what := "still rebalancing"
+			if why != "rebalancing" {
+				what = "still " + why
+			}
+			return status, fmt.Errorf("%s after %d attempts in %s: %w", what, attempt, elapsed.Round(100*time.Millisecond), err)
 		}
 		if err := c.sleep(callCtx, wait); err != nil {
 			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {

@@ -189,7 +189,7 @@ func TestAPIErrorBodyNotJSON(t *testing.T) {
 		w.Write([]byte("<html>bad gateway</html>"))
 	}))
 	defer srv.Close()
-	c, _ := connect.NewClient(srv.URL)
+	c, _ := connect.NewClient(srv.URL, connect.WithRetry(connect.Retry{MaxAttempts: 1})) // a 502 is retried otherwise
 	_, err := c.ListConnectors(context.Background())
 	var apiErr *connect.APIError
 	if !errors.As(err, &apiErr) || apiErr.Status != 502 || apiErr.Code != 0 || apiErr.Message != "<html>bad gateway</html>" || errors.Unwrap(apiErr) != nil {
@@ -213,5 +213,59 @@ func TestActiveTopics(t *testing.T) {
 	got, err := c.ActiveTopics(context.Background(), "orders")
 	if err != nil || len(got) != 2 || got[0] != "outbox.event.Order" || got[1] != "outbox.event.Payment" {
 		t.Fatalf("ActiveTopics = %v, %v", got, err)
+	}
+}
+
+// TestRetryBudget: with Retry.Budget and no attempt cap, a rebalance that
+// does not end is retried, with doubling waits capped at Max, until the
+// budget is spent; then the 409 is returned, saying how long it was tried.
+func TestRetryBudget(t *testing.T) {
+	const budget = 400 * time.Millisecond
+	f, c := newClient(t, connect.WithRetry(connect.Retry{Initial: 10 * time.Millisecond, Max: 40 * time.Millisecond, Budget: budget}))
+	f.InjectConflicts(1 << 20)
+	before := len(f.Requests())
+	start := time.Now()
+	_, _, err := c.PutConfig(context.Background(), "orders", cfg)
+	took := time.Since(start)
+	attempts := len(f.Requests()) - before
+	if !errors.Is(err, connect.ErrConflict) || !strings.Contains(err.Error(), "still rebalancing after") {
+		t.Fatalf("err = %v, want the 409 after the budget", err)
+	}
+	// Waits 10, 20, then 40 ms: about 10 attempts fit in 400 ms.
+	if took < budget/2 || took > budget+time.Second || attempts < 6 {
+		t.Fatalf("gave up after %s and %d attempts, want about %s and more than 6", took, attempts, budget)
+	}
+	// The rebalance ends within the budget: the write succeeds.
+	f.InjectConflicts(8)
+	if _, _, err := c.PutConfig(context.Background(), "orders", cfg); err != nil {
+		t.Fatalf("8 conflicts within the budget: %v", err)
+	}
+}
+
+// TestRetryTransient: a 503 is retried for a GET (it can be repeated) but
+// not for a POST; a 500 of a follower that cannot forward to the group's
+// leader is retried for a PUT.
+func TestRetryTransient(t *testing.T) {
+	ctx := context.Background()
+	retry := connect.WithRetry(connect.Retry{Initial: 10 * time.Millisecond, Max: 20 * time.Millisecond, Budget: 5 * time.Second})
+	f, c := newClient(t, retry)
+	f.Answer("GET /connectors", 503, `{"error_code":503,"message":"worker starting"}`)
+	time.AfterFunc(100*time.Millisecond, func() { f.Answer("GET /connectors", 0, "") })
+	if _, err := c.ListConnectors(ctx); err != nil {
+		t.Fatalf("GET after a 503 for 100 ms: %v", err)
+	}
+	f.Answer("POST /connectors", 503, `{"error_code":503,"message":"unavailable"}`)
+	before := len(f.Requests())
+	var apiErr *connect.APIError
+	if _, err := c.CreateConnector(ctx, "orders", cfg, ""); !errors.As(err, &apiErr) || apiErr.Status != 503 || len(f.Requests())-before != 1 {
+		t.Fatalf("POST answered 503: %v after %d requests, want the 503 after one", err, len(f.Requests())-before)
+	}
+
+	// A forwarding failure (the follower could not reach the leader) is
+	// retried for a PUT.
+	f.Answer("PUT /connectors/orders/config", 500, `{"error_code":500,"message":"IO Error trying to forward REST request: Connection refused"}`)
+	time.AfterFunc(100*time.Millisecond, func() { f.Answer("PUT /connectors/orders/config", 0, "") })
+	if _, _, err := c.PutConfig(ctx, "orders", cfg); err != nil {
+		t.Fatalf("PUT after forwarding failures for 100 ms: %v", err)
 	}
 }
