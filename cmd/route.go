@@ -119,7 +119,10 @@ varbit(1) are booleans, bit(n) and varbit(n) io.debezium.data.Bits (give the
 bit string, "0101"; the bytes are little-endian and only as many as the
 highest set bit needs); xml is io.debezium.data.Xml, the text as inserted
 except a leading XML declaration, dropped (kept, canonical, with
-standalone) as PostgreSQL prints it;
+standalone) as PostgreSQL prints it; inet, cidr, macaddr and macaddr8 are
+plain strings in PostgreSQL's output form (cidr 10.1/16 is 10.1.0.0/16, inet
+1.2.3.4/32 is 1.2.3.4, macaddr 08-00-2B-01-02-03 is 08:00:2b:01:02:03, a
+6-byte macaddr8 gets ff:fe in the middle);
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input
 widened, 0000 delivered as 1900), enum the declared label and set the

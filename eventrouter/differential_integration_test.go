@@ -847,6 +847,40 @@ func variants() []variant {
 				{name: "money_null_payload_tombstone_null_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_bits":null,"t_vbit1":null,"t_xml":null}`},
 			},
 		},
+		{
+			// #31 (network types): PostgreSQL inet, cidr, macaddr and
+			// macaddr8 as the connector delivers them (plain strings,
+			// PostgreSQL's output form of the stored value) in the key
+			// (StringConverter), the payload, headers (JsonConverter) and
+			// the envelope; non-canonical inputs (abbreviated cidr,
+			// dash-separated and upper-case MACs, a 6-byte macaddr8,
+			// uncompressed IPv6), masks and NULL; on MariaDB the columns
+			// are text
+			name: "pg_net_types",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "cidr", maria: "varchar(64)"}),
+				col{name: "t_inet", pg: "inet", maria: "varchar(64)"},
+				col{name: "t_mac", pg: "macaddr", maria: "varchar(64)"},
+				col{name: "t_mac8", pg: "macaddr8", maria: "varchar(64)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_inet",
+				"table.fields.additional.placement": "t_inet:header,payload:header,t_mac:header,t_mac8:header,t_mac:envelope:mac,t_mac8:envelope:mac8,t_inet:envelope:ip",
+				"route.topic.replacement":           "dt$R.net.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"10.0.0.0/8","t_inet":"1.2.3.4","t_mac":"08:00:2b:01:02:03","t_mac8":"08:00:2b:01:02:03:04:05"}`,
+			ops: []op{
+				{name: "net_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"10.1/16","t_inet":"192.168.0.1/32","t_mac":"08-00-2B-01-02-03","t_mac8":"08:00:2b:01:02:03"}`},
+				{name: "net_ipv6_masks", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"2001:DB8::/32","t_inet":"2001:0db8:0:0:0:0:0:1/64","t_mac":"0800.2b01.0203","t_mac8":"0800-2b01-0203-0405"}`},
+				{name: "net_mapped_classful", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":"192.168.1","t_inet":"::ffff:10.0.0.1","t_mac":"08002b:010203","t_mac8":"08002b0102030405"}`},
+				{name: "net_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":null,"t_inet":null,"t_mac":null,"t_mac8":null}`},
+			},
+		},
 		specialNumericVariant("numeric_special_string", "string"),
 		specialNumericVariant("numeric_special_double", "double"),
 		specialNumericVariant("numeric_special_precise", "precise"),

@@ -88,8 +88,8 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 // order, then the fixed-point types (p and s stand for the declared
 // precision and scale; the schema is decimal.handling.mode's; an
 // unconstrained PostgreSQL numeric is modelled under string and double
-// only), PostgreSQL money, time, interval, bit and xml, MySQL / MariaDB
-// time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// only), PostgreSQL money, time, interval, bit, xml, inet, cidr, macaddr
+// and macaddr8, MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
 // unbounded varbit, arrays, enums, ranges; MySQL / MariaDB spatial types,
 // zerofill floats and decimals) is refused.
@@ -103,7 +103,8 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 	}
 	if kind == Postgres {
 		out = append(out, "numeric(p,s)", "decimal(p,s)", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
-			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml")
+			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
+			"inet", "cidr", "macaddr", "macaddr8")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
