@@ -881,6 +881,66 @@ func variants() []variant {
 				{name: "net_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":null,"t_inet":null,"t_mac":null,"t_mac8":null}`},
 			},
 		},
+		{
+			// #31 (arrays): PostgreSQL one-dimensional arrays (a Connect
+			// ARRAY of optional elements) in the key (StringConverter:
+			// List.toString), the payload, headers and the envelope
+			// (JsonConverter with schemas); non-canonical literals (blanks,
+			// upper-case uuids, quoted elements), NULL elements, empty
+			// arrays and NULL; on MariaDB the columns are text
+			name: "pg_arrays",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "text[]", maria: "varchar(200)"}),
+				col{name: "t_ints", pg: "int4[]", maria: "varchar(200)"},
+				col{name: "t_i8s", pg: "bigint[]", maria: "varchar(200)"},
+				col{name: "t_i2s", pg: "smallint[]", maria: "varchar(200)"},
+				col{name: "t_bools", pg: "boolean[]", maria: "varchar(200)"},
+				col{name: "t_vcs", pg: "varchar(20)[]", maria: "varchar(200)"},
+				col{name: "t_uuids", pg: "uuid[]", maria: "varchar(200)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_ints",
+				"table.fields.additional.placement": "t_ints:header,t_i8s:header,t_bools:header,t_vcs:header,t_uuids:header,t_i2s:envelope:i2,t_vcs:envelope:vc,t_uuids:envelope:u",
+				"route.topic.replacement":           "dt$R.arr.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"{p}","t_ints":"{0}","t_i8s":null,"t_i2s":null,"t_bools":null,"t_vcs":null,"t_uuids":null}`,
+			ops: []op{
+				{name: "arrays_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"{ a b ,\"c,\\\"d\",\"NULL\",NULL}","t_ints":"{ 1 , -2 ,NULL}","t_i8s":"{9223372036854775807,-9223372036854775808}","t_i2s":"{32767}","t_bools":"{t,FALSE,null}","t_vcs":"{\"x y\",é}","t_uuids":"{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11,NULL}"}`},
+				{name: "arrays_empty", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"{}","t_ints":"{}","t_i8s":"{}","t_i2s":"{}","t_bools":"{}","t_vcs":"{}","t_uuids":"{}"}`},
+				{name: "arrays_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_ints":null,"t_i8s":null,"t_i2s":null,"t_bools":null,"t_vcs":null,"t_uuids":null}`},
+			},
+		},
+		{
+			// arrays under the worker's SimpleHeaderConverter
+			// (Values.convertToString: [1,2,null], strings quoted) and a
+			// JsonConverter key with schemas
+			name: "pg_arrays_simple_headers",
+			cols: withCols(
+				col{name: "t_ints", pg: "integer[]", maria: "varchar(200)"},
+				col{name: "t_txt", pg: "text[]", maria: "varchar(200)"},
+				col{name: "t_bools", pg: "bool[]", maria: "varchar(200)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_txt",
+				"table.fields.additional.placement": "t_ints:header,t_txt:header,t_bools:header",
+				"route.topic.replacement":           "dt$R.arrs.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+				"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_ints":"{0}","t_txt":"{s}","t_bools":null}`,
+			ops: []op{
+				{name: "arrays_simple_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_ints":"{1,NULL,3}","t_txt":"{\"q\\\"x\",\"back\\\\slash\",plain}","t_bools":"{true,f}"}`},
+				{name: "arrays_simple_empty_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_ints":"{}","t_txt":null,"t_bools":"{NULL}"}`},
+			},
+		},
 		specialNumericVariant("numeric_special_string", "string"),
 		specialNumericVariant("numeric_special_double", "double"),
 		specialNumericVariant("numeric_special_precise", "precise"),

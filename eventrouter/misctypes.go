@@ -377,9 +377,10 @@ func pgZonedTime(v string) (string, error) {
 // UNSIGNED); PostgreSQL: the bit string), PostgreSQL xml (selected
 // without a cast: xml_out, not ::text, drops the declaration as pgoutput
 // does) and the PostgreSQL network types (inet::text always carries the
-// mask, which ColumnValue drops where inet_out does).
+// mask, which ColumnValue drops where inet_out does) and PostgreSQL arrays
+// (their array literal, {1,2,NULL}).
 func ColumnReadAsText(kind ConnectorKind, sqlType string) bool {
-	return IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType)
+	return IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType)
 }
 
 var (

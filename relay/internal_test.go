@@ -128,7 +128,8 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 	}{
 		{eventrouter.Postgres, "interval day to second(3)"},
 		{eventrouter.Postgres, "varbit"},
-		{eventrouter.Postgres, "_int4"},
+		{eventrouter.Postgres, "_float8"},
+		{eventrouter.Postgres, "numeric(10,2)[]"},
 		{eventrouter.MariaDB, "geometry"},
 		{eventrouter.Postgres, "_money"},
 		{eventrouter.MariaDB, "float(10) unsigned zerofill"},

@@ -155,6 +155,12 @@ ORDER BY a.attnum`, schema, name)
 				// as declared: interval(3), interval day to second (fields
 				// are refused; eventrouter models interval and interval(p))
 				r.typ = formatted
+			default:
+				if strings.HasPrefix(r.typ, "_") {
+					// an array (pg_type's _int4): as format_type prints
+					// it, integer[], character varying(10)[]
+					r.typ = formatted
+				}
 			case "numeric":
 				if mod >= 4 { // ((precision << 16) | scale) + 4
 					r.typ += fmt.Sprintf("(%d,%d)", (mod-4)>>16&0xffff, (mod-4)&0xffff)
