@@ -88,9 +88,7 @@ type variant struct {
 	// lateDDL: on MariaDB the table is created once the connector runs,
 	// so that its schema comes from the binlog's CREATE TABLE
 	lateDDL bool
-	// relayDiffers: the relay is not expected to match the connector on
 	// this variant's records (why, for the log)
-	relayDiffers string
 }
 
 var defaultCols = []col{
@@ -635,9 +633,10 @@ func variants() []variant {
 			// parser reads from the binlog gives boolean, any non-zero
 			// value true. Preview models the first as "tinyint(1)", the
 			// second as "boolean"; the relay reads the catalog
-			// (tinyint(1)) and so matches the first only.
+			// (tinyint(1)) and is told the second by
+			// relay.Options.BooleanColumns (the columns declared
+			// "boolean" here).
 			name: "boolean_from_binlog_ddl", lateDDL: true,
-			relayDiffers: "the relay reads tinyint(1) from the catalog (int16); this connector's schema came from the binlog's CREATE TABLE ... BOOLEAN (boolean)",
 			// the payload is longtext: a MariaDB JSON column read from the
 			// binlog's DDL is a string io.debezium.data.Json (seen on the
 			// stack), which the emulator does not model (it models the
@@ -656,6 +655,29 @@ func variants() []variant {
 				{name: "bool_true", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_bool":true}`},
 				{name: "bool_false", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{},"t_bool":false}`},
 				{name: "bool_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{},"t_bool":null}`},
+			},
+		},
+		{
+			// a BOOLEAN (tinyint(1)) learnt from the binlog's CREATE TABLE
+			// holding other values than 0 and 1: the connector's boolean
+			// converter makes any non-zero value true; the relay reads it
+			// as (col <> 0) (relay.Options.BooleanColumns). On PostgreSQL
+			// the column is an int2
+			name: "boolean_nonzero_from_binlog_ddl", lateDDL: true,
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "jsonb", maria: "longtext"}), col{name: "t_bool", pg: "int2", maria: "boolean"}),
+			er: map[string]string{
+				"table.fields.additional.placement": "t_bool:header,t_bool:envelope:flag",
+				"route.topic.replacement":           "dt$R.boolnz.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"s","type":"Ping","payload":{},"t_bool":0}`,
+			ops: []op{
+				{name: "bool_nonzero", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_bool":5}`},
+				{name: "bool_negative", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{},"t_bool":-128}`},
+				{name: "bool_zero", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{},"t_bool":0}`},
 			},
 		},
 		{

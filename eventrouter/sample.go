@@ -394,7 +394,15 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		}
 		return b, nil
 	case Boolean:
-		v, err := strconv.ParseBool(strings.Trim(string(raw), `"`))
+		text := strings.Trim(string(raw), `"`)
+		if !pg {
+			// MySQL / MariaDB BOOLEAN is tinyint(1): the binlog
+			// converter makes any non-zero value true
+			if n, err := strconv.ParseInt(text, 10, 8); err == nil {
+				return n != 0, nil
+			}
+		}
+		v, err := strconv.ParseBool(text)
 		return v, err
 	case Int16, Int32, Int64, Int8:
 		if s.Name == NameTimestamp || s.Name == NameMicroTimestamp || s.Name == NameNanoTimestamp {
