@@ -963,6 +963,35 @@ func variants() []variant {
 				{name: "arrays_simple_empty_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_ints":"{}","t_txt":null,"t_bools":"{NULL}"}`},
 			},
 		},
+		{
+			// #31 (ranges): PostgreSQL int4range, int8range and daterange
+			// as the connector delivers them (plain strings, the canonical
+			// [lower,upper) PostgreSQL prints) in the key, payload, headers
+			// and envelope; non-canonical bounds, empty ranges, infinite
+			// bounds, NULL; on MariaDB the columns are text
+			name: "pg_ranges",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "int8range", maria: "varchar(64)"}),
+				col{name: "t_r4", pg: "int4range", maria: "varchar(64)"},
+				col{name: "t_dr", pg: "daterange", maria: "varchar(64)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_r4",
+				"table.fields.additional.placement": "t_r4:header,t_dr:header,payload:header,t_dr:envelope:dr,t_r4:envelope:r4",
+				"route.topic.replacement":           "dt$R.rng.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"[0,1)","t_r4":"[0,1)","t_dr":"[2024-01-01,2024-01-02)"}`,
+			ops: []op{
+				{name: "ranges_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"(1,9223372036854775806]","t_r4":" [ 1 , 5 ] ","t_dr":"(2024-01-31,2024-02-29]"}`},
+				{name: "ranges_empty_infinite", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"(,)","t_r4":"(4,5)","t_dr":"[2024-01-01,)"}`},
+				{name: "ranges_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_r4":null,"t_dr":null}`},
+			},
+		},
 		specialNumericVariant("numeric_special_string", "string"),
 		specialNumericVariant("numeric_special_double", "double"),
 		specialNumericVariant("numeric_special_precise", "precise"),

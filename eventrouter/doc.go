@@ -165,6 +165,8 @@
 //	                                                                               inet_net_ntop (lower case, "::")
 //	macaddr, macaddr8 | -                         string                           08:00:2b:01:02:03 (lower case, colons);
 //	                                                                               a 6-byte macaddr8 gets ff:fe inserted
+//	int4range, int8range, daterange | -           string                           canonical [lower,upper) as PostgreSQL
+//	                                                                               prints it: (1,5] is [2,6), (4,5) empty
 //	int2[], int4[], int8[], bool[], text[],       array of optional int16, int32,  a list (StringConverter: [1, null];
 //	varchar(n)[], uuid[] | -                      int64, boolean, string, Uuid     headers: Values.convertToString [1,null]);
 //	                                                                               input a JSON array or the array text
@@ -180,7 +182,7 @@
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
 // a fixed-point, money, time-of-day, interval, year, enum, set, bit, xml or
-// network (inet, cidr, macaddr, macaddr8) or array column, a JsonConverter decimal.format other than base64 on a Decimal
+// network (inet, cidr, macaddr, macaddr8), range or array column, a JsonConverter decimal.format other than base64 on a Decimal
 // column, money.fraction.digits other than 2, interval.handling.mode=string
 // and event.converting.failure.handling.mode=fail where a NaN meets
 // precise. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
@@ -189,7 +191,7 @@
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
 // (interval day to second), unbounded varbit, multi-dimensional arrays and
 // arrays of other element types (numeric, float, char(n), jsonb, ...),
-// enums, ranges,
+// enums, numrange, tsrange, tstzrange,
 // hstore; MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
 //
@@ -212,8 +214,9 @@
 //
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
-// xml_route_by_money_key, pg_net_types, pg_arrays, pg_arrays_simple_headers
-// and zerofill_integers variants
+// xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
+// pg_arrays_simple_headers, boolean_*_from_binlog_ddl and zerofill_integers
+// variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned
 // bounds and NULLs.

@@ -86,9 +86,9 @@ func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 		return &Schema{Type: Int64, Name: NameMicroDuration, Version: i32(1)}, true
 	case pg && base == "xml":
 		return &Schema{Type: String, Name: NameXML, Version: i32(1)}, true
-	case isPgNetType(kind, sqlType):
-		// inet, cidr, macaddr, macaddr8: a plain string, PostgreSQL's
-		// output form
+	case isPgNetType(kind, sqlType) || isPgDiscreteRange(kind, sqlType):
+		// inet, cidr, macaddr, macaddr8, int4range, int8range,
+		// daterange: a plain string, PostgreSQL's output form
 		return &Schema{Type: String}, true
 	case pg && (base == "bit" || base == "varbit" || base == "bit varying"):
 		// PostgresValueConverter: length 1 (bit, bit(1), varbit(1)) is a
@@ -160,6 +160,9 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 	pg := kind == Postgres || kind == ""
 	if isPgNetType(kind, sqlType) {
 		return pgNetValue(sqlType, raw)
+	}
+	if isPgDiscreteRange(kind, sqlType) {
+		return pgRangeValue(sqlType, raw)
 	}
 	_, prec := parseSQLType(sqlType)
 	switch s.Name {
