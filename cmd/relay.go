@@ -496,6 +496,9 @@ func relayDefaults(opts *relayOptions, r *spec.RelaySpec, set func(string) bool)
 	if ss.PollInterval > 0 && !set("poll-interval") {
 		opts.PollInterval = ss.PollInterval
 	}
+	if len(ss.BooleanColumns) > 0 && !set("boolean-columns") {
+		opts.BooleanColumns = ss.BooleanColumns
+	}
 	return nil
 }
 
