@@ -105,8 +105,7 @@ envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
 (e.g. PostgreSQL interval with fields, unbounded varbit, multi-dimensional
-arrays and arrays of other element types, numrange, tsrange, tstzrange,
-hstore;
+arrays and arrays of other element types, tstzrange, hstore;
 MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
 exit 2 naming the column and its type, rather than guessed; so is it at
 relay start.
@@ -126,7 +125,9 @@ plain strings in PostgreSQL's output form (cidr 10.1/16 is 10.1.0.0/16, inet
 1.2.3.4/32 is 1.2.3.4, macaddr 08-00-2B-01-02-03 is 08:00:2b:01:02:03, a
 6-byte macaddr8 gets ff:fe in the middle); int4range, int8range and
 daterange are plain strings in PostgreSQL's canonical form ((1,5] is [2,6),
-(4,5) is empty; numrange, tsrange and tstzrange are refused); one-dimensional arrays of int2,
+(4,5) is empty), numrange and tsrange plain strings as PostgreSQL prints
+them (brackets kept, [1e2,1.50) is [100,1.50), timestamps quoted ISO);
+tstzrange is refused; one-dimensional arrays of int2,
 int4, int8, bool, text, varchar and uuid are Connect arrays of optional
 elements (give a JSON array or PostgreSQL's array text, "{1,NULL}"; a
 StringConverter writes [1, null], a header [1,null]); multi-dimensional

@@ -992,6 +992,33 @@ func variants() []variant {
 				{name: "ranges_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_r4":null,"t_dr":null}`},
 			},
 		},
+		{
+			// numrange and tsrange (not discrete: brackets kept; numeric_out's
+			// scale, ISO timestamps quoted) in the key, payload, headers and
+			// envelope; on MariaDB the columns are text
+			name: "pg_ranges_num_ts",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "tsrange", maria: "varchar(80)"}),
+				col{name: "t_nr", pg: "numrange", maria: "varchar(80)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_nr",
+				"table.fields.additional.placement": "t_nr:header,payload:header,t_nr:envelope:nr",
+				"route.topic.replacement":           "dt$R.rngn.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"[2024-01-01,2024-01-02)","t_nr":"[0,1)"}`,
+			ops: []op{
+				{name: "ranges_num_ts_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"[2024-01-01T10:00:00.500,\"2024-01-02 00:00:00\"]","t_nr":"(1e2, 1.50e3]"}`},
+				{name: "ranges_num_ts_empty_infinite", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"[2024-01-01,)","t_nr":"(1.0,1.00)"}`},
+				{name: "ranges_num_ts_scale_zero", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":"(,)","t_nr":"[-0.00,0.0100]"}`},
+				{name: "ranges_num_ts_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":null,"t_nr":null}`},
+			},
+		},
 		specialNumericVariant("numeric_special_string", "string"),
 		specialNumericVariant("numeric_special_double", "double"),
 		specialNumericVariant("numeric_special_precise", "precise"),

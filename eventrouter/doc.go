@@ -167,6 +167,8 @@
 //	                                                                               a 6-byte macaddr8 gets ff:fe inserted
 //	int4range, int8range, daterange | -           string                           canonical [lower,upper) as PostgreSQL
 //	                                                                               prints it: (1,5] is [2,6), (4,5) empty
+//	numrange, tsrange | -                         string                           brackets kept; numeric_out (input scale,
+//	                                                                               1e2 is 100), "2024-01-01 10:00:00.5"
 //	int2[], int4[], int8[], bool[], text[],       array of optional int16, int32,  a list (StringConverter: [1, null];
 //	varchar(n)[], uuid[] | -                      int64, boolean, string, Uuid     headers: Values.convertToString [1,null]);
 //	                                                                               input a JSON array or the array text
@@ -191,7 +193,7 @@
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
 // (interval day to second), unbounded varbit, multi-dimensional arrays and
 // arrays of other element types (numeric, float, char(n), jsonb, ...),
-// enums, numrange, tsrange, tstzrange,
+// enums, tstzrange (its text follows the replication session's time zone),
 // hstore; MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
 //

@@ -88,7 +88,8 @@ func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 		return &Schema{Type: String, Name: NameXML, Version: i32(1)}, true
 	case isPgNetType(kind, sqlType) || isPgDiscreteRange(kind, sqlType):
 		// inet, cidr, macaddr, macaddr8, int4range, int8range,
-		// daterange: a plain string, PostgreSQL's output form
+		// daterange, numrange, tsrange: a plain string, PostgreSQL's
+		// output form
 		return &Schema{Type: String}, true
 	case pg && (base == "bit" || base == "varbit" || base == "bit varying"):
 		// PostgresValueConverter: length 1 (bit, bit(1), varbit(1)) is a
