@@ -12,20 +12,23 @@ import (
 // arrays modelled (pgArrayAliases maps the other spellings: as written in
 // a declaration, as format_type prints them), and the element schema
 // PostgresValueConverter gives them: SchemaBuilder.array of an optional
-// int16 / int32 / int64 / boolean / string / io.debezium.data.Uuid.
+// int16 / int32 / int64 / boolean / float / double / string /
+// io.debezium.data.Uuid.
 var pgArrayElements = map[string]func() *Schema{
-	"int2": func() *Schema { return &Schema{Type: Int16, Optional: true} },
-	"int4": func() *Schema { return &Schema{Type: Int32, Optional: true} },
-	"int8": func() *Schema { return &Schema{Type: Int64, Optional: true} },
-	"bool": func() *Schema { return &Schema{Type: Boolean, Optional: true} },
-	"text": func() *Schema { return &Schema{Type: String, Optional: true} },
-	"uuid": func() *Schema { return &Schema{Type: String, Name: NameUUID, Version: i32(1), Optional: true} },
+	"int2":   func() *Schema { return &Schema{Type: Int16, Optional: true} },
+	"int4":   func() *Schema { return &Schema{Type: Int32, Optional: true} },
+	"int8":   func() *Schema { return &Schema{Type: Int64, Optional: true} },
+	"bool":   func() *Schema { return &Schema{Type: Boolean, Optional: true} },
+	"float4": func() *Schema { return &Schema{Type: Float32, Optional: true} },
+	"float8": func() *Schema { return &Schema{Type: Float64, Optional: true} },
+	"text":   func() *Schema { return &Schema{Type: String, Optional: true} },
+	"uuid":   func() *Schema { return &Schema{Type: String, Name: NameUUID, Version: i32(1), Optional: true} },
 }
 
 // pgArrayAliases maps the other spellings to the pgArrayElements key.
 var pgArrayAliases = map[string]string{
 	"smallint": "int2", "int": "int4", "integer": "int4", "bigint": "int8", "boolean": "bool",
-	"varchar": "text", "character varying": "text",
+	"varchar": "text", "character varying": "text", "real": "float4", "double precision": "float8",
 }
 
 var pgArrayTypeRe = regexp.MustCompile(`^\s*(?:_([a-z0-9_]+)|([a-z][a-z0-9_ ]*?)\s*(?:\(\s*\d+\s*\))?\s*((?:\[\s*\d*\s*\]\s*)+|\s+array(?:\s*\[\s*\d*\s*\])?))\s*$`)

@@ -25,6 +25,8 @@ func TestPgArrayColumnValue(t *testing.T) {
 		{"text[]", `"{ a b ,\"c,\\\"d\",\"NULL\",NULL}"`, `[]interface {}{"a b", "c,\"d", "NULL", interface {}(nil)}`, "string/"},
 		{"character varying(10)[]", `["x",null]`, `[]interface {}{"x", interface {}(nil)}`, "string/"},
 		{"text ARRAY", `"{}"`, `[]interface {}{}`, "string/"},
+		{"float4[]", `"{1.1,-0,NULL}"`, `[]interface {}{1.1, -0, interface {}(nil)}`, "float/"},
+		{"double precision[]", `"{0.1,1e-300}"`, `[]interface {}{0.1, 1e-300}`, "double/"},
 		{"uuid[]", `"{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}"`, `[]interface {}{"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"}`, "string/" + NameUUID},
 	} {
 		s, err := ColumnSchema(Postgres, tc.sqlType, true)
@@ -56,7 +58,7 @@ func TestPgArrayColumnValue(t *testing.T) {
 // Multi-dimensional arrays and element types not modelled are refused:
 // by type (*ColumnTypeError) or by value (ErrInvalidEvent).
 func TestPgArrayRefused(t *testing.T) {
-	for _, typ := range []string{"int4[][]", "numeric(10,2)[]", "_float8", "jsonb[]", "char(3)[]"} {
+	for _, typ := range []string{"int4[][]", "numeric(10,2)[]", "_numeric", "jsonb[]", "char(3)[]"} {
 		var cte *ColumnTypeError
 		if _, err := ColumnSchema(Postgres, typ, true); !errors.As(err, &cte) {
 			t.Errorf("%s: %v, want a *ColumnTypeError", typ, err)

@@ -1019,6 +1019,31 @@ func variants() []variant {
 				{name: "ranges_num_ts_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":null,"t_nr":null}`},
 			},
 		},
+		{
+			// float4[] and float8[] (arrays of optional float / double): the
+			// key under StringConverter (List.toString: Float.toString), a
+			// SimpleHeaderConverter header and the envelope; on MariaDB the
+			// columns are text
+			name: "pg_float_arrays",
+			cols: withCols(
+				col{name: "t_f4s", pg: "float4[]", maria: "varchar(200)"},
+				col{name: "t_f8s", pg: "double precision[]", maria: "varchar(200)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_f4s",
+				"table.fields.additional.placement": "t_f4s:header,t_f8s:header,t_f8s:envelope:f8s",
+				"route.topic.replacement":           "dt$R.farr.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_f4s":"{0}","t_f8s":null}`,
+			ops: []op{
+				{name: "float_arrays_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_f4s":"{1.1, -0 ,NULL,1e-7}","t_f8s":"{0.1,1e-300,-2.5E+10}"}`},
+				{name: "float_arrays_empty_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_f4s":"{}","t_f8s":null}`},
+			},
+		},
 		specialNumericVariant("numeric_special_string", "string"),
 		specialNumericVariant("numeric_special_double", "double"),
 		specialNumericVariant("numeric_special_precise", "precise"),

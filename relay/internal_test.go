@@ -128,7 +128,7 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 	}{
 		{eventrouter.Postgres, "interval day to second(3)"},
 		{eventrouter.Postgres, "varbit"},
-		{eventrouter.Postgres, "_float8"},
+		{eventrouter.Postgres, "_numeric"},
 		{eventrouter.Postgres, "numeric(10,2)[]"},
 		{eventrouter.MariaDB, "geometry"},
 		{eventrouter.Postgres, "_money"},
