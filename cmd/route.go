@@ -128,7 +128,7 @@ daterange are plain strings in PostgreSQL's canonical form ((1,5] is [2,6),
 (4,5) is empty), numrange and tsrange plain strings as PostgreSQL prints
 them (brackets kept, [1e2,1.50) is [100,1.50), timestamps quoted ISO);
 tstzrange is refused; one-dimensional arrays of int2,
-int4, int8, bool, float4, float8, text, varchar and uuid are Connect arrays of optional
+int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect arrays of optional
 elements (give a JSON array or PostgreSQL's array text, "{1,NULL}"; a
 StringConverter writes [1, null], a header [1,null]); multi-dimensional
 arrays and other element types are refused;

@@ -13,7 +13,7 @@ import (
 // a declaration, as format_type prints them), and the element schema
 // PostgresValueConverter gives them: SchemaBuilder.array of an optional
 // int16 / int32 / int64 / boolean / float / double / string /
-// io.debezium.data.Uuid.
+// io.debezium.data.Uuid / io.debezium.time.Date.
 var pgArrayElements = map[string]func() *Schema{
 	"int2":   func() *Schema { return &Schema{Type: Int16, Optional: true} },
 	"int4":   func() *Schema { return &Schema{Type: Int32, Optional: true} },
@@ -23,6 +23,7 @@ var pgArrayElements = map[string]func() *Schema{
 	"float8": func() *Schema { return &Schema{Type: Float64, Optional: true} },
 	"text":   func() *Schema { return &Schema{Type: String, Optional: true} },
 	"uuid":   func() *Schema { return &Schema{Type: String, Name: NameUUID, Version: i32(1), Optional: true} },
+	"date":   func() *Schema { return &Schema{Type: Int32, Name: NameDate, Version: i32(1), Optional: true} },
 }
 
 // pgArrayAliases maps the other spellings to the pgArrayElements key.

@@ -27,6 +27,7 @@ func TestPgArrayColumnValue(t *testing.T) {
 		{"text ARRAY", `"{}"`, `[]interface {}{}`, "string/"},
 		{"float4[]", `"{1.1,-0,NULL}"`, `[]interface {}{1.1, -0, interface {}(nil)}`, "float/"},
 		{"double precision[]", `"{0.1,1e-300}"`, `[]interface {}{0.1, 1e-300}`, "double/"},
+		{"date[]", `"{2024-02-29,1969-12-31,NULL}"`, `[]interface {}{19782, -1, interface {}(nil)}`, "int32/" + NameDate},
 		{"uuid[]", `"{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}"`, `[]interface {}{"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"}`, "string/" + NameUUID},
 	} {
 		s, err := ColumnSchema(Postgres, tc.sqlType, true)

@@ -1020,7 +1020,8 @@ func variants() []variant {
 			},
 		},
 		{
-			// float4[] and float8[] (arrays of optional float / double): the
+			// float4[], float8[] and date[] (arrays of optional float /
+			// double / io.debezium.time.Date): the
 			// key under StringConverter (List.toString: Float.toString), a
 			// SimpleHeaderConverter header and the envelope; on MariaDB the
 			// columns are text
@@ -1028,20 +1029,21 @@ func variants() []variant {
 			cols: withCols(
 				col{name: "t_f4s", pg: "float4[]", maria: "varchar(200)"},
 				col{name: "t_f8s", pg: "double precision[]", maria: "varchar(200)"},
+				col{name: "t_ds", pg: "date[]", maria: "varchar(200)"},
 			),
 			er: map[string]string{
 				"table.field.event.key":             "t_f4s",
-				"table.fields.additional.placement": "t_f4s:header,t_f8s:header,t_f8s:envelope:f8s",
+				"table.fields.additional.placement": "t_f4s:header,t_f8s:header,t_f8s:envelope:f8s,t_ds:header,t_ds:envelope:ds",
 				"route.topic.replacement":           "dt$R.farr.${routedByValue}",
 			},
 			conn: map[string]string{
 				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
 				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
 			},
-			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_f4s":"{0}","t_f8s":null}`,
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_f4s":"{0}","t_f8s":null,"t_ds":null}`,
 			ops: []op{
-				{name: "float_arrays_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_f4s":"{1.1, -0 ,NULL,1e-7}","t_f8s":"{0.1,1e-300,-2.5E+10}"}`},
-				{name: "float_arrays_empty_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_f4s":"{}","t_f8s":null}`},
+				{name: "float_arrays_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_f4s":"{1.1, -0 ,NULL,1e-7}","t_f8s":"{0.1,1e-300,-2.5E+10}","t_ds":"{2024-02-29,1969-12-31,NULL}"}`},
+				{name: "float_arrays_empty_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_f4s":"{}","t_f8s":null,"t_ds":"{}"}`},
 			},
 		},
 		specialNumericVariant("numeric_special_string", "string"),
