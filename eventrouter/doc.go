@@ -170,9 +170,8 @@
 //	numrange, tsrange | -                         string                           brackets kept; numeric_out (input scale,
 //	                                                                               1e2 is 100), "2024-01-01 10:00:00.5"
 //	int2[], int4[], int8[], bool[], float4[],     array of optional int16, int32,  a list (StringConverter: [1, null];
-//	float8[], text[], varchar(n)[], uuid[] | -    int64, boolean, float, double,   headers: Values.convertToString [1,null]);
-//	date[] | -                                    string, Uuid, Date
-//	                                                                               input a JSON array or the array text
+//	float8[], text[], varchar(n)[], uuid[],       int64, boolean, float, double,   headers: Values.convertToString [1,null]);
+//	date[] | -                                    string, Uuid, Date               input a JSON array or the array text
 //	                                                                               {1,NULL}; multi-dimensional refused
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
