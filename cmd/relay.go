@@ -55,6 +55,8 @@ type relayOptions struct {
 	MaxDBOutage time.Duration
 	// Filter (--filter COLUMN=VALUE): Options.Filter.
 	Filter string
+	// BooleanColumns: Options.BooleanColumns.
+	BooleanColumns []string
 }
 
 func newRelayCmd(env *Env) *cobra.Command {
@@ -101,7 +103,11 @@ error at start (exit 2). A row the real task would fail on
 stops the relay with the task's error (exit 1) and stays in the table; so
 does a record the broker rejects for good (too large, a timestamp too far
 ahead; with errors.tolerance=all it is skipped), and a fatal producer error
-stops it too. Retriable Kafka errors are retried after the poll interval. See
+stops it too. On MySQL/MariaDB a BOOLEAN column is tinyint(1) in the
+catalog, read as an int16 as the connector does after a snapshot of the
+schema; when the connector learnt the table from a CREATE TABLE in the
+binlog (created after it started) it delivers a boolean: name such columns
+with --boolean-columns. Retriable Kafka errors are retried after the poll interval. See
 docs/relay.md for what polling cannot see that CDC does.`,
 		Example: `  $ outboxctl relay --config connector.json --once
   $ outboxctl relay -f outbox.yaml --outbox orders --poll-interval 100ms --listen outbox_orders`,
@@ -132,6 +138,7 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.BoolVar(&opts.NoConnectCheck, "no-connect-check", false, "do not ask Kafka Connect whether the outbox's connector runs")
 	fs.DurationVar(&opts.MaxDBOutage, "max-db-outage", relay.DefaultMaxDatabaseOutage, "exit 1 once the outbox database has failed for this long (retried every poll interval until then; 0: retry for ever)")
 	fs.StringVar(&opts.Filter, "filter", "", "COLUMN=VALUE: publish (and delete) only the rows whose COLUMN equals VALUE, under a lock of their own (outboxctl bench --relay-process runs the relay so, on its aggregate type)")
+	fs.StringSliceVar(&opts.BooleanColumns, "boolean-columns", nil, "MySQL/MariaDB: tinyint(1) columns the connector delivers as booleans because it read their CREATE TABLE ... BOOLEAN in the binlog (a table created after the connector started); comma-separated")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	c.AddCommand(newRelayCutoverCmd(env))
 	return c
@@ -337,6 +344,7 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		Batch:              opts.Batch,
 		PollInterval:       opts.PollInterval,
 		MaxDatabaseOutage:  opts.MaxDBOutage,
+		BooleanColumns:     opts.BooleanColumns,
 		Logf:               func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) },
 	}
 	if opts.MaxDBOutage <= 0 {
@@ -479,6 +487,9 @@ func relayDefaults(opts *relayOptions, r *spec.RelaySpec, set func(string) bool)
 	}
 	if ss.PollInterval > 0 && !set("poll-interval") {
 		opts.PollInterval = ss.PollInterval
+	}
+	if len(ss.BooleanColumns) > 0 && !set("boolean-columns") {
+		opts.BooleanColumns = ss.BooleanColumns
 	}
 	return nil
 }

@@ -104,7 +104,8 @@ Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL interval with fields, unbounded varbit, arrays, ranges;
+(e.g. PostgreSQL interval with fields, unbounded varbit, multi-dimensional
+arrays and arrays of other element types, tstzrange, hstore;
 MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
 exit 2 naming the column and its type, rather than guessed; so is it at
 relay start.
@@ -119,7 +120,18 @@ varbit(1) are booleans, bit(n) and varbit(n) io.debezium.data.Bits (give the
 bit string, "0101"; the bytes are little-endian and only as many as the
 highest set bit needs); xml is io.debezium.data.Xml, the text as inserted
 except a leading XML declaration, dropped (kept, canonical, with
-standalone) as PostgreSQL prints it;
+standalone) as PostgreSQL prints it; inet, cidr, macaddr and macaddr8 are
+plain strings in PostgreSQL's output form (cidr 10.1/16 is 10.1.0.0/16, inet
+1.2.3.4/32 is 1.2.3.4, macaddr 08-00-2B-01-02-03 is 08:00:2b:01:02:03, a
+6-byte macaddr8 gets ff:fe in the middle); int4range, int8range and
+daterange are plain strings in PostgreSQL's canonical form ((1,5] is [2,6),
+(4,5) is empty), numrange and tsrange plain strings as PostgreSQL prints
+them (brackets kept, [1e2,1.50) is [100,1.50), timestamps quoted ISO);
+tstzrange is refused; one-dimensional arrays of int2,
+int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect arrays of optional
+elements (give a JSON array or PostgreSQL's array text, "{1,NULL}"; a
+StringConverter writes [1, null], a header [1,null]); multi-dimensional
+arrays and other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input
 widened, 0000 delivered as 1900), enum the declared label and set the

@@ -88,9 +88,7 @@ type variant struct {
 	// lateDDL: on MariaDB the table is created once the connector runs,
 	// so that its schema comes from the binlog's CREATE TABLE
 	lateDDL bool
-	// relayDiffers: the relay is not expected to match the connector on
 	// this variant's records (why, for the log)
-	relayDiffers string
 }
 
 var defaultCols = []col{
@@ -635,9 +633,10 @@ func variants() []variant {
 			// parser reads from the binlog gives boolean, any non-zero
 			// value true. Preview models the first as "tinyint(1)", the
 			// second as "boolean"; the relay reads the catalog
-			// (tinyint(1)) and so matches the first only.
+			// (tinyint(1)) and is told the second by
+			// relay.Options.BooleanColumns (the columns declared
+			// "boolean" here).
 			name: "boolean_from_binlog_ddl", lateDDL: true,
-			relayDiffers: "the relay reads tinyint(1) from the catalog (int16); this connector's schema came from the binlog's CREATE TABLE ... BOOLEAN (boolean)",
 			// the payload is longtext: a MariaDB JSON column read from the
 			// binlog's DDL is a string io.debezium.data.Json (seen on the
 			// stack), which the emulator does not model (it models the
@@ -656,6 +655,29 @@ func variants() []variant {
 				{name: "bool_true", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_bool":true}`},
 				{name: "bool_false", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{},"t_bool":false}`},
 				{name: "bool_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{},"t_bool":null}`},
+			},
+		},
+		{
+			// a BOOLEAN (tinyint(1)) learnt from the binlog's CREATE TABLE
+			// holding other values than 0 and 1: the connector's boolean
+			// converter makes any non-zero value true; the relay reads it
+			// as (col <> 0) (relay.Options.BooleanColumns). On PostgreSQL
+			// the column is an int2
+			name: "boolean_nonzero_from_binlog_ddl", lateDDL: true,
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "jsonb", maria: "longtext"}), col{name: "t_bool", pg: "int2", maria: "boolean"}),
+			er: map[string]string{
+				"table.fields.additional.placement": "t_bool:header,t_bool:envelope:flag",
+				"route.topic.replacement":           "dt$R.boolnz.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"s","type":"Ping","payload":{},"t_bool":0}`,
+			ops: []op{
+				{name: "bool_nonzero", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_bool":5}`},
+				{name: "bool_negative", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{},"t_bool":-128}`},
+				{name: "bool_zero", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{},"t_bool":0}`},
 			},
 		},
 		{
@@ -845,6 +867,183 @@ func variants() []variant {
 				{name: "money_payload_bits_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"$12,345,678.905","t_bits":"100000000001","t_vbit1":"1","t_xml":"<?xml version=\"1.0\" standalone=\"no\"?>\n<a>é &lt;</a>"}`},
 				{name: "money_negative_payload_zero_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"-0.01","t_bits":"000000000000","t_vbit1":"0","t_xml":"<?xml version=\"1.0\"?><b/>"}`},
 				{name: "money_null_payload_tombstone_null_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_bits":null,"t_vbit1":null,"t_xml":null}`},
+			},
+		},
+		{
+			// #31 (network types): PostgreSQL inet, cidr, macaddr and
+			// macaddr8 as the connector delivers them (plain strings,
+			// PostgreSQL's output form of the stored value) in the key
+			// (StringConverter), the payload, headers (JsonConverter) and
+			// the envelope; non-canonical inputs (abbreviated cidr,
+			// dash-separated and upper-case MACs, a 6-byte macaddr8,
+			// uncompressed IPv6), masks and NULL; on MariaDB the columns
+			// are text
+			name: "pg_net_types",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "cidr", maria: "varchar(64)"}),
+				col{name: "t_inet", pg: "inet", maria: "varchar(64)"},
+				col{name: "t_mac", pg: "macaddr", maria: "varchar(64)"},
+				col{name: "t_mac8", pg: "macaddr8", maria: "varchar(64)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_inet",
+				"table.fields.additional.placement": "t_inet:header,payload:header,t_mac:header,t_mac8:header,t_mac:envelope:mac,t_mac8:envelope:mac8,t_inet:envelope:ip",
+				"route.topic.replacement":           "dt$R.net.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"10.0.0.0/8","t_inet":"1.2.3.4","t_mac":"08:00:2b:01:02:03","t_mac8":"08:00:2b:01:02:03:04:05"}`,
+			ops: []op{
+				{name: "net_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"10.1/16","t_inet":"192.168.0.1/32","t_mac":"08-00-2B-01-02-03","t_mac8":"08:00:2b:01:02:03"}`},
+				{name: "net_ipv6_masks", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"2001:DB8::/32","t_inet":"2001:0db8:0:0:0:0:0:1/64","t_mac":"0800.2b01.0203","t_mac8":"0800-2b01-0203-0405"}`},
+				{name: "net_mapped_classful", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":"192.168.1","t_inet":"::ffff:10.0.0.1","t_mac":"08002b:010203","t_mac8":"08002b0102030405"}`},
+				{name: "net_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":null,"t_inet":null,"t_mac":null,"t_mac8":null}`},
+			},
+		},
+		{
+			// #31 (arrays): PostgreSQL one-dimensional arrays (a Connect
+			// ARRAY of optional elements) in the key (StringConverter:
+			// List.toString), the payload, headers and the envelope
+			// (JsonConverter with schemas); non-canonical literals (blanks,
+			// upper-case uuids, quoted elements), NULL elements, empty
+			// arrays and NULL; on MariaDB the columns are text
+			name: "pg_arrays",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "text[]", maria: "varchar(200)"}),
+				col{name: "t_ints", pg: "int4[]", maria: "varchar(200)"},
+				col{name: "t_i8s", pg: "bigint[]", maria: "varchar(200)"},
+				col{name: "t_i2s", pg: "smallint[]", maria: "varchar(200)"},
+				col{name: "t_bools", pg: "boolean[]", maria: "varchar(200)"},
+				col{name: "t_vcs", pg: "varchar(20)[]", maria: "varchar(200)"},
+				col{name: "t_uuids", pg: "uuid[]", maria: "varchar(200)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_ints",
+				"table.fields.additional.placement": "t_ints:header,t_i8s:header,t_bools:header,t_vcs:header,t_uuids:header,t_i2s:envelope:i2,t_vcs:envelope:vc,t_uuids:envelope:u",
+				"route.topic.replacement":           "dt$R.arr.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"{p}","t_ints":"{0}","t_i8s":null,"t_i2s":null,"t_bools":null,"t_vcs":null,"t_uuids":null}`,
+			ops: []op{
+				{name: "arrays_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"{ a b ,\"c,\\\"d\",\"NULL\",NULL}","t_ints":"{ 1 , -2 ,NULL}","t_i8s":"{9223372036854775807,-9223372036854775808}","t_i2s":"{32767}","t_bools":"{t,FALSE,null}","t_vcs":"{\"x y\",é}","t_uuids":"{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11,NULL}"}`},
+				{name: "arrays_empty", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"{}","t_ints":"{}","t_i8s":"{}","t_i2s":"{}","t_bools":"{}","t_vcs":"{}","t_uuids":"{}"}`},
+				{name: "arrays_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_ints":null,"t_i8s":null,"t_i2s":null,"t_bools":null,"t_vcs":null,"t_uuids":null}`},
+			},
+		},
+		{
+			// arrays under the worker's SimpleHeaderConverter
+			// (Values.convertToString: [1,2,null], strings quoted) and a
+			// JsonConverter key with schemas
+			name: "pg_arrays_simple_headers",
+			cols: withCols(
+				col{name: "t_ints", pg: "integer[]", maria: "varchar(200)"},
+				col{name: "t_txt", pg: "text[]", maria: "varchar(200)"},
+				col{name: "t_bools", pg: "bool[]", maria: "varchar(200)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_txt",
+				"table.fields.additional.placement": "t_ints:header,t_txt:header,t_bools:header",
+				"route.topic.replacement":           "dt$R.arrs.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+				"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_ints":"{0}","t_txt":"{s}","t_bools":null}`,
+			ops: []op{
+				{name: "arrays_simple_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_ints":"{1,NULL,3}","t_txt":"{\"q\\\"x\",\"back\\\\slash\",plain}","t_bools":"{true,f}"}`},
+				{name: "arrays_simple_empty_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_ints":"{}","t_txt":null,"t_bools":"{NULL}"}`},
+			},
+		},
+		{
+			// #31 (ranges): PostgreSQL int4range, int8range and daterange
+			// as the connector delivers them (plain strings, the canonical
+			// [lower,upper) PostgreSQL prints) in the key, payload, headers
+			// and envelope; non-canonical bounds, empty ranges, infinite
+			// bounds, NULL; on MariaDB the columns are text
+			name: "pg_ranges",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "int8range", maria: "varchar(64)"}),
+				col{name: "t_r4", pg: "int4range", maria: "varchar(64)"},
+				col{name: "t_dr", pg: "daterange", maria: "varchar(64)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_r4",
+				"table.fields.additional.placement": "t_r4:header,t_dr:header,payload:header,t_dr:envelope:dr,t_r4:envelope:r4",
+				"route.topic.replacement":           "dt$R.rng.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"[0,1)","t_r4":"[0,1)","t_dr":"[2024-01-01,2024-01-02)"}`,
+			ops: []op{
+				{name: "ranges_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"(1,9223372036854775806]","t_r4":" [ 1 , 5 ] ","t_dr":"(2024-01-31,2024-02-29]"}`},
+				{name: "ranges_empty_infinite", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"(,)","t_r4":"(4,5)","t_dr":"[2024-01-01,)"}`},
+				{name: "ranges_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_r4":null,"t_dr":null}`},
+			},
+		},
+		{
+			// numrange and tsrange (not discrete: brackets kept; numeric_out's
+			// scale, ISO timestamps quoted) in the key, payload, headers and
+			// envelope; on MariaDB the columns are text
+			name: "pg_ranges_num_ts",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "tsrange", maria: "varchar(80)"}),
+				col{name: "t_nr", pg: "numrange", maria: "varchar(80)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_nr",
+				"table.fields.additional.placement": "t_nr:header,payload:header,t_nr:envelope:nr",
+				"route.topic.replacement":           "dt$R.rngn.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"[2024-01-01,2024-01-02)","t_nr":"[0,1)"}`,
+			ops: []op{
+				{name: "ranges_num_ts_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"[2024-01-01T10:00:00.500,\"2024-01-02 00:00:00\"]","t_nr":"(1e2, 1.50e3]"}`},
+				{name: "ranges_num_ts_empty_infinite", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"[2024-01-01,)","t_nr":"(1.0,1.00)"}`},
+				{name: "ranges_num_ts_scale_zero", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":"(,)","t_nr":"[-0.00,0.0100]"}`},
+				{name: "ranges_num_ts_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":null,"t_nr":null}`},
+			},
+		},
+		{
+			// float4[], float8[] and date[] (arrays of optional float /
+			// double / io.debezium.time.Date): the
+			// key under StringConverter (List.toString: Float.toString), a
+			// SimpleHeaderConverter header and the envelope; on MariaDB the
+			// columns are text
+			name: "pg_float_arrays",
+			cols: withCols(
+				col{name: "t_f4s", pg: "float4[]", maria: "varchar(200)"},
+				col{name: "t_f8s", pg: "double precision[]", maria: "varchar(200)"},
+				col{name: "t_ds", pg: "date[]", maria: "varchar(200)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_f4s",
+				"table.fields.additional.placement": "t_f4s:header,t_f8s:header,t_f8s:envelope:f8s,t_ds:header,t_ds:envelope:ds",
+				"route.topic.replacement":           "dt$R.farr.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_f4s":"{0}","t_f8s":null,"t_ds":null}`,
+			ops: []op{
+				{name: "float_arrays_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_f4s":"{1.1, -0 ,NULL,1e-7}","t_f8s":"{0.1,1e-300,-2.5E+10}","t_ds":"{2024-02-29,1969-12-31,NULL}"}`},
+				{name: "float_arrays_empty_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"a":2},"t_f4s":"{}","t_f8s":null,"t_ds":"{}"}`},
 			},
 		},
 		specialNumericVariant("numeric_special_string", "string"),

@@ -159,6 +159,20 @@
 //	xml | -                                       string io.debezium.data.Xml      as inserted; a leading <?xml ...?> is
 //	                                                                               dropped (with one newline) unless it
 //	                                                                               has standalone, printed canonically
+//	inet, cidr | -                                string                           as PostgreSQL prints it: inet without a
+//	                                                                               full mask (/32, /128), cidr always with
+//	                                                                               it (10.1/16: 10.1.0.0/16), IPv6 as BIND's
+//	                                                                               inet_net_ntop (lower case, "::")
+//	macaddr, macaddr8 | -                         string                           08:00:2b:01:02:03 (lower case, colons);
+//	                                                                               a 6-byte macaddr8 gets ff:fe inserted
+//	int4range, int8range, daterange | -           string                           canonical [lower,upper) as PostgreSQL
+//	                                                                               prints it: (1,5] is [2,6), (4,5) empty
+//	numrange, tsrange | -                         string                           brackets kept; numeric_out (input scale,
+//	                                                                               1e2 is 100), "2024-01-01 10:00:00.5"
+//	int2[], int4[], int8[], bool[], float4[],     array of optional int16, int32,  a list (StringConverter: [1, null];
+//	float8[], text[], varchar(n)[], uuid[],       int64, boolean, float, double,   headers: Values.convertToString [1,null]);
+//	date[] | -                                    string, Uuid, Date               input a JSON array or the array text
+//	                                                                               {1,NULL}; multi-dimensional refused
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
@@ -169,15 +183,17 @@
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
-// a fixed-point, money, time-of-day, interval, year, enum, set, bit or xml
-// column, a JsonConverter decimal.format other than base64 on a Decimal
+// a fixed-point, money, time-of-day, interval, year, enum, set, bit, xml or
+// network (inet, cidr, macaddr, macaddr8), range or array column, a JsonConverter decimal.format other than base64 on a Decimal
 // column, money.fraction.digits other than 2, interval.handling.mode=string
 // and event.converting.failure.handling.mode=fail where a NaN meets
 // precise. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
 // in their config validation (Connect's validate answers "The 'adaptive'
 // time.precision.mode is no longer supported"): ParseConfig returns a
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
-// (interval day to second), unbounded varbit, arrays, enums, ranges,
+// (interval day to second), unbounded varbit, multi-dimensional arrays and
+// arrays of other element types (numeric, float, char(n), jsonb, ...),
+// enums, tstzrange (its text follows the replication session's time zone),
 // hstore; MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
 //
@@ -200,7 +216,9 @@
 //
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
-// xml_route_by_money_key and zerofill_integers variants
+// xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
+// pg_arrays_simple_headers, boolean_*_from_binlog_ddl and zerofill_integers
+// variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned
 // bounds and NULLs.

@@ -86,6 +86,11 @@ func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 		return &Schema{Type: Int64, Name: NameMicroDuration, Version: i32(1)}, true
 	case pg && base == "xml":
 		return &Schema{Type: String, Name: NameXML, Version: i32(1)}, true
+	case isPgNetType(kind, sqlType) || isPgDiscreteRange(kind, sqlType):
+		// inet, cidr, macaddr, macaddr8, int4range, int8range,
+		// daterange, numrange, tsrange: a plain string, PostgreSQL's
+		// output form
+		return &Schema{Type: String}, true
 	case pg && (base == "bit" || base == "varbit" || base == "bit varying"):
 		// PostgresValueConverter: length 1 (bit, bit(1), varbit(1)) is a
 		// boolean, more is io.debezium.data.Bits; an unbounded varbit is
@@ -154,6 +159,12 @@ func parseTimeOfDay(v string) (int64, bool, error) {
 // miscValue converts a sample value of a miscSchema type.
 func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr bool) (any, error) {
 	pg := kind == Postgres || kind == ""
+	if isPgNetType(kind, sqlType) {
+		return pgNetValue(sqlType, raw)
+	}
+	if isPgDiscreteRange(kind, sqlType) {
+		return pgRangeValue(sqlType, raw)
+	}
 	_, prec := parseSQLType(sqlType)
 	switch s.Name {
 	case NameTime, NameMicroTime:
@@ -367,11 +378,13 @@ func pgZonedTime(v string) (string, error) {
 // as PostgreSQL prints them), PostgreSQL money (selected as
 // money::numeric, free of lc_monetary), the time-of-day and interval
 // types, year, enum, set, bit (MySQL / MariaDB: selected as CAST(col AS
-// UNSIGNED); PostgreSQL: the bit string) and PostgreSQL xml (selected
+// UNSIGNED); PostgreSQL: the bit string), PostgreSQL xml (selected
 // without a cast: xml_out, not ::text, drops the declaration as pgoutput
-// does).
+// does) and the PostgreSQL network types (inet::text always carries the
+// mask, which ColumnValue drops where inet_out does) and PostgreSQL arrays
+// (their array literal, {1,2,NULL}).
 func ColumnReadAsText(kind ConnectorKind, sqlType string) bool {
-	return IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType)
+	return IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType)
 }
 
 var (

@@ -88,10 +88,13 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 // order, then the fixed-point types (p and s stand for the declared
 // precision and scale; the schema is decimal.handling.mode's; an
 // unconstrained PostgreSQL numeric is modelled under string and double
-// only), PostgreSQL money, time, interval, bit and xml, MySQL / MariaDB
-// time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// only), PostgreSQL money, time, interval, bit, xml, inet, cidr, macaddr,
+// macaddr8, int4range, int8range, daterange, numrange, tsrange and
+// one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
+// varchar, uuid and date, MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
-// unbounded varbit, arrays, enums, ranges; MySQL / MariaDB spatial types,
+// unbounded varbit, multi-dimensional arrays and arrays of other element
+// types, enums, tstzrange, hstore; MySQL / MariaDB spatial types,
 // zerofill floats and decimals) is refused.
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
@@ -103,7 +106,9 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 	}
 	if kind == Postgres {
 		out = append(out, "numeric(p,s)", "decimal(p,s)", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
-			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml")
+			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
+			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange",
+			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -170,6 +175,9 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	list, ok := columnTypes[kind]
 	if !ok {
 		return nil, fmt.Errorf("%w: connector %q", ErrUnsupported, kind)
+	}
+	if s, ok, err := pgArraySchema(kind, sqlType, nullable); ok {
+		return s, err
 	}
 	if isMoney(kind, sqlType) {
 		s := &Schema{Optional: nullable}
@@ -299,6 +307,9 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 			return nil, err
 		}
 	}
+	if s.Type == Array && isPgArray(kind, sqlType) {
+		return pgArrayValue(sqlType, s, raw, str, isStr)
+	}
 	base, prec := parseSQLType(sqlType)
 	pg := kind == Postgres || kind == ""
 	if IsDecimalType(sqlType) || isMoney(kind, sqlType) {
@@ -384,7 +395,15 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		}
 		return b, nil
 	case Boolean:
-		v, err := strconv.ParseBool(strings.Trim(string(raw), `"`))
+		text := strings.Trim(string(raw), `"`)
+		if !pg {
+			// MySQL / MariaDB BOOLEAN is tinyint(1): the binlog
+			// converter makes any non-zero value true
+			if n, err := strconv.ParseInt(text, 10, 8); err == nil {
+				return n != 0, nil
+			}
+		}
+		v, err := strconv.ParseBool(text)
 		return v, err
 	case Int16, Int32, Int64, Int8:
 		if s.Name == NameTimestamp || s.Name == NameMicroTimestamp || s.Name == NameNanoTimestamp {

@@ -75,6 +75,8 @@ type SpecSettings struct {
 	Batch        int
 	Notify       string
 	PollInterval time.Duration
+	// BooleanColumns: Options.BooleanColumns.
+	BooleanColumns []string
 }
 
 // ParseSpec parses r (nil is no settings). An unparsable pollInterval is an
@@ -83,7 +85,7 @@ func ParseSpec(r *spec.RelaySpec) (SpecSettings, error) {
 	if r == nil {
 		return SpecSettings{}, nil
 	}
-	s := SpecSettings{OrderColumn: r.OrderColumn, Notify: r.Notify}
+	s := SpecSettings{OrderColumn: r.OrderColumn, Notify: r.Notify, BooleanColumns: r.BooleanColumns}
 	if r.Batch > 0 {
 		s.Batch = r.Batch
 	}

@@ -2,6 +2,7 @@ package relay_test
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -68,15 +69,15 @@ func TestDSN(t *testing.T) {
 
 func TestParseSpec(t *testing.T) {
 	t.Parallel()
-	got, err := relay.ParseSpec(&spec.RelaySpec{OrderColumn: "id", Batch: 7, Notify: "ch", PollInterval: "250ms"})
+	got, err := relay.ParseSpec(&spec.RelaySpec{OrderColumn: "id", Batch: 7, Notify: "ch", PollInterval: "250ms", BooleanColumns: []string{"flag"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := relay.SpecSettings{OrderColumn: "id", Batch: 7, Notify: "ch", PollInterval: 250 * time.Millisecond}
-	if got != want {
+	want := relay.SpecSettings{OrderColumn: "id", Batch: 7, Notify: "ch", PollInterval: 250 * time.Millisecond, BooleanColumns: []string{"flag"}}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseSpec = %+v, want %+v", got, want)
 	}
-	if got, err := relay.ParseSpec(nil); err != nil || got != (relay.SpecSettings{}) {
+	if got, err := relay.ParseSpec(nil); err != nil || !reflect.DeepEqual(got, relay.SpecSettings{}) {
 		t.Errorf("ParseSpec(nil) = %+v, %v", got, err)
 	}
 	if _, err := relay.ParseSpec(&spec.RelaySpec{PollInterval: "soon"}); !errors.Is(err, relay.ErrConfig) {

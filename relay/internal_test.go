@@ -128,7 +128,8 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 	}{
 		{eventrouter.Postgres, "interval day to second(3)"},
 		{eventrouter.Postgres, "varbit"},
-		{eventrouter.Postgres, "_int4"},
+		{eventrouter.Postgres, "_numeric"},
+		{eventrouter.Postgres, "numeric(10,2)[]"},
 		{eventrouter.MariaDB, "geometry"},
 		{eventrouter.Postgres, "_money"},
 		{eventrouter.MariaDB, "float(10) unsigned zerofill"},
@@ -229,6 +230,46 @@ func TestRemainingPostgresTypesRead(t *testing.T) {
 		tb := &table{kind: eventrouter.Postgres, schema: "s", name: "outbox"}
 		if err := tb.setColumns([]rawColumn{{name: "c", typ: typ}}, eventrouter.ColumnSettings{}); !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: %v, want ErrConfig", typ, err)
+		}
+	}
+}
+
+// Options.BooleanColumns: a named tinyint(1) column becomes the
+// connector's binlog-DDL boolean, read as (col <> 0); a name that is no
+// tinyint(1) column, or the option on PostgreSQL, is an ErrConfig.
+func TestBooleanColumns(t *testing.T) {
+	raws := func() []rawColumn {
+		return []rawColumn{{name: "id", typ: "varchar(36)"}, {name: "flag", typ: "tinyint(1)", nullable: true}, {name: "n", typ: "int(11)"}}
+	}
+	tb := &table{kind: eventrouter.MariaDB, schema: "db", name: "outbox"}
+	rs := raws()
+	if err := booleanColumns(tb, rs, []string{"FLAG"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.setColumns(rs, eventrouter.ColumnSettings{}); err != nil {
+		t.Fatal(err)
+	}
+	c := tb.cols[1]
+	if c.schema.Type != eventrouter.Boolean || !c.schema.Optional {
+		t.Errorf("flag: schema %+v, want an optional boolean", c.schema)
+	}
+	if got := tb.selectExpr(c); got != "(`flag` <> 0)" {
+		t.Errorf("flag: select %s, want (`flag` <> 0)", got)
+	}
+	if _, ok := scanDest(c).(*sql.NullBool); !ok {
+		t.Errorf("flag: scanned into %T, want *sql.NullBool", scanDest(c))
+	}
+	for _, tc := range []struct {
+		kind  eventrouter.ConnectorKind
+		names []string
+	}{
+		{eventrouter.MariaDB, []string{"n"}},
+		{eventrouter.MariaDB, []string{"missing"}},
+		{eventrouter.Postgres, []string{"flag"}},
+	} {
+		tb := &table{kind: tc.kind, schema: "db", name: "outbox"}
+		if err := booleanColumns(tb, raws(), tc.names); !errors.Is(err, ErrConfig) {
+			t.Errorf("%s %v: %v, want ErrConfig", tc.kind, tc.names, err)
 		}
 	}
 }

@@ -107,6 +107,17 @@ type Options struct {
 	// a librdkafka producer can stay stuck so after a broker restart
 	// (librdkafka #3009). A Producer supplied without NewProducer is kept.
 	NewProducer func() (Producer, error)
+	// BooleanColumns (MySQL / MariaDB) are tinyint(1) columns the
+	// connector delivers as Connect booleans: those its schema took from a
+	// CREATE TABLE (or ALTER TABLE) ... BOOLEAN it read in the binlog, i.e.
+	// a table created or a column added after the connector started.
+	// From the catalog (and from SHOW CREATE TABLE, which a snapshot of
+	// the schema reads) such a column is tinyint(1), an int16, so the
+	// relay cannot tell: list them here to publish true / false (any
+	// non-zero value true) as the connector does. A name that is not a
+	// tinyint(1) column of the table is an ErrConfig, and so is the option
+	// on PostgreSQL.
+	BooleanColumns []string
 	// MaxDatabaseOutage bounds how long Run retries (every poll interval)
 	// a database that keeps failing: once no statement has succeeded for
 	// that long, Run returns the last error (ErrDatabase), as a Debezium
@@ -237,7 +248,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	t, err := loadTable(ctx, db, cfg.Connector, cfg.ColumnSettings, schema, name)
+	t, err := loadTable(ctx, db, cfg.Connector, cfg.ColumnSettings, schema, name, opts.BooleanColumns)
 	if err != nil {
 		return nil, err
 	}

@@ -129,7 +129,10 @@ func tableOf(conf map[string]string) (schema, name string, err error) {
 }
 
 // loadTable reads the table's columns and primary key from the catalog.
-func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, cs eventrouter.ColumnSettings, schema, name string) (*table, error) {
+//
+// booleans are Options.BooleanColumns: tinyint(1) columns read as the
+// connector's binlog-DDL BOOLEAN (eventrouter's "boolean").
+func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, cs eventrouter.ColumnSettings, schema, name string, booleans []string) (*table, error) {
 	t := &table{kind: kind, schema: schema, name: name}
 	var raws []rawColumn
 	switch kind {
@@ -168,6 +171,12 @@ ORDER BY a.attnum`, schema, name)
 				// as declared: interval(3), interval day to second (fields
 				// are refused; eventrouter models interval and interval(p))
 				r.typ = formatted
+			default:
+				if strings.HasPrefix(r.typ, "_") {
+					// an array (pg_type's _int4): as format_type prints
+					// it, integer[], character varying(10)[]
+					r.typ = formatted
+				}
 			case "numeric":
 				if mod >= 4 { // ((precision << 16) | scale) + 4
 					r.typ += fmt.Sprintf("(%d,%d)", (mod-4)>>16&0xffff, (mod-4)&0xffff)
@@ -230,10 +239,38 @@ ORDER BY ORDINAL_POSITION`, schema, name)
 	if len(raws) == 0 {
 		return nil, configErr(nil, "outbox table %s.%s does not exist (or has no columns)", schema, name)
 	}
+	if err := booleanColumns(t, raws, booleans); err != nil {
+		return nil, err
+	}
 	if err := t.setColumns(raws, cs); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// booleanColumns gives the tinyint(1) columns named in booleans the type
+// "boolean" (the connector's binlog-DDL BOOLEAN, Options.BooleanColumns).
+func booleanColumns(t *table, raws []rawColumn, booleans []string) error {
+	if len(booleans) > 0 && t.pg() {
+		return configErr(nil, "boolean columns %s: PostgreSQL has a boolean type; the option is for MySQL/MariaDB tinyint(1) columns the connector learnt as BOOLEAN from the binlog", strings.Join(booleans, ","))
+	}
+	for _, b := range booleans {
+		found := false
+		for i := range raws {
+			if !strings.EqualFold(raws[i].name, strings.TrimSpace(b)) {
+				continue
+			}
+			found = true
+			if typ := strings.ToLower(strings.TrimSpace(raws[i].typ)); typ != "tinyint(1)" {
+				return configErr(nil, "boolean column %s of outbox table %s is %s: only a tinyint(1) column (BOOLEAN) can be one", raws[i].name, t.qualified(), raws[i].typ)
+			}
+			raws[i].typ = "boolean"
+		}
+		if !found {
+			return configErr(nil, "boolean column %s: outbox table %s has no such column", b, t.qualified())
+		}
+	}
+	return nil
 }
 
 // rawColumn is a column as the catalog describes it.
@@ -311,6 +348,10 @@ func (t *table) selectExpr(c column) string {
 		return "UNIX_TIMESTAMP(" + q + ")"
 	case s.Name == eventrouter.NameZonedTimestamp:
 		return "to_char(" + q + " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US')"
+	case !t.pg() && c.sqlType == "boolean":
+		// a tinyint(1) the connector delivers as a boolean
+		// (Options.BooleanColumns): any non-zero value is true
+		return "(" + q + " <> 0)"
 	case !t.pg() && strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.sqlType)), "bit"):
 		return "CAST(" + q + " AS UNSIGNED)"
 	case t.pg() && c.sqlType == "money":

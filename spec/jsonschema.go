@@ -45,6 +45,7 @@ var schemaDocs = map[string]string{
 	"RelaySpec.pollInterval":           "Time between polls (default 1s)",
 	"RelaySpec.batch":                  "Rows per poll (default 100)",
 	"RelaySpec.notify":                 "postgres: NOTIFY channel; provisioning adds an insert trigger and the relay LISTENs on it",
+	"RelaySpec.booleanColumns":         "mysql, mariadb: BOOLEAN (tinyint(1)) columns the connector delivers as booleans because it read the table's CREATE TABLE in the binlog (created after the connector started); the relay publishes them as booleans too",
 	"Database.kind":                    "Database kind",
 	"Database.connection":              "How Debezium reaches the database",
 	"Connection.host":                  "Host as Kafka Connect sees it",

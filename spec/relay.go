@@ -24,6 +24,13 @@ type RelaySpec struct {
 	// the outbox table that notifies it on insert, and the relay LISTENs on
 	// it to wake up before the poll interval.
 	Notify string `yaml:"notify" json:"notify,omitempty"`
+	// BooleanColumns (mysql, mariadb) are BOOLEAN (tinyint(1)) columns of
+	// the outbox table that the connector delivers as booleans because it
+	// learnt the table from a CREATE TABLE in the binlog (the table was
+	// created after the connector started); the relay reads the catalog's
+	// tinyint(1) and publishes them as booleans too
+	// (relay.Options.BooleanColumns).
+	BooleanColumns []string `yaml:"booleanColumns" json:"booleanColumns,omitempty"`
 }
 
 // The database-assigned publish order of an outbox table (see
@@ -74,6 +81,20 @@ func checkRelay(o *Outbox, errs *ErrorList) {
 	}
 	if r.Batch < 0 {
 		errs.add(r.PosOf("batch"), fmt.Sprintf("outbox %q: relay.batch %d: want a positive number of rows", o.Name, r.Batch))
+	}
+	if len(r.BooleanColumns) > 0 {
+		if o.Database.Kind == Postgres {
+			errs.add(r.PosOf("booleanColumns"), fmt.Sprintf("outbox %q: relay.booleanColumns is for a mysql or mariadb outbox (postgres has a boolean type)", o.Name))
+		}
+		for _, b := range r.BooleanColumns {
+			found := false
+			for _, c := range o.ColumnContract() {
+				found = found || c.Name == b
+			}
+			if !found {
+				errs.add(r.PosOf("booleanColumns"), fmt.Sprintf("outbox %q: relay.booleanColumns %q: not a column of the outbox table", o.Name, b))
+			}
+		}
 	}
 	if r.Notify != "" {
 		if o.Database.Kind != Postgres {

@@ -28,6 +28,10 @@ func TestRelaySpec(t *testing.T) {
 	if !o.RelayPublished() || o.Relay.OrderColumn != "id" || o.Relay.Batch != 50 || o.Relay.Notify != "outbox_orders" || o.Relay.PollInterval != "100ms" {
 		t.Errorf("relay = %+v", o.Relay)
 	}
+	s, err = spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(relayDoc("mariadb", "      booleanColumns: [type]\n"))})
+	if err != nil || len(s.Outboxes[0].Relay.BooleanColumns) != 1 || s.Outboxes[0].Relay.BooleanColumns[0] != "type" {
+		t.Errorf("relay.booleanColumns: %v", err)
+	}
 	s, err = spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(relayDoc("postgres", "      {}\n"))})
 	if err != nil || !s.Outboxes[0].RelayPublished() {
 		t.Errorf("relay: {}: %v", err)
@@ -39,6 +43,8 @@ func TestRelaySpec(t *testing.T) {
 		{"postgres", "      batch: -1\n", `relay.batch -1`},
 		{"mariadb", "      notify: outbox_orders\n", `relay.notify needs a postgres outbox`},
 		{"postgres", "      notify: Bad-Name\n", `relay.notify "Bad-Name": want a lower-case identifier`},
+		{"postgres", "      booleanColumns: [type]\n", `relay.booleanColumns is for a mysql or mariadb outbox`},
+		{"mariadb", "      booleanColumns: [nosuch]\n", `relay.booleanColumns "nosuch": not a column of the outbox table`},
 		{"postgres", "      {}\n    writer:\n      deleteAfterInsert: true\n", `outbox.yaml:11:26: outbox "orders": writer.deleteAfterInsert cannot go with relay`},
 	} {
 		_, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(relayDoc(tc.kind, tc.relay))})

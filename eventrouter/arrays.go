@@ -1,0 +1,207 @@
+package eventrouter
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// pgArrayElements are the element types of the PostgreSQL one-dimensional
+// arrays modelled (pgArrayAliases maps the other spellings: as written in
+// a declaration, as format_type prints them), and the element schema
+// PostgresValueConverter gives them: SchemaBuilder.array of an optional
+// int16 / int32 / int64 / boolean / float / double / string /
+// io.debezium.data.Uuid / io.debezium.time.Date.
+var pgArrayElements = map[string]func() *Schema{
+	"int2":   func() *Schema { return &Schema{Type: Int16, Optional: true} },
+	"int4":   func() *Schema { return &Schema{Type: Int32, Optional: true} },
+	"int8":   func() *Schema { return &Schema{Type: Int64, Optional: true} },
+	"bool":   func() *Schema { return &Schema{Type: Boolean, Optional: true} },
+	"float4": func() *Schema { return &Schema{Type: Float32, Optional: true} },
+	"float8": func() *Schema { return &Schema{Type: Float64, Optional: true} },
+	"text":   func() *Schema { return &Schema{Type: String, Optional: true} },
+	"uuid":   func() *Schema { return &Schema{Type: String, Name: NameUUID, Version: i32(1), Optional: true} },
+	"date":   func() *Schema { return &Schema{Type: Int32, Name: NameDate, Version: i32(1), Optional: true} },
+}
+
+// pgArrayAliases maps the other spellings to the pgArrayElements key.
+var pgArrayAliases = map[string]string{
+	"smallint": "int2", "int": "int4", "integer": "int4", "bigint": "int8", "boolean": "bool",
+	"varchar": "text", "character varying": "text", "real": "float4", "double precision": "float8",
+}
+
+var pgArrayTypeRe = regexp.MustCompile(`^\s*(?:_([a-z0-9_]+)|([a-z][a-z0-9_ ]*?)\s*(?:\(\s*\d+\s*\))?\s*((?:\[\s*\d*\s*\]\s*)+|\s+array(?:\s*\[\s*\d*\s*\])?))\s*$`)
+
+// pgArrayType reports a PostgreSQL array type (int4[], integer[],
+// varchar(10)[], text ARRAY, pg_type's _int4): elem is the element type's
+// pgArrayElements key ("" when the element type is not modelled), dims the
+// number of dimensions declared (PostgreSQL does not enforce it: a
+// one-dimensional column may hold a two-dimensional value, refused then
+// by its value).
+func pgArrayType(kind ConnectorKind, sqlType string) (elem string, dims int, ok bool) {
+	if kind != Postgres && kind != "" {
+		return "", 0, false
+	}
+	m := pgArrayTypeRe.FindStringSubmatch(strings.ToLower(sqlType))
+	if m == nil {
+		return "", 0, false
+	}
+	name, dims := m[1], 1
+	if name == "" {
+		name = m[2]
+		if strings.HasPrefix(m[3], "[") {
+			dims = strings.Count(m[3], "[")
+		}
+	}
+	if a, ok := pgArrayAliases[name]; ok {
+		name = a
+	}
+	if pgArrayElements[name] == nil {
+		return "", dims, true
+	}
+	return name, dims, true
+}
+
+// isPgArray reports a PostgreSQL array type, modelled or not.
+func isPgArray(kind ConnectorKind, sqlType string) bool {
+	_, _, ok := pgArrayType(kind, sqlType)
+	return ok
+}
+
+// pgArraySchema is the Connect schema of a modelled one-dimensional array
+// column; ok is false for another type, a *ColumnTypeError for an array
+// of more dimensions or of an element type not modelled.
+func pgArraySchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, bool, error) {
+	elem, dims, ok := pgArrayType(kind, sqlType)
+	if !ok {
+		return nil, false, nil
+	}
+	if elem == "" || dims != 1 {
+		return nil, true, &ColumnTypeError{Kind: Postgres, Type: sqlType}
+	}
+	return &Schema{Type: Array, Optional: nullable, Items: pgArrayElements[elem]()}, true, nil
+}
+
+// pgArrayValue converts a sample value of a modelled array column into the
+// list the connector delivers: a JSON array (its elements as for a column
+// of the element type) or a string in PostgreSQL's array literal form
+// ("{1,2,NULL}", "{a,\"b c\"}", what the relay reads with ::text). A
+// multi-dimensional value and a dimension decoration ("[1:2]={1,2}") are
+// refused.
+func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, isStr bool) ([]any, error) {
+	elem, _, _ := pgArrayType(Postgres, sqlType)
+	var elems []json.RawMessage
+	if isStr {
+		texts, nulls, err := parsePgArrayLiteral(str)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s value %q: %v", ErrInvalidEvent, sqlType, str, err)
+		}
+		for i, t := range texts {
+			if nulls[i] {
+				elems = append(elems, json.RawMessage("null"))
+				continue
+			}
+			b, _ := json.Marshal(t)
+			elems = append(elems, b)
+		}
+	} else {
+		if err := json.Unmarshal(raw, &elems); err != nil {
+			return nil, fmt.Errorf("%w: %s value %s: want a JSON array or PostgreSQL's array text ({1,2})", ErrInvalidEvent, sqlType, raw)
+		}
+		for _, e := range elems {
+			if t := bytes.TrimSpace(e); len(t) > 0 && t[0] == '[' {
+				return nil, fmt.Errorf("%w: %s value %s: a multi-dimensional array is not modelled", ErrInvalidEvent, sqlType, raw)
+			}
+		}
+	}
+	out := make([]any, 0, len(elems))
+	for _, e := range elems {
+		v, err := ColumnValue(Postgres, elem, s.Items, e)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s element %s: %v", ErrInvalidEvent, sqlType, e, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// parsePgArrayLiteral reads a one-dimensional PostgreSQL array literal:
+// elements separated by commas in braces, each double-quoted (backslash
+// escapes) or bare (surrounding blanks dropped; NULL in any case is a
+// NULL element).
+func parsePgArrayLiteral(v string) (elems []string, nulls []bool, err error) {
+	s := strings.TrimSpace(v)
+	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
+		return nil, nil, fmt.Errorf("want {elem,elem,...}")
+	}
+	s = s[1 : len(s)-1]
+	if strings.TrimSpace(s) == "" {
+		return []string{}, []bool{}, nil
+	}
+	i := 0
+	for {
+		for i < len(s) && isPgArraySpace(s[i]) {
+			i++
+		}
+		if i >= len(s) {
+			return nil, nil, fmt.Errorf("an empty element")
+		}
+		var b strings.Builder
+		quoted := false
+		switch s[i] {
+		case '{':
+			return nil, nil, fmt.Errorf("a multi-dimensional array is not modelled")
+		case '"':
+			quoted = true
+			i++
+			for {
+				if i >= len(s) {
+					return nil, nil, fmt.Errorf("an unterminated quoted element")
+				}
+				c := s[i]
+				if c == '\\' && i+1 < len(s) {
+					b.WriteByte(s[i+1])
+					i += 2
+					continue
+				}
+				i++
+				if c == '"' {
+					break
+				}
+				b.WriteByte(c)
+			}
+			for i < len(s) && isPgArraySpace(s[i]) {
+				i++
+			}
+		default:
+			for i < len(s) && s[i] != ',' {
+				c := s[i]
+				if c == '"' || c == '{' || c == '}' || c == '\\' {
+					return nil, nil, fmt.Errorf("%q in a bare element: quote it", c)
+				}
+				b.WriteByte(c)
+				i++
+			}
+		}
+		text := b.String()
+		if !quoted {
+			text = strings.TrimRight(text, " \t\n\r\v\f")
+			if text == "" {
+				return nil, nil, fmt.Errorf("an empty element")
+			}
+		}
+		elems = append(elems, text)
+		nulls = append(nulls, !quoted && strings.EqualFold(text, "null"))
+		if i >= len(s) {
+			return elems, nulls, nil
+		}
+		if s[i] != ',' {
+			return nil, nil, fmt.Errorf("want a comma after an element")
+		}
+		i++
+	}
+}
+
+func isPgArraySpace(c byte) bool { return strings.IndexByte(" \t\n\r\v\f", c) >= 0 }

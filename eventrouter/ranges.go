@@ -1,0 +1,241 @@
+package eventrouter
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// isPgDiscreteRange reports a PostgreSQL int4range, int8range, daterange,
+// numrange or tsrange column (the name is historical: the discrete ones
+// and the two whose text depends on no session setting): the connector
+// delivers it as a plain Connect string, the range as PostgreSQL prints it
+// (discrete ones canonical: [lower,upper); empty). tstzrange is not
+// modelled: its bounds are printed in the replication session's time zone
+// (the Connect worker JVM's), which the connector config does not tell.
+func isPgDiscreteRange(kind ConnectorKind, sqlType string) bool {
+	if kind != Postgres && kind != "" {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(sqlType)) {
+	case "int4range", "int8range", "daterange", "numrange", "tsrange":
+		return true
+	}
+	return false
+}
+
+// rangeBound is one finite bound: its text as PostgreSQL prints it and a
+// value to compare (int64 for the discrete types, *big.Rat for numrange,
+// time.Time for tsrange).
+type rangeBound struct {
+	text string
+	n    int64
+	r    *big.Rat
+	t    time.Time
+}
+
+func (a rangeBound) cmp(typ string, b rangeBound) int {
+	switch typ {
+	case "numrange":
+		return a.r.Cmp(b.r)
+	case "tsrange":
+		return a.t.Compare(b.t)
+	}
+	switch {
+	case a.n < b.n:
+		return -1
+	case a.n > b.n:
+		return 1
+	}
+	return 0
+}
+
+// pgRangeValue is the text PostgreSQL prints for a range input: a
+// discrete range (int4range, int8range, daterange) canonical, "(1,5]" is
+// [2,6), "[5,5)" and "(4,5)" are empty; numrange and tsrange keep their
+// brackets, empty when the bounds are equal and not both inclusive;
+// numrange bounds as numeric_out prints them (the input's scale: 1.50,
+// 1e2 is 100), tsrange bounds quoted ISO ("2024-01-01 10:00:00.5"). An
+// omitted bound is infinite ("(,6)", "[1,)"). Surrounding blanks and
+// quoted bounds are read as PostgreSQL reads them; a lower bound above the
+// upper one, a bound out of the element type's range, infinity, NaN and
+// other forms are refused.
+func pgRangeValue(sqlType, v string) (string, error) {
+	t := strings.ToLower(strings.TrimSpace(sqlType))
+	bad := func(msg string) (string, error) {
+		return "", fmt.Errorf("%w: %s value %q: %s", ErrInvalidEvent, t, v, msg)
+	}
+	s := strings.TrimSpace(v)
+	if strings.EqualFold(s, "empty") {
+		return "empty", nil
+	}
+	if len(s) < 3 || (s[0] != '[' && s[0] != '(') || (s[len(s)-1] != ']' && s[len(s)-1] != ')') {
+		return bad(`want [lower,upper), (lower,upper], "empty"`)
+	}
+	lowInc, upInc := s[0] == '[', s[len(s)-1] == ']'
+	lowText, upText, ok := strings.Cut(s[1:len(s)-1], ",")
+	if !ok || strings.Contains(upText, ",") {
+		return bad("want two bounds separated by one comma")
+	}
+	// a bound: blank-trimmed (the element types' input functions ignore
+	// blanks), optionally double-quoted; nothing at all is infinite
+	bound := func(b string) (rb rangeBound, inf bool, err error) {
+		if b == "" {
+			return rb, true, nil
+		}
+		b = strings.TrimSpace(b)
+		if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+			b = strings.TrimSpace(b[1 : len(b)-1])
+		}
+		if strings.ContainsAny(b, `"\`) {
+			return rb, false, fmt.Errorf("bound %q: not modelled", b)
+		}
+		switch t {
+		case "daterange":
+			d, err := time.Parse("2006-01-02", b)
+			if err != nil {
+				return rb, false, fmt.Errorf("bound %q: want YYYY-MM-DD", b)
+			}
+			rb.n = d.Unix() / 86400
+		case "int4range":
+			rb.n, err = strconv.ParseInt(b, 10, 32)
+		case "int8range":
+			rb.n, err = strconv.ParseInt(b, 10, 64)
+		case "numrange":
+			rb.r, rb.text, err = pgNumericText(b)
+		case "tsrange":
+			rb.t, rb.text, err = pgTimestampText(b)
+		}
+		return rb, false, err
+	}
+	lo, loInf, err := bound(lowText)
+	if err != nil {
+		return bad(err.Error())
+	}
+	hi, hiInf, err := bound(upText)
+	if err != nil {
+		return bad(err.Error())
+	}
+	if !loInf && !hiInf && lo.cmp(t, hi) > 0 {
+		return bad("range lower bound must be less than or equal to range upper bound")
+	}
+	discrete := t == "int4range" || t == "int8range" || t == "daterange"
+	if discrete {
+		// canonical form: [lower, upper); the element type's successor
+		// must exist
+		max := int64(math.MaxInt64)
+		if t == "int4range" {
+			max = math.MaxInt32
+		}
+		if !loInf && !lowInc {
+			if lo.n == max {
+				return bad("integer out of range")
+			}
+			lo.n++
+		}
+		if !hiInf && upInc {
+			if hi.n == max {
+				return bad("integer out of range")
+			}
+			hi.n++
+		}
+		lowInc, upInc = true, false
+		if !loInf && !hiInf && lo.n >= hi.n {
+			return "empty", nil
+		}
+		for _, b := range []*rangeBound{&lo, &hi} {
+			if t == "daterange" {
+				b.text = time.Unix(b.n*86400, 0).UTC().Format("2006-01-02")
+			} else {
+				b.text = strconv.FormatInt(b.n, 10)
+			}
+		}
+	} else if !loInf && !hiInf && lo.cmp(t, hi) == 0 && !(lowInc && upInc) {
+		return "empty", nil
+	}
+	var b strings.Builder
+	if loInf || !lowInc {
+		b.WriteByte('(')
+	} else {
+		b.WriteByte('[')
+	}
+	if !loInf {
+		b.WriteString(lo.text)
+	}
+	b.WriteByte(',')
+	if !hiInf {
+		b.WriteString(hi.text)
+	}
+	if hiInf || !upInc {
+		b.WriteByte(')')
+	} else {
+		b.WriteByte(']')
+	}
+	return b.String(), nil
+}
+
+var pgNumericRe = regexp.MustCompile(`^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,4}))?$`)
+
+// pgNumericText reads a numeric as numeric_in does and prints it as
+// numeric_out: the display scale is the input's fraction digits less the
+// exponent (at least 0), "-0.00" is 0.00. NaN and Infinity are refused.
+func pgNumericText(v string) (*big.Rat, string, error) {
+	m := pgNumericRe.FindStringSubmatch(v)
+	if m == nil || m[2]+m[3] == "" {
+		return nil, "", fmt.Errorf("bound %q: want a number", v)
+	}
+	exp := 0
+	if m[4] != "" {
+		exp, _ = strconv.Atoi(m[4])
+	}
+	r, ok := new(big.Rat).SetString(m[1] + m[2] + "." + m[3] + "0")
+	if !ok {
+		return nil, "", fmt.Errorf("bound %q: want a number", v)
+	}
+	if exp != 0 {
+		p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(exp))), nil))
+		if exp > 0 {
+			r.Mul(r, p)
+		} else {
+			r.Quo(r, p)
+		}
+	}
+	scale := len(m[3]) - exp
+	if scale < 0 {
+		scale = 0
+	}
+	text := r.FloatString(scale)
+	if r.Sign() == 0 {
+		text = strings.TrimPrefix(text, "-")
+	}
+	return r, text, nil
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// pgTimestampText reads a timestamp bound (2024-01-01, 2024-01-01
+// 10:00:00[.ffffff], T for the blank) and prints it as timestamp_out
+// does under DateStyle ISO, quoted as a range bound: "2024-01-01
+// 10:00:00.5" (the fraction without trailing zeros). More than 6 fraction
+// digits are refused.
+func pgTimestampText(v string) (time.Time, string, error) {
+	for _, l := range []string{"2006-01-02 15:04:05.999999", "2006-01-02T15:04:05.999999", "2006-01-02"} {
+		if ts, err := time.ParseInLocation(l, v, time.UTC); err == nil {
+			if frac := strings.SplitN(v, ".", 2); len(frac) == 2 && len(frac[1]) > 6 {
+				break
+			}
+			text := ts.Format("2006-01-02 15:04:05.999999")
+			return ts, `"` + text + `"`, nil
+		}
+	}
+	return time.Time{}, "", fmt.Errorf("bound %q: want YYYY-MM-DD[ HH:MM:SS[.ffffff]]", v)
+}
