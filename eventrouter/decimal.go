@@ -236,15 +236,21 @@ func decimalValue(kind ConnectorKind, sqlType string, s *Schema, text string) (a
 			return nil, fmt.Errorf("%w: %s value %s: numeric field overflow (precision %d, scale %d)", ErrInvalidEvent, sqlType, text, prec, scale)
 		}
 	}
+	return d.inMode(s), nil
+}
+
+// inMode is d as decimal.handling.mode delivers it in a field of schema s:
+// string mode as BigDecimal.toPlainString (the differential test found the
+// connectors' string mode plain, "0.0000000100", never "1.00E-8"), double
+// mode as a float64, precise mode as the Decimal itself.
+func (d Decimal) inMode(s *Schema) any {
 	switch s.Type {
 	case String:
-		// BigDecimal.toPlainString: the differential test found the
-		// connectors' string mode plain ("0.0000000100", never "1.00E-8")
-		return d.plain(), nil
+		return d.plain()
 	case Float64:
-		return d.float64(), nil
+		return d.float64()
 	}
-	return d, nil
+	return d
 }
 
 // Special numeric values: PostgreSQL's numeric NaN, Infinity and -Infinity.
@@ -346,11 +352,5 @@ func moneyValue(sqlType string, s *Schema, text string) (any, error) {
 	if !d.Unscaled.IsInt64() {
 		return nil, fmt.Errorf("%w: %s value %q is out of range for type money", ErrInvalidEvent, sqlType, text)
 	}
-	switch s.Type {
-	case String:
-		return d.plain(), nil
-	case Float64:
-		return d.float64(), nil
-	}
-	return d, nil
+	return d.inMode(s), nil
 }
