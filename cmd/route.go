@@ -130,7 +130,10 @@ them (brackets kept, [1e2,1.50) is [100,1.50), timestamps quoted ISO);
 tstzrange is refused; one-dimensional arrays of int2,
 int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect arrays of optional
 elements (give a JSON array or PostgreSQL's array text, "{1,NULL}"; a
-StringConverter writes [1, null], a header [1,null]); multi-dimensional
+StringConverter writes [1, null], a header [1,null]); numeric(p,s)[] elements
+are decimals under decimal.handling.mode with the column's scale (an
+unconstrained numeric[] under string and double only; a NaN element under
+precise makes the column NULL); multi-dimensional
 arrays and other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input

@@ -122,13 +122,13 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 			return &SettingError{Column: name, Type: sqlType, Setting: "money.fraction.digits", Value: d, Modeled: strconv.Itoa(MoneyFractionDigits)}
 		}
 	}
-	if IsDecimalType(sqlType) || isMoney(kind, sqlType) {
+	if IsDecimalType(sqlType) || isMoney(kind, sqlType) || isPgDecimalArray(kind, sqlType) {
 		switch cs.DecimalHandlingMode {
 		case "", "precise", "string", "double":
 		default:
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.handling.mode", Value: cs.DecimalHandlingMode, Modeled: "precise, string, double"}
 		}
-		if s.Name == NameDecimal && cs.DecimalFormat != "" {
+		if (s.Name == NameDecimal || s.Items != nil && s.Items.Name == NameDecimal) && cs.DecimalFormat != "" {
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.format (JsonConverter)", Value: cs.DecimalFormat, Modeled: "base64"}
 		}
 	}

@@ -1049,6 +1049,9 @@ func variants() []variant {
 		specialNumericVariant("numeric_special_string", "string"),
 		specialNumericVariant("numeric_special_double", "double"),
 		specialNumericVariant("numeric_special_precise", "precise"),
+		numericArrayVariant("pg_numeric_arrays_precise", "precise"),
+		numericArrayVariant("pg_numeric_arrays_string", "string"),
+		numericArrayVariant("pg_numeric_arrays_double", "double"),
 		{
 			// #31 (remaining types): MariaDB UNSIGNED ZEROFILL integers,
 			// widened as the unsigned ones (the value, not the padded
@@ -2337,6 +2340,54 @@ func specialNumericVariant(name, mode string) variant {
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
 			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "false",
 		},
+		base: base + "}", ops: ops,
+	}
+}
+
+// numericArrayVariant is numeric(p,s)[] (and, under string and double, an
+// unconstrained numeric[]) under decimal.handling.mode: the elements
+// scaled to the column's scale (non-canonical input, rounding, exponent),
+// NULL elements, an empty array, a NULL column and NaN (under precise the
+// whole column's converter throws: NULL under the default warn), in the
+// key (StringConverter: List.toString of BigDecimals), headers (JsonConverter
+// with schemas under precise, SimpleHeaderConverter otherwise) and the
+// envelope; on MariaDB the columns are text.
+func numericArrayVariant(name, mode string) variant {
+	cols := withCols(col{name: "t_nd", pg: "numeric(10,2)[]", maria: "varchar(200)"})
+	placement := "t_nd:header,t_nd:envelope:nd"
+	base := `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_nd":"{1}"`
+	rows := []string{`"t_nd":"{1.5, -0.005 ,NULL,1e2,0.125}"`, `"t_nd":"{}"`, `"t_nd":null`, `"t_nd":"{NaN,1}"`}
+	names := []string{"numeric_array_values", "numeric_array_empty", "numeric_array_null", "numeric_array_nan"}
+	frees := []string{`"{1.50,1e2,-0.000}"`, `"{NULL}"`, `null`, `"{NaN,Infinity,-Infinity}"`}
+	if mode != "precise" {
+		cols = append(cols, col{name: "t_nf", pg: "numeric[]", maria: "varchar(200)"})
+		placement += ",t_nf:header,t_nf:envelope:nf"
+		base += `,"t_nf":"{2}"`
+		for i := range rows {
+			rows[i] += `,"t_nf":` + frees[i]
+		}
+	}
+	conn := map[string]string{
+		"decimal.handling.mode": mode, "errors.tolerance": "all",
+		"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+		"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+	}
+	if mode == "precise" {
+		conn["header.converter"] = "org.apache.kafka.connect.json.JsonConverter"
+		conn["header.converter.schemas.enable"] = "true"
+	}
+	var ops []op
+	for i, r := range rows {
+		ops = append(ops, op{name: names[i], kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"` + fmt.Sprint(i) + `","type":"T","payload":{"i":` + fmt.Sprint(i) + `},` + r + `}`})
+	}
+	return variant{
+		name: name, cols: cols,
+		er: map[string]string{
+			"table.field.event.key":             "t_nd",
+			"table.fields.additional.placement": placement,
+			"route.topic.replacement":           "dt$R.narr.${routedByValue}",
+		},
+		conn: conn,
 		base: base + "}", ops: ops,
 	}
 }

@@ -173,6 +173,11 @@
 //	float8[], text[], varchar(n)[], uuid[],       int64, boolean, float, double,   headers: Values.convertToString [1,null]);
 //	date[] | -                                    string, Uuid, Date               input a JSON array or the array text
 //	                                                                               {1,NULL}; multi-dimensional refused
+//	numeric(p,s)[] | -                            array of optional decimals       decimal.handling.mode's element schema
+//	                                                                               (Decimal scale s, precision p; string;
+//	                                                                               double), elements at the column's scale;
+//	                                                                               numeric[] under string / double only; a
+//	                                                                               NaN under precise: the column is NULL
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
@@ -192,7 +197,8 @@
 // time.precision.mode is no longer supported"): ParseConfig returns a
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
 // (interval day to second), unbounded varbit, multi-dimensional arrays and
-// arrays of other element types (numeric, float, char(n), jsonb, ...),
+// arrays of other element types (char(n), jsonb, ...), numeric[] under
+// precise (VariableScaleDecimal elements),
 // enums, tstzrange (its text follows the replication session's time zone),
 // hstore; MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
@@ -217,7 +223,8 @@
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
-// pg_arrays_simple_headers, boolean_*_from_binlog_ddl and zerofill_integers
+// pg_arrays_simple_headers, pg_numeric_arrays_*, boolean_*_from_binlog_ddl
+// and zerofill_integers
 // variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned

@@ -91,7 +91,8 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 // only), PostgreSQL money, time, interval, bit, xml, inet, cidr, macaddr,
 // macaddr8, int4range, int8range, daterange, numrange, tsrange and
 // one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
-// varchar, uuid and date, MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// varchar, uuid, date and numeric(p,s) (numeric[] under string and double
+// only), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
 // unbounded varbit, multi-dimensional arrays and arrays of other element
 // types, enums, tstzrange, hstore; MySQL / MariaDB spatial types,
@@ -108,7 +109,7 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 		out = append(out, "numeric(p,s)", "decimal(p,s)", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange",
-			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]")
+			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -176,7 +177,7 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	if !ok {
 		return nil, fmt.Errorf("%w: connector %q", ErrUnsupported, kind)
 	}
-	if s, ok, err := pgArraySchema(kind, sqlType, nullable); ok {
+	if s, ok, err := pgArraySchema(kind, sqlType, nullable, cs); ok {
 		return s, err
 	}
 	if isMoney(kind, sqlType) {
