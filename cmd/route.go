@@ -105,7 +105,8 @@ envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
 (e.g. PostgreSQL interval with fields, unbounded varbit, multi-dimensional
-arrays and arrays of other element types, tstzrange, hstore;
+arrays and arrays of other element types, tstzrange, hstore under
+hstore.handling.mode=map;
 MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
 exit 2 naming the column and its type, rather than guessed; so is it at
 relay start.
@@ -133,7 +134,10 @@ elements (give a JSON array or PostgreSQL's array text, "{1,NULL}"; a
 StringConverter writes [1, null], a header [1,null]); numeric(p,s)[] elements
 are decimals under decimal.handling.mode with the column's scale (an
 unconstrained numeric[] under string and double only; a NaN element under
-precise makes the column NULL); multi-dimensional
+precise makes the column NULL); hstore is io.debezium.data.Json, the JSON
+object Jackson writes from the driver's java.util.HashMap (keys in HashMap
+order, not as written; give PostgreSQL's hstore text or a JSON object of
+strings and nulls); multi-dimensional
 arrays and other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input

@@ -47,6 +47,10 @@ type ColumnSettings struct {
 	// warn (the default) and skip, which leave a column whose value the
 	// converter throws on NULL, are modelled; fail is not.
 	ConvertingFailureMode string
+	// HStoreHandlingMode is hstore.handling.mode (PostgreSQL): json (the
+	// default: io.debezium.data.Json, keys in java.util.HashMap order) is
+	// modelled, map is not.
+	HStoreHandlingMode string
 }
 
 // ParseColumnSettings reads the ColumnSettings of a connector config.
@@ -60,6 +64,7 @@ func ParseColumnSettings(conf map[string]string) ColumnSettings {
 		IntervalHandlingMode:  get("interval.handling.mode"),
 		MoneyFractionDigits:   get("money.fraction.digits"),
 		ConvertingFailureMode: get("event.converting.failure.handling.mode"),
+		HStoreHandlingMode:    get("hstore.handling.mode"),
 	}
 	for _, k := range []string{"key.converter.decimal.format", "value.converter.decimal.format", "header.converter.decimal.format"} {
 		if f := get(k); f != "" && f != "base64" {
@@ -130,6 +135,13 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		}
 		if (s.Name == NameDecimal || s.Items != nil && s.Items.Name == NameDecimal) && cs.DecimalFormat != "" {
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.format (JsonConverter)", Value: cs.DecimalFormat, Modeled: "base64"}
+		}
+	}
+	if isPgHstore(kind, sqlType) {
+		switch cs.HStoreHandlingMode {
+		case "", "json":
+		default:
+			return &SettingError{Column: name, Type: sqlType, Setting: "hstore.handling.mode", Value: cs.HStoreHandlingMode, Modeled: "json"}
 		}
 	}
 	if s.Name == NameMicroDuration {

@@ -88,6 +88,10 @@ type variant struct {
 	// lateDDL: on MariaDB the table is created once the connector runs,
 	// so that its schema comes from the binlog's CREATE TABLE
 	lateDDL bool
+	// pgSetup: statements run on PostgreSQL before the table is created
+	// (CREATE EXTENSION), so that the connector's type registry knows
+	// the types when it starts
+	pgSetup []string
 	// this variant's records (why, for the log)
 }
 
@@ -1049,6 +1053,36 @@ func variants() []variant {
 		specialNumericVariant("numeric_special_string", "string"),
 		specialNumericVariant("numeric_special_double", "double"),
 		specialNumericVariant("numeric_special_precise", "precise"),
+		{
+			// hstore under hstore.handling.mode=json (the default): Jackson's
+			// JSON of the java.util.HashMap the driver's HStoreConverter
+			// fills, keys in HashMap order (14 keys: the table resized to
+			// 32), escapes, NULL values, non-ASCII keys, an empty hstore and
+			// a NULL column, in the key (StringConverter), a header with its
+			// schema (io.debezium.data.Json) and the envelope; on MariaDB
+			// the column is text
+			name:    "pg_hstore",
+			pgSetup: []string{"CREATE EXTENSION IF NOT EXISTS hstore"},
+			cols:    withCols(col{name: "t_h", pg: "hstore", maria: "varchar(400)"}),
+			er: map[string]string{
+				"table.field.event.key":             "t_h",
+				"table.fields.additional.placement": "t_h:header,t_h:envelope:h",
+				"route.topic.replacement":           "dt$R.hst.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_h":"a=>1"}`,
+			ops: []op{
+				{name: "hstore_order", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_h":"zeta=>1, c=>3, b=>2, aa=>NULL, q=>"x y", longer_key=>v, k2=>"", Aa=>1, BB=>2, é=>accent, "a b"=>sp, x=>NuLL, n=>"NULL", m=>"q\"\\""}`},
+				{name: "hstore_empty", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"i":2},"t_h":""}`},
+				{name: "hstore_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"i":3},"t_h":null}`},
+				{name: "hstore_two", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_h":""b" => "2" , "a"=>"1""}`},
+			},
+		},
 		numericArrayVariant("pg_numeric_arrays_precise", "precise"),
 		numericArrayVariant("pg_numeric_arrays_string", "string"),
 		numericArrayVariant("pg_numeric_arrays_double", "double"),
@@ -1361,6 +1395,13 @@ func (h *harness) runVariant() (pass, total int) {
 	createTable := func() {
 		if err := h.db.exec(ctx, fmt.Sprintf("CREATE TABLE %s (%s)", h.table, strings.Join(defs, ", "))); err != nil {
 			t.Fatal(err)
+		}
+	}
+	if h.side.kind == eventrouter.Postgres {
+		for _, q := range h.v.pgSetup {
+			if err := h.db.exec(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
 		}
 	}
 	late := h.v.lateDDL && h.side.kind != eventrouter.Postgres

@@ -178,6 +178,9 @@
 //	                                                                               double), elements at the column's scale;
 //	                                                                               numeric[] under string / double only; a
 //	                                                                               NaN under precise: the column is NULL
+//	hstore | -                                    string io.debezium.data.Json     Jackson's object of the driver's HashMap:
+//	                                                                               keys in java.util.HashMap order (String
+//	                                                                               hashCode buckets), NULL values null
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
@@ -200,7 +203,8 @@
 // arrays of other element types (char(n), jsonb, ...), numeric[] under
 // precise (VariableScaleDecimal elements),
 // enums, tstzrange (its text follows the replication session's time zone),
-// hstore; MySQL / MariaDB spatial types, zerofill floats and decimals.
+// hstore under hstore.handling.mode=map (json, the default, is modelled);
+// MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
 //
 //   - id, key, payload, header, envelope: every modelled type, serialized
@@ -223,7 +227,7 @@
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
-// pg_arrays_simple_headers, pg_numeric_arrays_*, boolean_*_from_binlog_ddl
+// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, boolean_*_from_binlog_ddl
 // and zerofill_integers
 // variants
 // check these values against the real connectors, and the relay's against
