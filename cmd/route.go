@@ -105,7 +105,7 @@ envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
 (e.g. PostgreSQL interval with fields, unbounded varbit, multi-dimensional
-arrays and arrays of other element types, tstzrange, hstore under
+arrays and arrays of other element types, hstore under
 hstore.handling.mode=map;
 MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
 exit 2 naming the column and its type, rather than guessed; so is it at
@@ -128,7 +128,9 @@ plain strings in PostgreSQL's output form (cidr 10.1/16 is 10.1.0.0/16, inet
 daterange are plain strings in PostgreSQL's canonical form ((1,5] is [2,6),
 (4,5) is empty), numrange and tsrange plain strings as PostgreSQL prints
 them (brackets kept, [1e2,1.50) is [100,1.50), timestamps quoted ISO);
-tstzrange is refused; one-dimensional arrays of int2,
+tstzrange bounds are printed in the replication session's time zone, the
+Connect worker JVM's default, assumed UTC ("2024-01-01 08:00:00.5+00"; a
+worker in another zone gives other text); one-dimensional arrays of int2,
 int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect arrays of optional
 elements (give a JSON array or PostgreSQL's array text, "{1,NULL}"; a
 StringConverter writes [1, null], a header [1,null]); numeric(p,s)[] elements

@@ -51,6 +51,12 @@ type ColumnSettings struct {
 	// default: io.debezium.data.Json, keys in java.util.HashMap order) is
 	// modelled, map is not.
 	HStoreHandlingMode string
+	// WorkerTimeZone is the Connect worker JVM's default time zone (not a
+	// connector setting: the driver sends it as the replication session's
+	// TimeZone, which decides the text of a PostgreSQL tstzrange). "" and
+	// UTC (the stack's workers, the Debezium image's default) are
+	// modelled; another zone is refused on a tstzrange column.
+	WorkerTimeZone string
 }
 
 // ParseColumnSettings reads the ColumnSettings of a connector config.
@@ -135,6 +141,13 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		}
 		if (s.Name == NameDecimal || s.Items != nil && s.Items.Name == NameDecimal) && cs.DecimalFormat != "" {
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.format (JsonConverter)", Value: cs.DecimalFormat, Modeled: "base64"}
+		}
+	}
+	if strings.EqualFold(strings.TrimSpace(sqlType), "tstzrange") && (kind == Postgres || kind == "") {
+		switch strings.ToUpper(cs.WorkerTimeZone) {
+		case "", "UTC", "ETC/UTC", "Z", "GMT":
+		default:
+			return &SettingError{Column: name, Type: sqlType, Setting: "the Connect worker's time zone", Value: cs.WorkerTimeZone, Modeled: "UTC"}
 		}
 	}
 	if isPgHstore(kind, sqlType) {

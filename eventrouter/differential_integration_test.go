@@ -1083,6 +1083,31 @@ func variants() []variant {
 				{name: "hstore_two", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_h":""b" => "2" , "a"=>"1""}`},
 			},
 		},
+		{
+			// tstzrange: bounds printed in the replication session's time
+			// zone (the Connect worker JVM's, UTC on the stack): offsets
+			// converted, brackets kept, empty on equal instants; in the key
+			// (StringConverter), a header and the envelope; on MariaDB the
+			// column is text
+			name: "pg_tstzrange",
+			cols: withCols(col{name: "t_tz", pg: "tstzrange", maria: "varchar(120)"}),
+			er: map[string]string{
+				"table.field.event.key":             "t_tz",
+				"table.fields.additional.placement": "t_tz:header,t_tz:envelope:tz",
+				"route.topic.replacement":           "dt$R.tzr.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_tz":"[2024-01-01 00:00:00+00,)"}`,
+			ops: []op{
+				{name: "tstzrange_offsets", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_tz":"[2024-01-01 10:00:00.500+02,"2024-07-01T23:30:00-05:30"]"}`},
+				{name: "tstzrange_empty_infinite", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"i":2},"t_tz":"(2024-01-01 10:00+01,2024-01-01 09:00Z)"}`},
+				{name: "tstzrange_unbounded", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"i":3},"t_tz":"(,2024-02-29 12:00:00.123456+0100]"}`},
+				{name: "tstzrange_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_tz":null}`},
+			},
+		},
 		numericArrayVariant("pg_numeric_arrays_precise", "precise"),
 		numericArrayVariant("pg_numeric_arrays_string", "string"),
 		numericArrayVariant("pg_numeric_arrays_double", "double"),
