@@ -174,7 +174,10 @@ mediumint unsigned: int32, int unsigned: int64) and BIGINT UNSIGNED is the
 signed long (above 2^63-1 it wraps), as bigint.unsigned.handling.mode=long.
 On MySQL/MariaDB, BOOLEAN is modelled as the connector's DDL parser reads a
 CREATE TABLE in the binlog (boolean); a snapshot reads SHOW CREATE TABLE's
-tinyint(1) (int16): give "tinyint(1)" to preview that.
+tinyint(1) (int16): give "tinyint(1)" to preview that. A MariaDB JSON
+column is the LONGTEXT a snapshot reads (json: a plain string); one the
+connector learnt from a CREATE TABLE in the binlog is io.debezium.data.Json,
+the text as stored: give "json from binlog ddl" (the relay: --json-columns).
 
 Exit status: 0 when the row is routed, dropped or passed through; 1 when the
 real task would fail (the error is printed); 2 for bad input, including a
@@ -307,7 +310,7 @@ func modelledTypesHelp() string {
 	}{{"PostgreSQL", eventrouter.Postgres}, {"MySQL, MariaDB", eventrouter.MariaDB}} {
 		fmt.Fprintf(&b, "  %s: %s\n", k.label, strings.Join(eventrouter.ModelledColumnTypes(k.kind), ", "))
 	}
-	b.WriteString("  (json is io.debezium.data.Json on MySQL, a plain string on MariaDB)\n")
+	b.WriteString("  (json is io.debezium.data.Json on MySQL, a plain string on MariaDB; MariaDB's \"json from binlog ddl\" is io.debezium.data.Json)\n")
 	return b.String()
 }
 

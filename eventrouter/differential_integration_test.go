@@ -54,6 +54,10 @@ type col struct {
 	// pgDef, mariaDef: the DEFAULT clause as SQL, per database ("" for
 	// none); the emulator gets it as the sample's defaultExpression
 	pgDef, mariaDef string
+	// mariaModel: the column type the emulator gets on MariaDB when it is
+	// not the DDL's (eventrouter.MariaDBBinlogJSON for a JSON column of a
+	// lateDDL table)
+	mariaModel string
 }
 
 // sqlDefault is the column's DEFAULT expression on the database of kind.
@@ -659,6 +663,33 @@ func variants() []variant {
 				{name: "bool_true", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_bool":true}`},
 				{name: "bool_false", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{},"t_bool":false}`},
 				{name: "bool_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{},"t_bool":null}`},
+			},
+		},
+		{
+			// #31: a MariaDB JSON column learnt from the binlog's CREATE
+			// TABLE (lateDDL) is io.debezium.data.Json (the emulator's
+			// eventrouter.MariaDBBinlogJSON, the relay's
+			// Options.JSONColumns), the text as stored (not normalized:
+			// blanks and key order kept); in the payload, a header with
+			// its schema and the envelope; on PostgreSQL jsonb
+			name: "json_from_binlog_ddl", lateDDL: true,
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "jsonb", maria: "json", mariaModel: eventrouter.MariaDBBinlogJSON}),
+				col{name: "t_js", pg: "jsonb", maria: "json", mariaModel: eventrouter.MariaDBBinlogJSON}),
+			er: map[string]string{
+				"table.fields.additional.placement": "t_js:header,t_js:envelope:js",
+				"route.topic.replacement":           "dt$R.bjson.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"s","type":"Ping","payload":{},"t_js":{}}`,
+			ops: []op{
+				{name: "json_binlog_text", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"{\"b\": 1,  \"a\": [1, 2]}","t_js":"[1,\"x\"]"}`},
+				{name: "json_binlog_scalar", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"\"s\"","t_js":"1.50"}`},
+				{name: "json_binlog_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"k":"v"},"t_js":null}`},
 			},
 		},
 		{
@@ -1850,6 +1881,9 @@ func (h *harness) sample(opCode, rowJSON string) eventrouter.ChangeEvent {
 		typ := c.pg
 		if h.side.kind != eventrouter.Postgres {
 			typ = c.maria
+			if c.mariaModel != "" {
+				typ = c.mariaModel
+			}
 		}
 		spec := map[string]any{"type": typ, "nullable": !c.notNull}
 		if c.def != "" {

@@ -67,9 +67,18 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 	if kind == MySQL {
 		jsonT = named(String, NameJSON)
 	}
+	binlogJSON := []string{}
+	if kind == MariaDB {
+		// a JSON column the connector's DDL parser read from a CREATE
+		// TABLE in the binlog (a table created after the connector
+		// started) is io.debezium.data.Json; SHOW CREATE TABLE (the schema
+		// snapshot) prints LONGTEXT, a plain string ("json")
+		binlogJSON = []string{MariaDBBinlogJSON}
+	}
 	return []columnType{
 		{[]string{"char", "varchar", "text", "tinytext", "mediumtext", "longtext"}, plain(String)},
 		{[]string{"json"}, jsonT},
+		{binlogJSON, named(String, NameJSON)},
 		{[]string{"binary", "varbinary", "blob", "tinyblob", "mediumblob", "longblob"}, plain(Bytes)},
 		{[]string{"tinyint", "smallint"}, plain(Int16)},
 		{[]string{"mediumint", "int", "integer"}, plain(Int32)},
@@ -82,6 +91,12 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 		{[]string{"date"}, named(Int32, NameDate)},
 	}
 }
+
+// MariaDBBinlogJSON is the column type that stands for a MariaDB JSON
+// column whose schema the connector learnt from the binlog's CREATE TABLE
+// (io.debezium.data.Json, the stored text); "json" is the LONGTEXT the
+// schema snapshot's SHOW CREATE TABLE gives (a plain string).
+const MariaDBBinlogJSON = "json from binlog ddl"
 
 // ModelledColumnTypes returns the SQL column types ColumnSchema models for
 // a connector of kind ("" is PostgreSQL), each family's spellings in list

@@ -118,6 +118,15 @@ type Options struct {
 	// tinyint(1) column of the table is an ErrConfig, and so is the option
 	// on PostgreSQL.
 	BooleanColumns []string
+	// JSONColumns (MariaDB) are JSON columns the connector delivers as
+	// io.debezium.data.Json strings: those its schema took from a CREATE
+	// TABLE (or ALTER TABLE) ... JSON it read in the binlog. MariaDB's
+	// JSON is LONGTEXT, which the catalog and SHOW CREATE TABLE (a schema
+	// snapshot: a plain string) print, so the relay cannot tell: list them
+	// here to publish the text with the Json schema name as the connector
+	// does. A name that is not a longtext column of the table is an
+	// ErrConfig, and so is the option on PostgreSQL and MySQL.
+	JSONColumns []string
 	// MaxDatabaseOutage bounds how long Run retries (every poll interval)
 	// a database that keeps failing: once no statement has succeeded for
 	// that long, Run returns the last error (ErrDatabase), as a Debezium
@@ -248,7 +257,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	t, err := loadTable(ctx, db, cfg.Connector, cfg.ColumnSettings, schema, name, opts.BooleanColumns)
+	t, err := loadTable(ctx, db, cfg.Connector, cfg.ColumnSettings, schema, name, opts.BooleanColumns, opts.JSONColumns)
 	if err != nil {
 		return nil, err
 	}
