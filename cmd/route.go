@@ -135,8 +135,8 @@ int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect array
 elements (give a JSON array or PostgreSQL's array text, "{1,NULL}"; a
 StringConverter writes [1, null], a header [1,null]); numeric(p,s)[] elements
 are decimals under decimal.handling.mode with the column's scale (an
-unconstrained numeric[] under string and double only; a NaN element under
-precise makes the column NULL); hstore is io.debezium.data.Json, the JSON
+unconstrained numeric[] under string and double only; a NaN or Infinity
+element makes the column NULL under every mode); hstore is io.debezium.data.Json, the JSON
 object Jackson writes from the driver's java.util.HashMap (keys in HashMap
 order, not as written; give PostgreSQL's hstore text or a JSON object of
 strings and nulls); multi-dimensional

@@ -98,7 +98,9 @@ func isPgArray(kind ConnectorKind, sqlType string) bool {
 // column's elements are optional decimals under decimal.handling.mode (cs):
 // Decimal with scale s and connect.decimal.precision p (precise), string or
 // double; an unconstrained numeric[] under precise
-// (io.debezium.data.VariableScaleDecimal elements) is a *SettingError.
+// (io.debezium.data.VariableScaleDecimal elements) is a *SettingError. A
+// NaN or Infinity element fails the column's converter under every mode
+// (pgArrayValue: a *ConvertError).
 func pgArraySchema(kind ConnectorKind, sqlType string, nullable bool, cs ColumnSettings) (*Schema, bool, error) {
 	elem, elemSQL, dims, ok := pgArrayTypeMod(kind, sqlType)
 	if !ok {
@@ -162,6 +164,19 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 	}
 	out := make([]any, 0, len(elems))
 	for _, e := range elems {
+		if strings.HasPrefix(elem, pgNumericArrayElem) {
+			var t string
+			if json.Unmarshal(e, &t) == nil {
+				if _, special := specialDecimals[strings.ToLower(strings.TrimSpace(t))]; special {
+					// the differential test found a numeric array
+					// holding NaN or Infinity NULL under every
+					// decimal.handling.mode: its elements are read as
+					// BigDecimals, which have neither, so the column's
+					// converter throws
+					return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "a NaN or Infinity element of a numeric array (no BigDecimal holds it)"}
+				}
+			}
+		}
 		v, err := ColumnValue(Postgres, elem, s.Items, e)
 		if err != nil {
 			var ce *ConvertError

@@ -1108,10 +1108,10 @@ func variants() []variant {
 			},
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_h":"a=>1"}`,
 			ops: []op{
-				{name: "hstore_order", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_h":"zeta=>1, c=>3, b=>2, aa=>NULL, q=>"x y", longer_key=>v, k2=>"", Aa=>1, BB=>2, é=>accent, "a b"=>sp, x=>NuLL, n=>"NULL", m=>"q\"\\""}`},
+				{name: "hstore_order", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_h":"zeta=>1, c=>3, b=>2, aa=>NULL, q=>\"x y\", longer_key=>v, k2=>\"\", Aa=>1, BB=>2, é=>accent, \"a b\"=>sp, x=>NuLL, n=>\"NULL\", m=>\"q\\\"\\\\\""}`},
 				{name: "hstore_empty", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"i":2},"t_h":""}`},
 				{name: "hstore_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"i":3},"t_h":null}`},
-				{name: "hstore_two", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_h":""b" => "2" , "a"=>"1""}`},
+				{name: "hstore_two", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_h":"\"b\" => \"2\" , \"a\"=>\"1\""}`},
 			},
 		},
 		{
@@ -1133,7 +1133,7 @@ func variants() []variant {
 			},
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_tz":"[2024-01-01 00:00:00+00,)"}`,
 			ops: []op{
-				{name: "tstzrange_offsets", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_tz":"[2024-01-01 10:00:00.500+02,"2024-07-01T23:30:00-05:30"]"}`},
+				{name: "tstzrange_offsets", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_tz":"[2024-01-01 10:00:00.500+02,\"2024-07-01T23:30:00-05:30\"]"}`},
 				{name: "tstzrange_empty_infinite", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"i":2},"t_tz":"(2024-01-01 10:00+01,2024-01-01 09:00Z)"}`},
 				{name: "tstzrange_unbounded", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"i":3},"t_tz":"(,2024-02-29 12:00:00.123456+0100]"}`},
 				{name: "tstzrange_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_tz":null}`},

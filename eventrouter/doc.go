@@ -180,7 +180,8 @@
 //	                                                                               (Decimal scale s, precision p; string;
 //	                                                                               double), elements at the column's scale;
 //	                                                                               numeric[] under string / double only; a
-//	                                                                               NaN under precise: the column is NULL
+//	                                                                               NaN / Infinity element (any mode): the
+//	                                                                               column is NULL (its converter throws)
 //	hstore | -                                    string io.debezium.data.Json     Jackson's object of the driver's HashMap:
 //	                                                                               keys in java.util.HashMap order (String
 //	                                                                               hashCode buckets), NULL values null
