@@ -23,9 +23,11 @@ type routePreviewOptions struct {
 	Transform          string
 	WorkerConfig       string
 	EventRouterVersion string
-	Output             string
-	Row                string
-	Now                func() time.Time
+	// WorkerTimeZone: eventrouter.ParseOptions.WorkerTimeZone.
+	WorkerTimeZone string
+	Output         string
+	Row            string
+	Now            func() time.Time
 }
 
 func newRouteCmd(env *Env) *cobra.Command {
@@ -130,7 +132,8 @@ daterange are plain strings in PostgreSQL's canonical form ((1,5] is [2,6),
 them (brackets kept, [1e2,1.50) is [100,1.50), timestamps quoted ISO);
 tstzrange bounds are printed in the replication session's time zone, the
 Connect worker JVM's default, assumed UTC ("2024-01-01 08:00:00.5+00"; a
-worker in another zone gives other text); one-dimensional arrays of int2,
+worker in another zone gives other text: --worker-time-zone other than UTC
+refuses the column); one-dimensional arrays of int2,
 int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect arrays of optional
 elements (give a JSON array or PostgreSQL's array text, "{1,NULL}"; a
 StringConverter writes [1, null], a header [1,null]); numeric(p,s)[] elements
@@ -199,6 +202,7 @@ column type it does not model.`,
 	fs.StringVar(&opts.Transform, "transform", "", "alias of the EventRouter transform (default: the only one in transforms)")
 	fs.StringVar(&opts.WorkerConfig, "worker-config", "", "Kafka Connect worker properties file (its key/value/header converters apply when the connector sets none)")
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5 (the MariaDB 3.5.0 connector plugin ships its own 3.5 EventRouter)")
+	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone, in which a PostgreSQL tstzrange's text is printed (only UTC is modelled: another zone refuses a tstzrange column)")
 	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	return c
 }
@@ -236,7 +240,7 @@ func runRoutePreview(env *Env, opts *routePreviewOptions) error {
 	if err != nil {
 		return err
 	}
-	popts := eventrouter.ParseOptions{EventRouterVersion: opts.EventRouterVersion}
+	popts := eventrouter.ParseOptions{EventRouterVersion: opts.EventRouterVersion, WorkerTimeZone: opts.WorkerTimeZone}
 	if opts.WorkerConfig != "" {
 		if popts.Worker, err = readProperties(opts.WorkerConfig); err != nil {
 			return UsageError(err)

@@ -55,7 +55,9 @@ type ColumnSettings struct {
 	// connector setting: the driver sends it as the replication session's
 	// TimeZone, which decides the text of a PostgreSQL tstzrange). "" and
 	// UTC (the stack's workers, the Debezium image's default) are
-	// modelled; another zone is refused on a tstzrange column.
+	// modelled; another zone is refused on a tstzrange column. Set from
+	// ParseOptions.WorkerTimeZone (outboxctl route preview and relay
+	// --worker-time-zone).
 	WorkerTimeZone string
 }
 
