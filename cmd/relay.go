@@ -57,6 +57,10 @@ type relayOptions struct {
 	Filter string
 	// BooleanColumns: Options.BooleanColumns.
 	BooleanColumns []string
+	// JSONColumns: Options.JSONColumns.
+	JSONColumns []string
+	// WorkerTimeZone: Options.WorkerTimeZone.
+	WorkerTimeZone string
 }
 
 func newRelayCmd(env *Env) *cobra.Command {
@@ -107,7 +111,10 @@ stops it too. On MySQL/MariaDB a BOOLEAN column is tinyint(1) in the
 catalog, read as an int16 as the connector does after a snapshot of the
 schema; when the connector learnt the table from a CREATE TABLE in the
 binlog (created after it started) it delivers a boolean: name such columns
-with --boolean-columns. Retriable Kafka errors are retried after the poll interval. See
+with --boolean-columns. Likewise a MariaDB JSON column is longtext in the
+catalog (a plain string, as after a snapshot of the schema); learnt from the
+binlog's CREATE TABLE it is io.debezium.data.Json: name such columns with
+--json-columns. Retriable Kafka errors are retried after the poll interval. See
 docs/relay.md for what polling cannot see that CDC does.`,
 		Example: `  $ outboxctl relay --config connector.json --once
   $ outboxctl relay -f outbox.yaml --outbox orders --poll-interval 100ms --listen outbox_orders`,
@@ -139,6 +146,8 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.DurationVar(&opts.MaxDBOutage, "max-db-outage", relay.DefaultMaxDatabaseOutage, "exit 1 once the outbox database has failed for this long (retried every poll interval until then; 0: retry for ever)")
 	fs.StringVar(&opts.Filter, "filter", "", "COLUMN=VALUE: publish (and delete) only the rows whose COLUMN equals VALUE, under a lock of their own (outboxctl bench --relay-process runs the relay so, on its aggregate type)")
 	fs.StringSliceVar(&opts.BooleanColumns, "boolean-columns", nil, "MySQL/MariaDB: tinyint(1) columns the connector delivers as booleans because it read their CREATE TABLE ... BOOLEAN in the binlog (a table created after the connector started); comma-separated")
+	fs.StringSliceVar(&opts.JSONColumns, "json-columns", nil, "MariaDB: JSON (longtext) columns the connector delivers as io.debezium.data.Json because it read their CREATE TABLE ... JSON in the binlog (a table created after the connector started); comma-separated")
+	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone, in which the connector's PostgreSQL tstzrange text is printed (only UTC is modelled: another zone refuses a tstzrange column, exit 2)")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	c.AddCommand(newRelayCutoverCmd(env))
 	return c
@@ -345,6 +354,8 @@ func runRelay(ctx context.Context, env *Env, opts *relayOptions, flagsSet func(s
 		PollInterval:       opts.PollInterval,
 		MaxDatabaseOutage:  opts.MaxDBOutage,
 		BooleanColumns:     opts.BooleanColumns,
+		JSONColumns:        opts.JSONColumns,
+		WorkerTimeZone:     opts.WorkerTimeZone,
 		Logf:               func(f string, a ...any) { fmt.Fprintf(env.IO.ErrOut, f+"\n", a...) },
 	}
 	if opts.MaxDBOutage <= 0 {
@@ -490,6 +501,9 @@ func relayDefaults(opts *relayOptions, r *spec.RelaySpec, set func(string) bool)
 	}
 	if len(ss.BooleanColumns) > 0 && !set("boolean-columns") {
 		opts.BooleanColumns = ss.BooleanColumns
+	}
+	if len(ss.JSONColumns) > 0 && !set("json-columns") {
+		opts.JSONColumns = ss.JSONColumns
 	}
 	return nil
 }

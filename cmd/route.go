@@ -23,9 +23,11 @@ type routePreviewOptions struct {
 	Transform          string
 	WorkerConfig       string
 	EventRouterVersion string
-	Output             string
-	Row                string
-	Now                func() time.Time
+	// WorkerTimeZone: eventrouter.ParseOptions.WorkerTimeZone.
+	WorkerTimeZone string
+	Output         string
+	Row            string
+	Now            func() time.Time
 }
 
 func newRouteCmd(env *Env) *cobra.Command {
@@ -105,7 +107,8 @@ envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
 (e.g. PostgreSQL interval with fields, unbounded varbit, multi-dimensional
-arrays and arrays of other element types, tstzrange, hstore;
+arrays and arrays of other element types, hstore under
+hstore.handling.mode=map;
 MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
 exit 2 naming the column and its type, rather than guessed; so is it at
 relay start.
@@ -127,10 +130,19 @@ plain strings in PostgreSQL's output form (cidr 10.1/16 is 10.1.0.0/16, inet
 daterange are plain strings in PostgreSQL's canonical form ((1,5] is [2,6),
 (4,5) is empty), numrange and tsrange plain strings as PostgreSQL prints
 them (brackets kept, [1e2,1.50) is [100,1.50), timestamps quoted ISO);
-tstzrange is refused; one-dimensional arrays of int2,
+tstzrange bounds are printed in the replication session's time zone, the
+Connect worker JVM's default, assumed UTC ("2024-01-01 08:00:00.5+00"; a
+worker in another zone gives other text: --worker-time-zone other than UTC
+refuses the column); one-dimensional arrays of int2,
 int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect arrays of optional
 elements (give a JSON array or PostgreSQL's array text, "{1,NULL}"; a
-StringConverter writes [1, null], a header [1,null]); multi-dimensional
+StringConverter writes [1, null], a header [1,null]); numeric(p,s)[] elements
+are decimals under decimal.handling.mode with the column's scale (an
+unconstrained numeric[] under string and double only; a NaN or Infinity
+element makes the column NULL under every mode); hstore is io.debezium.data.Json, the JSON
+object Jackson writes from the driver's java.util.HashMap (keys in HashMap
+order, not as written; give PostgreSQL's hstore text or a JSON object of
+strings and nulls); multi-dimensional
 arrays and other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input
@@ -165,7 +177,10 @@ mediumint unsigned: int32, int unsigned: int64) and BIGINT UNSIGNED is the
 signed long (above 2^63-1 it wraps), as bigint.unsigned.handling.mode=long.
 On MySQL/MariaDB, BOOLEAN is modelled as the connector's DDL parser reads a
 CREATE TABLE in the binlog (boolean); a snapshot reads SHOW CREATE TABLE's
-tinyint(1) (int16): give "tinyint(1)" to preview that.
+tinyint(1) (int16): give "tinyint(1)" to preview that. A MariaDB JSON
+column is the LONGTEXT a snapshot reads (json: a plain string); one the
+connector learnt from a CREATE TABLE in the binlog is io.debezium.data.Json,
+the text as stored: give "json from binlog ddl" (the relay: --json-columns).
 
 Exit status: 0 when the row is routed, dropped or passed through; 1 when the
 real task would fail (the error is printed); 2 for bad input, including a
@@ -187,6 +202,7 @@ column type it does not model.`,
 	fs.StringVar(&opts.Transform, "transform", "", "alias of the EventRouter transform (default: the only one in transforms)")
 	fs.StringVar(&opts.WorkerConfig, "worker-config", "", "Kafka Connect worker properties file (its key/value/header converters apply when the connector sets none)")
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5 (the MariaDB 3.5.0 connector plugin ships its own 3.5 EventRouter)")
+	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone, in which a PostgreSQL tstzrange's text is printed (only UTC is modelled: another zone refuses a tstzrange column)")
 	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	return c
 }
@@ -224,7 +240,7 @@ func runRoutePreview(env *Env, opts *routePreviewOptions) error {
 	if err != nil {
 		return err
 	}
-	popts := eventrouter.ParseOptions{EventRouterVersion: opts.EventRouterVersion}
+	popts := eventrouter.ParseOptions{EventRouterVersion: opts.EventRouterVersion, WorkerTimeZone: opts.WorkerTimeZone}
 	if opts.WorkerConfig != "" {
 		if popts.Worker, err = readProperties(opts.WorkerConfig); err != nil {
 			return UsageError(err)
@@ -298,7 +314,7 @@ func modelledTypesHelp() string {
 	}{{"PostgreSQL", eventrouter.Postgres}, {"MySQL, MariaDB", eventrouter.MariaDB}} {
 		fmt.Fprintf(&b, "  %s: %s\n", k.label, strings.Join(eventrouter.ModelledColumnTypes(k.kind), ", "))
 	}
-	b.WriteString("  (json is io.debezium.data.Json on MySQL, a plain string on MariaDB)\n")
+	b.WriteString("  (json is io.debezium.data.Json on MySQL, a plain string on MariaDB; MariaDB's \"json from binlog ddl\" is io.debezium.data.Json)\n")
 	return b.String()
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"testing"
 )
 
@@ -59,7 +60,7 @@ func TestPgArrayColumnValue(t *testing.T) {
 // Multi-dimensional arrays and element types not modelled are refused:
 // by type (*ColumnTypeError) or by value (ErrInvalidEvent).
 func TestPgArrayRefused(t *testing.T) {
-	for _, typ := range []string{"int4[][]", "numeric(10,2)[]", "_numeric", "jsonb[]", "char(3)[]"} {
+	for _, typ := range []string{"int4[][]", "numeric(10,2)[][]", "jsonb[]", "char(3)[]"} {
 		var cte *ColumnTypeError
 		if _, err := ColumnSchema(Postgres, typ, true); !errors.As(err, &cte) {
 			t.Errorf("%s: %v, want a *ColumnTypeError", typ, err)
@@ -70,5 +71,77 @@ func TestPgArrayRefused(t *testing.T) {
 		if v, err := ColumnValue(Postgres, "int4[]", s, json.RawMessage(in)); !errors.Is(err, ErrInvalidEvent) {
 			t.Errorf("int4[] %s: %v, %v; want ErrInvalidEvent", in, v, err)
 		}
+	}
+}
+
+// numeric(p,s)[]: the elements under decimal.handling.mode, scaled to the
+// column's scale as the element column (the array column's precision and
+// scale) stores them; NaN under precise fails the column's converter; an
+// unconstrained numeric[] is modelled under string and double only.
+func TestPgNumericArray(t *testing.T) {
+	dec := func(u int64, scale int32) Decimal { return Decimal{Unscaled: big.NewInt(u), Scale: scale} }
+	for _, tc := range []struct {
+		sqlType, mode, in string
+		items             string // element type/name/params
+		want              []any
+	}{
+		{"numeric(10,2)[]", "", `"{1.5,-0.005,NULL,1e2}"`, "bytes/" + NameDecimal + "/[{scale 2} {connect.decimal.precision 10}]", []any{dec(150, 2), dec(-1, 2), nil, dec(10000, 2)}},
+		{"numeric(10, 2)[]", "precise", `[1.5,"2"]`, "bytes/" + NameDecimal + "/[{scale 2} {connect.decimal.precision 10}]", []any{dec(150, 2), dec(200, 2)}},
+		{"decimal(5)[]", "string", `"{1.5,-2.5}"`, "string//[]", []any{"2", "-3"}},
+		{"numeric(10,2)[]", "string", `"{0.1,1e-2,NULL}"`, "string//[]", []any{"0.10", "0.01", nil}},
+		{"numeric(10,2)[]", "double", `"{0.125,NULL}"`, "double//[]", []any{0.13, nil}},
+		{"numeric[]", "string", `"{1.50,1e2,-0.000}"`, "string//[]", []any{"1.50", "100", "0.000"}},
+		{"_numeric", "double", `"{1.5}"`, "double//[]", []any{1.5}},
+	} {
+		cs := ColumnSettings{DecimalHandlingMode: tc.mode}
+		s, err := ColumnSchemaWith(Postgres, tc.sqlType, true, cs)
+		if err != nil {
+			t.Fatalf("%s %s: %v", tc.sqlType, tc.mode, err)
+		}
+		if err := cs.Check(Postgres, "c", tc.sqlType, s); err != nil {
+			t.Errorf("%s %s: Check: %v", tc.sqlType, tc.mode, err)
+		}
+		if got := fmt.Sprintf("%s/%s/%v", s.Items.Type, s.Items.Name, s.Items.Parameters); s.Type != Array || !s.Items.Optional || got != tc.items {
+			t.Errorf("%s %s: items %s (optional %v), want %s", tc.sqlType, tc.mode, got, s.Items.Optional, tc.items)
+		}
+		v, err := ColumnValue(Postgres, tc.sqlType, s, json.RawMessage(tc.in))
+		if err != nil {
+			t.Errorf("%s %s %s: %v", tc.sqlType, tc.mode, tc.in, err)
+			continue
+		}
+		if got, want := fmt.Sprintf("%v", v), fmt.Sprintf("%v", tc.want); got != want {
+			t.Errorf("%s %s %s: %s, want %s", tc.sqlType, tc.mode, tc.in, got, want)
+		}
+	}
+	// a NaN or Infinity element under any mode: the column's converter
+	// throws (a nullable column is NULL under the default warn)
+	for _, tc := range []struct{ sqlType, mode, in string }{
+		{"numeric(10,2)[]", "precise", `"{1,NaN}"`},
+		{"numeric(10,2)[]", "string", `"{NaN,1}"`},
+		{"numeric[]", "double", `["1","-Infinity"]`},
+	} {
+		cs := ColumnSettings{DecimalHandlingMode: tc.mode}
+		s, _ := ColumnSchemaWith(Postgres, tc.sqlType, true, cs)
+		_, err := ColumnValue(Postgres, tc.sqlType, s, json.RawMessage(tc.in))
+		var ce *ConvertError
+		if !errors.As(err, &ce) || ce.Type != tc.sqlType {
+			t.Errorf("%s %s %s: %v, want a *ConvertError for the column", tc.sqlType, tc.mode, tc.in, err)
+			continue
+		}
+		if v, err := cs.ConvertFailure("c", tc.sqlType, s, err); v != nil || err != nil {
+			t.Errorf("%s %s: ConvertFailure: %v, %v; want NULL", tc.sqlType, tc.mode, v, err)
+		}
+	}
+	s, _ := ColumnSchema(Postgres, "numeric(10,2)[]", true)
+	// overflow of the element's precision, as PostgreSQL refuses it
+	if _, err := ColumnValue(Postgres, "numeric(3,1)[]", s, json.RawMessage(`[100]`)); !errors.Is(err, ErrInvalidEvent) {
+		t.Errorf("numeric(3,1)[] 100: %v, want ErrInvalidEvent", err)
+	}
+	var se *SettingError
+	if _, err := ColumnSchema(Postgres, "numeric[]", true); !errors.As(err, &se) || se.Type != "numeric[]" {
+		t.Errorf("numeric[] under precise: %v, want a *SettingError naming the column type", err)
+	}
+	if err := (ColumnSettings{DecimalHandlingMode: "precise", DecimalFormat: "numeric"}).Check(Postgres, "c", "numeric(10,2)[]", s); !errors.As(err, &se) {
+		t.Errorf("decimal.format=numeric: %v, want a *SettingError", err)
 	}
 }

@@ -47,6 +47,18 @@ type ColumnSettings struct {
 	// warn (the default) and skip, which leave a column whose value the
 	// converter throws on NULL, are modelled; fail is not.
 	ConvertingFailureMode string
+	// HStoreHandlingMode is hstore.handling.mode (PostgreSQL): json (the
+	// default: io.debezium.data.Json, keys in java.util.HashMap order) is
+	// modelled, map is not.
+	HStoreHandlingMode string
+	// WorkerTimeZone is the Connect worker JVM's default time zone (not a
+	// connector setting: the driver sends it as the replication session's
+	// TimeZone, which decides the text of a PostgreSQL tstzrange). "" and
+	// UTC (the stack's workers, the Debezium image's default) are
+	// modelled; another zone is refused on a tstzrange column. Set from
+	// ParseOptions.WorkerTimeZone (outboxctl route preview and relay
+	// --worker-time-zone).
+	WorkerTimeZone string
 }
 
 // ParseColumnSettings reads the ColumnSettings of a connector config.
@@ -60,6 +72,7 @@ func ParseColumnSettings(conf map[string]string) ColumnSettings {
 		IntervalHandlingMode:  get("interval.handling.mode"),
 		MoneyFractionDigits:   get("money.fraction.digits"),
 		ConvertingFailureMode: get("event.converting.failure.handling.mode"),
+		HStoreHandlingMode:    get("hstore.handling.mode"),
 	}
 	for _, k := range []string{"key.converter.decimal.format", "value.converter.decimal.format", "header.converter.decimal.format"} {
 		if f := get(k); f != "" && f != "base64" {
@@ -122,14 +135,28 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 			return &SettingError{Column: name, Type: sqlType, Setting: "money.fraction.digits", Value: d, Modeled: strconv.Itoa(MoneyFractionDigits)}
 		}
 	}
-	if IsDecimalType(sqlType) || isMoney(kind, sqlType) {
+	if IsDecimalType(sqlType) || isMoney(kind, sqlType) || isPgDecimalArray(kind, sqlType) {
 		switch cs.DecimalHandlingMode {
 		case "", "precise", "string", "double":
 		default:
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.handling.mode", Value: cs.DecimalHandlingMode, Modeled: "precise, string, double"}
 		}
-		if s.Name == NameDecimal && cs.DecimalFormat != "" {
+		if (s.Name == NameDecimal || s.Items != nil && s.Items.Name == NameDecimal) && cs.DecimalFormat != "" {
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.format (JsonConverter)", Value: cs.DecimalFormat, Modeled: "base64"}
+		}
+	}
+	if strings.EqualFold(strings.TrimSpace(sqlType), "tstzrange") && (kind == Postgres || kind == "") {
+		switch strings.ToUpper(cs.WorkerTimeZone) {
+		case "", "UTC", "ETC/UTC", "Z", "GMT":
+		default:
+			return &SettingError{Column: name, Type: sqlType, Setting: "the Connect worker's time zone", Value: cs.WorkerTimeZone, Modeled: "UTC"}
+		}
+	}
+	if isPgHstore(kind, sqlType) {
+		switch cs.HStoreHandlingMode {
+		case "", "json":
+		default:
+			return &SettingError{Column: name, Type: sqlType, Setting: "hstore.handling.mode", Value: cs.HStoreHandlingMode, Modeled: "json"}
 		}
 	}
 	if s.Name == NameMicroDuration {

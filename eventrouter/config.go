@@ -222,6 +222,9 @@ type ParseOptions struct {
 	// EventRouterVersion is the Debezium version of the EventRouter the
 	// connector's plugin directory ships: Version36 (default) or Version35.
 	EventRouterVersion string
+	// WorkerTimeZone is the Connect worker JVM's default time zone
+	// (ColumnSettings.WorkerTimeZone): "" is UTC.
+	WorkerTimeZone string
 }
 
 // ParseConfigWithOptions is ParseConfig with deployment facts (worker
@@ -241,6 +244,7 @@ func ParseConfigWithOptions(m map[string]string, transformAlias string, opts Par
 	}
 	c.Connector = ConnectorKindOf(c.ConnectorClass)
 	c.ColumnSettings = ParseColumnSettings(m)
+	c.ColumnSettings.WorkerTimeZone = opts.WorkerTimeZone
 	if (c.Connector == MySQL || c.Connector == MariaDB) && c.ColumnSettings.TimePrecisionMode == "adaptive" {
 		// BinlogConnectorConfig.validateTimePrecisionMode (3.5, 3.6)
 		return c, &ConfigError{Key: "time.precision.mode", Value: m["time.precision.mode"], Connector: true,

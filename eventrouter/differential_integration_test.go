@@ -54,6 +54,10 @@ type col struct {
 	// pgDef, mariaDef: the DEFAULT clause as SQL, per database ("" for
 	// none); the emulator gets it as the sample's defaultExpression
 	pgDef, mariaDef string
+	// mariaModel: the column type the emulator gets on MariaDB when it is
+	// not the DDL's (eventrouter.MariaDBBinlogJSON for a JSON column of a
+	// lateDDL table)
+	mariaModel string
 }
 
 // sqlDefault is the column's DEFAULT expression on the database of kind.
@@ -88,6 +92,10 @@ type variant struct {
 	// lateDDL: on MariaDB the table is created once the connector runs,
 	// so that its schema comes from the binlog's CREATE TABLE
 	lateDDL bool
+	// pgSetup: statements run on PostgreSQL before the table is created
+	// (CREATE EXTENSION), so that the connector's type registry knows
+	// the types when it starts
+	pgSetup []string
 	// this variant's records (why, for the log)
 }
 
@@ -658,6 +666,33 @@ func variants() []variant {
 			},
 		},
 		{
+			// #31: a MariaDB JSON column learnt from the binlog's CREATE
+			// TABLE (lateDDL) is io.debezium.data.Json (the emulator's
+			// eventrouter.MariaDBBinlogJSON, the relay's
+			// Options.JSONColumns), the text as stored (not normalized:
+			// blanks and key order kept); in the payload, a header with
+			// its schema and the envelope; on PostgreSQL jsonb
+			name: "json_from_binlog_ddl", lateDDL: true,
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "jsonb", maria: "json", mariaModel: eventrouter.MariaDBBinlogJSON}),
+				col{name: "t_js", pg: "jsonb", maria: "json", mariaModel: eventrouter.MariaDBBinlogJSON}),
+			er: map[string]string{
+				"table.fields.additional.placement": "t_js:header,t_js:envelope:js",
+				"route.topic.replacement":           "dt$R.bjson.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"s","type":"Ping","payload":{},"t_js":{}}`,
+			ops: []op{
+				{name: "json_binlog_text", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"{\"b\": 1,  \"a\": [1, 2]}","t_js":"[1,\"x\"]"}`},
+				{name: "json_binlog_scalar", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":"\"s\"","t_js":"1.50"}`},
+				{name: "json_binlog_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"k":"v"},"t_js":null}`},
+			},
+		},
+		{
 			// a BOOLEAN (tinyint(1)) learnt from the binlog's CREATE TABLE
 			// holding other values than 0 and 1: the connector's boolean
 			// converter makes any non-zero value true; the relay reads it
@@ -1050,6 +1085,64 @@ func variants() []variant {
 		specialNumericVariant("numeric_special_double", "double"),
 		specialNumericVariant("numeric_special_precise", "precise"),
 		{
+			// hstore under hstore.handling.mode=json (the default): Jackson's
+			// JSON of the java.util.HashMap the driver's HStoreConverter
+			// fills, keys in HashMap order (14 keys: the table resized to
+			// 32), escapes, NULL values, non-ASCII keys, an empty hstore and
+			// a NULL column, in the key (StringConverter), a header with its
+			// schema (io.debezium.data.Json) and the envelope; on MariaDB
+			// the column is text
+			name:    "pg_hstore",
+			pgSetup: []string{"CREATE EXTENSION IF NOT EXISTS hstore"},
+			cols:    withCols(col{name: "t_h", pg: "hstore", maria: "varchar(400)"}),
+			er: map[string]string{
+				"table.field.event.key":             "t_h",
+				"table.fields.additional.placement": "t_h:header,t_h:envelope:h",
+				"route.topic.replacement":           "dt$R.hst.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_h":"a=>1"}`,
+			ops: []op{
+				{name: "hstore_order", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_h":"zeta=>1, c=>3, b=>2, aa=>NULL, q=>\"x y\", longer_key=>v, k2=>\"\", Aa=>1, BB=>2, é=>accent, \"a b\"=>sp, x=>NuLL, n=>\"NULL\", m=>\"q\\\"\\\\\""}`},
+				{name: "hstore_empty", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"i":2},"t_h":""}`},
+				{name: "hstore_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"i":3},"t_h":null}`},
+				{name: "hstore_two", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_h":"\"b\" => \"2\" , \"a\"=>\"1\""}`},
+			},
+		},
+		{
+			// tstzrange: bounds printed in the replication session's time
+			// zone (the Connect worker JVM's, UTC on the stack): offsets
+			// converted, brackets kept, empty on equal instants; in the key
+			// (StringConverter), a header and the envelope; on MariaDB the
+			// column is text
+			name: "pg_tstzrange",
+			cols: withCols(col{name: "t_tz", pg: "tstzrange", maria: "varchar(120)"}),
+			er: map[string]string{
+				"table.field.event.key":             "t_tz",
+				"table.fields.additional.placement": "t_tz:header,t_tz:envelope:tz",
+				"route.topic.replacement":           "dt$R.tzr.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_tz":"[2024-01-01 00:00:00+00,)"}`,
+			ops: []op{
+				{name: "tstzrange_offsets", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_tz":"[2024-01-01 10:00:00.500+02,\"2024-07-01T23:30:00-05:30\"]"}`},
+				{name: "tstzrange_empty_infinite", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"i":2},"t_tz":"(2024-01-01 10:00+01,2024-01-01 09:00Z)"}`},
+				{name: "tstzrange_unbounded", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"i":3},"t_tz":"(,2024-02-29 12:00:00.123456+0100]"}`},
+				{name: "tstzrange_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_tz":null}`},
+			},
+		},
+		numericArrayVariant("pg_numeric_arrays_precise", "precise"),
+		numericArrayVariant("pg_numeric_arrays_string", "string"),
+		numericArrayVariant("pg_numeric_arrays_double", "double"),
+		{
 			// #31 (remaining types): MariaDB UNSIGNED ZEROFILL integers,
 			// widened as the unsigned ones (the value, not the padded
 			// text); smallint zerofill is an int32, so the partition takes
@@ -1358,6 +1451,13 @@ func (h *harness) runVariant() (pass, total int) {
 	createTable := func() {
 		if err := h.db.exec(ctx, fmt.Sprintf("CREATE TABLE %s (%s)", h.table, strings.Join(defs, ", "))); err != nil {
 			t.Fatal(err)
+		}
+	}
+	if h.side.kind == eventrouter.Postgres {
+		for _, q := range h.v.pgSetup {
+			if err := h.db.exec(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
 		}
 	}
 	late := h.v.lateDDL && h.side.kind != eventrouter.Postgres
@@ -1781,6 +1881,9 @@ func (h *harness) sample(opCode, rowJSON string) eventrouter.ChangeEvent {
 		typ := c.pg
 		if h.side.kind != eventrouter.Postgres {
 			typ = c.maria
+			if c.mariaModel != "" {
+				typ = c.mariaModel
+			}
 		}
 		spec := map[string]any{"type": typ, "nullable": !c.notNull}
 		if c.def != "" {
@@ -2337,6 +2440,54 @@ func specialNumericVariant(name, mode string) variant {
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
 			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "false",
 		},
+		base: base + "}", ops: ops,
+	}
+}
+
+// numericArrayVariant is numeric(p,s)[] (and, under string and double, an
+// unconstrained numeric[]) under decimal.handling.mode: the elements
+// scaled to the column's scale (non-canonical input, rounding, exponent),
+// NULL elements, an empty array, a NULL column and NaN (under precise the
+// whole column's converter throws: NULL under the default warn), in the
+// key (StringConverter: List.toString of BigDecimals), headers (JsonConverter
+// with schemas under precise, SimpleHeaderConverter otherwise) and the
+// envelope; on MariaDB the columns are text.
+func numericArrayVariant(name, mode string) variant {
+	cols := withCols(col{name: "t_nd", pg: "numeric(10,2)[]", maria: "varchar(200)"})
+	placement := "t_nd:header,t_nd:envelope:nd"
+	base := `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_nd":"{1}"`
+	rows := []string{`"t_nd":"{1.5, -0.005 ,NULL,1e2,0.125}"`, `"t_nd":"{}"`, `"t_nd":null`, `"t_nd":"{NaN,1}"`}
+	names := []string{"numeric_array_values", "numeric_array_empty", "numeric_array_null", "numeric_array_nan"}
+	frees := []string{`"{1.50,1e2,-0.000}"`, `"{NULL}"`, `null`, `"{NaN,Infinity,-Infinity}"`}
+	if mode != "precise" {
+		cols = append(cols, col{name: "t_nf", pg: "numeric[]", maria: "varchar(200)"})
+		placement += ",t_nf:header,t_nf:envelope:nf"
+		base += `,"t_nf":"{2}"`
+		for i := range rows {
+			rows[i] += `,"t_nf":` + frees[i]
+		}
+	}
+	conn := map[string]string{
+		"decimal.handling.mode": mode, "errors.tolerance": "all",
+		"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+		"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+	}
+	if mode == "precise" {
+		conn["header.converter"] = "org.apache.kafka.connect.json.JsonConverter"
+		conn["header.converter.schemas.enable"] = "true"
+	}
+	var ops []op
+	for i, r := range rows {
+		ops = append(ops, op{name: names[i], kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"` + fmt.Sprint(i) + `","type":"T","payload":{"i":` + fmt.Sprint(i) + `},` + r + `}`})
+	}
+	return variant{
+		name: name, cols: cols,
+		er: map[string]string{
+			"table.field.event.key":             "t_nd",
+			"table.fields.additional.placement": placement,
+			"route.topic.replacement":           "dt$R.narr.${routedByValue}",
+		},
+		conn: conn,
 		base: base + "}", ops: ops,
 	}
 }

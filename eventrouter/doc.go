@@ -169,10 +169,22 @@
 //	                                                                               prints it: (1,5] is [2,6), (4,5) empty
 //	numrange, tsrange | -                         string                           brackets kept; numeric_out (input scale,
 //	                                                                               1e2 is 100), "2024-01-01 10:00:00.5"
+//	tstzrange | -                                 string                           as tsrange, bounds in the replication
+//	                                                                               session's zone: the worker JVM's, assumed
+//	                                                                               UTC ("2024-01-01 08:00:00.5+00")
 //	int2[], int4[], int8[], bool[], float4[],     array of optional int16, int32,  a list (StringConverter: [1, null];
 //	float8[], text[], varchar(n)[], uuid[],       int64, boolean, float, double,   headers: Values.convertToString [1,null]);
 //	date[] | -                                    string, Uuid, Date               input a JSON array or the array text
 //	                                                                               {1,NULL}; multi-dimensional refused
+//	numeric(p,s)[] | -                            array of optional decimals       decimal.handling.mode's element schema
+//	                                                                               (Decimal scale s, precision p; string;
+//	                                                                               double), elements at the column's scale;
+//	                                                                               numeric[] under string / double only; a
+//	                                                                               NaN / Infinity element (any mode): the
+//	                                                                               column is NULL (its converter throws)
+//	hstore | -                                    string io.debezium.data.Json     Jackson's object of the driver's HashMap:
+//	                                                                               keys in java.util.HashMap order (String
+//	                                                                               hashCode buckets), NULL values null
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
@@ -192,9 +204,11 @@
 // time.precision.mode is no longer supported"): ParseConfig returns a
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
 // (interval day to second), unbounded varbit, multi-dimensional arrays and
-// arrays of other element types (numeric, float, char(n), jsonb, ...),
-// enums, tstzrange (its text follows the replication session's time zone),
-// hstore; MySQL / MariaDB spatial types, zerofill floats and decimals.
+// arrays of other element types (char(n), jsonb, ...), numeric[] under
+// precise (VariableScaleDecimal elements),
+// enums, tstzrange when the Connect worker's time zone
+// (ColumnSettings.WorkerTimeZone) is not UTC, hstore under hstore.handling.mode=map (json, the default, is modelled);
+// MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
 //
 //   - id, key, payload, header, envelope: every modelled type, serialized
@@ -217,7 +231,8 @@
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
-// pg_arrays_simple_headers, boolean_*_from_binlog_ddl and zerofill_integers
+// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_tstzrange, boolean_*_from_binlog_ddl
+// and zerofill_integers
 // variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned

@@ -86,6 +86,9 @@ func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 		return &Schema{Type: Int64, Name: NameMicroDuration, Version: i32(1)}, true
 	case pg && base == "xml":
 		return &Schema{Type: String, Name: NameXML, Version: i32(1)}, true
+	case isPgHstore(kind, sqlType):
+		// hstore.handling.mode=json (ColumnSettings.Check refuses map)
+		return &Schema{Type: String, Name: NameJSON, Version: i32(1)}, true
 	case isPgNetType(kind, sqlType) || isPgDiscreteRange(kind, sqlType):
 		// inet, cidr, macaddr, macaddr8, int4range, int8range,
 		// daterange, numrange, tsrange: a plain string, PostgreSQL's
@@ -164,6 +167,9 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 	}
 	if isPgDiscreteRange(kind, sqlType) {
 		return pgRangeValue(sqlType, raw)
+	}
+	if isPgHstore(kind, sqlType) {
+		return pgHstoreValue(sqlType, raw, isStr)
 	}
 	_, prec := parseSQLType(sqlType)
 	switch s.Name {

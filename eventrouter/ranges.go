@@ -14,15 +14,18 @@ import (
 // numrange or tsrange column (the name is historical: the discrete ones
 // and the two whose text depends on no session setting): the connector
 // delivers it as a plain Connect string, the range as PostgreSQL prints it
-// (discrete ones canonical: [lower,upper); empty). tstzrange is not
-// modelled: its bounds are printed in the replication session's time zone
-// (the Connect worker JVM's), which the connector config does not tell.
+// (discrete ones canonical: [lower,upper); empty). tstzrange too: its
+// bounds are printed in the replication session's time zone, which the
+// driver sets at connect to the Connect worker JVM's default time zone
+// (pgjdbc's TimeZone startup parameter; PostgresConnection sets none, and
+// the startup parameter overrides an options -c TimeZone); the model
+// assumes UTC (ColumnSettings.WorkerTimeZone).
 func isPgDiscreteRange(kind ConnectorKind, sqlType string) bool {
 	if kind != Postgres && kind != "" {
 		return false
 	}
 	switch strings.ToLower(strings.TrimSpace(sqlType)) {
-	case "int4range", "int8range", "daterange", "numrange", "tsrange":
+	case "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange":
 		return true
 	}
 	return false
@@ -42,7 +45,7 @@ func (a rangeBound) cmp(typ string, b rangeBound) int {
 	switch typ {
 	case "numrange":
 		return a.r.Cmp(b.r)
-	case "tsrange":
+	case "tsrange", "tstzrange":
 		return a.t.Compare(b.t)
 	}
 	switch {
@@ -109,6 +112,8 @@ func pgRangeValue(sqlType, v string) (string, error) {
 			rb.r, rb.text, err = pgNumericText(b)
 		case "tsrange":
 			rb.t, rb.text, err = pgTimestampText(b)
+		case "tstzrange":
+			rb.t, rb.text, err = pgTimestamptzText(b)
 		}
 		return rb, false, err
 	}
@@ -238,4 +243,47 @@ func pgTimestampText(v string) (time.Time, string, error) {
 		}
 	}
 	return time.Time{}, "", fmt.Errorf("bound %q: want YYYY-MM-DD[ HH:MM:SS[.ffffff]]", v)
+}
+
+var pgTimestamptzRe = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?))?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$`)
+
+// pgTimestamptzText reads a tstzrange bound (2024-01-01 10:00:00.5+02, an
+// offset Z, ±hh, ±hhmm or ±hh:mm; none is UTC, the zone of the session the
+// sample stands for) and prints it as timestamptz_out does under DateStyle
+// ISO in the session time zone UTC, quoted as a range bound: "2024-01-01
+// 08:00:00.5+00". More than 6 fraction digits are refused.
+func pgTimestamptzText(v string) (time.Time, string, error) {
+	m := pgTimestamptzRe.FindStringSubmatch(v)
+	if m == nil {
+		return time.Time{}, "", fmt.Errorf("bound %q: want YYYY-MM-DD[ HH:MM:SS[.ffffff]][±hh[:mm]]", v)
+	}
+	clock := m[2]
+	switch len(clock) {
+	case 0:
+		clock = "00:00:00"
+	case 5:
+		clock += ":00"
+	}
+	ts, err := time.ParseInLocation("2006-01-02 15:04:05.999999", m[1]+" "+clock, time.UTC)
+	if err != nil {
+		return time.Time{}, "", fmt.Errorf("bound %q: %v", v, err)
+	}
+	if z := m[3]; z != "" && z != "Z" {
+		sign := 1
+		if z[0] == '-' {
+			sign = -1
+		}
+		digits := strings.ReplaceAll(z[1:], ":", "")
+		h, _ := strconv.Atoi(digits[:2])
+		mi := 0
+		if len(digits) == 4 {
+			mi, _ = strconv.Atoi(digits[2:])
+		}
+		if h > 15 || mi > 59 {
+			return time.Time{}, "", fmt.Errorf("bound %q: time zone displacement out of range", v)
+		}
+		ts = ts.Add(-time.Duration(sign) * (time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute))
+	}
+	text := ts.UTC().Format("2006-01-02 15:04:05.999999") + "+00"
+	return ts.UTC(), `"` + text + `"`, nil
 }

@@ -66,10 +66,39 @@ func TestPgRangeColumnValue(t *testing.T) {
 			t.Errorf("%s %q: %v, %v; want ErrInvalidEvent", tc.sqlType, tc.in, v, err)
 		}
 	}
-	for _, typ := range []string{"tstzrange", "hstore"} {
-		var cte *ColumnTypeError
-		if _, err := ColumnSchema(Postgres, typ, true); !errors.As(err, &cte) {
-			t.Errorf("%s: %v, want a *ColumnTypeError", typ, err)
+}
+
+// tstzrange: bounds printed in the replication session's time zone, the
+// Connect worker JVM's (UTC modelled; another is refused).
+func TestPgTstzrangeValue(t *testing.T) {
+	s, err := ColumnSchema(Postgres, "tstzrange", true)
+	if err != nil || s.Type != String || s.Name != "" {
+		t.Fatalf("schema %+v, %v; want a plain string", s, err)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`[2024-01-01 10:00:00.500+02,2024-01-02)`, `["2024-01-01 08:00:00.5+00","2024-01-02 00:00:00+00")`},
+		{` ( "2024-01-01T00:00:00-05:30" ,] `, `("2024-01-01 05:30:00+00",)`},
+		{`[2024-01-01 10:00+0100,2024-01-01 09:00Z)`, `empty`},
+		{`[2024-01-01 10:00:00+01,2024-01-01 09:00:00Z]`, `["2024-01-01 09:00:00+00","2024-01-01 09:00:00+00"]`},
+		{`(,)`, `(,)`},
+	} {
+		raw, _ := json.Marshal(tc.in)
+		v, err := ColumnValue(Postgres, "tstzrange", s, raw)
+		if err != nil || v != tc.want {
+			t.Errorf("%s: %v, %v; want %s", tc.in, v, err, tc.want)
 		}
+	}
+	for _, in := range []string{`[2024-01-02+00,2024-01-01+00)`, `[infinity,)`, `[2024-01-01 10:00:00.1234567,)`, `[2024-01-01 10:00+16,)`} {
+		raw, _ := json.Marshal(in)
+		if v, err := ColumnValue(Postgres, "tstzrange", s, raw); !errors.Is(err, ErrInvalidEvent) {
+			t.Errorf("%s: %v, %v; want ErrInvalidEvent", in, v, err)
+		}
+	}
+	var se *SettingError
+	if err := (ColumnSettings{WorkerTimeZone: "Europe/Berlin"}).Check(Postgres, "r", "tstzrange", s); !errors.As(err, &se) {
+		t.Errorf("worker time zone Europe/Berlin: %v, want a *SettingError", err)
+	}
+	if err := (ColumnSettings{WorkerTimeZone: "UTC"}).Check(Postgres, "r", "tstzrange", s); err != nil {
+		t.Errorf("worker time zone UTC: %v", err)
 	}
 }

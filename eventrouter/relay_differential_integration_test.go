@@ -92,6 +92,9 @@ func relayReplay(ctx context.Context, h *harness, cons *kafka.Consumer, got []*k
 				if strings.EqualFold(c.maria, "boolean") {
 					opts.BooleanColumns = append(opts.BooleanColumns, c.name)
 				}
+				if c.mariaModel == eventrouter.MariaDBBinlogJSON {
+					opts.JSONColumns = append(opts.JSONColumns, c.name)
+				}
 			}
 		}
 	}

@@ -67,9 +67,18 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 	if kind == MySQL {
 		jsonT = named(String, NameJSON)
 	}
+	binlogJSON := []string{}
+	if kind == MariaDB {
+		// a JSON column the connector's DDL parser read from a CREATE
+		// TABLE in the binlog (a table created after the connector
+		// started) is io.debezium.data.Json; SHOW CREATE TABLE (the schema
+		// snapshot) prints LONGTEXT, a plain string ("json")
+		binlogJSON = []string{MariaDBBinlogJSON}
+	}
 	return []columnType{
 		{[]string{"char", "varchar", "text", "tinytext", "mediumtext", "longtext"}, plain(String)},
 		{[]string{"json"}, jsonT},
+		{binlogJSON, named(String, NameJSON)},
 		{[]string{"binary", "varbinary", "blob", "tinyblob", "mediumblob", "longblob"}, plain(Bytes)},
 		{[]string{"tinyint", "smallint"}, plain(Int16)},
 		{[]string{"mediumint", "int", "integer"}, plain(Int32)},
@@ -83,18 +92,28 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 	}
 }
 
+// MariaDBBinlogJSON is the column type that stands for a MariaDB JSON
+// column whose schema the connector learnt from the binlog's CREATE TABLE
+// (io.debezium.data.Json, the stored text); "json" is the LONGTEXT the
+// schema snapshot's SHOW CREATE TABLE gives (a plain string).
+const MariaDBBinlogJSON = "json from binlog ddl"
+
 // ModelledColumnTypes returns the SQL column types ColumnSchema models for
 // a connector of kind ("" is PostgreSQL), each family's spellings in list
 // order, then the fixed-point types (p and s stand for the declared
 // precision and scale; the schema is decimal.handling.mode's; an
 // unconstrained PostgreSQL numeric is modelled under string and double
 // only), PostgreSQL money, time, interval, bit, xml, inet, cidr, macaddr,
-// macaddr8, int4range, int8range, daterange, numrange, tsrange and
+// macaddr8, int4range, int8range, daterange, numrange, tsrange, tstzrange
+// (bounds in UTC, the Connect worker's assumed time zone) and
 // one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
-// varchar, uuid and date, MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// varchar, uuid, date and numeric(p,s) (numeric[] under string and double
+// only), hstore (hstore.handling.mode=json), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
 // unbounded varbit, multi-dimensional arrays and arrays of other element
-// types, enums, tstzrange, hstore; MySQL / MariaDB spatial types,
+// types, enums, tstzrange under a non-UTC Connect worker, hstore under
+// hstore.handling.mode=map; MySQL /
+// MariaDB spatial types,
 // zerofill floats and decimals) is refused.
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
@@ -107,8 +126,8 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == Postgres {
 		out = append(out, "numeric(p,s)", "decimal(p,s)", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
-			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange",
-			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]")
+			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
+			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -176,7 +195,7 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	if !ok {
 		return nil, fmt.Errorf("%w: connector %q", ErrUnsupported, kind)
 	}
-	if s, ok, err := pgArraySchema(kind, sqlType, nullable); ok {
+	if s, ok, err := pgArraySchema(kind, sqlType, nullable, cs); ok {
 		return s, err
 	}
 	if isMoney(kind, sqlType) {

@@ -77,6 +77,8 @@ type SpecSettings struct {
 	PollInterval time.Duration
 	// BooleanColumns: Options.BooleanColumns.
 	BooleanColumns []string
+	// JSONColumns: Options.JSONColumns.
+	JSONColumns []string
 }
 
 // ParseSpec parses r (nil is no settings). An unparsable pollInterval is an
@@ -85,7 +87,7 @@ func ParseSpec(r *spec.RelaySpec) (SpecSettings, error) {
 	if r == nil {
 		return SpecSettings{}, nil
 	}
-	s := SpecSettings{OrderColumn: r.OrderColumn, Notify: r.Notify, BooleanColumns: r.BooleanColumns}
+	s := SpecSettings{OrderColumn: r.OrderColumn, Notify: r.Notify, BooleanColumns: r.BooleanColumns, JSONColumns: r.JSONColumns}
 	if r.Batch > 0 {
 		s.Batch = r.Batch
 	}

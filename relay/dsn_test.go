@@ -69,11 +69,11 @@ func TestDSN(t *testing.T) {
 
 func TestParseSpec(t *testing.T) {
 	t.Parallel()
-	got, err := relay.ParseSpec(&spec.RelaySpec{OrderColumn: "id", Batch: 7, Notify: "ch", PollInterval: "250ms", BooleanColumns: []string{"flag"}})
+	got, err := relay.ParseSpec(&spec.RelaySpec{OrderColumn: "id", Batch: 7, Notify: "ch", PollInterval: "250ms", BooleanColumns: []string{"flag"}, JSONColumns: []string{"payload"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := relay.SpecSettings{OrderColumn: "id", Batch: 7, Notify: "ch", PollInterval: 250 * time.Millisecond, BooleanColumns: []string{"flag"}}
+	want := relay.SpecSettings{OrderColumn: "id", Batch: 7, Notify: "ch", PollInterval: 250 * time.Millisecond, BooleanColumns: []string{"flag"}, JSONColumns: []string{"payload"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseSpec = %+v, want %+v", got, want)
 	}

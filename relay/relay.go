@@ -118,6 +118,20 @@ type Options struct {
 	// tinyint(1) column of the table is an ErrConfig, and so is the option
 	// on PostgreSQL.
 	BooleanColumns []string
+	// JSONColumns (MariaDB) are JSON columns the connector delivers as
+	// io.debezium.data.Json strings: those its schema took from a CREATE
+	// TABLE (or ALTER TABLE) ... JSON it read in the binlog. MariaDB's
+	// JSON is LONGTEXT, which the catalog and SHOW CREATE TABLE (a schema
+	// snapshot: a plain string) print, so the relay cannot tell: list them
+	// here to publish the text with the Json schema name as the connector
+	// does. A name that is not a longtext column of the table is an
+	// ErrConfig, and so is the option on PostgreSQL and MySQL.
+	JSONColumns []string
+	// WorkerTimeZone is the Connect worker JVM's default time zone, the
+	// one a PostgreSQL tstzrange column's text is printed in (the driver
+	// sets it as the replication session's TimeZone): "" and UTC are
+	// modelled; another zone refuses a tstzrange column (ErrConfig).
+	WorkerTimeZone string
 	// MaxDatabaseOutage bounds how long Run retries (every poll interval)
 	// a database that keeps failing: once no statement has succeeded for
 	// that long, Run returns the last error (ErrDatabase), as a Debezium
@@ -248,7 +262,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	t, err := loadTable(ctx, db, cfg.Connector, cfg.ColumnSettings, schema, name, opts.BooleanColumns)
+	t, err := loadTable(ctx, db, cfg.Connector, cfg.ColumnSettings, schema, name, opts.BooleanColumns, opts.JSONColumns)
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +294,7 @@ func New(ctx context.Context, db *sql.DB, conf map[string]string, opts Options) 
 // parseConfig reads the connector config as the EventRouter does, for an
 // outbox the relay can read.
 func parseConfig(conf map[string]string, opts Options) (eventrouter.Config, error) {
-	cfg, err := eventrouter.ParseConfigWithOptions(conf, opts.Transform, eventrouter.ParseOptions{Worker: opts.Worker, EventRouterVersion: opts.EventRouterVersion})
+	cfg, err := eventrouter.ParseConfigWithOptions(conf, opts.Transform, eventrouter.ParseOptions{Worker: opts.Worker, EventRouterVersion: opts.EventRouterVersion, WorkerTimeZone: opts.WorkerTimeZone})
 	if err != nil {
 		return eventrouter.Config{}, configErr(err, "connector config")
 	}

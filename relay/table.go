@@ -132,7 +132,7 @@ func tableOf(conf map[string]string) (schema, name string, err error) {
 //
 // booleans are Options.BooleanColumns: tinyint(1) columns read as the
 // connector's binlog-DDL BOOLEAN (eventrouter's "boolean").
-func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, cs eventrouter.ColumnSettings, schema, name string, booleans []string) (*table, error) {
+func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, cs eventrouter.ColumnSettings, schema, name string, booleans, jsons []string) (*table, error) {
 	t := &table{kind: kind, schema: schema, name: name}
 	var raws []rawColumn
 	switch kind {
@@ -242,10 +242,39 @@ ORDER BY ORDINAL_POSITION`, schema, name)
 	if err := booleanColumns(t, raws, booleans); err != nil {
 		return nil, err
 	}
+	if err := jsonColumns(t, raws, jsons); err != nil {
+		return nil, err
+	}
 	if err := t.setColumns(raws, cs); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// jsonColumns gives the MariaDB longtext columns named in jsons the type
+// eventrouter.MariaDBBinlogJSON (a JSON column the connector learnt from
+// the binlog's CREATE TABLE: io.debezium.data.Json, Options.JSONColumns).
+func jsonColumns(t *table, raws []rawColumn, jsons []string) error {
+	if len(jsons) > 0 && t.kind != eventrouter.MariaDB {
+		return configErr(nil, "json columns %s: the option is for MariaDB JSON (longtext) columns the connector learnt as JSON from the binlog; PostgreSQL and MySQL have a JSON type", strings.Join(jsons, ","))
+	}
+	for _, j := range jsons {
+		found := false
+		for i := range raws {
+			if !strings.EqualFold(raws[i].name, strings.TrimSpace(j)) {
+				continue
+			}
+			found = true
+			if typ := strings.ToLower(strings.TrimSpace(raws[i].typ)); typ != "longtext" {
+				return configErr(nil, "json column %s of outbox table %s is %s: only a longtext column (MariaDB JSON) can be one", raws[i].name, t.qualified(), raws[i].typ)
+			}
+			raws[i].typ = eventrouter.MariaDBBinlogJSON
+		}
+		if !found {
+			return configErr(nil, "json column %s: outbox table %s has no such column", j, t.qualified())
+		}
+	}
+	return nil
 }
 
 // booleanColumns gives the tinyint(1) columns named in booleans the type

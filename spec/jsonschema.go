@@ -46,6 +46,7 @@ var schemaDocs = map[string]string{
 	"RelaySpec.batch":                  "Rows per poll (default 100)",
 	"RelaySpec.notify":                 "postgres: NOTIFY channel; provisioning adds an insert trigger and the relay LISTENs on it",
 	"RelaySpec.booleanColumns":         "mysql, mariadb: BOOLEAN (tinyint(1)) columns the connector delivers as booleans because it read the table's CREATE TABLE in the binlog (created after the connector started); the relay publishes them as booleans too",
+	"RelaySpec.jsonColumns":            "mariadb: JSON (longtext) columns the connector delivers as io.debezium.data.Json because it read the table's CREATE TABLE in the binlog (created after the connector started); the relay publishes them so too",
 	"Database.kind":                    "Database kind",
 	"Database.connection":              "How Debezium reaches the database",
 	"Connection.host":                  "Host as Kafka Connect sees it",

@@ -31,6 +31,12 @@ type RelaySpec struct {
 	// tinyint(1) and publishes them as booleans too
 	// (relay.Options.BooleanColumns).
 	BooleanColumns []string `yaml:"booleanColumns" json:"booleanColumns,omitempty"`
+	// JSONColumns (mariadb) are JSON (LONGTEXT) columns of the outbox table
+	// that the connector delivers as io.debezium.data.Json because it
+	// learnt the table from a CREATE TABLE in the binlog; the relay reads
+	// the catalog's longtext and publishes them with the Json schema name
+	// too (relay.Options.JSONColumns).
+	JSONColumns []string `yaml:"jsonColumns" json:"jsonColumns,omitempty"`
 }
 
 // The database-assigned publish order of an outbox table (see
@@ -93,6 +99,20 @@ func checkRelay(o *Outbox, errs *ErrorList) {
 			}
 			if !found {
 				errs.add(r.PosOf("booleanColumns"), fmt.Sprintf("outbox %q: relay.booleanColumns %q: not a column of the outbox table", o.Name, b))
+			}
+		}
+	}
+	if len(r.JSONColumns) > 0 {
+		if o.Database.Kind != MariaDB {
+			errs.add(r.PosOf("jsonColumns"), fmt.Sprintf("outbox %q: relay.jsonColumns is for a mariadb outbox (postgres and mysql have a JSON type)", o.Name))
+		}
+		for _, j := range r.JSONColumns {
+			found := false
+			for _, c := range o.ColumnContract() {
+				found = found || c.Name == j
+			}
+			if !found {
+				errs.add(r.PosOf("jsonColumns"), fmt.Sprintf("outbox %q: relay.jsonColumns %q: not a column of the outbox table", o.Name, j))
 			}
 		}
 	}

@@ -32,6 +32,10 @@ func TestRelaySpec(t *testing.T) {
 	if err != nil || len(s.Outboxes[0].Relay.BooleanColumns) != 1 || s.Outboxes[0].Relay.BooleanColumns[0] != "type" {
 		t.Errorf("relay.booleanColumns: %v", err)
 	}
+	s, err = spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(relayDoc("mariadb", "      jsonColumns: [payload]\n"))})
+	if err != nil || len(s.Outboxes[0].Relay.JSONColumns) != 1 || s.Outboxes[0].Relay.JSONColumns[0] != "payload" {
+		t.Errorf("relay.jsonColumns: %v", err)
+	}
 	s, err = spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(relayDoc("postgres", "      {}\n"))})
 	if err != nil || !s.Outboxes[0].RelayPublished() {
 		t.Errorf("relay: {}: %v", err)
@@ -45,6 +49,8 @@ func TestRelaySpec(t *testing.T) {
 		{"postgres", "      notify: Bad-Name\n", `relay.notify "Bad-Name": want a lower-case identifier`},
 		{"postgres", "      booleanColumns: [type]\n", `relay.booleanColumns is for a mysql or mariadb outbox`},
 		{"mariadb", "      booleanColumns: [nosuch]\n", `relay.booleanColumns "nosuch": not a column of the outbox table`},
+		{"postgres", "      jsonColumns: [payload]\n", `relay.jsonColumns is for a mariadb outbox`},
+		{"mariadb", "      jsonColumns: [nosuch]\n", `relay.jsonColumns "nosuch": not a column of the outbox table`},
 		{"postgres", "      {}\n    writer:\n      deleteAfterInsert: true\n", `outbox.yaml:11:26: outbox "orders": writer.deleteAfterInsert cannot go with relay`},
 	} {
 		_, err := spec.Parse(spec.Source{Name: "outbox.yaml", Data: []byte(relayDoc(tc.kind, tc.relay))})
