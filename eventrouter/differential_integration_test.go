@@ -127,7 +127,20 @@ var stringConv = map[string]string{
 
 const baseRow = `{"id":"$ID","aggregatetype":"Sentinel$R","aggregateid":"s","type":"Ping","payload":{"ping":true}}`
 
+// variantSets are more variants, registered by init in the
+// differential_*_integration_test.go files (one file per topic keeps the
+// lists apart); variants() appends them in registration order.
+var variantSets []func() []variant
+
 func variants() []variant {
+	vs := baseVariants()
+	for _, f := range variantSets {
+		vs = append(vs, f()...)
+	}
+	return vs
+}
+
+func baseVariants() []variant {
 	textPayload := replaceCol(defaultCols, col{name: "payload", pg: "text", maria: "longtext"})
 	return []variant{
 		{
