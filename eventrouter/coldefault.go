@@ -242,6 +242,9 @@ func binlogColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr str
 	case Bytes:
 		return nil, fmt.Errorf("%w: default of a bytes column", ErrUnsupported)
 	}
+	if s.binaryMode != "" {
+		return nil, fmt.Errorf("%w: default of a binary column (binary.handling.mode=%s)", ErrUnsupported, s.binaryMode)
+	}
 	switch s.Name {
 	case NameZonedTimestamp:
 		if v != "1970-01-01 00:00:00" {
@@ -305,7 +308,7 @@ func jsonColumnDefault(kind ConnectorKind, sqlType string, s *Schema, raw json.R
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	if s.Type == Bytes {
+	if s.Type == Bytes || s.binaryMode != "" {
 		// bytea has no default value mapper; a MariaDB blob default (an
 		// X'…' literal) gives none either
 		if _, err := ColumnValue(kind, sqlType, s, raw); err != nil {

@@ -18,8 +18,11 @@ type ColumnSettings struct {
 	// default; for the modelled types it delivers what adaptive does) are
 	// modelled; connect, isostring, microseconds, nanoseconds are not.
 	TimePrecisionMode string
-	// BinaryHandlingMode is binary.handling.mode: bytes (the default) is
-	// modelled; base64, base64-url-safe and hex are not.
+	// BinaryHandlingMode is binary.handling.mode: bytes (the default),
+	// base64, base64-url-safe and hex are modelled (the last three make a
+	// binary column a plain string, EncodeBinary; bit(n) / Bits columns
+	// are not binary columns and stay as they are); another value is
+	// refused on a binary column.
 	BinaryHandlingMode string
 	// BigIntUnsignedMode is bigint.unsigned.handling.mode (MySQL, MariaDB):
 	// long (the default: BIGINT UNSIGNED as the signed long) is modelled;
@@ -124,10 +127,10 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		}
 	}
 	switch cs.BinaryHandlingMode {
-	case "", "bytes":
+	case "", "bytes", BinaryBase64, BinaryBase64URLSafe, BinaryHex:
 	default:
-		if s.Type == Bytes {
-			return &SettingError{Column: name, Type: sqlType, Setting: "binary.handling.mode", Value: cs.BinaryHandlingMode, Modeled: "bytes"}
+		if s.Type == Bytes || s.binaryMode != "" {
+			return &SettingError{Column: name, Type: sqlType, Setting: "binary.handling.mode", Value: cs.BinaryHandlingMode, Modeled: "bytes, base64, base64-url-safe, hex"}
 		}
 	}
 	if isMoney(kind, sqlType) {

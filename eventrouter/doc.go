@@ -107,16 +107,19 @@
 //
 // ColumnSchema and ColumnValue model the columns as the connectors' value
 // converters deliver them (PostgresValueConverter, BinlogValueConverters,
-// the MariaDB DDL parser's types), under the default time.precision.mode,
-// binary.handling.mode and bigint.unsigned.handling.mode
-// (ColumnSettings.Check refuses a column another value would change) and
-// every decimal.handling.mode (ColumnSchemaWith):
+// the MariaDB DDL parser's types), under the default time.precision.mode
+// and bigint.unsigned.handling.mode (ColumnSettings.Check refuses a column
+// another value would change), every binary.handling.mode and every
+// decimal.handling.mode (ColumnSchemaWith):
 //
 //	SQL type (PostgreSQL | MySQL, MariaDB)        Connect schema                   value delivered
 //	uuid | -                                      string io.debezium.data.Uuid     lower-case 8-4-4-4-12
 //	json, jsonb | json                            string (Json on PG and MySQL)    json: text; jsonb, MySQL: normalized
 //	text, varchar, char(n) | char, varchar, *text string                           PG char(n) blank-padded
 //	bytea | binary(n), varbinary, *blob           bytes                            binary(n): 0x00-padded to n
+//	  binary.handling.mode=base64, base64-url-safe, string (plain)                 java.util.Base64 (url: - _), '=' padded;
+//	  hex                                                                          hex: lower case; "" is a tombstone under
+//	                                                                               route.tombstone.on.empty.payload
 //	int2 | tinyint, smallint                      int16
 //	int4 | mediumint, int; smallint unsigned,
 //	       mediumint unsigned                     int32

@@ -637,7 +637,8 @@ func TestChangeEventForSettings(t *testing.T) {
 		{map[string]string{}, ""},
 		{map[string]string{"binary.handling.mode": "BYTES", "time.precision.mode": "adaptive_time_microseconds"}, ""},
 		{map[string]string{"bigint.unsigned.handling.mode": "precise"}, ""}, // PostgreSQL: no unsigned columns
-		{map[string]string{"binary.handling.mode": "hex"}, "binary.handling.mode"},
+		{map[string]string{"binary.handling.mode": "hex"}, ""},
+		{map[string]string{"binary.handling.mode": "base32"}, "binary.handling.mode"},
 		{map[string]string{"time.precision.mode": "isostring"}, "time.precision.mode"},
 	} {
 		conf := map[string]string{"connector.class": "io.debezium.connector.postgresql.PostgresConnector", "topic.prefix": "p",

@@ -249,6 +249,12 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 			if s.Name != "" {
 				s.Version = i32(1)
 			}
+			if s.Type == Bytes && s.Name == "" {
+				if m := stringBinaryMode(cs.BinaryHandlingMode); m != "" {
+					// BinaryHandlingMode.getSchema: a plain string
+					s.Type, s.binaryMode = String, m
+				}
+			}
 			return s, nil
 		}
 	}
@@ -358,6 +364,13 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 			return pgUUID(str)
 		}
 	}
+	if s.binaryMode != "" {
+		b, err := bytesValue(pg, base, prec, raw, str, isStr)
+		if err != nil {
+			return nil, err
+		}
+		return EncodeBinary(s, b), nil
+	}
 	switch s.Type {
 	case String:
 		text := str
@@ -384,35 +397,7 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		}
 		return text, nil
 	case Bytes:
-		var b []byte
-		var err error
-		switch {
-		case !isStr:
-			var buf bytes.Buffer
-			err = json.Compact(&buf, raw)
-			b = buf.Bytes()
-		case strings.HasPrefix(str, "base64:"):
-			b, err = base64.StdEncoding.DecodeString(strings.TrimPrefix(str, "base64:"))
-		case strings.HasPrefix(str, "hex:"):
-			b, err = hex.DecodeString(strings.TrimPrefix(str, "hex:"))
-		default:
-			b = []byte(str)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if !pg && base == "binary" {
-			// BinlogValueConverters.normalizeBinaryData: BINARY(n) right-padded
-			// with 0x00 to n bytes, as the server stores it
-			n := prec
-			if n < 0 {
-				n = 1
-			}
-			if len(b) < n {
-				b = append(b, make([]byte, n-len(b))...)
-			}
-		}
-		return b, nil
+		return bytesValue(pg, base, prec, raw, str, isStr)
 	case Boolean:
 		text := strings.Trim(string(raw), `"`)
 		if !pg {
@@ -937,4 +922,38 @@ func parseSQLTimestamp(v, sqlType, zone string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("%w: %s %q: want 2006-01-02 15:04:05[.ffffff]%s", ErrInvalidEvent, sqlType, v, zone)
+}
+
+// bytesValue is the bytes of a binary column's sample value (see
+// ColumnValue), MySQL / MariaDB binary(n) right-padded with zero bytes.
+func bytesValue(pg bool, base string, prec int, raw json.RawMessage, str string, isStr bool) ([]byte, error) {
+	var b []byte
+	var err error
+	switch {
+	case !isStr:
+		var buf bytes.Buffer
+		err = json.Compact(&buf, raw)
+		b = buf.Bytes()
+	case strings.HasPrefix(str, "base64:"):
+		b, err = base64.StdEncoding.DecodeString(strings.TrimPrefix(str, "base64:"))
+	case strings.HasPrefix(str, "hex:"):
+		b, err = hex.DecodeString(strings.TrimPrefix(str, "hex:"))
+	default:
+		b = []byte(str)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !pg && base == "binary" {
+		// BinlogValueConverters.normalizeBinaryData: BINARY(n) right-padded
+		// with 0x00 to n bytes, as the server stores it
+		n := prec
+		if n < 0 {
+			n = 1
+		}
+		if len(b) < n {
+			b = append(b, make([]byte, n-len(b))...)
+		}
+	}
+	return b, nil
 }

@@ -57,6 +57,11 @@ type Schema struct {
 	Fields  []Field
 	Items   *Schema
 	Keys    *Schema
+	// binaryMode is the binary.handling.mode (base64, base64-url-safe,
+	// hex) of a binary column the connector delivers as a string (Type
+	// String, no name: the schema Connect sees is a plain string; Equal
+	// ignores it); "" otherwise
+	binaryMode string
 }
 
 // Field is a struct field.

@@ -160,7 +160,7 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		typ, setting string
 		conf         map[string]string
 	}{
-		{eventrouter.Postgres, "bytea", "binary.handling.mode", map[string]string{"binary.handling.mode": "base64"}},
+		{eventrouter.Postgres, "bytea", "binary.handling.mode", map[string]string{"binary.handling.mode": "base32"}},
 		{eventrouter.MariaDB, "timestamp(3)", "time.precision.mode", map[string]string{"time.precision.mode": "connect"}},
 		{eventrouter.MariaDB, "bigint(20) unsigned", "bigint.unsigned.handling.mode", map[string]string{"bigint.unsigned.handling.mode": " Precise"}},
 		// an unconstrained numeric under precise is a VariableScaleDecimal

@@ -373,6 +373,10 @@ func (t *table) selectExpr(c column) string {
 	q := t.quote(c.name)
 	s := c.schema
 	switch {
+	case s.BinaryMode() != "":
+		// the stored bytes, encoded as binary.handling.mode says
+		// (eventrouter.EncodeBinary)
+		return q
 	case s.Name == eventrouter.NameZonedTimestamp && !t.pg():
 		return "UNIX_TIMESTAMP(" + q + ")"
 	case s.Name == eventrouter.NameZonedTimestamp:
@@ -411,6 +415,9 @@ func scanDest(c column) any {
 	if c.text {
 		return new(sql.NullString)
 	}
+	if c.schema.BinaryMode() != "" {
+		return new([]byte)
+	}
 	switch c.schema.Type {
 	case eventrouter.Bytes:
 		return new([]byte)
@@ -443,7 +450,7 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 		if *d == nil {
 			return nil, nil
 		}
-		return append([]byte{}, *d...), nil
+		return eventrouter.EncodeBinary(s, append([]byte{}, *d...)), nil
 	case *sql.NullBool:
 		if !d.Valid {
 			return nil, nil

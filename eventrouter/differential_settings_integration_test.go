@@ -1,0 +1,76 @@
+//go:build integration
+
+package eventrouter_test
+
+import "fmt"
+
+// #31 (connector settings that change delivered values): variants named
+// setting_<name>_..., each a connector setting ColumnSettings models
+// beyond its default.
+func init() { variantSets = append(variantSets, settingVariants) }
+
+func settingVariants() []variant {
+	return []variant{
+		binaryVariant("setting_binary_base64", "base64", map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+		}),
+		binaryVariant("setting_binary_base64_url_safe", "base64-url-safe", map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+		}),
+		binaryVariant("setting_binary_hex", "hex", map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "io.debezium.converters.BinaryDataConverter",
+			"value.converter.delegate.converter.type":                "org.apache.kafka.connect.json.JsonConverter",
+			"value.converter.delegate.converter.type.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "false",
+		}),
+	}
+}
+
+// binaryVariant is binary.handling.mode=mode: the payload (bytea /
+// longblob), the key (bytea / binary(4), zero-padded on MariaDB), headers
+// and the envelope (bytea / varbinary(8)) become strings; bytes whose
+// base64 has + and / (- and _ URL-safe), padding, an empty payload
+// (route.tombstone.on.empty.payload: the empty string is a tombstone), a
+// PostgreSQL bit(12) column (io.debezium.data.Bits, not a binary column:
+// unchanged; text on MariaDB),
+// NULLs and a PostgreSQL bytea DEFAULT (none: bytea has no default
+// mapper).
+func binaryVariant(name, mode string, conv map[string]string) variant {
+	cols := replaceCol(withCols(
+		col{name: "t_bin", pg: "bytea", maria: "binary(4)"},
+		col{name: "t_vb", pg: "bytea", maria: "varbinary(8)"},
+		col{name: "t_bits", pg: "bit(12)", maria: "varchar(16)"},
+		col{name: "t_vd", pg: "bytea", maria: "varbinary(8)", pgDef: `'\x0102'::bytea`},
+	), col{name: "payload", pg: "bytea", maria: "longblob"})
+	rows := []string{
+		`"payload":"hex:fbff00fe3e3f","t_bin":"hex:fbef","t_vb":"hex:ffffffbe","t_bits":"100000000001","t_vd":"hex:00"`,
+		`"payload":"ab","t_bin":"a","t_vb":"abcd","t_bits":"000000000000","t_vd":"hex:fbff"`,
+		`"payload":"","t_bin":"","t_vb":"","t_bits":"000000000001","t_vd":""`,
+		`"payload":null,"t_bin":null,"t_vb":null,"t_bits":null,"t_vd":null`,
+	}
+	names := []string{"bin_alphabet", "bin_padding_short", "bin_empty_payload_tombstone", "bin_nulls"}
+	var ops []op
+	for i, r := range rows {
+		ops = append(ops, op{name: names[i], kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"` + fmt.Sprint(i) + `","type":"T",` + r + `}`})
+	}
+	conn := map[string]string{"binary.handling.mode": mode, "errors.tolerance": "all"}
+	for k, v := range conv {
+		conn[k] = v
+	}
+	return variant{
+		name: name, cols: cols,
+		er: map[string]string{
+			"table.field.event.key":             "t_bin",
+			"table.fields.additional.placement": "t_bin:header,t_vb:header,t_vd:header,t_bits:header,t_vb:envelope:vb,t_bits:envelope:bits",
+			"route.tombstone.on.empty.payload":  "true",
+			"route.topic.replacement":           "dt$R.bin.${routedByValue}",
+		},
+		conn: conn,
+		base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"p","t_bin":"s","t_vb":"s","t_bits":"000000000001","t_vd":"s"}`,
+		ops:  ops,
+	}
+}
