@@ -140,7 +140,8 @@ int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect array
 elements (give a JSON array or PostgreSQL's array text, "{1,NULL}"; a
 StringConverter writes [1, null], a header [1,null]); numeric(p,s)[] elements
 are decimals under decimal.handling.mode with the column's scale (an
-unconstrained numeric[] under string and double only; a NaN or Infinity
+unconstrained numeric[] under precise has io.debezium.data.VariableScaleDecimal
+elements; a NaN or Infinity
 element makes the column NULL under every mode); hstore is io.debezium.data.Json, the JSON
 object Jackson writes from the driver's java.util.HashMap (keys in HashMap
 order, not as written; give PostgreSQL's hstore text or a JSON object of
@@ -160,8 +161,12 @@ by decimal.handling.mode: precise (the default) as a Connect Decimal
 (JsonConverter: base64 of the unscaled value, schema parameters scale and
 connect.decimal.precision; StringConverter and headers: BigDecimal.toString,
 e.g. 1.00E-8), string as the plain text with the column's scale
-(0.0000000100), double as a float64. Refused with exit 2: an unconstrained
-PostgreSQL numeric under precise (a VariableScaleDecimal), a JsonConverter
+(0.0000000100), double as a float64. An unconstrained PostgreSQL numeric
+under precise is io.debezium.data.VariableScaleDecimal, a struct {scale,
+value} (trailing zeros stripped; JsonConverter and headers:
+{"scale":9,"value":"hQ=="}); a StringConverter writing it is refused with
+exit 2 (Struct.toString prints the value byte[]'s identity hash). Refused
+with exit 2: a JsonConverter
 decimal.format other than base64, a fixed-point column's DEFAULT other
 than NULL. PostgreSQL numeric NaN, Infinity and -Infinity are NAN,
 POSITIVE_INFINITY and NEGATIVE_INFINITY under string, the doubles under

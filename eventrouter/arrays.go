@@ -97,8 +97,8 @@ func isPgArray(kind ConnectorKind, sqlType string) bool {
 // of more dimensions or of an element type not modelled. A numeric(p,s)[]
 // column's elements are optional decimals under decimal.handling.mode (cs):
 // Decimal with scale s and connect.decimal.precision p (precise), string or
-// double; an unconstrained numeric[] under precise
-// (io.debezium.data.VariableScaleDecimal elements) is a *SettingError. A
+// double; an unconstrained numeric[] under precise has optional
+// io.debezium.data.VariableScaleDecimal elements. A
 // NaN or Infinity element fails the column's converter under every mode
 // (pgArrayValue: a *ConvertError).
 func pgArraySchema(kind ConnectorKind, sqlType string, nullable bool, cs ColumnSettings) (*Schema, bool, error) {

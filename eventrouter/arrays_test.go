@@ -138,8 +138,8 @@ func TestPgNumericArray(t *testing.T) {
 		t.Errorf("numeric(3,1)[] 100: %v, want ErrInvalidEvent", err)
 	}
 	var se *SettingError
-	if _, err := ColumnSchema(Postgres, "numeric[]", true); !errors.As(err, &se) || se.Type != "numeric[]" {
-		t.Errorf("numeric[] under precise: %v, want a *SettingError naming the column type", err)
+	if vs, err := ColumnSchema(Postgres, "numeric[]", true); err != nil || vs.Items.Name != NameVariableScaleDecimal || !vs.Items.Optional {
+		t.Errorf("numeric[] under precise: %+v, %v, want optional VariableScaleDecimal elements", vs, err)
 	}
 	if err := (ColumnSettings{DecimalHandlingMode: "precise", DecimalFormat: "numeric"}).Check(Postgres, "c", "numeric(10,2)[]", s); !errors.As(err, &se) {
 		t.Errorf("decimal.format=numeric: %v, want a *SettingError", err)

@@ -30,9 +30,9 @@ type ColumnSettings struct {
 	BigIntUnsignedMode string
 	// DecimalHandlingMode is decimal.handling.mode: precise (the default:
 	// a Connect Decimal), string (BigDecimal.toString) and double are
-	// modelled for fixed-point columns with a declared precision; an
-	// unconstrained PostgreSQL numeric only under string and double
-	// (precise gives io.debezium.data.VariableScaleDecimal, not modelled).
+	// modelled for fixed-point columns with a declared precision, and for
+	// an unconstrained PostgreSQL numeric (precise gives the struct
+	// io.debezium.data.VariableScaleDecimal).
 	DecimalHandlingMode string
 	// DecimalFormat is the JsonConverters' decimal.format (key, value or
 	// header converter; the first set): base64 (the default) is modelled,

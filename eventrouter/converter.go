@@ -20,6 +20,9 @@ func convert(cv Converter, s *Schema, v any) ([]byte, error) {
 		if v == nil {
 			return nil, nil
 		}
+		if holdsVariableScaleDecimal(v) {
+			return nil, errVariableScaleDecimalToString
+		}
 		return []byte(javaToString(v)), nil
 	case ByteArrayConverter:
 		if s != nil && s.Type != Bytes {

@@ -244,6 +244,9 @@ func decimalValue(kind ConnectorKind, sqlType string, s *Schema, text string) (a
 // connectors' string mode plain, "0.0000000100", never "1.00E-8"), double
 // mode as a float64, precise mode as the Decimal itself.
 func (d Decimal) inMode(s *Schema) any {
+	if s.Name == NameVariableScaleDecimal {
+		return variableScaleDecimal(s, d)
+	}
 	switch s.Type {
 	case String:
 		return d.plain()

@@ -27,7 +27,59 @@ func settingVariants() []variant {
 			"value.converter.delegate.converter.type.schemas.enable": "true",
 			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "false",
 		}),
+		variableScaleVariant("setting_decimal_precise_variable_scale", false, map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+		}),
+		variableScaleVariant("setting_decimal_precise_variable_scale_payload", true, map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "false",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+		}),
 	}
+}
+
+// variableScaleVariant is an unconstrained PostgreSQL numeric and numeric[]
+// under decimal.handling.mode=precise: io.debezium.data.VariableScaleDecimal
+// (struct scale, value; trailing zeros stripped, a negative scale set to
+// 0), in the key, headers (JsonConverter with schemas, or the
+// SimpleHeaderConverter when payload), the envelope and (payload) the
+// payload; exponents, trailing zeros, sign bytes (-128, 128), a wide value,
+// zero, NaN (the converter throws: NULL under the default warn) and NULLs.
+// On MariaDB the columns are text.
+func variableScaleVariant(name string, payload bool, conv map[string]string) variant {
+	cols := withCols(
+		col{name: "t_free", pg: "numeric", maria: "varchar(64)"},
+		col{name: "t_nf", pg: "numeric[]", maria: "varchar(200)"},
+	)
+	er := map[string]string{
+		"table.field.event.key":             "t_free",
+		"table.fields.additional.placement": "t_free:header,t_nf:header,t_free:envelope:free,t_nf:envelope:nf",
+		"route.topic.replacement":           "dt$R.vsd.${routedByValue}",
+	}
+	frees := []string{`"1.50e1"`, `"-0.000000123"`, `"0.000"`, `"100"`, `"-128"`, `"12345678901234567890.123456789000"`, `"NaN"`, `null`}
+	nfs := []string{`"{1.50,1e2,-0.000}"`, `"{NULL,128}"`, `"{}"`, `"{0.10}"`, `"{-128,255}"`, `"{12345678901234567890.1234567890}"`, `"{1}"`, `null`}
+	names := []string{"vsd_exponent_trailing_zeros", "vsd_small_negative", "vsd_zero_scale", "vsd_integer_strip", "vsd_sign_bytes", "vsd_wide", "vsd_nan_null", "vsd_nulls"}
+	base := `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_free":"7","t_nf":"{2}"}`
+	if payload {
+		cols = replaceCol(cols, col{name: "payload", pg: "numeric", maria: "varchar(64)"})
+		er["table.fields.additional.placement"] = "t_free:header,t_nf:header,t_nf:envelope:nf"
+		er["table.field.event.payload"] = "payload"
+		base = `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"3","t_free":"7","t_nf":"{2}"}`
+	}
+	var ops []op
+	for i := range frees {
+		p := `{"i":` + fmt.Sprint(i) + `}`
+		if payload {
+			p = frees[len(frees)-1-i]
+		}
+		ops = append(ops, op{name: names[i], kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"` + fmt.Sprint(i) + `","type":"T","payload":` + p + `,"t_free":` + frees[i] + `,"t_nf":` + nfs[i] + `}`})
+	}
+	conn := map[string]string{"decimal.handling.mode": "precise", "errors.tolerance": "all"}
+	for k, v := range conv {
+		conn[k] = v
+	}
+	return variant{name: name, cols: cols, er: er, conn: conn, base: base, ops: ops}
 }
 
 // binaryVariant is binary.handling.mode=mode: the payload (bytea /

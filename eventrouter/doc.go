@@ -140,7 +140,11 @@
 //	                                                                               toString (1.00E-8) elsewhere
 //	  decimal.handling.mode=string                string                           toPlainString with s digits
 //	  decimal.handling.mode=double                double                           doubleValue
-//	numeric (unconstrained, PG) string, double    as above, the input's scale      precise: refused
+//	numeric (unconstrained, PG) string, double    as above, the input's scale
+//	  precise                                     struct io.debezium.data.         {scale int32, value bytes}: trailing
+//	                                              VariableScaleDecimal (doc        zeros stripped, negative scale set to 0;
+//	                                              "Variable scaled decimal")       value a byte[] (StringConverter: refused,
+//	                                                                               Struct.toString prints its identity hash)
 //	numeric NaN, Infinity (PG; numeric(p,s): NaN)
 //	  string                                      string                           NAN, POSITIVE_INFINITY, NEGATIVE_INFINITY
 //	  double                                      double                           NaN, ±Infinity (JsonConverter: quoted)
@@ -182,7 +186,8 @@
 //	numeric(p,s)[] | -                            array of optional decimals       decimal.handling.mode's element schema
 //	                                                                               (Decimal scale s, precision p; string;
 //	                                                                               double), elements at the column's scale;
-//	                                                                               numeric[] under string / double only; a
+//	                                                                               numeric[]: optional VariableScaleDecimal
+//	                                                                               elements under precise; a
 //	                                                                               NaN / Infinity element (any mode): the
 //	                                                                               column is NULL (its converter throws)
 //	hstore | -                                    string io.debezium.data.Json     Jackson's object of the driver's HashMap:
@@ -207,8 +212,7 @@
 // time.precision.mode is no longer supported"): ParseConfig returns a
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
 // (interval day to second), unbounded varbit, multi-dimensional arrays and
-// arrays of other element types (char(n), jsonb, ...), numeric[] under
-// precise (VariableScaleDecimal elements),
+// arrays of other element types (char(n), jsonb, ...),
 // enums, tstzrange when the Connect worker's time zone
 // (ColumnSettings.WorkerTimeZone) is not UTC, hstore under hstore.handling.mode=map (json, the default, is modelled);
 // MySQL / MariaDB spatial types, zerofill floats and decimals.

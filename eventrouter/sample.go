@@ -102,13 +102,12 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // a connector of kind ("" is PostgreSQL), each family's spellings in list
 // order, then the fixed-point types (p and s stand for the declared
 // precision and scale; the schema is decimal.handling.mode's; an
-// unconstrained PostgreSQL numeric is modelled under string and double
-// only), PostgreSQL money, time, interval, bit, xml, inet, cidr, macaddr,
+// unconstrained PostgreSQL numeric under precise is a
+// VariableScaleDecimal), PostgreSQL money, time, interval, bit, xml, inet, cidr, macaddr,
 // macaddr8, int4range, int8range, daterange, numrange, tsrange, tstzrange
 // (bounds in UTC, the Connect worker's assumed time zone) and
 // one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
-// varchar, uuid, date and numeric(p,s) (numeric[] under string and double
-// only), hstore (hstore.handling.mode=json), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// varchar, uuid, date and numeric(p,s) (and numeric[]), hstore (hstore.handling.mode=json), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
 // unbounded varbit, multi-dimensional arrays and arrays of other element
 // types, enums, tstzrange under a non-UTC Connect worker, hstore under
@@ -185,8 +184,8 @@ func ColumnSchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, e
 // decimal.handling.mode, bytes org.apache.kafka.connect.data.Decimal with
 // parameters scale and connect.decimal.precision (precise, the default),
 // string (string) or double (double). An unconstrained PostgreSQL numeric
-// under precise (io.debezium.data.VariableScaleDecimal) is a
-// *SettingError.
+// under precise is the struct io.debezium.data.VariableScaleDecimal
+// (scale, value).
 func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs ColumnSettings) (*Schema, error) {
 	if kind == "" {
 		kind = Postgres
@@ -212,7 +211,9 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 		}
 		mode := cs.DecimalHandlingMode
 		if prec < 0 && (mode == "" || mode == "precise") {
-			return nil, &SettingError{Type: sqlType, Setting: "decimal.handling.mode", Value: "precise", Modeled: "string, double (precise gives an unconstrained numeric io.debezium.data.VariableScaleDecimal)"}
+			// PostgresValueConverter.numericSchema: an unconstrained
+			// numeric under precise
+			return variableScaleDecimalSchema(nullable), nil
 		}
 		s := &Schema{Optional: nullable}
 		s.Type, s.Name, s.Parameters = decimalSchema(mode, prec, scale)

@@ -1,0 +1,95 @@
+package eventrouter
+
+import (
+	"fmt"
+	"math/big"
+)
+
+// NameVariableScaleDecimal is Debezium's io.debezium.data.VariableScaleDecimal:
+// the value of an unconstrained PostgreSQL numeric (no precision, so no
+// fixed scale) under decimal.handling.mode=precise, a struct of the scale
+// and the unscaled value's bytes.
+const NameVariableScaleDecimal = "io.debezium.data.VariableScaleDecimal"
+
+// variableScaleDecimalSchema is SchemaFactory.datatypeVariableScaleDecimalSchema:
+// struct io.debezium.data.VariableScaleDecimal version 1, doc "Variable
+// scaled decimal", fields scale (int32) and value (bytes), both required.
+func variableScaleDecimalSchema(optional bool) *Schema {
+	return &Schema{
+		Type: StructT, Optional: optional, Name: NameVariableScaleDecimal, Version: i32(1), Doc: "Variable scaled decimal",
+		Fields: []Field{
+			{Name: "scale", Schema: &Schema{Type: Int32}},
+			{Name: "value", Schema: &Schema{Type: Bytes}},
+		},
+	}
+}
+
+// variableScaleDecimal is the struct PostgresValueConverter.convertDecimal
+// delivers for d under precise: stripTrailingZeros (zero is 0, scale 0), a
+// negative scale set to 0, then VariableScaleDecimal.fromLogical: value is
+// BigInteger.toByteArray of the unscaled value (a byte[], not a
+// ByteBuffer: Struct.toString prints its identity hash), scale the scale.
+func variableScaleDecimal(s *Schema, d Decimal) *Struct {
+	d = d.stripTrailingZeros()
+	if d.Scale < 0 {
+		d = d.setScale(0)
+	}
+	st := NewStruct(s)
+	st.Values[0] = d.Scale
+	st.Values[1] = d.bytes()
+	return st
+}
+
+// stripTrailingZeros is BigDecimal.stripTrailingZeros (a zero becomes
+// BigDecimal.ZERO, scale 0).
+func (d Decimal) stripTrailingZeros() Decimal {
+	u := new(big.Int).Set(d.Unscaled)
+	if u.Sign() == 0 {
+		return Decimal{Unscaled: u}
+	}
+	scale := d.Scale
+	ten := big.NewInt(10)
+	q, r := new(big.Int), new(big.Int)
+	for {
+		q.QuoRem(u, ten, r)
+		if r.Sign() != 0 {
+			break
+		}
+		u.Set(q)
+		scale--
+	}
+	return Decimal{Unscaled: u, Scale: scale}
+}
+
+// holdsVariableScaleDecimal reports whether v is or holds (in a struct
+// field or a list element) a VariableScaleDecimal struct, whose value
+// field is a Java byte[]: Struct.toString prints it as [B@ and the
+// array's identity hash, which differs per record, so a StringConverter
+// writing it cannot be predicted.
+func holdsVariableScaleDecimal(v any) bool {
+	switch x := v.(type) {
+	case *Struct:
+		if x == nil {
+			return false
+		}
+		if x.Schema != nil && x.Schema.Name == NameVariableScaleDecimal {
+			return true
+		}
+		for _, e := range x.Values {
+			if holdsVariableScaleDecimal(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if holdsVariableScaleDecimal(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// errVariableScaleDecimalToString is the refusal of a StringConverter
+// (Struct.toString, List.toString) meeting a VariableScaleDecimal.
+var errVariableScaleDecimalToString = fmt.Errorf("%w: a StringConverter writes an io.debezium.data.VariableScaleDecimal (an unconstrained numeric under decimal.handling.mode=precise) with Struct.toString, which prints its value byte[] as [B@ and an identity hash that differs per record", ErrUnsupported)
