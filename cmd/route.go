@@ -97,8 +97,10 @@ Kafka 4 broker (log.message.timestamp.after.max.ms): the task fails, or with
 errors.tolerance=all the record is dropped.
 
 Column types modelled (the value as the connector's value converter
-delivers it, under the default time.precision.mode and
-bigint.unsigned.handling.mode, and under every binary.handling.mode (base64,
+delivers it, under the default time.precision.mode, under both
+bigint.unsigned.handling.mode values (precise: BIGINT UNSIGNED is a Decimal of
+scale 0, precision 20, holding the unsigned value), and under every
+binary.handling.mode (base64,
 base64-url-safe, hex: a binary column is a plain string, '=' padded base64,
 URL-safe base64 or lower-case hex) and decimal.handling.mode; a
 connector config that sets another value is refused with exit 2, naming the
@@ -181,7 +183,8 @@ timestamp to the column's precision and prints a uuid in lower case;
 MySQL/MariaDB truncate a datetime or timestamp to the column's precision;
 unsigned integers are widened (tinyint unsigned: int16, smallint and
 mediumint unsigned: int32, int unsigned: int64) and BIGINT UNSIGNED is the
-signed long (above 2^63-1 it wraps), as bigint.unsigned.handling.mode=long.
+signed long (above 2^63-1 it wraps), as bigint.unsigned.handling.mode=long
+(precise: the unsigned value, a Decimal(20,0)).
 On MySQL/MariaDB, BOOLEAN is modelled as the connector's DDL parser reads a
 CREATE TABLE in the binlog (boolean); a snapshot reads SHOW CREATE TABLE's
 tinyint(1) (int16): give "tinyint(1)" to preview that. A MariaDB JSON

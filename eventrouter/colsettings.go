@@ -25,8 +25,9 @@ type ColumnSettings struct {
 	// refused on a binary column.
 	BinaryHandlingMode string
 	// BigIntUnsignedMode is bigint.unsigned.handling.mode (MySQL, MariaDB):
-	// long (the default: BIGINT UNSIGNED as the signed long) is modelled;
-	// precise (a Decimal) is not.
+	// long (the default: BIGINT UNSIGNED as the signed long) and precise
+	// (a Decimal of scale 0, precision 20, whatever decimal.handling.mode
+	// says: the unsigned value) are modelled.
 	BigIntUnsignedMode string
 	// DecimalHandlingMode is decimal.handling.mode: precise (the default:
 	// a Connect Decimal), string (BigDecimal.toString) and double are
@@ -144,9 +145,9 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		default:
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.handling.mode", Value: cs.DecimalHandlingMode, Modeled: "precise, string, double"}
 		}
-		if (s.Name == NameDecimal || s.Items != nil && s.Items.Name == NameDecimal) && cs.DecimalFormat != "" {
-			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.format (JsonConverter)", Value: cs.DecimalFormat, Modeled: "base64"}
-		}
+	}
+	if (s.Name == NameDecimal || s.Items != nil && s.Items.Name == NameDecimal) && cs.DecimalFormat != "" {
+		return &SettingError{Column: name, Type: sqlType, Setting: "decimal.format (JsonConverter)", Value: cs.DecimalFormat, Modeled: "base64"}
 	}
 	if strings.EqualFold(strings.TrimSpace(sqlType), "tstzrange") && (kind == Postgres || kind == "") {
 		switch strings.ToUpper(cs.WorkerTimeZone) {
@@ -170,11 +171,11 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		}
 	}
 	switch cs.BigIntUnsignedMode {
-	case "", "long":
+	case "", "long", "precise":
 	default:
 		if kind != Postgres && kind != "" && s.Type == Int64 && unsignedRe.MatchString(sqlType) {
 			if t, _ := parseSQLType(sqlType); t == "bigint" {
-				return &SettingError{Column: name, Type: sqlType, Setting: "bigint.unsigned.handling.mode", Value: cs.BigIntUnsignedMode, Modeled: "long"}
+				return &SettingError{Column: name, Type: sqlType, Setting: "bigint.unsigned.handling.mode", Value: cs.BigIntUnsignedMode, Modeled: "long, precise"}
 			}
 		}
 	}

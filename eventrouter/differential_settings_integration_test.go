@@ -36,6 +36,52 @@ func settingVariants() []variant {
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "false",
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
 		}),
+		unsignedPreciseVariant("setting_bigint_unsigned_precise", map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+		}),
+		unsignedPreciseVariant("setting_bigint_unsigned_precise_string_conv", map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+			"decimal.handling.mode": "string",
+		}),
+	}
+}
+
+// unsignedPreciseVariant is bigint.unsigned.handling.mode=precise: a MariaDB
+// BIGINT UNSIGNED (and BIGINT UNSIGNED ZEROFILL) is a Decimal of scale 0
+// and precision 20 holding the unsigned value (decimal.handling.mode does
+// not change it), in the key, headers and the envelope; 0, 2^63-1, 2^63,
+// 2^64-1 and NULL; a signed bigint is unchanged; on PostgreSQL the columns
+// are text and int8 (the setting does not apply).
+func unsignedPreciseVariant(name string, conv map[string]string) variant {
+	cols := withCols(
+		col{name: "t_u64", pg: "text", maria: "bigint unsigned"},
+		col{name: "t_z64", pg: "text", maria: "bigint(20) unsigned zerofill"},
+		col{name: "t_s64", pg: "int8", maria: "bigint"},
+	)
+	rows := []string{`"t_u64":"0","t_z64":"7","t_s64":-1`, `"t_u64":"9223372036854775807","t_z64":"9223372036854775808","t_s64":9223372036854775807`,
+		`"t_u64":"18446744073709551615","t_z64":"18446744073709551614","t_s64":-9223372036854775808`, `"t_u64":null,"t_z64":null,"t_s64":null`}
+	names := []string{"unsigned_precise_small", "unsigned_precise_sign_bit", "unsigned_precise_max", "unsigned_precise_nulls"}
+	var ops []op
+	for i, r := range rows {
+		ops = append(ops, op{name: names[i], kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"` + fmt.Sprint(i) + `","type":"T","payload":{"i":` + fmt.Sprint(i) + `},` + r + `}`})
+	}
+	conn := map[string]string{"bigint.unsigned.handling.mode": "precise", "errors.tolerance": "all"}
+	for k, v := range conv {
+		conn[k] = v
+	}
+	return variant{
+		name: name, cols: cols,
+		er: map[string]string{
+			"table.field.event.key":             "t_u64",
+			"table.fields.additional.placement": "t_u64:header,t_z64:header,t_s64:header,t_z64:envelope:z,t_u64:envelope:u",
+			"route.topic.replacement":           "dt$R.u64.${routedByValue}",
+		},
+		conn: conn,
+		base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_u64":"1","t_z64":"1","t_s64":1}`,
+		ops:  ops,
 	}
 }
 

@@ -108,8 +108,8 @@
 // ColumnSchema and ColumnValue model the columns as the connectors' value
 // converters deliver them (PostgresValueConverter, BinlogValueConverters,
 // the MariaDB DDL parser's types), under the default time.precision.mode
-// and bigint.unsigned.handling.mode (ColumnSettings.Check refuses a column
-// another value would change), every binary.handling.mode and every
+// (ColumnSettings.Check refuses a column another value would change),
+// every bigint.unsigned.handling.mode, every binary.handling.mode and every
 // decimal.handling.mode (ColumnSchemaWith):
 //
 //	SQL type (PostgreSQL | MySQL, MariaDB)        Connect schema                   value delivered
@@ -124,6 +124,8 @@
 //	int4 | mediumint, int; smallint unsigned,
 //	       mediumint unsigned                     int32
 //	int8 | bigint; int unsigned, bigint unsigned  int64                            bigint unsigned: signed long (wraps)
+//	- | bigint unsigned [zerofill], bigint.unsigned.handling.mode=precise
+//	                                              bytes Decimal scale 0, precision 20  the unsigned value (any decimal mode)
 //	- | tinyint unsigned                          int16
 //	bool | bool, boolean                          boolean
 //	float4, float8 | float, double                float, double

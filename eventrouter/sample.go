@@ -171,7 +171,8 @@ func (e *ColumnTypeError) Unwrap() error { return ErrUnsupported }
 // → int32, bigint → int64; unsigned widened as BinlogValueConverters
 // does: tinyint unsigned → int16, smallint and mediumint unsigned →
 // int32, int unsigned → int64, bigint unsigned → int64
-// (bigint.unsigned.handling.mode=long: above 2^63-1 it wraps);
+// (bigint.unsigned.handling.mode=long: above 2^63-1 it wraps; precise: a
+// Decimal of scale 0, precision 20, the unsigned value);
 // datetime(0-3) and datetime → Timestamp, datetime(4-6) →
 // MicroTimestamp; timestamp → ZonedTimestamp.
 func ColumnSchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, error) {
@@ -237,6 +238,13 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 		w, ok := unsignedWidths[t]
 		if !ok {
 			return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
+		}
+		if t == "bigint" && cs.BigIntUnsignedMode == "precise" {
+			// SpecialValueDecimal.builder(PRECISE, 20, 0), whatever
+			// decimal.handling.mode says
+			s := &Schema{Optional: nullable, Version: i32(1)}
+			s.Type, s.Name, s.Parameters = decimalSchema("precise", 20, 0)
+			return s, nil
 		}
 		return &Schema{Type: w, Optional: nullable}, nil
 	}
@@ -364,6 +372,13 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		case pg && s.Name == NameUUID:
 			return pgUUID(str)
 		}
+	}
+	if isUnsignedBigintDecimal(kind, sqlType, s) {
+		text := str
+		if !isStr {
+			text = string(raw)
+		}
+		return unsignedBigintDecimal(sqlType, text)
 	}
 	if s.binaryMode != "" {
 		b, err := bytesValue(pg, base, prec, raw, str, isStr)

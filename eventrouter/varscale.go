@@ -3,6 +3,8 @@ package eventrouter
 import (
 	"fmt"
 	"math/big"
+	"strconv"
+	"strings"
 )
 
 // NameVariableScaleDecimal is Debezium's io.debezium.data.VariableScaleDecimal:
@@ -93,3 +95,26 @@ func holdsVariableScaleDecimal(v any) bool {
 // errVariableScaleDecimalToString is the refusal of a StringConverter
 // (Struct.toString, List.toString) meeting a VariableScaleDecimal.
 var errVariableScaleDecimalToString = fmt.Errorf("%w: a StringConverter writes an io.debezium.data.VariableScaleDecimal (an unconstrained numeric under decimal.handling.mode=precise) with Struct.toString, which prints its value byte[] as [B@ and an identity hash that differs per record", ErrUnsupported)
+
+// isUnsignedBigintDecimal reports a MySQL / MariaDB BIGINT UNSIGNED
+// (zerofill too) column under bigint.unsigned.handling.mode=precise: its
+// schema (ColumnSchemaWith) is a Decimal.
+func isUnsignedBigintDecimal(kind ConnectorKind, sqlType string, s *Schema) bool {
+	if kind == Postgres || kind == "" || s == nil || s.Name != NameDecimal || !unsignedRe.MatchString(sqlType) {
+		return false
+	}
+	t, _ := parseSQLType(sqlType)
+	return t == "bigint"
+}
+
+// unsignedBigintDecimal is a BIGINT UNSIGNED value under
+// bigint.unsigned.handling.mode=precise: the unsigned value as a Decimal
+// of scale 0 (BinlogUnsignedIntegerConverter.convertUnsignedBigint adds
+// 2^64 to the binlog's negative long).
+func unsignedBigintDecimal(sqlType, text string) (any, error) {
+	u, err := strconv.ParseUint(strings.Trim(strings.TrimSpace(text), `"`), 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s value %q: want 0 to 18446744073709551615", ErrInvalidEvent, sqlType, text)
+	}
+	return Decimal{Unscaled: new(big.Int).SetUint64(u)}, nil
+}

@@ -3,6 +3,7 @@ package eventrouter
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +63,43 @@ func TestVariableScaleDecimal(t *testing.T) {
 	b, err = convert(Converter{Kind: JSONConverter}, as, v)
 	if err != nil || string(b) != `[{"scale":1,"value":"Dw=="},null]` {
 		t.Errorf("numeric[]: %s, %v", b, err)
+	}
+}
+
+// bigint.unsigned.handling.mode=precise: a MariaDB BIGINT UNSIGNED is a
+// Decimal(20, 0) of the unsigned value (setting_bigint_unsigned_precise*).
+func TestUnsignedBigintPrecise(t *testing.T) {
+	cs := ColumnSettings{BigIntUnsignedMode: "precise", DecimalHandlingMode: "string"}
+	for _, typ := range []string{"bigint unsigned", "bigint(20) unsigned zerofill"} {
+		s, err := ColumnSchemaWith(MariaDB, typ, true, cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		if err := writeJSONSchema(&sb, Converter{Kind: JSONConverter}, s); err != nil {
+			t.Fatal(err)
+		}
+		if want := `{"type":"bytes","optional":true,"name":"org.apache.kafka.connect.data.Decimal","version":1,"parameters":{"scale":"0","connect.decimal.precision":"20"}}`; sb.String() != want {
+			t.Errorf("%s: schema %s, want %s", typ, sb.String(), want)
+		}
+		if err := cs.Check(MariaDB, "c", typ, s); err != nil {
+			t.Errorf("%s: %v", typ, err)
+		}
+		for in, want := range map[string]string{`"18446744073709551615"`: "18446744073709551615", `9223372036854775808`: "9223372036854775808", `0`: "0"} {
+			v, err := ColumnValue(MariaDB, typ, s, json.RawMessage(in))
+			if err != nil || javaToString(v) != want {
+				t.Errorf("%s %s = %v, %v; want %s", typ, in, v, err, want)
+			}
+		}
+		if _, err := ColumnDefault(MariaDB, typ, s, "7"); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s DEFAULT 7: %v, want ErrUnsupported", typ, err)
+		}
+	}
+	// a signed bigint and int unsigned are unchanged
+	if s, _ := ColumnSchemaWith(MariaDB, "int unsigned", true, cs); s.Type != Int64 || s.Name != "" {
+		t.Errorf("int unsigned under precise: %+v", s)
+	}
+	if err := (ColumnSettings{BigIntUnsignedMode: "double"}).Check(MariaDB, "c", "bigint unsigned", &Schema{Type: Int64}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("bigint.unsigned.handling.mode=double: %v, want ErrUnsupported", err)
 	}
 }

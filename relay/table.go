@@ -418,6 +418,11 @@ func scanDest(c column) any {
 	if c.schema.BinaryMode() != "" {
 		return new([]byte)
 	}
+	if c.schema.Name == eventrouter.NameDecimal {
+		// a BIGINT UNSIGNED under bigint.unsigned.handling.mode=precise:
+		// the text, eventrouter.ColumnValue gives the Decimal
+		return new(sql.NullString)
+	}
 	switch c.schema.Type {
 	case eventrouter.Bytes:
 		return new([]byte)
