@@ -167,10 +167,12 @@ e.g. 1.00E-8), string as the plain text with the column's scale
 under precise is io.debezium.data.VariableScaleDecimal, a struct {scale,
 value} (trailing zeros stripped; JsonConverter and headers:
 {"scale":9,"value":"hQ=="}); a StringConverter writing it is refused with
-exit 2 (Struct.toString prints the value byte[]'s identity hash). Refused
-with exit 2: a JsonConverter
-decimal.format other than base64, a fixed-point column's DEFAULT other
-than NULL. PostgreSQL numeric NaN, Infinity and -Infinity are NAN,
+exit 2 (Struct.toString prints the value byte[]'s identity hash). A
+JsonConverter with decimal.format=numeric (key, value and header converter
+each as configured) writes a Decimal as a JSON number in
+BigDecimal.toString's form (12.30, 1.00E-8: trailing zeros kept,
+scientific below 1E-6). Refused with exit 2: a fixed-point column's
+DEFAULT other than NULL. PostgreSQL numeric NaN, Infinity and -Infinity are NAN,
 POSITIVE_INFINITY and NEGATIVE_INFINITY under string, the doubles under
 double, and NULL under precise (the converter throws and
 event.converting.failure.handling.mode=warn, the default, leaves the

@@ -35,10 +35,6 @@ type ColumnSettings struct {
 	// an unconstrained PostgreSQL numeric (precise gives the struct
 	// io.debezium.data.VariableScaleDecimal).
 	DecimalHandlingMode string
-	// DecimalFormat is the JsonConverters' decimal.format (key, value or
-	// header converter; the first set): base64 (the default) is modelled,
-	// numeric is not.
-	DecimalFormat string
 	// IntervalHandlingMode is interval.handling.mode (PostgreSQL): numeric
 	// (the default: io.debezium.time.MicroDuration) is modelled, string is
 	// not.
@@ -77,12 +73,6 @@ func ParseColumnSettings(conf map[string]string) ColumnSettings {
 		MoneyFractionDigits:   get("money.fraction.digits"),
 		ConvertingFailureMode: get("event.converting.failure.handling.mode"),
 		HStoreHandlingMode:    get("hstore.handling.mode"),
-	}
-	for _, k := range []string{"key.converter.decimal.format", "value.converter.decimal.format", "header.converter.decimal.format"} {
-		if f := get(k); f != "" && f != "base64" {
-			cs.DecimalFormat = f
-			break
-		}
 	}
 	return cs
 }
@@ -145,9 +135,6 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		default:
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.handling.mode", Value: cs.DecimalHandlingMode, Modeled: "precise, string, double"}
 		}
-	}
-	if (s.Name == NameDecimal || s.Items != nil && s.Items.Name == NameDecimal) && cs.DecimalFormat != "" {
-		return &SettingError{Column: name, Type: sqlType, Setting: "decimal.format (JsonConverter)", Value: cs.DecimalFormat, Modeled: "base64"}
 	}
 	if strings.EqualFold(strings.TrimSpace(sqlType), "tstzrange") && (kind == Postgres || kind == "") {
 		switch strings.ToUpper(cs.WorkerTimeZone) {

@@ -59,6 +59,11 @@ type Converter struct {
 	// replace.null.with.default (default true).
 	SchemasEnable          bool
 	ReplaceNullWithDefault bool
+	// DecimalNumeric: JsonConverter decimal.format=NUMERIC (case
+	// insensitive; BASE64 is the default): a Decimal is written as a
+	// JSON number, BigDecimal.toString (Jackson's DecimalNode without
+	// WRITE_BIGDECIMAL_AS_PLAIN), not as base64 bytes.
+	DecimalNumeric bool
 	// BinaryDataConverter: the delegate used for non-BYTES data (nil: none
 	// configured, which makes such data fail).
 	Delegate *Converter
@@ -529,6 +534,16 @@ func parseConverter(conn, worker map[string]string, prop string, def ConverterKi
 		}
 		if cv.ReplaceNullWithDefault, err = boolKey(opts, "replace.null.with.default", true); err != nil {
 			return cv, prefixKey(err, prop+".")
+		}
+		if f, ok := opts["decimal.format"]; ok {
+			// JsonConverterConfig: CaseInsensitiveValidString.in(BASE64, NUMERIC)
+			switch {
+			case javaEqualsIgnoreCase(f, "numeric"):
+				cv.DecimalNumeric = true
+			case javaEqualsIgnoreCase(f, "base64"):
+			default:
+				return cv, &ConfigError{Key: prop + ".decimal.format", Value: f, Message: "String must be one of (case insensitive): BASE64, NUMERIC"}
+			}
 		}
 	case StringConverter:
 		if e, ok := opts["converter.encoding"]; ok && !strings.EqualFold(strings.ReplaceAll(e, "-", ""), "utf8") {

@@ -197,11 +197,16 @@ func writeJSONValue(b *strings.Builder, cv Converter, s *Schema, v any, top bool
 		return &TaskError{Exception: excData, Message: "Conversion error: null value for field that is required and has no default value"}
 	}
 	if s != nil && s.Name == NameDecimal {
-		// JsonConverter's LogicalTypeConverter for Decimal under the
-		// default decimal.format=BASE64: the unscaled value's bytes
+		// JsonConverter's LogicalTypeConverter for Decimal: under the
+		// default decimal.format=BASE64 the unscaled value's bytes, under
+		// NUMERIC the number as BigDecimal.toString prints it
 		d, ok := v.(Decimal)
 		if !ok {
 			return &TaskError{Exception: excData, Message: "Invalid type for Decimal, expected BigDecimal but was " + strings.TrimPrefix(javaClassOf(v), "class ")}
+		}
+		if cv.DecimalNumeric {
+			b.WriteString(d.String())
+			return nil
 		}
 		b.WriteByte('"')
 		b.WriteString(base64.StdEncoding.EncodeToString(d.bytes()))

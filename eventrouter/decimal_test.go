@@ -80,10 +80,22 @@ func TestDecimalSchemaAndRefusals(t *testing.T) {
 			t.Errorf("numeric under %q: %+v, %v, want a VariableScaleDecimal", mode, s, err)
 		}
 	}
-	// decimal.format=numeric on a JsonConverter is not modelled
-	cs := ParseColumnSettings(map[string]string{"value.converter.decimal.format": "NUMERIC"})
-	if err := cs.Check(MariaDB, "amount", "decimal(10,2)", &Schema{Type: Bytes, Name: NameDecimal}); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("decimal.format=numeric: %v, want ErrUnsupported", err)
+	// decimal.format=numeric on a JsonConverter: BigDecimal.toString as a
+	// JSON number (setting_decimal_format_numeric*)
+	num := Converter{Kind: JSONConverter, DecimalNumeric: true}
+	for in, want := range map[string]string{`"0.00000001"`: `1.00E-8`, `"12.3"`: `12.30`, `"-0.005"`: `-0.01`, `"1e3"`: `1000.00`} {
+		typ := "numeric(10,2)"
+		if in == `"0.00000001"` {
+			typ = "numeric(20,10)"
+		}
+		ts, _ := ColumnSchema(Postgres, typ, false)
+		v, err := ColumnValue(Postgres, typ, ts, json.RawMessage(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err := convert(num, ts, v); err != nil || string(b) != want {
+			t.Errorf("decimal.format=numeric %s: %s, %v; want %s", in, b, err, want)
+		}
 	}
 	// a DEFAULT of a decimal column is refused, DEFAULT NULL is none
 	if _, err := ColumnDefault(Postgres, "numeric(10,2)", s, "0.00"); !errors.Is(err, ErrUnsupported) {

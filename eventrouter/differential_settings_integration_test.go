@@ -46,7 +46,42 @@ func settingVariants() []variant {
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
 			"decimal.handling.mode": "string",
 		}),
+		decimalVariant("setting_decimal_format_numeric", "precise", true, map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true", "key.converter.decimal.format": "numeric",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true", "value.converter.decimal.format": "numeric",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "false", "header.converter.decimal.format": "numeric",
+		}),
+		decimalVariant("setting_decimal_format_numeric_value_only", "precise", false, map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "false",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false", "value.converter.decimal.format": "NUMERIC",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true", "header.converter.decimal.format": "Base64",
+		}),
+		withConn(specialNumericVariant("setting_decimal_format_numeric_money", "precise"), map[string]string{
+			"value.converter.decimal.format":  "numeric",
+			"header.converter.decimal.format": "numeric",
+		}),
+		withConn(numericArrayVariant("setting_decimal_format_numeric_arrays", "precise"), map[string]string{
+			"value.converter.decimal.format":  "numeric",
+			"header.converter.decimal.format": "numeric",
+		}),
+		unsignedPreciseVariant("setting_decimal_format_numeric_unsigned", map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true", "key.converter.decimal.format": "numeric",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true", "value.converter.decimal.format": "numeric",
+		}),
 	}
+}
+
+// withConn is v with more connector keys.
+func withConn(v variant, conn map[string]string) variant {
+	c := map[string]string{}
+	for k, x := range v.conn {
+		c[k] = x
+	}
+	for k, x := range conn {
+		c[k] = x
+	}
+	v.conn = c
+	return v
 }
 
 // unsignedPreciseVariant is bigint.unsigned.handling.mode=precise: a MariaDB

@@ -138,8 +138,9 @@
 //	  decimal.handling.mode=precise (default)     bytes org.apache.kafka.connect.data.Decimal
 //	                                              (parameters scale, connect.decimal.precision)
 //	                                                                               Decimal: rounded half away from zero
-//	                                                                               to s; JsonConverter: base64 unscaled;
-//	                                                                               toString (1.00E-8) elsewhere
+//	                                                                               to s; JsonConverter: base64 unscaled
+//	                                                                               (decimal.format=numeric: a JSON number,
+//	                                                                               toString); toString (1.00E-8) elsewhere
 //	  decimal.handling.mode=string                string                           toPlainString with s digits
 //	  decimal.handling.mode=double                double                           doubleValue
 //	numeric (unconstrained, PG) string, double    as above, the input's scale
@@ -206,8 +207,8 @@
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
 // a fixed-point, money, time-of-day, interval, year, enum, set, bit, xml or
-// network (inet, cidr, macaddr, macaddr8), range or array column, a JsonConverter decimal.format other than base64 on a Decimal
-// column, money.fraction.digits other than 2, interval.handling.mode=string
+// network (inet, cidr, macaddr, macaddr8), range or array column,
+// money.fraction.digits other than 2, interval.handling.mode=string
 // and event.converting.failure.handling.mode=fail where a NaN meets
 // precise. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
 // in their config validation (Connect's validate answers "The 'adaptive'

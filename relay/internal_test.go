@@ -163,7 +163,6 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		{eventrouter.Postgres, "bytea", "binary.handling.mode", map[string]string{"binary.handling.mode": "base32"}},
 		{eventrouter.MariaDB, "timestamp(3)", "time.precision.mode", map[string]string{"time.precision.mode": "connect"}},
 		{eventrouter.MariaDB, "bigint(20) unsigned", "bigint.unsigned.handling.mode", map[string]string{"bigint.unsigned.handling.mode": " Double"}},
-		{eventrouter.MariaDB, "decimal(10,2)", "decimal.format (JsonConverter)", map[string]string{"value.converter.decimal.format": "numeric"}},
 	} {
 		tb := &table{kind: tc.kind, schema: "s", name: "outbox"}
 		err := tb.setColumns(append(base(tc.kind), rawColumn{name: "amount", typ: tc.typ, nullable: true}), eventrouter.ParseColumnSettings(tc.conf))
