@@ -52,7 +52,7 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 	if expr == "" {
 		return nil, nil
 	}
-	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType)) && !pgNullDefault.MatchString(expr) {
+	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType) || isModeName(s.Name)) && !pgNullDefault.MatchString(expr) {
 		// the connectors' default value converters for numeric / decimal
 		// (scale, BigDecimal parsing, the PostgreSQL mapper) are not modelled
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)
@@ -304,6 +304,11 @@ func jsonColumnDefault(kind ConnectorKind, sqlType string, s *Schema, raw json.R
 	raw = json.RawMessage(strings.TrimSpace(string(raw)))
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
+	}
+	if isModeName(s.Name) {
+		// the default value converters under time.precision.mode=connect
+		// are not modelled
+		return nil, fmt.Errorf("%w: the DEFAULT of a %s column under time.precision.mode=connect (not modelled)", ErrUnsupported, sqlType)
 	}
 	if s.Type == Bytes {
 		// bytea has no default value mapper; a MariaDB blob default (an

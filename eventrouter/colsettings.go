@@ -14,9 +14,11 @@ import (
 // setting would change, never guessing it.
 type ColumnSettings struct {
 	// TimePrecisionMode is time.precision.mode: adaptive (PostgreSQL's
-	// default) and adaptive_time_microseconds (the binlog connectors'
-	// default; for the modelled types it delivers what adaptive does) are
-	// modelled; connect, isostring, microseconds, nanoseconds are not.
+	// default), adaptive_time_microseconds (the binlog connectors'
+	// default; on PostgreSQL it makes time(0-3) a MicroTime) and connect
+	// (Kafka Connect's Date, Time and Timestamp: java.util.Date values,
+	// milliseconds; ColumnSchemaWith, ColumnValue) are modelled;
+	// isostring, microseconds and nanoseconds are not.
 	TimePrecisionMode string
 	// BinaryHandlingMode is binary.handling.mode: bytes (the default) is
 	// modelled; base64, base64-url-safe and hex are not.
@@ -116,11 +118,17 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		// the model is adaptive_time_microseconds' MicroTime
 		return &SettingError{Column: name, Type: sqlType, Setting: "time.precision.mode", Value: cs.TimePrecisionMode, Modeled: "adaptive_time_microseconds"}
 	}
-	switch cs.TimePrecisionMode {
-	case "", "adaptive", "adaptive_time_microseconds":
-	default:
-		if temporal {
-			return &SettingError{Column: name, Type: sqlType, Setting: "time.precision.mode", Value: cs.TimePrecisionMode, Modeled: "adaptive, adaptive_time_microseconds"}
+	if !timeModes[cs.TimePrecisionMode] && temporal {
+		return &SettingError{Column: name, Type: sqlType, Setting: "time.precision.mode", Value: cs.TimePrecisionMode, Modeled: TimeModeModelled}
+	}
+	if isModeName(s.Name) || s.Items != nil && isModeName(s.Items.Name) {
+		// java.util.Date.toString (StringConverter) and
+		// Values.dateFormatFor (SimpleHeaderConverter) print in the
+		// worker JVM's default zone
+		switch strings.ToUpper(cs.WorkerTimeZone) {
+		case "", "UTC", "ETC/UTC", "Z", "GMT":
+		default:
+			return &SettingError{Column: name, Type: sqlType, Setting: "the Connect worker's time zone (time.precision.mode=connect)", Value: cs.WorkerTimeZone, Modeled: "UTC"}
 		}
 	}
 	switch cs.BinaryHandlingMode {

@@ -198,6 +198,18 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	if s, ok, err := pgArraySchema(kind, sqlType, nullable, cs); ok {
 		return s, err
 	}
+	if family, _ := wallClockKind(kind, sqlType); family != "" {
+		// time.precision.mode: connect gives Kafka Connect's logical
+		// types; adaptive_time_microseconds a PostgreSQL time(0-3)
+		// MicroTime
+		if s, ok := modeSchema(cs.TimePrecisionMode, family); ok {
+			s.Optional = nullable
+			return s, nil
+		}
+		if pgTimeMicroMode(kind, cs.TimePrecisionMode, family) {
+			return &Schema{Type: Int64, Name: NameMicroTime, Version: i32(1), Optional: nullable}, nil
+		}
+	}
 	if isMoney(kind, sqlType) {
 		s := &Schema{Optional: nullable}
 		s.Type, s.Name, s.Parameters = moneySchema(cs.DecimalHandlingMode)
@@ -328,6 +340,9 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 	}
 	if s.Type == Array && isPgArray(kind, sqlType) {
 		return pgArrayValue(sqlType, s, raw, str, isStr)
+	}
+	if isModeName(s.Name) {
+		return modeValue(kind, sqlType, s, raw)
 	}
 	base, prec := parseSQLType(sqlType)
 	pg := kind == Postgres || kind == ""
