@@ -15,10 +15,11 @@ import (
 type ColumnSettings struct {
 	// TimePrecisionMode is time.precision.mode: adaptive (PostgreSQL's
 	// default), adaptive_time_microseconds (the binlog connectors'
-	// default; on PostgreSQL it makes time(0-3) a MicroTime) and connect
+	// default; on PostgreSQL it makes time(0-3) a MicroTime), connect
 	// (Kafka Connect's Date, Time and Timestamp: java.util.Date values,
-	// milliseconds; ColumnSchemaWith, ColumnValue) are modelled;
-	// isostring, microseconds and nanoseconds are not.
+	// milliseconds), microseconds (MicroTime, MicroTimestamp) and
+	// nanoseconds (NanoTime, NanoTimestamp) are modelled
+	// (ColumnSchemaWith, ColumnValue); isostring is not.
 	TimePrecisionMode string
 	// BinaryHandlingMode is binary.handling.mode: bytes (the default) is
 	// modelled; base64, base64-url-safe and hex are not.
@@ -110,7 +111,8 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 	temporal := false
 	switch s.Name {
 	case NameTimestamp, NameMicroTimestamp, NameNanoTimestamp, NameZonedTimestamp, NameDate,
-		NameTime, NameMicroTime, NameZonedTime, NameYear:
+		NameTime, NameMicroTime, NameNanoTime, NameZonedTime, NameYear,
+		NameConnectDate, NameConnectTime, NameConnectTimestamp:
 		temporal = true
 	}
 	if s.Name == NameMicroTime && kind != Postgres && kind != "" && cs.TimePrecisionMode == "adaptive" {
@@ -121,7 +123,7 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 	if !timeModes[cs.TimePrecisionMode] && temporal {
 		return &SettingError{Column: name, Type: sqlType, Setting: "time.precision.mode", Value: cs.TimePrecisionMode, Modeled: TimeModeModelled}
 	}
-	if isModeName(s.Name) || s.Items != nil && isModeName(s.Items.Name) {
+	if isConnectLogical(s.Name) || s.Items != nil && isConnectLogical(s.Items.Name) {
 		// java.util.Date.toString (StringConverter) and
 		// Values.dateFormatFor (SimpleHeaderConverter) print in the
 		// worker JVM's default zone

@@ -52,10 +52,12 @@ func timeModeOps(ttz1, ttz2 string) []op {
 // timestamp and partition getters.
 func timeModeVariants() []variant {
 	var out []variant
-	for _, mode := range []string{"connect"} {
+	for _, mode := range []string{"connect", "microseconds", "nanoseconds"} {
 		out = append(out, timeModeJSON(mode), timeModeSimple(mode), timeModeTimestamp(mode), timeModePartition(mode))
 	}
-	return out
+	// adaptive_time_microseconds (the binlog default) makes a PostgreSQL
+	// time(0-3) a MicroTime
+	return append(out, timeModeJSON("adaptive_time_microseconds"))
 }
 
 func timeModeJSON(mode string) variant {

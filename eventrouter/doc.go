@@ -202,7 +202,15 @@
 //	                                              ("Fri Mar 01 12:34:56 UTC 2024"); SimpleHeaderConverter:
 //	                                              Values.dateFormatFor (below one day past the epoch, negative
 //	                                              too, "HH:mm:ss.SSSZ"; a whole day "yyyy-MM-dd"; else both);
+//	time.precision.mode=microseconds | nanoseconds (date stays io.debezium.time.Date):
+//	time(p) | time(p)                             int64 MicroTime | NanoTime      µs | ns of the day, any p (MariaDB: negative,
+//	                                                                               to 838:59:59)
+//	timestamp(p) | datetime(p)                    int64 MicroTimestamp | NanoTimestamp epoch µs | ns, any p; beyond a long's
+//	                                                                               nanoseconds PG gives NULL (the converter
+//	                                                                               throws), MariaDB wraps
 //	                                              timestamptz, timetz, interval, MariaDB timestamp, year unchanged
+//	                                              under every mode; a DEFAULT on a column whose schema the mode
+//	                                              changes is refused
 //
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is

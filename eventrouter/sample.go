@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -652,7 +653,30 @@ func parseWallClock(v, name string, pg bool, prec int) (int64, error) {
 	case NameMicroTimestamp:
 		return t.UnixMicro(), nil
 	}
+	if pg && !nanosFit(t) {
+		// NanoTimestamp.toEpochNanos's multiplyExact / addExact throw
+		// an IllegalArgumentException the converter logs: no value
+		return 0, &ConvertError{Type: "timestamp", Value: v, Message: "beyond the epoch nanoseconds of a long (NanoTimestamp.toEpochNanos)"}
+	}
+	// MariaDB: the epoch nanoseconds wrap as a Java long does (seen on
+	// the stack for 9999-12-31); Go's UnixNano wraps the same way
 	return t.UnixNano(), nil
+}
+
+// nanosFit reports whether NanoTimestamp.toEpochNanos can give t: its
+// epoch day times the nanoseconds of a day, plus the nanoseconds of the
+// day, in a long.
+func nanosFit(t time.Time) bool {
+	const nanosPerDay = 86400 * 1000000000
+	day := t.Unix() / 86400
+	if t.Unix()%86400 < 0 {
+		day--
+	}
+	if day > math.MaxInt64/nanosPerDay || day < math.MinInt64/nanosPerDay {
+		return false
+	}
+	ofDay := t.Sub(time.Unix(day*86400, 0))
+	return day*nanosPerDay <= math.MaxInt64-int64(ofDay)
 }
 
 // SampleRow is the sample outbox row file read by `outboxctl route preview`.

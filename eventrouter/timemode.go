@@ -25,12 +25,12 @@ type JavaDate int64
 // Time is the instant in UTC.
 func (d JavaDate) Time() time.Time { return time.UnixMilli(int64(d)).UTC() }
 
-// timeModes are the time.precision.mode values TemporalSchema models.
-var timeModes = map[string]bool{"": true, "adaptive": true, "adaptive_time_microseconds": true, "connect": true}
+// timeModes are the time.precision.mode values ColumnSchemaWith models.
+var timeModes = map[string]bool{"": true, "adaptive": true, "adaptive_time_microseconds": true, "connect": true, "microseconds": true, "nanoseconds": true}
 
 // TimeModeModelled is the list of modelled time.precision.mode values, for
 // messages.
-const TimeModeModelled = "adaptive, adaptive_time_microseconds, connect"
+const TimeModeModelled = "adaptive, adaptive_time_microseconds, connect, microseconds, nanoseconds"
 
 // wallClockKind is the family of a column whose schema time.precision.mode
 // decides (JdbcValueConverters / TemporalPrecisionMode): date, time
@@ -70,8 +70,28 @@ func modeSchema(mode, family string) (*Schema, bool) {
 		case "timestamp":
 			return &Schema{Type: Int64, Name: NameConnectTimestamp, Version: i32(1)}, true
 		}
+	case "microseconds", "nanoseconds":
+		unit := map[string]string{"microseconds": "Micro", "nanoseconds": "Nano"}[mode]
+		switch family {
+		case "date":
+			return &Schema{Type: Int32, Name: NameDate, Version: i32(1)}, true
+		case "time":
+			return &Schema{Type: Int64, Name: "io.debezium.time." + unit + "Time", Version: i32(1)}, true
+		case "timestamp":
+			return &Schema{Type: Int64, Name: "io.debezium.time." + unit + "Timestamp", Version: i32(1)}, true
+		}
 	}
 	return nil, false
+}
+
+// modeChanged reports a wall-clock column whose schema s is not the one
+// the default time.precision.mode gives it: its DEFAULT is not modelled.
+func modeChanged(kind ConnectorKind, sqlType string, s *Schema) bool {
+	if family, _ := wallClockKind(kind, sqlType); family == "" {
+		return false
+	}
+	d, err := ColumnSchema(kind, sqlType, true)
+	return err == nil && d.Name != s.Name
 }
 
 // pgTimeMicroMode reports adaptive_time_microseconds on a PostgreSQL
@@ -81,10 +101,12 @@ func pgTimeMicroMode(kind ConnectorKind, mode, family string) bool {
 	return (kind == Postgres || kind == "") && mode == "adaptive_time_microseconds" && family == "time"
 }
 
-// isModeName reports a schema name only time.precision.mode connect gives.
+// isModeName reports a schema name only a time.precision.mode other than
+// the adaptive ones gives (connect's, nanoseconds' NanoTime): modeValue
+// gives its values.
 func isModeName(name string) bool {
 	switch name {
-	case NameConnectDate, NameConnectTime, NameConnectTimestamp:
+	case NameConnectDate, NameConnectTime, NameConnectTimestamp, NameNanoTime:
 		return true
 	}
 	return false
@@ -118,6 +140,10 @@ func modeValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessag
 			return nil, err
 		}
 		us := v.(int64)
+		if s.Name == NameNanoTime {
+			// NanoTime.toNanoOfDay: Duration.toNanos (large values kept)
+			return us * 1000, nil
+		}
 		if !pg && (us < 0 || us > 86400000000) {
 			// supportsLargeTimeValues is false under connect:
 			// Time.toMilliOfDay throws, the converter delivers nothing

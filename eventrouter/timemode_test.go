@@ -79,3 +79,46 @@ func TestTimePrecisionModeConnect(t *testing.T) {
 		t.Errorf("connect under Europe/Paris: %v", err)
 	}
 }
+
+// microseconds and nanoseconds: io.debezium.time.MicroTime / NanoTime and
+// MicroTimestamp / NanoTimestamp for every precision (values as the
+// time_mode_{microseconds,nanoseconds}_* variants saw them).
+func TestTimePrecisionModeMicroNano(t *testing.T) {
+	for _, tc := range []struct {
+		mode    string
+		kind    ConnectorKind
+		typ, in string
+		name    string
+		want    any
+	}{
+		{"microseconds", Postgres, "time(3)", `"12:34:56.7895"`, NameMicroTime, int64(45296790000)},
+		{"microseconds", MariaDB, "time(3)", `"-01:02:03.456"`, NameMicroTime, int64(-3723456000)},
+		{"microseconds", Postgres, "timestamp(3)", `"2024-03-01 12:34:56.7895"`, NameMicroTimestamp, int64(1709296496790000)},
+		{"microseconds", MariaDB, "date", `"2024-02-29"`, NameDate, int32(19782)},
+		{"nanoseconds", MariaDB, "time(6)", `"23:59:59.9999995"`, NameNanoTime, int64(86399999999000)},
+		{"nanoseconds", MariaDB, "time(3)", `"100:00:00"`, NameNanoTime, int64(360000000000000)},
+		{"nanoseconds", Postgres, "timestamp(6)", `"2024-03-01 12:34:56.123456"`, NameNanoTimestamp, int64(1709296496123456000)},
+		// beyond a long's epoch nanoseconds: MariaDB wraps as Java does
+		{"nanoseconds", MariaDB, "datetime(3)", `"9999-12-31 23:59:59.999"`, NameNanoTimestamp, int64(-4852116231934722624)},
+	} {
+		cs := ColumnSettings{TimePrecisionMode: tc.mode}
+		s, err := ColumnSchemaWith(tc.kind, tc.typ, true, cs)
+		if err != nil || s.Name != tc.name {
+			t.Fatalf("%s %s %s: schema %+v, %v", tc.mode, tc.kind, tc.typ, s, err)
+		}
+		v, err := ColumnValue(tc.kind, tc.typ, s, json.RawMessage(tc.in))
+		if err != nil || v != tc.want {
+			t.Errorf("%s %s %s %s: %v (%T, %v), want %v", tc.mode, tc.kind, tc.typ, tc.in, v, v, err, tc.want)
+		}
+	}
+	// PostgreSQL: NanoTimestamp.toEpochNanos throws, the column is NULL
+	cs := ColumnSettings{TimePrecisionMode: "nanoseconds"}
+	s, _ := ColumnSchemaWith(Postgres, "timestamp(3)", true, cs)
+	if _, err := ColumnValue(Postgres, "timestamp(3)", s, json.RawMessage(`"9999-12-31 23:59:59.999"`)); !errors.As(err, new(*ConvertError)) {
+		t.Errorf("PostgreSQL timestamp in 9999 under nanoseconds: %v, want a ConvertError", err)
+	}
+	// a DEFAULT on a column whose schema the mode changed is refused
+	if _, err := ColumnDefault(Postgres, "timestamp(3)", s, "'2024-01-01 00:00:00'"); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("timestamp(3) DEFAULT under nanoseconds: %v", err)
+	}
+}
