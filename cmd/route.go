@@ -97,7 +97,9 @@ Kafka 4 broker (log.message.timestamp.after.max.ms): the task fails, or with
 errors.tolerance=all the record is dropped.
 
 Column types modelled (the value as the connector's value converter
-delivers it, under the default time.precision.mode, under both
+delivers it, under the default time.precision.mode (and connect: Kafka
+Connect's Date, Time and Timestamp, milliseconds; microseconds;
+nanoseconds), under both
 bigint.unsigned.handling.mode values (precise: BIGINT UNSIGNED is a Decimal of
 scale 0, precision 20, holding the unsigned value), and under every
 binary.handling.mode (base64,

@@ -120,7 +120,13 @@ func pgArraySchema(kind ConnectorKind, sqlType string, nullable bool, cs ColumnS
 		}
 		return &Schema{Type: Array, Optional: nullable, Items: items}, true, nil
 	}
-	return &Schema{Type: Array, Optional: nullable, Items: pgArrayElements[elem]()}, true, nil
+	items := pgArrayElements[elem]()
+	if ms, ok := modeSchema(cs.TimePrecisionMode, elem); ok && elem == "date" {
+		// date[]: the element schema is time.precision.mode's
+		ms.Optional = true
+		items = ms
+	}
+	return &Schema{Type: Array, Optional: nullable, Items: items}, true, nil
 }
 
 // isPgDecimalArray reports a PostgreSQL numeric(p,s)[] / decimal[] column,

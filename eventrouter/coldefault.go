@@ -52,7 +52,7 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 	if expr == "" {
 		return nil, nil
 	}
-	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s)) && !pgNullDefault.MatchString(expr) {
+	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || modeChanged(kind, sqlType, s)) && !pgNullDefault.MatchString(expr) {
 		// the connectors' default value converters for numeric / decimal
 		// (scale, BigDecimal parsing, the PostgreSQL mapper) are not modelled
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)
@@ -307,6 +307,11 @@ func jsonColumnDefault(kind ConnectorKind, sqlType string, s *Schema, raw json.R
 	raw = json.RawMessage(strings.TrimSpace(string(raw)))
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
+	}
+	if modeChanged(kind, sqlType, s) {
+		// the default value converters under a time.precision.mode that
+		// changes the column's schema are not modelled
+		return nil, fmt.Errorf("%w: the DEFAULT of a %s column under a non-default time.precision.mode (not modelled)", ErrUnsupported, sqlType)
 	}
 	if s.Type == Bytes || s.binaryMode != "" {
 		// bytea has no default value mapper; a MariaDB blob default (an

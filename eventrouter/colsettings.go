@@ -14,9 +14,12 @@ import (
 // setting would change, never guessing it.
 type ColumnSettings struct {
 	// TimePrecisionMode is time.precision.mode: adaptive (PostgreSQL's
-	// default) and adaptive_time_microseconds (the binlog connectors'
-	// default; for the modelled types it delivers what adaptive does) are
-	// modelled; connect, isostring, microseconds, nanoseconds are not.
+	// default), adaptive_time_microseconds (the binlog connectors'
+	// default; on PostgreSQL it makes time(0-3) a MicroTime), connect
+	// (Kafka Connect's Date, Time and Timestamp: java.util.Date values,
+	// milliseconds), microseconds (MicroTime, MicroTimestamp) and
+	// nanoseconds (NanoTime, NanoTimestamp) are modelled
+	// (ColumnSchemaWith, ColumnValue); isostring is not.
 	TimePrecisionMode string
 	// BinaryHandlingMode is binary.handling.mode: bytes (the default),
 	// base64, base64-url-safe and hex are modelled (the last three make a
@@ -102,7 +105,8 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 	temporal := false
 	switch s.Name {
 	case NameTimestamp, NameMicroTimestamp, NameNanoTimestamp, NameZonedTimestamp, NameDate,
-		NameTime, NameMicroTime, NameZonedTime, NameYear:
+		NameTime, NameMicroTime, NameNanoTime, NameZonedTime, NameYear,
+		NameConnectDate, NameConnectTime, NameConnectTimestamp:
 		temporal = true
 	}
 	if s.Name == NameMicroTime && kind != Postgres && kind != "" && cs.TimePrecisionMode == "adaptive" {
@@ -110,11 +114,17 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		// the model is adaptive_time_microseconds' MicroTime
 		return &SettingError{Column: name, Type: sqlType, Setting: "time.precision.mode", Value: cs.TimePrecisionMode, Modeled: "adaptive_time_microseconds"}
 	}
-	switch cs.TimePrecisionMode {
-	case "", "adaptive", "adaptive_time_microseconds":
-	default:
-		if temporal {
-			return &SettingError{Column: name, Type: sqlType, Setting: "time.precision.mode", Value: cs.TimePrecisionMode, Modeled: "adaptive, adaptive_time_microseconds"}
+	if !timeModes[cs.TimePrecisionMode] && temporal {
+		return &SettingError{Column: name, Type: sqlType, Setting: "time.precision.mode", Value: cs.TimePrecisionMode, Modeled: TimeModeModelled}
+	}
+	if isConnectLogical(s.Name) || s.Items != nil && isConnectLogical(s.Items.Name) {
+		// java.util.Date.toString (StringConverter) and
+		// Values.dateFormatFor (SimpleHeaderConverter) print in the
+		// worker JVM's default zone
+		switch strings.ToUpper(cs.WorkerTimeZone) {
+		case "", "UTC", "ETC/UTC", "Z", "GMT":
+		default:
+			return &SettingError{Column: name, Type: sqlType, Setting: "the Connect worker's time zone (time.precision.mode=connect)", Value: cs.WorkerTimeZone, Modeled: "UTC"}
 		}
 	}
 	switch cs.BinaryHandlingMode {

@@ -214,7 +214,7 @@ func writeJSONValue(b *strings.Builder, cv Converter, s *Schema, v any, top bool
 		return nil
 	}
 	if s != nil && isConnectLogical(s.Name) {
-		return fmt.Errorf("%w: JsonConverter logical type %s", ErrUnsupported, s.Name)
+		return connectLogicalJSON(b, s.Name, v)
 	}
 	t := Type("")
 	if s != nil {
@@ -407,6 +407,8 @@ func javaToString(v any) string {
 		return string(x)
 	case Decimal:
 		return x.String()
+	case JavaDate:
+		return javaDateToString(x)
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
@@ -450,6 +452,8 @@ func valuesAppend(b *strings.Builder, v any, embedded bool) error {
 		b.WriteString("null")
 	case int8, int16, int32, int64, float32, float64, bool, bigDecimal, Decimal:
 		b.WriteString(javaToString(x))
+	case JavaDate:
+		b.WriteString(javaDateValuesString(x))
 	case string:
 		if embedded {
 			b.WriteByte('"')

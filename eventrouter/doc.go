@@ -108,6 +108,7 @@
 // ColumnSchema and ColumnValue model the columns as the connectors' value
 // converters deliver them (PostgresValueConverter, BinlogValueConverters,
 // the MariaDB DDL parser's types), under the default time.precision.mode
+// (and connect, below; microseconds, nanoseconds)
 // (ColumnSettings.Check refuses a column another value would change),
 // every bigint.unsigned.handling.mode, every binary.handling.mode and every
 // decimal.handling.mode (ColumnSchemaWith):
@@ -202,6 +203,25 @@
 //	- | bit(1)                                    boolean
 //	- | bit(n), n > 1                             bytes io.debezium.data.Bits      little-endian, (n+7)/8 bytes
 //	- | <int type> [unsigned] zerofill            as unsigned                      the value (no padding)
+//	time.precision.mode=connect:
+//	date, date[] elements | date                  int32 org.apache.kafka.connect.data.Date  java.util.Date at midnight UTC
+//	time(p) | time(p)                             int32 org.apache.kafka.connect.data.Time  ms of the day (µs truncated after
+//	                                                                               PG's rounding / MariaDB's truncation);
+//	                                                                               MariaDB TIME < 0 or > 24:00:00: NULL
+//	timestamp(p) | datetime(p)                    int64 org.apache.kafka.connect.data.Timestamp epoch ms (µs lost)
+//	                                              JsonConverter: the int; StringConverter: Date.toString
+//	                                              ("Fri Mar 01 12:34:56 UTC 2024"); SimpleHeaderConverter:
+//	                                              Values.dateFormatFor (below one day past the epoch, negative
+//	                                              too, "HH:mm:ss.SSSZ"; a whole day "yyyy-MM-dd"; else both);
+//	time.precision.mode=microseconds | nanoseconds (date stays io.debezium.time.Date):
+//	time(p) | time(p)                             int64 MicroTime | NanoTime      µs | ns of the day, any p (MariaDB: negative,
+//	                                                                               to 838:59:59)
+//	timestamp(p) | datetime(p)                    int64 MicroTimestamp | NanoTimestamp epoch µs | ns, any p; beyond a long's
+//	                                                                               nanoseconds PG gives NULL (the converter
+//	                                                                               throws), MariaDB wraps
+//	                                              timestamptz, timetz, interval, MariaDB timestamp, year unchanged
+//	                                              under every mode; a DEFAULT on a column whose schema the mode
+//	                                              changes is refused
 //
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
@@ -228,7 +248,10 @@
 //     decimal.handling.mode=string too); another type fails the task with a
 //     DataException.
 //   - table.field.event.timestamp: Timestamp, MicroTimestamp and
-//     NanoTimestamp columns (getInt64, then the unit); a plain int64 or
+//     NanoTimestamp columns (getInt64, then the unit); a Connect Timestamp
+//     (time.precision.mode=connect: a java.util.Date) fails the task with a
+//     ClassCastException, as a Connect Date or Time does in the partition
+//     and schema version placements; a plain int64 or
 //     another int64 logical type fails the task with a ConnectException,
 //     any other type (timestamptz, MySQL TIMESTAMP, date) with a
 //     DataException. A timestamp more than log.message.timestamp.after.max.ms

@@ -346,7 +346,10 @@ func (r *Router) envelopeValue(after *Struct, payloadSchema *Schema, payload any
 			return nil, nil, err
 		}
 		if v != nil {
-			x := v.(int32)
+			x, ok := v.(int32)
+			if !ok {
+				return nil, nil, classCastError(v, "java.lang.Integer")
+			}
 			ver = &x
 			verKey = fmt.Sprint(x)
 		} else {
@@ -409,7 +412,10 @@ func (r *Router) placeAdditional(after *Struct, valueStruct *Struct, headers []I
 			if v == nil {
 				partition = nil
 			} else {
-				p := v.(int32)
+				p, ok := v.(int32)
+				if !ok {
+					return nil, nil, classCastError(v, "java.lang.Integer")
+				}
 				partition = &p
 			}
 		default:
@@ -572,7 +578,11 @@ func (r *Router) timestamp(after *Struct, ev ChangeEvent, rec *Record) error {
 		envelopeTs()
 		return nil
 	}
-	t := v.(int64)
+	t, ok := v.(int64)
+	if !ok {
+		// Struct.getInt64's cast of a Connect Timestamp's java.util.Date
+		return classCastError(v, "java.lang.Long")
+	}
 	switch f.Schema.Name {
 	case "":
 		return taskErr(excConnect, "Unsupported field type %s (without logical schema name) for event timestamp", javaTypeName(f.Schema.Type))

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -198,6 +199,18 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	if s, ok, err := pgArraySchema(kind, sqlType, nullable, cs); ok {
 		return s, err
 	}
+	if family, _ := wallClockKind(kind, sqlType); family != "" {
+		// time.precision.mode: connect gives Kafka Connect's logical
+		// types; adaptive_time_microseconds a PostgreSQL time(0-3)
+		// MicroTime
+		if s, ok := modeSchema(cs.TimePrecisionMode, family); ok {
+			s.Optional = nullable
+			return s, nil
+		}
+		if pgTimeMicroMode(kind, cs.TimePrecisionMode, family) {
+			return &Schema{Type: Int64, Name: NameMicroTime, Version: i32(1), Optional: nullable}, nil
+		}
+	}
 	if isMoney(kind, sqlType) {
 		s := &Schema{Optional: nullable}
 		s.Type, s.Name, s.Parameters = moneySchema(cs.DecimalHandlingMode)
@@ -343,6 +356,9 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 	}
 	if s.Type == Array && isPgArray(kind, sqlType) {
 		return pgArrayValue(sqlType, s, raw, str, isStr)
+	}
+	if isModeName(s.Name) {
+		return modeValue(kind, sqlType, s, raw)
 	}
 	base, prec := parseSQLType(sqlType)
 	pg := kind == Postgres || kind == ""
@@ -638,7 +654,30 @@ func parseWallClock(v, name string, pg bool, prec int) (int64, error) {
 	case NameMicroTimestamp:
 		return t.UnixMicro(), nil
 	}
+	if pg && !nanosFit(t) {
+		// NanoTimestamp.toEpochNanos's multiplyExact / addExact throw
+		// an IllegalArgumentException the converter logs: no value
+		return 0, &ConvertError{Type: "timestamp", Value: v, Message: "beyond the epoch nanoseconds of a long (NanoTimestamp.toEpochNanos)"}
+	}
+	// MariaDB: the epoch nanoseconds wrap as a Java long does (seen on
+	// the stack for 9999-12-31); Go's UnixNano wraps the same way
 	return t.UnixNano(), nil
+}
+
+// nanosFit reports whether NanoTimestamp.toEpochNanos can give t: its
+// epoch day times the nanoseconds of a day, plus the nanoseconds of the
+// day, in a long.
+func nanosFit(t time.Time) bool {
+	const nanosPerDay = 86400 * 1000000000
+	day := t.Unix() / 86400
+	if t.Unix()%86400 < 0 {
+		day--
+	}
+	if day > math.MaxInt64/nanosPerDay || day < math.MinInt64/nanosPerDay {
+		return false
+	}
+	ofDay := t.Sub(time.Unix(day*86400, 0))
+	return day*nanosPerDay <= math.MaxInt64-int64(ofDay)
 }
 
 // SampleRow is the sample outbox row file read by `outboxctl route preview`.

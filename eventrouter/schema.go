@@ -3,6 +3,7 @@ package eventrouter
 import (
 	"fmt"
 	"reflect"
+	"strings"
 )
 
 // Type is a Kafka Connect schema type.
@@ -229,10 +230,16 @@ func validateValue(field string, s *Schema, v any) error {
 		_, ok = v.(int8)
 	case Int16:
 		_, ok = v.(int16)
-	case Int32:
-		_, ok = v.(int32)
-	case Int64:
-		_, ok = v.(int64)
+	case Int32, Int64:
+		if isConnectLogical(s.Name) {
+			// ConnectSchema checks the logical type's class:
+			// java.util.Date
+			_, ok = v.(JavaDate)
+		} else if s.Type == Int32 {
+			_, ok = v.(int32)
+		} else {
+			_, ok = v.(int64)
+		}
 	case Float32:
 		_, ok = v.(float32)
 	case Float64:
@@ -301,6 +308,8 @@ func javaClassOf(v any) string {
 		return "class java.util.ArrayList"
 	case bigDecimal, Decimal:
 		return "class java.math.BigDecimal"
+	case JavaDate:
+		return "class java.util.Date"
 	}
 	return fmt.Sprintf("%T", v)
 }
@@ -313,3 +322,11 @@ func i32(v int32) *int32 { return &v }
 
 // Convenience constructors for common schemas.
 func optional(t Type) *Schema { return &Schema{Type: t, Optional: true} }
+
+// classCastError is the ClassCastException of a typed Struct getter
+// (getInt32, getInt64) whose field holds another class: a Connect logical
+// type's java.util.Date (time.precision.mode=connect).
+func classCastError(v any, target string) error {
+	from := strings.TrimPrefix(javaClassOf(v), "class ")
+	return taskErr(excClassCast, "class %s cannot be cast to class %s (%s and %s are in module java.base of loader 'bootstrap')", from, target, from, target)
+}
