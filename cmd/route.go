@@ -107,8 +107,7 @@ envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
 (e.g. PostgreSQL interval with fields, unbounded varbit, multi-dimensional
-arrays and arrays of other element types, hstore under
-hstore.handling.mode=map;
+arrays and arrays of other element types;
 MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
 exit 2 naming the column and its type, rather than guessed; so is it at
 relay start.
@@ -141,8 +140,10 @@ are decimals under decimal.handling.mode with the column's scale (an
 unconstrained numeric[] under string and double only; a NaN or Infinity
 element makes the column NULL under every mode); hstore is io.debezium.data.Json, the JSON
 object Jackson writes from the driver's java.util.HashMap (keys in HashMap
-order, not as written; give PostgreSQL's hstore text or a JSON object of
-strings and nulls); multi-dimensional
+order, tree bins included, not as written; give PostgreSQL's hstore text or
+a JSON object of strings and nulls), under hstore.handling.mode=map that
+HashMap as a Connect map<string, optional string> in the same order (a
+StringConverter writes {a=1, b=null}, a header {"a":"1","b":null}); multi-dimensional
 arrays and other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input

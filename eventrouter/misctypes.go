@@ -169,7 +169,7 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 		return pgRangeValue(sqlType, raw)
 	}
 	if isPgHstore(kind, sqlType) {
-		return pgHstoreValue(sqlType, raw, isStr)
+		return pgHstoreValue(sqlType, s, raw, isStr)
 	}
 	_, prec := parseSQLType(sqlType)
 	switch s.Name {

@@ -108,11 +108,10 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // (bounds in UTC, the Connect worker's assumed time zone) and
 // one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
 // varchar, uuid, date and numeric(p,s) (numeric[] under string and double
-// only), hstore (hstore.handling.mode=json), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// only), hstore (hstore.handling.mode json and map), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
 // unbounded varbit, multi-dimensional arrays and arrays of other element
-// types, enums, tstzrange under a non-UTC Connect worker, hstore under
-// hstore.handling.mode=map; MySQL /
+// types, enums, tstzrange under a non-UTC Connect worker; MySQL /
 // MariaDB spatial types,
 // zerofill floats and decimals) is refused.
 func ModelledColumnTypes(kind ConnectorKind) []string {
@@ -220,6 +219,9 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 			s.Version = i32(1)
 		}
 		return s, nil
+	}
+	if isPgHstore(kind, sqlType) && cs.HStoreHandlingMode == "map" {
+		return pgHstoreMapSchema(nullable), nil
 	}
 	if s, ok := miscSchema(kind, sqlType); ok {
 		s.Optional = nullable
