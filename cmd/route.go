@@ -143,7 +143,10 @@ object Jackson writes from the driver's java.util.HashMap (keys in HashMap
 order, tree bins included, not as written; give PostgreSQL's hstore text or
 a JSON object of strings and nulls), under hstore.handling.mode=map that
 HashMap as a Connect map<string, optional string> in the same order (a
-StringConverter writes {a=1, b=null}, a header {"a":"1","b":null}); multi-dimensional
+StringConverter writes {a=1, b=null}, a header {"a":"1","b":null}); a
+PostgreSQL enum (CREATE TYPE ... AS ENUM) is io.debezium.data.Enum (give its
+type as enum('a','b') with the labels in declaration order, enumsortorder;
+the value is the label exactly; DEFAULT 'a'::type is modelled); multi-dimensional
 arrays and other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input

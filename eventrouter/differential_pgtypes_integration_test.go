@@ -71,8 +71,44 @@ func pgTypesVariants() []variant {
 		},
 		hstoreTreeVariant("pg_hstore_tree_json", "json"),
 		hstoreTreeVariant("pg_hstore_tree_map", "map"),
+		{
+			// a PostgreSQL enum (CREATE TYPE … AS ENUM): io.debezium.data.Enum
+			// with the labels in enumsortorder joined by commas (allowed),
+			// the label as the value; labels with a blank, a comma, a quote,
+			// upper case; a DEFAULT 'label'::type (with a doubled quote
+			// too) that a NULL becomes; NULL without a default; in the key
+			// (StringConverter), headers and the envelope with schemas
+			name:    "pg_enum",
+			pgSetup: []string{pgEnumSetup},
+			cols: withCols(
+				col{name: "t_e", pg: "outboxctl_pgt_mood", pgModel: pgEnumModel, maria: "varchar(40)"},
+				col{name: "t_ed", pg: "outboxctl_pgt_mood", pgModel: pgEnumModel, maria: "varchar(40)", pgDef: "'ok'::outboxctl_pgt_mood", mariaDef: "'ok'"},
+				col{name: "t_eq", pg: "outboxctl_pgt_mood", pgModel: pgEnumModel, maria: "varchar(40)", pgDef: "'it''s'::outboxctl_pgt_mood", mariaDef: "'it''s'"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_e",
+				"table.fields.additional.placement": "t_e:header,t_e:envelope:e,t_ed:envelope:ed,t_ed:header,t_eq:header,t_eq:envelope:eq",
+				"route.topic.replacement":           "dt$R.enum.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_e":"sad","t_ed":"sad","t_eq":"sad"}`,
+			ops: []op{
+				{name: "enum_labels", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_e":"Happy Day","t_ed":"a,b","t_eq":"it's"}`},
+				{name: "enum_defaults", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"i":2},"t_e":"ok","t_ed":null,"t_eq":null}`},
+				{name: "enum_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"i":3},"t_e":null,"t_ed":"sad","t_eq":"ok"}`},
+			},
+		},
 	}
 }
+
+// pgEnumSetup creates the enum type pg_enum uses (once: the type outlives
+// the variant's table, and other runs may use it at the same time).
+const pgEnumSetup = `DO $$ BEGIN CREATE TYPE outboxctl_pgt_mood AS ENUM ('sad', 'ok', 'Happy Day', 'it''s', 'a,b', 'zz'); EXCEPTION WHEN duplicate_object THEN NULL; END $$`
+
+const pgEnumModel = `enum('sad','ok','Happy Day','it''s','a,b','zz')`
 
 // hstoreTreeKeys are hstore values whose java.util.HashMap gets a tree
 // bin (9 or more keys in one bucket once the table is 64 wide): the 16

@@ -190,6 +190,10 @@
 //	hstore (hstore.handling.mode=map) | -         map<string, optional string>    the same HashMap in the same order
 //	                                                                               (StringConverter {a=1, b=null}; headers
 //	                                                                               {"a":"1","b":null}; JSON an object)
+//	enum('a',…) (CREATE TYPE … AS ENUM) | -       string io.debezium.data.Enum     the label exactly (allowed: the labels in
+//	                                                                               enumsortorder, comma-joined); DEFAULT
+//	                                                                               'label'::type is the text between the
+//	                                                                               quotes (a doubled quote kept)
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
@@ -211,7 +215,7 @@
 // (interval day to second), unbounded varbit, multi-dimensional arrays and
 // arrays of other element types (char(n), jsonb, ...), numeric[] under
 // precise (VariableScaleDecimal elements),
-// enums, tstzrange when the Connect worker's time zone
+// enum arrays, tstzrange when the Connect worker's time zone
 // (ColumnSettings.WorkerTimeZone) is not UTC;
 // MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
@@ -236,7 +240,7 @@
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
-// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_tstzrange, boolean_*_from_binlog_ddl
+// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_tstzrange, boolean_*_from_binlog_ddl
 // and zerofill_integers
 // variants
 // check these values against the real connectors, and the relay's against

@@ -64,14 +64,16 @@ func parseEnumType(sqlType string) (kind string, labels []string, ok bool) {
 // io.debezium.data.Bits (parameter length: n).
 func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 	pg := kind == Postgres || kind == ""
-	if !pg {
-		if k, labels, ok := parseEnumType(sqlType); ok {
-			name := NameEnum
-			if k == "set" {
-				name = NameEnumSet
-			}
-			return &Schema{Type: String, Name: name, Version: i32(1), Parameters: []Param{{"allowed", strings.Join(labels, ",")}}}, true
+	if k, labels, ok := parseEnumType(sqlType); ok && (!pg || k == "enum") {
+		// PostgreSQL: a CREATE TYPE … AS ENUM type, given as
+		// enum('a','b') with its labels in pg_enum's enumsortorder (the
+		// relay reads them from the catalog); the connector's TypeRegistry
+		// joins them the same way
+		name := NameEnum
+		if k == "set" {
+			name = NameEnumSet
 		}
+		return &Schema{Type: String, Name: name, Version: i32(1), Parameters: []Param{{"allowed", strings.Join(labels, ",")}}}, true
 	}
 	base, prec := parseSQLType(sqlType)
 	switch {
@@ -240,6 +242,16 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 		return int32(y), nil
 	case NameEnum, NameEnumSet:
 		_, labels, _ := parseEnumType(sqlType)
+		if pg {
+			// enum_in: exactly one of the labels (case and blanks
+			// included); the connector passes the label on
+			for _, l := range labels {
+				if raw == l {
+					return l, nil
+				}
+			}
+			return nil, fmt.Errorf("%w: %q is not one of the enum's labels (PostgreSQL: invalid input value for enum)", ErrInvalidEvent, raw)
+		}
 		if s.Name == NameEnum {
 			l, err := enumLabel(labels, raw, isStr)
 			return l, err

@@ -108,10 +108,11 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // (bounds in UTC, the Connect worker's assumed time zone) and
 // one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
 // varchar, uuid, date and numeric(p,s) (numeric[] under string and double
-// only), hstore (hstore.handling.mode json and map), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// only), hstore (hstore.handling.mode json and map), enums (given as
+// enum('a','b'), the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
 // unbounded varbit, multi-dimensional arrays and arrays of other element
-// types, enums, tstzrange under a non-UTC Connect worker; MySQL /
+// types (enum arrays too), tstzrange under a non-UTC Connect worker; MySQL /
 // MariaDB spatial types,
 // zerofill floats and decimals) is refused.
 func ModelledColumnTypes(kind ConnectorKind) []string {
@@ -126,7 +127,7 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 		out = append(out, "numeric(p,s)", "decimal(p,s)", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
-			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore")
+			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore", "enum('a','b')")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
