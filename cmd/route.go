@@ -106,7 +106,7 @@ Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL interval with fields, unbounded varbit, multi-dimensional
+(e.g. PostgreSQL interval with fields, geometric types, multi-dimensional
 arrays and arrays of other element types;
 MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
 exit 2 naming the column and its type, rather than guessed; so is it at
@@ -118,7 +118,8 @@ microseconds (MicroTime), both rounded; timetz is UTC ISO_OFFSET_TIME
 months as 30.4375 days; give it as PostgreSQL prints it, e.g. "1 year 2 mons
 3 days 04:05:06.5"; interval(p) rounds the time part to p digits;
 interval.handling.mode=string is refused); PostgreSQL bit, bit(1) and
-varbit(1) are booleans, bit(n) and varbit(n) io.debezium.data.Bits (give the
+varbit(1) are booleans, bit(n), varbit(n) and an unbounded varbit (length
+2147483647, a one-bit value too) io.debezium.data.Bits (give the
 bit string, "0101"; the bytes are little-endian and only as many as the
 highest set bit needs); xml is io.debezium.data.Xml, the text as inserted
 except a leading XML declaration, dropped (kept, canonical, with

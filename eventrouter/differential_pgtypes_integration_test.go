@@ -101,6 +101,30 @@ func pgTypesVariants() []variant {
 				{name: "enum_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"i":3},"t_e":null,"t_ed":"sad","t_eq":"ok"}`},
 			},
 		},
+		{
+			// unbounded varbit (bit varying without a length)
+			name: "pg_varbit_unbounded",
+			cols: withCols(col{name: "t_vb", pg: "varbit", maria: "varchar(80)"}),
+			er: map[string]string{
+				"table.fields.additional.placement": "t_vb:header,t_vb:envelope:vb",
+				"route.topic.replacement":           "dt$R.vbu.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+				"errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_vb":"1"}`,
+			ops: []op{
+				{name: "varbit_one", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_vb":"1"}`},
+				{name: "varbit_zero", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"i":2},"t_vb":"0"}`},
+				{name: "varbit_many", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"i":3},"t_vb":"1011000000000000000000000000000000000001"}`},
+				{name: "varbit_leading_zeros", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_vb":"0000000101"}`},
+				{name: "varbit_empty", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"5","type":"T","payload":{"i":5},"t_vb":""}`},
+				{name: "varbit_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"6","type":"T","payload":{"i":6},"t_vb":null}`},
+			},
+		},
 	}
 }
 

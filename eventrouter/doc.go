@@ -156,6 +156,8 @@
 //	bit, bit(1), varbit(1) | -                    boolean                          the bit string "0" / "1"
 //	bit(n), varbit(n), n > 1 | -                  bytes io.debezium.data.Bits      bit string, last char bit 0, minimal
 //	                                                                               little-endian bytes (0: none)
+//	varbit, bit varying (unbounded) | -           bytes io.debezium.data.Bits      as varbit(n), length 2147483647 (the
+//	                                                                               connector's column length), one bit too
 //	xml | -                                       string io.debezium.data.Xml      as inserted; a leading <?xml ...?> is
 //	                                                                               dropped (with one newline) unless it
 //	                                                                               has standalone, printed canonically
@@ -212,7 +214,7 @@
 // in their config validation (Connect's validate answers "The 'adaptive'
 // time.precision.mode is no longer supported"): ParseConfig returns a
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
-// (interval day to second), unbounded varbit, multi-dimensional arrays and
+// (interval day to second), geometric types, multi-dimensional arrays and
 // arrays of other element types (char(n), jsonb, ...), numeric[] under
 // precise (VariableScaleDecimal elements),
 // enum arrays, tstzrange when the Connect worker's time zone
@@ -240,7 +242,7 @@
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
-// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_tstzrange, boolean_*_from_binlog_ddl
+// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_varbit_unbounded, pg_tstzrange, boolean_*_from_binlog_ddl
 // and zerofill_integers
 // variants
 // check these values against the real connectors, and the relay's against

@@ -2,6 +2,7 @@ package eventrouter
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -98,11 +99,16 @@ func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 		return &Schema{Type: String}, true
 	case pg && (base == "bit" || base == "varbit" || base == "bit varying"):
 		// PostgresValueConverter: length 1 (bit, bit(1), varbit(1)) is a
-		// boolean, more is io.debezium.data.Bits; an unbounded varbit is
-		// not modelled
+		// boolean, more is io.debezium.data.Bits
 		n := prec
 		if n < 0 && base == "bit" {
 			n = 1
+		}
+		if n < 0 {
+			// an unbounded varbit: the connector's column length is
+			// Integer.MAX_VALUE, so Bits with that length (a one-bit
+			// value too)
+			n = math.MaxInt32
 		}
 		if n < 1 {
 			return nil, false
@@ -291,6 +297,9 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 		return strings.Join(out, ","), nil
 	case NameBits:
 		if pg {
+			if prec < 0 {
+				prec = math.MaxInt32 // unbounded varbit
+			}
 			return pgBits(sqlType, prec, raw)
 		}
 		// the bit value as an unsigned number (b'101' is 5), delivered as

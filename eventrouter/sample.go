@@ -111,7 +111,7 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // only), hstore (hstore.handling.mode json and map), enums (given as
 // enum('a','b'), the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
-// unbounded varbit, multi-dimensional arrays and arrays of other element
+// geometric types, multi-dimensional arrays and arrays of other element
 // types (enum arrays too), tstzrange under a non-UTC Connect worker; MySQL /
 // MariaDB spatial types,
 // zerofill floats and decimals) is refused.
