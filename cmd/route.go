@@ -106,7 +106,7 @@ Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL interval with fields, geometric types, multi-dimensional
+(e.g. PostgreSQL geometric types, multi-dimensional
 arrays and arrays of other element types;
 MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
 exit 2 naming the column and its type, rather than guessed; so is it at
@@ -116,7 +116,13 @@ milliseconds of the day (io.debezium.time.Time), time and time(4-6)
 microseconds (MicroTime), both rounded; timetz is UTC ISO_OFFSET_TIME
 (ZonedTime, e.g. 08:00:00.5Z); interval is microseconds (MicroDuration,
 months as 30.4375 days; give it as PostgreSQL prints it, e.g. "1 year 2 mons
-3 days 04:05:06.5"; interval(p) rounds the time part to p digits;
+3 days 04:05:06.5"; interval(p) rounds the time part to p digits; an
+interval with fields, e.g. interval day to second(3) or interval year to
+month, is the value PostgreSQL stores: truncated to its fields, seconds
+rounded; besides PostgreSQL's output form it takes a bare integer, the
+rightmost field, h:mm, which is mm:ss under minute to second, and mm:ss.f,
+as an INSERT's literal is read: a bound parameter typed interval is read
+without the fields, which gives another value for those forms;
 interval.handling.mode=string is refused); PostgreSQL bit, bit(1) and
 varbit(1) are booleans, bit(n), varbit(n) and an unbounded varbit (length
 2147483647, a one-bit value too) io.debezium.data.Bits (give the

@@ -125,6 +125,39 @@ func pgTypesVariants() []variant {
 				{name: "varbit_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"6","type":"T","payload":{"i":6},"t_vb":null}`},
 			},
 		},
+		{
+			// interval with fields: the stored value (truncated to the
+			// fields, seconds rounded to the precision) as MicroDuration;
+			// inputs as interval_in reads them under the typmod (a bare
+			// integer is the rightmost field, 1:30 is mm:ss under minute
+			// to second, mm:ss.f always); key (StringConverter), headers
+			// (SimpleHeaderConverter) and the envelope with schemas
+			name: "pg_interval_fields",
+			cols: withCols(
+				col{name: "t_ym", pg: "interval year to month", maria: "varchar(60)"},
+				col{name: "t_ds", pg: "interval day to second(3)", maria: "varchar(60)"},
+				col{name: "t_h", pg: "interval hour", maria: "varchar(60)"},
+				col{name: "t_ms", pg: "interval minute to second", maria: "varchar(60)"},
+				col{name: "t_y", pg: "interval year", maria: "varchar(60)"},
+				col{name: "t_s", pg: "interval second(1)", maria: "varchar(60)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_ds",
+				"table.fields.additional.placement": "t_ym:header,t_ym:envelope:ym,t_ds:envelope:ds,t_h:header,t_h:envelope:h,t_ms:header,t_ms:envelope:ms,t_y:header,t_s:envelope:s",
+				"route.topic.replacement":           "dt$R.ivf.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_ym":"1","t_ds":"1","t_h":"1","t_ms":"1","t_y":"1","t_s":"1"}`,
+			ops: []op{
+				{name: "interval_fields_truncated", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_ym":"1 year 14 mons 3 days 04:05:06","t_ds":"1 year 2 mons 3 days 04:05:06.7896","t_h":"2 mons 3 days -04:59:59.9","t_ms":"3 days 04:05:06.5","t_y":"-1 years -14 mons -3 days","t_s":"00:00:01.25"}`},
+				{name: "interval_fields_bare_numbers", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"i":2},"t_ym":"7","t_ds":"-7","t_h":"30","t_ms":"90","t_y":"3","t_s":"-5"}`},
+				{name: "interval_fields_clock_forms", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"i":3},"t_ym":"0","t_ds":"1:30.0625","t_h":"1:30","t_ms":"-1:30","t_y":"0","t_s":"1:30.25"}`},
+				{name: "interval_fields_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_ym":null,"t_ds":"0","t_h":null,"t_ms":null,"t_y":null,"t_s":null}`},
+			},
+		},
 	}
 }
 

@@ -153,6 +153,15 @@
 //	interval, interval(p) | -                     int64 io.debezium.time.MicroDuration µs, months as 30.4375 days (doubles,
 //	                                                                               truncated); input as PG prints it;
 //	                                                                               (p): time part rounded to p digits
+//	interval <fields>[(p)] | -                    int64 io.debezium.time.MicroDuration the stored value: truncated to the fields
+//	(year, month, year to month, day, hour,                                        (year: whole years only; day: no time;
+//	minute, second, day to hour, day to minute,                                    hour / minute: time toward zero, months
+//	day to second, hour to minute, hour to                                         and days kept), seconds rounded to p;
+//	second, minute to second)                                                      input also a bare integer (the rightmost
+//	                                                                               field), h:mm (mm:ss under minute to
+//	                                                                               second), mm:ss.f, as a SQL literal
+//	                                                                               reads them (a bound interval parameter
+//	                                                                               reads them without the fields)
 //	bit, bit(1), varbit(1) | -                    boolean                          the bit string "0" / "1"
 //	bit(n), varbit(n), n > 1 | -                  bytes io.debezium.data.Bits      bit string, last char bit 0, minimal
 //	                                                                               little-endian bytes (0: none)
@@ -213,8 +222,9 @@
 // precise. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
 // in their config validation (Connect's validate answers "The 'adaptive'
 // time.precision.mode is no longer supported"): ParseConfig returns a
-// *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
-// (interval day to second), geometric types, multi-dimensional arrays and
+// *ConfigError with Connector set. Not modelled: PostgreSQL interval
+// input in other forms than the ones above (ISO 8601, SQL standard 1-2,
+// units other than PostgreSQL's output ones, fractions of a field), geometric types, multi-dimensional arrays and
 // arrays of other element types (char(n), jsonb, ...), numeric[] under
 // precise (VariableScaleDecimal elements),
 // enum arrays, tstzrange when the Connect worker's time zone
@@ -242,7 +252,7 @@
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
-// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_varbit_unbounded, pg_tstzrange, boolean_*_from_binlog_ddl
+// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_varbit_unbounded, pg_interval_fields, pg_tstzrange, boolean_*_from_binlog_ddl
 // and zerofill_integers
 // variants
 // check these values against the real connectors, and the relay's against

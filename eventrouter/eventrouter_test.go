@@ -419,7 +419,7 @@ func TestColumnSchema(t *testing.T) {
 		kind eventrouter.ConnectorKind
 		typ  string
 	}{
-		{eventrouter.MariaDB, "hstore"}, {eventrouter.MariaDB, "money"}, {eventrouter.Postgres, "interval day to second"}, {eventrouter.Postgres, "interval(7)"},
+		{eventrouter.MariaDB, "hstore"}, {eventrouter.MariaDB, "money"}, {eventrouter.Postgres, "interval second to day"}, {eventrouter.Postgres, "interval(7)"},
 		{eventrouter.MariaDB, "xml"}, {eventrouter.Postgres, "int4[][]"}, {eventrouter.Postgres, "jsonb[]"}, {eventrouter.MariaDB, "int[]"},
 		{eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"}, {eventrouter.MariaDB, "enum('x"},
 		{eventrouter.Postgres, "box"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},

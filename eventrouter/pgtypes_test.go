@@ -94,7 +94,7 @@ func TestRemainingTypesRefused(t *testing.T) {
 		kind    ConnectorKind
 		sqlType string
 	}{
-		{Postgres, "box"}, {Postgres, "interval day to second"}, {Postgres, "interval(7)"},
+		{Postgres, "box"}, {Postgres, "interval second to day"}, {Postgres, "interval(7)"},
 		{Postgres, "int unsigned"}, {MariaDB, "decimal(5,2) unsigned zerofill"}, {MariaDB, "double zerofill"},
 	} {
 		if _, err := ColumnSchema(tc.kind, tc.sqlType, true); !errors.Is(err, ErrUnsupported) {

@@ -103,7 +103,7 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // order, then the fixed-point types (p and s stand for the declared
 // precision and scale; the schema is decimal.handling.mode's; an
 // unconstrained PostgreSQL numeric is modelled under string and double
-// only), PostgreSQL money, time, interval, bit, xml, inet, cidr, macaddr,
+// only), PostgreSQL money, time, interval (with fields and precision too), bit, xml, inet, cidr, macaddr,
 // macaddr8, int4range, int8range, daterange, numrange, tsrange, tstzrange
 // (bounds in UTC, the Connect worker's assumed time zone) and
 // one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
@@ -125,6 +125,8 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 	}
 	if kind == Postgres {
 		out = append(out, "numeric(p,s)", "decimal(p,s)", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
+			"interval year", "interval month", "interval year to month", "interval day", "interval hour", "interval minute", "interval second(p)",
+			"interval day to hour", "interval day to minute", "interval day to second(p)", "interval hour to minute", "interval hour to second(p)", "interval minute to second(p)",
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
 			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore", "enum('a','b')")

@@ -180,8 +180,8 @@ ORDER BY a.attnum`, schema, name)
 					r.typ += fmt.Sprintf("(%d)", mod)
 				}
 			case "interval":
-				// as declared: interval(3), interval day to second (fields
-				// are refused; eventrouter models interval and interval(p))
+				// as declared: interval(3), interval day to second(3)
+				// (eventrouter models the fields and the precision)
 				r.typ = formatted
 			default:
 				if strings.HasPrefix(r.typ, "_") {
