@@ -112,9 +112,8 @@ Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL interval with fields, unbounded varbit, multi-dimensional
-arrays and arrays of other element types, hstore under
-hstore.handling.mode=map;
+(e.g. PostgreSQL geometric types, multi-dimensional
+arrays and arrays of other element types;
 MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
 exit 2 naming the column and its type, rather than guessed; so is it at
 relay start.
@@ -123,9 +122,16 @@ milliseconds of the day (io.debezium.time.Time), time and time(4-6)
 microseconds (MicroTime), both rounded; timetz is UTC ISO_OFFSET_TIME
 (ZonedTime, e.g. 08:00:00.5Z); interval is microseconds (MicroDuration,
 months as 30.4375 days; give it as PostgreSQL prints it, e.g. "1 year 2 mons
-3 days 04:05:06.5"; interval(p) rounds the time part to p digits;
+3 days 04:05:06.5"; interval(p) rounds the time part to p digits; an
+interval with fields, e.g. interval day to second(3) or interval year to
+month, is the value PostgreSQL stores: truncated to its fields, seconds
+rounded; besides PostgreSQL's output form it takes a bare integer, the
+rightmost field, h:mm, which is mm:ss under minute to second, and mm:ss.f,
+as an INSERT's literal is read: a bound parameter typed interval is read
+without the fields, which gives another value for those forms;
 interval.handling.mode=string is refused); PostgreSQL bit, bit(1) and
-varbit(1) are booleans, bit(n) and varbit(n) io.debezium.data.Bits (give the
+varbit(1) are booleans, bit(n), varbit(n) and an unbounded varbit (length
+2147483647, a one-bit value too) io.debezium.data.Bits (give the
 bit string, "0101"; the bytes are little-endian and only as many as the
 highest set bit needs); xml is io.debezium.data.Xml, the text as inserted
 except a leading XML declaration, dropped (kept, canonical, with
@@ -148,8 +154,13 @@ unconstrained numeric[] under precise has io.debezium.data.VariableScaleDecimal
 elements; a NaN or Infinity
 element makes the column NULL under every mode); hstore is io.debezium.data.Json, the JSON
 object Jackson writes from the driver's java.util.HashMap (keys in HashMap
-order, not as written; give PostgreSQL's hstore text or a JSON object of
-strings and nulls); multi-dimensional
+order, tree bins included, not as written; give PostgreSQL's hstore text or
+a JSON object of strings and nulls), under hstore.handling.mode=map that
+HashMap as a Connect map<string, optional string> in the same order (a
+StringConverter writes {a=1, b=null}, a header {"a":"1","b":null}); a
+PostgreSQL enum (CREATE TYPE ... AS ENUM) is io.debezium.data.Enum (give its
+type as enum('a','b') with the labels in declaration order, enumsortorder;
+the value is the label exactly; DEFAULT 'a'::type is modelled); multi-dimensional
 arrays and other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input

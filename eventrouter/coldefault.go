@@ -52,6 +52,9 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 	if expr == "" {
 		return nil, nil
 	}
+	if isPgEnum(kind, sqlType) && !pgNullDefault.MatchString(expr) {
+		return pgEnumDefault(sqlType, expr)
+	}
 	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || modeChanged(kind, sqlType, s)) && !pgNullDefault.MatchString(expr) {
 		// the connectors' default value converters for numeric / decimal
 		// (scale, BigDecimal parsing, the PostgreSQL mapper) are not modelled
@@ -359,4 +362,34 @@ func jsonColumnDefault(kind ConnectorKind, sqlType string, s *Schema, raw json.R
 	}
 	esc := strings.NewReplacer("'", "''", `\`, `\\`).Replace(text)
 	return ColumnDefault(kind, sqlType, s, "'"+esc+"'")
+}
+
+// isPgEnum reports a PostgreSQL enum column (given as enum('a','b')).
+func isPgEnum(kind ConnectorKind, sqlType string) bool {
+	k, _, ok := parseEnumType(sqlType)
+	return ok && k == "enum" && (kind == Postgres || kind == "")
+}
+
+// pgEnumDefault is the default PostgresDefaultValueConverter's enum mapper
+// gives DEFAULT 'label'::type (pg_get_expr's form): the text between the
+// outer quotes before the last ::, a doubled quote left as it is. Another
+// expression is refused.
+func pgEnumDefault(sqlType, expr string) (any, error) {
+	cast := strings.LastIndex(expr, "::")
+	if cast > 0 {
+		if v := expr[:cast]; len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'' {
+			return v[1 : len(v)-1], nil
+		}
+	}
+	return nil, fmt.Errorf("%w: the DEFAULT %s of a PostgreSQL enum column (modelled: 'label'::type)", ErrUnsupported, expr)
+}
+
+// PgEnumType is the column type the emulator takes for a PostgreSQL enum
+// type with these labels (in pg_enum's enumsortorder): enum('a','it”s').
+func PgEnumType(labels []string) string {
+	q := make([]string, len(labels))
+	for i, l := range labels {
+		q[i] = "'" + strings.ReplaceAll(l, "'", "''") + "'"
+	}
+	return "enum(" + strings.Join(q, ",") + ")"
 }

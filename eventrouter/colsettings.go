@@ -51,8 +51,9 @@ type ColumnSettings struct {
 	// converter throws on NULL, are modelled; fail is not.
 	ConvertingFailureMode string
 	// HStoreHandlingMode is hstore.handling.mode (PostgreSQL): json (the
-	// default: io.debezium.data.Json, keys in java.util.HashMap order) is
-	// modelled, map is not.
+	// default: io.debezium.data.Json) and map (a Connect map<string,
+	// optional string>) are modelled, keys in java.util.HashMap order
+	// either way.
 	HStoreHandlingMode string
 	// WorkerTimeZone is the Connect worker JVM's default time zone (not a
 	// connector setting: the driver sends it as the replication session's
@@ -155,9 +156,9 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 	}
 	if isPgHstore(kind, sqlType) {
 		switch cs.HStoreHandlingMode {
-		case "", "json":
+		case "", "json", "map":
 		default:
-			return &SettingError{Column: name, Type: sqlType, Setting: "hstore.handling.mode", Value: cs.HStoreHandlingMode, Modeled: "json"}
+			return &SettingError{Column: name, Type: sqlType, Setting: "hstore.handling.mode", Value: cs.HStoreHandlingMode, Modeled: "json, map"}
 		}
 	}
 	if s.Name == NameMicroDuration {

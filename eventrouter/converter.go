@@ -313,6 +313,50 @@ func writeJSONValue(b *strings.Builder, cv Converter, s *Schema, v any, top bool
 			}
 		}
 		b.WriteByte(']')
+	case Map:
+		m, ok := v.(ConnectMap)
+		if !ok {
+			return bad()
+		}
+		var ks, vs *Schema
+		if s != nil {
+			ks, vs = s.Keys, s.Items
+		}
+		if ks != nil && ks.Type == String || ks == nil && m.stringKeys() {
+			// JsonConverter's object mode: a JSON object in the map's
+			// iteration order
+			b.WriteByte('{')
+			for i, e := range m {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				k, _ := e.Key.(string)
+				javatext.WriteString(b, k)
+				b.WriteByte(':')
+				if err := writeJSONValue(b, cv, vs, e.Value, false); err != nil {
+					return err
+				}
+			}
+			b.WriteByte('}')
+			return nil
+		}
+		// array mode: [[key, value], ...]
+		b.WriteByte('[')
+		for i, e := range m {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('[')
+			if err := writeJSONValue(b, cv, ks, e.Key, false); err != nil {
+				return err
+			}
+			b.WriteByte(',')
+			if err := writeJSONValue(b, cv, vs, e.Value, false); err != nil {
+				return err
+			}
+			b.WriteByte(']')
+		}
+		b.WriteByte(']')
 	case StructT:
 		st, ok := v.(*Struct)
 		if !ok {
@@ -371,6 +415,8 @@ func schemaTypeOf(v any) Type {
 		return Bytes
 	case []any:
 		return Array
+	case ConnectMap:
+		return Map
 	case *Struct:
 		return StructT
 	}
@@ -415,6 +461,13 @@ func javaToString(v any) string {
 			parts[i] = javaToString(e)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
+	case ConnectMap:
+		// AbstractMap.toString: {k=v, k2=null}
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = javaToString(e.Key) + "=" + javaToString(e.Value)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
 	case *Struct:
 		var b strings.Builder
 		b.WriteString("Struct{")
@@ -480,6 +533,23 @@ func valuesAppend(b *strings.Builder, v any, embedded bool) error {
 			}
 		}
 		b.WriteByte(']')
+	case ConnectMap:
+		// Values.append of a Map: {"k":"v","n":null}, keys and values
+		// embedded
+		b.WriteByte('{')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := valuesAppend(b, e.Key, true); err != nil {
+				return err
+			}
+			b.WriteByte(':')
+			if err := valuesAppend(b, e.Value, true); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
 	case *Struct:
 		b.WriteByte('{')
 		for i, f := range x.Schema.Fields {

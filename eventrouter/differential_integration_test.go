@@ -58,6 +58,9 @@ type col struct {
 	// not the DDL's (eventrouter.MariaDBBinlogJSON for a JSON column of a
 	// lateDDL table)
 	mariaModel string
+	// pgModel: the column type the emulator gets on PostgreSQL when it
+	// is not the DDL's (enum('a','b') for a CREATE TYPE … AS ENUM type)
+	pgModel string
 }
 
 // sqlDefault is the column's DEFAULT expression on the database of kind.
@@ -1892,6 +1895,9 @@ func (h *harness) sample(opCode, rowJSON string) eventrouter.ChangeEvent {
 			h.t.Fatalf("row column %s not in table", rc.name)
 		}
 		typ := c.pg
+		if c.pgModel != "" {
+			typ = c.pgModel
+		}
 		if h.side.kind != eventrouter.Postgres {
 			typ = c.maria
 			if c.mariaModel != "" {

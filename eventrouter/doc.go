@@ -164,9 +164,20 @@
 //	interval, interval(p) | -                     int64 io.debezium.time.MicroDuration µs, months as 30.4375 days (doubles,
 //	                                                                               truncated); input as PG prints it;
 //	                                                                               (p): time part rounded to p digits
+//	interval <fields>[(p)] | -                    int64 io.debezium.time.MicroDuration the stored value: truncated to the fields
+//	(year, month, year to month, day, hour,                                        (year: whole years only; day: no time;
+//	minute, second, day to hour, day to minute,                                    hour / minute: time toward zero, months
+//	day to second, hour to minute, hour to                                         and days kept), seconds rounded to p;
+//	second, minute to second)                                                      input also a bare integer (the rightmost
+//	                                                                               field), h:mm (mm:ss under minute to
+//	                                                                               second), mm:ss.f, as a SQL literal
+//	                                                                               reads them (a bound interval parameter
+//	                                                                               reads them without the fields)
 //	bit, bit(1), varbit(1) | -                    boolean                          the bit string "0" / "1"
 //	bit(n), varbit(n), n > 1 | -                  bytes io.debezium.data.Bits      bit string, last char bit 0, minimal
 //	                                                                               little-endian bytes (0: none)
+//	varbit, bit varying (unbounded) | -           bytes io.debezium.data.Bits      as varbit(n), length 2147483647 (the
+//	                                                                               connector's column length), one bit too
 //	xml | -                                       string io.debezium.data.Xml      as inserted; a leading <?xml ...?> is
 //	                                                                               dropped (with one newline) unless it
 //	                                                                               has standalone, printed canonically
@@ -196,7 +207,16 @@
 //	                                                                               column is NULL (its converter throws)
 //	hstore | -                                    string io.debezium.data.Json     Jackson's object of the driver's HashMap:
 //	                                                                               keys in java.util.HashMap order (String
-//	                                                                               hashCode buckets), NULL values null
+//	                                                                               hashCode buckets; tree bins of 9+ keys
+//	                                                                               in a table of 64+ modelled), NULL values
+//	                                                                               null
+//	hstore (hstore.handling.mode=map) | -         map<string, optional string>    the same HashMap in the same order
+//	                                                                               (StringConverter {a=1, b=null}; headers
+//	                                                                               {"a":"1","b":null}; JSON an object)
+//	enum('a',…) (CREATE TYPE … AS ENUM) | -       string io.debezium.data.Enum     the label exactly (allowed: the labels in
+//	                                                                               enumsortorder, comma-joined); DEFAULT
+//	                                                                               'label'::type is the text between the
+//	                                                                               quotes (a doubled quote kept)
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
@@ -233,11 +253,12 @@
 // precise. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
 // in their config validation (Connect's validate answers "The 'adaptive'
 // time.precision.mode is no longer supported"): ParseConfig returns a
-// *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
-// (interval day to second), unbounded varbit, multi-dimensional arrays and
+// *ConfigError with Connector set. Not modelled: PostgreSQL interval
+// input in other forms than the ones above (ISO 8601, SQL standard 1-2,
+// units other than PostgreSQL's output ones, fractions of a field), geometric types, multi-dimensional arrays and
 // arrays of other element types (char(n), jsonb, ...),
-// enums, tstzrange when the Connect worker's time zone
-// (ColumnSettings.WorkerTimeZone) is not UTC, hstore under hstore.handling.mode=map (json, the default, is modelled);
+// enum arrays, tstzrange when the Connect worker's time zone
+// (ColumnSettings.WorkerTimeZone) is not UTC;
 // MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
 //
@@ -264,7 +285,7 @@
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
-// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_tstzrange, boolean_*_from_binlog_ddl
+// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_varbit_unbounded, pg_interval_fields, pg_tstzrange, boolean_*_from_binlog_ddl
 // and zerofill_integers
 // variants
 // check these values against the real connectors, and the relay's against

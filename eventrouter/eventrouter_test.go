@@ -419,10 +419,10 @@ func TestColumnSchema(t *testing.T) {
 		kind eventrouter.ConnectorKind
 		typ  string
 	}{
-		{eventrouter.MariaDB, "hstore"}, {eventrouter.MariaDB, "money"}, {eventrouter.Postgres, "interval day to second"}, {eventrouter.Postgres, "interval(7)"},
+		{eventrouter.MariaDB, "hstore"}, {eventrouter.MariaDB, "money"}, {eventrouter.Postgres, "interval second to day"}, {eventrouter.Postgres, "interval(7)"},
 		{eventrouter.MariaDB, "xml"}, {eventrouter.Postgres, "int4[][]"}, {eventrouter.Postgres, "jsonb[]"}, {eventrouter.MariaDB, "int[]"},
 		{eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"}, {eventrouter.MariaDB, "enum('x"},
-		{eventrouter.Postgres, "varbit"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},
+		{eventrouter.Postgres, "box"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},
 		{eventrouter.MariaDB, "float(10) unsigned zerofill"}, {eventrouter.Postgres, "int zerofill"},
 		{eventrouter.MariaDB, "decimal(10,2) unsigned"},
 	} {

@@ -11,13 +11,13 @@ import (
 	"github.com/outboxctl/outboxctl/internal/javatext"
 )
 
-// PostgreSQL hstore under hstore.handling.mode=json (the default):
-// PostgresValueConverter reads the column's text with the driver's
-// HStoreConverter.fromString into a java.util.HashMap and writes that map's
-// entries with Jackson as a JSON object (io.debezium.data.Json), so the
-// keys come in the HashMap's iteration order, neither the order written
-// nor PostgreSQL's. hstore.handling.mode=map (a Connect map, in the same
-// order) is not modelled.
+// PostgreSQL hstore: PostgresValueConverter reads the column's text with
+// the driver's HStoreConverter.fromString into a java.util.HashMap. Under
+// hstore.handling.mode=json (the default) it writes that map's entries
+// with Jackson as a JSON object (io.debezium.data.Json); under map it
+// delivers the HashMap itself as a Connect map<string, optional string>
+// (ConnectMap). Either way the keys come in the HashMap's iteration order
+// (javaHashMap), neither the order written nor PostgreSQL's.
 
 // isPgHstore reports a PostgreSQL hstore column.
 func isPgHstore(kind ConnectorKind, sqlType string) bool {
@@ -31,11 +31,40 @@ type hstorePair struct {
 	val *string
 }
 
-// pgHstoreValue is the io.debezium.data.Json text the connector delivers
-// for a sample hstore value: PostgreSQL's hstore text ("a"=>"1", b=>NULL)
-// or a JSON object of strings and nulls. Duplicate keys are refused
-// (PostgreSQL keeps one, which is not specified).
-func pgHstoreValue(sqlType, raw string, isStr bool) (string, error) {
+// pgHstoreMapSchema is the schema of an hstore column under
+// hstore.handling.mode=map: a map of (required) string keys to optional
+// string values.
+func pgHstoreMapSchema(nullable bool) *Schema {
+	return &Schema{Type: Map, Optional: nullable, Keys: &Schema{Type: String}, Items: &Schema{Type: String, Optional: true}}
+}
+
+// pgHstoreValue is the value the connector delivers for a sample hstore
+// value (PostgreSQL's hstore text ("a"=>"1", b=>NULL) or a JSON object of
+// strings and nulls): a ConnectMap when s is a map schema
+// (hstore.handling.mode=map), else the io.debezium.data.Json text.
+func pgHstoreValue(sqlType string, s *Schema, raw string, isStr bool) (any, error) {
+	ordered, err := pgHstorePairs(sqlType, raw, isStr)
+	if err != nil {
+		return nil, err
+	}
+	if s != nil && s.Type == Map {
+		m := make(ConnectMap, len(ordered))
+		for i, p := range ordered {
+			m[i].Key = p.key
+			if p.val != nil {
+				m[i].Value = *p.val
+			}
+		}
+		return m, nil
+	}
+	return pgHstoreJSON(ordered), nil
+}
+
+// pgHstorePairs reads a sample hstore value and returns its pairs in the
+// order of the java.util.HashMap HStoreConverter.fromString fills.
+// Duplicate keys are refused (PostgreSQL keeps one, which is not
+// specified).
+func pgHstorePairs(sqlType, raw string, isStr bool) ([]hstorePair, error) {
 	var pairs []hstorePair
 	var err error
 	if t := strings.TrimSpace(raw); !isStr && strings.HasPrefix(t, "{") {
@@ -44,7 +73,7 @@ func pgHstoreValue(sqlType, raw string, isStr bool) (string, error) {
 		pairs, err = parseHstore(raw)
 	}
 	if err != nil {
-		return "", fmt.Errorf("%w: %s value %q: %v", ErrInvalidEvent, sqlType, raw, err)
+		return nil, fmt.Errorf("%w: %s value %q: %v", ErrInvalidEvent, sqlType, raw, err)
 	}
 	// hstore_in stores the pairs sorted by key length, then bytes
 	// (hstore_out prints them in that order, the order fromString puts
@@ -58,13 +87,14 @@ func pgHstoreValue(sqlType, raw string, isStr bool) (string, error) {
 	})
 	for i := 1; i < len(pairs); i++ {
 		if pairs[i].key == pairs[i-1].key {
-			return "", fmt.Errorf("%w: %s value %q: key %q twice (PostgreSQL keeps one of them, which is not specified)", ErrInvalidEvent, sqlType, raw, pairs[i].key)
+			return nil, fmt.Errorf("%w: %s value %q: key %q twice (PostgreSQL keeps one of them, which is not specified)", ErrInvalidEvent, sqlType, raw, pairs[i].key)
 		}
 	}
-	ordered, err := javaHashMapOrder(pairs)
-	if err != nil {
-		return "", fmt.Errorf("%w: %s value %q: %v", ErrUnsupported, sqlType, raw, err)
-	}
+	return javaHashMapOrder(pairs), nil
+}
+
+// pgHstoreJSON is Jackson's JSON object of the pairs, in their order.
+func pgHstoreJSON(ordered []hstorePair) string {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, p := range ordered {
@@ -80,7 +110,7 @@ func pgHstoreValue(sqlType, raw string, isStr bool) (string, error) {
 		}
 	}
 	b.WriteByte('}')
-	return b.String(), nil
+	return b.String()
 }
 
 // hstoreFromJSON reads a JSON object of strings and nulls, in its order.
@@ -214,43 +244,4 @@ func javaStringHash(s string) int32 {
 		h = 31*h + int32(u)
 	}
 	return h
-}
-
-// javaHashMapOrder is the iteration order of a java.util.HashMap (default
-// capacity and load factor) after putting pairs in order: by bucket
-// (spread hash & (capacity-1)), each bucket in insertion order, the table
-// doubled whenever the size passes 3/4 of it. A bucket of 8 entries (where
-// HashMap treeifies a bin, or resizes the table early) is refused.
-func javaHashMapOrder(pairs []hstorePair) ([]hstorePair, error) {
-	n := 16
-	buckets := make([][]hstorePair, n)
-	spread := func(k string) uint32 {
-		h := uint32(javaStringHash(k))
-		return h ^ (h >> 16)
-	}
-	size := 0
-	for _, p := range pairs {
-		idx := spread(p.key) & uint32(n-1)
-		buckets[idx] = append(buckets[idx], p)
-		if len(buckets[idx]) >= 8 {
-			return nil, fmt.Errorf("8 keys in one java.util.HashMap bucket (a tree bin): the connector's key order is not modelled")
-		}
-		size++
-		if size > n*3/4 {
-			n *= 2
-			next := make([][]hstorePair, n)
-			for _, bk := range buckets {
-				for _, q := range bk {
-					j := spread(q.key) & uint32(n-1)
-					next[j] = append(next[j], q)
-				}
-			}
-			buckets = next
-		}
-	}
-	out := make([]hstorePair, 0, size)
-	for _, bk := range buckets {
-		out = append(out, bk...)
-	}
-	return out, nil
 }

@@ -39,8 +39,8 @@ func TestPgHstoreValue(t *testing.T) {
 		}
 	}
 	var se *SettingError
-	if err := (ColumnSettings{HStoreHandlingMode: "map"}).Check(Postgres, "h", "hstore", s); !errors.As(err, &se) {
-		t.Errorf("hstore.handling.mode=map: %v, want a *SettingError", err)
+	if err := (ColumnSettings{HStoreHandlingMode: "array"}).Check(Postgres, "h", "hstore", s); !errors.As(err, &se) {
+		t.Errorf("hstore.handling.mode=array: %v, want a *SettingError", err)
 	}
 }
 
@@ -59,9 +59,9 @@ func TestJavaHashMapOrder(t *testing.T) {
 	for _, k := range []string{"BB", "Aa"} {
 		pairs = append(pairs, hstorePair{key: k})
 	}
-	got, err := javaHashMapOrder(pairs)
-	if err != nil || got[0].key != "BB" || got[1].key != "Aa" {
-		t.Errorf("colliding keys: %v, %v; want insertion order BB, Aa", got, err)
+	got := javaHashMapOrder(pairs)
+	if got[0].key != "BB" || got[1].key != "Aa" {
+		t.Errorf("colliding keys: %v; want insertion order BB, Aa", got)
 	}
 	// "q" (113): bucket 113&15 = 1 before "a" (97&15 = 1)? both 1 in a
 	// 16 table: insertion order; in a 32 table 113&31 = 17, 97&31 = 1
@@ -69,12 +69,51 @@ func TestJavaHashMapOrder(t *testing.T) {
 	for _, k := range []string{"q", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"} {
 		pairs = append(pairs, hstorePair{key: k})
 	}
-	got, _ = javaHashMapOrder(pairs)
+	got = javaHashMapOrder(pairs)
 	if got[0].key != "a" || got[len(got)-1].key != "q" {
 		t.Errorf("after the resize to 32: %v, want a first and q last", got)
 	}
-	got, _ = javaHashMapOrder(pairs[:2])
+	got = javaHashMapOrder(pairs[:2])
 	if got[0].key != "q" || got[1].key != "a" {
 		t.Errorf("16 buckets: %v, want q, a (bucket 1, insertion order)", got)
+	}
+}
+
+// hstore.handling.mode=map: a Connect map<string, optional string> in the
+// HashMap's order, as the converters print it (checked by the differential
+// variants pg_hstore_map and pg_hstore_map_schemaless).
+func TestPgHstoreMap(t *testing.T) {
+	cs := ColumnSettings{HStoreHandlingMode: "map"}
+	s, err := ColumnSchemaWith(Postgres, "hstore", true, cs)
+	if err != nil || s.Type != Map || s.Keys.Type != String || s.Keys.Optional || s.Items.Type != String || !s.Items.Optional {
+		t.Fatalf("schema %+v, %v; want map<string, optional string>", s, err)
+	}
+	if err := cs.Check(Postgres, "h", "hstore", s); err != nil {
+		t.Fatal(err)
+	}
+	v, err := ColumnValue(Postgres, "hstore", s, json.RawMessage(`"c=>3, b=>\"x\\\"y\", a=>NULL"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, got, want string
+	}{
+		{"toString", javaToString(v), `{a=null, b=x"y, c=3}`},
+		{"header", func() string { h, _ := valuesConvertToString(v, false); return h }(), `{"a":null,"b":"x\"y","c":"3"}`},
+		{"json", func() string {
+			b, _ := convert(Converter{Kind: JSONConverter, SchemasEnable: true}, s, v)
+			return string(b)
+		}(), `{"schema":{"type":"map","keys":{"type":"string","optional":false},"values":{"type":"string","optional":true},"optional":true},"payload":{"a":null,"b":"x\"y","c":"3"}}`},
+		{"schemaless", func() string {
+			b, _ := convert(Converter{Kind: JSONConverter}, nil, v)
+			return string(b)
+		}(), `{"a":null,"b":"x\"y","c":"3"}`},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, tc.got, tc.want)
+		}
+	}
+	if err := validateValue("h", s, v); err != nil {
+		t.Errorf("validate: %v", err)
 	}
 }

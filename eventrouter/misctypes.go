@@ -2,6 +2,7 @@ package eventrouter
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -64,14 +65,16 @@ func parseEnumType(sqlType string) (kind string, labels []string, ok bool) {
 // io.debezium.data.Bits (parameter length: n).
 func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 	pg := kind == Postgres || kind == ""
-	if !pg {
-		if k, labels, ok := parseEnumType(sqlType); ok {
-			name := NameEnum
-			if k == "set" {
-				name = NameEnumSet
-			}
-			return &Schema{Type: String, Name: name, Version: i32(1), Parameters: []Param{{"allowed", strings.Join(labels, ",")}}}, true
+	if k, labels, ok := parseEnumType(sqlType); ok && (!pg || k == "enum") {
+		// PostgreSQL: a CREATE TYPE … AS ENUM type, given as
+		// enum('a','b') with its labels in pg_enum's enumsortorder (the
+		// relay reads them from the catalog); the connector's TypeRegistry
+		// joins them the same way
+		name := NameEnum
+		if k == "set" {
+			name = NameEnumSet
 		}
+		return &Schema{Type: String, Name: name, Version: i32(1), Parameters: []Param{{"allowed", strings.Join(labels, ",")}}}, true
 	}
 	base, prec := parseSQLType(sqlType)
 	switch {
@@ -80,9 +83,10 @@ func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 			return &Schema{Type: Int32, Name: NameTime, Version: i32(1)}, true
 		}
 		return &Schema{Type: Int64, Name: NameMicroTime, Version: i32(1)}, true
-	case pg && base == "interval" && prec <= 6:
-		// interval and interval(p); interval with fields (interval day
-		// to second) is not modelled
+	case pg && isPgInterval(sqlType):
+		// interval, interval(p) and interval with fields (interval day
+		// to second(3)): the connector's MicroDuration whatever the
+		// typmod (the stored value is what it changes)
 		return &Schema{Type: Int64, Name: NameMicroDuration, Version: i32(1)}, true
 	case pg && base == "xml":
 		return &Schema{Type: String, Name: NameXML, Version: i32(1)}, true
@@ -96,11 +100,16 @@ func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 		return &Schema{Type: String}, true
 	case pg && (base == "bit" || base == "varbit" || base == "bit varying"):
 		// PostgresValueConverter: length 1 (bit, bit(1), varbit(1)) is a
-		// boolean, more is io.debezium.data.Bits; an unbounded varbit is
-		// not modelled
+		// boolean, more is io.debezium.data.Bits
 		n := prec
 		if n < 0 && base == "bit" {
 			n = 1
+		}
+		if n < 0 {
+			// an unbounded varbit: the connector's column length is
+			// Integer.MAX_VALUE, so Bits with that length (a one-bit
+			// value too)
+			n = math.MaxInt32
 		}
 		if n < 1 {
 			return nil, false
@@ -169,7 +178,7 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 		return pgRangeValue(sqlType, raw)
 	}
 	if isPgHstore(kind, sqlType) {
-		return pgHstoreValue(sqlType, raw, isStr)
+		return pgHstoreValue(sqlType, s, raw, isStr)
 	}
 	_, prec := parseSQLType(sqlType)
 	switch s.Name {
@@ -213,7 +222,8 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 	case NameZonedTime:
 		return pgZonedTime(raw)
 	case NameMicroDuration:
-		return pgIntervalMicros(raw, prec)
+		it, _ := parsePgIntervalType(sqlType)
+		return pgIntervalMicros(raw, it)
 	case NameXML:
 		return pgXML(raw)
 	case NameYear:
@@ -240,6 +250,16 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 		return int32(y), nil
 	case NameEnum, NameEnumSet:
 		_, labels, _ := parseEnumType(sqlType)
+		if pg {
+			// enum_in: exactly one of the labels (case and blanks
+			// included); the connector passes the label on
+			for _, l := range labels {
+				if raw == l {
+					return l, nil
+				}
+			}
+			return nil, fmt.Errorf("%w: %q is not one of the enum's labels (PostgreSQL: invalid input value for enum)", ErrInvalidEvent, raw)
+		}
 		if s.Name == NameEnum {
 			l, err := enumLabel(labels, raw, isStr)
 			return l, err
@@ -279,6 +299,9 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 		return strings.Join(out, ","), nil
 	case NameBits:
 		if pg {
+			if prec < 0 {
+				prec = math.MaxInt32 // unbounded varbit
+			}
 			return pgBits(sqlType, prec, raw)
 		}
 		// the bit value as an unsigned number (b'101' is 5), delivered as
@@ -391,81 +414,6 @@ func pgZonedTime(v string) (string, error) {
 // (their array literal, {1,2,NULL}).
 func ColumnReadAsText(kind ConnectorKind, sqlType string) bool {
 	return IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType)
-}
-
-var (
-	intervalUnitRe = regexp.MustCompile(`^\s*([+-]?\d+) (years?|mons?|days?)\b`)
-	intervalTimeRe = regexp.MustCompile(`^\s*([+-])?(\d+):(\d{2}):(\d{2})(?:\.(\d{1,6}))?\s*$`)
-)
-
-// pgIntervalMicros is a PostgreSQL interval as PostgresValueConverter
-// delivers it under interval.handling.mode=numeric: MicroDuration's
-// approximation ((years×12 + months) × 30.4375 + days) days plus the time,
-// computed in doubles and truncated to microseconds. The input must be in
-// PostgreSQL's output form (IntervalStyle postgres: "1 year 2 mons 3 days
-// 04:05:06.5", "-1 days +02:00:00"), what the server prints whatever the
-// form inserted; other forms are refused.
-//
-// An interval(p) column (prec 0-5; -1 or 6 for none) rounds the time
-// part's fraction to p digits first, as PostgreSQL stores it.
-func pgIntervalMicros(v string, prec int) (int64, error) {
-	bad := func() (int64, error) {
-		return 0, fmt.Errorf("%w: interval %q: give it as PostgreSQL prints it (IntervalStyle postgres), e.g. \"1 year 2 mons 3 days 04:05:06.5\"", ErrInvalidEvent, v)
-	}
-	rest := v
-	var years, months, days int64
-	for {
-		m := intervalUnitRe.FindStringSubmatchIndex(rest)
-		if m == nil {
-			break
-		}
-		n, err := strconv.ParseInt(rest[m[2]:m[3]], 10, 32)
-		if err != nil {
-			return bad()
-		}
-		switch rest[m[4]:m[5]][0] {
-		case 'y':
-			years = n
-		case 'm':
-			months = n
-		case 'd':
-			days = n
-		}
-		rest = rest[m[1]:]
-	}
-	var hours, minutes int64
-	var seconds float64
-	if strings.TrimSpace(rest) != "" {
-		m := intervalTimeRe.FindStringSubmatch(rest)
-		if m == nil {
-			return bad()
-		}
-		hours, _ = strconv.ParseInt(m[2], 10, 64)
-		minutes, _ = strconv.ParseInt(m[3], 10, 64)
-		secs, _ := strconv.ParseInt(m[4], 10, 64)
-		frac, _ := strconv.ParseInt((m[5] + "000000")[:6], 10, 64)
-		if prec >= 0 && prec < 6 {
-			// interval(p): PostgreSQL stores the time part rounded half
-			// away from zero to p fraction digits (AdjustIntervalForTypmod);
-			// the carry goes into the minutes and hours it prints
-			unit := int64(fractionUnit(prec) / time.Microsecond)
-			t := ((hours*60+minutes)*60+secs)*1_000_000 + frac
-			t = (t + unit/2) / unit * unit
-			hours, minutes = t/3_600_000_000, t/60_000_000%60
-			secs, frac = t/1_000_000%60, t%1_000_000
-		}
-		seconds, _ = strconv.ParseFloat(fmt.Sprintf("%d.%06d", secs, frac), 64)
-		if m[1] == "-" {
-			hours, minutes, seconds = -hours, -minutes, -seconds
-		}
-	} else if rest == v {
-		return bad()
-	}
-	// MicroDuration.durationMicros, double by double (explicit conversions
-	// keep Go from fusing the multiply-adds)
-	numberOfDays := float64(float64(years*12+months)*30.4375) + float64(days)
-	numberOfSeconds := float64(float64(float64(float64(float64(numberOfDays*24)+float64(hours))*60)+float64(minutes))*60) + seconds
-	return int64(float64(numberOfSeconds * 1e6)), nil
 }
 
 // pgBits is a PostgreSQL bit(n) / varbit(n) value (n > 1) as

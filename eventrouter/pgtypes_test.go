@@ -31,6 +31,10 @@ func TestRemainingTypesColumnValue(t *testing.T) {
 		{Postgres, "bit(4)", "", `"0000"`, "[]", "bytes/" + NameBits},
 		{Postgres, "varbit(16)", "", `"101"`, "[5]", "bytes/" + NameBits},
 		{Postgres, "bit varying(16)", "", `""`, "[]", "bytes/" + NameBits},
+		// unbounded: Bits of length Integer.MAX_VALUE, one bit too
+		// (pg_varbit_unbounded)
+		{Postgres, "varbit", "", `"1"`, "[1]", "bytes/" + NameBits},
+		{Postgres, "bit varying", "", `"0000000101"`, "[5]", "bytes/" + NameBits},
 		{Postgres, "xml", "", `"<a>x</a>"`, "<a>x</a>", "string/" + NameXML},
 		{Postgres, "xml", "", `"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a/>"`, "<a/>", "string/" + NameXML},
 		{Postgres, "xml", "", `"<?xml version='1.0' standalone='yes'?><a/>"`, `<?xml version="1.0" standalone="yes"?><a/>`, "string/" + NameXML},
@@ -90,7 +94,7 @@ func TestRemainingTypesRefused(t *testing.T) {
 		kind    ConnectorKind
 		sqlType string
 	}{
-		{Postgres, "varbit"}, {Postgres, "interval day to second"}, {Postgres, "interval(7)"},
+		{Postgres, "box"}, {Postgres, "interval second to day"}, {Postgres, "interval(7)"},
 		{Postgres, "int unsigned"}, {MariaDB, "decimal(5,2) unsigned zerofill"}, {MariaDB, "double zerofill"},
 	} {
 		if _, err := ColumnSchema(tc.kind, tc.sqlType, true); !errors.Is(err, ErrUnsupported) {

@@ -104,15 +104,15 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // order, then the fixed-point types (p and s stand for the declared
 // precision and scale; the schema is decimal.handling.mode's; an
 // unconstrained PostgreSQL numeric under precise is a
-// VariableScaleDecimal), PostgreSQL money, time, interval, bit, xml, inet, cidr, macaddr,
+// VariableScaleDecimal), PostgreSQL money, time, interval (with fields and precision too), bit, xml, inet, cidr, macaddr,
 // macaddr8, int4range, int8range, daterange, numrange, tsrange, tstzrange
 // (bounds in UTC, the Connect worker's assumed time zone) and
 // one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
-// varchar, uuid, date and numeric(p,s) (and numeric[]), hstore (hstore.handling.mode=json), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// varchar, uuid, date and numeric(p,s) (and numeric[]), hstore (hstore.handling.mode json and map), enums (given as
+// enum('a','b'), the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
-// unbounded varbit, multi-dimensional arrays and arrays of other element
-// types, enums, tstzrange under a non-UTC Connect worker, hstore under
-// hstore.handling.mode=map; MySQL /
+// geometric types, multi-dimensional arrays and arrays of other element
+// types (enum arrays too), tstzrange under a non-UTC Connect worker; MySQL /
 // MariaDB spatial types,
 // zerofill floats and decimals) is refused.
 func ModelledColumnTypes(kind ConnectorKind) []string {
@@ -125,9 +125,11 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 	}
 	if kind == Postgres {
 		out = append(out, "numeric(p,s)", "decimal(p,s)", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
+			"interval year", "interval month", "interval year to month", "interval day", "interval hour", "interval minute", "interval second(p)",
+			"interval day to hour", "interval day to minute", "interval day to second(p)", "interval hour to minute", "interval hour to second(p)", "interval minute to second(p)",
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
-			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore")
+			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore", "enum('a','b')")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -235,6 +237,9 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 			s.Version = i32(1)
 		}
 		return s, nil
+	}
+	if isPgHstore(kind, sqlType) && cs.HStoreHandlingMode == "map" {
+		return pgHstoreMapSchema(nullable), nil
 	}
 	if s, ok := miscSchema(kind, sqlType); ok {
 		s.Optional = nullable

@@ -265,6 +265,19 @@ func validateValue(field string, s *Schema, v any) error {
 				}
 			}
 		}
+	case Map:
+		var m ConnectMap
+		m, ok = v.(ConnectMap)
+		if ok {
+			for _, e := range m {
+				if err := validateValue("", s.Keys, e.Key); err != nil {
+					return err
+				}
+				if err := validateValue("", s.Items, e.Value); err != nil {
+					return err
+				}
+			}
+		}
 	case StructT:
 		var st *Struct
 		st, ok = v.(*Struct)
@@ -306,12 +319,32 @@ func javaClassOf(v any) string {
 		return "class org.apache.kafka.connect.data.Struct"
 	case []any:
 		return "class java.util.ArrayList"
+	case ConnectMap:
+		return "class java.util.HashMap"
 	case bigDecimal, Decimal:
 		return "class java.math.BigDecimal"
 	case JavaDate:
 		return "class java.util.Date"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// ConnectMap is the value of a Connect map (a java.util.Map) as a list of
+// entries in the map's iteration order, which JsonConverter, toString
+// (StringConverter) and Values.convertToString (SimpleHeaderConverter)
+// follow.
+type ConnectMap []MapEntry
+
+// MapEntry is one entry of a ConnectMap.
+type MapEntry struct{ Key, Value any }
+
+func (m ConnectMap) stringKeys() bool {
+	for _, e := range m {
+		if _, ok := e.Key.(string); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // bigDecimal is a JSON number that fits no Java long (Jackson BigIntegerNode →

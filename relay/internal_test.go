@@ -126,8 +126,8 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		kind eventrouter.ConnectorKind
 		typ  string
 	}{
-		{eventrouter.Postgres, "interval day to second(3)"},
-		{eventrouter.Postgres, "varbit"},
+		{eventrouter.Postgres, "interval second to day"},
+		{eventrouter.Postgres, "box"},
 		{eventrouter.Postgres, "_jsonb"},
 		{eventrouter.Postgres, "char(3)[]"},
 		{eventrouter.MariaDB, "geometry"},
@@ -222,8 +222,8 @@ func TestRemainingPostgresTypesRead(t *testing.T) {
 			t.Errorf("%s %q = %v, %v; want %s", tc.col, tc.in, got, err, tc.want)
 		}
 	}
-	// interval with fields and an unbounded varbit are refused at start
-	for _, typ := range []string{"interval day to second(3)", "varbit"} {
+	// a geometric type is refused at start
+	for _, typ := range []string{"box"} {
 		tb := &table{kind: eventrouter.Postgres, schema: "s", name: "outbox"}
 		if err := tb.setColumns([]rawColumn{{name: "c", typ: typ}}, eventrouter.ColumnSettings{}); !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: %v, want ErrConfig", typ, err)

@@ -138,7 +138,8 @@ func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, 
 	switch kind {
 	case eventrouter.Postgres:
 		rows, err := db.QueryContext(ctx, `
-SELECT a.attname, ty.typname, a.atttypmod, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid), format_type(a.atttypid, a.atttypmod)
+SELECT a.attname, ty.typname, a.atttypmod, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid), format_type(a.atttypid, a.atttypmod),
+  (SELECT array_to_json(array_agg(e.enumlabel ORDER BY e.enumsortorder))::text FROM pg_enum e WHERE e.enumtypid = ty.oid)
 FROM pg_attribute a
 JOIN pg_class c ON c.oid = a.attrelid
 JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -154,9 +155,20 @@ ORDER BY a.attnum`, schema, name)
 			var mod int
 			var def sql.NullString
 			var formatted string
-			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def, &formatted); err != nil {
+			var enumLabels sql.NullString
+			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def, &formatted, &enumLabels); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("%w: %v", ErrDatabase, err)
+			}
+			if enumLabels.Valid {
+				// a CREATE TYPE … AS ENUM type: eventrouter's
+				// enum('a','b'), labels in enumsortorder
+				var labels []string
+				if err := json.Unmarshal([]byte(enumLabels.String), &labels); err != nil {
+					rows.Close()
+					return nil, fmt.Errorf("%w: enum labels of column %s: %v", ErrDatabase, r.name, err)
+				}
+				r.typ = eventrouter.PgEnumType(labels)
 			}
 			switch r.typ {
 			case "bpchar", "varchar":
@@ -168,8 +180,8 @@ ORDER BY a.attnum`, schema, name)
 					r.typ += fmt.Sprintf("(%d)", mod)
 				}
 			case "interval":
-				// as declared: interval(3), interval day to second (fields
-				// are refused; eventrouter models interval and interval(p))
+				// as declared: interval(3), interval day to second(3)
+				// (eventrouter models the fields and the precision)
 				r.typ = formatted
 			default:
 				if strings.HasPrefix(r.typ, "_") {
