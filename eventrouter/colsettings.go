@@ -55,7 +55,9 @@ type ColumnSettings struct {
 	// connector setting: the driver sends it as the replication session's
 	// TimeZone, which decides the text of a PostgreSQL tstzrange). "" and
 	// UTC (the stack's workers, the Debezium image's default) are
-	// modelled; another zone is refused on a tstzrange column. Set from
+	// modelled; another zone is refused on a tstzrange column and on an
+	// array of timestamp, timestamptz, time, timetz, tsrange or tstzrange
+	// (pgjdbc's PgArray parses their elements in that zone). Set from
 	// ParseOptions.WorkerTimeZone (outboxctl route preview and relay
 	// --worker-time-zone).
 	WorkerTimeZone string
@@ -105,6 +107,13 @@ func (e *SettingError) Unwrap() error { return ErrUnsupported }
 // connector of kind delivers and the emulator does not model that setting;
 // nil otherwise.
 func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Schema) error {
+	if s.Type == Array && s.Items != nil {
+		// a PostgreSQL array's elements: time.precision.mode,
+		// binary.handling.mode as on the element type's column
+		if err := cs.Check(kind, name, sqlType, s.Items); err != nil {
+			return err
+		}
+	}
 	temporal := false
 	switch s.Name {
 	case NameTimestamp, NameMicroTimestamp, NameNanoTimestamp, NameZonedTimestamp, NameDate,
@@ -145,7 +154,9 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.format (JsonConverter)", Value: cs.DecimalFormat, Modeled: "base64"}
 		}
 	}
-	if strings.EqualFold(strings.TrimSpace(sqlType), "tstzrange") && (kind == Postgres || kind == "") {
+	if strings.EqualFold(strings.TrimSpace(sqlType), "tstzrange") && (kind == Postgres || kind == "") || pgArrayElemIsTemporal(kind, sqlType) {
+		// tstzrange's text, and the elements of temporal arrays, which
+		// pgjdbc's PgArray parses in the JVM's default zone
 		switch strings.ToUpper(cs.WorkerTimeZone) {
 		case "", "UTC", "ETC/UTC", "Z", "GMT":
 		default:

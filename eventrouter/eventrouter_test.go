@@ -420,7 +420,7 @@ func TestColumnSchema(t *testing.T) {
 		typ  string
 	}{
 		{eventrouter.MariaDB, "hstore"}, {eventrouter.MariaDB, "money"}, {eventrouter.Postgres, "interval day to second"}, {eventrouter.Postgres, "interval(7)"},
-		{eventrouter.MariaDB, "xml"}, {eventrouter.Postgres, "int4[][]"}, {eventrouter.Postgres, "jsonb[]"}, {eventrouter.MariaDB, "int[]"},
+		{eventrouter.MariaDB, "xml"}, {eventrouter.Postgres, "interval[][]"}, {eventrouter.Postgres, "xml[]"}, {eventrouter.MariaDB, "int[]"},
 		{eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"}, {eventrouter.MariaDB, "enum('x"},
 		{eventrouter.Postgres, "varbit"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},
 		{eventrouter.MariaDB, "float(10) unsigned zerofill"}, {eventrouter.Postgres, "int zerofill"},

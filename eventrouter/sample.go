@@ -106,12 +106,16 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // only), PostgreSQL money, time, interval, bit, xml, inet, cidr, macaddr,
 // macaddr8, int4range, int8range, daterange, numrange, tsrange, tstzrange
 // (bounds in UTC, the Connect worker's assumed time zone) and
-// one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
-// varchar, uuid, date and numeric(p,s) (numeric[] under string and double
-// only), hstore (hstore.handling.mode=json), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// arrays of int2, int4, int8, bool, float4, float8, text, varchar,
+// char(n), bpchar, citext, uuid, date, json, jsonb, bytea, timestamp(p),
+// timestamptz(p), time(p), timetz, inet, cidr, macaddr, macaddr8, the
+// ranges, bit(n) and numeric(p,s) (numeric[] under string and double
+// only; a multi-dimensional value of integer, boolean, float, date,
+// timestamp or bytea elements is one null per sub-array), hstore (hstore.handling.mode=json), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
-// unbounded varbit, multi-dimensional arrays and arrays of other element
-// types, enums, tstzrange under a non-UTC Connect worker, hstore under
+// unbounded varbit, arrays of name, interval, money, varbit, xml (the
+// connector drops the column) and other element types, timetz(p)[],
+// multi-dimensional values of text-like arrays, enums, tstzrange under a non-UTC Connect worker, hstore under
 // hstore.handling.mode=map; MySQL /
 // MariaDB spatial types,
 // zerofill floats and decimals) is refused.
@@ -127,7 +131,9 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 		out = append(out, "numeric(p,s)", "decimal(p,s)", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
-			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore")
+			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]",
+			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]",
+			"inet[]", "cidr[]", "macaddr[]", "macaddr8[]", "int4range[]", "int8range[]", "daterange[]", "numrange[]", "tsrange[]", "tstzrange[]", "bit(n)[]", "hstore")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -326,7 +332,7 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 			return nil, err
 		}
 	}
-	if s.Type == Array && isPgArray(kind, sqlType) {
+	if isPgArray(kind, sqlType) {
 		return pgArrayValue(sqlType, s, raw, str, isStr)
 	}
 	base, prec := parseSQLType(sqlType)
