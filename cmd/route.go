@@ -106,9 +106,8 @@ Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL interval with fields, unbounded varbit, arrays of name,
-interval, money, varbit or xml (the connector drops them), a
-multi-dimensional value of a text-like array, hstore under
+(e.g. PostgreSQL interval with fields, unbounded varbit, arrays of
+point, a multi-dimensional value of a text-like array, hstore under
 hstore.handling.mode=map;
 MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
 exit 2 naming the column and its type, rather than guessed; so is it at
@@ -142,7 +141,9 @@ arrays of char(n), bpchar, citext, json, jsonb, bytea, timestamp(p),
 timestamptz(p), inet, cidr, macaddr, macaddr8 and the ranges have the
 scalar column's elements, time(p)[] elements are milliseconds (24:00:00 is
 0) and timetz[] elements whole seconds in UTC; bit(n)[] has the schema of
-bit(n) and is NULL; a multi-dimensional value of integer, boolean, float,
+bit(n) and is NULL; arrays of name, interval, money, varbit and xml are
+left out of the record (the connector gives them no schema: a placement of
+one is a missing column); a multi-dimensional value of integer, boolean, float,
 date, timestamp or bytea elements is one null per sub-array; an array
 DEFAULT gives no schema default; numeric(p,s)[] elements
 are decimals under decimal.handling.mode with the column's scale (an

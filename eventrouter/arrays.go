@@ -48,7 +48,7 @@ var pgArrayScalarElements = map[string]bool{
 // pgArrayDropped are the element types whose arrays
 // PostgresValueConverter gives no schema ("These array types still need
 // to be implemented", DBZ-459): the connector leaves the column out of the
-// record (seen on the stack: the field is absent), which is not modelled.
+// record (seen on the stack: the field is absent; ColumnDropped).
 var pgArrayDropped = map[string]bool{"name": true, "interval": true, "money": true, "varbit": true, "xml": true}
 
 // pgArrayNullNested are the element types whose element converter, given
@@ -112,6 +112,31 @@ func pgArrayType(kind ConnectorKind, sqlType string) (elem string, dims int, ok 
 // gives them to the element column): "numeric(10,2)", "char(4)",
 // "timestamp(3)", "timestamptz", or "numeric" unconstrained.
 func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, dims int, ok bool) {
+	name, mod, dims, ok := pgArrayParse(kind, sqlType)
+	if !ok {
+		return "", "", 0, false
+	}
+	switch {
+	case name == pgNumericArrayElem:
+		return name, name + mod, dims, true
+	case name == pgBitArrayElem:
+		return name, name + mod, dims, true
+	case name == "timetz" && mod != "":
+		// PostgreSQL rounds to the typmod's digits before pgjdbc drops
+		// the fraction: not modelled
+		return "", "", dims, true
+	case pgArrayScalarElements[name]:
+		return name, name + mod, dims, true
+	case pgArrayElements[name] != nil:
+		return name, name, dims, true
+	}
+	return "", "", dims, true
+}
+
+// pgArrayParse splits a PostgreSQL array type into its element type's
+// name (aliases resolved: int4, char, timestamptz, ...; "" when it does
+// not parse) and typmod ("(4)", "(10,2)", "").
+func pgArrayParse(kind ConnectorKind, sqlType string) (name, mod string, dims int, ok bool) {
 	if kind != Postgres && kind != "" {
 		return "", "", 0, false
 	}
@@ -119,7 +144,7 @@ func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, d
 	if m == nil {
 		return "", "", 0, false
 	}
-	name, mod, dims := m[1], "", 1
+	name, dims = m[1], 1
 	if name == "" {
 		if strings.HasPrefix(m[3], "[") {
 			dims = strings.Count(m[3], "[")
@@ -141,21 +166,19 @@ func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, d
 	if a, ok := pgArrayAliases[name]; ok {
 		name = a
 	}
-	switch {
-	case name == pgNumericArrayElem:
-		return name, name + mod, dims, true
-	case name == pgBitArrayElem:
-		return name, name + mod, dims, true
-	case name == "timetz" && mod != "":
-		// PostgreSQL rounds to the typmod's digits before pgjdbc drops
-		// the fraction: not modelled
-		return "", "", dims, true
-	case pgArrayScalarElements[name]:
-		return name, name + mod, dims, true
-	case pgArrayElements[name] != nil:
-		return name, name, dims, true
-	}
-	return "", "", dims, true
+	return name, mod, dims, true
+}
+
+// ColumnDropped reports a column the connector leaves out of its records
+// (and of the value schema): a PostgreSQL array of name, interval, money,
+// varbit or xml, to which PostgresValueConverter gives no schema
+// (DBZ-459; TableSchemaBuilder logs and skips the column; seen on the
+// stack). A placement of it is a missing column
+// (table.field.additional.missing); ColumnSchema refuses it
+// (*ColumnTypeError: it has no schema).
+func ColumnDropped(kind ConnectorKind, sqlType string) bool {
+	name, _, _, ok := pgArrayParse(kind, sqlType)
+	return ok && pgArrayDropped[name]
 }
 
 // isPgArray reports a PostgreSQL array type, modelled or not.

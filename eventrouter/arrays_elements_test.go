@@ -2,7 +2,9 @@ package eventrouter
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -137,5 +139,39 @@ func TestPgArrayDefaultAndZone(t *testing.T) {
 	s, _ = ColumnSchema(Postgres, "bytea[]", true)
 	if err := (ColumnSettings{BinaryHandlingMode: "hex"}).Check(Postgres, "c", "bytea[]", s); err == nil {
 		t.Errorf("bytea[] under binary.handling.mode=hex: not refused")
+	}
+}
+
+// Arrays of name, interval, money, varbit and xml have no schema: the
+// connector leaves them out of the record (seen on the stack), so does
+// the sample's change event; one in the primary key is refused.
+func TestPgArrayDroppedColumns(t *testing.T) {
+	doc := `{"columns":{"id":"uuid","x":"xml[]","n":"name[]","i":"interval[]","m":"_money","v":"bit varying(5)[]","a":"int4[]"},
+		"row":{"id":"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11","x":"{<a/>}","n":"{n}","i":"{\"1 day\"}","m":"{1}","v":"{1}","a":"{1}"},"primaryKey":["id"]}`
+	sr, err := ParseSampleRow(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := sr.ChangeEvent(Postgres)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range ev.After {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, ","); got != "id,a" {
+		t.Errorf("columns %s, want id,a", got)
+	}
+	sr, err = ParseSampleRow(strings.NewReader(`{"columns":{"id":"xml[]"},"row":{"id":"{<a/>}"},"primaryKey":["id"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cte *ColumnTypeError
+	if _, err := sr.ChangeEvent(Postgres); !errors.As(err, &cte) {
+		t.Errorf("xml[] primary key: %v, want a *ColumnTypeError", err)
+	}
+	if ColumnDropped(MariaDB, "xml[]") || ColumnDropped(Postgres, "int4[]") || ColumnDropped(Postgres, "xml") {
+		t.Errorf("ColumnDropped: only PostgreSQL arrays of name, interval, money, varbit, xml")
 	}
 }

@@ -186,6 +186,58 @@ func pgArrayVariants() []variant {
 			},
 		},
 		{
+			// arrays of name, interval, money, varbit and xml: the
+			// connector gives them no schema and leaves the columns out of
+			// the record; placements of them are missing columns
+			// (table.field.additional.missing=ignore on 3.6; on MariaDB the
+			// columns are text and present)
+			name: "pg_array_dropped",
+			cols: withCols(
+				col{name: "t_i", pg: "int4[]", maria: "varchar(200)"},
+				col{name: "t_x", pg: "xml[]", maria: "varchar(200)"},
+				col{name: "t_nm", pg: "name[]", maria: "varchar(200)"},
+				col{name: "t_iv", pg: "interval[]", maria: "varchar(200)"},
+				col{name: "t_mo", pg: "money[]", maria: "varchar(200)"},
+				col{name: "t_vb", pg: "varbit(5)[]", maria: "varchar(200)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_i",
+				"table.fields.additional.placement": "t_i:header,t_x:header,t_nm:header,t_iv:envelope:iv,t_mo:envelope:mo,t_vb:header",
+				"table.field.additional.missing":    "ignore",
+				"route.topic.replacement":           "dt$R.adr.${routedByValue}",
+			},
+			conn: arrJSONConv,
+			base: arrBase("t_i", "{0}", "t_x", nil, "t_nm", nil, "t_iv", nil, "t_mo", nil, "t_vb", nil),
+			ops: []op{
+				{name: "arr_dropped_values", kind: "insert", row: arrRow("1", "t_i", "{1}", "t_x", `{<a/>,"<b>x</b>"}`, "t_nm", `{n1,"N 2"}`, "t_iv", `{"1 day 02:00:00","-1 mons"}`,
+					"t_mo", `{1.5,-2}`, "t_vb", `{1,10101}`)},
+				{name: "arr_dropped_nulls", kind: "insert", row: arrRow("2", "t_i", nil, "t_x", nil, "t_nm", "{}", "t_iv", nil, "t_mo", "{}", "t_vb", nil)},
+			},
+		},
+		{
+			// a header placement of a dropped array column under the 3.6
+			// default table.field.additional.missing=error: the task fails
+			// on the first record (errors.tolerance none; the relay stops
+			// the same way); on
+			// MariaDB the column is text and present
+			name: "pg_array_dropped_missing_error",
+			cols: withCols(col{name: "t_x", pg: "xml[]", maria: "varchar(200)"}),
+			er: map[string]string{
+				"table.fields.additional.placement": "t_x:header",
+				"route.topic.replacement":           "dt$R.ade.${routedByValue}",
+			},
+			// errors.tolerance none: under all the record would be
+			// skipped (no warm-up record to wait for)
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true",
+			},
+			base: arrBase("t_x", "{<a/>}"),
+			ops: []op{
+				{name: "arr_dropped_placed", kind: "insert", row: arrRow("1", "t_x", `{<c/>}`)},
+			},
+		},
+		{
 			// DEFAULTs of array columns ('{1,2}', ARRAY[1,2], '{}', NOT
 			// NULL): PostgresDefaultValueConverter has no mapper for an
 			// array type, the schemas carry no default; the key under a

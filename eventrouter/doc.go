@@ -190,6 +190,8 @@
 //	                                                                               the JVM's zone); DEFAULT: none (no mapper)
 //	bit(n)[], bit[] | -                           the schema of bit(n): Bits or    NULL (the list fails Struct.put; warn);
 //	                                              boolean, not an array            NOT NULL refused
+//	name[], interval[], money[], varbit[],        none: left out of the record     a placement is a missing column
+//	xml[] | -                                     and of its schema (DBZ-459)      (table.field.additional.missing)
 //	numeric(p,s)[] | -                            array of optional decimals       decimal.handling.mode's element schema
 //	                                                                               (Decimal scale s, precision p; string;
 //	                                                                               double), elements at the column's scale;
@@ -219,9 +221,8 @@
 // in their config validation (Connect's validate answers "The 'adaptive'
 // time.precision.mode is no longer supported"): ParseConfig returns a
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
-// (interval day to second), unbounded varbit, arrays of name, interval,
-// money, varbit and xml (PostgresValueConverter gives them no schema: the
-// connector drops the column, seen on the stack), timetz(p)[],
+// (interval day to second), unbounded varbit, arrays of other element
+// types (point, ...), timetz(p)[],
 // multi-dimensional values of text, varchar, char, uuid, json and jsonb
 // arrays (the Java array's identity hash) and of the other element types
 // not checked, numeric[] under precise (VariableScaleDecimal elements),

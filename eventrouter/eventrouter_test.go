@@ -439,6 +439,13 @@ func TestColumnSchema(t *testing.T) {
 		}
 		for _, typ := range eventrouter.ModelledColumnTypes(kind) {
 			typ = strings.NewReplacer("(p,s)", "(10,2)", "(p)", "(3)", "(n)", "(5)").Replace(typ)
+			if eventrouter.ColumnDropped(kind, typ) {
+				// modelled as left out of the record: no schema
+				if _, err := eventrouter.ColumnSchema(kind, typ, true); err == nil {
+					t.Errorf("%s %s is dropped but has a schema", kind, typ)
+				}
+				continue
+			}
 			if _, err := eventrouter.ColumnSchema(kind, typ, true); err != nil {
 				t.Errorf("%s %s is listed as modelled: %v", kind, typ, err)
 			}

@@ -111,10 +111,11 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // timestamptz(p), time(p), timetz, inet, cidr, macaddr, macaddr8, the
 // ranges, bit(n) and numeric(p,s) (numeric[] under string and double
 // only; a multi-dimensional value of integer, boolean, float, date,
-// timestamp or bytea elements is one null per sub-array), hstore (hstore.handling.mode=json), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// timestamp or bytea elements is one null per sub-array; arrays of name,
+// interval, money, varbit and xml are left out of the record,
+// ColumnDropped), hstore (hstore.handling.mode=json), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
-// unbounded varbit, arrays of name, interval, money, varbit, xml (the
-// connector drops the column) and other element types, timetz(p)[],
+// unbounded varbit, arrays of other element types, timetz(p)[],
 // multi-dimensional values of text-like arrays, enums, tstzrange under a non-UTC Connect worker, hstore under
 // hstore.handling.mode=map; MySQL /
 // MariaDB spatial types,
@@ -133,7 +134,8 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
 			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]",
 			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]",
-			"inet[]", "cidr[]", "macaddr[]", "macaddr8[]", "int4range[]", "int8range[]", "daterange[]", "numrange[]", "tsrange[]", "tstzrange[]", "bit(n)[]", "hstore")
+			"inet[]", "cidr[]", "macaddr[]", "macaddr8[]", "int4range[]", "int8range[]", "daterange[]", "numrange[]", "tsrange[]", "tstzrange[]", "bit(n)[]",
+			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -855,6 +857,15 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 		spec, ok := sr.Columns[v.Name]
 		if !ok || spec.Type == "" {
 			spec.Type = inferSQLType(kind, v.Value)
+		}
+		if ColumnDropped(kind, spec.Type) {
+			// the connector leaves it out of the record
+			for _, k := range sr.PrimaryKey {
+				if k == v.Name {
+					return ev, fmt.Errorf("column %s: %w", v.Name, &ColumnTypeError{Kind: kind, Type: spec.Type})
+				}
+			}
+			continue
 		}
 		nullable := true
 		if spec.Nullable != nil {
