@@ -19,8 +19,14 @@ func init() { variantSets = append(variantSets, pgArrayVariants) }
 // columns given as name, value pairs (a string is an array literal, nil
 // NULL), in order.
 func arrRow(aggID string, kv ...any) string {
+	return arrRowPayload(aggID, map[string]string{"i": aggID}, kv...)
+}
+
+// arrRowPayload is arrRow with the payload column's value.
+func arrRowPayload(aggID string, payload any, kv ...any) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `{"id":"$ID","aggregatetype":"Order","aggregateid":%q,"type":"T","payload":{"i":%q}`, aggID, aggID)
+	p, _ := json.Marshal(payload)
+	fmt.Fprintf(&b, `{"id":"$ID","aggregatetype":"Order","aggregateid":%q,"type":"T","payload":%s`, aggID, p)
 	for i := 0; i+1 < len(kv); i += 2 {
 		v, _ := json.Marshal(kv[i+1])
 		fmt.Fprintf(&b, `,%q:%s`, kv[i], v)
@@ -183,6 +189,40 @@ func pgArrayVariants() []variant {
 					"t_b", `[5:5]={t}`, "t_d", `{}`, "t_f4", nil, "t_f8", `[1:2]={-0,1e-300}`, "t_ts", nil, "t_by", `[0:0]={"\\x"}`, "t_txt", `[0:2]={"a b","NULL",NULL}`)},
 				{name: "arr_quoting", kind: "insert", row: arrRow("3", "t_i4", `{ 1 , NULL }`, "t_i4d", nil, "t_i8", nil, "t_i2", nil, "t_b", nil, "t_d", nil, "t_f4", nil, "t_f8", nil, "t_ts", nil, "t_by", nil,
 					"t_txt", `{"back\\\\slash","q\"x","c,d"," sp ","{}","",null,"nUlL"}`)},
+			},
+		},
+		{
+			// new element types in the payload column (jsonb[] under a
+			// JsonConverter without schemas), the key under a
+			// JsonConverter with schemas (timestamp(3)[]) and headers under
+			// the worker's SimpleHeaderConverter (Values.convertToString:
+			// strings quoted, bytes base64)
+			name: "pg_array_payload_simple_headers",
+			cols: append(replaceCol(defaultCols, col{name: "payload", pg: "jsonb[]", maria: "varchar(200)"}),
+				col{name: "t_ts3", pg: "timestamp(3)[]", maria: "varchar(200)"},
+				col{name: "t_tz", pg: "timestamptz[]", maria: "varchar(200)"},
+				col{name: "t_by", pg: "bytea[]", maria: "varchar(200)"},
+				col{name: "t_bp", pg: "char(3)[]", maria: "varchar(200)"},
+				col{name: "t_t", pg: "time(6)[]", maria: "varchar(200)"},
+				col{name: "t_inet", pg: "inet[]", maria: "varchar(200)"},
+			),
+			er: map[string]string{
+				"table.field.event.key":             "t_ts3",
+				"table.fields.additional.placement": "t_ts3:header,t_tz:header,t_by:header,t_bp:header,t_t:header,t_inet:header",
+				"route.topic.replacement":           "dt$R.aps.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+				"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+				"errors.tolerance": "all",
+			},
+			base: strings.Replace(arrRowPayload("s", `{"{}"}`, "t_ts3", "{}", "t_tz", nil, "t_by", nil, "t_bp", nil, "t_t", nil, "t_inet", nil), `"aggregatetype":"Order"`, `"aggregatetype":"Sentinel"`, 1),
+			ops: []op{
+				{name: "arr_payload_values", kind: "insert", row: arrRowPayload("1", `{"{\"b\": 2, \"a\": [1,2]}",null,"\"q\\\"\""}`,
+					"t_ts3", `{"2024-05-06 07:08:09.9999",NULL}`, "t_tz", `{"2024-05-06 07:08:09.5-03:30"}`, "t_by", `{"\\x00ff",NULL}`,
+					"t_bp", `{a,"b\""}`, "t_t", `{"12:00:00.000999"}`, "t_inet", `{::ffff:1.2.3.4/128}`)},
+				{name: "arr_payload_empty_null", kind: "insert", row: arrRowPayload("2", "{}", "t_ts3", nil, "t_tz", "{}", "t_by", "{}", "t_bp", "{NULL}", "t_t", nil, "t_inet", "{}")},
+				{name: "arr_payload_null", kind: "insert", row: arrRowPayload("3", nil, "t_ts3", `{"1970-01-01 00:00:00"}`, "t_tz", nil, "t_by", nil, "t_bp", nil, "t_t", nil, "t_inet", nil)},
 			},
 		},
 		{
