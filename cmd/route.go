@@ -112,8 +112,8 @@ Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL geometric types, multi-dimensional
-arrays and arrays of other element types;
+(e.g. PostgreSQL geometric types, arrays of point, a multi-dimensional
+value of a text-like array;
 MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
 exit 2 naming the column and its type, rather than guessed; so is it at
 relay start.
@@ -145,10 +145,19 @@ them (brackets kept, [1e2,1.50) is [100,1.50), timestamps quoted ISO);
 tstzrange bounds are printed in the replication session's time zone, the
 Connect worker JVM's default, assumed UTC ("2024-01-01 08:00:00.5+00"; a
 worker in another zone gives other text: --worker-time-zone other than UTC
-refuses the column); one-dimensional arrays of int2,
+refuses the column); arrays of int2,
 int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect arrays of optional
-elements (give a JSON array or PostgreSQL's array text, "{1,NULL}"; a
-StringConverter writes [1, null], a header [1,null]); numeric(p,s)[] elements
+elements (give a JSON array or PostgreSQL's array text, "{1,NULL}",
+"[0:1]={1,2}"; a StringConverter writes [1, null], a header [1,null]);
+arrays of char(n), bpchar, citext, json, jsonb, bytea, timestamp(p),
+timestamptz(p), inet, cidr, macaddr, macaddr8 and the ranges have the
+scalar column's elements, time(p)[] elements are milliseconds (24:00:00 is
+0) and timetz[] elements whole seconds in UTC; bit(n)[] has the schema of
+bit(n) and is NULL; arrays of name, interval, money, varbit and xml are
+left out of the record (the connector gives them no schema: a placement of
+one is a missing column); a multi-dimensional value of integer, boolean, float,
+date, timestamp or bytea elements is one null per sub-array; an array
+DEFAULT gives no schema default; numeric(p,s)[] elements
 are decimals under decimal.handling.mode with the column's scale (an
 unconstrained numeric[] under precise has io.debezium.data.VariableScaleDecimal
 elements; a NaN or Infinity
@@ -161,7 +170,7 @@ StringConverter writes {a=1, b=null}, a header {"a":"1","b":null}); a
 PostgreSQL enum (CREATE TYPE ... AS ENUM) is io.debezium.data.Enum (give its
 type as enum('a','b') with the labels in declaration order, enumsortorder;
 the value is the label exactly; DEFAULT 'a'::type is modelled); multi-dimensional
-arrays and other element types are refused;
+values of other arrays and other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input
 widened, 0000 delivered as 1900), enum the declared label and set the
@@ -227,7 +236,7 @@ column type it does not model.`,
 	fs.StringVar(&opts.Transform, "transform", "", "alias of the EventRouter transform (default: the only one in transforms)")
 	fs.StringVar(&opts.WorkerConfig, "worker-config", "", "Kafka Connect worker properties file (its key/value/header converters apply when the connector sets none)")
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5 (the MariaDB 3.5.0 connector plugin ships its own 3.5 EventRouter)")
-	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone, in which a PostgreSQL tstzrange's text is printed (only UTC is modelled: another zone refuses a tstzrange column)")
+	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone, in which a PostgreSQL tstzrange's text is printed and pgjdbc parses temporal array elements (only UTC is modelled: another zone refuses a tstzrange column and timestamp, timestamptz, time, timetz, tsrange and tstzrange arrays)")
 	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	return c
 }

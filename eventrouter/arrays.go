@@ -2,6 +2,8 @@ package eventrouter
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,12 +11,13 @@ import (
 	"strings"
 )
 
-// pgArrayElements are the element types of the PostgreSQL one-dimensional
-// arrays modelled (pgArrayAliases maps the other spellings: as written in
-// a declaration, as format_type prints them), and the element schema
-// PostgresValueConverter gives them: SchemaBuilder.array of an optional
-// int16 / int32 / int64 / boolean / float / double / string /
-// io.debezium.data.Uuid / io.debezium.time.Date.
+// pgArrayElements are the element types of the PostgreSQL arrays whose
+// element schema is fixed (pgArrayAliases maps the other spellings: as
+// written in a declaration, as format_type prints them), and the element
+// schema PostgresValueConverter gives them: SchemaBuilder.array of an
+// optional int16 / int32 / int64 / boolean / float / double / string /
+// io.debezium.data.Uuid / io.debezium.time.Date. The element types in
+// pgArrayScalarElements take the schema of the scalar column instead.
 var pgArrayElements = map[string]func() *Schema{
 	"int2":   func() *Schema { return &Schema{Type: Int16, Optional: true} },
 	"int4":   func() *Schema { return &Schema{Type: Int32, Optional: true} },
@@ -27,14 +30,55 @@ var pgArrayElements = map[string]func() *Schema{
 	"date":   func() *Schema { return &Schema{Type: Int32, Name: NameDate, Version: i32(1), Optional: true} },
 }
 
-// pgArrayAliases maps the other spellings to the pgArrayElements key.
-var pgArrayAliases = map[string]string{
-	"smallint": "int2", "int": "int4", "integer": "int4", "bigint": "int8", "boolean": "bool",
-	"varchar": "text", "character varying": "text", "real": "float4", "double precision": "float8",
-	"decimal": "numeric",
+// pgArrayScalarElements are the element types whose element column
+// (createArrayConverter: the array column's length and scale, i.e. its
+// typmod) has the scalar column's schema and value: char(n) (blank-padded
+// to n; bpchar without n is not padded), json and jsonb (the text
+// PostgreSQL prints), bytea, timestamp(p) and timestamptz(p) (rounded to
+// p), inet, cidr, macaddr, macaddr8 and the ranges (PostgreSQL's output
+// form), time(p) and timetz (see pgArrayElementValue: pgjdbc reads them as
+// java.sql.Time).
+var pgArrayScalarElements = map[string]bool{
+	"char": true, "json": true, "jsonb": true, "bytea": true,
+	"timestamp": true, "timestamptz": true, "time": true, "timetz": true,
+	"inet": true, "cidr": true, "macaddr": true, "macaddr8": true,
+	"int4range": true, "int8range": true, "numrange": true, "daterange": true, "tsrange": true, "tstzrange": true,
 }
 
-var pgArrayTypeRe = regexp.MustCompile(`^\s*(?:_([a-z0-9_]+)|([a-z][a-z0-9_ ]*?)\s*(\(\s*\d+\s*(?:,\s*\d+\s*)?\))?\s*((?:\[\s*\d*\s*\]\s*)+|\s+array(?:\s*\[\s*\d*\s*\])?))\s*$`)
+// pgArrayDropped are the element types whose arrays
+// PostgresValueConverter gives no schema ("These array types still need
+// to be implemented", DBZ-459): the connector leaves the column out of the
+// record (seen on the stack: the field is absent; ColumnDropped).
+var pgArrayDropped = map[string]bool{"name": true, "interval": true, "money": true, "varbit": true, "xml": true}
+
+// pgArrayNullNested are the element types whose element converter, given
+// the sub-array pgjdbc builds for a multi-dimensional value (Integer[],
+// Boolean[], ...), returns null (JdbcValueConverters.handleUnknownData on
+// an optional element column): the connector delivers one null per
+// top-level sub-array (seen on the stack). For the others (text, varchar,
+// char, uuid, json, jsonb) the converter writes the Java array's identity
+// ("[Ljava.lang.String;@6b2c16d6"), which cannot be predicted; the rest
+// is not modelled.
+var pgArrayNullNested = map[string]bool{
+	"int2": true, "int4": true, "int8": true, "bool": true, "float4": true, "float8": true,
+	"date": true, "timestamp": true, "bytea": true,
+}
+
+// pgArrayAliases maps the other spellings to the element key.
+var pgArrayAliases = map[string]string{
+	"smallint": "int2", "int": "int4", "integer": "int4", "bigint": "int8", "boolean": "bool",
+	"varchar": "text", "character varying": "text", "citext": "text", "real": "float4", "double precision": "float8",
+	"decimal": "numeric", "character": "char", "bpchar": "char", "bit varying": "varbit",
+	"timestamp without time zone": "timestamp", "timestamp with time zone": "timestamptz",
+	"time without time zone": "time", "time with time zone": "timetz",
+}
+
+var (
+	pgArrayTypeRe = regexp.MustCompile(`^\s*(?:_([a-z0-9_]+)|(.+?)\s*((?:\[\s*\d*\s*\]\s*)+|\s+array(?:\s*\[\s*\d*\s*\])?))\s*$`)
+	// an element type: name, typmod, with / without time zone after the
+	// typmod (as format_type prints timestamp(3) without time zone)
+	pgArrayElemRe = regexp.MustCompile(`^([a-z][a-z0-9_ ]*?)\s*(\(\s*\d+\s*(?:,\s*\d+\s*)?\))?\s*(with(?:out)? time zone)?$`)
+)
 
 // pgNumericArrayElem is the pgArrayType element key of numeric[] and
 // decimal[] (numeric(p,s)[]): its element schema is the column's
@@ -42,24 +86,57 @@ var pgArrayTypeRe = regexp.MustCompile(`^\s*(?:_([a-z0-9_]+)|([a-z][a-z0-9_ ]*?)
 // pgArrayElements.
 const pgNumericArrayElem = "numeric"
 
+// pgBitArrayElem is the element key of bit(n)[]: PostgresValueConverter
+// gives BIT_ARRAY the schema of a bit(n) column (boolean for n = 1, else
+// io.debezium.data.Bits), not an array, and its array converter's list
+// fails Struct.put (DataException): the column is NULL under
+// event.converting.failure.handling.mode warn (seen on the stack).
+const pgBitArrayElem = "bit"
+
 // pgArrayType reports a PostgreSQL array type (int4[], integer[],
-// varchar(10)[], numeric(10,2)[], text ARRAY, pg_type's _int4): elem is
-// the element type's pgArrayElements key, or pgNumericArrayElem ("" when
-// the element type is not modelled), dims the number of dimensions
-// declared (PostgreSQL does not enforce it: a one-dimensional column may
-// hold a two-dimensional value, refused then by its value).
+// varchar(10)[], numeric(10,2)[], text ARRAY, pg_type's _int4, as
+// format_type prints it: timestamp(3) without time zone[]): elem is the
+// element type's key (pgArrayElements, pgArrayScalarElements,
+// pgNumericArrayElem, pgBitArrayElem; "" when the element type is not
+// modelled), dims the number of dimensions declared (PostgreSQL does not
+// enforce it: the connector gives int[][] the schema of int[]).
 func pgArrayType(kind ConnectorKind, sqlType string) (elem string, dims int, ok bool) {
 	elem, _, dims, ok = pgArrayTypeMod(kind, sqlType)
 	return elem, dims, ok
 }
 
 // pgArrayTypeMod is pgArrayType with the element's SQL type as the
-// element converter sees it: for numeric the array column's precision and
-// scale (PostgreSQL keeps the element's typmod on the array column, the
-// driver reports it as the column's length and scale, and
-// PostgresValueConverter.createArrayConverter gives them to the element
-// column): "numeric(10,2)", or "numeric" unconstrained.
+// element converter sees it: the array column's typmod (PostgreSQL keeps
+// the element's typmod on the array column, the driver reports it as the
+// column's length and scale, and PostgresValueConverter.createArrayConverter
+// gives them to the element column): "numeric(10,2)", "char(4)",
+// "timestamp(3)", "timestamptz", or "numeric" unconstrained.
 func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, dims int, ok bool) {
+	name, mod, dims, ok := pgArrayParse(kind, sqlType)
+	if !ok {
+		return "", "", 0, false
+	}
+	switch {
+	case name == pgNumericArrayElem:
+		return name, name + mod, dims, true
+	case name == pgBitArrayElem:
+		return name, name + mod, dims, true
+	case name == "timetz" && mod != "":
+		// PostgreSQL rounds to the typmod's digits before pgjdbc drops
+		// the fraction: not modelled
+		return "", "", dims, true
+	case pgArrayScalarElements[name]:
+		return name, name + mod, dims, true
+	case pgArrayElements[name] != nil:
+		return name, name, dims, true
+	}
+	return "", "", dims, true
+}
+
+// pgArrayParse splits a PostgreSQL array type into its element type's
+// name (aliases resolved: int4, char, timestamptz, ...; "" when it does
+// not parse) and typmod ("(4)", "(10,2)", "").
+func pgArrayParse(kind ConnectorKind, sqlType string) (name, mod string, dims int, ok bool) {
 	if kind != Postgres && kind != "" {
 		return "", "", 0, false
 	}
@@ -67,23 +144,41 @@ func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, d
 	if m == nil {
 		return "", "", 0, false
 	}
-	name, dims := m[1], 1
+	name, dims = m[1], 1
 	if name == "" {
-		name = m[2]
-		if strings.HasPrefix(m[4], "[") {
-			dims = strings.Count(m[4], "[")
+		if strings.HasPrefix(m[3], "[") {
+			dims = strings.Count(m[3], "[")
 		}
+		em := pgArrayElemRe.FindStringSubmatch(strings.TrimSpace(m[2]))
+		if em == nil {
+			return "", "", dims, true
+		}
+		name, mod = em[1], strings.Join(strings.Fields(em[2]), "")
+		if em[3] != "" {
+			name += " " + em[3]
+		}
+	}
+	if name == "bpchar" && mod == "" {
+		// bpchar without a length (format_type's bpchar[], pg_type's
+		// _bpchar): not blank-padded, a plain string
+		name = "text"
 	}
 	if a, ok := pgArrayAliases[name]; ok {
 		name = a
 	}
-	if name == pgNumericArrayElem {
-		return name, name + strings.Join(strings.Fields(m[3]), ""), dims, true
-	}
-	if pgArrayElements[name] == nil {
-		return "", "", dims, true
-	}
-	return name, name, dims, true
+	return name, mod, dims, true
+}
+
+// ColumnDropped reports a column the connector leaves out of its records
+// (and of the value schema): a PostgreSQL array of name, interval, money,
+// varbit or xml, to which PostgresValueConverter gives no schema
+// (DBZ-459; TableSchemaBuilder logs and skips the column; seen on the
+// stack). A placement of it is a missing column
+// (table.field.additional.missing); ColumnSchema refuses it
+// (*ColumnTypeError: it has no schema).
+func ColumnDropped(kind ConnectorKind, sqlType string) bool {
+	name, _, _, ok := pgArrayParse(kind, sqlType)
+	return ok && pgArrayDropped[name]
 }
 
 // isPgArray reports a PostgreSQL array type, modelled or not.
@@ -92,31 +187,52 @@ func isPgArray(kind ConnectorKind, sqlType string) bool {
 	return ok
 }
 
-// pgArraySchema is the Connect schema of a modelled one-dimensional array
-// column; ok is false for another type, a *ColumnTypeError for an array
-// of more dimensions or of an element type not modelled. A numeric(p,s)[]
-// column's elements are optional decimals under decimal.handling.mode (cs):
-// Decimal with scale s and connect.decimal.precision p (precise), string or
-// double; an unconstrained numeric[] under precise has optional
+// pgArrayElemIsTemporal reports an array of timestamps, times or
+// tstzrange, whose elements pgjdbc parses in the Connect worker JVM's
+// default time zone (ColumnSettings.Check: UTC only).
+func pgArrayElemIsTemporal(kind ConnectorKind, sqlType string) bool {
+	elem, _, ok := pgArrayType(kind, sqlType)
+	switch elem {
+	case "timestamp", "timestamptz", "time", "timetz", "tstzrange", "tsrange":
+		return ok
+	}
+	return false
+}
+
+// pgArraySchema is the Connect schema of a modelled array column; ok is
+// false for another type, a *ColumnTypeError for an array of an element
+// type not modelled. A numeric(p,s)[] column's elements are optional
+// decimals under decimal.handling.mode (cs): Decimal with scale s and
+// connect.decimal.precision p (precise), string or double; an
+// unconstrained numeric[] under precise has optional
 // io.debezium.data.VariableScaleDecimal elements. A
 // NaN or Infinity element fails the column's converter under every mode
-// (pgArrayValue: a *ConvertError).
+// (pgArrayValue: a *ConvertError). A bit(n)[] column has the schema of a
+// bit(n) column (pgBitArrayElem).
 func pgArraySchema(kind ConnectorKind, sqlType string, nullable bool, cs ColumnSettings) (*Schema, bool, error) {
-	elem, elemSQL, dims, ok := pgArrayTypeMod(kind, sqlType)
+	elem, elemSQL, _, ok := pgArrayTypeMod(kind, sqlType)
 	if !ok {
 		return nil, false, nil
 	}
-	if elem == "" || dims != 1 {
+	if elem == "" {
 		return nil, true, &ColumnTypeError{Kind: Postgres, Type: sqlType}
 	}
-	if elem == pgNumericArrayElem {
+	if elem == pgBitArrayElem {
+		s, err := ColumnSchemaWith(Postgres, elemSQL, nullable, cs)
+		if err != nil {
+			return nil, true, &ColumnTypeError{Kind: Postgres, Type: sqlType}
+		}
+		return s, true, nil
+	}
+	if elem == pgNumericArrayElem || pgArrayScalarElements[elem] {
 		items, err := ColumnSchemaWith(Postgres, elemSQL, true, cs)
 		if err != nil {
 			var se *SettingError
 			if errors.As(err, &se) {
 				se.Type = sqlType
+				return nil, true, err
 			}
-			return nil, true, err
+			return nil, true, &ColumnTypeError{Kind: Postgres, Type: sqlType}
 		}
 		return &Schema{Type: Array, Optional: nullable, Items: items}, true, nil
 	}
@@ -139,23 +255,35 @@ func isPgDecimalArray(kind ConnectorKind, sqlType string) bool {
 // pgArrayValue converts a sample value of a modelled array column into the
 // list the connector delivers: a JSON array (its elements as for a column
 // of the element type) or a string in PostgreSQL's array literal form
-// ("{1,2,NULL}", "{a,\"b c\"}", what the relay reads with ::text). A
-// multi-dimensional value and a dimension decoration ("[1:2]={1,2}") are
-// refused.
-func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, isStr bool) ([]any, error) {
-	_, elem, _, _ := pgArrayTypeMod(Postgres, sqlType)
+// ("{1,2,NULL}", "{a,\"b c\"}", "[0:1]={1,2}": what the relay reads with
+// ::text; the dimension decoration is dropped, as pgjdbc's PgArray does).
+// A multi-dimensional value is a list of one null per top-level
+// sub-array for the pgArrayNullNested element types, refused
+// (ErrInvalidEvent) for the others and when a sub-array is empty
+// (PostgreSQL refuses {{}}). A bit(n)[] value is a *ConvertError (pgBitArrayElem).
+func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, isStr bool) (any, error) {
+	key, elemSQL, _, _ := pgArrayTypeMod(Postgres, sqlType)
+	if key == pgBitArrayElem {
+		return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "the array converter's list in a " + string(s.Type) + " field (Struct.put: DataException)"}
+	}
 	var elems []json.RawMessage
+	nested, leaves := false, 0
 	if isStr {
-		texts, nulls, err := parsePgArrayLiteral(str)
+		items, err := parsePgArrayText(str)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s value %q: %v", ErrInvalidEvent, sqlType, str, err)
 		}
-		for i, t := range texts {
-			if nulls[i] {
+		for _, it := range items {
+			if it.sub != nil {
+				nested = true
+				leaves += it.leaves()
+				continue
+			}
+			if it.null {
 				elems = append(elems, json.RawMessage("null"))
 				continue
 			}
-			b, _ := json.Marshal(t)
+			b, _ := json.Marshal(it.text)
 			elems = append(elems, b)
 		}
 	} else {
@@ -164,13 +292,32 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 		}
 		for _, e := range elems {
 			if t := bytes.TrimSpace(e); len(t) > 0 && t[0] == '[' {
-				return nil, fmt.Errorf("%w: %s value %s: a multi-dimensional array is not modelled", ErrInvalidEvent, sqlType, raw)
+				nested = true
+				if !bytes.Equal(bytes.Join(bytes.Fields(t), nil), []byte("[]")) {
+					leaves++
+				}
 			}
 		}
 	}
+	if nested {
+		if !pgArrayNullNested[key] {
+			return nil, fmt.Errorf("%w: %s value %s: a multi-dimensional value of a %s array is not modelled (the element converter gets pgjdbc's sub-array: text-like elements become the Java array's identity, [Ljava.lang.String;@…, others are not checked)", ErrInvalidEvent, sqlType, raw, key)
+		}
+		if leaves == 0 {
+			return nil, fmt.Errorf("%w: %s value %s: PostgreSQL refuses empty sub-arrays (malformed array literal)", ErrInvalidEvent, sqlType, raw)
+		}
+		// the element converter gets pgjdbc's sub-array (Integer[],
+		// Boolean[], ...) and returns null for it
+		n := len(elems)
+		if isStr {
+			items, _ := parsePgArrayText(str)
+			n = len(items)
+		}
+		return make([]any, n), nil
+	}
 	out := make([]any, 0, len(elems))
 	for _, e := range elems {
-		if strings.HasPrefix(elem, pgNumericArrayElem) {
+		if key == pgNumericArrayElem {
 			var t string
 			if json.Unmarshal(e, &t) == nil {
 				if _, special := specialDecimals[strings.ToLower(strings.TrimSpace(t))]; special {
@@ -183,7 +330,7 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 				}
 			}
 		}
-		v, err := ColumnValue(Postgres, elem, s.Items, e)
+		v, err := pgArrayElementValue(key, elemSQL, s.Items, e, isStr)
 		if err != nil {
 			var ce *ConvertError
 			if errors.As(err, &ce) {
@@ -199,80 +346,222 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 	return out, nil
 }
 
-// parsePgArrayLiteral reads a one-dimensional PostgreSQL array literal:
-// elements separated by commas in braces, each double-quoted (backslash
-// escapes) or bare (surrounding blanks dropped; NULL in any case is a
-// NULL element).
-func parsePgArrayLiteral(v string) (elems []string, nulls []bool, err error) {
+const (
+	dayMillis = int32(24 * 60 * 60 * 1000)
+	dayMicros = int64(dayMillis) * 1000
+)
+
+var pgFractionRe = regexp.MustCompile(`\.\d+`)
+
+// pgArrayElementValue is one element as the array converter delivers it:
+// the element column's value (ColumnValue of elemSQL), except where
+// pgjdbc's PgArray reads the element text differently from the scalar
+// path: time(p) and timetz elements are java.sql.Time (milliseconds:
+// time(4-6) is truncated to them, 24:00:00 is 00:00; timetz loses its
+// fraction in Time.toLocalTime before PostgresValueConverter moves it to
+// UTC). fromText: e is the element's text in an array literal (a bytea
+// element is then PostgreSQL's bytea input, \x0102 or escapes).
+func pgArrayElementValue(key, elemSQL string, items *Schema, e json.RawMessage, fromText bool) (any, error) {
+	if key == "bytea" && fromText && string(e) != "null" {
+		var t string
+		if err := json.Unmarshal(e, &t); err != nil {
+			return nil, err
+		}
+		b, err := pgByteaInput(t)
+		if err != nil {
+			return nil, err
+		}
+		e, _ = json.Marshal("base64:" + base64.StdEncoding.EncodeToString(b))
+	}
+	v, err := ColumnValue(Postgres, elemSQL, items, e)
+	if err != nil || v == nil {
+		return v, err
+	}
+	switch key {
+	case "time":
+		switch x := v.(type) {
+		case int32:
+			return x % dayMillis, nil
+		case int64:
+			return x / 1000 * 1000 % dayMicros, nil
+		}
+	case "timetz":
+		if x, ok := v.(string); ok {
+			return pgFractionRe.ReplaceAllString(x, ""), nil
+		}
+	}
+	return v, nil
+}
+
+// pgByteaInput decodes PostgreSQL's bytea input text: hex (\x0102ff) or
+// the escape format (\\ is a backslash, \ooo an octal byte, other bytes
+// as they are).
+func pgByteaInput(t string) ([]byte, error) {
+	if strings.HasPrefix(t, `\x`) {
+		h := strings.Join(strings.Fields(t[2:]), "")
+		b, err := hex.DecodeString(h)
+		if err != nil {
+			return nil, fmt.Errorf("bytea %q: %v", t, err)
+		}
+		return b, nil
+	}
+	var b []byte
+	for i := 0; i < len(t); i++ {
+		if t[i] != '\\' {
+			b = append(b, t[i])
+			continue
+		}
+		switch {
+		case i+1 < len(t) && t[i+1] == '\\':
+			b = append(b, '\\')
+			i++
+		case i+3 < len(t) && isOctal(t[i+1]) && isOctal(t[i+2]) && isOctal(t[i+3]) && t[i+1] <= '3':
+			b = append(b, (t[i+1]-'0')<<6|(t[i+2]-'0')<<3|(t[i+3]-'0'))
+			i += 3
+		default:
+			return nil, fmt.Errorf("bytea %q: invalid input syntax", t)
+		}
+	}
+	return b, nil
+}
+
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }
+
+// pgArrayItem is an element of a parsed array literal: its text, NULL, or
+// a sub-array.
+type pgArrayItem struct {
+	text string
+	null bool
+	sub  []pgArrayItem // non-nil for a sub-array
+}
+
+func (it pgArrayItem) leaves() int {
+	if it.sub == nil {
+		return 1
+	}
+	n := 0
+	for _, s := range it.sub {
+		n += s.leaves()
+	}
+	return n
+}
+
+var pgArrayDimsRe = regexp.MustCompile(`^(?:\[\s*-?\d+\s*(?::\s*-?\d+\s*)?\]\s*)+=\s*`)
+
+// parsePgArrayText reads a PostgreSQL array literal: an optional dimension
+// decoration ([0:1]=, dropped), then elements separated by commas in
+// braces, each a sub-array in braces, double-quoted (backslash escapes)
+// or bare (surrounding blanks dropped; NULL in any case is a NULL
+// element).
+func parsePgArrayText(v string) ([]pgArrayItem, error) {
 	s := strings.TrimSpace(v)
-	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
-		return nil, nil, fmt.Errorf("want {elem,elem,...}")
+	if m := pgArrayDimsRe.FindString(s); m != "" {
+		s = s[len(m):]
+	} else if strings.HasPrefix(s, "[") {
+		return nil, fmt.Errorf("a malformed dimension decoration")
 	}
-	s = s[1 : len(s)-1]
-	if strings.TrimSpace(s) == "" {
-		return []string{}, []bool{}, nil
+	if !strings.HasPrefix(s, "{") {
+		return nil, fmt.Errorf("want {elem,elem,...}")
 	}
-	i := 0
+	p := &pgArrayParser{s: s}
+	items, err := p.list()
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(p.s[p.i:]) != "" {
+		return nil, fmt.Errorf("text after the closing brace")
+	}
+	return items, nil
+}
+
+type pgArrayParser struct {
+	s string
+	i int
+}
+
+func (p *pgArrayParser) skip() {
+	for p.i < len(p.s) && isPgArraySpace(p.s[p.i]) {
+		p.i++
+	}
+}
+
+// list reads {…} at p.i.
+func (p *pgArrayParser) list() ([]pgArrayItem, error) {
+	p.i++ // {
+	p.skip()
+	items := []pgArrayItem{}
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return items, nil
+	}
+	subs := 0
 	for {
-		for i < len(s) && isPgArraySpace(s[i]) {
-			i++
+		p.skip()
+		if p.i >= len(p.s) {
+			return nil, fmt.Errorf("an unterminated array")
 		}
-		if i >= len(s) {
-			return nil, nil, fmt.Errorf("an empty element")
-		}
-		var b strings.Builder
-		quoted := false
-		switch s[i] {
+		var it pgArrayItem
+		switch p.s[p.i] {
 		case '{':
-			return nil, nil, fmt.Errorf("a multi-dimensional array is not modelled")
+			sub, err := p.list()
+			if err != nil {
+				return nil, err
+			}
+			it.sub = sub
+			subs++
 		case '"':
-			quoted = true
-			i++
+			var b strings.Builder
+			p.i++
 			for {
-				if i >= len(s) {
-					return nil, nil, fmt.Errorf("an unterminated quoted element")
+				if p.i >= len(p.s) {
+					return nil, fmt.Errorf("an unterminated quoted element")
 				}
-				c := s[i]
-				if c == '\\' && i+1 < len(s) {
-					b.WriteByte(s[i+1])
-					i += 2
+				c := p.s[p.i]
+				if c == '\\' && p.i+1 < len(p.s) {
+					b.WriteByte(p.s[p.i+1])
+					p.i += 2
 					continue
 				}
-				i++
+				p.i++
 				if c == '"' {
 					break
 				}
 				b.WriteByte(c)
 			}
-			for i < len(s) && isPgArraySpace(s[i]) {
-				i++
-			}
+			it.text = b.String()
 		default:
-			for i < len(s) && s[i] != ',' {
-				c := s[i]
-				if c == '"' || c == '{' || c == '}' || c == '\\' {
-					return nil, nil, fmt.Errorf("%q in a bare element: quote it", c)
+			var b strings.Builder
+			for p.i < len(p.s) && p.s[p.i] != ',' && p.s[p.i] != '}' {
+				c := p.s[p.i]
+				if c == '"' || c == '{' || c == '\\' {
+					return nil, fmt.Errorf("%q in a bare element: quote it", c)
 				}
 				b.WriteByte(c)
-				i++
+				p.i++
 			}
-		}
-		text := b.String()
-		if !quoted {
-			text = strings.TrimRight(text, " \t\n\r\v\f")
-			if text == "" {
-				return nil, nil, fmt.Errorf("an empty element")
+			it.text = strings.TrimRight(b.String(), " \t\n\r\v\f")
+			if it.text == "" {
+				return nil, fmt.Errorf("an empty element")
 			}
+			it.null = strings.EqualFold(it.text, "null")
 		}
-		elems = append(elems, text)
-		nulls = append(nulls, !quoted && strings.EqualFold(text, "null"))
-		if i >= len(s) {
-			return elems, nulls, nil
+		items = append(items, it)
+		p.skip()
+		if p.i >= len(p.s) {
+			return nil, fmt.Errorf("an unterminated array")
 		}
-		if s[i] != ',' {
-			return nil, nil, fmt.Errorf("want a comma after an element")
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			if subs != 0 && subs != len(items) {
+				return nil, fmt.Errorf("sub-arrays and elements mixed")
+			}
+			return items, nil
+		default:
+			return nil, fmt.Errorf("want a comma after an element")
 		}
-		i++
 	}
 }
 

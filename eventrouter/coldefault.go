@@ -52,10 +52,17 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 	if expr == "" {
 		return nil, nil
 	}
+	if isPgArray(kind, sqlType) {
+		// PostgresDefaultValueConverter has no mapper for an array type
+		// (_int4: "Mapper for type '_int4' not found"): no default in
+		// the schema, whatever the expression ('{1,2}', '{}',
+		// ARRAY[1,2]; seen on the stack)
+		return nil, nil
+	}
 	if isPgEnum(kind, sqlType) && !pgNullDefault.MatchString(expr) {
 		return pgEnumDefault(sqlType, expr)
 	}
-	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || modeChanged(kind, sqlType, s)) && !pgNullDefault.MatchString(expr) {
+	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || modeChanged(kind, sqlType, s)) && !pgNullDefault.MatchString(expr) {
 		// the connectors' default value converters for numeric / decimal
 		// (scale, BigDecimal parsing, the PostgreSQL mapper) are not modelled
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)
@@ -309,6 +316,10 @@ func mustJSONString(s string) []byte {
 func jsonColumnDefault(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage) (any, error) {
 	raw = json.RawMessage(strings.TrimSpace(string(raw)))
 	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if isPgArray(kind, sqlType) {
+		// no mapper for an array type: no default (ColumnDefault)
 		return nil, nil
 	}
 	if modeChanged(kind, sqlType, s) {

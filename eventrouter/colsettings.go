@@ -59,7 +59,9 @@ type ColumnSettings struct {
 	// connector setting: the driver sends it as the replication session's
 	// TimeZone, which decides the text of a PostgreSQL tstzrange). "" and
 	// UTC (the stack's workers, the Debezium image's default) are
-	// modelled; another zone is refused on a tstzrange column. Set from
+	// modelled; another zone is refused on a tstzrange column and on an
+	// array of timestamp, timestamptz, time, timetz, tsrange or tstzrange
+	// (pgjdbc's PgArray parses their elements in that zone). Set from
 	// ParseOptions.WorkerTimeZone (outboxctl route preview and relay
 	// --worker-time-zone).
 	WorkerTimeZone string
@@ -103,6 +105,22 @@ func (e *SettingError) Unwrap() error { return ErrUnsupported }
 // connector of kind delivers and the emulator does not model that setting;
 // nil otherwise.
 func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Schema) error {
+	if s.Type == Array && s.Items != nil {
+		if elem, _, ok := pgArrayType(kind, sqlType); ok && (elem == "timestamp" || elem == "time") {
+			switch cs.TimePrecisionMode {
+			case "", "adaptive":
+			default:
+				// timestamp[] and time[] elements under another mode
+				// were not checked against the connector
+				return &SettingError{Column: name, Type: sqlType, Setting: "time.precision.mode", Value: cs.TimePrecisionMode, Modeled: "adaptive (for an array of timestamp or time)"}
+			}
+		}
+		// a PostgreSQL array's elements: time.precision.mode,
+		// binary.handling.mode as on the element type's column
+		if err := cs.Check(kind, name, sqlType, s.Items); err != nil {
+			return err
+		}
+	}
 	temporal := false
 	switch s.Name {
 	case NameTimestamp, NameMicroTimestamp, NameNanoTimestamp, NameZonedTimestamp, NameDate,
@@ -129,7 +147,13 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		}
 	}
 	switch cs.BinaryHandlingMode {
-	case "", "bytes", BinaryBase64, BinaryBase64URLSafe, BinaryHex:
+	case "", "bytes":
+	case BinaryBase64, BinaryBase64URLSafe, BinaryHex:
+		if s.Type == Array && s.Items != nil && s.Items.Type == Bytes {
+			// a bytea[] under another binary.handling.mode was not
+			// checked against the connector
+			return &SettingError{Column: name, Type: sqlType, Setting: "binary.handling.mode", Value: cs.BinaryHandlingMode, Modeled: "bytes (for an array of bytea)"}
+		}
 	default:
 		if s.Type == Bytes || s.binaryMode != "" {
 			return &SettingError{Column: name, Type: sqlType, Setting: "binary.handling.mode", Value: cs.BinaryHandlingMode, Modeled: "bytes, base64, base64-url-safe, hex"}
@@ -147,7 +171,9 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.handling.mode", Value: cs.DecimalHandlingMode, Modeled: "precise, string, double"}
 		}
 	}
-	if strings.EqualFold(strings.TrimSpace(sqlType), "tstzrange") && (kind == Postgres || kind == "") {
+	if strings.EqualFold(strings.TrimSpace(sqlType), "tstzrange") && (kind == Postgres || kind == "") || pgArrayElemIsTemporal(kind, sqlType) {
+		// tstzrange's text, and the elements of temporal arrays, which
+		// pgjdbc's PgArray parses in the JVM's default zone
 		switch strings.ToUpper(cs.WorkerTimeZone) {
 		case "", "UTC", "ETC/UTC", "Z", "GMT":
 		default:

@@ -197,7 +197,23 @@
 //	int2[], int4[], int8[], bool[], float4[],     array of optional int16, int32,  a list (StringConverter: [1, null];
 //	float8[], text[], varchar(n)[], uuid[],       int64, boolean, float, double,   headers: Values.convertToString [1,null]);
 //	date[] | -                                    string, Uuid, Date               input a JSON array or the array text
-//	                                                                               {1,NULL}; multi-dimensional refused
+//	                                                                               {1,NULL} ([0:1]= dropped); int[][] is int[];
+//	                                                                               a multi-dimensional value: one null per
+//	                                                                               top-level sub-array (int*, bool, float*,
+//	                                                                               date, timestamp, bytea elements), else
+//	                                                                               refused (the connector writes the Java
+//	                                                                               array's identity, [Ljava.lang.String;@…)
+//	char(n)[], bpchar[], citext[], json[],        array of the scalar column's     elements as the scalar column's (char(n)
+//	jsonb[], bytea[], timestamp(p)[],             schema (optional), the array     padded, bpchar not; jsonb canonical),
+//	timestamptz(p)[], inet[], cidr[], macaddr[],  column's typmod on the element   except time(p): pgjdbc's java.sql.Time,
+//	macaddr8[], int4range[], int8range[],                                          milliseconds (24:00:00 is 0), timetz:
+//	numrange[], daterange[], tsrange[],                                            whole seconds in UTC; temporal arrays need
+//	tstzrange[], time(p)[], timetz[] | -                                           the worker in UTC (pgjdbc parses them in
+//	                                                                               the JVM's zone); DEFAULT: none (no mapper)
+//	bit(n)[], bit[] | -                           the schema of bit(n): Bits or    NULL (the list fails Struct.put; warn);
+//	                                              boolean, not an array            NOT NULL refused
+//	name[], interval[], money[], varbit[],        none: left out of the record     a placement is a missing column
+//	xml[] | -                                     and of its schema (DBZ-459)      (table.field.additional.missing)
 //	numeric(p,s)[] | -                            array of optional decimals       decimal.handling.mode's element schema
 //	                                                                               (Decimal scale s, precision p; string;
 //	                                                                               double), elements at the column's scale;
@@ -247,7 +263,9 @@
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
 // a fixed-point, money, time-of-day, interval, year, enum, set, bit, xml or
-// network (inet, cidr, macaddr, macaddr8), range or array column,
+// network (inet, cidr, macaddr, macaddr8) or range column (an array column's
+// DEFAULT gives no schema default: PostgresDefaultValueConverter has no
+// mapper for _int4, seen on the stack),
 // money.fraction.digits other than 2, interval.handling.mode=string
 // and event.converting.failure.handling.mode=fail where a NaN meets
 // precise. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
@@ -255,9 +273,11 @@
 // time.precision.mode is no longer supported"): ParseConfig returns a
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval
 // input in other forms than the ones above (ISO 8601, SQL standard 1-2,
-// units other than PostgreSQL's output ones, fractions of a field), geometric types, multi-dimensional arrays and
-// arrays of other element types (char(n), jsonb, ...),
-// enum arrays, tstzrange when the Connect worker's time zone
+// units other than PostgreSQL's output ones, fractions of a field),
+// geometric types, arrays of other element types (point, enum, ...),
+// timetz(p)[], multi-dimensional values of text, varchar, char, uuid, json
+// and jsonb arrays (the Java array's identity hash) and of the other
+// element types not checked, tstzrange when the Connect worker's time zone
 // (ColumnSettings.WorkerTimeZone) is not UTC;
 // MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
@@ -285,7 +305,7 @@
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
-// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_varbit_unbounded, pg_interval_fields, pg_tstzrange, boolean_*_from_binlog_ddl
+// pg_arrays_simple_headers, pg_array_*, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_varbit_unbounded, pg_interval_fields, pg_tstzrange, boolean_*_from_binlog_ddl
 // and zerofill_integers
 // variants
 // check these values against the real connectors, and the relay's against

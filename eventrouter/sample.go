@@ -107,12 +107,17 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // VariableScaleDecimal), PostgreSQL money, time, interval (with fields and precision too), bit, xml, inet, cidr, macaddr,
 // macaddr8, int4range, int8range, daterange, numrange, tsrange, tstzrange
 // (bounds in UTC, the Connect worker's assumed time zone) and
-// one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
-// varchar, uuid, date and numeric(p,s) (and numeric[]), hstore (hstore.handling.mode json and map), enums (given as
+// arrays of int2, int4, int8, bool, float4, float8, text, varchar,
+// char(n), bpchar, citext, uuid, date, json, jsonb, bytea, timestamp(p),
+// timestamptz(p), time(p), timetz, inet, cidr, macaddr, macaddr8, the
+// ranges, bit(n) and numeric(p,s) (and numeric[]; a multi-dimensional value of integer, boolean, float, date,
+// timestamp or bytea elements is one null per sub-array; arrays of name,
+// interval, money, varbit and xml are left out of the record,
+// ColumnDropped), hstore (hstore.handling.mode json and map), enums (given as
 // enum('a','b'), the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
-// nil for an unknown kind. Any other type (PostgreSQL interval with fields,
-// geometric types, multi-dimensional arrays and arrays of other element
-// types (enum arrays too), tstzrange under a non-UTC Connect worker; MySQL /
+// nil for an unknown kind. Any other type (PostgreSQL geometric types,
+// arrays of other element types (enum arrays too), timetz(p)[],
+// multi-dimensional values of text-like arrays, tstzrange under a non-UTC Connect worker; MySQL /
 // MariaDB spatial types,
 // zerofill floats and decimals) is refused.
 func ModelledColumnTypes(kind ConnectorKind) []string {
@@ -129,7 +134,10 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"interval day to hour", "interval day to minute", "interval day to second(p)", "interval hour to minute", "interval hour to second(p)", "interval minute to second(p)",
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
-			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore", "enum('a','b')")
+			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]",
+			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]",
+			"inet[]", "cidr[]", "macaddr[]", "macaddr8[]", "int4range[]", "int8range[]", "daterange[]", "numrange[]", "tsrange[]", "tstzrange[]", "bit(n)[]",
+			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore", "enum('a','b')")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -359,7 +367,7 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 			return nil, err
 		}
 	}
-	if s.Type == Array && isPgArray(kind, sqlType) {
+	if isPgArray(kind, sqlType) {
 		return pgArrayValue(sqlType, s, raw, str, isStr)
 	}
 	if isModeName(s.Name) {
@@ -894,6 +902,15 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 		spec, ok := sr.Columns[v.Name]
 		if !ok || spec.Type == "" {
 			spec.Type = inferSQLType(kind, v.Value)
+		}
+		if ColumnDropped(kind, spec.Type) {
+			// the connector leaves it out of the record
+			for _, k := range sr.PrimaryKey {
+				if k == v.Name {
+					return ev, fmt.Errorf("column %s: %w", v.Name, &ColumnTypeError{Kind: kind, Type: spec.Type})
+				}
+			}
+			continue
 		}
 		nullable := true
 		if spec.Nullable != nil {

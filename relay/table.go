@@ -329,6 +329,10 @@ type rawColumn struct {
 func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) error {
 	t.cs = cs
 	for _, r := range raws {
+		if eventrouter.ColumnDropped(t.kind, r.typ) {
+			// the connector leaves it out of its records
+			continue
+		}
 		s, err := eventrouter.ColumnSchemaWith(t.kind, r.typ, r.nullable, cs)
 		if err != nil {
 			var se *eventrouter.SettingError
