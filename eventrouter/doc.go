@@ -191,6 +191,12 @@
 //	- | bit(1)                                    boolean
 //	- | bit(n), n > 1                             bytes io.debezium.data.Bits      little-endian, (n+7)/8 bytes
 //	- | <int type> [unsigned] zerofill            as unsigned                      the value (no padding)
+//	- | float, double, decimal(p,s)               as without: float, double,       the value (no padding); input or the
+//	    [unsigned] [zerofill]                     decimal.handling.mode's          server's zero-padded text
+//	- | float(m,d) [unsigned] [zerofill]          double                           the stored float widened (2.125:
+//	                                                                               2.119999885559082); fraction rounded
+//	                                                                               to d digits, ties to even
+//	- | double(m,d) [unsigned] [zerofill]         double                           fraction rounded to d digits, ties even
 //
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
@@ -208,7 +214,7 @@
 // precise (VariableScaleDecimal elements),
 // enums, tstzrange when the Connect worker's time zone
 // (ColumnSettings.WorkerTimeZone) is not UTC, hstore under hstore.handling.mode=map (json, the default, is modelled);
-// MySQL / MariaDB spatial types, zerofill floats and decimals.
+// MySQL / MariaDB spatial types.
 // In the placements:
 //
 //   - id, key, payload, header, envelope: every modelled type, serialized
@@ -232,7 +238,7 @@
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
 // pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_tstzrange, boolean_*_from_binlog_ddl
-// and zerofill_integers
+// zerofill_integers and maria_zerofill_{json,string,double}
 // variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned

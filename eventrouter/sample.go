@@ -113,8 +113,9 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // unbounded varbit, multi-dimensional arrays and arrays of other element
 // types, enums, tstzrange under a non-UTC Connect worker, hstore under
 // hstore.handling.mode=map; MySQL /
-// MariaDB spatial types,
-// zerofill floats and decimals) is refused.
+// MariaDB spatial types) is refused. MySQL / MariaDB float, double and
+// decimal(p,s) [unsigned] [zerofill] are the plain types (FLOAT(M,D): a
+// double of the stored float).
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
 		kind = Postgres
@@ -134,6 +135,10 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == MySQL || kind == MariaDB {
 		for _, n := range []string{"tinyint", "smallint", "mediumint", "int", "integer", "bigint"} {
 			out = append(out, n+" unsigned", n+" unsigned zerofill")
+		}
+		out = append(out, "float(p,s)", "double(p,s)")
+		for _, n := range []string{"float", "float(p,s)", "double", "double(p,s)", "decimal(p,s)"} {
+			out = append(out, n+" unsigned", n+" zerofill", n+" unsigned zerofill")
 		}
 	}
 	return out
@@ -207,7 +212,10 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 		return s, nil
 	}
 	if prec, scale, ok := decimalType(kind, sqlType); ok {
-		if unsignedRe.MatchString(sqlType) {
+		if kind == Postgres && unsignedRe.MatchString(sqlType) {
+			// MySQL / MariaDB DECIMAL [UNSIGNED] [ZEROFILL] is a DECIMAL to
+			// the connector (the binlog holds the value, not the padded
+			// text); PostgreSQL has no such type
 			return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
 		}
 		mode := cs.DecimalHandlingMode
@@ -234,10 +242,21 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 		// UNSIGNED stays int64 under bigint.unsigned.handling.mode=long
 		// (the default; values above 2^63-1 wrap)
 		w, ok := unsignedWidths[t]
-		if !ok {
+		if !ok && !binlogReal(t) {
 			return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
 		}
-		return &Schema{Type: w, Optional: nullable}, nil
+		if ok {
+			return &Schema{Type: w, Optional: nullable}, nil
+		}
+		// FLOAT / DOUBLE [UNSIGNED] [ZEROFILL]: the connector's FLOAT and
+		// DOUBLE (the binlog holds the value, not the padded text)
+	}
+	if kind != Postgres {
+		if _, ok := binlogRealScale(sqlType); ok && t == "float" {
+			// BinlogValueConverters: a FLOAT(M,D) (a declared scale) is a
+			// FLOAT64, the stored float widened
+			return &Schema{Type: Float64, Optional: nullable}, nil
+		}
 	}
 	for _, ct := range list {
 		for _, n := range ct.names {
@@ -469,6 +488,9 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		f, err := strconv.ParseFloat(strings.Trim(string(raw), `"`), 64)
 		if err != nil {
 			return nil, err
+		}
+		if !pg && binlogReal(base) {
+			return binlogRealValue(sqlType, s, f), nil
 		}
 		if s.Type == Float32 {
 			return float32(f), nil

@@ -468,7 +468,7 @@ func TestRelayFilter(t *testing.T) {
 // not model, as the catalog of the real database describes it (#31): a
 // PostgreSQL interval with fields, an unbounded varbit, an array of
 // numeric, an array DEFAULT, a money DEFAULT; a
-// MariaDB zerofill float; and a MariaDB connector config with
+// MariaDB inet6; and a MariaDB connector config with
 // time.precision.mode=adaptive, which the connector's validation rejects.
 func TestNewRefusesUnmodelledColumns(t *testing.T) {
 	for _, tc := range []struct {
@@ -482,7 +482,7 @@ func TestNewRefusesUnmodelledColumns(t *testing.T) {
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c jsonb[]", column: "c", want: `"jsonb[]" is not modelled`},
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c int[] DEFAULT '{1}'", column: "c", want: "the DEFAULT of a integer[] column (not modelled)"},
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c money DEFAULT 1.5", column: "c", want: "the DEFAULT of a money column (not modelled)"},
-		{sd: sides[1], ddl: "ALTER TABLE outbox ADD COLUMN c float unsigned zerofill", column: "c", want: `"float unsigned zerofill" is not modelled`},
+		{sd: sides[1], ddl: "ALTER TABLE outbox ADD COLUMN c inet6", column: "c", want: `"inet6" is not modelled`},
 		{sd: sides[1], conf: map[string]string{"time.precision.mode": "adaptive"}, want: "The 'adaptive' time.precision.mode is no longer supported"},
 	} {
 		f := newFixture(t, tc.sd, tc.conf)
