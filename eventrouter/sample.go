@@ -112,8 +112,9 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
 // unbounded varbit, multi-dimensional arrays and arrays of other element
 // types, enums, tstzrange under a non-UTC Connect worker, hstore under
-// hstore.handling.mode=map; MySQL /
-// MariaDB spatial types) is refused. MySQL / MariaDB float, double and
+// hstore.handling.mode=map, PostGIS; MySQL
+// spatial types) is refused. MariaDB's spatial types are modelled
+// (POINT an io.debezium.data.geometry.Point, the others a Geometry). MySQL / MariaDB float, double and
 // decimal(p,s) [unsigned] [zerofill] are the plain types (FLOAT(M,D): a
 // double of the stored float).
 func ModelledColumnTypes(kind ConnectorKind) []string {
@@ -137,6 +138,9 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			out = append(out, n+" unsigned", n+" unsigned zerofill")
 		}
 		out = append(out, "float(p,s)", "double(p,s)")
+		if kind == MariaDB {
+			out = append(out, "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection")
+		}
 		for _, n := range []string{"float", "float(p,s)", "double", "double(p,s)", "decimal(p,s)"} {
 			out = append(out, n+" unsigned", n+" zerofill", n+" unsigned zerofill")
 		}
@@ -228,6 +232,11 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 			s.Version = i32(1)
 		}
 		return s, nil
+	}
+	if isBinlogSpatial(kind, sqlType) {
+		// BinlogValueConverters: POINT is io.debezium.data.geometry.Point,
+		// the other spatial types io.debezium.data.geometry.Geometry
+		return binlogSpatialSchema(sqlType, nullable), nil
 	}
 	if s, ok := miscSchema(kind, sqlType); ok {
 		s.Optional = nullable
@@ -332,7 +341,11 @@ func parseSQLType(t string) (string, int) {
 //     ±hh, ±hhmm or ±hh:mm; none is UTC) becomes the canonical
 //     ZonedTimestamp Debezium delivers: rounded to the column's precision
 //     as PostgreSQL stores it, in UTC, with that many fraction digits
-//     (6 when none is declared): "2006-01-02T13:04:05.999999Z".
+//     (6 when none is declared): "2006-01-02T13:04:05.999999Z";
+//   - MariaDB spatial columns: "[SRID=n;]WKT" (as ST_GeomFromText(wkt, n)
+//     reads it) or "[SRID=n;]hex:WKB" (ST_GeomFromWKB, either byte order),
+//     delivered as the struct of the stored little-endian WKB and the SRID
+//     (none for 0).
 func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage) (any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -344,6 +357,12 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		if err := json.Unmarshal(raw, &str); err != nil {
 			return nil, err
 		}
+	}
+	if isBinlogSpatial(kind, sqlType) {
+		if !isStr {
+			return nil, fmt.Errorf("%w: %s value %s: a string \"[SRID=n;]WKT\" or \"[SRID=n;]hex:WKB\" expected", ErrInvalidEvent, sqlType, raw)
+		}
+		return binlogGeometrySample(sqlType, s, str)
 	}
 	if s.Type == Array && isPgArray(kind, sqlType) {
 		return pgArrayValue(sqlType, s, raw, str, isStr)

@@ -130,7 +130,7 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		{eventrouter.Postgres, "varbit"},
 		{eventrouter.Postgres, "_jsonb"},
 		{eventrouter.Postgres, "char(3)[]"},
-		{eventrouter.MariaDB, "geometry"},
+		{eventrouter.MariaDB, "uuid"},
 		{eventrouter.Postgres, "_money"},
 		{eventrouter.MariaDB, "inet6"},
 		{eventrouter.MySQL, "vector(3)"},
