@@ -62,7 +62,7 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 	if isPgEnum(kind, sqlType) && !pgNullDefault.MatchString(expr) {
 		return pgEnumDefault(sqlType, expr)
 	}
-	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || modeChanged(kind, sqlType, s)) && !pgNullDefault.MatchString(expr) {
+	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || modeChanged(kind, sqlType, s) || s.Type == StructT) && !pgNullDefault.MatchString(expr) {
 		// the connectors' default value converters for numeric / decimal
 		// (scale, BigDecimal parsing, the PostgreSQL mapper) are not modelled
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)

@@ -163,7 +163,7 @@ func (d Decimal) setScale(scale int32) Decimal {
 // decimalBases are the SQL spellings of the fixed-point types.
 var decimalBases = map[string]bool{"numeric": true, "decimal": true, "dec": true, "fixed": true}
 
-var decimalTypeRe = regexp.MustCompile(`^\s*([a-z]+)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?\s*$`)
+var decimalTypeRe = regexp.MustCompile(`^\s*([a-z]+)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?(?:\s+unsigned)?(?:\s+zerofill)?\s*$`)
 
 // IsDecimalType reports a fixed-point SQL type (PostgreSQL numeric,
 // decimal; MySQL / MariaDB decimal, numeric, dec, fixed), whose value

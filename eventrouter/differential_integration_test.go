@@ -1850,6 +1850,9 @@ func (h *harness) literal(c col, raw json.RawMessage) string {
 	if h.side.kind != eventrouter.Postgres {
 		typ = strings.ToLower(c.maria)
 	}
+	if l, ok := spatialLiteral(h.side.kind, typ, raw); ok {
+		return l
+	}
 	isBytes := typ == "bytea" || strings.Contains(typ, "blob") || strings.Contains(typ, "binary")
 	var text string
 	if raw[0] == '"' {

@@ -258,6 +258,21 @@
 //	                                              timestamptz, timetz, interval, MariaDB timestamp, year unchanged
 //	                                              under every mode; a DEFAULT on a column whose schema the mode
 //	                                              changes is refused
+//	- | float, double, decimal(p,s)               as without: float, double,       the value (no padding); input or the
+//	    [unsigned] [zerofill]                     decimal.handling.mode's          server's zero-padded text
+//	- | float(m,d) [unsigned] [zerofill]          double                           the stored float widened (2.125:
+//	                                                                               2.119999885559082); fraction rounded
+//	                                                                               to d digits, ties to even
+//	- | double(m,d) [unsigned] [zerofill]         double                           fraction rounded to d digits, ties even
+//	- | point (MariaDB)                           struct io.debezium.data.geometry.Point {x, y double, wkb optional bytes,
+//	                                              srid optional int32}; input "[SRID=n;]WKT" or "[SRID=n;]hex:WKB"
+//	- | geometry, linestring, polygon,            struct io.debezium.data.geometry.Geometry {wkb bytes, srid optional
+//	    multipoint, multilinestring,              int32}, optional even NOT NULL; wkb as MariaDB stores it
+//	    multipolygon, geometrycollection          (little-endian whatever the input), srid absent for 0,
+//	    (MariaDB)                                 2^32-1 is -1; JsonConverter: wkb base64; headers
+//	                                              (SimpleHeaderConverter) {"wkb":"<base64>","srid":4326};
+//	                                              StringConverter (key, value or header) refused: Struct.toString
+//	                                              prints the byte[] wkb as [B@<identity hash>
 //
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
@@ -279,7 +294,9 @@
 // and jsonb arrays (the Java array's identity hash) and of the other
 // element types not checked, tstzrange when the Connect worker's time zone
 // (ColumnSettings.WorkerTimeZone) is not UTC;
-// MySQL / MariaDB spatial types, zerofill floats and decimals.
+// MySQL spatial types (MariaDB's are modelled; only what MariaDB stores is
+// accepted: 2D, GEOMETRYCOLLECTION EMPTY the only empty geometry, closed
+// rings, MULTIPOINT(1 2,3 4) without inner parentheses), PostGIS.
 // In the placements:
 //
 //   - id, key, payload, header, envelope: every modelled type, serialized
@@ -306,7 +323,8 @@
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
 // pg_arrays_simple_headers, pg_array_*, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_varbit_unbounded, pg_interval_fields, pg_tstzrange, boolean_*_from_binlog_ddl
-// and zerofill_integers
+// zerofill_integers, maria_zerofill_{json,string,double} and
+// maria_spatial_{json,simple_headers}
 // variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned

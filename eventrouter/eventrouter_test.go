@@ -423,8 +423,8 @@ func TestColumnSchema(t *testing.T) {
 		{eventrouter.MariaDB, "xml"}, {eventrouter.Postgres, "interval[][]"}, {eventrouter.Postgres, "xml[]"}, {eventrouter.MariaDB, "int[]"},
 		{eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"}, {eventrouter.MariaDB, "enum('x"},
 		{eventrouter.Postgres, "box"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},
-		{eventrouter.MariaDB, "float(10) unsigned zerofill"}, {eventrouter.Postgres, "int zerofill"},
-		{eventrouter.MariaDB, "decimal(10,2) unsigned"},
+		{eventrouter.MariaDB, "inet6"}, {eventrouter.Postgres, "int zerofill"},
+		{eventrouter.MariaDB, "uuid"},
 	} {
 		_, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)
 		var cte *eventrouter.ColumnTypeError

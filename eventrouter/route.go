@@ -449,14 +449,23 @@ func (r *Router) produce(rec *Record, headers []InputHeader, keySchema *Schema, 
 	for _, h := range headers {
 		b, err := convertHeader(cfg.HeaderConverter, h.Schema, h.Value)
 		if err != nil {
+			if errors.Is(err, ErrUnsupported) {
+				err = fmt.Errorf("header %s: %w", h.Key, err)
+			}
 			return atStage(err, StageHeaderConverter)
 		}
 		rec.Headers = append(rec.Headers, Header{Key: h.Key, Value: b, Volatile: h.Volatile})
 	}
 	if rec.Key, err = convert(cfg.KeyConverter, keySchema, key); err != nil {
+		if errors.Is(err, ErrUnsupported) {
+			err = fmt.Errorf("key: %w", err)
+		}
 		return atStage(err, StageKeyConverter)
 	}
 	if rec.Value, err = convert(cfg.ValueConverter, vschema, value); err != nil {
+		if errors.Is(err, ErrUnsupported) {
+			err = fmt.Errorf("value: %w", err)
+		}
 		return atStage(err, StageValueConverter)
 	}
 	if msg := InvalidTopicMessage(rec.Topic); msg != "" {

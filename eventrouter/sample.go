@@ -118,8 +118,10 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // nil for an unknown kind. Any other type (PostgreSQL geometric types,
 // arrays of other element types (enum arrays too), timetz(p)[],
 // multi-dimensional values of text-like arrays, tstzrange under a non-UTC Connect worker; MySQL /
-// MariaDB spatial types,
-// zerofill floats and decimals) is refused.
+// spatial types, PostGIS) is refused. MariaDB's spatial types are modelled
+// (POINT an io.debezium.data.geometry.Point, the others a Geometry). MySQL / MariaDB float, double and
+// decimal(p,s) [unsigned] [zerofill] are the plain types (FLOAT(M,D): a
+// double of the stored float).
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
 		kind = Postgres
@@ -144,6 +146,13 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == MySQL || kind == MariaDB {
 		for _, n := range []string{"tinyint", "smallint", "mediumint", "int", "integer", "bigint"} {
 			out = append(out, n+" unsigned", n+" unsigned zerofill")
+		}
+		out = append(out, "float(p,s)", "double(p,s)")
+		if kind == MariaDB {
+			out = append(out, "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection")
+		}
+		for _, n := range []string{"float", "float(p,s)", "double", "double(p,s)", "decimal(p,s)"} {
+			out = append(out, n+" unsigned", n+" zerofill", n+" unsigned zerofill")
 		}
 	}
 	return out
@@ -230,7 +239,10 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 		return s, nil
 	}
 	if prec, scale, ok := decimalType(kind, sqlType); ok {
-		if unsignedRe.MatchString(sqlType) {
+		if kind == Postgres && unsignedRe.MatchString(sqlType) {
+			// MySQL / MariaDB DECIMAL [UNSIGNED] [ZEROFILL] is a DECIMAL to
+			// the connector (the binlog holds the value, not the padded
+			// text); PostgreSQL has no such type
 			return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
 		}
 		mode := cs.DecimalHandlingMode
@@ -249,6 +261,11 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	if isPgHstore(kind, sqlType) && cs.HStoreHandlingMode == "map" {
 		return pgHstoreMapSchema(nullable), nil
 	}
+	if isBinlogSpatial(kind, sqlType) {
+		// BinlogValueConverters: POINT is io.debezium.data.geometry.Point,
+		// the other spatial types io.debezium.data.geometry.Geometry
+		return binlogSpatialSchema(sqlType, nullable), nil
+	}
 	if s, ok := miscSchema(kind, sqlType); ok {
 		s.Optional = nullable
 		return s, nil
@@ -262,7 +279,7 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 		// UNSIGNED stays int64 under bigint.unsigned.handling.mode=long
 		// (the default; values above 2^63-1 wrap)
 		w, ok := unsignedWidths[t]
-		if !ok {
+		if !ok && !binlogReal(t) {
 			return nil, &ColumnTypeError{Kind: kind, Type: sqlType}
 		}
 		if t == "bigint" && cs.BigIntUnsignedMode == "precise" {
@@ -272,7 +289,18 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 			s.Type, s.Name, s.Parameters = decimalSchema("precise", 20, 0)
 			return s, nil
 		}
-		return &Schema{Type: w, Optional: nullable}, nil
+		if ok {
+			return &Schema{Type: w, Optional: nullable}, nil
+		}
+		// FLOAT / DOUBLE [UNSIGNED] [ZEROFILL]: the connector's FLOAT and
+		// DOUBLE (the binlog holds the value, not the padded text)
+	}
+	if kind != Postgres {
+		if _, ok := binlogRealScale(sqlType); ok && t == "float" {
+			// BinlogValueConverters: a FLOAT(M,D) (a declared scale) is a
+			// FLOAT64, the stored float widened
+			return &Schema{Type: Float64, Optional: nullable}, nil
+		}
 	}
 	for _, ct := range list {
 		for _, n := range ct.names {
@@ -354,7 +382,11 @@ func parseSQLType(t string) (string, int) {
 //     ±hh, ±hhmm or ±hh:mm; none is UTC) becomes the canonical
 //     ZonedTimestamp Debezium delivers: rounded to the column's precision
 //     as PostgreSQL stores it, in UTC, with that many fraction digits
-//     (6 when none is declared): "2006-01-02T13:04:05.999999Z".
+//     (6 when none is declared): "2006-01-02T13:04:05.999999Z";
+//   - MariaDB spatial columns: "[SRID=n;]WKT" (as ST_GeomFromText(wkt, n)
+//     reads it) or "[SRID=n;]hex:WKB" (ST_GeomFromWKB, either byte order),
+//     delivered as the struct of the stored little-endian WKB and the SRID
+//     (none for 0).
 func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage) (any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -366,6 +398,12 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		if err := json.Unmarshal(raw, &str); err != nil {
 			return nil, err
 		}
+	}
+	if isBinlogSpatial(kind, sqlType) {
+		if !isStr {
+			return nil, fmt.Errorf("%w: %s value %s: a string \"[SRID=n;]WKT\" or \"[SRID=n;]hex:WKB\" expected", ErrInvalidEvent, sqlType, raw)
+		}
+		return binlogGeometrySample(sqlType, s, str)
 	}
 	if isPgArray(kind, sqlType) {
 		return pgArrayValue(sqlType, s, raw, str, isStr)
@@ -499,6 +537,9 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		f, err := strconv.ParseFloat(strings.Trim(string(raw), `"`), 64)
 		if err != nil {
 			return nil, err
+		}
+		if !pg && binlogReal(base) {
+			return binlogRealValue(sqlType, s, f), nil
 		}
 		if s.Type == Float32 {
 			return float32(f), nil

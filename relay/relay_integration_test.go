@@ -468,7 +468,7 @@ func TestRelayFilter(t *testing.T) {
 // not model, as the catalog of the real database describes it (#31): a
 // PostgreSQL tsvector, a box, an array of an element type not modelled
 // (point[], timetz(3)[]), a money DEFAULT; a
-// MariaDB zerofill float; and a MariaDB connector config with
+// MariaDB inet6; and a MariaDB connector config with
 // time.precision.mode=adaptive, which the connector's validation rejects.
 func TestNewRefusesUnmodelledColumns(t *testing.T) {
 	for _, tc := range []struct {
@@ -482,7 +482,7 @@ func TestNewRefusesUnmodelledColumns(t *testing.T) {
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c point[]", column: "c", want: `"point[]" is not modelled`},
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c timetz(3)[]", column: "c", want: `"time(3) with time zone[]" is not modelled`},
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c money DEFAULT 1.5", column: "c", want: "the DEFAULT of a money column (not modelled)"},
-		{sd: sides[1], ddl: "ALTER TABLE outbox ADD COLUMN c float unsigned zerofill", column: "c", want: `"float unsigned zerofill" is not modelled`},
+		{sd: sides[1], ddl: "ALTER TABLE outbox ADD COLUMN c inet6", column: "c", want: `"inet6" is not modelled`},
 		{sd: sides[1], conf: map[string]string{"time.precision.mode": "adaptive"}, want: "The 'adaptive' time.precision.mode is no longer supported"},
 	} {
 		f := newFixture(t, tc.sd, tc.conf)

@@ -440,7 +440,9 @@ func scanDest(c column) any {
 		return new(sql.NullString)
 	}
 	switch c.schema.Type {
-	case eventrouter.Bytes:
+	case eventrouter.Bytes, eventrouter.StructT:
+		// a MySQL / MariaDB spatial column: its stored form, the SRID
+		// and the WKB (eventrouter.BinlogGeometryValue)
 		return new([]byte)
 	case eventrouter.Boolean:
 		return new(sql.NullBool)
@@ -470,6 +472,13 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 	case *[]byte:
 		if *d == nil {
 			return nil, nil
+		}
+		if s.Type == eventrouter.StructT {
+			v, err := eventrouter.BinlogGeometryValue(c.sqlType, s, *d)
+			if err != nil {
+				return nil, fmt.Errorf("%w: column %s: %v", ErrDatabase, c.name, err)
+			}
+			return v, nil
 		}
 		return eventrouter.EncodeBinary(s, append([]byte{}, *d...)), nil
 	case *sql.NullBool:
