@@ -99,7 +99,7 @@ errors.tolerance=all the record is dropped.
 Column types modelled (the value as the connector's value converter
 delivers it, under the default time.precision.mode (and connect: Kafka
 Connect's Date, Time and Timestamp, milliseconds; microseconds;
-nanoseconds), binary.handling.mode and
+nanoseconds; isostring: ISO-8601 strings), binary.handling.mode and
 bigint.unsigned.handling.mode, and under every decimal.handling.mode; a
 connector config that sets another value is refused with exit 2, naming the
 column and the setting, for each column whose value it changes):

@@ -52,7 +52,7 @@ func timeModeOps(ttz1, ttz2 string) []op {
 // timestamp and partition getters.
 func timeModeVariants() []variant {
 	var out []variant
-	for _, mode := range []string{"connect", "microseconds", "nanoseconds"} {
+	for _, mode := range []string{"connect", "microseconds", "nanoseconds", "isostring"} {
 		out = append(out, timeModeJSON(mode), timeModeSimple(mode), timeModeTimestamp(mode), timeModePartition(mode))
 	}
 	// adaptive_time_microseconds (the binlog default) makes a PostgreSQL

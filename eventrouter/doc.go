@@ -208,6 +208,13 @@
 //	timestamp(p) | datetime(p)                    int64 MicroTimestamp | NanoTimestamp epoch µs | ns, any p; beyond a long's
 //	                                                                               nanoseconds PG gives NULL (the converter
 //	                                                                               throws), MariaDB wraps
+//	time.precision.mode=isostring:
+//	date | date                                   string io.debezium.time.IsoDate  "2024-02-29Z"
+//	time(p) | time(p)                             string io.debezium.time.IsoTime  "12:34:56.79Z" (ISO_OFFSET_TIME: no trailing
+//	                                                                               zeros; 24:00:00 is 00:00:00Z); MariaDB
+//	                                                                               TIME < 0 or > 24:00:00: NULL
+//	timestamp(p) | datetime(p)                    string io.debezium.time.IsoTimestamp "2024-03-01T12:34:56.79Z"
+//	                                              (as the event timestamp: DataException, not INT64)
 //	                                              timestamptz, timetz, interval, MariaDB timestamp, year unchanged
 //	                                              under every mode; a DEFAULT on a column whose schema the mode
 //	                                              changes is refused

@@ -161,7 +161,6 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		conf         map[string]string
 	}{
 		{eventrouter.Postgres, "bytea", "binary.handling.mode", map[string]string{"binary.handling.mode": "base64"}},
-		{eventrouter.MariaDB, "timestamp(3)", "time.precision.mode", map[string]string{"time.precision.mode": "isostring"}},
 		{eventrouter.MariaDB, "bigint(20) unsigned", "bigint.unsigned.handling.mode", map[string]string{"bigint.unsigned.handling.mode": " Precise"}},
 		// an unconstrained numeric under precise is a VariableScaleDecimal
 		{eventrouter.Postgres, "numeric", "decimal.handling.mode", map[string]string{}},
