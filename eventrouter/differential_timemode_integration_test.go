@@ -57,7 +57,7 @@ func timeModeVariants() []variant {
 	}
 	// adaptive_time_microseconds (the binlog default) makes a PostgreSQL
 	// time(0-3) a MicroTime
-	return append(out, timeModeJSON("adaptive_time_microseconds"))
+	return append(out, timeModeJSON("adaptive_time_microseconds"), timeModeDefaults("microseconds"), timeModeDefaults("nanoseconds"))
 }
 
 func timeModeJSON(mode string) variant {
@@ -133,6 +133,40 @@ func timeModePartition(mode string) variant {
 		base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_date":null}`,
 		ops: []op{
 			{name: "time_mode_" + mode + "_partition_date", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{},"t_date":"1970-01-02"}`},
+		},
+	}
+}
+
+// timeModeDefaults: a NULL in columns with a DEFAULT whose schema the mode
+// leaves as the default mode gives it (date: io.debezium.time.Date;
+// timestamp(6) / datetime(6) under microseconds: MicroTimestamp) takes the
+// schema default; a column whose schema the mode changes
+// (timestamp(6) under nanoseconds) gets no DEFAULT here: the emulator
+// refuses it.
+func timeModeDefaults(mode string) variant {
+	ts := col{name: "d_ts6", pg: "timestamp(6)", maria: "datetime(6)"}
+	if mode == "microseconds" {
+		ts.pgDef, ts.mariaDef = "'2024-01-02 03:04:05.123456'", "'2024-01-02 03:04:05.123456'"
+	}
+	return variant{
+		name: "time_mode_" + mode + "_null_defaults",
+		cols: withCols(col{name: "d_date", pg: "date", maria: "date", pgDef: "'2024-01-02'", mariaDef: "'2024-01-02'"}, ts),
+		er: map[string]string{
+			"table.field.event.key":             "d_date",
+			"table.fields.additional.placement": "d_date:header,d_ts6:header,d_date:envelope:d,d_ts6:envelope:ts",
+			"route.topic.replacement":           "dt$R.tm" + mode + "d.${routedByValue}",
+		},
+		conn: map[string]string{
+			"time.precision.mode": mode,
+			"key.converter":       "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+			"value.converter.schemas.enable": "true",
+			"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+			"errors.tolerance": "all",
+		},
+		base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"d_date":"2024-01-01","d_ts6":null}`,
+		ops: []op{
+			{name: "time_mode_" + mode + "_null_takes_default", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"d_date":null,"d_ts6":null}`},
+			{name: "time_mode_" + mode + "_value_over_default", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{},"d_date":"2024-02-29","d_ts6":"2024-03-01 12:34:56.1234567"}`},
 		},
 	}
 }
