@@ -57,7 +57,8 @@ func timeModeVariants() []variant {
 	}
 	// adaptive_time_microseconds (the binlog default) makes a PostgreSQL
 	// time(0-3) a MicroTime
-	return append(out, timeModeJSON("adaptive_time_microseconds"), timeModeDefaults("microseconds"), timeModeDefaults("nanoseconds"))
+	return append(out, timeModeJSON("adaptive_time_microseconds"), timeModeDefaults("microseconds"), timeModeDefaults("nanoseconds"),
+		timeModePayload("connect"), timeModePayload("nanoseconds"), timeModePayload("isostring"))
 }
 
 func timeModeJSON(mode string) variant {
@@ -167,6 +168,35 @@ func timeModeDefaults(mode string) variant {
 		ops: []op{
 			{name: "time_mode_" + mode + "_null_takes_default", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"d_date":null,"d_ts6":null}`},
 			{name: "time_mode_" + mode + "_value_over_default", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{},"d_date":"2024-02-29","d_ts6":"2024-03-01 12:34:56.1234567"}`},
+		},
+	}
+}
+
+// timeModePayload: a timestamp(6) / datetime(6) column as the payload
+// (JsonConverter with schemas: the value is the column's schema and
+// value) and, under isostring, route.by.field on a date column (an
+// io.debezium.time.IsoDate string: the topic ends in its text).
+func timeModePayload(mode string) variant {
+	er := map[string]string{
+		"table.fields.additional.placement": "t_date:header",
+		"route.topic.replacement":           "dt$R.tm" + mode + "r.${routedByValue}",
+	}
+	if mode == "isostring" {
+		er["route.by.field"] = "t_date"
+	}
+	return variant{
+		name: "time_mode_" + mode + "_payload_route",
+		cols: append(replaceCol(defaultCols, col{name: "payload", pg: "timestamp(6)", maria: "datetime(6)"}), col{name: "t_date", pg: "date", maria: "date"}),
+		er:   er,
+		conn: map[string]string{
+			"time.precision.mode": mode,
+			"key.converter":       "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+			"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+		},
+		base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"2024-01-01 00:00:00","t_date":"2024-01-01"}`,
+		ops: []op{
+			{name: "time_mode_" + mode + "_payload_value", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"2024-03-01 12:34:56.1234567","t_date":"2024-02-29"}`},
+			{name: "time_mode_" + mode + "_payload_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":null,"t_date":"2024-02-29"}`},
 		},
 	}
 }

@@ -261,8 +261,8 @@
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
-// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_tstzrange, boolean_*_from_binlog_ddl
-// and zerofill_integers
+// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_tstzrange, boolean_*_from_binlog_ddl,
+// zerofill_integers and time_mode_* (time.precision.mode)
 // variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned
