@@ -99,7 +99,7 @@ errors.tolerance=all the record is dropped.
 Column types modelled (the value as the connector's value converter
 delivers it, under the default time.precision.mode (and connect: Kafka
 Connect's Date, Time and Timestamp, milliseconds; microseconds;
-nanoseconds), under both
+nanoseconds; isostring: ISO-8601 strings), under both
 bigint.unsigned.handling.mode values (precise: BIGINT UNSIGNED is a Decimal of
 scale 0, precision 20, holding the unsigned value), and under every
 binary.handling.mode (base64,

@@ -17,9 +17,11 @@ type ColumnSettings struct {
 	// default), adaptive_time_microseconds (the binlog connectors'
 	// default; on PostgreSQL it makes time(0-3) a MicroTime), connect
 	// (Kafka Connect's Date, Time and Timestamp: java.util.Date values,
-	// milliseconds), microseconds (MicroTime, MicroTimestamp) and
-	// nanoseconds (NanoTime, NanoTimestamp) are modelled
-	// (ColumnSchemaWith, ColumnValue); isostring is not.
+	// milliseconds), microseconds (MicroTime, MicroTimestamp),
+	// nanoseconds (NanoTime, NanoTimestamp) and isostring (IsoDate,
+	// IsoTime, IsoTimestamp strings) are modelled (ColumnSchemaWith,
+	// ColumnValue); ParseConfig refuses another value as the connectors'
+	// validation does.
 	TimePrecisionMode string
 	// BinaryHandlingMode is binary.handling.mode: bytes (the default),
 	// base64, base64-url-safe and hex are modelled (the last three make a
@@ -125,7 +127,7 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 	switch s.Name {
 	case NameTimestamp, NameMicroTimestamp, NameNanoTimestamp, NameZonedTimestamp, NameDate,
 		NameTime, NameMicroTime, NameNanoTime, NameZonedTime, NameYear,
-		NameConnectDate, NameConnectTime, NameConnectTimestamp:
+		NameConnectDate, NameConnectTime, NameConnectTimestamp, NameIsoDate, NameIsoTime, NameIsoTimestamp:
 		temporal = true
 	}
 	if s.Name == NameMicroTime && kind != Postgres && kind != "" && cs.TimePrecisionMode == "adaptive" {

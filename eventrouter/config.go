@@ -255,6 +255,14 @@ func ParseConfigWithOptions(m map[string]string, transformAlias string, opts Par
 		return c, &ConfigError{Key: "time.precision.mode", Value: m["time.precision.mode"], Connector: true,
 			Message: "The 'adaptive' time.precision.mode is no longer supported (the MySQL / MariaDB connector's config validation, as Connect's validate answers it: the connector is not created; adaptive_time_microseconds is the default)"}
 	}
+	if c.Connector == Postgres || c.Connector == MySQL || c.Connector == MariaDB {
+		if !timeModes[c.ColumnSettings.TimePrecisionMode] {
+			// the connectors' config validation (Connect's validate
+			// answers it on 3.6.1 PostgreSQL and 3.5.0 MariaDB)
+			return c, &ConfigError{Key: "time.precision.mode", Value: m["time.precision.mode"], Connector: true,
+				Message: "The 'time.precision.mode' value is invalid: Value must be one of adaptive, adaptive_time_microseconds, isostring, microseconds, nanoseconds, connect"}
+		}
+	}
 	_, parts := m["topic.creation.default.partitions"]
 	_, rf := m["topic.creation.default.replication.factor"]
 	c.TopicCreation = parts && rf && !strings.EqualFold(strings.TrimSpace(worker["topic.creation.enable"]), "false")

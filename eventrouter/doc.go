@@ -255,6 +255,13 @@
 //	timestamp(p) | datetime(p)                    int64 MicroTimestamp | NanoTimestamp epoch µs | ns, any p; beyond a long's
 //	                                                                               nanoseconds PG gives NULL (the converter
 //	                                                                               throws), MariaDB wraps
+//	time.precision.mode=isostring:
+//	date | date                                   string io.debezium.time.IsoDate  "2024-02-29Z"
+//	time(p) | time(p)                             string io.debezium.time.IsoTime  "12:34:56.79Z" (ISO_OFFSET_TIME: no trailing
+//	                                                                               zeros; 24:00:00 is 00:00:00Z); MariaDB
+//	                                                                               TIME < 0 or > 24:00:00: NULL
+//	timestamp(p) | datetime(p)                    string io.debezium.time.IsoTimestamp "2024-03-01T12:34:56.79Z"
+//	                                              (as the event timestamp: DataException, not INT64)
 //	                                              timestamptz, timetz, interval, MariaDB timestamp, year unchanged
 //	                                              under every mode; a DEFAULT on a column whose schema the mode
 //	                                              changes is refused
@@ -323,8 +330,8 @@
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
 // pg_arrays_simple_headers, pg_array_*, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_varbit_unbounded, pg_interval_fields, pg_tstzrange, boolean_*_from_binlog_ddl
-// zerofill_integers, maria_zerofill_{json,string,double} and
-// maria_spatial_{json,simple_headers}
+// zerofill_integers, maria_zerofill_{json,string,double},
+// maria_spatial_{json,simple_headers} and time_mode_* (time.precision.mode)
 // variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned

@@ -206,7 +206,13 @@ func ColumnSchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, e
 // parameters scale and connect.decimal.precision (precise, the default),
 // string (string) or double (double). An unconstrained PostgreSQL numeric
 // under precise is the struct io.debezium.data.VariableScaleDecimal
-// (scale, value).
+// (scale, value). time.precision.mode decides the schema of PostgreSQL
+// date, time(p), timestamp(p) and date[] elements and MySQL / MariaDB date,
+// time(p), datetime(p): connect gives Kafka Connect's Date, Time and
+// Timestamp, microseconds MicroTime / MicroTimestamp, nanoseconds NanoTime
+// / NanoTimestamp, isostring IsoDate / IsoTime / IsoTimestamp strings (date
+// stays io.debezium.time.Date under microseconds and nanoseconds), and
+// adaptive_time_microseconds a PostgreSQL time(0-3) MicroTime.
 func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs ColumnSettings) (*Schema, error) {
 	if kind == "" {
 		kind = Postgres

@@ -15,6 +15,9 @@ const (
 	NameConnectTime      = "org.apache.kafka.connect.data.Time"
 	NameConnectTimestamp = "org.apache.kafka.connect.data.Timestamp"
 	NameNanoTime         = "io.debezium.time.NanoTime"
+	NameIsoDate          = "io.debezium.time.IsoDate"
+	NameIsoTime          = "io.debezium.time.IsoTime"
+	NameIsoTimestamp     = "io.debezium.time.IsoTimestamp"
 )
 
 // JavaDate is a java.util.Date (milliseconds since the epoch): the value of
@@ -26,11 +29,11 @@ type JavaDate int64
 func (d JavaDate) Time() time.Time { return time.UnixMilli(int64(d)).UTC() }
 
 // timeModes are the time.precision.mode values ColumnSchemaWith models.
-var timeModes = map[string]bool{"": true, "adaptive": true, "adaptive_time_microseconds": true, "connect": true, "microseconds": true, "nanoseconds": true}
+var timeModes = map[string]bool{"": true, "adaptive": true, "adaptive_time_microseconds": true, "connect": true, "microseconds": true, "nanoseconds": true, "isostring": true}
 
 // TimeModeModelled is the list of modelled time.precision.mode values, for
 // messages.
-const TimeModeModelled = "adaptive, adaptive_time_microseconds, connect, microseconds, nanoseconds"
+const TimeModeModelled = "adaptive, adaptive_time_microseconds, connect, microseconds, nanoseconds, isostring"
 
 // wallClockKind is the family of a column whose schema time.precision.mode
 // decides (JdbcValueConverters / TemporalPrecisionMode): date, time
@@ -70,6 +73,11 @@ func modeSchema(mode, family string) (*Schema, bool) {
 		case "timestamp":
 			return &Schema{Type: Int64, Name: NameConnectTimestamp, Version: i32(1)}, true
 		}
+	case "isostring":
+		name := map[string]string{"date": NameIsoDate, "time": NameIsoTime, "timestamp": NameIsoTimestamp}[family]
+		if name != "" {
+			return &Schema{Type: String, Name: name, Version: i32(1)}, true
+		}
 	case "microseconds", "nanoseconds":
 		unit := map[string]string{"microseconds": "Micro", "nanoseconds": "Nano"}[mode]
 		switch family {
@@ -106,11 +114,18 @@ func pgTimeMicroMode(kind ConnectorKind, mode, family string) bool {
 // gives its values.
 func isModeName(name string) bool {
 	switch name {
-	case NameConnectDate, NameConnectTime, NameConnectTimestamp, NameNanoTime:
+	case NameConnectDate, NameConnectTime, NameConnectTimestamp, NameNanoTime,
+		NameIsoDate, NameIsoTime, NameIsoTimestamp:
 		return true
 	}
 	return false
 }
+
+// IsModeSchema reports a column schema only a time.precision.mode other
+// than the adaptive ones gives (connect, nanoseconds' NanoTime,
+// isostring): a reader of the database hands ColumnValue the column's
+// text, as for a ColumnReadAsText type.
+func IsModeSchema(s *Schema) bool { return s != nil && isModeName(s.Name) }
 
 // modeValue is the value of a wall-clock column whose schema s
 // time.precision.mode connect decides: the stored value (PostgreSQL
@@ -133,6 +148,10 @@ func modeValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessag
 		if err != nil {
 			return nil, err
 		}
+		if s.Name == NameIsoDate {
+			// IsoDate.toIsoString: ISO_OFFSET_DATE at UTC
+			return time.Unix(int64(v.(int32))*86400, 0).UTC().Format("2006-01-02") + "Z", nil
+		}
 		return JavaDate(int64(v.(int32)) * 86400000), nil
 	case "time":
 		v, err := ColumnValue(kind, sqlType, &Schema{Type: Int64, Name: NameMicroTime}, raw)
@@ -145,9 +164,15 @@ func modeValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessag
 			return us * 1000, nil
 		}
 		if !pg && (us < 0 || us > 86400000000) {
-			// supportsLargeTimeValues is false under connect:
-			// Time.toMilliOfDay throws, the converter delivers nothing
-			return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "a TIME below 00:00:00 or above 24:00:00 under time.precision.mode=connect (Time.toMilliOfDay throws)"}
+			// supportsLargeTimeValues is false under connect and
+			// isostring: Time.toMilliOfDay / IsoTime.toIsoString throw,
+			// the converter delivers nothing
+			return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "a TIME below 00:00:00 or above 24:00:00 under time.precision.mode connect or isostring (the converter throws)"}
+		}
+		if s.Name == NameIsoTime {
+			// IsoTime.toIsoString: LocalTime 00:00 plus the duration
+			// (24:00:00 wraps to 00:00:00), ISO_OFFSET_TIME at UTC
+			return time.UnixMicro(us%86400000000).UTC().Format("15:04:05.999999") + "Z", nil
 		}
 		return JavaDate(us / 1000), nil
 	case "timestamp":
@@ -156,6 +181,11 @@ func modeValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessag
 			return nil, err
 		}
 		us := v.(int64)
+		if s.Name == NameIsoTimestamp {
+			// IsoTimestamp.toIsoString: ISO_OFFSET_DATE_TIME at UTC
+			// (seconds always, the fraction without trailing zeros)
+			return time.UnixMicro(us).UTC().Format("2006-01-02T15:04:05.999999") + "Z", nil
+		}
 		ms := us / 1000
 		if us%1000 < 0 {
 			ms--

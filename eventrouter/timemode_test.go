@@ -122,3 +122,57 @@ func TestTimePrecisionModeMicroNano(t *testing.T) {
 		t.Errorf("timestamp(3) DEFAULT under nanoseconds: %v", err)
 	}
 }
+
+// isostring: io.debezium.time.IsoDate / IsoTime / IsoTimestamp strings (the
+// time_mode_isostring_* variants' values).
+func TestTimePrecisionModeIsoString(t *testing.T) {
+	cs := ColumnSettings{TimePrecisionMode: "isostring"}
+	for _, tc := range []struct {
+		kind          ConnectorKind
+		typ, in, name string
+		want          string
+	}{
+		{Postgres, "date", `"2024-02-29"`, NameIsoDate, "2024-02-29Z"},
+		{MariaDB, "date", `"1969-12-31"`, NameIsoDate, "1969-12-31Z"},
+		{Postgres, "time(3)", `"12:34:56.7895"`, NameIsoTime, "12:34:56.79Z"},
+		{MariaDB, "time(3)", `"12:34:56.7895"`, NameIsoTime, "12:34:56.789Z"},
+		{Postgres, "time", `"23:59:59.9999995"`, NameIsoTime, "00:00:00Z"}, // 24:00:00 wraps
+		{Postgres, "time(0)", `"23:59:59"`, NameIsoTime, "23:59:59Z"},
+		{Postgres, "timestamp(3)", `"2024-03-01 12:34:56.7895"`, NameIsoTimestamp, "2024-03-01T12:34:56.79Z"},
+		{MariaDB, "datetime", `"2024-03-01 12:34:56.5"`, NameIsoTimestamp, "2024-03-01T12:34:56Z"},
+		{MariaDB, "datetime(3)", `"9999-12-31 23:59:59.999"`, NameIsoTimestamp, "9999-12-31T23:59:59.999Z"},
+	} {
+		s, err := ColumnSchemaWith(tc.kind, tc.typ, true, cs)
+		if err != nil || s.Name != tc.name || s.Type != String {
+			t.Fatalf("%s %s: schema %+v, %v", tc.kind, tc.typ, s, err)
+		}
+		v, err := ColumnValue(tc.kind, tc.typ, s, json.RawMessage(tc.in))
+		if err != nil || v != tc.want {
+			t.Errorf("%s %s %s: %v (%v), want %q", tc.kind, tc.typ, tc.in, v, err, tc.want)
+		}
+	}
+	// a MariaDB TIME above 24:00:00: IsoTime.toIsoString throws (NULL)
+	s, _ := ColumnSchemaWith(MariaDB, "time(3)", true, cs)
+	if _, err := ColumnValue(MariaDB, "time(3)", s, json.RawMessage(`"100:00:00"`)); !errors.As(err, new(*ConvertError)) {
+		t.Errorf("MariaDB TIME 100:00:00 under isostring: %v, want a ConvertError", err)
+	}
+}
+
+// A time.precision.mode the connectors' validation rejects is a
+// *ConfigError with Connector set (Connect does not create the connector).
+func TestTimePrecisionModeInvalid(t *testing.T) {
+	for _, class := range []string{"io.debezium.connector.postgresql.PostgresConnector", "io.debezium.connector.mariadb.MariaDbConnector"} {
+		_, err := ParseConfig(map[string]string{"connector.class": class, "topic.prefix": "p", "time.precision.mode": "millis",
+			"transforms": "outbox", "transforms.outbox.type": EventRouterClass}, "outbox")
+		var cfe *ConfigError
+		if !errors.As(err, &cfe) || !cfe.Connector || cfe.Key != "time.precision.mode" {
+			t.Errorf("%s: %v, want a connector ConfigError", class, err)
+		}
+		for _, mode := range []string{"connect", " ISOSTRING", "microseconds", "nanoseconds", "adaptive_time_microseconds"} {
+			if _, err := ParseConfig(map[string]string{"connector.class": class, "topic.prefix": "p", "time.precision.mode": mode,
+				"transforms": "outbox", "transforms.outbox.type": EventRouterClass}, "outbox"); err != nil {
+				t.Errorf("%s %q: %v", class, mode, err)
+			}
+		}
+	}
+}

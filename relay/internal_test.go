@@ -161,7 +161,6 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		conf         map[string]string
 	}{
 		{eventrouter.Postgres, "bytea", "binary.handling.mode", map[string]string{"binary.handling.mode": "base32"}},
-		{eventrouter.MariaDB, "timestamp(3)", "time.precision.mode", map[string]string{"time.precision.mode": "isostring"}},
 		{eventrouter.MariaDB, "bigint(20) unsigned", "bigint.unsigned.handling.mode", map[string]string{"bigint.unsigned.handling.mode": " Double"}},
 	} {
 		tb := &table{kind: tc.kind, schema: "s", name: "outbox"}

@@ -468,8 +468,10 @@ func TestRelayFilter(t *testing.T) {
 // not model, as the catalog of the real database describes it (#31): a
 // PostgreSQL tsvector, a box, an array of an element type not modelled
 // (point[], timetz(3)[]), a money DEFAULT; a
-// MariaDB inet6; and a MariaDB connector config with
-// time.precision.mode=adaptive, which the connector's validation rejects.
+// MariaDB inet6; a MariaDB connector config with
+// time.precision.mode=adaptive and a config with a mode no connector
+// knows, which the connectors' validation rejects; a DEFAULT on a column
+// whose schema time.precision.mode changes.
 func TestNewRefusesUnmodelledColumns(t *testing.T) {
 	for _, tc := range []struct {
 		sd          side
@@ -484,6 +486,9 @@ func TestNewRefusesUnmodelledColumns(t *testing.T) {
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c money DEFAULT 1.5", column: "c", want: "the DEFAULT of a money column (not modelled)"},
 		{sd: sides[1], ddl: "ALTER TABLE outbox ADD COLUMN c inet6", column: "c", want: `"inet6" is not modelled`},
 		{sd: sides[1], conf: map[string]string{"time.precision.mode": "adaptive"}, want: "The 'adaptive' time.precision.mode is no longer supported"},
+		{sd: sides[0], conf: map[string]string{"time.precision.mode": "millis"}, want: "Value must be one of adaptive, adaptive_time_microseconds, isostring, microseconds, nanoseconds, connect"},
+		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c timestamp(3) DEFAULT '2024-01-01 00:00:00'", column: "c", conf: map[string]string{"time.precision.mode": "connect"}, want: "the DEFAULT of a timestamp(3) column"},
+		{sd: sides[1], ddl: "ALTER TABLE outbox ADD COLUMN c datetime(3) DEFAULT '2024-01-01 00:00:00'", column: "c", conf: map[string]string{"time.precision.mode": "nanoseconds"}, want: "the DEFAULT of a datetime(3) column"},
 	} {
 		f := newFixture(t, tc.sd, tc.conf)
 		if tc.ddl != "" {

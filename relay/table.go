@@ -520,7 +520,7 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 			if v, err = zonedText(t.pg(), v); err != nil {
 				return nil, err
 			}
-		} else if s.Type == eventrouter.String && !c.text {
+		} else if s.Type == eventrouter.String && !c.text && !eventrouter.IsModeSchema(s) {
 			return v, nil
 		}
 		raw, _ := json.Marshal(v)
