@@ -129,7 +129,7 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 		out = append(out, "numeric(p,s)", "decimal(p,s)", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
-			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore")
+			"point", "int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -207,6 +207,9 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	if s, ok, err := pgArraySchema(kind, sqlType, nullable, cs); ok {
 		return s, err
 	}
+	if err := droppedColumn(kind, sqlType, cs); err != nil {
+		return nil, err
+	}
 	if isMoney(kind, sqlType) {
 		s := &Schema{Optional: nullable}
 		s.Type, s.Name, s.Parameters = moneySchema(cs.DecimalHandlingMode)
@@ -232,6 +235,10 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 			s.Version = i32(1)
 		}
 		return s, nil
+	}
+	if isPgPoint(kind, sqlType) {
+		// PostgresValueConverter: io.debezium.data.geometry.Point
+		return pointSchema(nullable), nil
 	}
 	if isBinlogSpatial(kind, sqlType) {
 		// BinlogValueConverters: POINT is io.debezium.data.geometry.Point,
@@ -357,6 +364,12 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		if err := json.Unmarshal(raw, &str); err != nil {
 			return nil, err
 		}
+	}
+	if isPgPoint(kind, sqlType) {
+		if !isStr {
+			return nil, fmt.Errorf("%w: point value %s: a string \"(x,y)\" expected", ErrInvalidEvent, raw)
+		}
+		return pgPointValue(s, str)
 	}
 	if isBinlogSpatial(kind, sqlType) {
 		if !isStr {
@@ -896,6 +909,11 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			nullable = *spec.Nullable
 		}
 		s, err := ColumnSchemaWith(kind, spec.Type, nullable, cs)
+		if errors.Is(err, ErrColumnDropped) {
+			// not in the record (PostgreSQL line, box, ...): its value is
+			// not read
+			continue
+		}
 		if err != nil {
 			var se *SettingError
 			if errors.As(err, &se) {
