@@ -221,23 +221,12 @@ func parsePgArrayLiteral(v string) (elems []string, nulls []bool, err error) {
 			return nil, nil, fmt.Errorf("a multi-dimensional array is not modelled")
 		case '"':
 			quoted = true
-			i++
-			for {
-				if i >= len(s) {
-					return nil, nil, fmt.Errorf("an unterminated quoted element")
-				}
-				c := s[i]
-				if c == '\\' && i+1 < len(s) {
-					b.WriteByte(s[i+1])
-					i += 2
-					continue
-				}
-				i++
-				if c == '"' {
-					break
-				}
-				b.WriteByte(c)
+			text, next, ok := readQuoted(s, i)
+			if !ok {
+				return nil, nil, fmt.Errorf("an unterminated quoted element")
 			}
+			b.WriteString(text)
+			i = next
 			for i < len(s) && isPgArraySpace(s[i]) {
 				i++
 			}
