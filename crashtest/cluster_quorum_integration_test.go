@@ -219,38 +219,29 @@ func killBothWorkers(t *testing.T, cs *crashStack, s *suite) func(int) (time.Tim
 		t.Logf("killed worker %d (frozen, ran the task) and worker %d at %s", w, 3-w, at.UTC().Format("15:04:05.000"))
 		tl := &timeline{t: t, at: at, seen: map[string]time.Duration{}}
 		const resolvedMark = "the open transaction resolved: every outbox partition's LSO at or past its HW at the freeze"
-		done, stopped := make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(stopped)
-			for {
-				select {
-				case <-done:
-					return
-				case <-time.After(500 * time.Millisecond):
+		stop := pollLoop(500*time.Millisecond, func() {
+			now, err := cs.openTransactions(s.topic, partitions)
+			resolved := 0
+			if err != nil {
+				resolved = -1
+			}
+			for p, was := range open {
+				if cur, ok := now[p]; !ok || cur[0] >= was[1] {
+					resolved++
 				}
-				now, err := cs.openTransactions(s.topic, partitions)
-				resolved := 0
-				if err != nil {
-					resolved = -1
-				}
-				for p, was := range open {
-					if cur, ok := now[p]; !ok || cur[0] >= was[1] {
-						resolved++
-					}
-				}
-				if resolved == len(open) {
-					tl.mark(resolvedMark)
-				}
-				for n := 1; n <= cs.workers; n++ {
-					if st, ok := cs.workerState(n, s.connector); ok {
-						tl.mark(fmt.Sprintf("worker %d answers REST (task: %s)", n, st))
-						if strings.HasPrefix(st, "RUNNING") {
-							tl.mark(fmt.Sprintf("worker %d reports the task %s", n, st))
-						}
+			}
+			if resolved == len(open) {
+				tl.mark(resolvedMark)
+			}
+			for n := 1; n <= cs.workers; n++ {
+				if st, ok := cs.workerState(n, s.connector); ok {
+					tl.mark(fmt.Sprintf("worker %d answers REST (task: %s)", n, st))
+					if strings.HasPrefix(st, "RUNNING") {
+						tl.mark(fmt.Sprintf("worker %d reports the task %s", n, st))
 					}
 				}
 			}
-		}()
+		})
 		cs.up(t)
 		itest.WaitRunning(t, cs.connectURL(), s.connector, 3*time.Minute)
 		note := fmt.Sprintf("transaction open in %d outbox partitions and _connect-offsets", len(open))
@@ -264,8 +255,7 @@ func killBothWorkers(t *testing.T, cs *crashStack, s *suite) func(int) (time.Tim
 			}
 			time.Sleep(500 * time.Millisecond)
 		}
-		close(done)
-		<-stopped
+		stop()
 		tl.mu.Lock()
 		slices.Sort(tl.logs)
 		t.Logf("both workers killed: timeline from the kill:\n%s", joinLines(tl.logs))

@@ -230,25 +230,16 @@ func watchOffsets(t *testing.T, bootstrap, topic, connector string) *offsetWatch
 		t.Fatal(err)
 	}
 	o := &offsetWatch{next: make(chan struct{})}
-	done, stopped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			if m, ok := cons.Poll(50).(*kafka.Message); ok && m.TopicPartition.Error == nil && bytes.Contains(m.Key, []byte(`"`+connector+`"`)) {
-				o.mu.Lock()
-				o.writes = append(o.writes, time.Now())
-				close(o.next)
-				o.next = make(chan struct{})
-				o.mu.Unlock()
-			}
+	stop := pollLoop(0, func() {
+		if m, ok := cons.Poll(50).(*kafka.Message); ok && m.TopicPartition.Error == nil && bytes.Contains(m.Key, []byte(`"`+connector+`"`)) {
+			o.mu.Lock()
+			o.writes = append(o.writes, time.Now())
+			close(o.next)
+			o.next = make(chan struct{})
+			o.mu.Unlock()
 		}
-	}()
-	t.Cleanup(func() { close(done); <-stopped; cons.Close() })
+	})
+	t.Cleanup(func() { stop(); cons.Close() })
 	return o
 }
 

@@ -510,25 +510,12 @@ func (p *pgArrayParser) list() ([]pgArrayItem, error) {
 			it.sub = sub
 			subs++
 		case '"':
-			var b strings.Builder
-			p.i++
-			for {
-				if p.i >= len(p.s) {
-					return nil, fmt.Errorf("an unterminated quoted element")
-				}
-				c := p.s[p.i]
-				if c == '\\' && p.i+1 < len(p.s) {
-					b.WriteByte(p.s[p.i+1])
-					p.i += 2
-					continue
-				}
-				p.i++
-				if c == '"' {
-					break
-				}
-				b.WriteByte(c)
+			text, next, ok := readQuoted(p.s, p.i)
+			if !ok {
+				return nil, fmt.Errorf("an unterminated quoted element")
 			}
-			it.text = b.String()
+			it.text = text
+			p.i = next
 		default:
 			var b strings.Builder
 			for p.i < len(p.s) && p.s[p.i] != ',' && p.s[p.i] != '}' {

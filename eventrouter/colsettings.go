@@ -67,6 +67,10 @@ type ColumnSettings struct {
 	// ParseOptions.WorkerTimeZone (outboxctl route preview and relay
 	// --worker-time-zone).
 	WorkerTimeZone string
+	// IncludeUnknownDatatypes is include.unknown.datatypes: false (the
+	// default: a column whose type has no schema, e.g. a PostgreSQL box,
+	// is left out of the records) is modelled; true (its bytes) is not.
+	IncludeUnknownDatatypes string
 }
 
 // ParseColumnSettings reads the ColumnSettings of a connector config.
@@ -81,6 +85,8 @@ func ParseColumnSettings(conf map[string]string) ColumnSettings {
 		MoneyFractionDigits:   get("money.fraction.digits"),
 		ConvertingFailureMode: get("event.converting.failure.handling.mode"),
 		HStoreHandlingMode:    get("hstore.handling.mode"),
+
+		IncludeUnknownDatatypes: get("include.unknown.datatypes"),
 	}
 	return cs
 }

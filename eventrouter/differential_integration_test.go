@@ -907,12 +907,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_xml:header,t_vbit1:envelope:flag",
 				"route.topic.replacement":           "dt$R.pgk.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
-				"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
-				"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: jsonConverters(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"1","t_bits":"000000000001","t_vbit1":"1","t_xml":"<s/>"}`,
 			ops: []op{
 				{name: "money_payload_bits_key", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"$12,345,678.905","t_bits":"100000000001","t_vbit1":"1","t_xml":"<?xml version=\"1.0\" standalone=\"no\"?>\n<a>é &lt;</a>"}`},
@@ -1176,12 +1171,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_z8:header,t_z16:header,t_z32:header,t_z64:header,t_zd:header,t_z8:envelope:z8,t_z64:envelope:z64,t_z16:partition",
 				"route.topic.replacement":           "dt$R.zf.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
-				"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
-				"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: jsonConverters(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_z8":1,"t_z16":0,"t_z32":1,"t_z64":"1","t_zd":1}`,
 			ops: []op{
 				{name: "zerofill_padded_small", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_z8":7,"t_z16":1,"t_z32":42,"t_z64":"5","t_zd":3}`},
@@ -1189,11 +1179,7 @@ func baseVariants() []variant {
 				{name: "zerofill_nulls", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":null,"t_z8":null,"t_z16":null,"t_z32":null,"t_z64":null,"t_zd":null}`},
 			},
 		},
-		decimalVariant("decimal_precise", "precise", false, map[string]string{
-			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
-			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
-			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-		}),
+		decimalVariant("decimal_precise", "precise", false, jsonConverters(true)),
 		decimalVariant("decimal_precise_string_conv", "precise", false, map[string]string{
 			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",

@@ -233,6 +233,11 @@
 //	                                                                               enumsortorder, comma-joined); DEFAULT
 //	                                                                               'label'::type is the text between the
 //	                                                                               quotes (a doubled quote kept)
+//	point | -                                     struct io.debezium.data.geometry.Point {x, y double, wkb optional bytes
+//	                                              (the little-endian 2D point), srid optional int32 (none)}; input
+//	                                              "(x,y)" or "x,y" (NaN, Infinity; Java's canonical NaN in the wkb)
+//	line, lseg, box, path, polygon, circle | -    none: left out of the record (include.unknown.datatypes=false; true
+//	                                              refused); a sample's value is ignored, the relay skips the column
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
@@ -303,7 +308,9 @@
 // (ColumnSettings.WorkerTimeZone) is not UTC;
 // MySQL spatial types (MariaDB's are modelled; only what MariaDB stores is
 // accepted: 2D, GEOMETRYCOLLECTION EMPTY the only empty geometry, closed
-// rings, MULTIPOINT(1 2,3 4) without inner parentheses), PostGIS.
+// rings, MULTIPOINT(1 2,3 4) without inner parentheses), PostGIS (not
+// installed on the stack's PostgreSQL 15: pg_available_extensions has no
+// postgis).
 // In the placements:
 //
 //   - id, key, payload, header, envelope: every modelled type, serialized
@@ -331,7 +338,7 @@
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
 // pg_arrays_simple_headers, pg_array_*, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_varbit_unbounded, pg_interval_fields, pg_tstzrange, boolean_*_from_binlog_ddl
 // zerofill_integers, maria_zerofill_{json,string,double},
-// maria_spatial_{json,simple_headers} and time_mode_* (time.precision.mode)
+// maria_spatial_{json,simple_headers}, pg_geometric_point_{json,simple_headers} and time_mode_* (time.precision.mode)
 // variants
 // check these values against the real connectors, and the relay's against
 // Debezium's records, with non-canonical input, excess precision, unsigned

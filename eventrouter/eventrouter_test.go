@@ -422,7 +422,7 @@ func TestColumnSchema(t *testing.T) {
 		{eventrouter.MariaDB, "hstore"}, {eventrouter.MariaDB, "money"}, {eventrouter.Postgres, "interval second to day"}, {eventrouter.Postgres, "interval(7)"},
 		{eventrouter.MariaDB, "xml"}, {eventrouter.Postgres, "interval[][]"}, {eventrouter.Postgres, "xml[]"}, {eventrouter.MariaDB, "int[]"},
 		{eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"}, {eventrouter.MariaDB, "enum('x"},
-		{eventrouter.Postgres, "box"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},
+		{eventrouter.Postgres, "tsvector"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},
 		{eventrouter.MariaDB, "inet6"}, {eventrouter.Postgres, "int zerofill"},
 		{eventrouter.MariaDB, "uuid"},
 	} {

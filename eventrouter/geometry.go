@@ -3,6 +3,7 @@ package eventrouter
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -507,4 +508,91 @@ func (r *wkbReader) geometry(depth int) (*geom, error) {
 		g.parts = append(g.parts, p)
 	}
 	return g, nil
+}
+
+// ---------------------------------------------------------------- PostgreSQL point
+
+// isPgPoint reports a PostgreSQL point column.
+func isPgPoint(kind ConnectorKind, sqlType string) bool {
+	return (kind == Postgres || kind == "") && strings.EqualFold(strings.TrimSpace(sqlType), "point")
+}
+
+var pgPointRe = regexp.MustCompile(`^\s*(\()?\s*([^,()\s]+)\s*,\s*([^,()\s]+)\s*(\))?\s*$`)
+
+// pgPointValue is a PostgreSQL point as PostgresValueConverter delivers it
+// (Point.createValue(schema, x, y)): x and y as PostgreSQL stores them
+// (float8), the little-endian WKB of the 2D point, no SRID. The input is
+// point's text, "(x,y)" or "x,y" (NaN, Infinity accepted as float8in
+// does).
+func pgPointValue(s *Schema, v string) (*Struct, error) {
+	m := pgPointRe.FindStringSubmatch(v)
+	if m == nil || (m[1] == "") != (m[4] == "") {
+		return nil, fmt.Errorf("%w: point value %q: \"(x,y)\" expected", ErrInvalidEvent, v)
+	}
+	var xy [2]float64
+	for i, t := range m[2:4] {
+		if strings.ContainsAny(t, "_xXpP") && !strings.EqualFold(t, "infinity") && !strings.EqualFold(t, "-infinity") {
+			return nil, fmt.Errorf("%w: point value %q: %q is not a float8", ErrInvalidEvent, v, t)
+		}
+		f, err := strconv.ParseFloat(t, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("%w: point value %q: %q is not a float8", ErrInvalidEvent, v, t)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: point value %q: %q is out of range for type double precision", ErrInvalidEvent, v, t)
+		}
+		if math.IsNaN(f) {
+			// Java's Double.NaN (Double.parseDouble), whose bits the WKB
+			// carries: 0x7ff8000000000000 (Go's NaN has the low bit set)
+			f = math.Float64frombits(0x7ff8000000000000)
+		}
+		xy[i] = f
+	}
+	g := &geom{typ: 1, coords: [][2]float64{xy}}
+	st := NewStruct(s)
+	_ = st.Put("x", xy[0])
+	_ = st.Put("y", xy[1])
+	if err := st.Put("wkb", g.appendWKB(nil)); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// pgUnknownGeometric are the PostgreSQL built-in geometric types
+// PostgresValueConverter has no converter for (its schemaBuilder falls
+// through to JdbcValueConverters, which gives Types.OTHER no schema).
+var pgUnknownGeometric = map[string]bool{"line": true, "lseg": true, "box": true, "path": true, "polygon": true, "circle": true}
+
+// ErrColumnDropped is a column the connector leaves out of its records:
+// its type has no schema and include.unknown.datatypes is false (the
+// default). A placement naming it finds no field.
+var ErrColumnDropped = errors.New("the connector leaves the column out of its records")
+
+// DroppedColumnError is a column of a type the connector gives no schema
+// (PostgreSQL line, lseg, box, path, polygon, circle under
+// include.unknown.datatypes=false): it is not in the record. It unwraps to
+// ErrColumnDropped.
+type DroppedColumnError struct {
+	Kind ConnectorKind
+	Type string
+}
+
+func (e *DroppedColumnError) Error() string {
+	return fmt.Sprintf("column type %q has no Connect schema (include.unknown.datatypes=false): the connector leaves the column out of its records", e.Type)
+}
+
+// Unwrap returns ErrColumnDropped.
+func (e *DroppedColumnError) Unwrap() error { return ErrColumnDropped }
+
+// droppedColumn returns a *DroppedColumnError for a column the connector
+// leaves out, a *SettingError when include.unknown.datatypes=true would
+// deliver it (its bytes are not modelled), nil otherwise.
+func droppedColumn(kind ConnectorKind, sqlType string, cs ColumnSettings) error {
+	if (kind != Postgres && kind != "") || !pgUnknownGeometric[strings.ToLower(strings.TrimSpace(sqlType))] {
+		return nil
+	}
+	if cs.IncludeUnknownDatatypes == "true" {
+		return &SettingError{Type: sqlType, Setting: "include.unknown.datatypes", Value: "true", Modeled: "false (the column is left out)"}
+	}
+	return &DroppedColumnError{Kind: kind, Type: sqlType}
 }

@@ -119,3 +119,56 @@ func TestGeometryConverters(t *testing.T) {
 		t.Errorf("StringConverter of a bytes field: %v", err)
 	}
 }
+
+// PostgreSQL point (pg_geometric_point_* on the stack): Point.createValue
+// of the stored doubles, the little-endian WKB (NaN as Java's canonical
+// NaN), no SRID; line, lseg, box, path, polygon and circle are left out of
+// the record (include.unknown.datatypes=false); true is refused.
+func TestPgGeometric(t *testing.T) {
+	s, err := ColumnSchema(Postgres, "point", false)
+	if err != nil || s.Name != NamePoint || s.Optional {
+		t.Fatalf("point schema %v %v", s, err)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"(1,2)", `{"x":1.0,"y":2.0,"wkb":"AQEAAAAAAAAAAADwPwAAAAAAAABA","srid":null}`},
+		{" 1.50 , -0 ", `{"x":1.5,"y":-0.0,"wkb":"AQEAAAAAAAAAAAD4PwAAAAAAAACA","srid":null}`},
+		{"(NaN,Infinity)", `{"x":NaN,"y":Infinity,"wkb":"AQEAAAAAAAAAAAD4fwAAAAAAAPB/","srid":null}`},
+	} {
+		v, err := ColumnValue(Postgres, "point", s, json.RawMessage(fmt.Sprintf("%q", tc.in)))
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if h, err := convertHeader(Converter{Kind: SimpleHeaderConverter}, s, v); err != nil || string(h) != tc.want {
+			t.Errorf("%q: %s %v, want %s", tc.in, h, err, tc.want)
+		}
+	}
+	for _, in := range []string{"(1,2", "1 2", "(1e400,0)", "(0x1p-2,0)"} {
+		if _, err := ColumnValue(Postgres, "point", s, json.RawMessage(fmt.Sprintf("%q", in))); !errors.Is(err, ErrInvalidEvent) {
+			t.Errorf("%q: %v, want ErrInvalidEvent", in, err)
+		}
+	}
+	for _, typ := range []string{"line", "lseg", "box", "path", "polygon", "circle"} {
+		if _, err := ColumnSchema(Postgres, typ, true); !errors.Is(err, ErrColumnDropped) {
+			t.Errorf("%s: %v, want ErrColumnDropped", typ, err)
+		}
+		var se *SettingError
+		if _, err := ColumnSchemaWith(Postgres, typ, true, ParseColumnSettings(map[string]string{"include.unknown.datatypes": "true"})); !errors.As(err, &se) {
+			t.Errorf("%s under include.unknown.datatypes=true: %v, want a *SettingError", typ, err)
+		}
+	}
+	// a sample row's dropped column is not in the change event
+	sr, err := ParseSampleRow(strings.NewReader(`{"columns":{"b":"box"},"row":{"id":"1","aggregatetype":"A","aggregateid":"1","payload":{},"b":"(1,1),(0,0)"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := sr.ChangeEventFor(Config{Connector: Postgres})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ev.After {
+		if c.Name == "b" {
+			t.Error("the box column is in the change event")
+		}
+	}
+}

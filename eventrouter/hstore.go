@@ -167,23 +167,12 @@ func parseHstore(v string) ([]hstorePair, error) {
 		}
 		var b strings.Builder
 		if s[i] == '"' {
-			i++
-			for {
-				if i >= len(s) {
-					return "", false, fmt.Errorf("an unterminated quoted item")
-				}
-				c := s[i]
-				if c == '\\' && i+1 < len(s) {
-					b.WriteByte(s[i+1])
-					i += 2
-					continue
-				}
-				i++
-				if c == '"' {
-					return b.String(), true, nil
-				}
-				b.WriteByte(c)
+			text, next, ok := readQuoted(s, i)
+			if !ok {
+				return "", false, fmt.Errorf("an unterminated quoted item")
 			}
+			i = next
+			return text, true, nil
 		}
 		for i < len(s) && !isPgArraySpace(s[i]) && s[i] != '=' && s[i] != ',' && s[i] != '>' {
 			if s[i] == '\\' && i+1 < len(s) {

@@ -411,11 +411,12 @@ func pgZonedTime(v string) (string, error) {
 // without a cast: xml_out, not ::text, drops the declaration as pgoutput
 // does) and the PostgreSQL network types (inet::text always carries the
 // mask, which ColumnValue drops where inet_out does) and PostgreSQL arrays
-// (their array literal, {1,2,NULL}), and the MySQL / MariaDB FLOAT(M,D)
+// (their array literal, {1,2,NULL}), PostgreSQL point ((x,y), shortest
+// exact doubles), and the MySQL / MariaDB FLOAT(M,D)
 // (a FLOAT64 of the stored float: the server's text, widened by
 // ColumnValue).
 func ColumnReadAsText(kind ConnectorKind, sqlType string) bool {
-	return IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType) || isBinlogScaledFloat(kind, sqlType)
+	return IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType) || isBinlogScaledFloat(kind, sqlType) || isPgPoint(kind, sqlType)
 }
 
 // isBinlogScaledFloat reports a MySQL / MariaDB FLOAT(M,D).

@@ -136,7 +136,7 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"interval day to hour", "interval day to minute", "interval day to second(p)", "interval hour to minute", "interval hour to second(p)", "interval minute to second(p)",
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
-			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]",
+			"point", "int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]",
 			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]",
 			"inet[]", "cidr[]", "macaddr[]", "macaddr8[]", "int4range[]", "int8range[]", "daterange[]", "numrange[]", "tsrange[]", "tstzrange[]", "bit(n)[]",
 			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore", "enum('a','b')")
@@ -236,6 +236,9 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 			return &Schema{Type: Int64, Name: NameMicroTime, Version: i32(1), Optional: nullable}, nil
 		}
 	}
+	if err := droppedColumn(kind, sqlType, cs); err != nil {
+		return nil, err
+	}
 	if isMoney(kind, sqlType) {
 		s := &Schema{Optional: nullable}
 		s.Type, s.Name, s.Parameters = moneySchema(cs.DecimalHandlingMode)
@@ -266,6 +269,10 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	}
 	if isPgHstore(kind, sqlType) && cs.HStoreHandlingMode == "map" {
 		return pgHstoreMapSchema(nullable), nil
+	}
+	if isPgPoint(kind, sqlType) {
+		// PostgresValueConverter: io.debezium.data.geometry.Point
+		return pointSchema(nullable), nil
 	}
 	if isBinlogSpatial(kind, sqlType) {
 		// BinlogValueConverters: POINT is io.debezium.data.geometry.Point,
@@ -404,6 +411,12 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 		if err := json.Unmarshal(raw, &str); err != nil {
 			return nil, err
 		}
+	}
+	if isPgPoint(kind, sqlType) {
+		if !isStr {
+			return nil, fmt.Errorf("%w: point value %s: a string \"(x,y)\" expected", ErrInvalidEvent, raw)
+		}
+		return pgPointValue(s, str)
 	}
 	if isBinlogSpatial(kind, sqlType) {
 		if !isStr {
@@ -964,6 +977,11 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			nullable = *spec.Nullable
 		}
 		s, err := ColumnSchemaWith(kind, spec.Type, nullable, cs)
+		if errors.Is(err, ErrColumnDropped) {
+			// not in the record (PostgreSQL line, box, ...): its value is
+			// not read
+			continue
+		}
 		if err != nil {
 			var se *SettingError
 			if errors.As(err, &se) {

@@ -466,7 +466,7 @@ func TestRelayFilter(t *testing.T) {
 
 // The relay refuses, at start and naming the column, what eventrouter does
 // not model, as the catalog of the real database describes it (#31): a
-// PostgreSQL tsvector, a box, an array of an element type not modelled
+// PostgreSQL tsvector, a tsquery, an array of an element type not modelled
 // (point[], timetz(3)[]), a money DEFAULT; a
 // MariaDB inet6; a MariaDB connector config with
 // time.precision.mode=adaptive and a config with a mode no connector
@@ -480,7 +480,7 @@ func TestNewRefusesUnmodelledColumns(t *testing.T) {
 		want        string
 	}{
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c tsvector", column: "c", want: `"tsvector" is not modelled`},
-		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c box", column: "c", want: `"box" is not modelled`},
+		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c tsquery", column: "c", want: `"tsquery" is not modelled`},
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c point[]", column: "c", want: `"point[]" is not modelled`},
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c timetz(3)[]", column: "c", want: `"time(3) with time zone[]" is not modelled`},
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c money DEFAULT 1.5", column: "c", want: "the DEFAULT of a money column (not modelled)"},

@@ -334,6 +334,11 @@ func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) erro
 			continue
 		}
 		s, err := eventrouter.ColumnSchemaWith(t.kind, r.typ, r.nullable, cs)
+		if errors.Is(err, eventrouter.ErrColumnDropped) {
+			// the connector leaves it out of its records (a PostgreSQL
+			// box, line, ...): not read, not published
+			continue
+		}
 		if err != nil {
 			var se *eventrouter.SettingError
 			if errors.As(err, &se) {

@@ -92,35 +92,33 @@ func checkRelay(o *Outbox, errs *ErrorList) {
 		if o.Database.Kind == Postgres {
 			errs.add(r.PosOf("booleanColumns"), fmt.Sprintf("outbox %q: relay.booleanColumns is for a mysql or mariadb outbox (postgres has a boolean type)", o.Name))
 		}
-		for _, b := range r.BooleanColumns {
-			found := false
-			for _, c := range o.ColumnContract() {
-				found = found || c.Name == b
-			}
-			if !found {
-				errs.add(r.PosOf("booleanColumns"), fmt.Sprintf("outbox %q: relay.booleanColumns %q: not a column of the outbox table", o.Name, b))
-			}
-		}
+		checkRelayColumns(o, "booleanColumns", r.BooleanColumns, errs)
 	}
 	if len(r.JSONColumns) > 0 {
 		if o.Database.Kind != MariaDB {
 			errs.add(r.PosOf("jsonColumns"), fmt.Sprintf("outbox %q: relay.jsonColumns is for a mariadb outbox (postgres and mysql have a JSON type)", o.Name))
 		}
-		for _, j := range r.JSONColumns {
-			found := false
-			for _, c := range o.ColumnContract() {
-				found = found || c.Name == j
-			}
-			if !found {
-				errs.add(r.PosOf("jsonColumns"), fmt.Sprintf("outbox %q: relay.jsonColumns %q: not a column of the outbox table", o.Name, j))
-			}
-		}
+		checkRelayColumns(o, "jsonColumns", r.JSONColumns, errs)
 	}
 	if r.Notify != "" {
 		if o.Database.Kind != Postgres {
 			errs.add(r.PosOf("notify"), fmt.Sprintf("outbox %q: relay.notify needs a postgres outbox (LISTEN/NOTIFY)", o.Name))
 		} else if !channelRe.MatchString(r.Notify) {
 			errs.add(r.PosOf("notify"), fmt.Sprintf("outbox %q: relay.notify %q: want a lower-case identifier", o.Name, r.Notify))
+		}
+	}
+}
+
+// checkRelayColumns reports each of names (relay.<key>) that is not a
+// column of the outbox table.
+func checkRelayColumns(o *Outbox, key string, names []string, errs *ErrorList) {
+	for _, n := range names {
+		found := false
+		for _, c := range o.ColumnContract() {
+			found = found || c.Name == n
+		}
+		if !found {
+			errs.add(o.Relay.PosOf(key), fmt.Sprintf("outbox %q: relay.%s %q: not a column of the outbox table", o.Name, key, n))
 		}
 	}
 }
