@@ -138,9 +138,9 @@ int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect array
 elements (give a JSON array or PostgreSQL's array text, "{1,NULL}",
 "[0:1]={1,2}"; a StringConverter writes [1, null], a header [1,null]);
 arrays of char(n), bpchar, citext, json, jsonb, bytea, timestamp(p),
-timestamptz(p), inet, cidr, macaddr, macaddr8 and the ranges have the
-scalar column's elements, time(p)[] elements are milliseconds (24:00:00 is
-0) and timetz[] elements whole seconds in UTC; bit(n)[] has the schema of
+timestamptz(p), inet, cidr, macaddr, macaddr8, hstore and the ranges have
+the scalar column's elements, time(p)[] elements are milliseconds (24:00:00
+is 0) and timetz(p)[] elements whole seconds in UTC; bit(n)[] has the schema of
 bit(n) and is NULL; arrays of name, interval, money, varbit and xml are
 left out of the record (the connector gives them no schema: a placement of
 one is a missing column); a multi-dimensional value of integer, boolean, float,

@@ -36,13 +36,15 @@ var pgArrayElements = map[string]func() *Schema{
 // to n; bpchar without n is not padded), json and jsonb (the text
 // PostgreSQL prints), bytea, timestamp(p) and timestamptz(p) (rounded to
 // p), inet, cidr, macaddr, macaddr8 and the ranges (PostgreSQL's output
-// form), time(p) and timetz (see pgArrayElementValue: pgjdbc reads them as
+// form), hstore (hstore.handling.mode=json: the scalar's JSON), time(p)
+// and timetz(p) (see pgArrayElementValue: pgjdbc reads them as
 // java.sql.Time).
 var pgArrayScalarElements = map[string]bool{
 	"char": true, "json": true, "jsonb": true, "bytea": true,
 	"timestamp": true, "timestamptz": true, "time": true, "timetz": true,
 	"inet": true, "cidr": true, "macaddr": true, "macaddr8": true,
 	"int4range": true, "int8range": true, "numrange": true, "daterange": true, "tsrange": true, "tstzrange": true,
+	"hstore": true,
 }
 
 // pgArrayDropped are the element types whose arrays
@@ -121,10 +123,6 @@ func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, d
 		return name, name + mod, dims, true
 	case name == pgBitArrayElem:
 		return name, name + mod, dims, true
-	case name == "timetz" && mod != "":
-		// PostgreSQL rounds to the typmod's digits before pgjdbc drops
-		// the fraction: not modelled
-		return "", "", dims, true
 	case pgArrayScalarElements[name]:
 		return name, name + mod, dims, true
 	case pgArrayElements[name] != nil:
@@ -352,8 +350,9 @@ var pgFractionRe = regexp.MustCompile(`\.\d+`)
 // pgjdbc's PgArray reads the element text differently from the scalar
 // path: time(p) and timetz elements are java.sql.Time (milliseconds:
 // time(4-6) is truncated to them, 24:00:00 is 00:00; timetz loses its
-// fraction in Time.toLocalTime before PostgresValueConverter moves it to
-// UTC). fromText: e is the element's text in an array literal (a bytea
+// fraction in Time.toLocalTime, after PostgreSQL rounded it to the
+// typmod's digits, before PostgresValueConverter moves it to UTC; a
+// value rounded to 24:00:00 is 00:00:00Z). fromText: e is the element's text in an array literal (a bytea
 // element is then PostgreSQL's bytea input, \x0102 or escapes).
 func pgArrayElementValue(key, elemSQL string, items *Schema, e json.RawMessage, fromText bool) (any, error) {
 	if key == "bytea" && fromText && string(e) != "null" {

@@ -163,7 +163,7 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 			return &SettingError{Column: name, Type: sqlType, Setting: "the Connect worker's time zone", Value: cs.WorkerTimeZone, Modeled: "UTC"}
 		}
 	}
-	if isPgHstore(kind, sqlType) {
+	if name, _, _, ok := pgArrayParse(kind, sqlType); isPgHstore(kind, sqlType) || ok && name == "hstore" {
 		switch cs.HStoreHandlingMode {
 		case "", "json":
 		default:

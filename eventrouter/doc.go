@@ -186,7 +186,8 @@
 //	timestamptz(p)[], inet[], cidr[], macaddr[],  column's typmod on the element   except time(p): pgjdbc's java.sql.Time,
 //	macaddr8[], int4range[], int8range[],                                          milliseconds (24:00:00 is 0), timetz:
 //	numrange[], daterange[], tsrange[],                                            whole seconds in UTC; temporal arrays need
-//	tstzrange[], time(p)[], timetz[] | -                                           the worker in UTC (pgjdbc parses them in
+//	tstzrange[], hstore[], time(p)[],                                              the worker in UTC (pgjdbc parses them in
+//	timetz(p)[] | -
 //	                                                                               the JVM's zone); DEFAULT: none (no mapper)
 //	bit(n)[], bit[] | -                           the schema of bit(n): Bits or    NULL (the list fails Struct.put; warn);
 //	                                              boolean, not an array            NOT NULL refused
@@ -222,7 +223,7 @@
 // time.precision.mode is no longer supported"): ParseConfig returns a
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval fields
 // (interval day to second), unbounded varbit, arrays of other element
-// types (point, ...), timetz(p)[],
+// types (point, ...),
 // multi-dimensional values of text, varchar, char, uuid, json and jsonb
 // arrays (the Java array's identity hash) and of the other element types
 // not checked, numeric[] under precise (VariableScaleDecimal elements),

@@ -108,14 +108,14 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // (bounds in UTC, the Connect worker's assumed time zone) and
 // arrays of int2, int4, int8, bool, float4, float8, text, varchar,
 // char(n), bpchar, citext, uuid, date, json, jsonb, bytea, timestamp(p),
-// timestamptz(p), time(p), timetz, inet, cidr, macaddr, macaddr8, the
-// ranges, bit(n) and numeric(p,s) (numeric[] under string and double
+// timestamptz(p), time(p), timetz(p), inet, cidr, macaddr, macaddr8, the
+// ranges, hstore, bit(n) and numeric(p,s) (numeric[] under string and double
 // only; a multi-dimensional value of integer, boolean, float, date,
 // timestamp or bytea elements is one null per sub-array; arrays of name,
 // interval, money, varbit and xml are left out of the record,
 // ColumnDropped), hstore (hstore.handling.mode=json), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
-// unbounded varbit, arrays of other element types, timetz(p)[],
+// unbounded varbit, arrays of other element types (point, ...),
 // multi-dimensional values of text-like arrays, enums, tstzrange under a non-UTC Connect worker, hstore under
 // hstore.handling.mode=map; MySQL /
 // MariaDB spatial types,
@@ -133,7 +133,7 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
 			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]",
-			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]",
+			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]", "timetz(p)[]", "hstore[]",
 			"inet[]", "cidr[]", "macaddr[]", "macaddr8[]", "int4range[]", "int8range[]", "daterange[]", "numrange[]", "tsrange[]", "tstzrange[]", "bit(n)[]",
 			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore")
 	} else {

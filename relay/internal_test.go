@@ -129,7 +129,7 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		{eventrouter.Postgres, "interval day to second(3)"},
 		{eventrouter.Postgres, "varbit"},
 		{eventrouter.Postgres, "point[]"},
-		{eventrouter.Postgres, "timetz(3)[]"},
+		{eventrouter.Postgres, "tsvector[]"},
 		{eventrouter.MariaDB, "geometry"},
 		{eventrouter.Postgres, "_point"},
 		{eventrouter.MariaDB, "float(10) unsigned zerofill"},
