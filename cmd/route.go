@@ -211,7 +211,7 @@ column type it does not model.`,
 	fs.StringVar(&opts.Transform, "transform", "", "alias of the EventRouter transform (default: the only one in transforms)")
 	fs.StringVar(&opts.WorkerConfig, "worker-config", "", "Kafka Connect worker properties file (its key/value/header converters apply when the connector sets none)")
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5 (the MariaDB 3.5.0 connector plugin ships its own 3.5 EventRouter)")
-	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone, in which a PostgreSQL tstzrange's text is printed and pgjdbc parses temporal array elements (only UTC is modelled: another zone refuses a tstzrange column and timestamp, timestamptz, time, timetz, tsrange and tstzrange arrays)")
+	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone, in which a PostgreSQL tstzrange's text is printed and pgjdbc parses temporal array elements (only UTC is modelled: another zone refuses a tstzrange column and timestamp, timestamptz, time, timetz and tstzrange arrays)")
 	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	return c
 }

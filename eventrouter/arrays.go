@@ -191,7 +191,7 @@ func isPgArray(kind ConnectorKind, sqlType string) bool {
 func pgArrayElemIsTemporal(kind ConnectorKind, sqlType string) bool {
 	elem, _, ok := pgArrayType(kind, sqlType)
 	switch elem {
-	case "timestamp", "timestamptz", "time", "timetz", "tstzrange", "tsrange":
+	case "timestamp", "timestamptz", "time", "timetz", "tstzrange":
 		return ok
 	}
 	return false

@@ -130,7 +130,7 @@ func TestPgArrayDefaultAndZone(t *testing.T) {
 		}
 	}
 	cs := ColumnSettings{WorkerTimeZone: "Europe/Paris"}
-	for typ, refused := range map[string]bool{"timestamptz[]": true, "time[]": true, "timetz[]": true, "timestamp(3)[]": true, "tstzrange[]": true, "int4[]": false, "inet[]": false} {
+	for typ, refused := range map[string]bool{"timestamptz[]": true, "time[]": true, "timetz[]": true, "timestamp(3)[]": true, "tstzrange[]": true, "tsrange[]": false, "int4[]": false, "inet[]": false} {
 		s, err := ColumnSchema(Postgres, typ, true)
 		if err != nil {
 			t.Fatalf("%s: %v", typ, err)

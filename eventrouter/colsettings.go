@@ -56,7 +56,7 @@ type ColumnSettings struct {
 	// TimeZone, which decides the text of a PostgreSQL tstzrange). "" and
 	// UTC (the stack's workers, the Debezium image's default) are
 	// modelled; another zone is refused on a tstzrange column and on an
-	// array of timestamp, timestamptz, time, timetz, tsrange or tstzrange
+	// array of timestamp, timestamptz, time, timetz or tstzrange
 	// (pgjdbc's PgArray parses their elements in that zone). Set from
 	// ParseOptions.WorkerTimeZone (outboxctl route preview and relay
 	// --worker-time-zone).

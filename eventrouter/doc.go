@@ -187,8 +187,7 @@
 //	macaddr8[], int4range[], int8range[],                                          milliseconds (24:00:00 is 0), timetz:
 //	numrange[], daterange[], tsrange[],                                            whole seconds in UTC; temporal arrays need
 //	tstzrange[], hstore[], time(p)[],                                              the worker in UTC (pgjdbc parses them in
-//	timetz(p)[] | -
-//	                                                                               the JVM's zone); DEFAULT: none (no mapper)
+//	timetz(p)[] | -                                                                the JVM's zone); DEFAULT: none (no mapper)
 //	bit(n)[], bit[] | -                           the schema of bit(n): Bits or    NULL (the list fails Struct.put; warn);
 //	                                              boolean, not an array            NOT NULL refused
 //	name[], interval[], money[], varbit[],        none: left out of the record     a placement is a missing column
