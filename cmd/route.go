@@ -144,7 +144,8 @@ is 0) and timetz(p)[] elements whole seconds in UTC; bit(n)[] has the schema of
 bit(n) and is NULL; arrays of name, interval, money, varbit and xml are
 left out of the record (the connector gives them no schema: a placement of
 one is a missing column); a multi-dimensional value of integer, boolean, float,
-date, timestamp or bytea elements is one null per sub-array; an array
+date, time, timetz, timestamp, timestamptz, bytea or hstore elements is one
+null per sub-array; an array
 DEFAULT gives no schema default; numeric(p,s)[] elements
 are decimals under decimal.handling.mode with the column's scale (an
 unconstrained numeric[] under string and double only; a NaN or Infinity

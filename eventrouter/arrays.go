@@ -58,12 +58,13 @@ var pgArrayDropped = map[string]bool{"name": true, "interval": true, "money": tr
 // Boolean[], ...), returns null (JdbcValueConverters.handleUnknownData on
 // an optional element column): the connector delivers one null per
 // top-level sub-array (seen on the stack). For the others (text, varchar,
-// char, uuid, json, jsonb) the converter writes the Java array's identity
-// ("[Ljava.lang.String;@6b2c16d6"), which cannot be predicted; the rest
-// is not modelled.
+// char, uuid, json, jsonb, inet, the ranges: seen) the converter writes
+// the Java array's identity ("[Ljava.lang.String;@6b2c16d6",
+// "[Ljava.lang.Object;@29b33426"), which cannot be predicted; the rest is
+// not modelled.
 var pgArrayNullNested = map[string]bool{
 	"int2": true, "int4": true, "int8": true, "bool": true, "float4": true, "float8": true,
-	"date": true, "timestamp": true, "bytea": true,
+	"date": true, "timestamp": true, "timestamptz": true, "time": true, "timetz": true, "bytea": true, "hstore": true,
 }
 
 // pgArrayAliases maps the other spellings to the element key.

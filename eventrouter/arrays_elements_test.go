@@ -58,6 +58,10 @@ func TestPgArrayElementTypes(t *testing.T) {
 		{"float8[]", `{{1.5,2}}`, `[<nil>]`, "double/"},
 		{"timestamp[]", `{{"2024-01-01 00:00:00"}}`, `[<nil>]`, "int64/" + NameMicroTimestamp},
 		{"bytea[]", `{{"\\x01"}}`, `[<nil>]`, "bytes/"},
+		{"timestamptz[]", `{{"2024-01-01 00:00:00+00"}}`, `[<nil>]`, "string/" + NameZonedTimestamp},
+		{"time(3)[]", `{{"01:00:00"},{"02:00:00"}}`, `[<nil> <nil>]`, "int32/" + NameTime},
+		{"timetz[]", `{{"01:00:00+00"}}`, `[<nil>]`, "string/" + NameZonedTime},
+		{"hstore[]", `{{"a=>1"}}`, `[<nil>]`, "string/" + NameJSON},
 		// dimension decorations are dropped
 		{"int4[]", `[0:1]={1,2}`, `[1 2]`, "int32/"},
 		{"text[]", `[-1:0]={a,b}`, `[a b]`, "string/"},

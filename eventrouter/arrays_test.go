@@ -74,6 +74,7 @@ func TestPgArrayRefused(t *testing.T) {
 		{"int4[]", `"{1,{2}}"`}, {"int4[]", `"[1:2]x{1,2}"`}, {"int4[]", `"{1,2} x"`},
 		{"text[]", `"{{a,b},{c,d}}"`}, {"uuid[]", `[["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"]]`},
 		{"jsonb[]", `"{{\"{}\"}}"`}, {"varchar(5)[]", `"{{ab}}"`},
+		{"inet[]", `"{{1.2.3.4}}"`}, {"int4range[]", `"{{\"[1,2)\"}}"`}, {"char(2)[]", `"{{ab}}"`},
 	} {
 		s, err := ColumnSchema(Postgres, tc.typ, true)
 		if err != nil {

@@ -178,7 +178,8 @@
 //	                                                                               {1,NULL} ([0:1]= dropped); int[][] is int[];
 //	                                                                               a multi-dimensional value: one null per
 //	                                                                               top-level sub-array (int*, bool, float*,
-//	                                                                               date, timestamp, bytea elements), else
+//	                                                                               date, time*, timestamp*, bytea, hstore
+//	                                                                               elements), else
 //	                                                                               refused (the connector writes the Java
 //	                                                                               array's identity, [Ljava.lang.String;@…)
 //	char(n)[], bpchar[], citext[], json[],        array of the scalar column's     elements as the scalar column's (char(n)

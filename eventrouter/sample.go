@@ -111,7 +111,8 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // timestamptz(p), time(p), timetz(p), inet, cidr, macaddr, macaddr8, the
 // ranges, hstore, bit(n) and numeric(p,s) (numeric[] under string and double
 // only; a multi-dimensional value of integer, boolean, float, date,
-// timestamp or bytea elements is one null per sub-array; arrays of name,
+// time, timetz, timestamp, timestamptz, bytea or hstore elements is one
+// null per sub-array; arrays of name,
 // interval, money, varbit and xml are left out of the record,
 // ColumnDropped), hstore (hstore.handling.mode=json), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
