@@ -234,6 +234,27 @@ func pgArrayVariants() []variant {
 			},
 		},
 		{
+			// bytea[] in the key under StringConverter (List.toString of
+			// the elements Debezium delivers: HeapByteBuffer's text) and
+			// in a SimpleHeaderConverter header (base64)
+			name: "pg_array_bytea_key",
+			cols: withCols(col{name: "t_by", pg: "bytea[]", maria: "varchar(200)"}),
+			er: map[string]string{
+				"table.field.event.key":             "t_by",
+				"table.fields.additional.placement": "t_by:header",
+				"route.topic.replacement":           "dt$R.abk.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "false", "errors.tolerance": "all",
+			},
+			base: arrBase("t_by", `{"\\x00"}`),
+			ops: []op{
+				{name: "arr_bytea_key_values", kind: "insert", row: arrRow("1", "t_by", `{"\\x0102ff","",NULL}`)},
+				{name: "arr_bytea_key_empty", kind: "insert", row: arrRow("2", "t_by", `{}`)},
+			},
+		},
+		{
 			// arrays of name, interval, money, varbit and xml: the
 			// connector gives them no schema and leaves the columns out of
 			// the record; placements of them are missing columns
