@@ -150,13 +150,14 @@ int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect array
 elements (give a JSON array or PostgreSQL's array text, "{1,NULL}",
 "[0:1]={1,2}"; a StringConverter writes [1, null], a header [1,null]);
 arrays of char(n), bpchar, citext, json, jsonb, bytea, timestamp(p),
-timestamptz(p), inet, cidr, macaddr, macaddr8 and the ranges have the
-scalar column's elements, time(p)[] elements are milliseconds (24:00:00 is
-0) and timetz[] elements whole seconds in UTC; bit(n)[] has the schema of
+timestamptz(p), inet, cidr, macaddr, macaddr8, hstore and the ranges have
+the scalar column's elements, time(p)[] elements are milliseconds (24:00:00
+is 0) and timetz(p)[] elements whole seconds in UTC; bit(n)[] has the schema of
 bit(n) and is NULL; arrays of name, interval, money, varbit and xml are
 left out of the record (the connector gives them no schema: a placement of
 one is a missing column); a multi-dimensional value of integer, boolean, float,
-date, timestamp or bytea elements is one null per sub-array; an array
+date, time, timetz, timestamp, timestamptz, bytea or hstore elements is one
+null per sub-array; an array
 DEFAULT gives no schema default; numeric(p,s)[] elements
 are decimals under decimal.handling.mode with the column's scale (an
 unconstrained numeric[] under precise has io.debezium.data.VariableScaleDecimal
@@ -236,7 +237,7 @@ column type it does not model.`,
 	fs.StringVar(&opts.Transform, "transform", "", "alias of the EventRouter transform (default: the only one in transforms)")
 	fs.StringVar(&opts.WorkerConfig, "worker-config", "", "Kafka Connect worker properties file (its key/value/header converters apply when the connector sets none)")
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5 (the MariaDB 3.5.0 connector plugin ships its own 3.5 EventRouter)")
-	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone, in which a PostgreSQL tstzrange's text is printed and pgjdbc parses temporal array elements (only UTC is modelled: another zone refuses a tstzrange column and timestamp, timestamptz, time, timetz, tsrange and tstzrange arrays)")
+	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone, in which a PostgreSQL tstzrange's text is printed and pgjdbc parses temporal array elements (only UTC is modelled: another zone refuses a tstzrange column and timestamp, timestamptz, time, timetz and tstzrange arrays)")
 	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	return c
 }

@@ -36,13 +36,15 @@ var pgArrayElements = map[string]func() *Schema{
 // to n; bpchar without n is not padded), json and jsonb (the text
 // PostgreSQL prints), bytea, timestamp(p) and timestamptz(p) (rounded to
 // p), inet, cidr, macaddr, macaddr8 and the ranges (PostgreSQL's output
-// form), time(p) and timetz (see pgArrayElementValue: pgjdbc reads them as
+// form), hstore (hstore.handling.mode=json: the scalar's JSON), time(p)
+// and timetz(p) (see pgArrayElementValue: pgjdbc reads them as
 // java.sql.Time).
 var pgArrayScalarElements = map[string]bool{
 	"char": true, "json": true, "jsonb": true, "bytea": true,
 	"timestamp": true, "timestamptz": true, "time": true, "timetz": true,
 	"inet": true, "cidr": true, "macaddr": true, "macaddr8": true,
 	"int4range": true, "int8range": true, "numrange": true, "daterange": true, "tsrange": true, "tstzrange": true,
+	"hstore": true,
 }
 
 // pgArrayDropped are the element types whose arrays
@@ -56,12 +58,13 @@ var pgArrayDropped = map[string]bool{"name": true, "interval": true, "money": tr
 // Boolean[], ...), returns null (JdbcValueConverters.handleUnknownData on
 // an optional element column): the connector delivers one null per
 // top-level sub-array (seen on the stack). For the others (text, varchar,
-// char, uuid, json, jsonb) the converter writes the Java array's identity
-// ("[Ljava.lang.String;@6b2c16d6"), which cannot be predicted; the rest
-// is not modelled.
+// char, uuid, json, jsonb, inet, the ranges: seen) the converter writes
+// the Java array's identity ("[Ljava.lang.String;@6b2c16d6",
+// "[Ljava.lang.Object;@29b33426"), which cannot be predicted; the rest is
+// not modelled.
 var pgArrayNullNested = map[string]bool{
 	"int2": true, "int4": true, "int8": true, "bool": true, "float4": true, "float8": true,
-	"date": true, "timestamp": true, "bytea": true,
+	"date": true, "timestamp": true, "timestamptz": true, "time": true, "timetz": true, "bytea": true, "hstore": true,
 }
 
 // pgArrayAliases maps the other spellings to the element key.
@@ -121,10 +124,6 @@ func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, d
 		return name, name + mod, dims, true
 	case name == pgBitArrayElem:
 		return name, name + mod, dims, true
-	case name == "timetz" && mod != "":
-		// PostgreSQL rounds to the typmod's digits before pgjdbc drops
-		// the fraction: not modelled
-		return "", "", dims, true
 	case pgArrayScalarElements[name]:
 		return name, name + mod, dims, true
 	case pgArrayElements[name] != nil:
@@ -193,7 +192,7 @@ func isPgArray(kind ConnectorKind, sqlType string) bool {
 func pgArrayElemIsTemporal(kind ConnectorKind, sqlType string) bool {
 	elem, _, ok := pgArrayType(kind, sqlType)
 	switch elem {
-	case "timestamp", "timestamptz", "time", "timetz", "tstzrange", "tsrange":
+	case "timestamp", "timestamptz", "time", "timetz", "tstzrange":
 		return ok
 	}
 	return false
@@ -358,8 +357,9 @@ var pgFractionRe = regexp.MustCompile(`\.\d+`)
 // pgjdbc's PgArray reads the element text differently from the scalar
 // path: time(p) and timetz elements are java.sql.Time (milliseconds:
 // time(4-6) is truncated to them, 24:00:00 is 00:00; timetz loses its
-// fraction in Time.toLocalTime before PostgresValueConverter moves it to
-// UTC). fromText: e is the element's text in an array literal (a bytea
+// fraction in Time.toLocalTime, after PostgreSQL rounded it to the
+// typmod's digits, before PostgresValueConverter moves it to UTC; a
+// value rounded to 24:00:00 is 00:00:00Z). fromText: e is the element's text in an array literal (a bytea
 // element is then PostgreSQL's bytea input, \x0102 or escapes).
 func pgArrayElementValue(key, elemSQL string, items *Schema, e json.RawMessage, fromText bool) (any, error) {
 	if key == "bytea" && fromText && string(e) != "null" {

@@ -35,6 +35,9 @@ func TestPgArrayElementTypes(t *testing.T) {
 		{"time(3) without time zone[]", `{"03:04:05.123456","23:59:59.9999"}`, `[11045123 0]`, "int32/" + NameTime},
 		{"time[]", `{"03:04:05.123456",NULL}`, `[11045123000 <nil>]`, "int64/" + NameMicroTime},
 		{"time with time zone[]", `{"03:04:05.123456+02","10:00:00-05:30"}`, `[01:04:05Z 15:30:00Z]`, "string/" + NameZonedTime},
+		{"timetz(0)[]", `{"03:04:05.6+02","23:59:59.7+00"}`, `[01:04:06Z 00:00:00Z]`, "string/" + NameZonedTime},
+		{"time(3) with time zone[]", `{"03:04:05.12345+02"}`, `[01:04:05Z]`, "string/" + NameZonedTime},
+		{"hstore[]", `{"\"a\"=>\"1\", \"b\"=>NULL","",NULL}`, `[{"a":"1","b":null} {} <nil>]`, "string/" + NameJSON},
 		{"inet[]", `{192.168.0.1/32,10.1.2.3/8,::1}`, `[192.168.0.1 10.1.2.3/8 ::1]`, "string/"},
 		{"cidr[]", `{10.1/16,192.168.1}`, `[10.1.0.0/16 192.168.1.0/24]`, "string/"},
 		{"macaddr[]", `{08-00-2B-01-02-03}`, `[08:00:2b:01:02:03]`, "string/"},
@@ -55,6 +58,10 @@ func TestPgArrayElementTypes(t *testing.T) {
 		{"float8[]", `{{1.5,2}}`, `[<nil>]`, "double/"},
 		{"timestamp[]", `{{"2024-01-01 00:00:00"}}`, `[<nil>]`, "int64/" + NameMicroTimestamp},
 		{"bytea[]", `{{"\\x01"}}`, `[<nil>]`, "bytes/"},
+		{"timestamptz[]", `{{"2024-01-01 00:00:00+00"}}`, `[<nil>]`, "string/" + NameZonedTimestamp},
+		{"time(3)[]", `{{"01:00:00"},{"02:00:00"}}`, `[<nil> <nil>]`, "int32/" + NameTime},
+		{"timetz[]", `{{"01:00:00+00"}}`, `[<nil>]`, "string/" + NameZonedTime},
+		{"hstore[]", `{{"a=>1"}}`, `[<nil>]`, "string/" + NameJSON},
 		// dimension decorations are dropped
 		{"int4[]", `[0:1]={1,2}`, `[1 2]`, "int32/"},
 		{"text[]", `[-1:0]={a,b}`, `[a b]`, "string/"},
@@ -127,7 +134,7 @@ func TestPgArrayDefaultAndZone(t *testing.T) {
 		}
 	}
 	cs := ColumnSettings{WorkerTimeZone: "Europe/Paris"}
-	for typ, refused := range map[string]bool{"timestamptz[]": true, "time[]": true, "timetz[]": true, "timestamp(3)[]": true, "tstzrange[]": true, "int4[]": false, "inet[]": false} {
+	for typ, refused := range map[string]bool{"timestamptz[]": true, "time[]": true, "timetz[]": true, "timestamp(3)[]": true, "tstzrange[]": true, "tsrange[]": false, "int4[]": false, "inet[]": false} {
 		s, err := ColumnSchema(Postgres, typ, true)
 		if err != nil {
 			t.Fatalf("%s: %v", typ, err)
@@ -135,6 +142,15 @@ func TestPgArrayDefaultAndZone(t *testing.T) {
 		if err := cs.Check(Postgres, "c", typ, s); (err != nil) != refused {
 			t.Errorf("%s under worker zone Europe/Paris: %v, want refused %v", typ, err, refused)
 		}
+	}
+	s, _ = ColumnSchema(Postgres, "hstore[]", true)
+	if err := (ColumnSettings{HStoreHandlingMode: "map"}).Check(Postgres, "c", "hstore[]", s); err == nil {
+		t.Errorf("hstore[] under hstore.handling.mode=map: not refused")
+	}
+	// the scalar timetz(p): rounded to p digits (seen on the stack)
+	s, _ = ColumnSchema(Postgres, "timetz(3)", true)
+	if v, err := ColumnValue(Postgres, "timetz(3)", s, json.RawMessage(`"03:04:05.12345+02"`)); v != "01:04:05.123Z" || err != nil {
+		t.Errorf("timetz(3) 03:04:05.12345+02: %v, %v; want 01:04:05.123Z", v, err)
 	}
 	s, _ = ColumnSchema(Postgres, "bytea[]", true)
 	if err := (ColumnSettings{BinaryHandlingMode: "hex"}).Check(Postgres, "c", "bytea[]", s); err == nil {

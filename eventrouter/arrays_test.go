@@ -58,12 +58,12 @@ func TestPgArrayColumnValue(t *testing.T) {
 }
 
 // Element types not modelled are refused by type (*ColumnTypeError): the
-// arrays the connector drops (name, interval, money, varbit, xml), timetz
-// with a precision, types without a converter; values PostgreSQL refuses
+// arrays the connector drops (name, interval, money, varbit, xml: they
+// have no schema, ColumnDropped), types without a converter; values PostgreSQL refuses
 // and multi-dimensional values of text-like element types by value
 // (ErrInvalidEvent).
 func TestPgArrayRefused(t *testing.T) {
-	for _, typ := range []string{"name[]", "interval[]", "money[]", "varbit(5)[]", "bit varying(3)[]", "xml[]", "timetz(3)[]", "point[]", "_money"} {
+	for _, typ := range []string{"name[]", "interval[]", "money[]", "varbit(5)[]", "bit varying(3)[]", "xml[]", "point[]", "_money", "tsvector[]"} {
 		var cte *ColumnTypeError
 		if _, err := ColumnSchema(Postgres, typ, true); !errors.As(err, &cte) {
 			t.Errorf("%s: %v, want a *ColumnTypeError", typ, err)
@@ -74,6 +74,7 @@ func TestPgArrayRefused(t *testing.T) {
 		{"int4[]", `"{1,{2}}"`}, {"int4[]", `"[1:2]x{1,2}"`}, {"int4[]", `"{1,2} x"`},
 		{"text[]", `"{{a,b},{c,d}}"`}, {"uuid[]", `[["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"]]`},
 		{"jsonb[]", `"{{\"{}\"}}"`}, {"varchar(5)[]", `"{{ab}}"`},
+		{"inet[]", `"{{1.2.3.4}}"`}, {"int4range[]", `"{{\"[1,2)\"}}"`}, {"char(2)[]", `"{{ab}}"`},
 	} {
 		s, err := ColumnSchema(Postgres, tc.typ, true)
 		if err != nil {

@@ -62,7 +62,7 @@ type ColumnSettings struct {
 	// TimeZone, which decides the text of a PostgreSQL tstzrange). "" and
 	// UTC (the stack's workers, the Debezium image's default) are
 	// modelled; another zone is refused on a tstzrange column and on an
-	// array of timestamp, timestamptz, time, timetz, tsrange or tstzrange
+	// array of timestamp, timestamptz, time, timetz or tstzrange
 	// (pgjdbc's PgArray parses their elements in that zone). Set from
 	// ParseOptions.WorkerTimeZone (outboxctl route preview and relay
 	// --worker-time-zone).
@@ -188,9 +188,14 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 			return &SettingError{Column: name, Type: sqlType, Setting: "the Connect worker's time zone", Value: cs.WorkerTimeZone, Modeled: "UTC"}
 		}
 	}
-	if isPgHstore(kind, sqlType) {
+	if elem, _, _, ok := pgArrayParse(kind, sqlType); isPgHstore(kind, sqlType) || ok && elem == "hstore" {
 		switch cs.HStoreHandlingMode {
-		case "", "json", "map":
+		case "", "json":
+		case "map":
+			if ok && elem == "hstore" {
+				// hstore[] under map was not checked against the connector
+				return &SettingError{Column: name, Type: sqlType, Setting: "hstore.handling.mode", Value: cs.HStoreHandlingMode, Modeled: "json (for an array of hstore)"}
+			}
 		default:
 			return &SettingError{Column: name, Type: sqlType, Setting: "hstore.handling.mode", Value: cs.HStoreHandlingMode, Modeled: "json, map"}
 		}

@@ -54,7 +54,7 @@ func pgArrayVariants() []variant {
 			// (List.toString), JsonConverter headers and envelope fields
 			// with their schemas
 			name:    "pg_array_text_types",
-			pgSetup: []string{"CREATE EXTENSION IF NOT EXISTS citext"},
+			pgSetup: []string{"CREATE EXTENSION IF NOT EXISTS citext", "CREATE EXTENSION IF NOT EXISTS hstore"},
 			cols: withCols(
 				col{name: "t_bp", pg: "char(4)[]", maria: "varchar(200)"},
 				col{name: "t_bpu", pg: "bpchar[]", maria: "varchar(200)"},
@@ -62,20 +62,21 @@ func pgArrayVariants() []variant {
 				col{name: "t_ci", pg: "citext[]", maria: "varchar(200)"},
 				col{name: "t_js", pg: "json[]", maria: "varchar(200)"},
 				col{name: "t_jb", pg: "jsonb[]", maria: "varchar(200)"},
+				col{name: "t_hs", pg: "hstore[]", maria: "varchar(200)"},
 			),
 			er: map[string]string{
 				"table.field.event.key":             "t_bp",
-				"table.fields.additional.placement": "t_bp:header,t_bpu:header,t_vc:header,t_ci:header,t_js:header,t_jb:header,t_jb:envelope:jb,t_ci:envelope:ci,t_bpu:envelope:bpu,t_js:envelope:js",
+				"table.fields.additional.placement": "t_bp:header,t_bpu:header,t_vc:header,t_ci:header,t_js:header,t_jb:header,t_hs:header,t_hs:envelope:hs,t_jb:envelope:jb,t_ci:envelope:ci,t_bpu:envelope:bpu,t_js:envelope:js",
 				"route.topic.replacement":           "dt$R.atx.${routedByValue}",
 			},
 			conn: arrJSONConv,
-			base: arrBase("t_bp", "{z}", "t_bpu", nil, "t_vc", nil, "t_ci", nil, "t_js", nil, "t_jb", nil),
+			base: arrBase("t_bp", "{z}", "t_bpu", nil, "t_vc", nil, "t_ci", nil, "t_js", nil, "t_jb", nil, "t_hs", nil),
 			ops: []op{
 				{name: "arr_text_non_canonical", kind: "insert", row: arrRow("1", "t_bp", `{ab,"c  ",NULL,""}`, "t_bpu", `{"ab  ",x}`, "t_vc", `{"a b","c,d","NULL",NULL}`,
-					"t_ci", `{AbC,"x Y"}`, "t_js", `{"{\"a\": 1}","[1, 2]",null,"\"s\""}`, "t_jb", `{"{\"b\":1, \"a\":2}","[1,2]"}`)},
+					"t_ci", `{AbC,"x Y"}`, "t_js", `{"{\"a\": 1}","[1, 2]",null,"\"s\""}`, "t_jb", `{"{\"b\":1, \"a\":2}","[1,2]"}`, "t_hs", `{"b=>2, a=>NULL, \"q x\"=>\"y\"","",NULL}`)},
 				{name: "arr_text_quoting_bounds", kind: "insert", row: arrRow("2", "t_bp", `{"a\\b","q\"x"}`, "t_bpu", `[2:3]={p," lead"}`, "t_vc", `{"a\\\\b","c\"d"," sp ","",x,"{}"}`,
-					"t_ci", `{"NULL",null}`, "t_js", `{"{}", "  {\"k\" : 1}  "}`, "t_jb", `{"{\"k\": [1, {\"z\": null}]}","\"é\""}`)},
-				{name: "arr_text_empty_null", kind: "insert", row: arrRow("3", "t_bp", "{}", "t_bpu", nil, "t_vc", "{}", "t_ci", "{}", "t_js", nil, "t_jb", "{}")},
+					"t_ci", `{"NULL",null}`, "t_js", `{"{}", "  {\"k\" : 1}  "}`, "t_jb", `{"{\"k\": [1, {\"z\": null}]}","\"é\""}`, "t_hs", `{}`)},
+				{name: "arr_text_empty_null", kind: "insert", row: arrRow("3", "t_bp", "{}", "t_bpu", nil, "t_vc", "{}", "t_ci", "{}", "t_js", nil, "t_jb", "{}", "t_hs", nil)},
 			},
 		},
 		{
@@ -93,20 +94,22 @@ func pgArrayVariants() []variant {
 				col{name: "t_t3", pg: "time(3)[]", maria: "varchar(200)"},
 				col{name: "t_t", pg: "time[]", maria: "varchar(200)"},
 				col{name: "t_ttz", pg: "timetz[]", maria: "varchar(200)"},
+				col{name: "t_ttz0", pg: "timetz(0)[]", maria: "varchar(200)"},
+				col{name: "t_tzs", pg: "timetz(3)", maria: "varchar(200)"},
 			),
 			er: map[string]string{
 				"table.field.event.key":             "t_tz",
-				"table.fields.additional.placement": "t_ts3:header,t_ts:header,t_tz:header,t_tz2:header,t_t3:header,t_t:header,t_ttz:header,t_ts3:envelope:ts3,t_t:envelope:t,t_ttz:envelope:ttz,t_tz2:envelope:tz2",
+				"table.fields.additional.placement": "t_ts3:header,t_ts:header,t_tz:header,t_tz2:header,t_t3:header,t_t:header,t_ttz:header,t_ttz0:header,t_tzs:header,t_ttz0:envelope:ttz0,t_ts3:envelope:ts3,t_t:envelope:t,t_ttz:envelope:ttz,t_tz2:envelope:tz2",
 				"route.topic.replacement":           "dt$R.atm.${routedByValue}",
 			},
 			conn: arrJSONConv,
-			base: arrBase("t_ts3", nil, "t_ts", nil, "t_tz", "{2024-01-01 00:00:00+00}", "t_tz2", nil, "t_t3", nil, "t_t", nil, "t_ttz", nil),
+			base: arrBase("t_ts3", nil, "t_ts", nil, "t_tz", "{2024-01-01 00:00:00+00}", "t_tz2", nil, "t_t3", nil, "t_t", nil, "t_ttz", nil, "t_ttz0", nil, "t_tzs", nil),
 			ops: []op{
 				{name: "arr_temporal_rounding", kind: "insert", row: arrRow("1", "t_ts3", `{"2024-01-02 03:04:05.123456","1970-01-01 00:00:00",NULL}`,
 					"t_ts", `{"2024-01-02 03:04:05.1234567","1969-12-31 23:59:59.999999"}`, "t_tz", `{"2024-01-02 03:04:05.123456+02","2024-07-01 00:00:00Z"}`,
 					"t_tz2", `{"2024-01-02 03:04:05.125+02",NULL}`, "t_t3", `{"03:04:05.123456","23:59:59.9999"}`, "t_t", `{"03:04:05.123456",NULL,"24:00:00"}`,
-					"t_ttz", `{"03:04:05.123456+02","10:00:00-05:30","00:30:00+01"}`)},
-				{name: "arr_temporal_empty_null", kind: "insert", row: arrRow("2", "t_ts3", "{}", "t_ts", nil, "t_tz", "{}", "t_tz2", "{}", "t_t3", nil, "t_t", "{}", "t_ttz", "{}")},
+					"t_ttz", `{"03:04:05.123456+02","10:00:00-05:30","00:30:00+01"}`, "t_ttz0", `{"03:04:05.6+02","23:59:59.7+00",NULL}`, "t_tzs", "03:04:05.12345+02")},
+				{name: "arr_temporal_empty_null", kind: "insert", row: arrRow("2", "t_ts3", "{}", "t_ts", nil, "t_tz", "{}", "t_tz2", "{}", "t_t3", nil, "t_t", "{}", "t_ttz", "{}", "t_ttz0", "{}", "t_tzs", nil)},
 			},
 		},
 		{
@@ -171,24 +174,29 @@ func pgArrayVariants() []variant {
 				col{name: "t_ts", pg: "timestamp[]", maria: "varchar(200)"},
 				col{name: "t_by", pg: "bytea[]", maria: "varchar(200)"},
 				col{name: "t_txt", pg: "text[]", maria: "varchar(200)"},
+				col{name: "t_tz", pg: "timestamptz[]", maria: "varchar(200)"},
+				col{name: "t_t3", pg: "time(3)[]", maria: "varchar(200)"},
+				col{name: "t_ttz", pg: "timetz[]", maria: "varchar(200)"},
 			),
 			er: map[string]string{
 				"table.field.event.key":             "t_i4",
-				"table.fields.additional.placement": "t_i4:header,t_i4d:header,t_i8:header,t_i2:header,t_b:header,t_d:header,t_f4:header,t_f8:header,t_ts:header,t_by:header,t_txt:header,t_i4d:envelope:i4d,t_by:envelope:by,t_txt:envelope:txt",
+				"table.fields.additional.placement": "t_i4:header,t_i4d:header,t_i8:header,t_i2:header,t_b:header,t_d:header,t_f4:header,t_f8:header,t_ts:header,t_by:header,t_txt:header,t_tz:header,t_t3:header,t_ttz:envelope:ttz,t_i4d:envelope:i4d,t_by:envelope:by,t_txt:envelope:txt",
 				"route.topic.replacement":           "dt$R.amd.${routedByValue}",
 			},
 			conn: map[string]string{
 				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
 				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
 			},
-			base: arrBase("t_i4", "{0}", "t_i4d", nil, "t_i8", nil, "t_i2", nil, "t_b", nil, "t_d", nil, "t_f4", nil, "t_f8", nil, "t_ts", nil, "t_by", nil, "t_txt", nil),
+			base: arrBase("t_i4", "{0}", "t_i4d", nil, "t_i8", nil, "t_i2", nil, "t_b", nil, "t_d", nil, "t_f4", nil, "t_f8", nil, "t_ts", nil, "t_by", nil, "t_txt", nil, "t_tz", nil, "t_t3", nil, "t_ttz", nil),
 			ops: []op{
 				{name: "arr_multidim_two", kind: "insert", row: arrRow("1", "t_i4", `{{1,2},{3,4}}`, "t_i4d", `{{1,2},{3,4}}`, "t_i8", `{{1},{2},{3}}`, "t_i2", `{{1,2}}`,
-					"t_b", `{{NULL,t}}`, "t_d", `{{2024-01-01}}`, "t_f4", `{{1.5},{2}}`, "t_f8", `{{1.5,2}}`, "t_ts", `{{"2024-01-01 00:00:00"}}`, "t_by", `{{"\\x01"}}`, "t_txt", `{a}`)},
+					"t_b", `{{NULL,t}}`, "t_d", `{{2024-01-01}}`, "t_f4", `{{1.5},{2}}`, "t_f8", `{{1.5,2}}`, "t_ts", `{{"2024-01-01 00:00:00"}}`, "t_by", `{{"\\x01"}}`, "t_txt", `{a}`,
+					"t_tz", `{{"2024-01-01 00:00:00+00"}}`, "t_t3", `{{"01:00:00"},{"02:00:00"}}`, "t_ttz", `{{"01:00:00+00"}}`)},
 				{name: "arr_multidim_three_bounds", kind: "insert", row: arrRow("2", "t_i4", `{{{1}}}`, "t_i4d", `{1,2}`, "t_i8", `[0:1]={1,2}`, "t_i2", `[-1:0][1:1]={{1},{2}}`,
-					"t_b", `[5:5]={t}`, "t_d", `{}`, "t_f4", nil, "t_f8", `[1:2]={-0,1e-300}`, "t_ts", nil, "t_by", `[0:0]={"\\x"}`, "t_txt", `[0:2]={"a b","NULL",NULL}`)},
+					"t_b", `[5:5]={t}`, "t_d", `{}`, "t_f4", nil, "t_f8", `[1:2]={-0,1e-300}`, "t_ts", nil, "t_by", `[0:0]={"\\x"}`, "t_txt", `[0:2]={"a b","NULL",NULL}`,
+					"t_tz", `[0:0]={"2024-01-01 00:00:00+05"}`, "t_t3", nil, "t_ttz", `{}`)},
 				{name: "arr_quoting", kind: "insert", row: arrRow("3", "t_i4", `{ 1 , NULL }`, "t_i4d", nil, "t_i8", nil, "t_i2", nil, "t_b", nil, "t_d", nil, "t_f4", nil, "t_f8", nil, "t_ts", nil, "t_by", nil,
-					"t_txt", `{"back\\\\slash","q\"x","c,d"," sp ","{}","",null,"nUlL"}`)},
+					"t_txt", `{"back\\\\slash","q\"x","c,d"," sp ","{}","",null,"nUlL"}`, "t_tz", nil, "t_t3", nil, "t_ttz", nil)},
 			},
 		},
 		{
@@ -223,6 +231,27 @@ func pgArrayVariants() []variant {
 					"t_bp", `{a,"b\""}`, "t_t", `{"12:00:00.000999"}`, "t_inet", `{::ffff:1.2.3.4/128}`)},
 				{name: "arr_payload_empty_null", kind: "insert", row: arrRowPayload("2", "{}", "t_ts3", nil, "t_tz", "{}", "t_by", "{}", "t_bp", "{NULL}", "t_t", nil, "t_inet", "{}")},
 				{name: "arr_payload_null", kind: "insert", row: arrRowPayload("3", nil, "t_ts3", `{"1970-01-01 00:00:00"}`, "t_tz", nil, "t_by", nil, "t_bp", nil, "t_t", nil, "t_inet", nil)},
+			},
+		},
+		{
+			// bytea[] in the key under StringConverter (List.toString of
+			// the elements Debezium delivers: HeapByteBuffer's text) and
+			// in a SimpleHeaderConverter header (base64)
+			name: "pg_array_bytea_key",
+			cols: withCols(col{name: "t_by", pg: "bytea[]", maria: "varchar(200)"}),
+			er: map[string]string{
+				"table.field.event.key":             "t_by",
+				"table.fields.additional.placement": "t_by:header",
+				"route.topic.replacement":           "dt$R.abk.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "false", "errors.tolerance": "all",
+			},
+			base: arrBase("t_by", `{"\\x00"}`),
+			ops: []op{
+				{name: "arr_bytea_key_values", kind: "insert", row: arrRow("1", "t_by", `{"\\x0102ff","",NULL}`)},
+				{name: "arr_bytea_key_empty", kind: "insert", row: arrRow("2", "t_by", `{}`)},
 			},
 		},
 		{

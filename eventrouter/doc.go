@@ -200,7 +200,8 @@
 //	                                                                               {1,NULL} ([0:1]= dropped); int[][] is int[];
 //	                                                                               a multi-dimensional value: one null per
 //	                                                                               top-level sub-array (int*, bool, float*,
-//	                                                                               date, timestamp, bytea elements), else
+//	                                                                               date, time*, timestamp*, bytea, hstore
+//	                                                                               elements), else
 //	                                                                               refused (the connector writes the Java
 //	                                                                               array's identity, [Ljava.lang.String;@…)
 //	char(n)[], bpchar[], citext[], json[],        array of the scalar column's     elements as the scalar column's (char(n)
@@ -208,8 +209,8 @@
 //	timestamptz(p)[], inet[], cidr[], macaddr[],  column's typmod on the element   except time(p): pgjdbc's java.sql.Time,
 //	macaddr8[], int4range[], int8range[],                                          milliseconds (24:00:00 is 0), timetz:
 //	numrange[], daterange[], tsrange[],                                            whole seconds in UTC; temporal arrays need
-//	tstzrange[], time(p)[], timetz[] | -                                           the worker in UTC (pgjdbc parses them in
-//	                                                                               the JVM's zone); DEFAULT: none (no mapper)
+//	tstzrange[], hstore[], time(p)[],                                              the worker in UTC (pgjdbc parses them in
+//	timetz(p)[] | -                                                                the JVM's zone); DEFAULT: none (no mapper)
 //	bit(n)[], bit[] | -                           the schema of bit(n): Bits or    NULL (the list fails Struct.put; warn);
 //	                                              boolean, not an array            NOT NULL refused
 //	name[], interval[], money[], varbit[],        none: left out of the record     a placement is a missing column
@@ -302,7 +303,7 @@
 // input in other forms than the ones above (ISO 8601, SQL standard 1-2,
 // units other than PostgreSQL's output ones, fractions of a field),
 // geometric types, arrays of other element types (point, enum, ...),
-// timetz(p)[], multi-dimensional values of text, varchar, char, uuid, json
+// multi-dimensional values of text, varchar, char, uuid, json
 // and jsonb arrays (the Java array's identity hash) and of the other
 // element types not checked, tstzrange when the Connect worker's time zone
 // (ColumnSettings.WorkerTimeZone) is not UTC;

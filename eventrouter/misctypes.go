@@ -220,7 +220,7 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 		}
 		return ns / int64(time.Microsecond), nil
 	case NameZonedTime:
-		return pgZonedTime(raw)
+		return pgZonedTime(raw, prec)
 	case NameMicroDuration:
 		it, _ := parsePgIntervalType(sqlType)
 		return pgIntervalMicros(raw, it)
@@ -364,10 +364,10 @@ func enumLabel(labels []string, raw string, isStr bool) (string, error) {
 
 var timetzRe = regexp.MustCompile(`^\s*(\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)?\s*$`)
 
-// pgZonedTime is a PostgreSQL timetz as ZonedTime.toIsoString writes it:
-// moved to UTC, ISO_OFFSET_TIME (seconds always, the fraction without
+// pgZonedTime is a PostgreSQL timetz(prec) as ZonedTime.toIsoString
+// writes it: rounded to prec fraction digits (6 when prec < 0), moved to UTC, ISO_OFFSET_TIME (seconds always, the fraction without
 // trailing zeros, Z).
-func pgZonedTime(v string) (string, error) {
+func pgZonedTime(v string, prec int) (string, error) {
 	m := timetzRe.FindStringSubmatch(v)
 	if m == nil {
 		return "", fmt.Errorf("%w: timetz %q: want hh:mm:ss[.ffffff][±hh[:mm]]", ErrInvalidEvent, v)
@@ -376,7 +376,12 @@ func pgZonedTime(v string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	unit := int64(time.Microsecond)
+	// PostgreSQL rounds to the column's precision (timetz(3): seen on
+	// the stack, 03:04:05.12345+02 is 01:04:05.123Z), 6 when none
+	if prec < 0 || prec > 6 {
+		prec = 6
+	}
+	unit := int64(fractionUnit(prec))
 	ns = (ns + unit/2) / unit * unit
 	off := int64(0)
 	if z := m[2]; z != "" && z != "Z" {

@@ -109,14 +109,15 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // (bounds in UTC, the Connect worker's assumed time zone) and
 // arrays of int2, int4, int8, bool, float4, float8, text, varchar,
 // char(n), bpchar, citext, uuid, date, json, jsonb, bytea, timestamp(p),
-// timestamptz(p), time(p), timetz, inet, cidr, macaddr, macaddr8, the
-// ranges, bit(n) and numeric(p,s) (and numeric[]; a multi-dimensional value of integer, boolean, float, date,
-// timestamp or bytea elements is one null per sub-array; arrays of name,
+// timestamptz(p), time(p), timetz(p), inet, cidr, macaddr, macaddr8, the
+// ranges, hstore, bit(n) and numeric(p,s) (and numeric[]; a multi-dimensional value of integer, boolean, float, date,
+// time, timetz, timestamp, timestamptz, bytea or hstore elements is one
+// null per sub-array; arrays of name,
 // interval, money, varbit and xml are left out of the record,
 // ColumnDropped), hstore (hstore.handling.mode json and map), enums (given as
 // enum('a','b'), the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL geometric types,
-// arrays of other element types (enum arrays too), timetz(p)[],
+// arrays of other element types (point, enum, ...),
 // multi-dimensional values of text-like arrays, tstzrange under a non-UTC Connect worker; MySQL /
 // spatial types, PostGIS) is refused. MariaDB's spatial types are modelled
 // (POINT an io.debezium.data.geometry.Point, the others a Geometry). MySQL / MariaDB float, double and
@@ -137,7 +138,7 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
 			"point", "int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]",
-			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]",
+			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]", "timetz(p)[]", "hstore[]",
 			"inet[]", "cidr[]", "macaddr[]", "macaddr8[]", "int4range[]", "int8range[]", "daterange[]", "numrange[]", "tsrange[]", "tstzrange[]", "bit(n)[]",
 			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore", "enum('a','b')")
 	} else {
