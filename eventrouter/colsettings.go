@@ -55,8 +55,12 @@ type ColumnSettings struct {
 	// WorkerTimeZone is the Connect worker JVM's default time zone (not a
 	// connector setting: the driver sends it as the replication session's
 	// TimeZone, which decides the text of a PostgreSQL tstzrange). "" and
-	// UTC (the stack's workers, the Debezium image's default) are
-	// modelled; another zone is refused on a tstzrange column. Set from
+	// UTC (the stack's workers, the Debezium image's default) and IANA
+	// zone names (WorkerLocation) are modelled: the bounds are printed as
+	// PostgreSQL prints them under SET TimeZone to that zone (the model is
+	// checked against the server's own text, not a worker in that zone:
+	// the stack's workers run in UTC); a custom GMT±hh:mm ID or an
+	// unknown name is refused on a tstzrange column. Set from
 	// ParseOptions.WorkerTimeZone (outboxctl route preview and relay
 	// --worker-time-zone).
 	WorkerTimeZone string
@@ -146,11 +150,9 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.format (JsonConverter)", Value: cs.DecimalFormat, Modeled: "base64"}
 		}
 	}
-	if strings.EqualFold(strings.TrimSpace(sqlType), "tstzrange") && (kind == Postgres || kind == "") {
-		switch strings.ToUpper(cs.WorkerTimeZone) {
-		case "", "UTC", "ETC/UTC", "Z", "GMT":
-		default:
-			return &SettingError{Column: name, Type: sqlType, Setting: "the Connect worker's time zone", Value: cs.WorkerTimeZone, Modeled: "UTC"}
+	if isPgTstzrange(kind, sqlType) {
+		if _, err := WorkerLocation(cs.WorkerTimeZone); err != nil {
+			return &SettingError{Column: name, Type: sqlType, Setting: "the Connect worker's time zone", Value: cs.WorkerTimeZone, Modeled: "UTC and IANA zone names (" + err.Error() + ")"}
 		}
 	}
 	if isPgHstore(kind, sqlType) {

@@ -181,8 +181,9 @@
 //	numrange, tsrange | -                         string                           brackets kept; numeric_out (input scale,
 //	                                                                               1e2 is 100), "2024-01-01 10:00:00.5"
 //	tstzrange | -                                 string                           as tsrange, bounds in the replication
-//	                                                                               session's zone: the worker JVM's, assumed
-//	                                                                               UTC ("2024-01-01 08:00:00.5+00")
+//	                                                                               session's zone: the worker JVM's, UTC or
+//	                                                                               WorkerTimeZone ("2024-01-01 08:00:00.5+00";
+//	                                                                               +05:30, LMT's -00:44:30 as PG prints them)
 //	int2[], int4[], int8[], bool[], float4[],     array of optional int16, int32,  a list (StringConverter: [1, null];
 //	float8[], text[], varchar(n)[], uuid[],       int64, boolean, float, double,   headers: Values.convertToString [1,null]);
 //	date[] | -                                    string, Uuid, Date               input a JSON array or the array text
@@ -228,7 +229,7 @@
 // arrays of other element types (char(n), jsonb, ...), numeric[] under
 // precise (VariableScaleDecimal elements),
 // enum arrays, tstzrange when the Connect worker's time zone
-// (ColumnSettings.WorkerTimeZone) is not UTC;
+// (ColumnSettings.WorkerTimeZone) is a custom GMT±hh:mm ID or unknown;
 // MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
 //

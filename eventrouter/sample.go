@@ -105,14 +105,15 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // unconstrained PostgreSQL numeric is modelled under string and double
 // only), PostgreSQL money, time, interval (with fields and precision too), bit, xml, inet, cidr, macaddr,
 // macaddr8, int4range, int8range, daterange, numrange, tsrange, tstzrange
-// (bounds in UTC, the Connect worker's assumed time zone) and
+// (bounds in the Connect worker's time zone, UTC or an IANA zone) and
 // one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
 // varchar, uuid, date and numeric(p,s) (numeric[] under string and double
 // only), hstore (hstore.handling.mode json and map), enums (given as
 // enum('a','b'), the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
 // geometric types, multi-dimensional arrays and arrays of other element
-// types (enum arrays too), tstzrange under a non-UTC Connect worker; MySQL /
+// types (enum arrays too), tstzrange under a Connect worker zone given as
+// a custom GMT offset ID; MySQL /
 // MariaDB spatial types,
 // zerofill floats and decimals) is refused.
 func ModelledColumnTypes(kind ConnectorKind) []string {
@@ -320,6 +321,34 @@ func parseSQLType(t string) (string, int) {
 //     as PostgreSQL stores it, in UTC, with that many fraction digits
 //     (6 when none is declared): "2006-01-02T13:04:05.999999Z".
 func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage) (any, error) {
+	return ColumnValueWith(kind, sqlType, s, raw, ColumnSettings{})
+}
+
+// ColumnValueWith is ColumnValue under the settings cs where they change a
+// value beyond its schema: a PostgreSQL tstzrange's bounds are printed in
+// cs.WorkerTimeZone (WorkerLocation; UTC when empty).
+func ColumnValueWith(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage, cs ColumnSettings) (any, error) {
+	if isPgTstzrange(kind, sqlType) && cs.WorkerTimeZone != "" {
+		loc, err := WorkerLocation(cs.WorkerTimeZone)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUnsupported, err)
+		}
+		if loc != time.UTC {
+			raw = bytes.TrimSpace(raw)
+			if len(raw) == 0 || string(raw) == "null" {
+				return nil, nil
+			}
+			var str string
+			if err := json.Unmarshal(raw, &str); err != nil {
+				return nil, fmt.Errorf("%w: tstzrange: want a string, not %s", ErrInvalidEvent, raw)
+			}
+			return pgRangeValueIn(sqlType, str, loc)
+		}
+	}
+	return columnValue(kind, sqlType, s, raw)
+}
+
+func columnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage) (any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
@@ -887,7 +916,7 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			}
 			s.Default = d
 		}
-		val, err := ColumnValue(kind, spec.Type, s, v.Value)
+		val, err := ColumnValueWith(kind, spec.Type, s, v.Value, cs)
 		if err != nil {
 			val, err = cs.ConvertFailure(v.Name, spec.Type, s, err)
 		}

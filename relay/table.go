@@ -499,7 +499,7 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 			return v, nil
 		}
 		raw, _ := json.Marshal(v)
-		val, err := eventrouter.ColumnValue(t.kind, c.sqlType, s, raw)
+		val, err := eventrouter.ColumnValueWith(t.kind, c.sqlType, s, raw, t.cs)
 		if err != nil {
 			// a NaN / Infinity numeric under decimal.handling.mode=precise
 			val, err = t.cs.ConvertFailure(c.name, c.sqlType, s, err)
