@@ -155,7 +155,10 @@ HashMap as a Connect map<string, optional string> in the same order (a
 StringConverter writes {a=1, b=null}, a header {"a":"1","b":null}); a
 PostgreSQL enum (CREATE TYPE ... AS ENUM) is io.debezium.data.Enum (give its
 type as enum('a','b') with the labels in declaration order, enumsortorder;
-the value is the label exactly; DEFAULT 'a'::type is modelled); multi-dimensional
+the value is the label exactly; DEFAULT 'a'::type is modelled), an enum
+array (enum('a','b')[]) an array of them whose elements are not optional (a
+NULL element makes the whole column NULL, as the connector's Struct refuses
+it); multi-dimensional
 arrays and other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input

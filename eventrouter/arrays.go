@@ -42,6 +42,11 @@ var pgArrayTypeRe = regexp.MustCompile(`^\s*(?:_([a-z0-9_]+)|([a-z][a-z0-9_ ]*?)
 // pgArrayElements.
 const pgNumericArrayElem = "numeric"
 
+// pgEnumArrayElem is the pgArrayType element key of an enum array
+// (enum('a','b')[]): PostgresValueConverter gives it
+// SchemaBuilder.array(Enum.builder(labels)), elements NOT optional.
+const pgEnumArrayElem = "enum"
+
 // pgArrayType reports a PostgreSQL array type (int4[], integer[],
 // varchar(10)[], numeric(10,2)[], text ARRAY, pg_type's _int4): elem is
 // the element type's pgArrayElements key, or pgNumericArrayElem ("" when
@@ -62,6 +67,13 @@ func pgArrayType(kind ConnectorKind, sqlType string) (elem string, dims int, ok 
 func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, dims int, ok bool) {
 	if kind != Postgres && kind != "" {
 		return "", "", 0, false
+	}
+	if t := strings.TrimSpace(sqlType); strings.HasSuffix(t, "[]") {
+		// an array of a PostgreSQL enum, given as enum('a','b')[]
+		et := strings.TrimSpace(strings.TrimSuffix(t, "[]"))
+		if k, _, ok := parseEnumType(et); ok && k == "enum" {
+			return pgEnumArrayElem, et, 1, true
+		}
 	}
 	m := pgArrayTypeRe.FindStringSubmatch(strings.ToLower(sqlType))
 	if m == nil {
@@ -120,6 +132,10 @@ func pgArraySchema(kind ConnectorKind, sqlType string, nullable bool, cs ColumnS
 		}
 		return &Schema{Type: Array, Optional: nullable, Items: items}, true, nil
 	}
+	if elem == pgEnumArrayElem {
+		items, _ := miscSchema(Postgres, elemSQL)
+		return &Schema{Type: Array, Optional: nullable, Items: items}, true, nil
+	}
 	return &Schema{Type: Array, Optional: nullable, Items: pgArrayElements[elem]()}, true, nil
 }
 
@@ -164,6 +180,12 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 	}
 	out := make([]any, 0, len(elems))
 	for _, e := range elems {
+		if s.Items != nil && !s.Items.Optional && string(bytes.TrimSpace(e)) == "null" {
+			// an enum array's elements are not optional: the Struct
+			// refuses the list (a DataException TableSchemaBuilder
+			// catches like a converter's), so the column is left out
+			return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "a NULL element of an array whose element schema is not optional"}
+		}
 		if strings.HasPrefix(elem, pgNumericArrayElem) {
 			var t string
 			if json.Unmarshal(e, &t) == nil {

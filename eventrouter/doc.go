@@ -206,6 +206,9 @@
 //	                                                                               enumsortorder, comma-joined); DEFAULT
 //	                                                                               'label'::type is the text between the
 //	                                                                               quotes (a doubled quote kept)
+//	enum('a',…)[] | -                             array of Enum (elements required) the labels; a NULL element: the Struct refuses
+//	                                                                               the list, the column is NULL (NOT NULL:
+//	                                                                               refused)
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
@@ -228,7 +231,7 @@
 // units other than PostgreSQL's output ones, fractions of a field), geometric types, multi-dimensional arrays and
 // arrays of other element types (char(n), jsonb, ...), numeric[] under
 // precise (VariableScaleDecimal elements),
-// enum arrays, tstzrange when the Connect worker's time zone
+// tstzrange when the Connect worker's time zone
 // (ColumnSettings.WorkerTimeZone) is a custom GMT±hh:mm ID or unknown;
 // MySQL / MariaDB spatial types, zerofill floats and decimals.
 // In the placements:
@@ -253,7 +256,7 @@
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
-// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_varbit_unbounded, pg_interval_fields, pg_tstzrange, boolean_*_from_binlog_ddl
+// pg_arrays_simple_headers, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_enum_array, pg_varbit_unbounded, pg_interval_fields, pg_tstzrange, boolean_*_from_binlog_ddl
 // and zerofill_integers
 // variants
 // check these values against the real connectors, and the relay's against

@@ -108,11 +108,12 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // (bounds in the Connect worker's time zone, UTC or an IANA zone) and
 // one-dimensional arrays of int2, int4, int8, bool, float4, float8, text,
 // varchar, uuid, date and numeric(p,s) (numeric[] under string and double
-// only), hstore (hstore.handling.mode json and map), enums (given as
-// enum('a','b'), the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// only), hstore (hstore.handling.mode json and map), enums and
+// one-dimensional enum arrays (given as enum('a','b') and enum('a','b')[],
+// the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL interval with fields,
 // geometric types, multi-dimensional arrays and arrays of other element
-// types (enum arrays too), tstzrange under a Connect worker zone given as
+// types, tstzrange under a Connect worker zone given as
 // a custom GMT offset ID; MySQL /
 // MariaDB spatial types,
 // zerofill floats and decimals) is refused.
@@ -130,7 +131,7 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"interval day to hour", "interval day to minute", "interval day to second(p)", "interval hour to minute", "interval hour to second(p)", "interval minute to second(p)",
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
-			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore", "enum('a','b')")
+			"int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "hstore", "enum('a','b')", "enum('a','b')[]")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
