@@ -147,7 +147,7 @@ docs/relay.md for what polling cannot see that CDC does.`,
 	fs.StringVar(&opts.Filter, "filter", "", "COLUMN=VALUE: publish (and delete) only the rows whose COLUMN equals VALUE, under a lock of their own (outboxctl bench --relay-process runs the relay so, on its aggregate type)")
 	fs.StringSliceVar(&opts.BooleanColumns, "boolean-columns", nil, "MySQL/MariaDB: tinyint(1) columns the connector delivers as booleans because it read their CREATE TABLE ... BOOLEAN in the binlog (a table created after the connector started); comma-separated")
 	fs.StringSliceVar(&opts.JSONColumns, "json-columns", nil, "MariaDB: JSON (longtext) columns the connector delivers as io.debezium.data.Json because it read their CREATE TABLE ... JSON in the binlog (a table created after the connector started); comma-separated")
-	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone, in which the connector's PostgreSQL tstzrange text is printed and pgjdbc parses temporal array elements (only UTC is modelled: another zone refuses a tstzrange column and timestamp, timestamptz, time, timetz and tstzrange arrays, exit 2)")
+	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone (UTC or an IANA zone name), in which the connector's PostgreSQL tstzrange text is printed and pgjdbc parses temporal array elements (a GMT+hh:mm custom ID refuses a tstzrange column; a zone other than UTC refuses timestamp, timestamptz, time, timetz and tstzrange arrays; exit 2)")
 	addKafkaClientFlags(fs, &opts.Kafka)
 	c.AddCommand(newRelayCutoverCmd(env))
 	return c

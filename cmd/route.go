@@ -143,9 +143,11 @@ daterange are plain strings in PostgreSQL's canonical form ((1,5] is [2,6),
 (4,5) is empty), numrange and tsrange plain strings as PostgreSQL prints
 them (brackets kept, [1e2,1.50) is [100,1.50), timestamps quoted ISO);
 tstzrange bounds are printed in the replication session's time zone, the
-Connect worker JVM's default, assumed UTC ("2024-01-01 08:00:00.5+00"; a
-worker in another zone gives other text: --worker-time-zone other than UTC
-refuses the column); arrays of int2,
+Connect worker JVM's default, UTC unless --worker-time-zone names an IANA
+zone ("2024-01-01 08:00:00.5+00"; under Asia/Kolkata "2024-01-01
+13:30:00.5+05:30", with local mean time's seconds in old offsets, as
+PostgreSQL prints them under SET TIME ZONE; a GMT+hh:mm custom ID is
+refused); arrays of int2,
 int4, int8, bool, float4, float8, text, varchar, uuid and date are Connect arrays of optional
 elements (give a JSON array or PostgreSQL's array text, "{1,NULL}",
 "[0:1]={1,2}"; a StringConverter writes [1, null], a header [1,null]);
@@ -170,7 +172,10 @@ HashMap as a Connect map<string, optional string> in the same order (a
 StringConverter writes {a=1, b=null}, a header {"a":"1","b":null}); a
 PostgreSQL enum (CREATE TYPE ... AS ENUM) is io.debezium.data.Enum (give its
 type as enum('a','b') with the labels in declaration order, enumsortorder;
-the value is the label exactly; DEFAULT 'a'::type is modelled); multi-dimensional
+the value is the label exactly; DEFAULT 'a'::type is modelled), an enum
+array (enum('a','b')[]) an array of them whose elements are not optional (a
+NULL element makes the whole column NULL, as the connector's Struct refuses
+it); multi-dimensional
 values of other arrays and other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input
@@ -237,7 +242,7 @@ column type it does not model.`,
 	fs.StringVar(&opts.Transform, "transform", "", "alias of the EventRouter transform (default: the only one in transforms)")
 	fs.StringVar(&opts.WorkerConfig, "worker-config", "", "Kafka Connect worker properties file (its key/value/header converters apply when the connector sets none)")
 	fs.StringVar(&opts.EventRouterVersion, "eventrouter-version", eventrouter.Version36, "EventRouter semantics: 3.6, or 3.5 (the MariaDB 3.5.0 connector plugin ships its own 3.5 EventRouter)")
-	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone, in which a PostgreSQL tstzrange's text is printed and pgjdbc parses temporal array elements (only UTC is modelled: another zone refuses a tstzrange column and timestamp, timestamptz, time, timetz and tstzrange arrays)")
+	fs.StringVar(&opts.WorkerTimeZone, "worker-time-zone", "UTC", "the Connect worker JVM's default time zone (UTC or an IANA zone name), in which a PostgreSQL tstzrange's text is printed and pgjdbc parses temporal array elements (a GMT+hh:mm custom ID refuses a tstzrange column; a zone other than UTC refuses timestamp, timestamptz, time, timetz and tstzrange arrays)")
 	addOutputFlag(c, &opts.Output, formatText, textFormats...)
 	return c
 }

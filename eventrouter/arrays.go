@@ -96,6 +96,11 @@ const pgNumericArrayElem = "numeric"
 // event.converting.failure.handling.mode warn (seen on the stack).
 const pgBitArrayElem = "bit"
 
+// pgEnumArrayElem is the pgArrayType element key of an enum array
+// (enum('a','b')[]): PostgresValueConverter gives it
+// SchemaBuilder.array(Enum.builder(labels)), elements NOT optional.
+const pgEnumArrayElem = "enum"
+
 // pgArrayType reports a PostgreSQL array type (int4[], integer[],
 // varchar(10)[], numeric(10,2)[], text ARRAY, pg_type's _int4, as
 // format_type prints it: timestamp(3) without time zone[]): elem is the
@@ -120,6 +125,9 @@ func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, d
 		return "", "", 0, false
 	}
 	switch {
+	case name == pgEnumArrayElem:
+		// the element type is the enum itself, enum('a','b')
+		return name, mod, dims, true
 	case name == pgNumericArrayElem:
 		return name, name + mod, dims, true
 	case name == pgBitArrayElem:
@@ -138,6 +146,14 @@ func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, d
 func pgArrayParse(kind ConnectorKind, sqlType string) (name, mod string, dims int, ok bool) {
 	if kind != Postgres && kind != "" {
 		return "", "", 0, false
+	}
+	if t := strings.TrimSpace(sqlType); strings.HasSuffix(t, "[]") {
+		// an array of a PostgreSQL enum, given as enum('a','b')[]
+		et := strings.TrimSpace(strings.TrimSuffix(t, "[]"))
+		if k, _, ok := parseEnumType(et); ok && k == "enum" {
+			// mod is the element type, enum('a','b')
+			return pgEnumArrayElem, et, 1, true
+		}
 	}
 	m := pgArrayTypeRe.FindStringSubmatch(strings.ToLower(sqlType))
 	if m == nil {
@@ -235,6 +251,10 @@ func pgArraySchema(kind ConnectorKind, sqlType string, nullable bool, cs ColumnS
 		}
 		return &Schema{Type: Array, Optional: nullable, Items: items}, true, nil
 	}
+	if elem == pgEnumArrayElem {
+		items, _ := miscSchema(Postgres, elemSQL)
+		return &Schema{Type: Array, Optional: nullable, Items: items}, true, nil
+	}
 	items := pgArrayElements[elem]()
 	if ms, ok := modeSchema(cs.TimePrecisionMode, elem); ok && elem == "date" {
 		// date[]: the element schema is time.precision.mode's
@@ -316,6 +336,12 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 	}
 	out := make([]any, 0, len(elems))
 	for _, e := range elems {
+		if s.Items != nil && !s.Items.Optional && string(bytes.TrimSpace(e)) == "null" {
+			// an enum array's elements are not optional: the Struct
+			// refuses the list (a DataException TableSchemaBuilder
+			// catches like a converter's), so the column is left out
+			return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "a NULL element of an array whose element schema is not optional"}
+		}
 		if key == pgNumericArrayElem {
 			var t string
 			if json.Unmarshal(e, &t) == nil {

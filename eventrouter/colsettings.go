@@ -60,10 +60,14 @@ type ColumnSettings struct {
 	// WorkerTimeZone is the Connect worker JVM's default time zone (not a
 	// connector setting: the driver sends it as the replication session's
 	// TimeZone, which decides the text of a PostgreSQL tstzrange). "" and
-	// UTC (the stack's workers, the Debezium image's default) are
-	// modelled; another zone is refused on a tstzrange column and on an
-	// array of timestamp, timestamptz, time, timetz or tstzrange
-	// (pgjdbc's PgArray parses their elements in that zone). Set from
+	// UTC (the stack's workers, the Debezium image's default) and IANA
+	// zone names (WorkerLocation) are modelled on a tstzrange column: the
+	// bounds are printed as PostgreSQL prints them under SET TimeZone to
+	// that zone (the model is checked against the server's own text, not a
+	// worker in that zone: the stack's workers run in UTC); a custom
+	// GMT±hh:mm ID or an unknown name is refused there. An array of
+	// timestamp, timestamptz, time, timetz or tstzrange is modelled in UTC
+	// only (pgjdbc's PgArray parses its elements in that zone). Set from
 	// ParseOptions.WorkerTimeZone (outboxctl route preview and relay
 	// --worker-time-zone).
 	WorkerTimeZone string
@@ -179,13 +183,18 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 			return &SettingError{Column: name, Type: sqlType, Setting: "decimal.handling.mode", Value: cs.DecimalHandlingMode, Modeled: "precise, string, double"}
 		}
 	}
-	if strings.EqualFold(strings.TrimSpace(sqlType), "tstzrange") && (kind == Postgres || kind == "") || pgArrayElemIsTemporal(kind, sqlType) {
-		// tstzrange's text, and the elements of temporal arrays, which
-		// pgjdbc's PgArray parses in the JVM's default zone
+	if isPgTstzrange(kind, sqlType) {
+		if _, err := WorkerLocation(cs.WorkerTimeZone); err != nil {
+			return &SettingError{Column: name, Type: sqlType, Setting: "the Connect worker's time zone", Value: cs.WorkerTimeZone, Modeled: "UTC and IANA zone names (" + err.Error() + ")"}
+		}
+	}
+	if pgArrayElemIsTemporal(kind, sqlType) {
+		// the elements of temporal arrays, which pgjdbc's PgArray parses
+		// in the JVM's default zone
 		switch strings.ToUpper(cs.WorkerTimeZone) {
 		case "", "UTC", "ETC/UTC", "Z", "GMT":
 		default:
-			return &SettingError{Column: name, Type: sqlType, Setting: "the Connect worker's time zone", Value: cs.WorkerTimeZone, Modeled: "UTC"}
+			return &SettingError{Column: name, Type: sqlType, Setting: "the Connect worker's time zone", Value: cs.WorkerTimeZone, Modeled: "UTC (for an array of timestamp, timestamptz, time, timetz or tstzrange)"}
 		}
 	}
 	if elem, _, _, ok := pgArrayParse(kind, sqlType); isPgHstore(kind, sqlType) || ok && elem == "hstore" {

@@ -158,6 +158,31 @@ func pgTypesVariants() []variant {
 				{name: "interval_fields_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_ym":null,"t_ds":"0","t_h":null,"t_ms":null,"t_y":null,"t_s":null}`},
 			},
 		},
+		{
+			// an array of a PostgreSQL enum: an array of io.debezium.data.Enum
+			// (elements not optional); a NULL element, an empty array, a
+			// NULL column; key (StringConverter), a header
+			// (SimpleHeaderConverter) and the envelope with schemas
+			name:    "pg_enum_array",
+			pgSetup: []string{pgEnumSetup},
+			cols:    withCols(col{name: "t_ea", pg: "outboxctl_pgt_mood[]", pgModel: pgEnumModel + "[]", maria: "varchar(80)"}),
+			er: map[string]string{
+				"table.field.event.key":             "t_ea",
+				"table.fields.additional.placement": "t_ea:header,t_ea:envelope:ea",
+				"route.topic.replacement":           "dt$R.enuma.${routedByValue}",
+			},
+			conn: map[string]string{
+				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
+			},
+			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_ea":"{sad}"}`,
+			ops: []op{
+				{name: "enum_array_labels", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_ea":"{\"Happy Day\",\"a,b\",it's,sad,sad}"}`},
+				{name: "enum_array_empty", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"T","payload":{"i":2},"t_ea":"{}"}`},
+				{name: "enum_array_null_element", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"3","type":"T","payload":{"i":3},"t_ea":"{ok,NULL}"}`},
+				{name: "enum_array_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"4","type":"T","payload":{"i":4},"t_ea":null}`},
+			},
+		},
 	}
 }
 

@@ -192,8 +192,9 @@
 //	numrange, tsrange | -                         string                           brackets kept; numeric_out (input scale,
 //	                                                                               1e2 is 100), "2024-01-01 10:00:00.5"
 //	tstzrange | -                                 string                           as tsrange, bounds in the replication
-//	                                                                               session's zone: the worker JVM's, assumed
-//	                                                                               UTC ("2024-01-01 08:00:00.5+00")
+//	                                                                               session's zone: the worker JVM's, UTC or
+//	                                                                               WorkerTimeZone ("2024-01-01 08:00:00.5+00";
+//	                                                                               +05:30, LMT's -00:44:30 as PG prints them)
 //	int2[], int4[], int8[], bool[], float4[],     array of optional int16, int32,  a list (StringConverter: [1, null];
 //	float8[], text[], varchar(n)[], uuid[],       int64, boolean, float, double,   headers: Values.convertToString [1,null]);
 //	date[] | -                                    string, Uuid, Date               input a JSON array or the array text
@@ -239,6 +240,9 @@
 //	                                              "(x,y)" or "x,y" (NaN, Infinity; Java's canonical NaN in the wkb)
 //	line, lseg, box, path, polygon, circle | -    none: left out of the record (include.unknown.datatypes=false; true
 //	                                              refused); a sample's value is ignored, the relay skips the column
+//	enum('a',…)[] | -                             array of Enum (elements required) the labels; a NULL element: the Struct refuses
+//	                                                                               the list, the column is NULL (NOT NULL:
+//	                                                                               refused)
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
@@ -306,7 +310,8 @@
 // multi-dimensional values of text, varchar, char, uuid, json
 // and jsonb arrays (the Java array's identity hash) and of the other
 // element types not checked, tstzrange when the Connect worker's time zone
-// (ColumnSettings.WorkerTimeZone) is not UTC;
+// (ColumnSettings.WorkerTimeZone) is a custom GMT±hh:mm ID or unknown,
+// temporal arrays when it is not UTC;
 // MySQL spatial types (MariaDB's are modelled; only what MariaDB stores is
 // accepted: 2D, GEOMETRYCOLLECTION EMPTY the only empty geometry, closed
 // rings, MULTIPOINT(1 2,3 4) without inner parentheses), PostGIS (not
@@ -337,7 +342,7 @@
 // The differential test's typed_columns_placements, typed_time_enum_bit,
 // decimal_*, pg_money_bit_xml, pg_types_key_payload, numeric_special_*,
 // xml_route_by_money_key, pg_net_types, pg_ranges, pg_arrays,
-// pg_arrays_simple_headers, pg_array_*, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_varbit_unbounded, pg_interval_fields, pg_tstzrange, boolean_*_from_binlog_ddl
+// pg_arrays_simple_headers, pg_array_*, pg_numeric_arrays_*, pg_hstore, pg_hstore_map*, pg_hstore_tree_*, pg_enum, pg_enum_array, pg_varbit_unbounded, pg_interval_fields, pg_tstzrange, boolean_*_from_binlog_ddl
 // zerofill_integers, maria_zerofill_{json,string,double},
 // maria_spatial_{json,simple_headers}, pg_geometric_point_{json,simple_headers} and time_mode_* (time.precision.mode)
 // variants

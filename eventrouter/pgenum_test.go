@@ -46,3 +46,32 @@ func TestPgEnum(t *testing.T) {
 		t.Errorf("DEFAULT without a cast: %v, want ErrUnsupported", err)
 	}
 }
+
+// Enum arrays (pg_enum_array): an array of io.debezium.data.Enum whose
+// elements are not optional, so a NULL element makes the Struct refuse the
+// list and the connector leaves the column NULL (warn, skip) or refuses it
+// (NOT NULL).
+func TestPgEnumArray(t *testing.T) {
+	typ := PgEnumType([]string{"sad", "a,b"}) + "[]"
+	s, err := ColumnSchema(Postgres, typ, true)
+	if err != nil || s.Type != Array || s.Items.Name != NameEnum || s.Items.Optional || s.Items.Parameters[0].Value != "sad,a,b" {
+		t.Fatalf("schema %+v, %v", s, err)
+	}
+	v, err := ColumnValue(Postgres, typ, s, json.RawMessage(`"{\"a,b\",sad}"`))
+	if err != nil || javaToString(v) != "[a,b, sad]" {
+		t.Errorf("value %v, %v", v, err)
+	}
+	_, err = ColumnValue(Postgres, typ, s, json.RawMessage(`"{sad,NULL}"`))
+	if v, err := (ColumnSettings{}).ConvertFailure("c", typ, s, err); err != nil || v != nil {
+		t.Errorf("a NULL element: %v, %v; want the column NULL", v, err)
+	}
+	notNull, _ := ColumnSchema(Postgres, typ, false)
+	_, err = ColumnValue(Postgres, typ, notNull, json.RawMessage(`"{sad,NULL}"`))
+	var se *SettingError
+	if _, err := (ColumnSettings{}).ConvertFailure("c", typ, notNull, err); !errors.As(err, &se) {
+		t.Errorf("a NULL element, NOT NULL column: %v, want a *SettingError", err)
+	}
+	if _, err := ColumnValue(Postgres, typ, s, json.RawMessage(`"{happy}"`)); !errors.Is(err, ErrInvalidEvent) {
+		t.Errorf("not a label: %v", err)
+	}
+}

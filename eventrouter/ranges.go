@@ -18,8 +18,8 @@ import (
 // bounds are printed in the replication session's time zone, which the
 // driver sets at connect to the Connect worker JVM's default time zone
 // (pgjdbc's TimeZone startup parameter; PostgresConnection sets none, and
-// the startup parameter overrides an options -c TimeZone); the model
-// assumes UTC (ColumnSettings.WorkerTimeZone).
+// the startup parameter overrides an options -c TimeZone): UTC unless
+// ColumnSettings.WorkerTimeZone names another zone (pgRangeValueIn).
 func isPgDiscreteRange(kind ConnectorKind, sqlType string) bool {
 	if kind != Postgres && kind != "" {
 		return false
@@ -68,6 +68,12 @@ func (a rangeBound) cmp(typ string, b rangeBound) int {
 // upper one, a bound out of the element type's range, infinity, NaN and
 // other forms are refused.
 func pgRangeValue(sqlType, v string) (string, error) {
+	return pgRangeValueIn(sqlType, v, time.UTC)
+}
+
+// pgRangeValueIn is pgRangeValue with a tstzrange's bounds printed in the
+// time zone loc (the replication session's TimeZone).
+func pgRangeValueIn(sqlType, v string, loc *time.Location) (string, error) {
 	t := strings.ToLower(strings.TrimSpace(sqlType))
 	bad := func(msg string) (string, error) {
 		return "", fmt.Errorf("%w: %s value %q: %s", ErrInvalidEvent, t, v, msg)
@@ -113,7 +119,7 @@ func pgRangeValue(sqlType, v string) (string, error) {
 		case "tsrange":
 			rb.t, rb.text, err = pgTimestampText(b)
 		case "tstzrange":
-			rb.t, rb.text, err = pgTimestamptzText(b)
+			rb.t, rb.text, err = pgTimestamptzText(b, loc)
 		}
 		return rb, false, err
 	}
@@ -245,14 +251,18 @@ func pgTimestampText(v string) (time.Time, string, error) {
 	return time.Time{}, "", fmt.Errorf("bound %q: want YYYY-MM-DD[ HH:MM:SS[.ffffff]]", v)
 }
 
-var pgTimestamptzRe = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?))?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$`)
+var pgTimestamptzRe = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?))?\s*(Z|[+-]\d{2}(?::?\d{2}(?::\d{2})?)?)?$`)
 
 // pgTimestamptzText reads a tstzrange bound (2024-01-01 10:00:00.5+02, an
-// offset Z, ±hh, ±hhmm or ±hh:mm; none is UTC, the zone of the session the
-// sample stands for) and prints it as timestamptz_out does under DateStyle
-// ISO in the session time zone UTC, quoted as a range bound: "2024-01-01
-// 08:00:00.5+00". More than 6 fraction digits are refused.
-func pgTimestamptzText(v string) (time.Time, string, error) {
+// offset Z, ±hh, ±hhmm, ±hh:mm or ±hh:mm:ss; none is UTC, the zone of the
+// session the sample stands for) and prints it as timestamptz_out does
+// under DateStyle ISO in the session time zone loc, quoted as a range
+// bound: "2024-01-01 08:00:00.5+00", "1850-01-01 00:09:21+00:09:21" (the
+// offset as EncodeTimezone writes it: ±hh, ±hh:mm when it has minutes,
+// ±hh:mm:ss when it has seconds, as the zone's local mean time does).
+// More than 6 fraction digits and a local year outside 1-9999 are
+// refused.
+func pgTimestamptzText(v string, loc *time.Location) (time.Time, string, error) {
 	m := pgTimestamptzRe.FindStringSubmatch(v)
 	if m == nil {
 		return time.Time{}, "", fmt.Errorf("bound %q: want YYYY-MM-DD[ HH:MM:SS[.ffffff]][±hh[:mm]]", v)
@@ -275,15 +285,70 @@ func pgTimestamptzText(v string) (time.Time, string, error) {
 		}
 		digits := strings.ReplaceAll(z[1:], ":", "")
 		h, _ := strconv.Atoi(digits[:2])
-		mi := 0
-		if len(digits) == 4 {
-			mi, _ = strconv.Atoi(digits[2:])
+		mi, sec := 0, 0
+		if len(digits) >= 4 {
+			mi, _ = strconv.Atoi(digits[2:4])
 		}
-		if h > 15 || mi > 59 {
+		if len(digits) == 6 {
+			sec, _ = strconv.Atoi(digits[4:])
+		}
+		if h > 15 || mi > 59 || sec > 59 {
 			return time.Time{}, "", fmt.Errorf("bound %q: time zone displacement out of range", v)
 		}
-		ts = ts.Add(-time.Duration(sign) * (time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute))
+		ts = ts.Add(-time.Duration(sign) * (time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(sec)*time.Second))
 	}
-	text := ts.UTC().Format("2006-01-02 15:04:05.999999") + "+00"
+	local := ts.In(loc)
+	if y := local.Year(); y < 1 || y > 9999 {
+		return time.Time{}, "", fmt.Errorf("bound %q: year %d in the session's time zone is not modelled", v, y)
+	}
+	_, off := local.Zone()
+	text := local.Format("2006-01-02 15:04:05.999999") + pgEncodeTimezone(off)
 	return ts.UTC(), `"` + text + `"`, nil
+}
+
+// pgEncodeTimezone is EncodeTimezone's ISO form of a UTC offset in
+// seconds east: +00, +05:30, -00:44:30.
+func pgEncodeTimezone(off int) string {
+	sign := byte('+')
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	h, mi, sec := off/3600, off/60%60, off%60
+	switch {
+	case sec != 0:
+		return fmt.Sprintf("%c%02d:%02d:%02d", sign, h, mi, sec)
+	case mi != 0:
+		return fmt.Sprintf("%c%02d:%02d", sign, h, mi)
+	}
+	return fmt.Sprintf("%c%02d", sign, h)
+}
+
+// WorkerLocation is the time zone a PostgreSQL tstzrange's bounds are
+// printed in for a Connect worker whose JVM default zone is zone (pgjdbc
+// sends it as the session's TimeZone startup parameter): "" and UTC are
+// UTC; an IANA zone name is that zone (from the system's time zone
+// database, the one Debian's PostgreSQL uses too). A GMT±hh:mm custom ID
+// (which pgjdbc sends with the sign inverted), "Local" and a name the
+// database does not know are refused.
+func WorkerLocation(zone string) (*time.Location, error) {
+	z := strings.TrimSpace(zone)
+	switch strings.ToUpper(z) {
+	case "", "UTC", "ETC/UTC", "Z":
+		return time.UTC, nil
+	case "LOCAL":
+		return nil, fmt.Errorf("time zone %q: name the zone", zone)
+	}
+	if len(z) > 3 && strings.HasPrefix(strings.ToUpper(z), "GMT") {
+		return nil, fmt.Errorf("time zone %q: a custom GMT offset ID is not modelled (pgjdbc inverts its sign)", zone)
+	}
+	loc, err := time.LoadLocation(z)
+	if err != nil {
+		return nil, fmt.Errorf("time zone %q: %v", zone, err)
+	}
+	return loc, nil
+}
+
+// isPgTstzrange reports a PostgreSQL tstzrange column.
+func isPgTstzrange(kind ConnectorKind, sqlType string) bool {
+	return (kind == Postgres || kind == "") && strings.EqualFold(strings.TrimSpace(sqlType), "tstzrange")
 }

@@ -106,7 +106,7 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // unconstrained PostgreSQL numeric under precise is a
 // VariableScaleDecimal), PostgreSQL money, time, interval (with fields and precision too), bit, xml, inet, cidr, macaddr,
 // macaddr8, int4range, int8range, daterange, numrange, tsrange, tstzrange
-// (bounds in UTC, the Connect worker's assumed time zone) and
+// (bounds in the Connect worker's time zone, UTC or an IANA zone) and
 // arrays of int2, int4, int8, bool, float4, float8, text, varchar,
 // char(n), bpchar, citext, uuid, date, json, jsonb, bytea, timestamp(p),
 // timestamptz(p), time(p), timetz(p), inet, cidr, macaddr, macaddr8, the
@@ -114,11 +114,13 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // time, timetz, timestamp, timestamptz, bytea or hstore elements is one
 // null per sub-array; arrays of name,
 // interval, money, varbit and xml are left out of the record,
-// ColumnDropped), hstore (hstore.handling.mode json and map), enums (given as
-// enum('a','b'), the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// ColumnDropped), hstore (hstore.handling.mode json and map), enums and
+// one-dimensional enum arrays (given as enum('a','b') and enum('a','b')[],
+// the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
 // nil for an unknown kind. Any other type (PostgreSQL geometric types,
-// arrays of other element types (point, enum, ...),
-// multi-dimensional values of text-like arrays, tstzrange under a non-UTC Connect worker; MySQL /
+// arrays of other element types (point, tsvector, ...),
+// multi-dimensional values of text-like arrays, tstzrange under a Connect worker zone given as a custom GMT offset ID,
+// temporal arrays under a non-UTC worker; MySQL /
 // spatial types, PostGIS) is refused. MariaDB's spatial types are modelled
 // (POINT an io.debezium.data.geometry.Point, the others a Geometry). MySQL / MariaDB float, double and
 // decimal(p,s) [unsigned] [zerofill] are the plain types (FLOAT(M,D): a
@@ -140,7 +142,7 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"point", "int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]",
 			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]", "timetz(p)[]", "hstore[]",
 			"inet[]", "cidr[]", "macaddr[]", "macaddr8[]", "int4range[]", "int8range[]", "daterange[]", "numrange[]", "tsrange[]", "tstzrange[]", "bit(n)[]",
-			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore", "enum('a','b')")
+			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore", "enum('a','b')", "enum('a','b')[]")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -402,6 +404,34 @@ func parseSQLType(t string) (string, int) {
 //     delivered as the struct of the stored little-endian WKB and the SRID
 //     (none for 0).
 func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage) (any, error) {
+	return ColumnValueWith(kind, sqlType, s, raw, ColumnSettings{})
+}
+
+// ColumnValueWith is ColumnValue under the settings cs where they change a
+// value beyond its schema: a PostgreSQL tstzrange's bounds are printed in
+// cs.WorkerTimeZone (WorkerLocation; UTC when empty).
+func ColumnValueWith(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage, cs ColumnSettings) (any, error) {
+	if isPgTstzrange(kind, sqlType) && cs.WorkerTimeZone != "" {
+		loc, err := WorkerLocation(cs.WorkerTimeZone)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUnsupported, err)
+		}
+		if loc != time.UTC {
+			raw = bytes.TrimSpace(raw)
+			if len(raw) == 0 || string(raw) == "null" {
+				return nil, nil
+			}
+			var str string
+			if err := json.Unmarshal(raw, &str); err != nil {
+				return nil, fmt.Errorf("%w: tstzrange: want a string, not %s", ErrInvalidEvent, raw)
+			}
+			return pgRangeValueIn(sqlType, str, loc)
+		}
+	}
+	return columnValue(kind, sqlType, s, raw)
+}
+
+func columnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage) (any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
@@ -1010,7 +1040,7 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			}
 			s.Default = d
 		}
-		val, err := ColumnValue(kind, spec.Type, s, v.Value)
+		val, err := ColumnValueWith(kind, spec.Type, s, v.Value, cs)
 		if err != nil {
 			val, err = cs.ConvertFailure(v.Name, spec.Type, s, err)
 		}

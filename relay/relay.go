@@ -129,8 +129,9 @@ type Options struct {
 	JSONColumns []string
 	// WorkerTimeZone is the Connect worker JVM's default time zone, the
 	// one a PostgreSQL tstzrange column's text is printed in (the driver
-	// sets it as the replication session's TimeZone): "" and UTC are
-	// modelled; another zone refuses a tstzrange column (ErrConfig).
+	// sets it as the replication session's TimeZone): "" (UTC), UTC and
+	// IANA zone names are modelled (eventrouter.WorkerLocation); a custom
+	// GMT±hh:mm ID refuses a tstzrange column (ErrConfig).
 	WorkerTimeZone string
 	// MaxDatabaseOutage bounds how long Run retries (every poll interval)
 	// a database that keeps failing: once no statement has succeeded for

@@ -139,7 +139,8 @@ func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, 
 	case eventrouter.Postgres:
 		rows, err := db.QueryContext(ctx, `
 SELECT a.attname, ty.typname, a.atttypmod, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid), format_type(a.atttypid, a.atttypmod),
-  (SELECT array_to_json(array_agg(e.enumlabel ORDER BY e.enumsortorder))::text FROM pg_enum e WHERE e.enumtypid = ty.oid)
+  (SELECT array_to_json(array_agg(e.enumlabel ORDER BY e.enumsortorder))::text FROM pg_enum e
+   WHERE e.enumtypid = CASE WHEN ty.typcategory = 'A' THEN ty.typelem ELSE ty.oid END)
 FROM pg_attribute a
 JOIN pg_class c ON c.oid = a.attrelid
 JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -162,13 +163,18 @@ ORDER BY a.attnum`, schema, name)
 			}
 			if enumLabels.Valid {
 				// a CREATE TYPE … AS ENUM type: eventrouter's
-				// enum('a','b'), labels in enumsortorder
+				// enum('a','b'), labels in enumsortorder; an array of
+				// one (pg_type's _name): enum('a','b')[]
 				var labels []string
 				if err := json.Unmarshal([]byte(enumLabels.String), &labels); err != nil {
 					rows.Close()
 					return nil, fmt.Errorf("%w: enum labels of column %s: %v", ErrDatabase, r.name, err)
 				}
+				array := strings.HasPrefix(r.typ, "_")
 				r.typ = eventrouter.PgEnumType(labels)
+				if array {
+					r.typ += "[]"
+				}
 			}
 			switch r.typ {
 			case "bpchar", "varchar":
@@ -529,7 +535,7 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 			return v, nil
 		}
 		raw, _ := json.Marshal(v)
-		val, err := eventrouter.ColumnValue(t.kind, c.sqlType, s, raw)
+		val, err := eventrouter.ColumnValueWith(t.kind, c.sqlType, s, raw, t.cs)
 		if err != nil {
 			// a NaN / Infinity numeric under decimal.handling.mode=precise
 			val, err = t.cs.ConvertFailure(c.name, c.sqlType, s, err)
