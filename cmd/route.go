@@ -122,7 +122,10 @@ microseconds (MicroTime), both rounded; timetz is UTC ISO_OFFSET_TIME
 (ZonedTime, e.g. 08:00:00.5Z); interval is microseconds (MicroDuration,
 months as 30.4375 days; give it as PostgreSQL prints it, e.g. "1 year 2 mons
 3 days 04:05:06.5"; interval(p) rounds the time part to p digits;
-interval.handling.mode=string is refused); PostgreSQL bit, bit(1) and
+interval.handling.mode=string gives io.debezium.time.Interval, the text
+Interval.toIsoString writes from the driver's PGInterval, e.g.
+P1Y2M3DT4H5M6.5S, P0Y0M-1DT2H0M0S, the seconds the double's shortest
+decimal cut to 9 digits: 00:00:01.235 is 1.234999999S); PostgreSQL bit, bit(1) and
 varbit(1) are booleans, bit(n) and varbit(n) io.debezium.data.Bits (give the
 bit string, "0101"; the bytes are little-endian and only as many as the
 highest set bit needs); xml is io.debezium.data.Xml, the text as inserted

@@ -36,8 +36,9 @@ type ColumnSettings struct {
 	// io.debezium.data.VariableScaleDecimal).
 	DecimalHandlingMode string
 	// IntervalHandlingMode is interval.handling.mode (PostgreSQL): numeric
-	// (the default: io.debezium.time.MicroDuration) is modelled, string is
-	// not.
+	// (the default: io.debezium.time.MicroDuration) and string
+	// (io.debezium.time.Interval, Interval.toIsoString's P1Y2M3DT4H5M6.5S)
+	// are modelled.
 	IntervalHandlingMode string
 	// MoneyFractionDigits is money.fraction.digits (PostgreSQL): 2 (the
 	// default) is modelled, another value (a Decimal of another scale) is
@@ -150,11 +151,11 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 			return &SettingError{Column: name, Type: sqlType, Setting: "hstore.handling.mode", Value: cs.HStoreHandlingMode, Modeled: "json"}
 		}
 	}
-	if s.Name == NameMicroDuration {
+	if s.Name == NameMicroDuration || s.Name == NameInterval {
 		switch cs.IntervalHandlingMode {
-		case "", "numeric":
+		case "", "numeric", "string":
 		default:
-			return &SettingError{Column: name, Type: sqlType, Setting: "interval.handling.mode", Value: cs.IntervalHandlingMode, Modeled: "numeric"}
+			return &SettingError{Column: name, Type: sqlType, Setting: "interval.handling.mode", Value: cs.IntervalHandlingMode, Modeled: "numeric, string"}
 		}
 	}
 	switch cs.BigIntUnsignedMode {

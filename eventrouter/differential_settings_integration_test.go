@@ -68,6 +68,63 @@ func settingVariants() []variant {
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true", "key.converter.decimal.format": "numeric",
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true", "value.converter.decimal.format": "numeric",
 		}),
+		intervalVariant("setting_interval_string", "string", map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+		}),
+		intervalVariant("setting_interval_string_json_headers", "string", map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+		}),
+		// the same rows under numeric (the default): PGInterval's
+		// seconds (whole + micros / 1e6, in doubles) in MicroDuration
+		intervalVariant("setting_interval_numeric_seconds", "numeric", map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+		}),
+	}
+}
+
+// intervalVariant is a PostgreSQL interval and interval(3) under
+// interval.handling.mode=mode (string: io.debezium.time.Interval,
+// Interval.toIsoString of PGInterval's parts) in the key, headers, the
+// envelope and the payload; all units, negative days, time and months,
+// hours beyond a day, microseconds, seconds whose double is not the
+// decimal (1.235), interval(3) rounding carried into the minutes, NULL.
+// On MariaDB the columns are text.
+func intervalVariant(name, mode string, conv map[string]string) variant {
+	cols := replaceCol(withCols(
+		col{name: "t_iv", pg: "interval", maria: "varchar(64)"},
+		col{name: "t_iv3", pg: "interval(3)", maria: "varchar(64)"},
+	), col{name: "payload", pg: "interval", maria: "varchar(64)"})
+	rows := []string{
+		`"payload":"1 year 2 mons 3 days 04:05:06.123456","t_iv":"-1 days +02:00:00","t_iv3":"1 day 00:00:01.2345"`,
+		`"payload":"-00:00:06.5","t_iv":"-1 years -2 mons","t_iv3":"-00:00:59.9995"`,
+		`"payload":"00:00:01.235","t_iv":"100:00:00","t_iv3":"00:00:00.0005"`,
+		`"payload":"00:00:00.000001","t_iv":"00:00:00","t_iv3":"1 year 1 mon"`,
+		`"payload":"3 days -00:00:00.1","t_iv":"00:00:07.1","t_iv3":"00:00:02.675"`,
+		`"payload":null,"t_iv":null,"t_iv3":null`,
+	}
+	names := []string{"interval_all_units", "interval_negative", "interval_double_seconds", "interval_micro_zero", "interval_mixed_signs", "interval_nulls"}
+	var ops []op
+	for i, r := range rows {
+		ops = append(ops, op{name: names[i], kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"` + fmt.Sprint(i) + `","type":"T",` + r + `}`})
+	}
+	conn := map[string]string{"interval.handling.mode": mode, "errors.tolerance": "all"}
+	for k, v := range conv {
+		conn[k] = v
+	}
+	return variant{
+		name: name, cols: cols,
+		er: map[string]string{
+			"table.field.event.key":             "t_iv",
+			"table.fields.additional.placement": "t_iv:header,t_iv3:header,payload:header:p,t_iv3:envelope:iv3,t_iv:envelope:iv",
+			"route.topic.replacement":           "dt$R.iv.${routedByValue}",
+		},
+		conn: conn,
+		base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"00:00:01","t_iv":"00:00:01","t_iv3":"00:00:01"}`,
+		ops:  ops,
 	}
 }
 

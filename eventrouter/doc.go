@@ -163,6 +163,9 @@
 //	interval, interval(p) | -                     int64 io.debezium.time.MicroDuration µs, months as 30.4375 days (doubles,
 //	                                                                               truncated); input as PG prints it;
 //	                                                                               (p): time part rounded to p digits
+//	  interval.handling.mode=string               string io.debezium.time.Interval PnYnMnDTnHnMnS of PGInterval's parts;
+//	                                                                               seconds: whole + µs/1e6 as a double's
+//	                                                                               shortest decimal, cut to 9 digits
 //	bit, bit(1), varbit(1) | -                    boolean                          the bit string "0" / "1"
 //	bit(n), varbit(n), n > 1 | -                  bytes io.debezium.data.Bits      bit string, last char bit 0, minimal
 //	                                                                               little-endian bytes (0: none)
@@ -208,7 +211,7 @@
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
 // a fixed-point, money, time-of-day, interval, year, enum, set, bit, xml or
 // network (inet, cidr, macaddr, macaddr8), range or array column,
-// money.fraction.digits other than 2, interval.handling.mode=string
+// money.fraction.digits other than 2
 // and event.converting.failure.handling.mode=fail where a NaN meets
 // precise. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
 // in their config validation (Connect's validate answers "The 'adaptive'

@@ -23,6 +23,10 @@ const (
 	// NameMicroDuration is a PostgreSQL interval under
 	// interval.handling.mode=numeric (the default).
 	NameMicroDuration = "io.debezium.time.MicroDuration"
+	// NameInterval is a PostgreSQL interval under
+	// interval.handling.mode=string: the ISO-8601 text Interval.toIsoString
+	// writes.
+	NameInterval = "io.debezium.time.Interval"
 )
 
 var (
@@ -214,6 +218,12 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 		return pgZonedTime(raw)
 	case NameMicroDuration:
 		return pgIntervalMicros(raw, prec)
+	case NameInterval:
+		iv, err := parsePgInterval(raw, prec)
+		if err != nil {
+			return nil, err
+		}
+		return iv.isoString(), nil
 	case NameXML:
 		return pgXML(raw)
 	case NameYear:
@@ -409,8 +419,51 @@ var (
 // An interval(p) column (prec 0-5; -1 or 6 for none) rounds the time
 // part's fraction to p digits first, as PostgreSQL stores it.
 func pgIntervalMicros(v string, prec int) (int64, error) {
-	bad := func() (int64, error) {
-		return 0, fmt.Errorf("%w: interval %q: give it as PostgreSQL prints it (IntervalStyle postgres), e.g. \"1 year 2 mons 3 days 04:05:06.5\"", ErrInvalidEvent, v)
+	iv, err := parsePgInterval(v, prec)
+	if err != nil {
+		return 0, err
+	}
+	years, months, days, hours, minutes, seconds := iv.years, iv.months, iv.days, iv.hours, iv.minutes, iv.seconds()
+	// MicroDuration.durationMicros, double by double (explicit conversions
+	// keep Go from fusing the multiply-adds)
+	numberOfDays := float64(float64(years*12+months)*30.4375) + float64(days)
+	numberOfSeconds := float64(float64(float64(float64(float64(numberOfDays*24)+float64(hours))*60)+float64(minutes))*60) + seconds
+	return int64(float64(numberOfSeconds * 1e6)), nil
+}
+
+// pgInterval is a PostgreSQL interval as the driver's PGInterval holds it:
+// years, months, days, hours, minutes, whole seconds and microseconds
+// (the time part's sign on each of hours to micros).
+type pgInterval struct {
+	years, months, days, hours, minutes, wholeSeconds, micros int64
+}
+
+// seconds is PGInterval.getSeconds: wholeSeconds + microSeconds / 1e6 in
+// doubles.
+func (iv pgInterval) seconds() float64 {
+	return float64(iv.wholeSeconds) + float64(iv.micros)/1e6
+}
+
+// isoString is Interval.toIsoString (interval.handling.mode=string):
+// "P<y>Y<m>M<d>DT<h>H<m>M<s>S", the seconds BigDecimal.valueOf(double)
+// (the double's shortest decimal) with trailing zeros stripped, plain.
+func (iv pgInterval) isoString() string {
+	d, err := parseDecimal(strconv.FormatFloat(iv.seconds(), 'f', -1, 64))
+	if err != nil {
+		d = Decimal{Unscaled: new(big.Int)}
+	}
+	if d.Scale > 9 {
+		d = d.setScaleDown(9)
+	}
+	return fmt.Sprintf("P%dY%dM%dDT%dH%dM%sS", iv.years, iv.months, iv.days, iv.hours, iv.minutes, d.stripTrailingZeros().plain())
+}
+
+// parsePgInterval reads an interval in PostgreSQL's output form (see
+// pgIntervalMicros) as PGInterval does; interval(p) (prec 0-5) rounds
+// the time part's fraction to p digits first.
+func parsePgInterval(v string, prec int) (pgInterval, error) {
+	bad := func() (pgInterval, error) {
+		return pgInterval{}, fmt.Errorf("%w: interval %q: give it as PostgreSQL prints it (IntervalStyle postgres), e.g. \"1 year 2 mons 3 days 04:05:06.5\"", ErrInvalidEvent, v)
 	}
 	rest := v
 	var years, months, days int64
@@ -433,8 +486,7 @@ func pgIntervalMicros(v string, prec int) (int64, error) {
 		}
 		rest = rest[m[1]:]
 	}
-	var hours, minutes int64
-	var seconds float64
+	var hours, minutes, secs, frac int64
 	if strings.TrimSpace(rest) != "" {
 		m := intervalTimeRe.FindStringSubmatch(rest)
 		if m == nil {
@@ -442,8 +494,8 @@ func pgIntervalMicros(v string, prec int) (int64, error) {
 		}
 		hours, _ = strconv.ParseInt(m[2], 10, 64)
 		minutes, _ = strconv.ParseInt(m[3], 10, 64)
-		secs, _ := strconv.ParseInt(m[4], 10, 64)
-		frac, _ := strconv.ParseInt((m[5] + "000000")[:6], 10, 64)
+		secs, _ = strconv.ParseInt(m[4], 10, 64)
+		frac, _ = strconv.ParseInt((m[5] + "000000")[:6], 10, 64)
 		if prec >= 0 && prec < 6 {
 			// interval(p): PostgreSQL stores the time part rounded half
 			// away from zero to p fraction digits (AdjustIntervalForTypmod);
@@ -454,18 +506,13 @@ func pgIntervalMicros(v string, prec int) (int64, error) {
 			hours, minutes = t/3_600_000_000, t/60_000_000%60
 			secs, frac = t/1_000_000%60, t%1_000_000
 		}
-		seconds, _ = strconv.ParseFloat(fmt.Sprintf("%d.%06d", secs, frac), 64)
 		if m[1] == "-" {
-			hours, minutes, seconds = -hours, -minutes, -seconds
+			hours, minutes, secs, frac = -hours, -minutes, -secs, -frac
 		}
 	} else if rest == v {
 		return bad()
 	}
-	// MicroDuration.durationMicros, double by double (explicit conversions
-	// keep Go from fusing the multiply-adds)
-	numberOfDays := float64(float64(years*12+months)*30.4375) + float64(days)
-	numberOfSeconds := float64(float64(float64(float64(float64(numberOfDays*24)+float64(hours))*60)+float64(minutes))*60) + seconds
-	return int64(float64(numberOfSeconds * 1e6)), nil
+	return pgInterval{years: years, months: months, days: days, hours: hours, minutes: minutes, wholeSeconds: secs, micros: frac}, nil
 }
 
 // pgBits is a PostgreSQL bit(n) / varbit(n) value (n > 1) as

@@ -225,6 +225,10 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	}
 	if s, ok := miscSchema(kind, sqlType); ok {
 		s.Optional = nullable
+		if s.Name == NameMicroDuration && cs.IntervalHandlingMode == "string" {
+			// PostgresValueConverter: Interval.builder()
+			s.Type, s.Name = String, NameInterval
+		}
 		return s, nil
 	}
 	t, prec := parseSQLType(sqlType)
