@@ -181,8 +181,10 @@ double, and NULL under precise (the converter throws and
 event.converting.failure.handling.mode=warn, the default, leaves the
 column out; fail, or a NOT NULL column, is refused). PostgreSQL money is a
 fixed-point column of scale 2 (stored rounded half away from zero; precise:
-a Decimal without a precision parameter); money.fraction.digits other than
-2 and a money DEFAULT are refused.
+a Decimal without a precision parameter); money.fraction.digits=n makes the
+precise Decimal's scale n (the stored cents rounded half up to n digits:
+-1234.57 is -1235 at 0, -1234.5700 at 4; string and double unchanged); a
+negative money.fraction.digits and a money DEFAULT are refused.
 Values are the stored ones, whatever the input's form: PostgreSQL rounds a
 timestamp to the column's precision and prints a uuid in lower case;
 MySQL/MariaDB truncate a datetime or timestamp to the column's precision;

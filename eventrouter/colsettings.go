@@ -3,7 +3,6 @@ package eventrouter
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -40,9 +39,11 @@ type ColumnSettings struct {
 	// (io.debezium.time.Interval, Interval.toIsoString's P1Y2M3DT4H5M6.5S)
 	// are modelled.
 	IntervalHandlingMode string
-	// MoneyFractionDigits is money.fraction.digits (PostgreSQL): 2 (the
-	// default) is modelled, another value (a Decimal of another scale) is
-	// not.
+	// MoneyFractionDigits is money.fraction.digits (PostgreSQL): any value
+	// from 0 (2 is the default) is modelled: under decimal.handling.mode
+	// precise a money column is a Decimal of that scale, the value rounded
+	// half up to it; string and double do not use it. A negative or
+	// non-integer value is refused.
 	MoneyFractionDigits string
 	// ConvertingFailureMode is event.converting.failure.handling.mode:
 	// warn (the default) and skip, which leave a column whose value the
@@ -126,8 +127,8 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		}
 	}
 	if isMoney(kind, sqlType) {
-		if d := cs.MoneyFractionDigits; d != "" && d != strconv.Itoa(MoneyFractionDigits) {
-			return &SettingError{Column: name, Type: sqlType, Setting: "money.fraction.digits", Value: d, Modeled: strconv.Itoa(MoneyFractionDigits)}
+		if _, ok := moneyFractionDigits(cs.MoneyFractionDigits); !ok {
+			return &SettingError{Column: name, Type: sqlType, Setting: "money.fraction.digits", Value: cs.MoneyFractionDigits, Modeled: "0 to 32767"}
 		}
 	}
 	if IsDecimalType(sqlType) || isMoney(kind, sqlType) || isPgDecimalArray(kind, sqlType) {

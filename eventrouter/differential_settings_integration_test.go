@@ -77,6 +77,23 @@ func settingVariants() []variant {
 			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
 			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
 		}),
+		moneyDigitsVariant("setting_money_fraction_digits_0", "0", "precise", map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+		}),
+		moneyDigitsVariant("setting_money_fraction_digits_4", "4", "precise", map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "false",
+		}),
+		moneyDigitsVariant("setting_money_fraction_digits_4_string", "4", "string", map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+		}),
+		moneyDigitsVariant("setting_money_fraction_digits_0_double", "0", "double", map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+		}),
 		// the same rows under numeric (the default): PGInterval's
 		// seconds (whole + micros / 1e6, in doubles) in MicroDuration
 		intervalVariant("setting_interval_numeric_seconds", "numeric", map[string]string{
@@ -261,6 +278,44 @@ func binaryVariant(name, mode string, conv map[string]string) variant {
 		},
 		conn: conn,
 		base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"p","t_bin":"s","t_vb":"s","t_bits":"000000000001","t_vd":"s"}`,
+		ops:  ops,
+	}
+}
+
+// moneyDigitsVariant is money.fraction.digits=digits under
+// decimal.handling.mode=mode: under precise a Decimal of scale digits (the
+// stored cents rounded half up), string and double unchanged; in the key,
+// headers, the envelope and the payload; rounding both ways, the bounds,
+// NULL. On MariaDB the columns are text.
+func moneyDigitsVariant(name, digits, mode string, conv map[string]string) variant {
+	cols := replaceCol(withCols(
+		col{name: "t_m", pg: "money", maria: "varchar(32)"},
+	), col{name: "payload", pg: "money", maria: "varchar(32)"})
+	rows := []string{
+		`"payload":"-$1,234.565","t_m":"12.5"`,
+		`"payload":"0.005","t_m":"-0.5"`,
+		`"payload":"92233720368547758.07","t_m":"-92233720368547758.08"`,
+		`"payload":"1,000","t_m":"0.49"`,
+		`"payload":null,"t_m":null`,
+	}
+	names := []string{"money_digits_round", "money_digits_half", "money_digits_bounds", "money_digits_thousands", "money_digits_nulls"}
+	var ops []op
+	for i, r := range rows {
+		ops = append(ops, op{name: names[i], kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"` + fmt.Sprint(i) + `","type":"T",` + r + `}`})
+	}
+	conn := map[string]string{"money.fraction.digits": digits, "decimal.handling.mode": mode, "errors.tolerance": "all"}
+	for k, v := range conv {
+		conn[k] = v
+	}
+	return variant{
+		name: name, cols: cols,
+		er: map[string]string{
+			"table.field.event.key":             "t_m",
+			"table.fields.additional.placement": "t_m:header,payload:header:p,t_m:envelope:m",
+			"route.topic.replacement":           "dt$R.money.${routedByValue}",
+		},
+		conn: conn,
+		base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"1","t_m":"1"}`,
 		ops:  ops,
 	}
 }

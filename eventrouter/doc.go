@@ -153,9 +153,10 @@
 //	  double                                      double                           NaN, ±Infinity (JsonConverter: quoted)
 //	  precise                                     (the converter throws)           NULL (event.converting.failure.handling.mode
 //	                                                                               warn, skip; fail or NOT NULL: refused)
-//	money | -                                     precise: bytes Decimal, scale 2  cash_in rounding (half away from zero),
-//	                                              (no precision parameter);        2 digits; string: plain, double: doubleValue
-//	                                              string; double                   (money.fraction.digits other than 2: refused)
+//	money | -                                     precise: bytes Decimal, scale    cash_in rounding (half away from zero),
+//	                                              money.fraction.digits (default   2 digits, then (precise) half up to
+//	                                              2; no precision parameter);      money.fraction.digits; string: plain,
+//	                                              string; double                   double: doubleValue (digits unused)
 //	time(0-3) | -                                 int32 io.debezium.time.Time      ms of the day, PG rounds
 //	time, time(4-6) | time(p)                     int64 io.debezium.time.MicroTime µs; PG rounds (24:00:00 kept),
 //	                                                                               MariaDB truncates, negative, to 838:59:59
@@ -211,7 +212,7 @@
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
 // a fixed-point, money, time-of-day, interval, year, enum, set, bit, xml or
 // network (inet, cidr, macaddr, macaddr8), range or array column,
-// money.fraction.digits other than 2
+// a negative money.fraction.digits
 // and event.converting.failure.handling.mode=fail where a NaN meets
 // precise. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
 // in their config validation (Connect's validate answers "The 'adaptive'

@@ -100,8 +100,20 @@ func TestRemainingTypesRefused(t *testing.T) {
 	}
 	s, _ := ColumnSchema(Postgres, "money", true)
 	var se *SettingError
-	if err := ParseColumnSettings(map[string]string{"money.fraction.digits": "3"}).Check(Postgres, "m", "money", s); !errors.As(err, &se) || se.Setting != "money.fraction.digits" || se.Column != "m" {
-		t.Errorf("money.fraction.digits=3: %v", err)
+	if err := ParseColumnSettings(map[string]string{"money.fraction.digits": "-1"}).Check(Postgres, "m", "money", s); !errors.As(err, &se) || se.Setting != "money.fraction.digits" || se.Column != "m" {
+		t.Errorf("money.fraction.digits=-1: %v", err)
+	}
+	// another non-negative value is modelled (setting_money_fraction_digits_*)
+	for digits, want := range map[string]string{"0": "-1235", "3": "-1234.570", "4": "-1234.5700"} {
+		cs := ParseColumnSettings(map[string]string{"money.fraction.digits": digits})
+		ms, _ := ColumnSchemaWith(Postgres, "money", true, cs)
+		v, err := ColumnValue(Postgres, "money", ms, json.RawMessage(`"-$1,234.565"`))
+		if err == nil {
+			err = cs.Check(Postgres, "m", "money", ms)
+		}
+		if err != nil || javaToString(v) != want {
+			t.Errorf("money.fraction.digits=%s: %v, %v; want %s", digits, v, err, want)
+		}
 	}
 	if _, err := ColumnDefault(Postgres, "money", s, "'1.00'::money"); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("money default: %v", err)

@@ -200,7 +200,8 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	}
 	if isMoney(kind, sqlType) {
 		s := &Schema{Optional: nullable}
-		s.Type, s.Name, s.Parameters = moneySchema(cs.DecimalHandlingMode)
+		digits, _ := moneyFractionDigits(cs.MoneyFractionDigits)
+		s.Type, s.Name, s.Parameters = moneySchema(cs.DecimalHandlingMode, digits)
 		if s.Name != "" {
 			s.Version = i32(1)
 		}
