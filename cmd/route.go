@@ -179,7 +179,10 @@ DEFAULT other than NULL. PostgreSQL numeric NaN, Infinity and -Infinity are NAN,
 POSITIVE_INFINITY and NEGATIVE_INFINITY under string, the doubles under
 double, and NULL under precise (the converter throws and
 event.converting.failure.handling.mode=warn, the default, leaves the
-column out; fail, or a NOT NULL column, is refused). PostgreSQL money is a
+column out; a NOT NULL column is refused; under fail the task fails, exit 1,
+with the connector's io.debezium.DebeziumException "Failed to properly
+convert data value for '<schema>.<table>.<column>' of type numeric", even
+under errors.tolerance=all). PostgreSQL money is a
 fixed-point column of scale 2 (stored rounded half away from zero; precise:
 a Decimal without a precision parameter); money.fraction.digits=n makes the
 precise Decimal's scale n (the stored cents rounded half up to n digits:

@@ -177,9 +177,13 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 // TableSchemaBuilder catches the exception and, under
 // event.converting.failure.handling.mode warn (the default) or skip, leaves
 // the column out of the row's Struct: a nullable column is NULL (nil,
-// nil). A NOT NULL column (the Struct would fail validation) and mode fail
-// (the task fails) are a *SettingError. Any other err is returned as is.
-func (cs ColumnSettings) ConvertFailure(name, sqlType string, s *Schema, err error) (any, error) {
+// nil); a NOT NULL column (the Struct would fail validation) is a
+// *SettingError. Under fail the task fails: a *TaskError (StageConnector)
+// with the DebeziumException TableSchemaBuilder throws, "Failed to
+// properly convert data value for '<table>.<column>' of type <type>"
+// (table as the connector names it, "public.outbox"; the type PostgreSQL's
+// name, numeric, _numeric for an array). Any other err is returned as is.
+func (cs ColumnSettings) ConvertFailure(table, name, sqlType string, s *Schema, err error) (any, error) {
 	var ce *ConvertError
 	if !errors.As(err, &ce) {
 		return nil, err
@@ -193,6 +197,30 @@ func (cs ColumnSettings) ConvertFailure(name, sqlType string, s *Schema, err err
 			mode = "warn (the default)"
 		}
 		return nil, &SettingError{Column: name, Type: sqlType + " NOT NULL", Setting: "event.converting.failure.handling.mode", Value: mode, Modeled: "warn and skip on a nullable column (" + ce.Error() + ")"}
+	case "fail":
+		return nil, &TaskError{Stage: StageConnector, Exception: excDebezium,
+			Message: "Failed to properly convert data value for '" + table + "." + name + "' of type " + pgColumnTypeName(sqlType)}
 	}
-	return nil, &SettingError{Column: name, Type: sqlType, Setting: "event.converting.failure.handling.mode", Value: cs.ConvertingFailureMode, Modeled: "warn, skip (" + ce.Error() + ")"}
+	return nil, &SettingError{Column: name, Type: sqlType, Setting: "event.converting.failure.handling.mode", Value: cs.ConvertingFailureMode, Modeled: "warn, skip, fail (" + ce.Error() + ")"}
+}
+
+// pgColumnTypeName is the type name the PostgreSQL connector's Column
+// carries (Column.typeName, from the catalog): the base type without its
+// modifiers (numeric(10,2) is numeric), an array's element type prefixed
+// with "_" (numeric[] is _numeric).
+func pgColumnTypeName(sqlType string) string {
+	t := strings.ToLower(strings.TrimSpace(sqlType))
+	arr := strings.HasSuffix(t, "[]")
+	t = strings.TrimSpace(strings.TrimSuffix(t, "[]"))
+	base, _ := parseSQLType(t)
+	if i := strings.IndexByte(base, '('); i >= 0 {
+		base = strings.TrimSpace(base[:i])
+	}
+	if base == "decimal" {
+		base = "numeric"
+	}
+	if arr {
+		return "_" + base
+	}
+	return base
 }

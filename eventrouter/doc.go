@@ -152,7 +152,9 @@
 //	  string                                      string                           NAN, POSITIVE_INFINITY, NEGATIVE_INFINITY
 //	  double                                      double                           NaN, ±Infinity (JsonConverter: quoted)
 //	  precise                                     (the converter throws)           NULL (event.converting.failure.handling.mode
-//	                                                                               warn, skip; fail or NOT NULL: refused)
+//	                                                                               warn, skip; NOT NULL: refused); fail: the
+//	                                                                               task fails (DebeziumException "Failed to
+//	                                                                               properly convert data value for ...")
 //	money | -                                     precise: bytes Decimal, scale    cash_in rounding (half away from zero),
 //	                                              money.fraction.digits (default   2 digits, then (precise) half up to
 //	                                              2; no precision parameter);      money.fraction.digits; string: plain,
@@ -212,9 +214,8 @@
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
 // a fixed-point, money, time-of-day, interval, year, enum, set, bit, xml or
 // network (inet, cidr, macaddr, macaddr8), range or array column,
-// a negative money.fraction.digits
-// and event.converting.failure.handling.mode=fail where a NaN meets
-// precise. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
+// a negative money.fraction.digits and a NaN under precise in a NOT NULL
+// column under event.converting.failure.handling.mode warn or skip. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
 // in their config validation (Connect's validate answers "The 'adaptive'
 // time.precision.mode is no longer supported"): ParseConfig returns a
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval fields

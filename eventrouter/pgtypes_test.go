@@ -126,19 +126,32 @@ func TestRemainingTypesRefused(t *testing.T) {
 	if !errors.As(cerr, &ce) {
 		t.Fatalf("NaN under precise: %v, want *ConvertError", cerr)
 	}
-	for mode, ok := range map[string]bool{"": true, "warn": true, "skip": true, "fail": false} {
-		v, err := ParseColumnSettings(map[string]string{"event.converting.failure.handling.mode": mode}).ConvertFailure("n", "numeric(10,2)", ds, cerr)
-		if ok != (err == nil && v == nil) || (!ok && !errors.As(err, &se)) {
+	for _, mode := range []string{"", "warn", "skip"} {
+		v, err := ParseColumnSettings(map[string]string{"event.converting.failure.handling.mode": mode}).ConvertFailure("public.t", "n", "numeric(10,2)", ds, cerr)
+		if err != nil || v != nil {
 			t.Errorf("mode %q: %v, %v", mode, v, err)
 		}
 	}
+	// fail: the task fails with TableSchemaBuilder's DebeziumException
+	// (setting_event_converting_failure_fail*)
+	var te *TaskError
+	_, err := ParseColumnSettings(map[string]string{"event.converting.failure.handling.mode": "fail"}).ConvertFailure("public.t", "n", "numeric(10,2)", ds, cerr)
+	if !errors.As(err, &te) || te.Stage != StageConnector || te.Exception != "io.debezium.DebeziumException" || te.Message != "Failed to properly convert data value for 'public.t.n' of type numeric" {
+		t.Errorf("mode fail: %v", err)
+	}
+	if _, err := ParseColumnSettings(map[string]string{"event.converting.failure.handling.mode": "abort"}).ConvertFailure("public.t", "n", "numeric(10,2)", ds, cerr); !errors.As(err, &se) {
+		t.Errorf("mode abort: %v, want *SettingError", err)
+	}
+	if got := pgColumnTypeName("numeric(10,2)[]"); got != "_numeric" {
+		t.Errorf("numeric(10,2)[] type name %q", got)
+	}
 	req, _ := ColumnSchema(Postgres, "numeric(10,2)", false)
-	if _, err := (ColumnSettings{}).ConvertFailure("n", "numeric(10,2)", req, cerr); !errors.As(err, &se) {
+	if _, err := (ColumnSettings{}).ConvertFailure("public.t", "n", "numeric(10,2)", req, cerr); !errors.As(err, &se) {
 		t.Errorf("NOT NULL NaN: %v, want *SettingError", err)
 	}
 	// the binlog connectors reject time.precision.mode=adaptive
 	var cfe *ConfigError
-	_, err := ParseConfig(map[string]string{"connector.class": "io.debezium.connector.mariadb.MariaDbConnector", "time.precision.mode": "adaptive",
+	_, err = ParseConfig(map[string]string{"connector.class": "io.debezium.connector.mariadb.MariaDbConnector", "time.precision.mode": "adaptive",
 		"transforms": "outbox", "transforms.outbox.type": EventRouterClass}, "")
 	if !errors.As(err, &cfe) || !cfe.Connector || cfe.Key != "time.precision.mode" {
 		t.Errorf("adaptive on MariaDB: %v", err)

@@ -890,11 +890,19 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 		}
 		val, err := ColumnValue(kind, spec.Type, s, v.Value)
 		if err != nil {
-			val, err = cs.ConvertFailure(v.Name, spec.Type, s, err)
+			val, err = cs.ConvertFailure(ev.Table, v.Name, spec.Type, s, err)
 		}
 		var se *SettingError
 		if errors.As(err, &se) {
 			return ev, se
+		}
+		var te *TaskError
+		if errors.As(err, &te) {
+			// the connector fails on this row (Route returns it)
+			if ev.ConnectorError == nil {
+				ev.ConnectorError = te
+			}
+			val, err = nil, nil
 		}
 		if err != nil {
 			return ev, fmt.Errorf("%w: column %s (%s): %v", ErrInvalidEvent, v.Name, spec.Type, err)
