@@ -131,3 +131,37 @@ func TestIntervalString(t *testing.T) {
 		t.Errorf("interval.handling.mode=iso: %v, want ErrUnsupported", err)
 	}
 }
+
+// decimal.format is read per JsonConverter, case insensitive; another value
+// is a ConfigError as JsonConverterConfig's validator gives.
+func TestDecimalFormatConfig(t *testing.T) {
+	base := map[string]string{"connector.class": "io.debezium.connector.postgresql.PostgresConnector", "topic.prefix": "p",
+		"transforms": "outbox", "transforms.outbox.type": EventRouterClass,
+		"key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter"}
+	for _, tc := range []struct {
+		key, val  string
+		wantKey   bool
+		wantValue bool
+		err       bool
+	}{
+		{"value.converter.decimal.format", "NUMERIC", false, true, false},
+		{"key.converter.decimal.format", "numeric", true, false, false},
+		{"value.converter.decimal.format", "base64", false, false, false},
+		{"value.converter.decimal.format", "plain", false, false, true},
+	} {
+		conf := map[string]string{tc.key: tc.val}
+		for k, v := range base {
+			conf[k] = v
+		}
+		cfg, err := ParseConfig(conf, "outbox")
+		var ce *ConfigError
+		switch {
+		case tc.err && (!errors.As(err, &ce) || ce.Key != tc.key):
+			t.Errorf("%s=%s: %v, want a ConfigError", tc.key, tc.val, err)
+		case !tc.err && err != nil:
+			t.Errorf("%s=%s: %v", tc.key, tc.val, err)
+		case !tc.err && (cfg.KeyConverter.DecimalNumeric != tc.wantKey || cfg.ValueConverter.DecimalNumeric != tc.wantValue):
+			t.Errorf("%s=%s: key %v value %v", tc.key, tc.val, cfg.KeyConverter.DecimalNumeric, cfg.ValueConverter.DecimalNumeric)
+		}
+	}
+}
