@@ -129,7 +129,10 @@ rounded; besides PostgreSQL's output form it takes a bare integer, the
 rightmost field, h:mm, which is mm:ss under minute to second, and mm:ss.f,
 as an INSERT's literal is read: a bound parameter typed interval is read
 without the fields, which gives another value for those forms;
-interval.handling.mode=string is refused); PostgreSQL bit, bit(1) and
+interval.handling.mode=string gives io.debezium.time.Interval, the text
+Interval.toIsoString writes from the driver's PGInterval, e.g.
+P1Y2M3DT4H5M6.5S, P0Y0M-1DT2H0M0S, the seconds the double's shortest
+decimal cut to 9 digits: 00:00:01.235 is 1.234999999S); PostgreSQL bit, bit(1) and
 varbit(1) are booleans, bit(n), varbit(n) and an unbounded varbit (length
 2147483647, a one-bit value too) io.debezium.data.Bits (give the
 bit string, "0101"; the bytes are little-endian and only as many as the
@@ -204,10 +207,15 @@ DEFAULT other than NULL. PostgreSQL numeric NaN, Infinity and -Infinity are NAN,
 POSITIVE_INFINITY and NEGATIVE_INFINITY under string, the doubles under
 double, and NULL under precise (the converter throws and
 event.converting.failure.handling.mode=warn, the default, leaves the
-column out; fail, or a NOT NULL column, is refused). PostgreSQL money is a
+column out; a NOT NULL column is refused; under fail the task fails, exit 1,
+with the connector's io.debezium.DebeziumException "Failed to properly
+convert data value for '<schema>.<table>.<column>' of type numeric", even
+under errors.tolerance=all). PostgreSQL money is a
 fixed-point column of scale 2 (stored rounded half away from zero; precise:
-a Decimal without a precision parameter); money.fraction.digits other than
-2 and a money DEFAULT are refused.
+a Decimal without a precision parameter); money.fraction.digits=n makes the
+precise Decimal's scale n (the stored cents rounded half up to n digits:
+-1234.57 is -1235 at 0, -1234.5700 at 4; string and double unchanged); a
+negative money.fraction.digits and a money DEFAULT are refused.
 Values are the stored ones, whatever the input's form: PostgreSQL rounds a
 timestamp to the column's precision and prints a uuid in lower case;
 MySQL/MariaDB truncate a datetime or timestamp to the column's precision;

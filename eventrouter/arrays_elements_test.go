@@ -109,13 +109,13 @@ func TestPgBitArray(t *testing.T) {
 			t.Errorf("%s: schema %s, want optional %s", tc.typ, got, tc.schema)
 		}
 		_, err = ColumnValue(Postgres, tc.typ, s, json.RawMessage(`"{101}"`))
-		v, err := ColumnSettings{}.ConvertFailure("c", tc.typ, s, err)
+		v, err := ColumnSettings{}.ConvertFailure("public.t", "c", tc.typ, s, err)
 		if v != nil || err != nil {
 			t.Errorf("%s: %v, %v; want NULL", tc.typ, v, err)
 		}
 		s.Optional = false
 		_, err = ColumnValue(Postgres, tc.typ, s, json.RawMessage(`"{1}"`))
-		if _, err := (ColumnSettings{}).ConvertFailure("c", tc.typ, s, err); err == nil {
+		if _, err := (ColumnSettings{}).ConvertFailure("public.t", "c", tc.typ, s, err); err == nil {
 			t.Errorf("%s NOT NULL: no error", tc.typ)
 		}
 		if v, err := ColumnValue(Postgres, tc.typ, s, json.RawMessage(`null`)); v != nil || err != nil {

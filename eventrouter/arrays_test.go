@@ -140,7 +140,7 @@ func TestPgNumericArray(t *testing.T) {
 			t.Errorf("%s %s %s: %v, want a *ConvertError for the column", tc.sqlType, tc.mode, tc.in, err)
 			continue
 		}
-		if v, err := cs.ConvertFailure("c", tc.sqlType, s, err); v != nil || err != nil {
+		if v, err := cs.ConvertFailure("public.t", "c", tc.sqlType, s, err); v != nil || err != nil {
 			t.Errorf("%s %s: ConvertFailure: %v, %v; want NULL", tc.sqlType, tc.mode, v, err)
 		}
 	}

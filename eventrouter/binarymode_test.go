@@ -72,3 +72,19 @@ func TestBinaryHandlingMode(t *testing.T) {
 		t.Errorf("bytea DEFAULT under hex: %#v, %v; want none", d, err)
 	}
 }
+
+// A binary column delivered as a string meets the converters as a string:
+// ByteArrayConverter refuses its schema, BinaryDataConverter hands it to
+// the delegate.
+func TestBinaryModeConverters(t *testing.T) {
+	s, _ := ColumnSchemaWith(Postgres, "bytea", true, ColumnSettings{BinaryHandlingMode: "base64"})
+	v, _ := ColumnValue(Postgres, "bytea", s, []byte(`"ab"`))
+	var te *TaskError
+	if _, err := convert(Converter{Kind: ByteArrayConverter}, s, v); !errors.As(err, &te) || te.Message != "Invalid schema type for ByteArrayConverter: STRING" {
+		t.Errorf("ByteArrayConverter: %v", err)
+	}
+	b, err := convert(Converter{Kind: BinaryDataConverter, Delegate: &Converter{Kind: JSONConverter}}, s, v)
+	if err != nil || string(b) != `"YWI="` {
+		t.Errorf("BinaryDataConverter: %s, %v", b, err)
+	}
+}

@@ -3,7 +3,6 @@ package eventrouter
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -41,12 +40,15 @@ type ColumnSettings struct {
 	// io.debezium.data.VariableScaleDecimal).
 	DecimalHandlingMode string
 	// IntervalHandlingMode is interval.handling.mode (PostgreSQL): numeric
-	// (the default: io.debezium.time.MicroDuration) is modelled, string is
-	// not.
+	// (the default: io.debezium.time.MicroDuration) and string
+	// (io.debezium.time.Interval, Interval.toIsoString's P1Y2M3DT4H5M6.5S)
+	// are modelled.
 	IntervalHandlingMode string
-	// MoneyFractionDigits is money.fraction.digits (PostgreSQL): 2 (the
-	// default) is modelled, another value (a Decimal of another scale) is
-	// not.
+	// MoneyFractionDigits is money.fraction.digits (PostgreSQL): any value
+	// from 0 (2 is the default) is modelled: under decimal.handling.mode
+	// precise a money column is a Decimal of that scale, the value rounded
+	// half up to it; string and double do not use it. A negative or
+	// non-integer value is refused.
 	MoneyFractionDigits string
 	// ConvertingFailureMode is event.converting.failure.handling.mode:
 	// warn (the default) and skip, which leave a column whose value the
@@ -172,8 +174,8 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 		}
 	}
 	if isMoney(kind, sqlType) {
-		if d := cs.MoneyFractionDigits; d != "" && d != strconv.Itoa(MoneyFractionDigits) {
-			return &SettingError{Column: name, Type: sqlType, Setting: "money.fraction.digits", Value: d, Modeled: strconv.Itoa(MoneyFractionDigits)}
+		if _, ok := moneyFractionDigits(cs.MoneyFractionDigits); !ok {
+			return &SettingError{Column: name, Type: sqlType, Setting: "money.fraction.digits", Value: cs.MoneyFractionDigits, Modeled: "0 to 32767"}
 		}
 	}
 	if IsDecimalType(sqlType) || isMoney(kind, sqlType) || isPgDecimalArray(kind, sqlType) {
@@ -209,11 +211,11 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 			return &SettingError{Column: name, Type: sqlType, Setting: "hstore.handling.mode", Value: cs.HStoreHandlingMode, Modeled: "json, map"}
 		}
 	}
-	if s.Name == NameMicroDuration {
+	if s.Name == NameMicroDuration || s.Name == NameInterval {
 		switch cs.IntervalHandlingMode {
-		case "", "numeric":
+		case "", "numeric", "string":
 		default:
-			return &SettingError{Column: name, Type: sqlType, Setting: "interval.handling.mode", Value: cs.IntervalHandlingMode, Modeled: "numeric"}
+			return &SettingError{Column: name, Type: sqlType, Setting: "interval.handling.mode", Value: cs.IntervalHandlingMode, Modeled: "numeric, string"}
 		}
 	}
 	switch cs.BigIntUnsignedMode {
@@ -234,9 +236,13 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 // TableSchemaBuilder catches the exception and, under
 // event.converting.failure.handling.mode warn (the default) or skip, leaves
 // the column out of the row's Struct: a nullable column is NULL (nil,
-// nil). A NOT NULL column (the Struct would fail validation) and mode fail
-// (the task fails) are a *SettingError. Any other err is returned as is.
-func (cs ColumnSettings) ConvertFailure(name, sqlType string, s *Schema, err error) (any, error) {
+// nil); a NOT NULL column (the Struct would fail validation) is a
+// *SettingError. Under fail the task fails: a *TaskError (StageConnector)
+// with the DebeziumException TableSchemaBuilder throws, "Failed to
+// properly convert data value for '<table>.<column>' of type <type>"
+// (table as the connector names it, "public.outbox"; the type PostgreSQL's
+// name, numeric, _numeric for an array). Any other err is returned as is.
+func (cs ColumnSettings) ConvertFailure(table, name, sqlType string, s *Schema, err error) (any, error) {
 	var ce *ConvertError
 	if !errors.As(err, &ce) {
 		return nil, err
@@ -250,6 +256,30 @@ func (cs ColumnSettings) ConvertFailure(name, sqlType string, s *Schema, err err
 			mode = "warn (the default)"
 		}
 		return nil, &SettingError{Column: name, Type: sqlType + " NOT NULL", Setting: "event.converting.failure.handling.mode", Value: mode, Modeled: "warn and skip on a nullable column (" + ce.Error() + ")"}
+	case "fail":
+		return nil, &TaskError{Stage: StageConnector, Exception: excDebezium,
+			Message: "Failed to properly convert data value for '" + table + "." + name + "' of type " + pgColumnTypeName(sqlType)}
 	}
-	return nil, &SettingError{Column: name, Type: sqlType, Setting: "event.converting.failure.handling.mode", Value: cs.ConvertingFailureMode, Modeled: "warn, skip (" + ce.Error() + ")"}
+	return nil, &SettingError{Column: name, Type: sqlType, Setting: "event.converting.failure.handling.mode", Value: cs.ConvertingFailureMode, Modeled: "warn, skip, fail (" + ce.Error() + ")"}
+}
+
+// pgColumnTypeName is the type name the PostgreSQL connector's Column
+// carries (Column.typeName, from the catalog): the base type without its
+// modifiers (numeric(10,2) is numeric), an array's element type prefixed
+// with "_" (numeric[] is _numeric).
+func pgColumnTypeName(sqlType string) string {
+	t := strings.ToLower(strings.TrimSpace(sqlType))
+	arr := strings.HasSuffix(t, "[]")
+	t = strings.TrimSpace(strings.TrimSuffix(t, "[]"))
+	base, _ := parseSQLType(t)
+	if i := strings.IndexByte(base, '('); i >= 0 {
+		base = strings.TrimSpace(base[:i])
+	}
+	if base == "decimal" {
+		base = "numeric"
+	}
+	if arr {
+		return "_" + base
+	}
+	return base
 }

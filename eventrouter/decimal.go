@@ -308,10 +308,23 @@ func specialDecimalValue(kind ConnectorKind, sqlType string, s *Schema, text str
 	return nil, true, &ConvertError{Type: sqlType, Value: text, Message: "Got a special value (NaN/Infinity) for Decimal type but current mode does not handle it. If you need to support it then set decimal handling mode to 'string'."}
 }
 
-// MoneyFractionDigits is the money.fraction.digits the emulator models (the
-// connector's default, and the fraction digits of PostgreSQL's money under
-// the usual lc_monetary).
+// MoneyFractionDigits is money.fraction.digits' default (and the fraction
+// digits of PostgreSQL's money under the usual lc_monetary).
 const MoneyFractionDigits = 2
+
+// moneyFractionDigits is the money.fraction.digits value v ("" is the
+// default); ok is false for a value that is not a non-negative integer
+// (ColumnSettings.Check refuses it).
+func moneyFractionDigits(v string) (int, bool) {
+	if v == "" {
+		return MoneyFractionDigits, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n > 32767 {
+		return MoneyFractionDigits, false
+	}
+	return n, true
+}
 
 // isMoney reports a PostgreSQL money column.
 func isMoney(kind ConnectorKind, sqlType string) bool {
@@ -320,17 +333,17 @@ func isMoney(kind ConnectorKind, sqlType string) bool {
 }
 
 // moneySchema is PostgresValueConverter.moneySchema: under
-// decimal.handling.mode precise a Decimal with scale
-// money.fraction.digits (no precision parameter), string a string, double
-// a float64.
-func moneySchema(mode string) (Type, string, []Param) {
+// decimal.handling.mode precise a Decimal with scale digits
+// (money.fraction.digits; no precision parameter), string a string,
+// double a float64.
+func moneySchema(mode string, digits int) (Type, string, []Param) {
 	switch mode {
 	case "string":
 		return String, "", nil
 	case "double":
 		return Float64, "", nil
 	}
-	return Bytes, NameDecimal, []Param{{"scale", strconv.Itoa(MoneyFractionDigits)}}
+	return Bytes, NameDecimal, []Param{{"scale", strconv.Itoa(digits)}}
 }
 
 var moneyTextRe = regexp.MustCompile(`^\s*([+-])?\s*\$?\s*([\d,]*)(?:\.(\d*))?\s*$`)
@@ -354,6 +367,17 @@ func moneyValue(sqlType string, s *Schema, text string) (any, error) {
 	d = d.setScale(MoneyFractionDigits)
 	if !d.Unscaled.IsInt64() {
 		return nil, fmt.Errorf("%w: %s value %q is out of range for type money", ErrInvalidEvent, sqlType, text)
+	}
+	if s.Name == NameDecimal {
+		// convertMoney under precise: setScale(money.fraction.digits,
+		// HALF_UP) of the value PostgresMoney.parse read (scale 2);
+		// string and double take the parsed value as it is
+		for _, p := range s.Parameters {
+			if p.Key == "scale" {
+				n, _ := strconv.Atoi(p.Value)
+				d = d.setScale(int32(n))
+			}
+		}
 	}
 	return d.inMode(s), nil
 }

@@ -153,10 +153,13 @@
 //	  string                                      string                           NAN, POSITIVE_INFINITY, NEGATIVE_INFINITY
 //	  double                                      double                           NaN, ±Infinity (JsonConverter: quoted)
 //	  precise                                     (the converter throws)           NULL (event.converting.failure.handling.mode
-//	                                                                               warn, skip; fail or NOT NULL: refused)
-//	money | -                                     precise: bytes Decimal, scale 2  cash_in rounding (half away from zero),
-//	                                              (no precision parameter);        2 digits; string: plain, double: doubleValue
-//	                                              string; double                   (money.fraction.digits other than 2: refused)
+//	                                                                               warn, skip; NOT NULL: refused); fail: the
+//	                                                                               task fails (DebeziumException "Failed to
+//	                                                                               properly convert data value for ...")
+//	money | -                                     precise: bytes Decimal, scale    cash_in rounding (half away from zero),
+//	                                              money.fraction.digits (default   2 digits, then (precise) half up to
+//	                                              2; no precision parameter);      money.fraction.digits; string: plain,
+//	                                              string; double                   double: doubleValue (digits unused)
 //	time(0-3) | -                                 int32 io.debezium.time.Time      ms of the day, PG rounds
 //	time, time(4-6) | time(p)                     int64 io.debezium.time.MicroTime µs; PG rounds (24:00:00 kept),
 //	                                                                               MariaDB truncates, negative, to 838:59:59
@@ -173,6 +176,9 @@
 //	                                                                               second), mm:ss.f, as a SQL literal
 //	                                                                               reads them (a bound interval parameter
 //	                                                                               reads them without the fields)
+//	  interval.handling.mode=string               string io.debezium.time.Interval PnYnMnDTnHnMnS of PGInterval's parts;
+//	                                                                               seconds: whole + µs/1e6 as a double's
+//	                                                                               shortest decimal, cut to 9 digits
 //	bit, bit(1), varbit(1) | -                    boolean                          the bit string "0" / "1"
 //	bit(n), varbit(n), n > 1 | -                  bytes io.debezium.data.Bits      bit string, last char bit 0, minimal
 //	                                                                               little-endian bytes (0: none)
@@ -298,9 +304,8 @@
 // network (inet, cidr, macaddr, macaddr8) or range column (an array column's
 // DEFAULT gives no schema default: PostgresDefaultValueConverter has no
 // mapper for _int4, seen on the stack),
-// money.fraction.digits other than 2, interval.handling.mode=string
-// and event.converting.failure.handling.mode=fail where a NaN meets
-// precise. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
+// a negative money.fraction.digits and a NaN under precise in a NOT NULL
+// column under event.converting.failure.handling.mode warn or skip. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
 // in their config validation (Connect's validate answers "The 'adaptive'
 // time.precision.mode is no longer supported"): ParseConfig returns a
 // *ConfigError with Connector set. Not modelled: PostgreSQL interval

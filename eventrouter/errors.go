@@ -26,6 +26,11 @@ type Stage string
 
 // Pipeline stages, in the order the worker runs them.
 const (
+	// StageConnector: the source connector building the change event (a
+	// column value converter throwing under
+	// event.converting.failure.handling.mode=fail); errors.tolerance does
+	// not cover it
+	StageConnector       Stage = "connector"
 	StageTransformation  Stage = "transformation"
 	StageHeaderConverter Stage = "header converter"
 	StageKeyConverter    Stage = "key converter"
@@ -50,6 +55,7 @@ func (e *TaskError) Unwrap() error { return ErrTaskFailed }
 
 const (
 	excData          = "org.apache.kafka.connect.errors.DataException"
+	excDebezium      = "io.debezium.DebeziumException"
 	excConnect       = "org.apache.kafka.connect.errors.ConnectException"
 	excNPE           = "java.lang.NullPointerException"
 	excIllegalState  = "java.lang.IllegalStateException"

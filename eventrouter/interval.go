@@ -99,8 +99,26 @@ var (
 // to minutes (toward zero; months and days kept); then the seconds are
 // rounded half away from zero to the precision.
 func pgIntervalMicros(v string, it pgIntervalType) (int64, error) {
-	bad := func() (int64, error) {
-		return 0, fmt.Errorf("%w: interval %q: give it as PostgreSQL prints it (IntervalStyle postgres), e.g. \"1 year 2 mons 3 days 04:05:06.5\", or a bare integer (the column's rightmost field)", ErrInvalidEvent, v)
+	iv, err := parsePgInterval(v, it)
+	if err != nil {
+		return 0, err
+	}
+	// MicroDuration.durationMicros on the PGInterval the connector reads
+	// from the printed value (years, months, days, hours, minutes and
+	// seconds with the sign of the time on each), double by double
+	// (explicit conversions keep Go from fusing the multiply-adds)
+	numberOfDays := float64(float64(iv.years*12+iv.months)*30.4375) + float64(iv.days)
+	numberOfSeconds := float64(float64(float64(float64(float64(numberOfDays*24)+float64(iv.hours))*60)+float64(iv.minutes))*60) + iv.seconds()
+	return int64(float64(numberOfSeconds * 1e6)), nil
+}
+
+// parsePgInterval reads an interval value of a column of type it (see
+// pgIntervalMicros for the input forms) and returns it as PostgreSQL
+// stores it (AdjustIntervalForTypmod), in the parts the driver's
+// PGInterval reads from its printed form.
+func parsePgInterval(v string, it pgIntervalType) (pgInterval, error) {
+	bad := func() (pgInterval, error) {
+		return pgInterval{}, fmt.Errorf("%w: interval %q: give it as PostgreSQL prints it (IntervalStyle postgres), e.g. \"1 year 2 mons 3 days 04:05:06.5\", or a bare integer (the column's rightmost field)", ErrInvalidEvent, v)
 	}
 	var months, days, t int64 // t: the time in microseconds
 	if m := intervalBareRe.FindStringSubmatch(v); m != nil {
@@ -192,21 +210,15 @@ func pgIntervalMicros(v string, it pgIntervalType) (int64, error) {
 			t = -((-t + unit/2) / unit * unit)
 		}
 	}
-	// MicroDuration.durationMicros on the PGInterval the connector reads
-	// from the printed value (years, months, days, hours, minutes and
-	// seconds with the sign of the time on each), double by double
-	// (explicit conversions keep Go from fusing the multiply-adds)
-	years, mons := months/12, months%12
+	iv := pgInterval{years: months / 12, months: months % 12, days: days}
 	neg := t < 0
 	if neg {
 		t = -t
 	}
-	hours, minutes := t/3_600_000_000, t/60_000_000%60
-	seconds, _ := strconv.ParseFloat(fmt.Sprintf("%d.%06d", t/1_000_000%60, t%1_000_000), 64)
+	iv.hours, iv.minutes = t/3_600_000_000, t/60_000_000%60
+	iv.wholeSeconds, iv.micros = t/1_000_000%60, t%1_000_000
 	if neg {
-		hours, minutes, seconds = -hours, -minutes, -seconds
+		iv.hours, iv.minutes, iv.wholeSeconds, iv.micros = -iv.hours, -iv.minutes, -iv.wholeSeconds, -iv.micros
 	}
-	numberOfDays := float64(float64(years*12+mons)*30.4375) + float64(days)
-	numberOfSeconds := float64(float64(float64(float64(float64(numberOfDays*24)+float64(hours))*60)+float64(minutes))*60) + seconds
-	return int64(float64(numberOfSeconds * 1e6)), nil
+	return iv, nil
 }

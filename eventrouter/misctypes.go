@@ -24,6 +24,10 @@ const (
 	// NameMicroDuration is a PostgreSQL interval under
 	// interval.handling.mode=numeric (the default).
 	NameMicroDuration = "io.debezium.time.MicroDuration"
+	// NameInterval is a PostgreSQL interval under
+	// interval.handling.mode=string: the ISO-8601 text Interval.toIsoString
+	// writes.
+	NameInterval = "io.debezium.time.Interval"
 )
 
 var (
@@ -224,6 +228,13 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 	case NameMicroDuration:
 		it, _ := parsePgIntervalType(sqlType)
 		return pgIntervalMicros(raw, it)
+	case NameInterval:
+		it, _ := parsePgIntervalType(sqlType)
+		iv, err := parsePgInterval(raw, it)
+		if err != nil {
+			return nil, err
+		}
+		return iv.isoString(), nil
 	case NameXML:
 		return pgXML(raw)
 	case NameYear:
@@ -432,6 +443,33 @@ func isBinlogScaledFloat(kind ConnectorKind, sqlType string) bool {
 	base, _ := parseSQLType(sqlType)
 	_, ok := binlogRealScale(sqlType)
 	return ok && base == "float"
+}
+
+// pgInterval is a PostgreSQL interval as the driver's PGInterval holds it:
+// years, months, days, hours, minutes, whole seconds and microseconds
+// (the time part's sign on each of hours to micros).
+type pgInterval struct {
+	years, months, days, hours, minutes, wholeSeconds, micros int64
+}
+
+// seconds is PGInterval.getSeconds: wholeSeconds + microSeconds / 1e6 in
+// doubles.
+func (iv pgInterval) seconds() float64 {
+	return float64(iv.wholeSeconds) + float64(iv.micros)/1e6
+}
+
+// isoString is Interval.toIsoString (interval.handling.mode=string):
+// "P<y>Y<m>M<d>DT<h>H<m>M<s>S", the seconds BigDecimal.valueOf(double)
+// (the double's shortest decimal) with trailing zeros stripped, plain.
+func (iv pgInterval) isoString() string {
+	d, err := parseDecimal(strconv.FormatFloat(iv.seconds(), 'f', -1, 64))
+	if err != nil {
+		d = Decimal{Unscaled: new(big.Int)}
+	}
+	if d.Scale > 9 {
+		d = d.setScaleDown(9)
+	}
+	return fmt.Sprintf("P%dY%dM%dDT%dH%dM%sS", iv.years, iv.months, iv.days, iv.hours, iv.minutes, d.stripTrailingZeros().plain())
 }
 
 // pgBits is a PostgreSQL bit(n) / varbit(n) value (n > 1) as

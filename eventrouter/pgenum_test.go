@@ -62,13 +62,13 @@ func TestPgEnumArray(t *testing.T) {
 		t.Errorf("value %v, %v", v, err)
 	}
 	_, err = ColumnValue(Postgres, typ, s, json.RawMessage(`"{sad,NULL}"`))
-	if v, err := (ColumnSettings{}).ConvertFailure("c", typ, s, err); err != nil || v != nil {
+	if v, err := (ColumnSettings{}).ConvertFailure("public.t", "c", typ, s, err); err != nil || v != nil {
 		t.Errorf("a NULL element: %v, %v; want the column NULL", v, err)
 	}
 	notNull, _ := ColumnSchema(Postgres, typ, false)
 	_, err = ColumnValue(Postgres, typ, notNull, json.RawMessage(`"{sad,NULL}"`))
 	var se *SettingError
-	if _, err := (ColumnSettings{}).ConvertFailure("c", typ, notNull, err); !errors.As(err, &se) {
+	if _, err := (ColumnSettings{}).ConvertFailure("public.t", "c", typ, notNull, err); !errors.As(err, &se) {
 		t.Errorf("a NULL element, NOT NULL column: %v, want a *SettingError", err)
 	}
 	if _, err := ColumnValue(Postgres, typ, s, json.RawMessage(`"{happy}"`)); !errors.Is(err, ErrInvalidEvent) {

@@ -38,7 +38,8 @@ func TestRemainingTypesColumnValue(t *testing.T) {
 		{Postgres, "xml", "", `"<a>x</a>"`, "<a>x</a>", "string/" + NameXML},
 		{Postgres, "xml", "", `"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a/>"`, "<a/>", "string/" + NameXML},
 		{Postgres, "xml", "", `"<?xml version='1.0' standalone='yes'?><a/>"`, `<?xml version="1.0" standalone="yes"?><a/>`, "string/" + NameXML},
-		{Postgres, "interval(3)", "", `"00:00:01.2345"`, "1235000", "int64/" + NameMicroDuration},
+		{Postgres, "interval(3)", "", `"00:00:01.2345"`, "1234999", // PGInterval: 1 + 235000/1e6 in doubles, truncated (setting_interval_numeric_seconds)
+			"int64/" + NameMicroDuration},
 		{Postgres, "interval(0)", "", `"-00:00:59.5"`, "-60000000", "int64/" + NameMicroDuration},
 		{Postgres, "interval(2)", "", `"1 day 23:59:59.999"`, "172800000000", "int64/" + NameMicroDuration},
 		{Postgres, "numeric", "string", `"NaN"`, "NAN", "string/"},
@@ -103,8 +104,20 @@ func TestRemainingTypesRefused(t *testing.T) {
 	}
 	s, _ := ColumnSchema(Postgres, "money", true)
 	var se *SettingError
-	if err := ParseColumnSettings(map[string]string{"money.fraction.digits": "3"}).Check(Postgres, "m", "money", s); !errors.As(err, &se) || se.Setting != "money.fraction.digits" || se.Column != "m" {
-		t.Errorf("money.fraction.digits=3: %v", err)
+	if err := ParseColumnSettings(map[string]string{"money.fraction.digits": "-1"}).Check(Postgres, "m", "money", s); !errors.As(err, &se) || se.Setting != "money.fraction.digits" || se.Column != "m" {
+		t.Errorf("money.fraction.digits=-1: %v", err)
+	}
+	// another non-negative value is modelled (setting_money_fraction_digits_*)
+	for digits, want := range map[string]string{"0": "-1235", "3": "-1234.570", "4": "-1234.5700"} {
+		cs := ParseColumnSettings(map[string]string{"money.fraction.digits": digits})
+		ms, _ := ColumnSchemaWith(Postgres, "money", true, cs)
+		v, err := ColumnValue(Postgres, "money", ms, json.RawMessage(`"-$1,234.565"`))
+		if err == nil {
+			err = cs.Check(Postgres, "m", "money", ms)
+		}
+		if err != nil || javaToString(v) != want {
+			t.Errorf("money.fraction.digits=%s: %v, %v; want %s", digits, v, err, want)
+		}
 	}
 	if _, err := ColumnDefault(Postgres, "money", s, "'1.00'::money"); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("money default: %v", err)
@@ -117,19 +130,32 @@ func TestRemainingTypesRefused(t *testing.T) {
 	if !errors.As(cerr, &ce) {
 		t.Fatalf("NaN under precise: %v, want *ConvertError", cerr)
 	}
-	for mode, ok := range map[string]bool{"": true, "warn": true, "skip": true, "fail": false} {
-		v, err := ParseColumnSettings(map[string]string{"event.converting.failure.handling.mode": mode}).ConvertFailure("n", "numeric(10,2)", ds, cerr)
-		if ok != (err == nil && v == nil) || (!ok && !errors.As(err, &se)) {
+	for _, mode := range []string{"", "warn", "skip"} {
+		v, err := ParseColumnSettings(map[string]string{"event.converting.failure.handling.mode": mode}).ConvertFailure("public.t", "n", "numeric(10,2)", ds, cerr)
+		if err != nil || v != nil {
 			t.Errorf("mode %q: %v, %v", mode, v, err)
 		}
 	}
+	// fail: the task fails with TableSchemaBuilder's DebeziumException
+	// (setting_event_converting_failure_fail*)
+	var te *TaskError
+	_, err := ParseColumnSettings(map[string]string{"event.converting.failure.handling.mode": "fail"}).ConvertFailure("public.t", "n", "numeric(10,2)", ds, cerr)
+	if !errors.As(err, &te) || te.Stage != StageConnector || te.Exception != "io.debezium.DebeziumException" || te.Message != "Failed to properly convert data value for 'public.t.n' of type numeric" {
+		t.Errorf("mode fail: %v", err)
+	}
+	if _, err := ParseColumnSettings(map[string]string{"event.converting.failure.handling.mode": "abort"}).ConvertFailure("public.t", "n", "numeric(10,2)", ds, cerr); !errors.As(err, &se) {
+		t.Errorf("mode abort: %v, want *SettingError", err)
+	}
+	if got := pgColumnTypeName("numeric(10,2)[]"); got != "_numeric" {
+		t.Errorf("numeric(10,2)[] type name %q", got)
+	}
 	req, _ := ColumnSchema(Postgres, "numeric(10,2)", false)
-	if _, err := (ColumnSettings{}).ConvertFailure("n", "numeric(10,2)", req, cerr); !errors.As(err, &se) {
+	if _, err := (ColumnSettings{}).ConvertFailure("public.t", "n", "numeric(10,2)", req, cerr); !errors.As(err, &se) {
 		t.Errorf("NOT NULL NaN: %v, want *SettingError", err)
 	}
 	// the binlog connectors reject time.precision.mode=adaptive
 	var cfe *ConfigError
-	_, err := ParseConfig(map[string]string{"connector.class": "io.debezium.connector.mariadb.MariaDbConnector", "time.precision.mode": "adaptive",
+	_, err = ParseConfig(map[string]string{"connector.class": "io.debezium.connector.mariadb.MariaDbConnector", "time.precision.mode": "adaptive",
 		"transforms": "outbox", "transforms.outbox.type": EventRouterClass}, "")
 	if !errors.As(err, &cfe) || !cfe.Connector || cfe.Key != "time.precision.mode" {
 		t.Errorf("adaptive on MariaDB: %v", err)

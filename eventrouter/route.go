@@ -62,6 +62,12 @@ type ChangeEvent struct {
 	// ValueSchemaName overrides the after schema name (default
 	// "<topic.prefix>.<Table>.Value").
 	ValueSchemaName string
+	// ConnectorError, when set, is the connector failing to build this
+	// event (a column value converter threw under
+	// event.converting.failure.handling.mode=fail, see
+	// ColumnSettings.ConvertFailure): Route returns it, whatever
+	// errors.tolerance says.
+	ConnectorError *TaskError
 }
 
 // Header is a serialized Kafka record header. A nil Value is a null header.
@@ -141,7 +147,7 @@ func Route(cfg Config, ev ChangeEvent) (Result, error) { return NewRouter(cfg).R
 func (r *Router) Route(ev ChangeEvent) (Result, error) {
 	res, err := r.route(ev)
 	var te *TaskError
-	if err != nil && errors.As(err, &te) && r.cfg.ErrorsTolerance == "all" && te.Stage != StageProducer {
+	if err != nil && errors.As(err, &te) && r.cfg.ErrorsTolerance == "all" && te.Stage != StageProducer && te.Stage != StageConnector {
 		return Result{Dropped: true, Reason: "skipped by errors.tolerance=all: " + te.Error(), Logs: res.Logs}, nil
 	}
 	if err != nil && errors.As(err, &te) && r.cfg.ErrorsTolerance == "all" && te.Exception == excInvalidTopic {
@@ -166,6 +172,9 @@ func (r *Router) originalTopic(ev ChangeEvent) string {
 func (r *Router) route(ev ChangeEvent) (Result, error) {
 	cfg := &r.cfg
 	var res Result
+	if ev.ConnectorError != nil {
+		return res, ev.ConnectorError
+	}
 	if done, err := r.skip(ev, &res); done || err != nil {
 		return res, err
 	}

@@ -134,12 +134,12 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 		out = append(out, ct.names...)
 	}
 	if kind == Postgres {
-		out = append(out, "numeric(p,s)", "decimal(p,s)", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
+		out = append(out, "numeric(p,s)", "decimal(p,s)", "numeric", "money", "time", "time(p)", "time without time zone", "timetz", "time with time zone", "interval", "interval(p)",
 			"interval year", "interval month", "interval year to month", "interval day", "interval hour", "interval minute", "interval second(p)",
 			"interval day to hour", "interval day to minute", "interval day to second(p)", "interval hour to minute", "interval hour to second(p)", "interval minute to second(p)",
 			"bit", "bit(n)", "varbit(n)", "bit varying(n)", "xml",
 			"inet", "cidr", "macaddr", "macaddr8", "int4range", "int8range", "daterange", "numrange", "tsrange", "tstzrange",
-			"point", "int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]",
+			"point", "int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "numeric[]",
 			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]", "timetz(p)[]", "hstore[]",
 			"inet[]", "cidr[]", "macaddr[]", "macaddr8[]", "int4range[]", "int8range[]", "daterange[]", "numrange[]", "tsrange[]", "tstzrange[]", "bit(n)[]",
 			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore", "enum('a','b')", "enum('a','b')[]")
@@ -244,7 +244,8 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	}
 	if isMoney(kind, sqlType) {
 		s := &Schema{Optional: nullable}
-		s.Type, s.Name, s.Parameters = moneySchema(cs.DecimalHandlingMode)
+		digits, _ := moneyFractionDigits(cs.MoneyFractionDigits)
+		s.Type, s.Name, s.Parameters = moneySchema(cs.DecimalHandlingMode, digits)
 		if s.Name != "" {
 			s.Version = i32(1)
 		}
@@ -284,6 +285,10 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	}
 	if s, ok := miscSchema(kind, sqlType); ok {
 		s.Optional = nullable
+		if s.Name == NameMicroDuration && cs.IntervalHandlingMode == "string" {
+			// PostgresValueConverter: Interval.builder()
+			s.Type, s.Name = String, NameInterval
+		}
 		return s, nil
 	}
 	t, prec := parseSQLType(sqlType)
@@ -1042,11 +1047,19 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 		}
 		val, err := ColumnValueWith(kind, spec.Type, s, v.Value, cs)
 		if err != nil {
-			val, err = cs.ConvertFailure(v.Name, spec.Type, s, err)
+			val, err = cs.ConvertFailure(ev.Table, v.Name, spec.Type, s, err)
 		}
 		var se *SettingError
 		if errors.As(err, &se) {
 			return ev, se
+		}
+		var te *TaskError
+		if errors.As(err, &te) {
+			// the connector fails on this row (Route returns it)
+			if ev.ConnectorError == nil {
+				ev.ConnectorError = te
+			}
+			val, err = nil, nil
 		}
 		if err != nil {
 			return ev, fmt.Errorf("%w: column %s (%s): %v", ErrInvalidEvent, v.Name, spec.Type, err)

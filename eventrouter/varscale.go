@@ -118,3 +118,13 @@ func unsignedBigintDecimal(sqlType, text string) (any, error) {
 	}
 	return Decimal{Unscaled: new(big.Int).SetUint64(u)}, nil
 }
+
+// setScaleDown is BigDecimal.setScale(scale, RoundingMode.DOWN) for a
+// smaller scale: the digits beyond it dropped (towards zero).
+func (d Decimal) setScaleDown(scale int32) Decimal {
+	if scale >= d.Scale {
+		return d.setScale(scale)
+	}
+	div := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Scale-scale)), nil)
+	return Decimal{Unscaled: new(big.Int).Quo(d.Unscaled, div), Scale: scale}
+}

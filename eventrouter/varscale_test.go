@@ -103,3 +103,65 @@ func TestUnsignedBigintPrecise(t *testing.T) {
 		t.Errorf("bigint.unsigned.handling.mode=double: %v, want ErrUnsupported", err)
 	}
 }
+
+// interval.handling.mode=string: Interval.toIsoString of PGInterval's
+// parts (setting_interval_string*).
+func TestIntervalString(t *testing.T) {
+	cs := ColumnSettings{IntervalHandlingMode: "string"}
+	for _, tc := range []struct{ typ, in, want string }{
+		{"interval", "1 year 2 mons 3 days 04:05:06.123456", "P1Y2M3DT4H5M6.123456S"},
+		{"interval", "-1 days +02:00:00", "P0Y0M-1DT2H0M0S"},
+		{"interval", "-00:00:06.5", "P0Y0M0DT0H0M-6.5S"},
+		{"interval", "-1 years -2 mons", "P-1Y-2M0DT0H0M0S"},
+		{"interval", "00:00:01.235", "P0Y0M0DT0H0M1.234999999S"}, // the double 1.2349999999999999, cut to 9 digits
+		{"interval", "00:00:00.000001", "P0Y0M0DT0H0M0.000001S"},
+		{"interval", "100:00:00", "P0Y0M0DT100H0M0S"},
+		{"interval(3)", "-00:00:59.9995", "P0Y0M0DT0H-1M0S"},
+	} {
+		s, err := ColumnSchemaWith(Postgres, tc.typ, true, cs)
+		if err != nil || s.Type != String || s.Name != NameInterval {
+			t.Fatalf("%s: %+v, %v", tc.typ, s, err)
+		}
+		v, err := ColumnValue(Postgres, tc.typ, s, json.RawMessage(`"`+tc.in+`"`))
+		if err != nil || v != tc.want {
+			t.Errorf("%s %q = %v, %v; want %s", tc.typ, tc.in, v, err, tc.want)
+		}
+	}
+	if err := (ColumnSettings{IntervalHandlingMode: "iso"}).Check(Postgres, "c", "interval", &Schema{Type: Int64, Name: NameMicroDuration}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("interval.handling.mode=iso: %v, want ErrUnsupported", err)
+	}
+}
+
+// decimal.format is read per JsonConverter, case insensitive; another value
+// is a ConfigError as JsonConverterConfig's validator gives.
+func TestDecimalFormatConfig(t *testing.T) {
+	base := map[string]string{"connector.class": "io.debezium.connector.postgresql.PostgresConnector", "topic.prefix": "p",
+		"transforms": "outbox", "transforms.outbox.type": EventRouterClass,
+		"key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter"}
+	for _, tc := range []struct {
+		key, val  string
+		wantKey   bool
+		wantValue bool
+		err       bool
+	}{
+		{"value.converter.decimal.format", "NUMERIC", false, true, false},
+		{"key.converter.decimal.format", "numeric", true, false, false},
+		{"value.converter.decimal.format", "base64", false, false, false},
+		{"value.converter.decimal.format", "plain", false, false, true},
+	} {
+		conf := map[string]string{tc.key: tc.val}
+		for k, v := range base {
+			conf[k] = v
+		}
+		cfg, err := ParseConfig(conf, "outbox")
+		var ce *ConfigError
+		switch {
+		case tc.err && (!errors.As(err, &ce) || ce.Key != tc.key):
+			t.Errorf("%s=%s: %v, want a ConfigError", tc.key, tc.val, err)
+		case !tc.err && err != nil:
+			t.Errorf("%s=%s: %v", tc.key, tc.val, err)
+		case !tc.err && (cfg.KeyConverter.DecimalNumeric != tc.wantKey || cfg.ValueConverter.DecimalNumeric != tc.wantValue):
+			t.Errorf("%s=%s: key %v value %v", tc.key, tc.val, cfg.KeyConverter.DecimalNumeric, cfg.ValueConverter.DecimalNumeric)
+		}
+	}
+}

@@ -1069,6 +1069,16 @@ func (r *Relay) route(dests []any) (pending, error) {
 	var p pending
 	for i, c := range r.t.cols {
 		v, err := r.t.connectValue(c, dests[i])
+		var te *eventrouter.TaskError
+		if errors.As(err, &te) {
+			// a value converter throws under
+			// event.converting.failure.handling.mode=fail: the connector
+			// fails on this row, whatever errors.tolerance says
+			if ev.ConnectorError == nil {
+				ev.ConnectorError = te
+			}
+			v, err = nil, nil
+		}
 		if err != nil {
 			return p, err
 		}

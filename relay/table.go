@@ -538,10 +538,16 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 		val, err := eventrouter.ColumnValueWith(t.kind, c.sqlType, s, raw, t.cs)
 		if err != nil {
 			// a NaN / Infinity numeric under decimal.handling.mode=precise
-			val, err = t.cs.ConvertFailure(c.name, c.sqlType, s, err)
+			val, err = t.cs.ConvertFailure(t.qualified(), c.name, c.sqlType, s, err)
 			var se *eventrouter.SettingError
 			if errors.As(err, &se) {
 				return nil, configErr(se, "outbox table %s", t.qualified())
+			}
+			var te *eventrouter.TaskError
+			if errors.As(err, &te) {
+				// event.converting.failure.handling.mode=fail: the task
+				// fails on this row (Relay.route stops on it)
+				return nil, te
 			}
 		}
 		if err != nil {
