@@ -112,11 +112,12 @@ Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL geometric types, arrays of point, a multi-dimensional
-value of a text-like array;
-MySQL/MariaDB spatial types, zerofill floats and decimals) is refused with
-exit 2 naming the column and its type, rather than guessed; so is it at
-relay start.
+(e.g. PostgreSQL tsvector, arrays of point, a multi-dimensional value of a
+text-like array, PostGIS; MySQL spatial types) is refused with exit 2
+naming the column and its type, rather than guessed; so is it at relay
+start. PostgreSQL line, lseg, box, path, polygon and circle columns are
+left out of the record, as the connector leaves them out.
+docs/column-types.md lists what is modelled and what is refused.
 Time-of-day, year, enum, set and bit columns: PostgreSQL time(0-3) is
 milliseconds of the day (io.debezium.time.Time), time and time(4-6)
 microseconds (MicroTime), both rounded; timetz is UTC ISO_OFFSET_TIME

@@ -298,30 +298,48 @@
 //	                                              prints the byte[] wkb as [B@<identity hash>
 //
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
-// p has none, and ISO-8601 drops a zero fraction.) Every other type is
-// refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
-// a fixed-point, money, time-of-day, interval, year, enum, set, bit, xml or
-// network (inet, cidr, macaddr, macaddr8) or range column (an array column's
-// DEFAULT gives no schema default: PostgresDefaultValueConverter has no
-// mapper for _int4, seen on the stack),
-// a negative money.fraction.digits and a NaN under precise in a NOT NULL
-// column under event.converting.failure.handling.mode warn or skip. The MySQL / MariaDB connectors reject time.precision.mode=adaptive
-// in their config validation (Connect's validate answers "The 'adaptive'
-// time.precision.mode is no longer supported"): ParseConfig returns a
-// *ConfigError with Connector set. Not modelled: PostgreSQL interval
-// input in other forms than the ones above (ISO 8601, SQL standard 1-2,
-// units other than PostgreSQL's output ones, fractions of a field),
-// geometric types, arrays of other element types (point, enum, ...),
-// multi-dimensional values of text, varchar, char, uuid, json
-// and jsonb arrays (the Java array's identity hash) and of the other
-// element types not checked, tstzrange when the Connect worker's time zone
-// (ColumnSettings.WorkerTimeZone) is a custom GMT±hh:mm ID or unknown,
-// temporal arrays when it is not UTC;
-// MySQL spatial types (MariaDB's are modelled; only what MariaDB stores is
-// accepted: 2D, GEOMETRYCOLLECTION EMPTY the only empty geometry, closed
-// rings, MULTIPOINT(1 2,3 4) without inner parentheses), PostGIS (not
-// installed on the stack's PostgreSQL 15: pg_available_extensions has no
-// postgis).
+// p has none, and ISO-8601 drops a zero fraction.) PostgreSQL line, lseg,
+// box, path, polygon and circle columns are left out of the record, as the
+// connector leaves them out (no Connect schema under
+// include.unknown.datatypes=false; ColumnDropped).
+//
+// Every other type is refused (*ColumnTypeError), and so is what the
+// emulator cannot predict or has not checked (a *SettingError or
+// ErrUnsupported, naming the column):
+//
+//   - text with a Java identity hash: a StringConverter writing a
+//     VariableScaleDecimal or a geometry (Struct.toString prints a byte[] as
+//     [B@…), a multi-dimensional value of a text, varchar, char, uuid,
+//     json, jsonb, network or range array;
+//   - PostgreSQL tsvector, tsquery and other unlisted types, arrays of
+//     other element types (point[], tsvector[]), PostGIS (not installed on
+//     the stack's PostgreSQL 15), MySQL spatial types; MariaDB spatial input
+//     other than what MariaDB stores (2D, GEOMETRYCOLLECTION EMPTY the only
+//     empty geometry, closed rings, MULTIPOINT(1 2,3 4));
+//   - interval input in other forms than the ones above (ISO 8601, SQL
+//     standard 1-2, units other than PostgreSQL's output ones, fractions of
+//     a field);
+//   - combinations not checked against the connector: temporal arrays
+//     when the Connect worker's zone (ColumnSettings.WorkerTimeZone) is
+//     not UTC, tstzrange under a custom GMT±hh:mm zone ID, bytea[] under a
+//     non-default binary.handling.mode, timestamp[] and time[] under a
+//     non-default time.precision.mode, hstore[] under
+//     hstore.handling.mode=map;
+//   - the DEFAULT (other than NULL) of a fixed-point, money, time-of-day,
+//     interval, bit, xml, network or range column and of a MariaDB year,
+//     enum or set column, and any
+//     DEFAULT on a column whose schema time.precision.mode changes (an array
+//     column's DEFAULT gives no schema default, as
+//     PostgresDefaultValueConverter has no mapper for array types);
+//   - a negative money.fraction.digits, and a NaN under precise in a NOT
+//     NULL column under event.converting.failure.handling.mode warn or skip.
+//
+// The MySQL / MariaDB connectors reject time.precision.mode=adaptive in
+// their config validation (Connect's validate answers "The 'adaptive'
+// time.precision.mode is no longer supported"), and every connector
+// rejects an unknown mode: ParseConfig returns a *ConfigError with
+// Connector set.
+//
 // In the placements:
 //
 //   - id, key, payload, header, envelope: every modelled type, serialized

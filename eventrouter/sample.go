@@ -100,31 +100,14 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 const MariaDBBinlogJSON = "json from binlog ddl"
 
 // ModelledColumnTypes returns the SQL column types ColumnSchema models for
-// a connector of kind ("" is PostgreSQL), each family's spellings in list
-// order, then the fixed-point types (p and s stand for the declared
-// precision and scale; the schema is decimal.handling.mode's; an
-// unconstrained PostgreSQL numeric under precise is a
-// VariableScaleDecimal), PostgreSQL money, time, interval (with fields and precision too), bit, xml, inet, cidr, macaddr,
-// macaddr8, int4range, int8range, daterange, numrange, tsrange, tstzrange
-// (bounds in the Connect worker's time zone, UTC or an IANA zone) and
-// arrays of int2, int4, int8, bool, float4, float8, text, varchar,
-// char(n), bpchar, citext, uuid, date, json, jsonb, bytea, timestamp(p),
-// timestamptz(p), time(p), timetz(p), inet, cidr, macaddr, macaddr8, the
-// ranges, hstore, bit(n) and numeric(p,s) (and numeric[]; a multi-dimensional value of integer, boolean, float, date,
-// time, timetz, timestamp, timestamptz, bytea or hstore elements is one
-// null per sub-array; arrays of name,
-// interval, money, varbit and xml are left out of the record,
-// ColumnDropped), hstore (hstore.handling.mode json and map), enums and
-// one-dimensional enum arrays (given as enum('a','b') and enum('a','b')[],
-// the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
-// nil for an unknown kind. Any other type (PostgreSQL geometric types,
-// arrays of other element types (point, tsvector, ...),
-// multi-dimensional values of text-like arrays, tstzrange under a Connect worker zone given as a custom GMT offset ID,
-// temporal arrays under a non-UTC worker; MySQL /
-// spatial types, PostGIS) is refused. MariaDB's spatial types are modelled
-// (POINT an io.debezium.data.geometry.Point, the others a Geometry). MySQL / MariaDB float, double and
-// decimal(p,s) [unsigned] [zerofill] are the plain types (FLOAT(M,D): a
-// double of the stored float).
+// a connector of kind ("" is PostgreSQL): each family's spellings in list
+// order, then the other modelled types (p and s stand for a declared
+// precision and scale, n for a length; enum('a','b') for a PostgreSQL enum
+// with its labels in enumsortorder). docs/column-types.md describes them
+// and the package documentation gives each one's schema and value. Any
+// other type is refused (*ColumnTypeError); PostgreSQL line, lseg, box,
+// path, polygon and circle are modelled as the connector leaves them out
+// (ColumnDropped). nil for an unknown kind.
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
 		kind = Postgres
