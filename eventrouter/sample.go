@@ -58,6 +58,9 @@ var columnTypes = map[ConnectorKind][]columnType{
 		{[]string{"timestamp", "timestamp without time zone"}, wallClock(true)},
 		{[]string{"timestamptz", "timestamp with time zone"}, named(String, NameZonedTimestamp)},
 		{[]string{"date"}, named(Int32, NameDate)},
+		{[]string{"oid"}, plain(Int64)},
+		{[]string{"ltree"}, named(String, NameLtree)},
+		{[]string{"tsvector"}, named(String, NameTsvector)},
 	},
 	MySQL:   binlogColumnTypes(MySQL),
 	MariaDB: binlogColumnTypes(MariaDB),
@@ -76,10 +79,16 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 		// snapshot) prints LONGTEXT, a plain string ("json")
 		binlogJSON = []string{MariaDBBinlogJSON}
 	}
+	mariaUUID := []string{}
+	if kind == MariaDB {
+		// MariaDB 10.7+ UUID: MariaDbValueConverters' io.debezium.data.Uuid
+		mariaUUID = []string{"uuid"}
+	}
 	return []columnType{
 		{[]string{"char", "varchar", "text", "tinytext", "mediumtext", "longtext"}, plain(String)},
 		{[]string{"json"}, jsonT},
 		{binlogJSON, named(String, NameJSON)},
+		{mariaUUID, named(String, NameUUID)},
 		{[]string{"binary", "varbinary", "blob", "tinyblob", "mediumblob", "longblob"}, plain(Bytes)},
 		{[]string{"tinyint", "smallint"}, plain(Int16)},
 		{[]string{"mediumint", "int", "integer"}, plain(Int32)},
@@ -117,6 +126,9 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // ColumnDropped), hstore (hstore.handling.mode json and map), enums and
 // one-dimensional enum arrays (given as enum('a','b') and enum('a','b')[],
 // the labels in enumsortorder), MySQL / MariaDB time, year, enum, set and bit, and the unsigned (and zerofill) integers;
+// PostgreSQL oid, ltree, tsvector and their arrays; tsquery, pg_lsn, the
+// reg* types, txid_snapshot, pg_snapshot, xid, xid8, cid, tid and the
+// multiranges are left out of the record (ColumnDropped); MariaDB uuid;
 // nil for an unknown kind. Any other type (PostgreSQL geometric types,
 // arrays of other element types (point, tsvector, ...),
 // multi-dimensional values of text-like arrays, tstzrange under a Connect worker zone given as a custom GMT offset ID,
@@ -142,7 +154,10 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"point", "int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "numeric[]",
 			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]", "timetz(p)[]", "hstore[]",
 			"inet[]", "cidr[]", "macaddr[]", "macaddr8[]", "int4range[]", "int8range[]", "daterange[]", "numrange[]", "tsrange[]", "tstzrange[]", "bit(n)[]",
-			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore", "enum('a','b')", "enum('a','b')[]")
+			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore", "enum('a','b')", "enum('a','b')[]",
+			"oid[]", "ltree[]", "tsvector[]", "tsquery", "pg_lsn", "regclass", "regtype", "regproc", "regprocedure", "regoper", "regoperator",
+			"regconfig", "regdictionary", "regnamespace", "regrole", "regcollation", "txid_snapshot", "pg_snapshot", "xid", "xid8", "cid", "tid",
+			"int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -462,6 +477,25 @@ func columnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 	}
 	if isPgArray(kind, sqlType) {
 		return pgArrayValue(sqlType, s, raw, str, isStr)
+	}
+	if isPgOid(kind, sqlType) {
+		text := str
+		if !isStr {
+			text = string(raw)
+		}
+		return pgOidValue(text)
+	}
+	if isPgTsvector(kind, sqlType) {
+		if !isStr {
+			return nil, fmt.Errorf("%w: tsvector value %s: a string expected", ErrInvalidEvent, raw)
+		}
+		return pgTsvector(str)
+	}
+	if isMariaDBUUID(kind, sqlType) {
+		if !isStr {
+			return nil, fmt.Errorf("%w: uuid value %s: a string expected", ErrInvalidEvent, raw)
+		}
+		return mariaDBUUIDValue(str)
 	}
 	if isModeName(s.Name) {
 		return modeValue(kind, sqlType, s, raw)
