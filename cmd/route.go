@@ -187,7 +187,8 @@ multiranges are left out of the record (the connector has no converter for
 them); MariaDB uuid is io.debezium.data.Uuid as the connector streams it
 from the binlog (a UUID ending in zero bytes comes out shifted right by
 them, 123e4567-e89b-12d3-a456-426614174000 as
-00123e45-67e8-9b12-d3a4-564266141740); multi-dimensional
+00123e45-67e8-9b12-d3a4-564266141740; a snapshot read, op r, has the
+canonical text); multi-dimensional
 values of other arrays and other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input

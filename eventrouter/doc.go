@@ -307,7 +307,8 @@
 //	tid, the multiranges | -                                                       include.unknown.datatypes=true refused
 //	- | uuid (MariaDB)                            string io.debezium.data.Uuid     streamed: the binlog's BINARY(16)
 //	                                                                               without trailing zero bytes read as a
-//	                                                                               BigInteger (…74000 gives 00123e45-…740)
+//	                                                                               BigInteger (…74000 gives 00123e45-…740);
+//	                                                                               a snapshot read (op r): the canonical text
 //	- | inet4, inet6 (MariaDB)                    (refused: the connector's DDL parser fails on the table, the
 //	                                              task fails: "DDL statement couldn't be parsed")
 //	- | point (MariaDB)                           struct io.debezium.data.geometry.Point {x, y double, wkb optional bytes,

@@ -2,6 +2,7 @@ package eventrouter
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -104,4 +105,26 @@ func isPgTsvector(kind ConnectorKind, sqlType string) bool {
 		return false
 	}
 	return strings.ToLower(strings.TrimSpace(sqlType)) == "tsvector"
+}
+
+// mariaDBUUIDSnapshot is the io.debezium.data.Uuid a MariaDB UUID column
+// has in a snapshot read (op r): the JDBC driver's java.util.UUID, its
+// canonical lower-case text (seen on the stack: no shift, unlike a
+// streamed value). raw is the sample value (a JSON string).
+func mariaDBUUIDSnapshot(raw json.RawMessage) (any, error) {
+	var text string
+	if err := json.Unmarshal(raw, &text); err != nil {
+		return nil, fmt.Errorf("%w: uuid value %s: a string expected", ErrInvalidEvent, raw)
+	}
+	var digits []byte
+	for _, c := range []byte(strings.ToLower(strings.TrimSpace(text))) {
+		if c != '-' {
+			digits = append(digits, c)
+		}
+	}
+	if _, err := hex.DecodeString(string(digits)); err != nil || len(digits) != 32 {
+		return nil, fmt.Errorf("%w: uuid %q: invalid input", ErrInvalidEvent, text)
+	}
+	d := string(digits)
+	return d[:8] + "-" + d[8:12] + "-" + d[12:16] + "-" + d[16:20] + "-" + d[20:], nil
 }

@@ -3,6 +3,7 @@ package eventrouter
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -133,5 +134,25 @@ func TestPgTsvector(t *testing.T) {
 	}
 	if _, err := pgTsvector("'' "); err == nil {
 		t.Errorf("an empty lexeme: want an error")
+	}
+}
+
+func TestMariaDBUUIDSnapshotRead(t *testing.T) {
+	doc := `{"op":"r","table":"db.outbox","columns":{"id":"varchar(36)","u":"uuid"},"row":{"id":"1","u":"123E4567-e89b-12d3-a456-426614174000"},"primaryKey":["id"]}`
+	sr, err := ParseSampleRow(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for op, want := range map[string]string{OpRead: "123e4567-e89b-12d3-a456-426614174000", OpCreate: "00123e45-67e8-9b12-d3a4-564266141740"} {
+		sr.Op = op
+		ev, err := sr.ChangeEvent(MariaDB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range ev.After {
+			if c.Name == "u" && c.Value != want {
+				t.Errorf("op %s: %v, want %s", op, c.Value, want)
+			}
+		}
 	}
 }

@@ -1080,6 +1080,11 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			s.Default = d
 		}
 		val, err := ColumnValueWith(kind, spec.Type, s, v.Value, cs)
+		if err == nil && sr.Op == OpRead && isMariaDBUUID(kind, spec.Type) && val != nil {
+			// a snapshot read: the JDBC driver's java.util.UUID, not the
+			// binlog's bytes (seen on the stack)
+			val, err = mariaDBUUIDSnapshot(v.Value)
+		}
 		if err != nil {
 			val, err = cs.ConvertFailure(ev.Table, v.Name, spec.Type, s, err)
 		}
