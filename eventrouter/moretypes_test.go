@@ -156,3 +156,23 @@ func TestMariaDBUUIDSnapshotRead(t *testing.T) {
 		}
 	}
 }
+
+func TestMoreTypesDefaultsRefused(t *testing.T) {
+	for _, c := range []struct {
+		kind      ConnectorKind
+		typ, expr string
+	}{
+		{Postgres, "oid", "42"}, {Postgres, "ltree", "'a.b'::ltree"}, {Postgres, "tsvector", "'b a'::tsvector"}, {MariaDB, "uuid", "'123e4567-e89b-12d3-a456-426614174000'"},
+	} {
+		s, err := ColumnSchema(c.kind, c.typ, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ColumnDefault(c.kind, c.typ, s, c.expr); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s %s DEFAULT %s: %v, want ErrUnsupported", c.kind, c.typ, c.expr, err)
+		}
+		if d, err := ColumnDefault(c.kind, c.typ, s, "NULL"); d != nil || err != nil {
+			t.Errorf("%s %s DEFAULT NULL: %v, %v", c.kind, c.typ, d, err)
+		}
+	}
+}
