@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // pgArrayElements are the element types of the PostgreSQL arrays whose
@@ -28,6 +29,11 @@ var pgArrayElements = map[string]func() *Schema{
 	"text":   func() *Schema { return &Schema{Type: String, Optional: true} },
 	"uuid":   func() *Schema { return &Schema{Type: String, Name: NameUUID, Version: i32(1), Optional: true} },
 	"date":   func() *Schema { return &Schema{Type: Int32, Name: NameDate, Version: i32(1), Optional: true} },
+	"oid":    func() *Schema { return &Schema{Type: Int64, Optional: true} },
+	"ltree":  func() *Schema { return &Schema{Type: String, Name: NameLtree, Version: i32(1), Optional: true} },
+	// tsvector[]: arrayElementSchema gives the element TsVector.builder()
+	// without optional() (seen on the stack: items optional false)
+	"tsvector": func() *Schema { return &Schema{Type: String, Name: NameTsvector, Version: i32(1)} },
 }
 
 // pgArrayScalarElements are the element types whose element column
@@ -342,6 +348,12 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 			// catches like a converter's), so the column is left out
 			return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "a NULL element of an array whose element schema is not optional"}
 		}
+		if key == "ltree" && string(bytes.TrimSpace(e)) == "null" {
+			// convertLtreeArray calls toString on every element: a NULL
+			// one throws (NullPointerException), which TableSchemaBuilder
+			// catches: the column is NULL under warn (seen on the stack)
+			return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "a NULL element of an ltree array (convertLtreeArray: NullPointerException)"}
+		}
 		if key == pgNumericArrayElem {
 			var t string
 			if json.Unmarshal(e, &t) == nil {
@@ -399,18 +411,34 @@ func pgArrayElementValue(key, elemSQL string, items *Schema, e json.RawMessage, 
 		}
 		e, _ = json.Marshal("base64:" + base64.StdEncoding.EncodeToString(b))
 	}
+	if key == "time" && string(e) != "null" {
+		// pgjdbc's PgArray reads a time element as a java.sql.Time:
+		// milliseconds of the day (24:00:00 is 0), which the element
+		// converter gives time.precision.mode's schema
+		v, err := ColumnValue(Postgres, elemSQL, &Schema{Type: Int64, Name: NameMicroTime}, e)
+		if err != nil || v == nil {
+			return v, err
+		}
+		ms := v.(int64) / 1000 % int64(dayMillis)
+		switch items.Name {
+		case NameTime:
+			return int32(ms), nil
+		case NameMicroTime:
+			return ms * 1000, nil
+		case NameNanoTime:
+			return ms * 1000000, nil
+		case NameConnectTime:
+			return JavaDate(ms), nil
+		case NameIsoTime:
+			return time.UnixMilli(ms).UTC().Format("15:04:05.999") + "Z", nil
+		}
+		return nil, fmt.Errorf("%w: %s element under %s", ErrUnsupported, elemSQL, items.Name)
+	}
 	v, err := ColumnValue(Postgres, elemSQL, items, e)
 	if err != nil || v == nil {
 		return v, err
 	}
 	switch key {
-	case "time":
-		switch x := v.(type) {
-		case int32:
-			return x % dayMillis, nil
-		case int64:
-			return x / 1000 * 1000 % dayMicros, nil
-		}
 	case "timetz":
 		if x, ok := v.(string); ok {
 			return pgFractionRe.ReplaceAllString(x, ""), nil

@@ -67,6 +67,10 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 		// (scale, BigDecimal parsing, the PostgreSQL mapper) are not modelled
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)
 	}
+	if (isMariaDBUUID(kind, sqlType) || isPgOid(kind, sqlType) || s.Name == NameLtree || s.Name == NameTsvector) && !pgNullDefault.MatchString(expr) {
+		// not checked against the connectors' default value converters
+		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)
+	}
 	switch kind {
 	case Postgres, "":
 		return pgColumnDefault(sqlType, s, expr)

@@ -99,6 +99,10 @@ type variant struct {
 	// (CREATE EXTENSION), so that the connector's type registry knows
 	// the types when it starts
 	pgSetup []string
+	// relaySkip: cases the relay run does not compare, with the reason
+	// (a snapshot read whose value differs from the streamed one the
+	// relay publishes)
+	relaySkip map[string]string
 	// this variant's records (why, for the log)
 }
 

@@ -217,7 +217,11 @@
 //	macaddr8[], int4range[], int8range[],                                          milliseconds (24:00:00 is 0), timetz:
 //	numrange[], daterange[], tsrange[],                                            whole seconds in UTC; temporal arrays need
 //	tstzrange[], hstore[], time(p)[],                                              the worker in UTC (pgjdbc parses them in
-//	timetz(p)[] | -                                                                the JVM's zone); DEFAULT: none (no mapper)
+//	timetz(p)[] | -                                                                the JVM's zone); DEFAULT: none (no mapper);
+//	                                                                               time.precision.mode's element schema for
+//	                                                                               timestamp(p)[], time(p)[] (time: ms),
+//	                                                                               binary.handling.mode's for bytea[],
+//	                                                                               hstore.handling.mode's for hstore[]
 //	bit(n)[], bit[] | -                           the schema of bit(n): Bits or    NULL (the list fails Struct.put; warn);
 //	                                              boolean, not an array            NOT NULL refused
 //	name[], interval[], money[], varbit[],        none: left out of the record     a placement is a missing column
@@ -287,6 +291,26 @@
 //	                                                                               2.119999885559082); fraction rounded
 //	                                                                               to d digits, ties to even
 //	- | double(m,d) [unsigned] [zerofill]         double                           fraction rounded to d digits, ties even
+//	oid | -                                       int64                            oidin's value: -1 is 4294967295
+//	oid[] | -                                     array of optional int64          (DEFAULT refused)
+//	ltree | -                                     string io.debezium.data.Ltree    the text (DEFAULT refused)
+//	ltree[] | -                                   array of optional Ltree          a NULL element: the column is NULL
+//	                                                                               (convertLtreeArray throws; warn)
+//	tsvector | -                                  string io.debezium.data.Tsvector tsvectorout's text: lexemes sorted
+//	                                                                               by bytes and merged, quoted (' and \
+//	                                                                               doubled), positions sorted, clamped to
+//	                                                                               16383, a repeat keeps its top weight
+//	tsvector[] | -                                array of Tsvector (elements      a NULL element: the column is NULL
+//	                                              NOT optional)                    (the Struct refuses the list; warn)
+//	tsquery, pg_lsn, reg* (regclass, …),          none: left out of the record     no converter (pgjdbc's Types.OTHER);
+//	txid_snapshot, pg_snapshot, xid, xid8, cid,                                    a placement is a missing column;
+//	tid, the multiranges | -                                                       include.unknown.datatypes=true refused
+//	- | uuid (MariaDB)                            string io.debezium.data.Uuid     streamed: the binlog's BINARY(16)
+//	                                                                               without trailing zero bytes read as a
+//	                                                                               BigInteger (…74000 gives 00123e45-…740);
+//	                                                                               a snapshot read (op r): the canonical text
+//	- | inet4, inet6 (MariaDB)                    (refused: the connector's DDL parser fails on the table, the
+//	                                              task fails: "DDL statement couldn't be parsed")
 //	- | point (MariaDB)                           struct io.debezium.data.geometry.Point {x, y double, wkb optional bytes,
 //	                                              srid optional int32}; input "[SRID=n;]WKT" or "[SRID=n;]hex:WKB"
 //	- | geometry, linestring, polygon,            struct io.debezium.data.geometry.Geometry {wkb bytes, srid optional
@@ -311,9 +335,11 @@
 //     VariableScaleDecimal or a geometry (Struct.toString prints a byte[] as
 //     [B@…), a multi-dimensional value of a text, varchar, char, uuid,
 //     json, jsonb, network or range array;
-//   - PostgreSQL tsvector, tsquery and other unlisted types, arrays of
-//     other element types (point[], tsvector[]), PostGIS (not installed on
-//     the stack's PostgreSQL 15), MySQL spatial types; MariaDB spatial input
+//   - PostgreSQL types not listed above, arrays of other element types
+//     (point[], tsquery[], pg_lsn[]), multi-dimensional oid, ltree and
+//     tsvector values, PostGIS (not installed on the stack's PostgreSQL
+//     15), MariaDB inet4 and inet6 (the 3.5 connector's DDL parser fails on
+//     them), MySQL spatial types; MariaDB spatial input
 //     other than what MariaDB stores (2D, GEOMETRYCOLLECTION EMPTY the only
 //     empty geometry, closed rings, MULTIPOINT(1 2,3 4));
 //   - interval input in other forms than the ones above (ISO 8601, SQL

@@ -422,9 +422,9 @@ func TestColumnSchema(t *testing.T) {
 		{eventrouter.MariaDB, "hstore"}, {eventrouter.MariaDB, "money"}, {eventrouter.Postgres, "interval second to day"}, {eventrouter.Postgres, "interval(7)"},
 		{eventrouter.MariaDB, "xml"}, {eventrouter.Postgres, "interval[][]"}, {eventrouter.Postgres, "xml[]"}, {eventrouter.MariaDB, "int[]"},
 		{eventrouter.MariaDB, "set"}, {eventrouter.MariaDB, "enum"}, {eventrouter.MariaDB, "enum('x"},
-		{eventrouter.Postgres, "tsvector"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},
+		{eventrouter.Postgres, "txid_snapshot[]"}, {eventrouter.Postgres, "year"}, {eventrouter.MariaDB, "timetz"},
 		{eventrouter.MariaDB, "inet6"}, {eventrouter.Postgres, "int zerofill"},
-		{eventrouter.MariaDB, "uuid"},
+		{eventrouter.MySQL, "uuid"}, {eventrouter.MariaDB, "inet4"},
 	} {
 		_, err := eventrouter.ColumnSchema(tt.kind, tt.typ, true)
 		var cte *eventrouter.ColumnTypeError
@@ -446,7 +446,7 @@ func TestColumnSchema(t *testing.T) {
 				}
 				continue
 			}
-			if _, err := eventrouter.ColumnSchema(kind, typ, true); err != nil {
+			if _, err := eventrouter.ColumnSchema(kind, typ, true); err != nil && !errors.Is(err, eventrouter.ErrColumnDropped) {
 				t.Errorf("%s %s is listed as modelled: %v", kind, typ, err)
 			}
 		}

@@ -588,7 +588,8 @@ func (e *DroppedColumnError) Unwrap() error { return ErrColumnDropped }
 // leaves out, a *SettingError when include.unknown.datatypes=true would
 // deliver it (its bytes are not modelled), nil otherwise.
 func droppedColumn(kind ConnectorKind, sqlType string, cs ColumnSettings) error {
-	if (kind != Postgres && kind != "") || !pgUnknownGeometric[strings.ToLower(strings.TrimSpace(sqlType))] {
+	t := strings.ToLower(strings.TrimSpace(sqlType))
+	if (kind != Postgres && kind != "") || !pgUnknownGeometric[t] && !pgUnknownOther[t] {
 		return nil
 	}
 	if cs.IncludeUnknownDatatypes == "true" {

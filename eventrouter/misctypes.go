@@ -428,11 +428,14 @@ func pgZonedTime(v string, prec int) (string, error) {
 // does) and the PostgreSQL network types (inet::text always carries the
 // mask, which ColumnValue drops where inet_out does) and PostgreSQL arrays
 // (their array literal, {1,2,NULL}), PostgreSQL point ((x,y), shortest
-// exact doubles), and the MySQL / MariaDB FLOAT(M,D)
+// exact doubles), PostgreSQL oid, MariaDB UUID (its canonical text,
+// which ColumnValue turns into what the binlog delivers), and the MySQL /
+// MariaDB FLOAT(M,D)
 // (a FLOAT64 of the stored float: the server's text, widened by
 // ColumnValue).
 func ColumnReadAsText(kind ConnectorKind, sqlType string) bool {
-	return IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType) || isBinlogScaledFloat(kind, sqlType) || isPgPoint(kind, sqlType)
+	return IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isPgArray(kind, sqlType) || isBinlogScaledFloat(kind, sqlType) || isPgPoint(kind, sqlType) ||
+		isPgOid(kind, sqlType) || isMariaDBUUID(kind, sqlType)
 }
 
 // isBinlogScaledFloat reports a MySQL / MariaDB FLOAT(M,D).

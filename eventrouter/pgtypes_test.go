@@ -95,7 +95,7 @@ func TestRemainingTypesRefused(t *testing.T) {
 		kind    ConnectorKind
 		sqlType string
 	}{
-		{Postgres, "tsvector"}, {Postgres, "interval second to day"}, {Postgres, "interval(7)"},
+		{Postgres, "tsquery[]"}, {Postgres, "interval second to day"}, {Postgres, "interval(7)"},
 		{Postgres, "int unsigned"}, {MariaDB, "inet6"}, {MySQL, "vector(3)"},
 	} {
 		if _, err := ColumnSchema(tc.kind, tc.sqlType, true); !errors.Is(err, ErrUnsupported) {

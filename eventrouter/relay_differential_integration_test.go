@@ -151,6 +151,10 @@ func relayReplay(ctx context.Context, h *harness, cons *kafka.Consumer, got []*k
 			continue // a warm-up row: the connector's record is not kept
 		}
 		seen[key] = true
+		if why := h.v.relaySkip[h.caseOf[key]]; why != "" {
+			t.Logf("relay: case %s: not compared (%s)", h.caseOf[key], why)
+			continue
+		}
 		total++
 		var exp *eventrouter.Record
 		if e := h.expected[key]; len(e) > 0 {

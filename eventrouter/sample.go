@@ -58,6 +58,9 @@ var columnTypes = map[ConnectorKind][]columnType{
 		{[]string{"timestamp", "timestamp without time zone"}, wallClock(true)},
 		{[]string{"timestamptz", "timestamp with time zone"}, named(String, NameZonedTimestamp)},
 		{[]string{"date"}, named(Int32, NameDate)},
+		{[]string{"oid"}, plain(Int64)},
+		{[]string{"ltree"}, named(String, NameLtree)},
+		{[]string{"tsvector"}, named(String, NameTsvector)},
 	},
 	MySQL:   binlogColumnTypes(MySQL),
 	MariaDB: binlogColumnTypes(MariaDB),
@@ -76,10 +79,16 @@ func binlogColumnTypes(kind ConnectorKind) []columnType {
 		// snapshot) prints LONGTEXT, a plain string ("json")
 		binlogJSON = []string{MariaDBBinlogJSON}
 	}
+	mariaUUID := []string{}
+	if kind == MariaDB {
+		// MariaDB 10.7+ UUID: MariaDbValueConverters' io.debezium.data.Uuid
+		mariaUUID = []string{"uuid"}
+	}
 	return []columnType{
 		{[]string{"char", "varchar", "text", "tinytext", "mediumtext", "longtext"}, plain(String)},
 		{[]string{"json"}, jsonT},
 		{binlogJSON, named(String, NameJSON)},
+		{mariaUUID, named(String, NameUUID)},
 		{[]string{"binary", "varbinary", "blob", "tinyblob", "mediumblob", "longblob"}, plain(Bytes)},
 		{[]string{"tinyint", "smallint"}, plain(Int16)},
 		{[]string{"mediumint", "int", "integer"}, plain(Int32)},
@@ -106,8 +115,9 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // with its labels in enumsortorder). docs/column-types.md describes them
 // and the package documentation gives each one's schema and value. Any
 // other type is refused (*ColumnTypeError); PostgreSQL line, lseg, box,
-// path, polygon and circle are modelled as the connector leaves them out
-// (ColumnDropped). nil for an unknown kind.
+// path, polygon, circle, tsquery, pg_lsn, the reg* types, txid_snapshot,
+// pg_snapshot, xid, xid8, cid, tid and the multiranges are modelled as the
+// connector leaves them out (ColumnDropped). nil for an unknown kind.
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
 		kind = Postgres
@@ -125,7 +135,10 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"point", "int2[]", "int4[]", "int8[]", "bool[]", "float4[]", "float8[]", "text[]", "varchar(n)[]", "uuid[]", "date[]", "numeric(p,s)[]", "decimal(p,s)[]", "numeric[]",
 			"char(n)[]", "bpchar[]", "citext[]", "json[]", "jsonb[]", "bytea[]", "timestamp(p)[]", "timestamptz(p)[]", "time(p)[]", "timetz[]", "timetz(p)[]", "hstore[]",
 			"inet[]", "cidr[]", "macaddr[]", "macaddr8[]", "int4range[]", "int8range[]", "daterange[]", "numrange[]", "tsrange[]", "tstzrange[]", "bit(n)[]",
-			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore", "enum('a','b')", "enum('a','b')[]")
+			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore", "enum('a','b')", "enum('a','b')[]",
+			"oid[]", "ltree[]", "tsvector[]", "tsquery", "pg_lsn", "regclass", "regtype", "regproc", "regprocedure", "regoper", "regoperator",
+			"regconfig", "regdictionary", "regnamespace", "regrole", "regcollation", "txid_snapshot", "pg_snapshot", "xid", "xid8", "cid", "tid",
+			"int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -445,6 +458,25 @@ func columnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 	}
 	if isPgArray(kind, sqlType) {
 		return pgArrayValue(sqlType, s, raw, str, isStr)
+	}
+	if isPgOid(kind, sqlType) {
+		text := str
+		if !isStr {
+			text = string(raw)
+		}
+		return pgOidValue(text)
+	}
+	if isPgTsvector(kind, sqlType) {
+		if !isStr {
+			return nil, fmt.Errorf("%w: tsvector value %s: a string expected", ErrInvalidEvent, raw)
+		}
+		return pgTsvector(str)
+	}
+	if isMariaDBUUID(kind, sqlType) {
+		if !isStr {
+			return nil, fmt.Errorf("%w: uuid value %s: a string expected", ErrInvalidEvent, raw)
+		}
+		return mariaDBUUIDValue(str)
 	}
 	if isModeName(s.Name) {
 		return modeValue(kind, sqlType, s, raw)
@@ -1029,6 +1061,11 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			s.Default = d
 		}
 		val, err := ColumnValueWith(kind, spec.Type, s, v.Value, cs)
+		if err == nil && sr.Op == OpRead && isMariaDBUUID(kind, spec.Type) && val != nil {
+			// a snapshot read: the JDBC driver's java.util.UUID, not the
+			// binlog's bytes (seen on the stack)
+			val, err = mariaDBUUIDSnapshot(v.Value)
+		}
 		if err != nil {
 			val, err = cs.ConvertFailure(ev.Table, v.Name, spec.Type, s, err)
 		}
