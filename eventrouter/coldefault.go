@@ -62,6 +62,9 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 	if isPgEnum(kind, sqlType) && !pgNullDefault.MatchString(expr) {
 		return pgEnumDefault(sqlType, expr)
 	}
+	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) && !modeChanged(kind, sqlType, s) {
+		return decimalDefault(kind, sqlType, s, expr)
+	}
 	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || modeChanged(kind, sqlType, s) || s.Type == StructT) && !pgNullDefault.MatchString(expr) {
 		// the connectors' default value converters for numeric / decimal
 		// (scale, BigDecimal parsing, the PostgreSQL mapper) are not modelled
@@ -326,6 +329,16 @@ func jsonColumnDefault(kind ConnectorKind, sqlType string, s *Schema, raw json.R
 		// the default value converters under a time.precision.mode that
 		// changes the column's schema are not modelled
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column under a non-default time.precision.mode (not modelled)", ErrUnsupported, sqlType)
+	}
+	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) {
+		// a JSON number or a string holding one: the quoted constant
+		text := string(raw)
+		if raw[0] == '"' {
+			if err := json.Unmarshal(raw, &text); err != nil {
+				return nil, err
+			}
+		}
+		return ColumnDefault(kind, sqlType, s, "'"+strings.ReplaceAll(text, "'", "''")+"'")
 	}
 	if s.Type == Bytes || s.binaryMode != "" {
 		// bytea has no default value mapper; a MariaDB blob default (an

@@ -81,6 +81,11 @@
 //     char(n) defaults are not padded, MariaDB keeps doubled quotes and
 //     backslashes, and bytea/blob and computed MariaDB defaults give none
 //     (ColumnDefault; a sample row gives a column's DEFAULT in "columns").
+//     A fixed-point DEFAULT is the constant set to the column's scale:
+//     on PostgreSQL without rounding (DEFAULT 1.555 on numeric(10,2) and
+//     'NaN' give none; a function call is 0.0; the unconstrained numeric
+//     under precise gets none: its Struct is dropped), on MariaDB half up
+//     as the database stores it (decimalDefault).
 //   - Kafka 4 brokers reject record timestamps more than an hour in the
 //     future (log.message.timestamp.after.max.ms); with errors.tolerance=all
 //     the record and the records batched with it are lost silently, with
@@ -300,7 +305,7 @@
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
-// a fixed-point, money, time-of-day, interval, year, enum, set, bit, xml or
+// a money, time-of-day, interval, year, enum, set, bit, xml or
 // network (inet, cidr, macaddr, macaddr8) or range column (an array column's
 // DEFAULT gives no schema default: PostgresDefaultValueConverter has no
 // mapper for _int4, seen on the stack),
