@@ -62,6 +62,12 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 	if isPgEnum(kind, sqlType) && !pgNullDefault.MatchString(expr) {
 		return pgEnumDefault(sqlType, expr)
 	}
+	if (kind == Postgres || kind == "") && !pgNullDefault.MatchString(expr) && (!modeChanged(kind, sqlType, s) || s.Name == NameMicroTime) {
+		// (adaptive_time_microseconds makes a time(0-3) MicroTime)
+		if d, ok, err := pgMiscDefault(sqlType, s, expr); ok {
+			return d, err
+		}
+	}
 	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) && !modeChanged(kind, sqlType, s) {
 		return decimalDefault(kind, sqlType, s, expr)
 	}

@@ -305,8 +305,12 @@
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
-// a money, time-of-day, interval, year, enum, set, bit, xml or
-// network (inet, cidr, macaddr, macaddr8) or range column (an array column's
+// a MariaDB time, year, enum, set or bit column, a PostgreSQL DEFAULT on
+// bit, time or interval other than a quoted literal (a function call on
+// time is 00:00) and on xml other than a literal or a function call
+// (money, timetz, network and range types and hstore have no default
+// value mapper: no default, whatever the expression; pgMiscDefault;
+// an array column's
 // DEFAULT gives no schema default: PostgresDefaultValueConverter has no
 // mapper for _int4, seen on the stack),
 // a negative money.fraction.digits and a NaN under precise in a NOT NULL

@@ -467,7 +467,7 @@ func TestRelayFilter(t *testing.T) {
 // The relay refuses, at start and naming the column, what eventrouter does
 // not model, as the catalog of the real database describes it (#31): a
 // PostgreSQL tsvector, a tsquery, an array of an element type not modelled
-// (point[], tsvector[]), a money DEFAULT; a
+// (point[], tsvector[]), an interval DEFAULT computed by a function; a
 // MariaDB inet6; a MariaDB connector config with
 // time.precision.mode=adaptive and a config with a mode no connector
 // knows, which the connectors' validation rejects; a DEFAULT on a column
@@ -483,7 +483,7 @@ func TestNewRefusesUnmodelledColumns(t *testing.T) {
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c tsquery", column: "c", want: `"tsquery" is not modelled`},
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c point[]", column: "c", want: `"point[]" is not modelled`},
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c tsvector[]", column: "c", want: `"tsvector[]" is not modelled`},
-		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c money DEFAULT 1.5", column: "c", want: "the DEFAULT of a money column (not modelled)"},
+		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c interval DEFAULT make_interval(days => 1)", column: "c", want: "of an interval column (modelled: a quoted interval)"},
 		{sd: sides[1], ddl: "ALTER TABLE outbox ADD COLUMN c inet6", column: "c", want: `"inet6" is not modelled`},
 		{sd: sides[1], conf: map[string]string{"time.precision.mode": "adaptive"}, want: "The 'adaptive' time.precision.mode is no longer supported"},
 		{sd: sides[0], conf: map[string]string{"time.precision.mode": "millis"}, want: "Value must be one of adaptive, adaptive_time_microseconds, isostring, microseconds, nanoseconds, connect"},
