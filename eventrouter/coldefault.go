@@ -68,6 +68,11 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 			return d, err
 		}
 	}
+	if (kind == MySQL || kind == MariaDB) && !strings.EqualFold(expr, "null") && !modeChanged(kind, sqlType, s) {
+		if d, ok, err := binlogMiscDefault(kind, sqlType, s, expr); ok {
+			return d, err
+		}
+	}
 	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) && !modeChanged(kind, sqlType, s) {
 		return decimalDefault(kind, sqlType, s, expr)
 	}

@@ -127,8 +127,73 @@ func pgDefaultVariant(name string, conn map[string]string) variant {
 	}
 }
 
+// mariaDefaultCols are MariaDB time, year, enum and set columns with
+// DEFAULTs (excess precision, negative and beyond 24 h, two-digit and zero
+// years, a label in another case, a set out of order and empty); on
+// PostgreSQL they are text columns without a DEFAULT.
+func mariaDefaultCols() []col {
+	return withCols(
+		col{name: "y_time3", pg: "text", maria: "time(3)", mariaDef: "'12:34:56.7895'"},
+		col{name: "y_time_neg", pg: "text", maria: "time", mariaDef: "'-838:59:59'"},
+		col{name: "y_time6", pg: "text", maria: "time(6)", mariaDef: "'100:00:00.5'"},
+		col{name: "y_year", pg: "text", maria: "year", mariaDef: "2024"},
+		col{name: "y_year2", pg: "text", maria: "year", mariaDef: "24"},
+		col{name: "y_year0", pg: "text", maria: "year", mariaDef: "0"},
+		col{name: "y_year00", pg: "text", maria: "year", mariaDef: "'00'"},
+		col{name: "y_year70", pg: "text", maria: "year", mariaDef: "'70'"},
+		col{name: "y_enum", pg: "text", maria: "enum('a','B c','d,e')", mariaDef: "'b C'"},
+		col{name: "y_enum2", pg: "text", maria: "enum('a','B c','d,e')", mariaDef: "'d,e'"},
+		col{name: "y_set", pg: "text", maria: "set('a','b','c')", mariaDef: "'c,a'"},
+		col{name: "y_set0", pg: "text", maria: "set('a','b')", mariaDef: "''"},
+	)
+}
+
+const mariaDefaultNames = "y_time3,y_time_neg,y_time6,y_year,y_year2,y_year0,y_year00,y_year70,y_enum,y_enum2,y_set,y_set0"
+
+func mariaDefaultRow(agg, id string, vals map[string]string) string {
+	row := `{"id":"$ID","aggregatetype":"` + agg + `","aggregateid":"` + id + `","type":"D","payload":{"i":1}`
+	for _, n := range strings.Split(mariaDefaultNames, ",") {
+		v, ok := vals[n]
+		if !ok {
+			v = "null"
+		}
+		row += `,"` + n + `":` + v
+	}
+	return row + "}"
+}
+
+func mariaDefaultVariant() variant {
+	var hdr []string
+	for _, n := range strings.Split(mariaDefaultNames, ",") {
+		hdr = append(hdr, n+":header")
+	}
+	return variant{
+		name: "default_maria_types",
+		cols: mariaDefaultCols(),
+		er: map[string]string{
+			"table.field.event.key":             "y_time3",
+			"table.fields.additional.placement": strings.Join(hdr, ",") + ",y_year0:envelope:y0,y_enum:envelope:e,y_set:envelope:s,y_time6:envelope:t6",
+			"route.topic.replacement":           "dm$R.defaults",
+		},
+		conn: map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+		},
+		base: mariaDefaultRow("Sentinel", "s", nil),
+		ops: []op{
+			{name: "maria_defaults_all_null", kind: "insert", row: mariaDefaultRow("Order", "1", nil)},
+			{name: "maria_defaults_values", kind: "insert", row: mariaDefaultRow("Order", "2", map[string]string{
+				"y_time3": `"-01:02:03.4567"`, "y_time_neg": `"838:59:59"`, "y_time6": `"00:00:00.000001"`, "y_year": `1999`, "y_year2": `"05"`,
+				"y_year0": `2155`, "y_year00": `1901`, "y_year70": `69`, "y_enum": `"a"`, "y_enum2": `"B C"`, "y_set": `"b,a"`, "y_set0": `"b"`,
+			})},
+		},
+	}
+}
+
 func defaultVariants() []variant {
 	var out []variant
+	out = append(out, mariaDefaultVariant())
 	out = append(out,
 		pgDefaultVariant("default_pg_types", map[string]string{
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",

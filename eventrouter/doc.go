@@ -305,7 +305,9 @@
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
-// a MariaDB time, year, enum, set or bit column, a PostgreSQL DEFAULT on
+// a MariaDB bit column, a MariaDB time DEFAULT other than a quoted time,
+// year other than a number, enum / set other than a quoted label without
+// quotes or backslashes (binlogMiscDefault), a PostgreSQL DEFAULT on
 // bit, time or interval other than a quoted literal (a function call on
 // time is 00:00) and on xml other than a literal or a function call
 // (money, timetz, network and range types and hstore have no default

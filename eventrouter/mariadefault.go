@@ -1,0 +1,73 @@
+package eventrouter
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// binlogMiscDefault is the schema default of a MySQL / MariaDB time, year,
+// enum or set column declared with DEFAULT expr (not NULL), as the DDL
+// parser and BinlogDefaultValueConverter derive it from SHOW CREATE TABLE
+// (seen on the stack: the default_maria_types variant); ok is false for
+// another type.
+//
+//   - time(p): a quoted time ([-]h:mm:ss[.f]) as the database stores it
+//     (truncated to p digits), then MicroTime: the value of the column.
+//   - year: the year as stored (1-69 and '0' are 20xx, 70-99 19xx, the
+//     number 0 is 0000), printed and read with Integer.valueOf, then
+//     adjustTemporal: 0000 becomes 2000 (a row's 0000 is 1900).
+//   - enum, set: the stored label(s), the value of the column.
+//
+// Labels with a quote or a backslash and other expressions are refused.
+func binlogMiscDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, bool, error) {
+	base, _ := parseSQLType(sqlType)
+	base = strings.ToLower(base)
+	switch {
+	case s.Name == NameMicroTime && base == "time":
+		m := binlogQuoted.FindStringSubmatch(expr)
+		if m == nil || !binlogTimeDefault.MatchString(m[1]) {
+			return nil, true, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a quoted time)", ErrUnsupported, expr, sqlType)
+		}
+		d, err := ColumnValue(kind, sqlType, s, mustJSONString(m[1]))
+		return d, true, err
+	case s.Name == NameYear:
+		v, quoted := expr, false
+		if m := binlogQuoted.FindStringSubmatch(expr); m != nil {
+			v, quoted = m[1], true
+		}
+		y, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return nil, true, fmt.Errorf("%w: the DEFAULT %s of a year column (modelled: a year number)", ErrUnsupported, expr)
+		}
+		switch {
+		case y == 0 && quoted && len(strings.TrimSpace(v)) <= 2:
+			y = 2000
+		case y >= 1 && y <= 69:
+			y += 2000
+		case y >= 70 && y <= 99:
+			y += 1900
+		}
+		if y != 0 && (y < 1901 || y > 2155) {
+			return nil, true, fmt.Errorf("%w: year DEFAULT %s: out of range", ErrInvalidEvent, expr)
+		}
+		if y == 0 {
+			y = 2000 // adjustTemporal of the printed 0000
+		}
+		return int32(y), true, nil
+	case s.Name == NameEnum || s.Name == NameEnumSet:
+		m := binlogQuoted.FindStringSubmatch(expr)
+		if m == nil || strings.ContainsAny(m[1], `'\`) || strings.ContainsAny(sqlType, `\`) || strings.Contains(sqlType, "''") {
+			return nil, true, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a quoted label without quotes or backslashes)", ErrUnsupported, expr, sqlType)
+		}
+		d, err := ColumnValue(kind, sqlType, s, mustJSONString(m[1]))
+		return d, true, err
+	}
+	return nil, false, nil
+}
+
+var (
+	binlogQuoted      = regexp.MustCompile(`^'(.*)'$`)
+	binlogTimeDefault = regexp.MustCompile(`^\s*-?\d{1,3}:\d{1,2}(:\d{1,2}(\.\d*)?)?\s*$`)
+)

@@ -1,0 +1,62 @@
+package eventrouter
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// TestBinlogMiscDefault: the schema defaults of MariaDB time, year, enum
+// and set columns, as the connector derived them on the stack (the
+// default_maria_types differential variant, Debezium 3.5.0), for the
+// DEFAULT as written.
+func TestBinlogMiscDefault(t *testing.T) {
+	cases := []struct{ sqlType, expr, want string }{
+		{"time(3)", "'12:34:56.7895'", "45296789000"},
+		{"time", "'-838:59:59'", "-3020399000000"},
+		{"time(6)", "'100:00:00.5'", "360000500000"},
+		{"year", "2024", "2024"},
+		{"year", "24", "2024"},
+		{"year", "0", "2000"},
+		{"year", "'00'", "2000"},
+		{"year", "'70'", "1970"},
+		{"enum('a','B c','d,e')", "'b C'", "B c"},
+		{"enum('a','B c','d,e')", "'d,e'", "d,e"},
+		{"set('a','b','c')", "'c,a'", "a,c"},
+		{"set('a','b')", "''", ""},
+		{"year", "NULL", "none"},
+	}
+	for _, tc := range cases {
+		s, err := ColumnSchema(MariaDB, tc.sqlType, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := ColumnDefault(MariaDB, tc.sqlType, s, tc.expr)
+		if err != nil {
+			t.Errorf("%s DEFAULT %s: %v", tc.sqlType, tc.expr, err)
+			continue
+		}
+		got := "none"
+		if d != nil {
+			got = fmt.Sprint(d)
+		}
+		if got != tc.want {
+			t.Errorf("%s DEFAULT %s: %s, want %s", tc.sqlType, tc.expr, got, tc.want)
+		}
+	}
+	// the allowed labels escape a comma as the DDL parser does
+	s, _ := ColumnSchema(MariaDB, "enum('a','d,e')", true)
+	if got := s.Parameters[0].Value; got != `a,d\,e` {
+		t.Errorf("allowed: %s", got)
+	}
+	for _, tc := range []struct{ sqlType, expr string }{
+		{"time", "123456"},
+		{"enum('it''s','b')", "'it''s'"},
+		{"year", "'abc'"},
+	} {
+		s, _ := ColumnSchema(MariaDB, tc.sqlType, true)
+		if _, err := ColumnDefault(MariaDB, tc.sqlType, s, tc.expr); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s DEFAULT %s: %v, want ErrUnsupported", tc.sqlType, tc.expr, err)
+		}
+	}
+}
