@@ -193,7 +193,34 @@ func mariaDefaultVariant() variant {
 
 func defaultVariants() []variant {
 	var out []variant
-	out = append(out, mariaDefaultVariant())
+	out = append(out, mariaDefaultVariant(), variant{
+		// MariaDB bit DEFAULTs: SHOW CREATE TABLE's b'101', the DDL
+		// parser's digits, convertToBits
+		name: "default_maria_bits",
+		cols: withCols(
+			col{name: "b3", pg: "text", maria: "bit(3)", mariaDef: "b'101'"},
+			col{name: "b10", pg: "text", maria: "bit(10)", mariaDef: "5"},
+			col{name: "b1", pg: "text", maria: "bit(1)", mariaDef: "b'1'"},
+			col{name: "b1z", pg: "text", maria: "bit(1)", mariaDef: "0"},
+			col{name: "b64", pg: "text", maria: "bit(64)", mariaDef: "b'1000000000000000000000000000000000000000000000000000000000000001'"},
+			col{name: "b16", pg: "text", maria: "bit(16)", mariaDef: "0b0000000100000000"},
+		),
+		er: map[string]string{
+			"table.field.event.key":             "b10",
+			"table.fields.additional.placement": "b3:header,b10:header,b1:header,b1z:header,b64:header,b16:header,b3:envelope:b3,b64:envelope:b64,b1:envelope:b1",
+			"route.topic.replacement":           "db$R.defaults",
+		},
+		conn: map[string]string{
+			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+		},
+		base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"b3":null,"b10":null,"b1":null,"b1z":null,"b64":null,"b16":null}`,
+		ops: []op{
+			{name: "maria_bits_all_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"B","payload":{"i":1},"b3":null,"b10":null,"b1":null,"b1z":null,"b64":null,"b16":null}`},
+			{name: "maria_bits_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"B","payload":{"i":2},"b3":7,"b10":1023,"b1":0,"b1z":1,"b64":4294967297,"b16":256}`},
+		},
+	})
 	out = append(out,
 		pgDefaultVariant("default_pg_types", map[string]string{
 			"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",

@@ -305,7 +305,7 @@
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
 // refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
-// a MariaDB bit column, a MariaDB time DEFAULT other than a quoted time,
+// a MariaDB bit DEFAULT other than b'0101', 0b0101 or a number, a MariaDB time DEFAULT other than a quoted time,
 // year other than a number, enum / set other than a quoted label without
 // quotes or backslashes (binlogMiscDefault), a PostgreSQL DEFAULT on
 // bit, time or interval other than a quoted literal (a function call on

@@ -2,6 +2,7 @@ package eventrouter
 
 import (
 	"fmt"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,6 +20,7 @@ import (
 //     number 0 is 0000), printed and read with Integer.valueOf, then
 //     adjustTemporal: 0000 becomes 2000 (a row's 0000 is 1900).
 //   - enum, set: the stored label(s), the value of the column.
+//   - bit(n): b'0101', 0b0101 or a number, the value of the column.
 //
 // Labels with a quote or a backslash and other expressions are refused.
 func binlogMiscDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, bool, error) {
@@ -56,6 +58,21 @@ func binlogMiscDefault(kind ConnectorKind, sqlType string, s *Schema, expr strin
 			y = 2000 // adjustTemporal of the printed 0000
 		}
 		return int32(y), true, nil
+	case base == "bit":
+		// SHOW CREATE TABLE prints b'101'; the DDL parser keeps the
+		// digits and convertToBits / convertToBit read them: the value of
+		// the column (BitSet bytes padded to (n+7)/8, bit(1) a boolean)
+		var n *big.Int
+		if m := binlogBitLiteral.FindStringSubmatch(expr); m != nil {
+			n, _ = new(big.Int).SetString("0"+m[1]+m[2], 2)
+		} else if binlogUint.MatchString(expr) {
+			n, _ = new(big.Int).SetString(expr, 10)
+		}
+		if n == nil {
+			return nil, true, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: b'0101', 0b0101, a number)", ErrUnsupported, expr, sqlType)
+		}
+		d, err := ColumnValue(kind, sqlType, s, []byte(n.String()))
+		return d, true, err
 	case s.Name == NameEnum || s.Name == NameEnumSet:
 		m := binlogQuoted.FindStringSubmatch(expr)
 		if m == nil || strings.ContainsAny(m[1], `'\`) || strings.ContainsAny(sqlType, `\`) || strings.Contains(sqlType, "''") {
@@ -69,5 +86,7 @@ func binlogMiscDefault(kind ConnectorKind, sqlType string, s *Schema, expr strin
 
 var (
 	binlogQuoted      = regexp.MustCompile(`^'(.*)'$`)
+	binlogBitLiteral  = regexp.MustCompile(`^(?:[bB]'([01]*)'|0b([01]+))$`)
+	binlogUint        = regexp.MustCompile(`^\d+$`)
 	binlogTimeDefault = regexp.MustCompile(`^\s*-?\d{1,3}:\d{1,2}(:\d{1,2}(\.\d*)?)?\s*$`)
 )

@@ -25,6 +25,12 @@ func TestBinlogMiscDefault(t *testing.T) {
 		{"set('a','b','c')", "'c,a'", "a,c"},
 		{"set('a','b')", "''", ""},
 		{"year", "NULL", "none"},
+		{"bit(3)", "b'101'", "[5]"},
+		{"bit(10)", "5", "[5 0]"},
+		{"bit(1)", "b'1'", "true"},
+		{"bit(1)", "0", "false"},
+		{"bit(64)", "b'1000000000000000000000000000000000000000000000000000000000000001'", "[1 0 0 0 0 0 0 128]"},
+		{"bit(16)", "0b0000000100000000", "[0 1]"},
 	}
 	for _, tc := range cases {
 		s, err := ColumnSchema(MariaDB, tc.sqlType, true)
@@ -53,6 +59,7 @@ func TestBinlogMiscDefault(t *testing.T) {
 		{"time", "123456"},
 		{"enum('it''s','b')", "'it''s'"},
 		{"year", "'abc'"},
+		{"bit(8)", "X'05'"},
 	} {
 		s, _ := ColumnSchema(MariaDB, tc.sqlType, true)
 		if _, err := ColumnDefault(MariaDB, tc.sqlType, s, tc.expr); !errors.Is(err, ErrUnsupported) {
