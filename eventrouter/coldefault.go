@@ -2,6 +2,7 @@ package eventrouter
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -71,6 +72,9 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 	if (kind == MySQL || kind == MariaDB) && !strings.EqualFold(expr, "null") && !modeChanged(kind, sqlType, s) {
 		if d, ok, err := binlogMiscDefault(kind, sqlType, s, expr); ok {
 			return d, err
+		}
+		if s.Type == Bytes && s.Name == "" || s.binaryMode != "" {
+			return binlogBinaryDefault(sqlType, s, expr)
 		}
 	}
 	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) && !modeChanged(kind, sqlType, s) {
@@ -266,9 +270,6 @@ func binlogColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr str
 	case Bytes:
 		return nil, fmt.Errorf("%w: default of a bytes column", ErrUnsupported)
 	}
-	if s.binaryMode != "" {
-		return nil, fmt.Errorf("%w: default of a binary column (binary.handling.mode=%s)", ErrUnsupported, s.binaryMode)
-	}
 	switch s.Name {
 	case NameZonedTimestamp:
 		if v != "1970-01-01 00:00:00" {
@@ -351,9 +352,17 @@ func jsonColumnDefault(kind ConnectorKind, sqlType string, s *Schema, raw json.R
 		}
 		return ColumnDefault(kind, sqlType, s, "'"+strings.ReplaceAll(text, "'", "''")+"'")
 	}
+	if (s.Type == Bytes && s.Name == "" || s.binaryMode != "") && kind != Postgres && kind != "" {
+		// the stored bytes, as an X'…' literal (binlogBinaryDefault)
+		v, err := ColumnValue(kind, sqlType, &Schema{Type: Bytes, Optional: true}, raw)
+		if err != nil {
+			return nil, err
+		}
+		b, _ := v.([]byte)
+		return ColumnDefault(kind, sqlType, s, "X'"+hex.EncodeToString(b)+"'")
+	}
 	if s.Type == Bytes || s.binaryMode != "" {
-		// bytea has no default value mapper; a MariaDB blob default (an
-		// X'…' literal) gives none either
+		// bytea has no default value mapper: no default
 		if _, err := ColumnValue(kind, sqlType, s, raw); err != nil {
 			return nil, err
 		}

@@ -193,6 +193,9 @@ func mariaDefaultVariant() variant {
 
 func defaultVariants() []variant {
 	var out []variant
+	for _, mode := range []string{"bytes", "hex", "base64"} {
+		out = append(out, mariaBinaryDefaultVariant(mode))
+	}
 	out = append(out, mariaDefaultVariant(), variant{
 		// MariaDB bit DEFAULTs: SHOW CREATE TABLE's b'101', the DDL
 		// parser's digits, convertToBits
@@ -275,4 +278,49 @@ func defaultVariants() []variant {
 		},
 	})
 	return out
+}
+
+// mariaBinaryDefaultVariant: MariaDB binary, varbinary and blob DEFAULTs
+// (SHOW CREATE TABLE's escaped text as UTF-8 bytes, binary(n) padding
+// printed \0) under a binary.handling.mode.
+func mariaBinaryDefaultVariant(mode string) variant {
+	names := []string{"x_vb", "x_b5", "x_blob", "x_tiny", "x_hex", "x_b3", "x_bs"}
+	var hdr []string
+	for _, n := range names {
+		hdr = append(hdr, n+":header")
+	}
+	row := func(agg, id string, vals string) string {
+		if vals == "" {
+			vals = `"x_vb":null,"x_b5":null,"x_blob":null,"x_tiny":null,"x_hex":null,"x_b3":null,"x_bs":null`
+		}
+		return `{"id":"$ID","aggregatetype":"` + agg + `","aggregateid":"` + id + `","type":"X","payload":{"i":1},` + vals + `}`
+	}
+	return variant{
+		name: "default_maria_binary_" + mode,
+		cols: withCols(
+			col{name: "x_vb", pg: "text", maria: "varbinary(10)", mariaDef: "'abc'"},
+			col{name: "x_b5", pg: "text", maria: "binary(5)", mariaDef: "'ab'"},
+			col{name: "x_blob", pg: "text", maria: "blob", mariaDef: "'x''y'"},
+			col{name: "x_tiny", pg: "text", maria: "tinyblob", mariaDef: "''"},
+			col{name: "x_hex", pg: "text", maria: "varbinary(10)", mariaDef: "X'4142'"},
+			col{name: "x_b3", pg: "text", maria: "binary(3)", mariaDef: "0x41"},
+			col{name: "x_bs", pg: "text", maria: "varbinary(20)", mariaDef: `'a\\b'`},
+		),
+		er: map[string]string{
+			"table.field.event.key":             "x_b5",
+			"table.fields.additional.placement": strings.Join(hdr, ",") + ",x_b5:envelope:b5,x_blob:envelope:bl",
+			"route.topic.replacement":           "dx$R.defaults." + mode,
+		},
+		conn: map[string]string{
+			"binary.handling.mode": mode,
+			"key.converter":        "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+		},
+		base: row("Sentinel", "s", ""),
+		ops: []op{
+			{name: "maria_binary_defaults_all_null", kind: "insert", row: row("Order", "1", "")},
+			{name: "maria_binary_defaults_values", kind: "insert", row: row("Order", "2", `"x_vb":"z","x_b5":"q","x_blob":"","x_tiny":"t","x_hex":"AB","x_b3":"abc","x_bs":"s"`)},
+		},
+	}
 }

@@ -79,7 +79,10 @@
 //     gen_random_uuid(), nextval) become placeholders ("", "{}", 0, false,
 //     the epoch, the nil UUID), a quote cuts a PostgreSQL literal short,
 //     char(n) defaults are not padded, MariaDB keeps doubled quotes and
-//     backslashes, and bytea/blob and computed MariaDB defaults give none
+//     backslashes, bytea and computed MariaDB defaults give none, and a
+//     MariaDB binary/blob DEFAULT is SHOW CREATE TABLE's escaped text as
+//     UTF-8 bytes (binary(n) padding printed \0, two bytes each;
+//     binlogBinaryDefault; other than printable ASCII refused)
 //     (ColumnDefault; a sample row gives a column's DEFAULT in "columns").
 //     A fixed-point DEFAULT is the constant set to the column's scale:
 //     on PostgreSQL without rounding (DEFAULT 1.555 on numeric(10,2) and
@@ -304,10 +307,11 @@
 //
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) Every other type is
-// refused (*ColumnTypeError), and so are the DEFAULT (other than NULL) of
-// a MariaDB bit DEFAULT other than b'0101', 0b0101 or a number, a MariaDB time DEFAULT other than a quoted time,
-// year other than a number, enum / set other than a quoted label without
-// quotes or backslashes (binlogMiscDefault), a PostgreSQL DEFAULT on
+// refused (*ColumnTypeError), and so are a DEFAULT (other than NULL) the
+// model does not read: MariaDB bit other than b'0101', 0b0101 or a
+// number, time other than a quoted time, year other than a number, enum /
+// set other than a quoted label without quotes or backslashes
+// (binlogMiscDefault), a PostgreSQL DEFAULT on
 // bit, time or interval other than a quoted literal (a function call on
 // time is 00:00) and on xml other than a literal or a function call
 // (money, timetz, network and range types and hstore have no default
