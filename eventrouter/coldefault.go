@@ -63,13 +63,12 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 	if isPgEnum(kind, sqlType) && !pgNullDefault.MatchString(expr) {
 		return pgEnumDefault(sqlType, expr)
 	}
-	if (kind == Postgres || kind == "") && !pgNullDefault.MatchString(expr) && (!modeChanged(kind, sqlType, s) || s.Name == NameMicroTime) {
-		// (adaptive_time_microseconds makes a time(0-3) MicroTime)
+	if (kind == Postgres || kind == "") && !pgNullDefault.MatchString(expr) {
 		if d, ok, err := pgMiscDefault(sqlType, s, expr); ok {
 			return d, err
 		}
 	}
-	if (kind == MySQL || kind == MariaDB) && !strings.EqualFold(expr, "null") && !modeChanged(kind, sqlType, s) {
+	if (kind == MySQL || kind == MariaDB) && !strings.EqualFold(expr, "null") {
 		if d, ok, err := binlogMiscDefault(kind, sqlType, s, expr); ok {
 			return d, err
 		}
@@ -80,7 +79,7 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) && !modeChanged(kind, sqlType, s) {
 		return decimalDefault(kind, sqlType, s, expr)
 	}
-	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || modeChanged(kind, sqlType, s) || s.Type == StructT) && !pgNullDefault.MatchString(expr) {
+	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || s.Type == StructT) && !pgNullDefault.MatchString(expr) {
 		// the connectors' default value converters for numeric / decimal
 		// (scale, BigDecimal parsing, the PostgreSQL mapper) are not modelled
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)
@@ -213,7 +212,13 @@ func pgColumnDefault(sqlType string, s *Schema, expr string) (any, error) {
 	}
 	raw := []byte(v)
 	if s.Name != "" { // timestamp, date: the wall-clock text
-		raw = mustJSONString(v)
+		raw = mustJSONString(looseDate(v))
+	}
+	if typ == "timestamp" {
+		// pg_get_expr prints the constant with up to 6 fraction digits,
+		// not rounded to the column's precision (the coercion is hidden):
+		// the converter truncates it to the schema's unit
+		sqlType = "timestamp(6)"
 	}
 	d, err := ColumnValue(Postgres, sqlType, s, raw)
 	if err != nil {
@@ -270,8 +275,9 @@ func binlogColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr str
 	case Bytes:
 		return nil, fmt.Errorf("%w: default of a bytes column", ErrUnsupported)
 	}
-	switch s.Name {
-	case NameZonedTimestamp:
+	family, _ := wallClockKind(kind, sqlType)
+	switch {
+	case s.Name == NameZonedTimestamp:
 		if v != "1970-01-01 00:00:00" {
 			return nil, fmt.Errorf("%w: literal timestamp default %s", ErrUnsupported, expr)
 		}
@@ -279,17 +285,17 @@ func binlogColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr str
 			return nil, nil
 		}
 		return "1970-01-01T00:00:00Z", nil
-	case NameTimestamp, NameMicroTimestamp, NameDate:
+	case family == "timestamp" || family == "date":
 		// a zero date (0000-00-00…, or 0) or one that does not parse: no
 		// default on a nullable column, the epoch on a NOT NULL one
-		epoch := map[bool]string{true: "1970-01-01", false: "1970-01-01 00:00:00"}[s.Name == NameDate]
+		epoch := map[bool]string{true: "1970-01-01", false: "1970-01-01 00:00:00"}[family == "date"]
 		if v == "0" || binlogZeroDate.MatchString(v) {
 			if s.Optional {
 				return nil, nil
 			}
 			v = epoch
 		}
-		d, err := ColumnValue(kind, sqlType, s, mustJSONString(v))
+		d, err := ColumnValue(kind, sqlType, s, mustJSONString(looseDate(v)))
 		if err != nil {
 			if s.Optional {
 				return nil, nil
@@ -436,4 +442,17 @@ func PgEnumType(labels []string) string {
 		q[i] = "'" + strings.ReplaceAll(l, "'", "''") + "'"
 	}
 	return "enum(" + strings.Join(q, ",") + ")"
+}
+
+var looseDateRe = regexp.MustCompile(`^\s*(\d{4})-(\d{1,2})-(\d{1,2})(\s.*)?$`)
+
+// looseDate zero-pads the month and day of a date written 2024-1-2, as
+// the database prints the stored DEFAULT (pg_get_expr, SHOW CREATE TABLE)
+// for the connector to read.
+func looseDate(v string) string {
+	m := looseDateRe.FindStringSubmatch(v)
+	if m == nil {
+		return v
+	}
+	return fmt.Sprintf("%s-%02s-%02s%s", m[1], m[2], m[3], m[4])
 }

@@ -193,6 +193,9 @@ func mariaDefaultVariant() variant {
 
 func defaultVariants() []variant {
 	var out []variant
+	for _, mode := range []string{"adaptive", "adaptive_time_microseconds", "connect", "microseconds", "nanoseconds", "isostring"} {
+		out = append(out, timeModeDefaultVariant(mode))
+	}
 	for _, mode := range []string{"bytes", "hex", "base64"} {
 		out = append(out, mariaBinaryDefaultVariant(mode))
 	}
@@ -321,6 +324,53 @@ func mariaBinaryDefaultVariant(mode string) variant {
 		ops: []op{
 			{name: "maria_binary_defaults_all_null", kind: "insert", row: row("Order", "1", "")},
 			{name: "maria_binary_defaults_values", kind: "insert", row: row("Order", "2", `"x_vb":"z","x_b5":"q","x_blob":"","x_tiny":"t","x_hex":"AB","x_b3":"abc","x_bs":"s"`)},
+		},
+	}
+}
+
+// timeModeDefaultVariant: DEFAULTs of the wall-clock columns under a
+// time.precision.mode: a literal with more fraction digits than the
+// column (PostgreSQL keeps them in pg_get_expr, MariaDB stores the
+// column's), a function call (the epoch placeholder), a date written
+// loosely, a time, a timestamp before the epoch.
+func timeModeDefaultVariant(mode string) variant {
+	names := []string{"w_ts3", "w_tsfn", "w_date", "w_t3", "w_neg", "w_ts6"}
+	var hdr []string
+	for _, n := range names {
+		hdr = append(hdr, n+":header")
+	}
+	nulls := `"w_ts3":null,"w_tsfn":null,"w_date":null,"w_t3":null,"w_neg":null,"w_ts6":null`
+	row := func(agg, id, vals string) string {
+		return `{"id":"$ID","aggregatetype":"` + agg + `","aggregateid":"` + id + `","type":"W","payload":{"i":1},` + vals + `}`
+	}
+	conn := map[string]string{
+		"key.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+		"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+		"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+	}
+	if mode != "adaptive" {
+		conn["time.precision.mode"] = mode
+	}
+	return variant{
+		name: "default_time_mode_" + mode,
+		cols: withCols(
+			col{name: "w_ts3", pg: "timestamp(3)", maria: "datetime(3)", pgDef: "'2024-01-02 03:04:05.6789'", mariaDef: "'2024-01-02 03:04:05.6789'"},
+			col{name: "w_tsfn", pg: "timestamp", maria: "datetime(6)", pgDef: "now()", mariaDef: "now(6)"},
+			col{name: "w_date", pg: "date", maria: "date", pgDef: "'2024-1-2'", mariaDef: "'2024-1-2'"},
+			col{name: "w_t3", pg: "time(3)", maria: "time(3)", pgDef: "'12:00:00.12345'", mariaDef: "'12:00:00.12345'"},
+			col{name: "w_neg", pg: "timestamp(3)", maria: "datetime(3)", pgDef: "'1969-12-31 23:59:59.123456'", mariaDef: "'1969-12-31 23:59:59.123456'"},
+			col{name: "w_ts6", pg: "timestamp(6)", maria: "datetime(6)", pgDef: "'2024-01-02 03:04:05.123456'", mariaDef: "'2024-01-02 03:04:05.123456'"},
+		),
+		er: map[string]string{
+			"table.field.event.key":             "w_date",
+			"table.fields.additional.placement": strings.Join(hdr, ",") + ",w_ts3:envelope:ts3,w_t3:envelope:t3",
+			"route.topic.replacement":           "dw$R.defaults." + strings.ReplaceAll(mode, "_", "-"),
+		},
+		conn: conn,
+		base: row("Sentinel", "s", nulls),
+		ops: []op{
+			{name: "time_mode_defaults_all_null", kind: "insert", row: row("Order", "1", nulls)},
+			{name: "time_mode_defaults_values", kind: "insert", row: row("Order", "2", `"w_ts3":"2020-02-29 12:00:00.5","w_tsfn":"2021-01-01 00:00:00","w_date":"2020-02-29","w_t3":"01:02:03.004","w_neg":"1960-01-01 00:00:00","w_ts6":"2022-02-02 02:02:02.000001"`)},
 		},
 	}
 }

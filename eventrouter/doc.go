@@ -287,8 +287,9 @@
 //	timestamp(p) | datetime(p)                    string io.debezium.time.IsoTimestamp "2024-03-01T12:34:56.79Z"
 //	                                              (as the event timestamp: DataException, not INT64)
 //	                                              timestamptz, timetz, interval, MariaDB timestamp, year unchanged
-//	                                              under every mode; a DEFAULT on a column whose schema the mode
-//	                                              changes is refused
+//	                                              under every mode; a DEFAULT is converted as a value under the
+//	                                              mode (PostgreSQL: pg_get_expr's digits, not the column's;
+//	                                              a time DEFAULT 24:00:00 under connect/isostring refused)
 //	- | float, double, decimal(p,s)               as without: float, double,       the value (no padding); input or the
 //	    [unsigned] [zerofill]                     decimal.handling.mode's          server's zero-padded text
 //	- | float(m,d) [unsigned] [zerofill]          double                           the stored float widened (2.125:

@@ -28,7 +28,8 @@ func binlogMiscDefault(kind ConnectorKind, sqlType string, s *Schema, expr strin
 	base, _ := parseSQLType(sqlType)
 	base = strings.ToLower(base)
 	switch {
-	case s.Name == NameMicroTime && base == "time":
+	case base == "time":
+		// (MicroTime, or the schema a time.precision.mode gives)
 		m := binlogQuoted.FindStringSubmatch(expr)
 		if m == nil || !binlogTimeDefault.MatchString(m[1]) {
 			return nil, true, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a quoted time)", ErrUnsupported, expr, sqlType)

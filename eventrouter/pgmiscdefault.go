@@ -73,10 +73,24 @@ func pgMiscDefault(sqlType string, s *Schema, expr string) (any, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		if s.Name == NameTime {
+		switch s.Name {
+		case NameTime:
 			return int32(us / 1000), true, nil
+		case NameMicroTime:
+			return us, true, nil
+		case NameNanoTime:
+			if us == (24*3600*1_000_000_000-1)/1000 {
+				return int64(24*3600*1_000_000_000 - 1), true, nil // LocalTime.MAX
+			}
+			return us * 1000, true, nil
 		}
-		return us, true, nil
+		if us == (24*3600*1_000_000_000-1)/1000 {
+			return nil, true, fmt.Errorf("%w: the DEFAULT 24:00:00 of a %s column under time.precision.mode connect or isostring (not modelled)", ErrUnsupported, sqlType)
+		}
+		// connect, isostring: the LocalTime as the mode converts a value
+		text = fmt.Sprintf("%02d:%02d:%02d.%06d", us/3600_000_000, us/60_000_000%60, us/1_000_000%60, us%1_000_000)
+		d, err := modeValue(Postgres, "time(6)", s, mustJSONString(text))
+		return d, true, err
 	case isPgInterval(sqlType):
 		m := pgQuotedDefault.FindStringSubmatch(expr)
 		if generated || m == nil {
