@@ -196,6 +196,29 @@ func defaultVariants() []variant {
 	for _, mode := range []string{"adaptive", "adaptive_time_microseconds", "connect", "microseconds", "nanoseconds", "isostring"} {
 		out = append(out, timeModeDefaultVariant(mode))
 	}
+	out = append(out, variant{
+		// computed MariaDB spatial DEFAULTs: the DDL parser's expression
+		// alternative, no schema default
+		name: "default_maria_spatial",
+		cols: withCols(
+			col{name: "g_pt", pg: "text", maria: "point", mariaDef: "(ST_GeomFromText('POINT(1 1)'))"},
+			col{name: "g_geo", pg: "text", maria: "geometry", mariaDef: "(point(1,2))"},
+		),
+		er: map[string]string{
+			"table.fields.additional.placement": "g_pt:header,g_geo:header,g_pt:envelope:pt",
+			"route.topic.replacement":           "dg$R.defaults",
+		},
+		conn: map[string]string{
+			"key.converter":   "org.apache.kafka.connect.storage.StringConverter",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+		},
+		base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"g_pt":null,"g_geo":null}`,
+		ops: []op{
+			{name: "maria_spatial_defaults_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"G","payload":{"i":1},"g_pt":null,"g_geo":null}`},
+			{name: "maria_spatial_defaults_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"G","payload":{"i":2},"g_pt":"POINT(3 4)","g_geo":"SRID=4326;LINESTRING(0 0,1 1)"}`},
+		},
+	})
 	for _, mode := range []string{"bytes", "hex", "base64"} {
 		out = append(out, mariaBinaryDefaultVariant(mode))
 	}

@@ -312,7 +312,9 @@
 // model does not read: MariaDB bit other than b'0101', 0b0101 or a
 // number, time other than a quoted time, year other than a number, enum /
 // set other than a quoted label without quotes or backslashes
-// (binlogMiscDefault), a PostgreSQL DEFAULT on
+// (binlogMiscDefault), a MariaDB spatial DEFAULT other than an expression
+// (a computed one gives no default: the DDL parser's expression
+// alternative), a PostgreSQL DEFAULT on
 // bit, time or interval other than a quoted literal (a function call on
 // time is 00:00) and on xml other than a literal or a function call
 // (money, timetz, network and range types and hstore have no default

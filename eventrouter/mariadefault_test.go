@@ -67,3 +67,17 @@ func TestBinlogMiscDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestBinlogSpatialDefault: a computed MariaDB spatial DEFAULT gives no
+// schema default (default_maria_spatial); a literal one stays refused.
+func TestBinlogSpatialDefault(t *testing.T) {
+	s, _ := ColumnSchema(MariaDB, "point", true)
+	for _, expr := range []string{"(ST_GeomFromText('POINT(1 1)'))", "st_geomfromtext('POINT(1 1)')", "(point(1,2))"} {
+		if d, err := ColumnDefault(MariaDB, "point", s, expr); err != nil || d != nil {
+			t.Errorf("DEFAULT %s: %v, %v; want none", expr, d, err)
+		}
+	}
+	if _, err := ColumnDefault(MariaDB, "point", s, "X'0101'"); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("DEFAULT X'0101': %v, want ErrUnsupported", err)
+	}
+}
