@@ -75,6 +75,15 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 		if s.Type == Bytes && s.Name == "" || s.binaryMode != "" {
 			return binlogBinaryDefault(sqlType, s, expr)
 		}
+		if isUnsignedBigintDecimal(kind, sqlType, s) {
+			// bigint.unsigned.handling.mode=precise: the literal as the
+			// column's value (convertUnsignedBigint of the parser's text)
+			v := strings.Trim(expr, "'")
+			if !binlogUint.MatchString(v) {
+				return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a number)", ErrUnsupported, expr, sqlType)
+			}
+			return ColumnValue(kind, sqlType, s, []byte(v))
+		}
 		if isBinlogSpatial(kind, sqlType) && binlogExprDefault.MatchString(expr) && !binlogHexLiteral.MatchString(expr) {
 			// a computed spatial DEFAULT (ST_GeomFromText(…), point(1,2)):
 			// the DDL parser's expression alternative, no default (seen on

@@ -219,6 +219,32 @@ func defaultVariants() []variant {
 			{name: "maria_spatial_defaults_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"G","payload":{"i":2},"g_pt":"POINT(3 4)","g_geo":"SRID=4326;LINESTRING(0 0,1 1)"}`},
 		},
 	})
+	out = append(out, variant{
+		// bigint.unsigned.handling.mode=precise: BIGINT UNSIGNED DEFAULTs
+		// as Decimals of scale 0
+		name: "default_maria_unsigned_precise",
+		cols: withCols(
+			col{name: "u_max", pg: "text", maria: "bigint unsigned", mariaDef: "18446744073709551615"},
+			col{name: "u_big", pg: "text", maria: "bigint unsigned", mariaDef: "'9223372036854775808'"},
+			col{name: "u_zero", pg: "text", maria: "bigint unsigned zerofill", mariaDef: "0"},
+		),
+		er: map[string]string{
+			"table.field.event.key":             "u_max",
+			"table.fields.additional.placement": "u_max:header,u_big:header,u_zero:header,u_big:envelope:big",
+			"route.topic.replacement":           "du$R.defaults",
+		},
+		conn: map[string]string{
+			"bigint.unsigned.handling.mode": "precise",
+			"key.converter":                 "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "true",
+			"value.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter.schemas.enable": "true",
+			"header.converter": "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
+		},
+		base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"u_max":null,"u_big":null,"u_zero":null}`,
+		ops: []op{
+			{name: "maria_unsigned_defaults_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"U","payload":{"i":1},"u_max":null,"u_big":null,"u_zero":null}`},
+			{name: "maria_unsigned_defaults_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"2","type":"U","payload":{"i":2},"u_max":1,"u_big":2,"u_zero":3}`},
+		},
+	})
 	for _, mode := range []string{"bytes", "hex", "base64"} {
 		out = append(out, mariaBinaryDefaultVariant(mode))
 	}
