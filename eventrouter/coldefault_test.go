@@ -78,7 +78,9 @@ func TestColumnDefault(t *testing.T) {
 		{maria, "varchar(20)", true, "NULL", nil, nil},
 		{maria, "blob", true, "'x'", []byte("x"), nil},
 		{maria, "binary(3)", true, "'x'", []byte(`x\0\0`), nil},
-		{maria, "blob", true, "X'00ff'", nil, eventrouter.ErrUnsupported},
+		{maria, "blob", true, "X'00ff'", nil, nil},
+		{maria, "varbinary(4)", true, "X'00ff'", nil, eventrouter.ErrUnsupported},
+		{maria, "varbinary(4)", true, "X'4142'", []byte("AB"), nil},
 	} {
 		t.Run(string(tc.kind)+" "+tc.sqlType+" "+tc.expr, func(t *testing.T) {
 			s, err := eventrouter.ColumnSchema(tc.kind, tc.sqlType, tc.nullable)
@@ -198,7 +200,8 @@ func TestSampleRowJSONDefault(t *testing.T) {
 		{eventrouter.Postgres, "timestamp(3)", `1704164645678`, int64(1704164645678)},
 		{eventrouter.MariaDB, "varchar(20)", `"it's"`, "it''s"},
 		{eventrouter.MariaDB, "varchar(20)", `"a\\b"`, `a\\b`},
-		{eventrouter.MariaDB, "blob", `"hex:0041"`, []byte(`\0A`)},
+		{eventrouter.MariaDB, "blob", `"hex:00ff"`, nil},
+		{eventrouter.MariaDB, "varbinary(4)", `"hex:0041"`, []byte(`\0A`)},
 		{eventrouter.MariaDB, "tinyint(1)", `false`, int16(0)},
 		{eventrouter.MariaDB, "json", `{"b": 1}`, `{"b":1}`},
 	} {

@@ -336,14 +336,14 @@ func defaultVariants() []variant {
 // (SHOW CREATE TABLE's escaped text as UTF-8 bytes, binary(n) padding
 // printed \0) under a binary.handling.mode.
 func mariaBinaryDefaultVariant(mode string) variant {
-	names := []string{"x_vb", "x_b5", "x_blob", "x_tiny", "x_hex", "x_b3", "x_bs"}
+	names := []string{"x_vb", "x_b5", "x_blob", "x_tiny", "x_hex", "x_b3", "x_bs", "x_bhex"}
 	var hdr []string
 	for _, n := range names {
 		hdr = append(hdr, n+":header")
 	}
 	row := func(agg, id string, vals string) string {
 		if vals == "" {
-			vals = `"x_vb":null,"x_b5":null,"x_blob":null,"x_tiny":null,"x_hex":null,"x_b3":null,"x_bs":null`
+			vals = `"x_vb":null,"x_b5":null,"x_blob":null,"x_tiny":null,"x_hex":null,"x_b3":null,"x_bs":null,"x_bhex":null`
 		}
 		return `{"id":"$ID","aggregatetype":"` + agg + `","aggregateid":"` + id + `","type":"X","payload":{"i":1},` + vals + `}`
 	}
@@ -357,6 +357,7 @@ func mariaBinaryDefaultVariant(mode string) variant {
 			col{name: "x_hex", pg: "text", maria: "varbinary(10)", mariaDef: "X'4142'"},
 			col{name: "x_b3", pg: "text", maria: "binary(3)", mariaDef: "0x41"},
 			col{name: "x_bs", pg: "text", maria: "varbinary(20)", mariaDef: `'a\\b'`},
+			col{name: "x_bhex", pg: "text", maria: "blob", mariaDef: "X'4142'"},
 		),
 		er: map[string]string{
 			"table.field.event.key":             "x_b5",
@@ -372,7 +373,7 @@ func mariaBinaryDefaultVariant(mode string) variant {
 		base: row("Sentinel", "s", ""),
 		ops: []op{
 			{name: "maria_binary_defaults_all_null", kind: "insert", row: row("Order", "1", "")},
-			{name: "maria_binary_defaults_values", kind: "insert", row: row("Order", "2", `"x_vb":"z","x_b5":"q","x_blob":"","x_tiny":"t","x_hex":"AB","x_b3":"abc","x_bs":"s"`)},
+			{name: "maria_binary_defaults_values", kind: "insert", row: row("Order", "2", `"x_vb":"z","x_b5":"q","x_blob":"","x_tiny":"t","x_hex":"AB","x_b3":"abc","x_bs":"s","x_bhex":"b"`)},
 		},
 	}
 }
