@@ -2,6 +2,7 @@ package eventrouter
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -62,7 +63,38 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 	if isPgEnum(kind, sqlType) && !pgNullDefault.MatchString(expr) {
 		return pgEnumDefault(sqlType, expr)
 	}
-	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || modeChanged(kind, sqlType, s) || s.Type == StructT) && !pgNullDefault.MatchString(expr) {
+	if (kind == Postgres || kind == "") && !pgNullDefault.MatchString(expr) {
+		if d, ok, err := pgMiscDefault(sqlType, s, expr); ok {
+			return d, err
+		}
+	}
+	if (kind == MySQL || kind == MariaDB) && !strings.EqualFold(expr, "null") {
+		if d, ok, err := binlogMiscDefault(kind, sqlType, s, expr); ok {
+			return d, err
+		}
+		if s.Type == Bytes && s.Name == "" || s.binaryMode != "" {
+			return binlogBinaryDefault(sqlType, s, expr)
+		}
+		if isUnsignedBigintDecimal(kind, sqlType, s) {
+			// bigint.unsigned.handling.mode=precise: the literal as the
+			// column's value (convertUnsignedBigint of the parser's text)
+			v := strings.Trim(expr, "'")
+			if !binlogUint.MatchString(v) {
+				return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a number)", ErrUnsupported, expr, sqlType)
+			}
+			return ColumnValue(kind, sqlType, s, []byte(v))
+		}
+		if isBinlogSpatial(kind, sqlType) && binlogExprDefault.MatchString(expr) && !binlogHexLiteral.MatchString(expr) {
+			// a computed spatial DEFAULT (ST_GeomFromText(…), point(1,2)):
+			// the DDL parser's expression alternative, no default (seen on
+			// the stack: default_maria_spatial); a literal stays refused
+			return nil, nil
+		}
+	}
+	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) && !modeChanged(kind, sqlType, s) {
+		return decimalDefault(kind, sqlType, s, expr)
+	}
+	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || s.Type == StructT) && !pgNullDefault.MatchString(expr) {
 		// the connectors' default value converters for numeric / decimal
 		// (scale, BigDecimal parsing, the PostgreSQL mapper) are not modelled
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)
@@ -199,7 +231,13 @@ func pgColumnDefault(sqlType string, s *Schema, expr string) (any, error) {
 	}
 	raw := []byte(v)
 	if s.Name != "" { // timestamp, date: the wall-clock text
-		raw = mustJSONString(v)
+		raw = mustJSONString(looseDate(v))
+	}
+	if typ == "timestamp" {
+		// pg_get_expr prints the constant with up to 6 fraction digits,
+		// not rounded to the column's precision (the coercion is hidden):
+		// the converter truncates it to the schema's unit
+		sqlType = "timestamp(6)"
 	}
 	d, err := ColumnValue(Postgres, sqlType, s, raw)
 	if err != nil {
@@ -256,11 +294,9 @@ func binlogColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr str
 	case Bytes:
 		return nil, fmt.Errorf("%w: default of a bytes column", ErrUnsupported)
 	}
-	if s.binaryMode != "" {
-		return nil, fmt.Errorf("%w: default of a binary column (binary.handling.mode=%s)", ErrUnsupported, s.binaryMode)
-	}
-	switch s.Name {
-	case NameZonedTimestamp:
+	family, _ := wallClockKind(kind, sqlType)
+	switch {
+	case s.Name == NameZonedTimestamp:
 		if v != "1970-01-01 00:00:00" {
 			return nil, fmt.Errorf("%w: literal timestamp default %s", ErrUnsupported, expr)
 		}
@@ -268,17 +304,17 @@ func binlogColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr str
 			return nil, nil
 		}
 		return "1970-01-01T00:00:00Z", nil
-	case NameTimestamp, NameMicroTimestamp, NameDate:
+	case family == "timestamp" || family == "date":
 		// a zero date (0000-00-00…, or 0) or one that does not parse: no
 		// default on a nullable column, the epoch on a NOT NULL one
-		epoch := map[bool]string{true: "1970-01-01", false: "1970-01-01 00:00:00"}[s.Name == NameDate]
+		epoch := map[bool]string{true: "1970-01-01", false: "1970-01-01 00:00:00"}[family == "date"]
 		if v == "0" || binlogZeroDate.MatchString(v) {
 			if s.Optional {
 				return nil, nil
 			}
 			v = epoch
 		}
-		d, err := ColumnValue(kind, sqlType, s, mustJSONString(v))
+		d, err := ColumnValue(kind, sqlType, s, mustJSONString(looseDate(v)))
 		if err != nil {
 			if s.Optional {
 				return nil, nil
@@ -331,9 +367,27 @@ func jsonColumnDefault(kind ConnectorKind, sqlType string, s *Schema, raw json.R
 		// changes the column's schema are not modelled
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column under a non-default time.precision.mode (not modelled)", ErrUnsupported, sqlType)
 	}
+	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) {
+		// a JSON number or a string holding one: the quoted constant
+		text := string(raw)
+		if raw[0] == '"' {
+			if err := json.Unmarshal(raw, &text); err != nil {
+				return nil, err
+			}
+		}
+		return ColumnDefault(kind, sqlType, s, "'"+strings.ReplaceAll(text, "'", "''")+"'")
+	}
+	if (s.Type == Bytes && s.Name == "" || s.binaryMode != "") && kind != Postgres && kind != "" {
+		// the stored bytes, as an X'…' literal (binlogBinaryDefault)
+		v, err := ColumnValue(kind, sqlType, &Schema{Type: Bytes, Optional: true}, raw)
+		if err != nil {
+			return nil, err
+		}
+		b, _ := v.([]byte)
+		return ColumnDefault(kind, sqlType, s, "X'"+hex.EncodeToString(b)+"'")
+	}
 	if s.Type == Bytes || s.binaryMode != "" {
-		// bytea has no default value mapper; a MariaDB blob default (an
-		// X'…' literal) gives none either
+		// bytea has no default value mapper: no default
 		if _, err := ColumnValue(kind, sqlType, s, raw); err != nil {
 			return nil, err
 		}
@@ -408,3 +462,20 @@ func PgEnumType(labels []string) string {
 	}
 	return "enum(" + strings.Join(q, ",") + ")"
 }
+
+var looseDateRe = regexp.MustCompile(`^\s*(\d{4})-(\d{1,2})-(\d{1,2})(\s.*)?$`)
+
+// looseDate zero-pads the month and day of a date written 2024-1-2, as
+// the database prints the stored DEFAULT (pg_get_expr, SHOW CREATE TABLE)
+// for the connector to read.
+func looseDate(v string) string {
+	m := looseDateRe.FindStringSubmatch(v)
+	if m == nil {
+		return v
+	}
+	return fmt.Sprintf("%s-%02s-%02s%s", m[1], m[2], m[3], m[4])
+}
+
+// binlogExprDefault is a MariaDB DEFAULT that is an expression: a
+// function call or a parenthesized one, as SHOW CREATE TABLE prints it.
+var binlogExprDefault = regexp.MustCompile(`^\(?[A-Za-z_][A-Za-z0-9_]*\s*\(`)

@@ -76,7 +76,11 @@ func TestColumnDefault(t *testing.T) {
 		{maria, "timestamp", false, "current_timestamp()", "1970-01-01T00:00:00Z", nil},
 		{maria, "varchar(36)", true, "uuid()", nil, nil},
 		{maria, "varchar(20)", true, "NULL", nil, nil},
-		{maria, "blob", true, "'x'", nil, eventrouter.ErrUnsupported},
+		{maria, "blob", true, "'x'", []byte("x"), nil},
+		{maria, "binary(3)", true, "'x'", []byte(`x\0\0`), nil},
+		{maria, "blob", true, "X'00ff'", nil, nil},
+		{maria, "varbinary(4)", true, "X'00ff'", nil, eventrouter.ErrUnsupported},
+		{maria, "varbinary(4)", true, "X'4142'", []byte("AB"), nil},
 	} {
 		t.Run(string(tc.kind)+" "+tc.sqlType+" "+tc.expr, func(t *testing.T) {
 			s, err := eventrouter.ColumnSchema(tc.kind, tc.sqlType, tc.nullable)
@@ -197,6 +201,7 @@ func TestSampleRowJSONDefault(t *testing.T) {
 		{eventrouter.MariaDB, "varchar(20)", `"it's"`, "it''s"},
 		{eventrouter.MariaDB, "varchar(20)", `"a\\b"`, `a\\b`},
 		{eventrouter.MariaDB, "blob", `"hex:00ff"`, nil},
+		{eventrouter.MariaDB, "varbinary(4)", `"hex:0041"`, []byte(`\0A`)},
 		{eventrouter.MariaDB, "tinyint(1)", `false`, int16(0)},
 		{eventrouter.MariaDB, "json", `{"b": 1}`, `{"b":1}`},
 	} {

@@ -79,8 +79,16 @@
 //     gen_random_uuid(), nextval) become placeholders ("", "{}", 0, false,
 //     the epoch, the nil UUID), a quote cuts a PostgreSQL literal short,
 //     char(n) defaults are not padded, MariaDB keeps doubled quotes and
-//     backslashes, and bytea/blob and computed MariaDB defaults give none
+//     backslashes, bytea and computed MariaDB defaults give none, and a
+//     MariaDB binary/blob DEFAULT is SHOW CREATE TABLE's escaped text as
+//     UTF-8 bytes (binary(n) padding printed \0, two bytes each;
+//     binlogBinaryDefault; other than printable ASCII refused)
 //     (ColumnDefault; a sample row gives a column's DEFAULT in "columns").
+//     A fixed-point DEFAULT is the constant set to the column's scale:
+//     on PostgreSQL without rounding (DEFAULT 1.555 on numeric(10,2) and
+//     'NaN' give none; a function call is 0.0; the unconstrained numeric
+//     under precise gets none: its Struct is dropped), on MariaDB half up
+//     as the database stores it (decimalDefault).
 //   - Kafka 4 brokers reject record timestamps more than an hour in the
 //     future (log.message.timestamp.after.max.ms); with errors.tolerance=all
 //     the record and the records batched with it are lost silently, with
@@ -283,8 +291,9 @@
 //	timestamp(p) | datetime(p)                    string io.debezium.time.IsoTimestamp "2024-03-01T12:34:56.79Z"
 //	                                              (as the event timestamp: DataException, not INT64)
 //	                                              timestamptz, timetz, interval, MariaDB timestamp, year unchanged
-//	                                              under every mode; a DEFAULT on a column whose schema the mode
-//	                                              changes is refused
+//	                                              under every mode; a DEFAULT is converted as a value under the
+//	                                              mode (PostgreSQL: pg_get_expr's digits, not the column's;
+//	                                              a time DEFAULT 24:00:00 under connect/isostring refused)
 //	- | float, double, decimal(p,s)               as without: float, double,       the value (no padding); input or the
 //	    [unsigned] [zerofill]                     decimal.handling.mode's          server's zero-padded text
 //	- | float(m,d) [unsigned] [zerofill]          double                           the stored float widened (2.125:
@@ -347,16 +356,21 @@
 //     a field);
 //   - combinations not checked against the connector: temporal arrays
 //     when the Connect worker's zone (ColumnSettings.WorkerTimeZone) is
-//     not UTC, tstzrange under a custom GMT±hh:mm zone ID, bytea[] under a
-//     non-default binary.handling.mode, timestamp[] and time[] under a
-//     non-default time.precision.mode, hstore[] under
-//     hstore.handling.mode=map;
-//   - the DEFAULT (other than NULL) of a fixed-point, money, time-of-day,
-//     interval, bit, xml, network or range column and of a MariaDB year,
-//     enum or set column, and any
-//     DEFAULT on a column whose schema time.precision.mode changes (an array
-//     column's DEFAULT gives no schema default, as
-//     PostgresDefaultValueConverter has no mapper for array types);
+//     not UTC, tstzrange under a custom GMT±hh:mm zone ID, an
+//     enum array with a NULL element under
+//     event.converting.failure.handling.mode=fail;
+//   - a DEFAULT (other than NULL) the model does not read: MariaDB bit
+//     other than b'0101', 0b0101 or a number, time other than a quoted
+//     time, year other than a number, enum / set other than a quoted label
+//     without quotes or backslashes (binlogMiscDefault), a literal MariaDB
+//     spatial DEFAULT (a computed one gives no default: the DDL parser's
+//     expression alternative), a PostgreSQL DEFAULT on bit, time or
+//     interval other than a quoted literal (a function call on time is
+//     00:00) and on xml other than a literal or a function call (money,
+//     timetz, network and range types and hstore have no default value
+//     mapper: no default, whatever the expression; pgMiscDefault; nor do
+//     array columns: PostgresDefaultValueConverter has no mapper for
+//     _int4, seen on the stack);
 //   - a negative money.fraction.digits, and a NaN under precise in a NOT
 //     NULL column under event.converting.failure.handling.mode warn or skip.
 //

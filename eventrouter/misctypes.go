@@ -78,7 +78,16 @@ func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 		if k == "set" {
 			name = NameEnumSet
 		}
-		return &Schema{Type: String, Name: name, Version: i32(1), Parameters: []Param{{"allowed", strings.Join(labels, ",")}}}, true
+		allowed := labels
+		if !pg {
+			// MariaDbAntlrDdlParser.escapeOption: a comma in a label is
+			// written \, (seen on the stack: default_maria_types)
+			allowed = make([]string, len(labels))
+			for i, l := range labels {
+				allowed[i] = strings.ReplaceAll(l, ",", `\,`)
+			}
+		}
+		return &Schema{Type: String, Name: name, Version: i32(1), Parameters: []Param{{"allowed", strings.Join(allowed, ",")}}}, true
 	}
 	base, prec := parseSQLType(sqlType)
 	switch {

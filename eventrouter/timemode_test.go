@@ -117,9 +117,10 @@ func TestTimePrecisionModeMicroNano(t *testing.T) {
 	if _, err := ColumnValue(Postgres, "timestamp(3)", s, json.RawMessage(`"9999-12-31 23:59:59.999"`)); !errors.As(err, new(*ConvertError)) {
 		t.Errorf("PostgreSQL timestamp in 9999 under nanoseconds: %v, want a ConvertError", err)
 	}
-	// a DEFAULT on a column whose schema the mode changed is refused
-	if _, err := ColumnDefault(Postgres, "timestamp(3)", s, "'2024-01-01 00:00:00'"); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("timestamp(3) DEFAULT under nanoseconds: %v", err)
+	// a DEFAULT under the mode: pg_get_expr's constant keeps its fraction
+	// digits (default_time_mode_nanoseconds)
+	if d, err := ColumnDefault(Postgres, "timestamp(3)", s, "'2024-01-02 03:04:05.6789'"); err != nil || d != int64(1704164645678900000) {
+		t.Errorf("timestamp(3) DEFAULT under nanoseconds: %v, %v", d, err)
 	}
 }
 

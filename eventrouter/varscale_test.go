@@ -91,8 +91,12 @@ func TestUnsignedBigintPrecise(t *testing.T) {
 				t.Errorf("%s %s = %v, %v; want %s", typ, in, v, err, want)
 			}
 		}
-		if _, err := ColumnDefault(MariaDB, typ, s, "7"); !errors.Is(err, ErrUnsupported) {
-			t.Errorf("%s DEFAULT 7: %v, want ErrUnsupported", typ, err)
+		// its DEFAULT is the column's value (default_maria_unsigned_precise)
+		if d, err := ColumnDefault(MariaDB, typ, s, "18446744073709551615"); err != nil || javaToString(d) != "18446744073709551615" {
+			t.Errorf("%s DEFAULT 18446744073709551615: %v, %v", typ, d, err)
+		}
+		if _, err := ColumnDefault(MariaDB, typ, s, "(1 + 1)"); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s DEFAULT (1 + 1): %v, want ErrUnsupported", typ, err)
 		}
 	}
 	// a signed bigint and int unsigned are unchanged

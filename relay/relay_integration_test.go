@@ -467,11 +467,12 @@ func TestRelayFilter(t *testing.T) {
 // The relay refuses, at start and naming the column, what eventrouter does
 // not model, as the catalog of the real database describes it (#31):
 // an array of an element type not modelled
-// (pg_lsn[], txid_snapshot[], point[]), a money DEFAULT; a
+// (pg_lsn[], txid_snapshot[], point[]), an interval DEFAULT computed by a function; a
 // MariaDB inet6; a MariaDB connector config with
 // time.precision.mode=adaptive and a config with a mode no connector
-// knows, which the connectors' validation rejects; a DEFAULT on a column
-// whose schema time.precision.mode changes.
+// knows, which the connectors' validation rejects; a PostgreSQL time
+// DEFAULT 24:00:00 under connect, a MariaDB enum DEFAULT whose labels
+// hold a quote.
 func TestNewRefusesUnmodelledColumns(t *testing.T) {
 	for _, tc := range []struct {
 		sd          side
@@ -483,12 +484,12 @@ func TestNewRefusesUnmodelledColumns(t *testing.T) {
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c tsquery[]", column: "c", want: `"tsquery[]" is not modelled`},
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c point[]", column: "c", want: `"point[]" is not modelled`},
 		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c txid_snapshot[]", column: "c", want: `"txid_snapshot[]" is not modelled`},
-		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c money DEFAULT 1.5", column: "c", want: "the DEFAULT of a money column (not modelled)"},
+		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c interval DEFAULT make_interval(days => 1)", column: "c", want: "of an interval column (modelled: a quoted interval)"},
 		{sd: sides[1], ddl: "ALTER TABLE outbox ADD COLUMN c inet6", column: "c", want: `"inet6" is not modelled`},
 		{sd: sides[1], conf: map[string]string{"time.precision.mode": "adaptive"}, want: "The 'adaptive' time.precision.mode is no longer supported"},
 		{sd: sides[0], conf: map[string]string{"time.precision.mode": "millis"}, want: "Value must be one of adaptive, adaptive_time_microseconds, isostring, microseconds, nanoseconds, connect"},
-		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c timestamp(3) DEFAULT '2024-01-01 00:00:00'", column: "c", conf: map[string]string{"time.precision.mode": "connect"}, want: "the DEFAULT of a timestamp(3) column"},
-		{sd: sides[1], ddl: "ALTER TABLE outbox ADD COLUMN c datetime(3) DEFAULT '2024-01-01 00:00:00'", column: "c", conf: map[string]string{"time.precision.mode": "nanoseconds"}, want: "the DEFAULT of a datetime(3) column"},
+		{sd: sides[0], ddl: "ALTER TABLE outbox ADD COLUMN c time(3) DEFAULT '24:00:00'", column: "c", conf: map[string]string{"time.precision.mode": "connect"}, want: "the DEFAULT 24:00:00 of a time(3) column under time.precision.mode connect or isostring"},
+		{sd: sides[1], ddl: "ALTER TABLE outbox ADD COLUMN c enum('it''s','b') DEFAULT 'b'", column: "c", conf: map[string]string{"time.precision.mode": "nanoseconds"}, want: "(modelled: a quoted label without quotes or backslashes)"},
 	} {
 		f := newFixture(t, tc.sd, tc.conf)
 		if tc.ddl != "" {
