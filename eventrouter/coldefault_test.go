@@ -11,7 +11,7 @@ import (
 )
 
 // The expected defaults are what Debezium 3.6.1 put in the schema on the
-// stack (TestDifferentialEventRouter null_in_defaulted_columns and
+// stack (TestDifferentialRelay null_in_defaulted_columns and
 // null_payload_defaulted_tombstone_json_headers) or what its default value
 // converters compute.
 func TestColumnDefault(t *testing.T) {
@@ -180,7 +180,7 @@ func TestSampleRowDefaultExpression(t *testing.T) {
 }
 
 // A "default" given as a JSON value goes through Debezium's rules as the
-// literal the database stores (TestDifferentialEventRouter
+// literal the database stores (TestDifferentialRelay
 // json_defaults_debezium_rules checks these against the real connectors).
 func TestSampleRowJSONDefault(t *testing.T) {
 	for _, tc := range []struct {
