@@ -48,6 +48,7 @@ import (
 // bytes column, a literal PostgreSQL timestamptz default and a literal
 // MySQL / MariaDB timestamp default (their time zone handling).
 func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, error) {
+	sqlType = pgBaseType(kind, sqlType)
 	expr = strings.TrimSpace(expr)
 	if expr == "" {
 		return nil, nil
@@ -67,7 +68,7 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 		// (scale, BigDecimal parsing, the PostgreSQL mapper) are not modelled
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)
 	}
-	if (isMariaDBUUID(kind, sqlType) || isPgOid(kind, sqlType) || s.Name == NameLtree || s.Name == NameTsvector) && !pgNullDefault.MatchString(expr) {
+	if (isMariaDBUUID(kind, sqlType) || isPgOid(kind, sqlType) || s.Items != nil && pgVectorTypes[strings.ToLower(strings.TrimSpace(sqlType))] != "" || s.Name == NameLtree || s.Name == NameTsvector) && !pgNullDefault.MatchString(expr) {
 		// not checked against the connectors' default value converters
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)
 	}

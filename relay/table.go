@@ -138,13 +138,17 @@ func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, 
 	switch kind {
 	case eventrouter.Postgres:
 		rows, err := db.QueryContext(ctx, `
-SELECT a.attname, ty.typname, a.atttypmod, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid), format_type(a.atttypid, a.atttypmod),
+SELECT a.attname, CASE WHEN ty.typtype = 'c' THEN 'composite' ELSE ty.typname END, CASE WHEN dt.typtype = 'd' THEN dt.typtypmod ELSE a.atttypmod END, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid),
+  CASE WHEN dt.typtype = 'd' THEN format_type(dt.typbasetype, dt.typtypmod) ELSE format_type(a.atttypid, a.atttypmod) END,
   (SELECT array_to_json(array_agg(e.enumlabel ORDER BY e.enumsortorder))::text FROM pg_enum e
    WHERE e.enumtypid = CASE WHEN ty.typcategory = 'A' THEN ty.typelem ELSE ty.oid END)
 FROM pg_attribute a
 JOIN pg_class c ON c.oid = a.attrelid
 JOIN pg_namespace n ON n.oid = c.relnamespace
-JOIN pg_type ty ON ty.oid = a.atttypid
+JOIN pg_type dt ON dt.oid = a.atttypid
+-- a domain (CREATE DOMAIN): its base type and typmod, as the connector
+-- resolves it
+JOIN pg_type ty ON ty.oid = CASE WHEN dt.typtype = 'd' THEN dt.typbasetype ELSE dt.oid END
 LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
 WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r','p') AND a.attnum > 0 AND NOT a.attisdropped
 ORDER BY a.attnum`, schema, name)
