@@ -86,6 +86,45 @@ func domainVariants() []variant {
 			},
 		},
 		{
+			// domains with a NOT NULL constraint (given as "domain
+			// text not null": the field is required though the column
+			// is nullable), a DEFAULT (not in the schema), over an
+			// array, over another domain (the inner domain's typmod),
+			// over a left-out type (left out)
+			name: "dom_pg_domain_more",
+			pgSetup: []string{
+				pgDomain("dom_nn", "text NOT NULL"),
+				pgDomain("dom_def", "integer DEFAULT 7"),
+				pgDomain("dom_ia", "int4[]"),
+				pgDomain("dom_num", "numeric(10,2) CHECK (VALUE >= -1000000)"),
+				pgDomain("dom_num2", "dom_num"),
+				pgDomain("dom_tsq", "tsquery"),
+			},
+			cols: withCols(
+				col{name: "t_nn", pg: "dom_nn", pgModel: "domain text not null", maria: "varchar(60)"},
+				col{name: "t_dd", pg: "dom_def", pgModel: "domain integer", maria: "varchar(60)"},
+				col{name: "t_ia", pg: "dom_ia", pgModel: "domain int4[]", maria: "varchar(60)"},
+				col{name: "t_n2", pg: "dom_num2", pgModel: "domain numeric(10,2)", maria: "varchar(60)"},
+				col{name: "t_tq", pg: "dom_tsq", pgModel: "domain tsquery", maria: "varchar(60)"},
+			),
+			er: map[string]string{
+				"table.fields.additional.placement":        "t_nn:header,t_nn:envelope:nn,t_dd:header,t_dd:envelope:dd,t_ia:header,t_ia:envelope:ia,t_n2:header,t_n2:envelope:n2,t_tq:header",
+				"table.fields.additional.error.on.missing": "false",
+				"table.field.additional.missing":           "ignore",
+				"route.topic.replacement":                  "dt$R.dom2.${routedByValue}",
+			},
+			conn: jsonConverters(true),
+			base: arrBase("t_nn", "s", "t_dd", "1", "t_ia", nil, "t_n2", nil, "t_tq", nil),
+			ops: []op{
+				{name: "domain_more_values", kind: "insert", row: arrRow("1", "t_nn", "x", "t_dd", "3", "t_ia", "{1,NULL,3}", "t_n2", "1.005", "t_tq", "a & b")},
+				// the domain's DEFAULT is not in the connector's schema
+				// (no default in the field; the emulator's row gives the
+				// value the database stores)
+				{name: "domain_more_default_value", kind: "insert", row: arrRow("2", "t_nn", "", "t_dd", "7", "t_ia", "{}", "t_n2", "-5")},
+				{name: "domain_more_nulls", kind: "insert", row: arrRow("3", "t_nn", "n", "t_dd", nil, "t_ia", nil, "t_n2", nil, "t_tq", nil)},
+			},
+		},
+		{
 			// int2vector and oidvector: arrays of int16 / int64
 			// (elements not optional), every non-NULL value empty; key
 			// (JsonConverter with schemas), headers, envelope

@@ -9,17 +9,34 @@ import "strings"
 // emulator models the column as the base type given after the prefix.
 const PgDomainPrefix = "domain "
 
+// A domain declared NOT NULL (CREATE DOMAIN d AS text NOT NULL) is given
+// as "domain text not null": the connector makes its field required
+// (optional false) even when the column itself is nullable (seen on the
+// stack), as pgjdbc's metadata reports such a column NOT NULL.
+const pgDomainNotNull = " not null"
+
 // PgDomainBase returns the base type of a PostgreSQL sample column type
-// given as "domain <base type>" (PgDomainPrefix), and whether it is one.
+// given as "domain <base type>[ not null]" (PgDomainPrefix), and whether
+// it is one.
 func PgDomainBase(kind ConnectorKind, sqlType string) (string, bool) {
+	b, _, ok := pgDomain(kind, sqlType)
+	return b, ok
+}
+
+// pgDomain is PgDomainBase and whether the domain is declared NOT NULL.
+func pgDomain(kind ConnectorKind, sqlType string) (base string, notNull, ok bool) {
 	if kind != Postgres && kind != "" {
-		return sqlType, false
+		return sqlType, false, false
 	}
 	t := strings.TrimSpace(sqlType)
 	if len(t) <= len(PgDomainPrefix) || !strings.EqualFold(t[:len(PgDomainPrefix)], PgDomainPrefix) {
-		return sqlType, false
+		return sqlType, false, false
 	}
-	return strings.TrimSpace(t[len(PgDomainPrefix):]), true
+	base = strings.TrimSpace(t[len(PgDomainPrefix):])
+	if l := strings.ToLower(base); strings.HasSuffix(l, pgDomainNotNull) {
+		base, notNull = strings.TrimSpace(base[:len(base)-len(pgDomainNotNull)]), true
+	}
+	return base, notNull, true
 }
 
 // pgBaseType is sqlType, or its base type for a domain.

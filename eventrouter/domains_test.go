@@ -43,6 +43,17 @@ func TestDomainsBaseType(t *testing.T) {
 	if _, err := ColumnSchema(Postgres, "domain", true); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("domain without a base type: %v, want ErrUnsupported", err)
 	}
+	// a domain declared NOT NULL: a required field, even for a nullable
+	// column
+	for _, typ := range []string{"domain text not null", "domain text  NOT NULL"} {
+		s, err := ColumnSchema(Postgres, typ, true)
+		if err != nil || s.Optional || s.Type != String {
+			t.Errorf("%s: %+v, %v; want a required string", typ, s, err)
+		}
+	}
+	if _, err := ColumnSchema(Postgres, "domain tsquery", true); !errors.Is(err, ErrColumnDropped) {
+		t.Errorf("domain tsquery: %v, want ErrColumnDropped", err)
+	}
 	if !ColumnDropped(Postgres, "domain xml[]") {
 		t.Errorf("domain xml[]: want dropped")
 	}

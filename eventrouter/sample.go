@@ -217,7 +217,9 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	if kind == "" {
 		kind = Postgres
 	}
-	sqlType = pgBaseType(kind, sqlType)
+	if b, notNull, ok := pgDomain(kind, sqlType); ok {
+		sqlType, nullable = b, nullable && !notNull
+	}
 	list, ok := columnTypes[kind]
 	if !ok {
 		return nil, fmt.Errorf("%w: connector %q", ErrUnsupported, kind)
@@ -1028,7 +1030,13 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 		if !ok || spec.Type == "" {
 			spec.Type = inferSQLType(kind, v.Value)
 		}
-		spec.Type = pgBaseType(kind, spec.Type)
+		if b, notNull, ok := pgDomain(kind, spec.Type); ok {
+			spec.Type = b
+			if notNull {
+				f := false
+				spec.Nullable = &f
+			}
+		}
 		if ColumnDropped(kind, spec.Type) {
 			// the connector leaves it out of the record
 			for _, k := range sr.PrimaryKey {

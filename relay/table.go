@@ -138,17 +138,24 @@ func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, 
 	switch kind {
 	case eventrouter.Postgres:
 		rows, err := db.QueryContext(ctx, `
-SELECT a.attname, CASE WHEN ty.typtype = 'c' THEN 'composite' ELSE ty.typname END, CASE WHEN dt.typtype = 'd' THEN dt.typtypmod ELSE a.atttypmod END, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid),
-  CASE WHEN dt.typtype = 'd' THEN format_type(dt.typbasetype, dt.typtypmod) ELSE format_type(a.atttypid, a.atttypmod) END,
+SELECT a.attname, CASE WHEN ty.typtype = 'c' THEN 'composite' ELSE ty.typname END, bt.typmod,
+  NOT (a.attnotnull OR dt.typtype = 'd' AND dt.typnotnull), pg_get_expr(d.adbin, d.adrelid), format_type(bt.oid, bt.typmod),
   (SELECT array_to_json(array_agg(e.enumlabel ORDER BY e.enumsortorder))::text FROM pg_enum e
    WHERE e.enumtypid = CASE WHEN ty.typcategory = 'A' THEN ty.typelem ELSE ty.oid END)
 FROM pg_attribute a
 JOIN pg_class c ON c.oid = a.attrelid
 JOIN pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_type dt ON dt.oid = a.atttypid
--- a domain (CREATE DOMAIN): its base type and typmod, as the connector
--- resolves it
-JOIN pg_type ty ON ty.oid = CASE WHEN dt.typtype = 'd' THEN dt.typbasetype ELSE dt.oid END
+-- a domain (CREATE DOMAIN), also over another domain: its base type and
+-- typmod (pg_type.typbasetype, typtypmod), as the connector resolves it;
+-- a domain's NOT NULL makes the connector's field required
+JOIN LATERAL (
+  WITH RECURSIVE b(oid, typmod, lvl) AS (
+    SELECT a.atttypid, a.atttypmod, 0
+    UNION ALL
+    SELECT t.typbasetype, t.typtypmod, b.lvl + 1 FROM b JOIN pg_type t ON t.oid = b.oid WHERE t.typtype = 'd')
+  SELECT oid, typmod FROM b ORDER BY lvl DESC LIMIT 1) bt ON true
+JOIN pg_type ty ON ty.oid = bt.oid
 LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
 WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r','p') AND a.attnum > 0 AND NOT a.attisdropped
 ORDER BY a.attnum`, schema, name)
