@@ -120,7 +120,7 @@ func domainVariants() []variant {
 				// the domain's DEFAULT is not in the connector's schema
 				// (no default in the field; the emulator's row gives the
 				// value the database stores)
-				{name: "domain_more_default_value", kind: "insert", row: arrRow("2", "t_nn", "", "t_dd", "7", "t_ia", "{}", "t_n2", "-5")},
+				{name: "domain_more_default_value", kind: "insert", row: arrRow("2", "t_nn", "", "t_dd", "7", "t_ia", "{}", "t_n2", "-5", "t_tq", nil)},
 				{name: "domain_more_nulls", kind: "insert", row: arrRow("3", "t_nn", "n", "t_dd", nil, "t_ia", nil, "t_n2", nil, "t_tq", nil)},
 			},
 		},

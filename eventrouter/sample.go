@@ -116,8 +116,11 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // and the package documentation gives each one's schema and value. Any
 // other type is refused (*ColumnTypeError); PostgreSQL line, lseg, box,
 // path, polygon, circle, tsquery, pg_lsn, the reg* types, txid_snapshot,
-// pg_snapshot, xid, xid8, cid, tid and the multiranges are modelled as the
-// connector leaves them out (ColumnDropped). nil for an unknown kind.
+// pg_snapshot, xid, xid8, cid, tid, jsonpath, aclitem, refcursor,
+// composite (a row type), the multiranges and the arrays of tsquery,
+// pg_lsn, jsonpath, the multiranges and geometric types are modelled as
+// the connector leaves them out (ColumnDropped); a domain is "domain
+// <base type>[ not null]" (PgDomainBase). nil for an unknown kind.
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
 		kind = Postgres
