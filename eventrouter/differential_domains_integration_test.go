@@ -149,6 +149,30 @@ func domainVariants() []variant {
 			},
 		},
 		{
+			// a snapshot read (op r, snapshot.mode=initial) of a domain
+			// and the vectors, then a streamed row
+			name:    "dom_pg_snapshot",
+			pgSetup: []string{pgDomain("dom_num", "numeric(10,2) CHECK (VALUE >= -1000000)")},
+			cols: withCols(
+				col{name: "t_dn", pg: "dom_num", pgModel: "domain numeric(10,2)", maria: "varchar(60)"},
+				col{name: "t_i2v", pg: "int2vector", maria: "varchar(60)"},
+				col{name: "t_oidv", pg: "oidvector", maria: "varchar(60)"},
+			),
+			er: map[string]string{
+				"table.fields.additional.placement": "t_dn:header,t_i2v:header,t_oidv:header",
+				"route.topic.replacement":           "dt$R.domsnap.${routedByValue}",
+			},
+			conn: copyConn(jsonConverters(true), "snapshot.mode", "initial"),
+			base: arrBase("t_dn", nil, "t_i2v", nil, "t_oidv", nil),
+			pre: []op{
+				{name: "snapshot_domain_vectors", kind: "insert", row: arrRow("1", "t_dn", "12.345", "t_i2v", "1 2 3", "t_oidv", "23 25")},
+				{name: "snapshot_vectors_empty", kind: "insert", row: arrRow("2", "t_dn", "-1", "t_i2v", "", "t_oidv", "")},
+			},
+			ops: []op{
+				{name: "stream_after_snapshot", kind: "insert", row: arrRow("3", "t_dn", "7.1", "t_i2v", "4 5", "t_oidv", "26")},
+			},
+		},
+		{
 			// a composite (row) type column
 			name:    "dom_pg_composite",
 			pgSetup: []string{`DO $$ BEGIN CREATE TYPE dom_pair AS (a int, b text); EXCEPTION WHEN duplicate_object THEN NULL; END $$`},

@@ -51,7 +51,7 @@ func pgBaseType(kind ConnectorKind, sqlType string) string {
 // converter finds no element in their text ("1 2 3", no braces): every
 // non-empty value is the empty array and an empty vector (text "") is
 // NULL (seen on the stack with Debezium 3.6.1 and PostgreSQL 15, streamed
-// rows).
+// rows and snapshot reads).
 var pgVectorTypes = map[string]Type{"int2vector": Int16, "oidvector": Int64}
 
 // pgVectorSchema is the schema of an int2vector or oidvector column; ok
