@@ -48,7 +48,12 @@ import (
 // bytes column, a literal PostgreSQL timestamptz default and a literal
 // MySQL / MariaDB timestamp default (their time zone handling).
 func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, error) {
-	sqlType = pgBaseType(kind, sqlType)
+	if _, ok := PgDomainBase(kind, sqlType); ok {
+		// PostgresDefaultValueConverter looks the converter up by the
+		// column's type name, the domain's, and has none: a domain
+		// column's DEFAULT is not in the schema (seen on the stack)
+		return nil, nil
+	}
 	expr = strings.TrimSpace(expr)
 	if expr == "" {
 		return nil, nil

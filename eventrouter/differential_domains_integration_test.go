@@ -173,6 +173,32 @@ func domainVariants() []variant {
 			},
 		},
 		{
+			// a column DEFAULT on domain columns (pg_get_expr prints
+			// 'dflt'::dom_vc) and a domain's own DEFAULT: none is in
+			// the connector's schema
+			name: "dom_pg_column_default",
+			pgSetup: []string{
+				pgDomain("dom_num", "numeric(10,2) CHECK (VALUE >= -1000000)"),
+				pgDomain("dom_vc", "varchar(20)"),
+				pgDomain("dom_def", "integer DEFAULT 7"),
+			},
+			cols: withCols(
+				col{name: "t_dn", pg: "dom_num", pgModel: "domain numeric(10,2)", pgDef: "5.5", maria: "varchar(60)"},
+				col{name: "t_dv", pg: "dom_vc", pgModel: "domain varchar(20)", pgDef: "'dflt'", maria: "varchar(60)"},
+				col{name: "t_dd", pg: "dom_def", pgModel: "domain integer", maria: "varchar(60)"},
+			),
+			er: map[string]string{
+				"table.fields.additional.placement": "t_dn:header,t_dn:envelope:dn,t_dv:header,t_dv:envelope:dv,t_dd:header,t_dd:envelope:dd",
+				"route.topic.replacement":           "dt$R.domdef.${routedByValue}",
+			},
+			conn: jsonConverters(true),
+			base: arrBase("t_dn", "1", "t_dv", "s", "t_dd", "1"),
+			ops: []op{
+				{name: "domain_default_values", kind: "insert", row: arrRow("1", "t_dn", "1.005", "t_dv", "v", "t_dd", "3")},
+				{name: "domain_default_nulls", kind: "insert", row: arrRow("2", "t_dn", nil, "t_dv", nil, "t_dd", nil)},
+			},
+		},
+		{
 			// a composite (row) type column
 			name:    "dom_pg_composite",
 			pgSetup: []string{`DO $$ BEGIN CREATE TYPE dom_pair AS (a int, b text); EXCEPTION WHEN duplicate_object THEN NULL; END $$`},

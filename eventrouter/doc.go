@@ -314,7 +314,7 @@
 //	                                              (elements NOT optional)          non-empty value is [], the empty one NULL
 //	domain <base> [not null] | -                  the base type's schema           CREATE DOMAIN: the base type's value
 //	(CREATE DOMAIN)                               (required if not null)           with the domain's typmod; its DEFAULT
-//	                                                                               is not in the schema
+//	                                                                               (or the column's) is not in the schema
 //	- | uuid (MariaDB)                            string io.debezium.data.Uuid     streamed: the binlog's BINARY(16)
 //	                                                                               without trailing zero bytes read as a
 //	                                                                               BigInteger (…74000 gives 00123e45-…740);

@@ -54,6 +54,14 @@ func TestDomainsBaseType(t *testing.T) {
 	if _, err := ColumnSchema(Postgres, "domain tsquery", true); !errors.Is(err, ErrColumnDropped) {
 		t.Errorf("domain tsquery: %v, want ErrColumnDropped", err)
 	}
+	// a domain column's DEFAULT (the column's or the domain's) is not in
+	// the connector's schema
+	for _, tt := range []struct{ typ, expr string }{{"domain varchar(20)", "'dflt'::dom_vc"}, {"domain numeric(10,2)", "5.5"}} {
+		s, _ := ColumnSchema(Postgres, tt.typ, true)
+		if d, err := ColumnDefault(Postgres, tt.typ, s, tt.expr); d != nil || err != nil {
+			t.Errorf("%s DEFAULT %s: %v, %v; want no default", tt.typ, tt.expr, d, err)
+		}
+	}
 	if !ColumnDropped(Postgres, "domain xml[]") {
 		t.Errorf("domain xml[]: want dropped")
 	}

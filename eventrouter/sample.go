@@ -1033,7 +1033,8 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 		if !ok || spec.Type == "" {
 			spec.Type = inferSQLType(kind, v.Value)
 		}
-		if b, notNull, ok := pgDomain(kind, spec.Type); ok {
+		b, notNull, domain := pgDomain(kind, spec.Type)
+		if domain {
 			spec.Type = b
 			if notNull {
 				f := false
@@ -1071,6 +1072,9 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			return ev, err
 		}
 		switch {
+		case domain:
+			// a domain column's DEFAULT is not in the connector's
+			// schema (ColumnDefault)
 		case len(spec.Default) > 0 && spec.DefaultExpression != "":
 			return ev, fmt.Errorf("%w: column %s: give \"default\" or \"defaultExpression\", not both", ErrInvalidEvent, v.Name)
 		case len(spec.Default) > 0:

@@ -141,7 +141,8 @@ func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, 
 SELECT a.attname, CASE WHEN ty.typtype = 'c' THEN 'composite' ELSE ty.typname END, bt.typmod,
   NOT (a.attnotnull OR dt.typtype = 'd' AND dt.typnotnull), pg_get_expr(d.adbin, d.adrelid), format_type(bt.oid, bt.typmod),
   (SELECT array_to_json(array_agg(e.enumlabel ORDER BY e.enumsortorder))::text FROM pg_enum e
-   WHERE e.enumtypid = CASE WHEN ty.typcategory = 'A' THEN ty.typelem ELSE ty.oid END)
+   WHERE e.enumtypid = CASE WHEN ty.typcategory = 'A' THEN ty.typelem ELSE ty.oid END),
+  dt.typtype = 'd'
 FROM pg_attribute a
 JOIN pg_class c ON c.oid = a.attrelid
 JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -168,7 +169,8 @@ ORDER BY a.attnum`, schema, name)
 			var def sql.NullString
 			var formatted string
 			var enumLabels sql.NullString
-			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def, &formatted, &enumLabels); err != nil {
+			var domain bool
+			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def, &formatted, &enumLabels, &domain); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("%w: %v", ErrDatabase, err)
 			}
@@ -212,6 +214,13 @@ ORDER BY a.attnum`, schema, name)
 				}
 			}
 			r.def, r.hasDef = def.String, def.Valid
+			if domain {
+				// the connector's default value converter looks the
+				// column up by its type name, the domain's, and has
+				// none: a domain column's DEFAULT is not in its schema
+				// (seen on the stack; eventrouter.ColumnDefault)
+				r.def, r.hasDef = "", false
+			}
 			raws = append(raws, r)
 		}
 		rows.Close()
