@@ -112,7 +112,7 @@ Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL arrays of point or tsquery, a multi-dimensional value of a
+(e.g. PostgreSQL arrays of point or regclass, a multi-dimensional value of a
 text-like array, PostGIS; MySQL spatial types) is refused with exit 2
 naming the column and its type, rather than guessed; so is it at relay
 start. PostgreSQL line, lseg, box, path, polygon and circle columns are
@@ -183,9 +183,14 @@ it); oid is an int64 (oidin's value: -1 is 4294967295), ltree
 io.debezium.data.Ltree, tsvector io.debezium.data.Tsvector (PostgreSQL's
 canonical text: lexemes sorted and merged, positions sorted), their arrays
 arrays of them (a NULL element of an ltree[] or tsvector[] makes the column
-NULL); tsquery, pg_lsn, the reg* types, txid_snapshot, xid and the
-multiranges are left out of the record (the connector has no converter for
-them); MariaDB uuid is io.debezium.data.Uuid as the connector streams it
+NULL); tsquery, pg_lsn, the reg* types, txid_snapshot, xid, jsonpath,
+aclitem, refcursor, composite (row) types, the multiranges and arrays of
+tsquery, pg_lsn, jsonpath and the multiranges are left out of the record
+(the connector has no converter for them); int2vector and oidvector are
+arrays of int16 / int64 whose non-empty values are [] and empty ones NULL;
+a PostgreSQL domain is given as its base type after "domain" (domain
+numeric(10,2), domain text not null for a NOT NULL domain) and delivered
+as the base type; MariaDB uuid is io.debezium.data.Uuid as the connector streams it
 from the binlog (a UUID ending in zero bytes comes out shifted right by
 them, 123e4567-e89b-12d3-a456-426614174000 as
 00123e45-67e8-9b12-d3a4-564266141740; a snapshot read, op r, has the

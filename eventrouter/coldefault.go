@@ -49,6 +49,12 @@ import (
 // bytes column, a literal PostgreSQL timestamptz default and a literal
 // MySQL / MariaDB timestamp default (their time zone handling).
 func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, error) {
+	if _, ok := PgDomainBase(kind, sqlType); ok {
+		// PostgresDefaultValueConverter looks the converter up by the
+		// column's type name, the domain's, and has none: a domain
+		// column's DEFAULT is not in the schema (seen on the stack)
+		return nil, nil
+	}
 	expr = strings.TrimSpace(expr)
 	if expr == "" {
 		return nil, nil
@@ -99,7 +105,7 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 		// (scale, BigDecimal parsing, the PostgreSQL mapper) are not modelled
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)
 	}
-	if (isMariaDBUUID(kind, sqlType) || isPgOid(kind, sqlType) || s.Name == NameLtree || s.Name == NameTsvector) && !pgNullDefault.MatchString(expr) {
+	if (isMariaDBUUID(kind, sqlType) || isPgOid(kind, sqlType) || s.Items != nil && pgVectorTypes[strings.ToLower(strings.TrimSpace(sqlType))] != "" || s.Name == NameLtree || s.Name == NameTsvector) && !pgNullDefault.MatchString(expr) {
 		// not checked against the connectors' default value converters
 		return nil, fmt.Errorf("%w: the DEFAULT of a %s column (not modelled)", ErrUnsupported, sqlType)
 	}

@@ -314,6 +314,16 @@
 //	tsquery, pg_lsn, reg* (regclass, …),          none: left out of the record     no converter (pgjdbc's Types.OTHER);
 //	txid_snapshot, pg_snapshot, xid, xid8, cid,                                    a placement is a missing column;
 //	tid, the multiranges | -                                                       include.unknown.datatypes=true refused
+//	jsonpath, aclitem, refcursor, composite       none: left out of the record     as above (a CREATE TYPE … AS (…) row
+//	(row types) | -                                                                type is given as composite)
+//	tsquery[], pg_lsn[], jsonpath[], the          none: left out of the record     no schema for the array either
+//	multiranges' and geometric types' arrays
+//	(not point[]) | -
+//	int2vector, oidvector | -                     array of int16 / int64           no element found in "1 2 3": every
+//	                                              (elements NOT optional)          non-empty value is [], the empty one NULL
+//	domain <base> [not null] | -                  the base type's schema           CREATE DOMAIN: the base type's value
+//	(CREATE DOMAIN)                               (required if not null)           with the domain's typmod; its DEFAULT
+//	                                                                               (or the column's) is not in the schema
 //	- | uuid (MariaDB)                            string io.debezium.data.Uuid     streamed: the binlog's BINARY(16)
 //	                                                                               without trailing zero bytes read as a
 //	                                                                               BigInteger (…74000 gives 00123e45-…740);
@@ -345,7 +355,7 @@
 //     [B@…), a multi-dimensional value of a text, varchar, char, uuid,
 //     json, jsonb, network or range array;
 //   - PostgreSQL types not listed above, arrays of other element types
-//     (point[], tsquery[], pg_lsn[]), multi-dimensional oid, ltree and
+//     (point[], regclass[], xid[], composite[]), multi-dimensional oid, ltree and
 //     tsvector values, PostGIS (not installed on the stack's PostgreSQL
 //     15), MariaDB inet4 and inet6 (the 3.5 connector's DDL parser fails on
 //     them), MySQL spatial types; MariaDB spatial input

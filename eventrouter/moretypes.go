@@ -24,6 +24,9 @@ var pgUnknownOther = map[string]bool{
 	"regclass": true, "regtype": true, "regproc": true, "regprocedure": true, "regoper": true, "regoperator": true,
 	"regconfig": true, "regdictionary": true, "regnamespace": true, "regrole": true, "regcollation": true,
 	"int4multirange": true, "int8multirange": true, "nummultirange": true, "datemultirange": true, "tsmultirange": true, "tstzmultirange": true,
+	// seen too: jsonpath, aclitem, refcursor; composite is a CREATE TYPE …
+	// AS (…) row type (pgjdbc's Types.STRUCT, no converter either)
+	"jsonpath": true, "aclitem": true, "refcursor": true, "composite": true,
 }
 
 // isPgOid reports a PostgreSQL oid column (PostgresValueConverter: int64).

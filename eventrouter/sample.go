@@ -116,8 +116,11 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // and the package documentation gives each one's schema and value. Any
 // other type is refused (*ColumnTypeError); PostgreSQL line, lseg, box,
 // path, polygon, circle, tsquery, pg_lsn, the reg* types, txid_snapshot,
-// pg_snapshot, xid, xid8, cid, tid and the multiranges are modelled as the
-// connector leaves them out (ColumnDropped). nil for an unknown kind.
+// pg_snapshot, xid, xid8, cid, tid, jsonpath, aclitem, refcursor,
+// composite (a row type), the multiranges and the arrays of tsquery,
+// pg_lsn, jsonpath, the multiranges and geometric types are modelled as
+// the connector leaves them out (ColumnDropped); a domain is "domain
+// <base type>[ not null]" (PgDomainBase). nil for an unknown kind.
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
 		kind = Postgres
@@ -138,7 +141,8 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"name[]", "interval[]", "money[]", "varbit(n)[]", "xml[]", "hstore", "enum('a','b')", "enum('a','b')[]",
 			"oid[]", "ltree[]", "tsvector[]", "tsquery", "pg_lsn", "regclass", "regtype", "regproc", "regprocedure", "regoper", "regoperator",
 			"regconfig", "regdictionary", "regnamespace", "regrole", "regcollation", "txid_snapshot", "pg_snapshot", "xid", "xid8", "cid", "tid",
-			"int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange")
+			"int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange",
+			"domain numeric(p,s)", "int2vector", "oidvector", "jsonpath", "aclitem", "refcursor", "tsquery[]", "pg_lsn[]", "jsonpath[]", "int4multirange[]", "box[]", "composite")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -216,6 +220,9 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	if kind == "" {
 		kind = Postgres
 	}
+	if b, notNull, ok := pgDomain(kind, sqlType); ok {
+		sqlType, nullable = b, nullable && !notNull
+	}
 	list, ok := columnTypes[kind]
 	if !ok {
 		return nil, fmt.Errorf("%w: connector %q", ErrUnsupported, kind)
@@ -237,6 +244,9 @@ func ColumnSchemaWith(kind ConnectorKind, sqlType string, nullable bool, cs Colu
 	}
 	if err := droppedColumn(kind, sqlType, cs); err != nil {
 		return nil, err
+	}
+	if s, ok := pgVectorSchema(kind, sqlType, nullable); ok {
+		return s, nil
 	}
 	if isMoney(kind, sqlType) {
 		s := &Schema{Optional: nullable}
@@ -412,6 +422,7 @@ func ColumnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 // value beyond its schema: a PostgreSQL tstzrange's bounds are printed in
 // cs.WorkerTimeZone (WorkerLocation; UTC when empty).
 func ColumnValueWith(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMessage, cs ColumnSettings) (any, error) {
+	sqlType = pgBaseType(kind, sqlType)
 	if isPgTstzrange(kind, sqlType) && cs.WorkerTimeZone != "" {
 		loc, err := WorkerLocation(cs.WorkerTimeZone)
 		if err != nil {
@@ -458,6 +469,14 @@ func columnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 	}
 	if isPgArray(kind, sqlType) {
 		return pgArrayValue(sqlType, s, raw, str, isStr)
+	}
+	if _, ok := pgVectorSchema(kind, sqlType, true); ok {
+		// the array converter finds no element in "1 2 3"; an empty
+		// vector (its text is "") is NULL
+		if strings.TrimSpace(str) == "" {
+			return nil, nil
+		}
+		return []any{}, nil
 	}
 	if isPgOid(kind, sqlType) {
 		text := str
@@ -1014,6 +1033,14 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 		if !ok || spec.Type == "" {
 			spec.Type = inferSQLType(kind, v.Value)
 		}
+		b, notNull, domain := pgDomain(kind, spec.Type)
+		if domain {
+			spec.Type = b
+			if notNull {
+				f := false
+				spec.Nullable = &f
+			}
+		}
 		if ColumnDropped(kind, spec.Type) {
 			// the connector leaves it out of the record
 			for _, k := range sr.PrimaryKey {
@@ -1045,6 +1072,9 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			return ev, err
 		}
 		switch {
+		case domain:
+			// a domain column's DEFAULT is not in the connector's
+			// schema (ColumnDefault)
 		case len(spec.Default) > 0 && spec.DefaultExpression != "":
 			return ev, fmt.Errorf("%w: column %s: give \"default\" or \"defaultExpression\", not both", ErrInvalidEvent, v.Name)
 		case len(spec.Default) > 0:

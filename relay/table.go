@@ -138,13 +138,25 @@ func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, 
 	switch kind {
 	case eventrouter.Postgres:
 		rows, err := db.QueryContext(ctx, `
-SELECT a.attname, ty.typname, a.atttypmod, NOT a.attnotnull, pg_get_expr(d.adbin, d.adrelid), format_type(a.atttypid, a.atttypmod),
+SELECT a.attname, CASE WHEN ty.typtype = 'c' THEN 'composite' ELSE ty.typname END, bt.typmod,
+  NOT (a.attnotnull OR dt.typtype = 'd' AND dt.typnotnull), pg_get_expr(d.adbin, d.adrelid), format_type(bt.oid, bt.typmod),
   (SELECT array_to_json(array_agg(e.enumlabel ORDER BY e.enumsortorder))::text FROM pg_enum e
-   WHERE e.enumtypid = CASE WHEN ty.typcategory = 'A' THEN ty.typelem ELSE ty.oid END)
+   WHERE e.enumtypid = CASE WHEN ty.typcategory = 'A' THEN ty.typelem ELSE ty.oid END),
+  dt.typtype = 'd'
 FROM pg_attribute a
 JOIN pg_class c ON c.oid = a.attrelid
 JOIN pg_namespace n ON n.oid = c.relnamespace
-JOIN pg_type ty ON ty.oid = a.atttypid
+JOIN pg_type dt ON dt.oid = a.atttypid
+-- a domain (CREATE DOMAIN), also over another domain: its base type and
+-- typmod (pg_type.typbasetype, typtypmod), as the connector resolves it;
+-- a domain's NOT NULL makes the connector's field required
+JOIN LATERAL (
+  WITH RECURSIVE b(oid, typmod, lvl) AS (
+    SELECT a.atttypid, a.atttypmod, 0
+    UNION ALL
+    SELECT t.typbasetype, t.typtypmod, b.lvl + 1 FROM b JOIN pg_type t ON t.oid = b.oid WHERE t.typtype = 'd')
+  SELECT oid, typmod FROM b ORDER BY lvl DESC LIMIT 1) bt ON true
+JOIN pg_type ty ON ty.oid = bt.oid
 LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
 WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r','p') AND a.attnum > 0 AND NOT a.attisdropped
 ORDER BY a.attnum`, schema, name)
@@ -157,7 +169,8 @@ ORDER BY a.attnum`, schema, name)
 			var def sql.NullString
 			var formatted string
 			var enumLabels sql.NullString
-			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def, &formatted, &enumLabels); err != nil {
+			var domain bool
+			if err := rows.Scan(&r.name, &r.typ, &mod, &r.nullable, &def, &formatted, &enumLabels, &domain); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("%w: %v", ErrDatabase, err)
 			}
@@ -201,6 +214,13 @@ ORDER BY a.attnum`, schema, name)
 				}
 			}
 			r.def, r.hasDef = def.String, def.Valid
+			if domain {
+				// the connector's default value converter looks the
+				// column up by its type name, the domain's, and has
+				// none: a domain column's DEFAULT is not in its schema
+				// (seen on the stack; eventrouter.ColumnDefault)
+				r.def, r.hasDef = "", false
+			}
 			raws = append(raws, r)
 		}
 		rows.Close()
