@@ -113,7 +113,7 @@ envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
 (e.g. PostgreSQL arrays of point or tsquery, a multi-dimensional value of a
-text-like array, PostGIS; MySQL spatial types) is refused with exit 2
+cidr, macaddr or int8/num/date/ts range array, PostGIS; MySQL spatial types) is refused with exit 2
 naming the column and its type, rather than guessed; so is it at relay
 start. PostgreSQL line, lseg, box, path, polygon and circle columns are
 left out of the record, as the connector leaves them out.
@@ -163,7 +163,11 @@ bit(n) and is NULL; arrays of name, interval, money, varbit and xml are
 left out of the record (the connector gives them no schema: a placement of
 one is a missing column); a multi-dimensional value of integer, boolean, float,
 date, time, timetz, timestamp, timestamptz, bytea or hstore elements is one
-null per sub-array; an array
+null per sub-array, of text, varchar, char, json, jsonb, uuid, inet,
+int4range or tstzrange elements one Java toString of the sub-array per
+sub-array ([Ljava.lang.String;@00000000, [Ljava.util.UUID;…,
+[Ljava.lang.Object;…, one more [ per further dimension: the per-JVM
+identity hash as a placeholder); an array
 DEFAULT gives no schema default; numeric(p,s)[] elements
 are decimals under decimal.handling.mode with the column's scale (an
 unconstrained numeric[] under precise has io.debezium.data.VariableScaleDecimal

@@ -215,9 +215,11 @@
 //	                                                                               a multi-dimensional value: one null per
 //	                                                                               top-level sub-array (int*, bool, float*,
 //	                                                                               date, time*, timestamp*, bytea, hstore
-//	                                                                               elements), else
-//	                                                                               refused (the connector writes the Java
-//	                                                                               array's identity, [Ljava.lang.String;@…)
+//	                                                                               elements); text, varchar, char, json(b),
+//	                                                                               uuid, inet, int4range, tstzrange: the Java
+//	                                                                               sub-array's toString per sub-array,
+//	                                                                               [Ljava.lang.String;@00000000 (per-JVM hash
+//	                                                                               as a placeholder); else refused
 //	char(n)[], bpchar[], citext[], json[],        array of the scalar column's     elements as the scalar column's (char(n)
 //	jsonb[], bytea[], timestamp(p)[],             schema (optional), the array     padded, bpchar not; jsonb canonical),
 //	timestamptz(p)[], inet[], cidr[], macaddr[],  column's typmod on the element   except time(p): pgjdbc's java.sql.Time,
@@ -339,9 +341,9 @@
 // emulator cannot predict or has not checked (a *SettingError or
 // ErrUnsupported, naming the column):
 //
-//   - a multi-dimensional value of a text, varchar, char, uuid, json,
-//     jsonb, network or range array (the element is the Java array's
-//     identity, [Ljava.lang.String;@…: not modelled yet);
+//   - a multi-dimensional value of a cidr, macaddr(8), int8range,
+//     numrange, daterange or tsrange array (the Java sub-array's class was
+//     not checked against the connector);
 //   - PostgreSQL types not listed above, arrays of other element types
 //     (point[], tsquery[], pg_lsn[]), multi-dimensional oid, ltree and
 //     tsvector values, PostGIS (not installed on the stack's PostgreSQL

@@ -3,6 +3,7 @@ package eventrouter
 import (
 	"bytes"
 	"regexp"
+	"sort"
 	"strconv"
 )
 
@@ -105,4 +106,63 @@ func identityHashes(cv Converter, s *Schema, v any) []int {
 		}
 	}
 	return nil
+}
+
+// arrayIdentityText matches the text a multi-dimensional text-like
+// PostgreSQL array's element becomes (pgArrayIdentityNested) as the
+// emulator writes it; the submatch is the placeholder.
+var arrayIdentityText = regexp.MustCompile(`\[+L[A-Za-z0-9_.$]+;@(` + PlaceholderIdentityHash + `)`)
+
+// holdsArrayIdentity reports whether v is or holds (in a struct, list or
+// map) an element text of a multi-dimensional text-like array.
+func holdsArrayIdentity(v any) bool {
+	switch x := v.(type) {
+	case string:
+		m := arrayIdentityText.FindStringIndex(x)
+		return m != nil && m[0] == 0 && m[1] == len(x)
+	case *Struct:
+		if x == nil {
+			return false
+		}
+		for _, e := range x.Values {
+			if holdsArrayIdentity(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if holdsArrayIdentity(e) {
+				return true
+			}
+		}
+	case ConnectMap:
+		for _, e := range x {
+			if holdsArrayIdentity(e.Key) || holdsArrayIdentity(e.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allIdentityHashes are the placeholder offsets in b, what converter cv
+// wrote for v: the byte[] fields a StringConverter prints, and the element
+// texts of multi-dimensional text-like arrays (found in b, none of whose
+// characters any converter escapes).
+func allIdentityHashes(cv Converter, s *Schema, v any, b []byte) []int {
+	hs := identityHashes(cv, s, v)
+	if b == nil || !holdsArrayIdentity(v) {
+		return hs
+	}
+	seen := map[int]bool{}
+	for _, o := range hs {
+		seen[o] = true
+	}
+	for _, m := range arrayIdentityText.FindAllSubmatchIndex(b, -1) {
+		if !seen[m[2]] {
+			hs = append(hs, m[2])
+		}
+	}
+	sort.Ints(hs)
+	return hs
 }

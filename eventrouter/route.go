@@ -472,9 +472,7 @@ func (r *Router) produce(rec *Record, headers []InputHeader, keySchema *Schema, 
 			return atStage(err, StageHeaderConverter)
 		}
 		hh := Header{Key: h.Key, Value: b, Volatile: h.Volatile}
-		if cfg.HeaderConverter.Kind != SimpleHeaderConverter && cfg.HeaderConverter.Kind != JSONConverter {
-			hh.Hashes = identityHashes(cfg.HeaderConverter, h.Schema, h.Value)
-		}
+		hh.Hashes = allIdentityHashes(cfg.HeaderConverter, h.Schema, h.Value, b)
 		rec.Headers = append(rec.Headers, hh)
 	}
 	if rec.Key, err = convert(cfg.KeyConverter, keySchema, key); err != nil {
@@ -483,14 +481,14 @@ func (r *Router) produce(rec *Record, headers []InputHeader, keySchema *Schema, 
 		}
 		return atStage(err, StageKeyConverter)
 	}
-	rec.KeyHashes = identityHashes(cfg.KeyConverter, keySchema, key)
+	rec.KeyHashes = allIdentityHashes(cfg.KeyConverter, keySchema, key, rec.Key)
 	if rec.Value, err = convert(cfg.ValueConverter, vschema, value); err != nil {
 		if errors.Is(err, ErrUnsupported) {
 			err = fmt.Errorf("value: %w", err)
 		}
 		return atStage(err, StageValueConverter)
 	}
-	rec.ValueHashes = identityHashes(cfg.ValueConverter, vschema, value)
+	rec.ValueHashes = allIdentityHashes(cfg.ValueConverter, vschema, value, rec.Value)
 	if msg := InvalidTopicMessage(rec.Topic); msg != "" {
 		if cfg.TopicCreation {
 			// Connect describes the topic before it creates it; the
