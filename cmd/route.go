@@ -113,7 +113,7 @@ envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
 (e.g. PostgreSQL arrays of point or regclass, a multi-dimensional value of a
-text-like array, PostGIS; MySQL spatial types) is refused with exit 2
+cidr, macaddr or int8/num/date/ts range array, PostGIS; MySQL spatial types) is refused with exit 2
 naming the column and its type, rather than guessed; so is it at relay
 start. PostgreSQL line, lseg, box, path, polygon and circle columns are
 left out of the record, as the connector leaves them out.
@@ -163,7 +163,11 @@ bit(n) and is NULL; arrays of name, interval, money, varbit and xml are
 left out of the record (the connector gives them no schema: a placement of
 one is a missing column); a multi-dimensional value of integer, boolean, float,
 date, time, timetz, timestamp, timestamptz, bytea or hstore elements is one
-null per sub-array; an array
+null per sub-array, of text, varchar, char, json, jsonb, uuid, inet,
+int4range or tstzrange elements one Java toString of the sub-array per
+sub-array ([Ljava.lang.String;@00000000, [Ljava.util.UUID;…,
+[Ljava.lang.Object;…, one more [ per further dimension: the per-JVM
+identity hash as a placeholder); an array
 DEFAULT gives no schema default; numeric(p,s)[] elements
 are decimals under decimal.handling.mode with the column's scale (an
 unconstrained numeric[] under precise has io.debezium.data.VariableScaleDecimal
@@ -213,8 +217,10 @@ e.g. 1.00E-8), string as the plain text with the column's scale
 (0.0000000100), double as a float64. An unconstrained PostgreSQL numeric
 under precise is io.debezium.data.VariableScaleDecimal, a struct {scale,
 value} (trailing zeros stripped; JsonConverter and headers:
-{"scale":9,"value":"hQ=="}); a StringConverter writing it is refused with
-exit 2 (Struct.toString prints the value byte[]'s identity hash). A
+{"scale":9,"value":"hQ=="}); a StringConverter writes Struct.toString,
+Struct{scale=9,value=[B@00000000}: the digits after [B@ are the byte[]'s
+Java identity hash, different in every JVM run, shown as 00000000 and
+marked per-JVM (the same for a geometry's or point's wkb). A
 JsonConverter with decimal.format=numeric (key, value and header converter
 each as configured) writes a Decimal as a JSON number in
 BigDecimal.toString's form (12.30, 1.00E-8: trailing zeros kept,
@@ -444,7 +450,7 @@ func writePreviewText(w io.Writer, res eventrouter.Result) {
 	} else {
 		fmt.Fprintf(w, "partition:  (default partitioner on the key bytes)\n")
 	}
-	fmt.Fprintf(w, "key:        %s\n", showText(r.Key))
+	fmt.Fprintf(w, "key:        %s%s\n", showText(r.Key), identityHashNote(r.KeyHashes))
 	switch {
 	case r.Timestamp != nil:
 		fmt.Fprintf(w, "timestamp:  %d (%s, %s)\n", *r.Timestamp, time.UnixMilli(*r.Timestamp).UTC().Format("2006-01-02T15:04:05.000Z"), r.TimestampSource)
@@ -457,13 +463,23 @@ func writePreviewText(w io.Writer, res eventrouter.Result) {
 		if h.Volatile {
 			v = "<random per task start>"
 		}
-		fmt.Fprintf(w, "  %s: %s\n", h.Key, v)
+		fmt.Fprintf(w, "  %s: %s%s\n", h.Key, v, identityHashNote(h.Hashes))
 	}
 	if r.Value == nil {
 		fmt.Fprintf(w, "value:      null (tombstone)\n")
 		return
 	}
-	fmt.Fprintf(w, "value:\n%s\n", showText(r.Value))
+	fmt.Fprintf(w, "value:%s\n%s\n", identityHashNote(r.ValueHashes), showText(r.Value))
+}
+
+// identityHashNote explains the placeholders of Java identity hashes
+// (eventrouter.PlaceholderIdentityHash) in a key, value or header.
+func identityHashNote(hashes []int) string {
+	if len(hashes) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  (%s at byte %s: a Java identity hash, different in every JVM run; the connector and the relay write arbitrary hex digits there)",
+		eventrouter.PlaceholderIdentityHash, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(hashes)), ", "), "[]"))
 }
 
 type bytesJSON struct {
@@ -487,16 +503,23 @@ type headerJSON struct {
 	Key      string     `json:"key"`
 	Value    *bytesJSON `json:"value"`
 	Volatile bool       `json:"volatile,omitempty"`
+	// IdentityHashes: byte offsets of eventrouter.PlaceholderIdentityHash
+	// (a Java identity hash, different in every JVM run)
+	IdentityHashes []int `json:"identityHashes,omitempty"`
 }
 
 type recordJSON struct {
-	Topic           string       `json:"topic"`
-	Partition       *int32       `json:"partition"`
-	Key             *bytesJSON   `json:"key"`
-	Headers         []headerJSON `json:"headers"`
-	Value           *bytesJSON   `json:"value"`
-	Timestamp       *int64       `json:"timestamp"`
-	TimestampSource string       `json:"timestampSource"`
+	Topic     string       `json:"topic"`
+	Partition *int32       `json:"partition"`
+	Key       *bytesJSON   `json:"key"`
+	Headers   []headerJSON `json:"headers"`
+	Value     *bytesJSON   `json:"value"`
+	// KeyIdentityHashes, ValueIdentityHashes: byte offsets of
+	// eventrouter.PlaceholderIdentityHash (per-JVM identity hashes)
+	KeyIdentityHashes   []int  `json:"keyIdentityHashes,omitempty"`
+	ValueIdentityHashes []int  `json:"valueIdentityHashes,omitempty"`
+	Timestamp           *int64 `json:"timestamp"`
+	TimestampSource     string `json:"timestampSource"`
 }
 
 type errorJSON struct {
@@ -528,10 +551,11 @@ func previewJSON(res eventrouter.Result, err error, cfg eventrouter.Config) prev
 	case res.Record != nil:
 		out.Result = "routed"
 		r := res.Record
-		rj := &recordJSON{Topic: r.Topic, Partition: r.Partition, Key: toBytesJSON(r.Key), Value: toBytesJSON(r.Value), Timestamp: r.Timestamp, TimestampSource: r.TimestampSource}
+		rj := &recordJSON{Topic: r.Topic, Partition: r.Partition, Key: toBytesJSON(r.Key), Value: toBytesJSON(r.Value), Timestamp: r.Timestamp, TimestampSource: r.TimestampSource,
+			KeyIdentityHashes: r.KeyHashes, ValueIdentityHashes: r.ValueHashes}
 		rj.Headers = []headerJSON{}
 		for _, h := range r.Headers {
-			rj.Headers = append(rj.Headers, headerJSON{Key: h.Key, Value: toBytesJSON(h.Value), Volatile: h.Volatile})
+			rj.Headers = append(rj.Headers, headerJSON{Key: h.Key, Value: toBytesJSON(h.Value), Volatile: h.Volatile, IdentityHashes: h.Hashes})
 		}
 		out.Record = rj
 	}

@@ -73,6 +73,44 @@ var pgArrayNullNested = map[string]bool{
 	"date": true, "timestamp": true, "timestamptz": true, "time": true, "timetz": true, "bytea": true, "hstore": true,
 }
 
+// pgArrayIdentityNested are the element types whose element converter,
+// given pgjdbc's sub-array of a multi-dimensional value, writes its
+// Object.toString: "[L" + the array's element class + ";@" + its Java
+// identity hash (arbitrary per JVM run: PlaceholderIdentityHash here), one
+// per top-level sub-array. The class names are what the connector wrote
+// on the stack (volatile_pg_array_nested); the other ranges and cidr,
+// macaddr and macaddr8 were not run and stay refused.
+// A sub-array of a value of n dimensions has n-1 ("[[Ljava.lang.String;@"
+// for three).
+var pgArrayIdentityNested = map[string]string{
+	"text": "java.lang.String", "char": "java.lang.String", "json": "java.lang.String", "jsonb": "java.lang.String",
+	"uuid": "java.util.UUID", "inet": "java.lang.Object", "int4range": "java.lang.Object", "tstzrange": "java.lang.Object",
+}
+
+// pgArrayDims is the number of dimensions of a multi-dimensional value
+// (PostgreSQL's arrays are rectangular: the first sub-array tells).
+func pgArrayDims(str string, isStr bool, elems []json.RawMessage) int {
+	if isStr {
+		items, _ := parsePgArrayText(str)
+		n := 1
+		for len(items) > 0 && items[0].sub != nil {
+			n++
+			items = items[0].sub
+		}
+		return n
+	}
+	n := 1
+	for len(elems) > 0 {
+		var sub []json.RawMessage
+		if json.Unmarshal(elems[0], &sub) != nil {
+			break
+		}
+		n++
+		elems = sub
+	}
+	return n
+}
+
 // pgArrayAliases maps the other spellings to the element key.
 var pgArrayAliases = map[string]string{
 	"smallint": "int2", "int": "int4", "integer": "int4", "bigint": "int8", "boolean": "bool",
@@ -340,6 +378,22 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 		}
 	}
 	if nested {
+		if class, ok := pgArrayIdentityNested[key]; ok {
+			if leaves == 0 {
+				return nil, fmt.Errorf("%w: %s value %s: PostgreSQL refuses empty sub-arrays (malformed array literal)", ErrInvalidEvent, sqlType, raw)
+			}
+			n := len(elems)
+			if isStr {
+				items, _ := parsePgArrayText(str)
+				n = len(items)
+			}
+			out := make([]any, n)
+			text := strings.Repeat("[", pgArrayDims(str, isStr, elems)-1) + "L" + class + ";@" + PlaceholderIdentityHash
+			for i := range out {
+				out[i] = text
+			}
+			return out, nil
+		}
 		if !pgArrayNullNested[key] {
 			return nil, fmt.Errorf("%w: %s value %s: a multi-dimensional value of a %s array is not modelled (the element converter gets pgjdbc's sub-array: text-like elements become the Java array's identity, [Ljava.lang.String;@…, others are not checked)", ErrInvalidEvent, sqlType, raw, key)
 		}

@@ -60,7 +60,8 @@ func TestPgArrayColumnValue(t *testing.T) {
 // Element types not modelled are refused by type (*ColumnTypeError): the
 // arrays the connector drops (name, interval, money, varbit, xml: they
 // have no schema, ColumnDropped), types without a converter; values PostgreSQL refuses
-// and multi-dimensional values of text-like element types by value
+// and multi-dimensional values of the text-like element types not run
+// through the connector (cidr, macaddr, the other ranges) by value
 // (ErrInvalidEvent).
 func TestPgArrayRefused(t *testing.T) {
 	for _, typ := range []string{"name[]", "interval[]", "money[]", "varbit(5)[]", "bit varying(3)[]", "xml[]", "point[]", "_money", "tsquery[]"} {
@@ -72,9 +73,7 @@ func TestPgArrayRefused(t *testing.T) {
 	for _, tc := range []struct{ typ, in string }{
 		{"int4[]", `"{1,,2}"`}, {"int4[]", `"{a}"`}, {"int4[]", `{"a":1}`}, {"int4[]", `"{{}}"`},
 		{"int4[]", `"{1,{2}}"`}, {"int4[]", `"[1:2]x{1,2}"`}, {"int4[]", `"{1,2} x"`},
-		{"text[]", `"{{a,b},{c,d}}"`}, {"uuid[]", `[["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"]]`},
-		{"jsonb[]", `"{{\"{}\"}}"`}, {"varchar(5)[]", `"{{ab}}"`},
-		{"inet[]", `"{{1.2.3.4}}"`}, {"int4range[]", `"{{\"[1,2)\"}}"`}, {"char(2)[]", `"{{ab}}"`},
+		{"text[]", `"{{}}"`}, {"cidr[]", `"{{1.2.3.0/24}}"`}, {"numrange[]", `"{{\"[1,2)\"}}"`}, {"macaddr[]", `"{{08:00:2b:01:02:03}}"`},
 	} {
 		s, err := ColumnSchema(Postgres, tc.typ, true)
 		if err != nil {
@@ -151,5 +150,44 @@ func TestPgNumericArray(t *testing.T) {
 	}
 	if vs, err := ColumnSchema(Postgres, "numeric[]", true); err != nil || vs.Items.Name != NameVariableScaleDecimal || !vs.Items.Optional {
 		t.Errorf("numeric[] under precise: %+v, %v, want optional VariableScaleDecimal elements", vs, err)
+	}
+}
+
+// TestPgArrayIdentityNested: a multi-dimensional value of a text-like
+// array is one Object.toString of the Java sub-array per top-level
+// sub-array: "[" per remaining dimension, the element class (seen on the
+// stack, volatile_pg_array_nested) and the placeholder identity hash.
+func TestPgArrayIdentityNested(t *testing.T) {
+	for _, tc := range []struct{ typ, in, want string }{
+		{"text[]", `"{{a,b},{c,d}}"`, `["[Ljava.lang.String;@00000000","[Ljava.lang.String;@00000000"]`},
+		{"text[]", `"{{{a}},{{b}}}"`, `["[[Ljava.lang.String;@00000000","[[Ljava.lang.String;@00000000"]`},
+		{"varchar(5)[]", `"[0:1][1:1]={{x},{y}}"`, `["[Ljava.lang.String;@00000000","[Ljava.lang.String;@00000000"]`},
+		{"uuid[]", `[["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"]]`, `["[Ljava.util.UUID;@00000000"]`},
+		{"jsonb[]", `"{{\"{}\"}}"`, `["[Ljava.lang.String;@00000000"]`},
+		{"char(2)[]", `"{{ab}}"`, `["[Ljava.lang.String;@00000000"]`},
+		{"inet[]", `"{{{1.2.3.4}}}"`, `["[[Ljava.lang.Object;@00000000"]`},
+		{"int4range[]", `"{{\"[1,2)\"}}"`, `["[Ljava.lang.Object;@00000000"]`},
+		{"tstzrange[]", `"{{\"[2024-01-01 00:00:00+00,)\"}}"`, `["[Ljava.lang.Object;@00000000"]`},
+	} {
+		s, err := ColumnSchema(Postgres, tc.typ, true)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.typ, err)
+		}
+		v, err := ColumnValue(Postgres, tc.typ, s, json.RawMessage(tc.in))
+		if err != nil {
+			t.Errorf("%s %s: %v", tc.typ, tc.in, err)
+			continue
+		}
+		cv := Converter{Kind: JSONConverter}
+		b, err := convert(cv, s, v)
+		hs := allIdentityHashes(cv, s, v, b)
+		if err != nil || string(b) != tc.want || len(hs) == 0 {
+			t.Errorf("%s %s: %s %v %v, want %s", tc.typ, tc.in, b, hs, err, tc.want)
+		}
+		for _, o := range hs {
+			if string(b[o:o+len(PlaceholderIdentityHash)]) != PlaceholderIdentityHash || b[o-1] != '@' {
+				t.Errorf("%s: offset %d in %s", tc.typ, o, b)
+			}
+		}
 	}
 }

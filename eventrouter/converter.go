@@ -20,15 +20,8 @@ func convert(cv Converter, s *Schema, v any) ([]byte, error) {
 		if v == nil {
 			return nil, nil
 		}
-		if holdsVariableScaleDecimal(v) {
-			return nil, errVariableScaleDecimalToString
-		}
-		if structWithByteArray(v) {
-			// Struct.toString appends a byte[] field (the wkb of a
-			// io.debezium.data.geometry struct) as Object.toString:
-			// "[B@" and an identity hash, different in every JVM
-			return nil, fmt.Errorf("%w: StringConverter of a struct with a byte[] field (geometry wkb): Struct.toString prints it as [B@<identity hash>, not reproducible", ErrUnsupported)
-		}
+		// a byte[] field (VariableScaleDecimal value, geometry wkb) is
+		// printed as [B@ and PlaceholderIdentityHash (see identityhash.go)
 		return []byte(javaToString(v)), nil
 	case ByteArrayConverter:
 		if s != nil && s.Type != Bytes {
@@ -431,75 +424,93 @@ func schemaTypeOf(v any) Type {
 
 // ---------------------------------------------------------------- toString
 
-// structWithByteArray reports a Struct holding (at any depth) a geometry
-// struct with a wkb, which Debezium fills with a byte[] (a bytes column is
-// a ByteBuffer, whose toString is modelled).
-func structWithByteArray(v any) bool {
-	st, ok := v.(*Struct)
-	if !ok {
+// byteArrayField reports whether field i of a struct of schema s holds a
+// Java byte[] (Struct.toString prints it by identity): the value of an
+// io.debezium.data.VariableScaleDecimal and the wkb of an
+// io.debezium.data.geometry struct. A bytes column is a ByteBuffer, whose
+// toString is modelled.
+func byteArrayField(s *Schema, i int) bool {
+	if s == nil || i >= len(s.Fields) {
 		return false
 	}
-	geometry := st.Schema.Name == NameGeometry || st.Schema.Name == NamePoint
-	for i, f := range st.Schema.Fields {
-		switch x := st.Values[i].(type) {
-		case []byte:
-			if geometry && f.Name == "wkb" {
-				return true
-			}
-		case *Struct:
-			if structWithByteArray(x) {
-				return true
-			}
-		}
+	switch s.Name {
+	case NameVariableScaleDecimal:
+		return s.Fields[i].Name == "value"
+	case NameGeometry, NamePoint:
+		return s.Fields[i].Name == "wkb"
 	}
 	return false
 }
 
-// javaToString is value.toString() as StringConverter calls it.
+// javaToString is value.toString() as StringConverter calls it (a Java
+// identity hash as PlaceholderIdentityHash).
 func javaToString(v any) string {
+	s, _ := javaText(v)
+	return s
+}
+
+// javaText is javaToString and the byte offsets in it of the
+// PlaceholderIdentityHash texts (byte[] fields printed by Struct.toString).
+func javaText(v any) (string, []int) {
 	switch x := v.(type) {
 	case nil:
-		return "null"
+		return "null", nil
 	case string:
-		return x
+		return x, nil
 	case int8:
-		return strconv.Itoa(int(x))
+		return strconv.Itoa(int(x)), nil
 	case int16:
-		return strconv.Itoa(int(x))
+		return strconv.Itoa(int(x)), nil
 	case int32:
-		return strconv.Itoa(int(x))
+		return strconv.Itoa(int(x)), nil
 	case int64:
-		return strconv.FormatInt(x, 10)
+		return strconv.FormatInt(x, 10), nil
 	case float32:
-		return javatext.FormatFloat(x)
+		return javatext.FormatFloat(x), nil
 	case float64:
-		return javatext.FormatDouble(x)
+		return javatext.FormatDouble(x), nil
 	case bool:
-		return strconv.FormatBool(x)
+		return strconv.FormatBool(x), nil
 	case []byte:
 		// Debezium delivers BYTES columns as a HeapByteBuffer.
-		return fmt.Sprintf("java.nio.HeapByteBuffer[pos=0 lim=%d cap=%d]", len(x), len(x))
+		return fmt.Sprintf("java.nio.HeapByteBuffer[pos=0 lim=%d cap=%d]", len(x), len(x)), nil
 	case bigDecimal:
-		return string(x)
+		return string(x), nil
 	case Decimal:
-		return x.String()
+		return x.String(), nil
 	case JavaDate:
-		return javaDateToString(x)
+		return javaDateToString(x), nil
 	case []any:
-		parts := make([]string, len(x))
+		// AbstractCollection.toString: [a, b]
+		var b strings.Builder
+		var hs []int
+		b.WriteByte('[')
 		for i, e := range x {
-			parts[i] = javaToString(e)
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			hs = appendJavaText(&b, hs, e)
 		}
-		return "[" + strings.Join(parts, ", ") + "]"
+		b.WriteByte(']')
+		return b.String(), hs
 	case ConnectMap:
 		// AbstractMap.toString: {k=v, k2=null}
-		parts := make([]string, len(x))
+		var b strings.Builder
+		var hs []int
+		b.WriteByte('{')
 		for i, e := range x {
-			parts[i] = javaToString(e.Key) + "=" + javaToString(e.Value)
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			hs = appendJavaText(&b, hs, e.Key)
+			b.WriteByte('=')
+			hs = appendJavaText(&b, hs, e.Value)
 		}
-		return "{" + strings.Join(parts, ", ") + "}"
+		b.WriteByte('}')
+		return b.String(), hs
 	case *Struct:
 		var b strings.Builder
+		var hs []int
 		b.WriteString("Struct{")
 		first := true
 		for i, val := range x.Values {
@@ -512,12 +523,30 @@ func javaToString(v any) string {
 			first = false
 			b.WriteString(x.Schema.Fields[i].Name)
 			b.WriteByte('=')
-			b.WriteString(javaToString(val))
+			if _, ok := val.([]byte); ok && byteArrayField(x.Schema, i) {
+				// Object.toString of a byte[]: [B@ and the identity hash
+				b.WriteString("[B@")
+				hs = append(hs, b.Len())
+				b.WriteString(PlaceholderIdentityHash)
+				continue
+			}
+			hs = appendJavaText(&b, hs, val)
 		}
 		b.WriteByte('}')
-		return b.String()
+		return b.String(), hs
 	}
-	return fmt.Sprint(v)
+	return fmt.Sprint(v), nil
+}
+
+// appendJavaText writes javaText(v) to b and returns hs with its hash
+// offsets (shifted to b) appended.
+func appendJavaText(b *strings.Builder, hs []int, v any) []int {
+	t, th := javaText(v)
+	for _, o := range th {
+		hs = append(hs, b.Len()+o)
+	}
+	b.WriteString(t)
+	return hs
 }
 
 // valuesConvertToString is Connect's Values.convertToString (SimpleHeaderConverter).

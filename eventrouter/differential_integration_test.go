@@ -2146,10 +2146,10 @@ func diffRecord(exp *eventrouter.Record, m *kafka.Message) []string {
 	if exp.Partition != nil && *exp.Partition != m.TopicPartition.Partition {
 		d = append(d, fmt.Sprintf("partition: emulator %d, real %d", *exp.Partition, m.TopicPartition.Partition))
 	}
-	if !bytesEq(exp.Key, m.Key) {
+	if !eventrouter.MatchIdentityHashes(exp.Key, exp.KeyHashes, m.Key) {
 		d = append(d, fmt.Sprintf("key: emulator %s, real %s", showBytes(exp.Key), showBytes(m.Key)))
 	}
-	if !bytesEq(exp.Value, m.Value) {
+	if !eventrouter.MatchIdentityHashes(exp.Value, exp.ValueHashes, m.Value) {
 		d = append(d, fmt.Sprintf("value: emulator %s, real %s", showBytes(exp.Value), showBytes(m.Value)))
 	}
 	if len(exp.Headers) != len(m.Headers) {
@@ -2167,7 +2167,7 @@ func diffRecord(exp *eventrouter.Record, m *kafka.Message) []string {
 			}
 			continue
 		}
-		if !bytesEq(e.Value, r.Value) {
+		if !eventrouter.MatchIdentityHashes(e.Value, e.Hashes, r.Value) {
 			d = append(d, fmt.Sprintf("header %s: emulator %s, real %s", e.Key, showBytes(e.Value), showBytes(r.Value)))
 		}
 	}

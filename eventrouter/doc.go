@@ -109,7 +109,13 @@
 // converters, or produce tracing headers (they need an OpenTelemetry SDK on
 // the Connect worker; without one the EventRouter adds none). The
 // __debezium.context.runId header is random per task start; unless
-// ChangeEvent.RunID is set it is a placeholder marked Volatile.
+// ChangeEvent.RunID is set it is a placeholder marked Volatile. A Java
+// identity hash in the text a StringConverter writes (Struct.toString of a
+// byte[] field: [B@6b2c16d6) is arbitrary per JVM run: it is written as
+// PlaceholderIdentityHash, its byte offsets in Record.KeyHashes,
+// Record.ValueHashes and Header.Hashes; MatchIdentityHashes compares such
+// bytes with the real ones (the text around the hash exactly), and
+// FillIdentityHashes is how the relay publishes them (arbitrary digits).
 //
 // # Column types per placement
 //
@@ -155,8 +161,9 @@
 //	numeric (unconstrained, PG) string, double    as above, the input's scale
 //	  precise                                     struct io.debezium.data.         {scale int32, value bytes}: trailing
 //	                                              VariableScaleDecimal (doc        zeros stripped, negative scale set to 0;
-//	                                              "Variable scaled decimal")       value a byte[] (StringConverter: refused,
-//	                                                                               Struct.toString prints its identity hash)
+//	                                              "Variable scaled decimal")       value a byte[] (StringConverter:
+//	                                                                               Struct{scale=2,value=[B@00000000}, the
+//	                                                                               per-JVM identity hash as a placeholder)
 //	numeric NaN, Infinity (PG; numeric(p,s): NaN)
 //	  string                                      string                           NAN, POSITIVE_INFINITY, NEGATIVE_INFINITY
 //	  double                                      double                           NaN, ±Infinity (JsonConverter: quoted)
@@ -216,9 +223,11 @@
 //	                                                                               a multi-dimensional value: one null per
 //	                                                                               top-level sub-array (int*, bool, float*,
 //	                                                                               date, time*, timestamp*, bytea, hstore
-//	                                                                               elements), else
-//	                                                                               refused (the connector writes the Java
-//	                                                                               array's identity, [Ljava.lang.String;@…)
+//	                                                                               elements); text, varchar, char, json(b),
+//	                                                                               uuid, inet, int4range, tstzrange: the Java
+//	                                                                               sub-array's toString per sub-array,
+//	                                                                               [Ljava.lang.String;@00000000 (per-JVM hash
+//	                                                                               as a placeholder); else refused
 //	char(n)[], bpchar[], citext[], json[],        array of the scalar column's     elements as the scalar column's (char(n)
 //	jsonb[], bytea[], timestamp(p)[],             schema (optional), the array     padded, bpchar not; jsonb canonical),
 //	timestamptz(p)[], inet[], cidr[], macaddr[],  column's typmod on the element   except time(p): pgjdbc's java.sql.Time,
@@ -337,8 +346,9 @@
 //	    multipolygon, geometrycollection          (little-endian whatever the input), srid absent for 0,
 //	    (MariaDB)                                 2^32-1 is -1; JsonConverter: wkb base64; headers
 //	                                              (SimpleHeaderConverter) {"wkb":"<base64>","srid":4326};
-//	                                              StringConverter (key, value or header) refused: Struct.toString
-//	                                              prints the byte[] wkb as [B@<identity hash>
+//	                                              StringConverter (key, value or header): Struct.toString,
+//	                                              Struct{wkb=[B@00000000,srid=4326}, the per-JVM identity
+//	                                              hash of the byte[] wkb as a placeholder (PlaceholderIdentityHash)
 //
 // (PG timestamptz without p has 6 digits; MySQL/MariaDB timestamp without
 // p has none, and ISO-8601 drops a zero fraction.) PostgreSQL line, lseg,
@@ -350,10 +360,9 @@
 // emulator cannot predict or has not checked (a *SettingError or
 // ErrUnsupported, naming the column):
 //
-//   - text with a Java identity hash: a StringConverter writing a
-//     VariableScaleDecimal or a geometry (Struct.toString prints a byte[] as
-//     [B@…), a multi-dimensional value of a text, varchar, char, uuid,
-//     json, jsonb, network or range array;
+//   - a multi-dimensional value of a cidr, macaddr(8), int8range,
+//     numrange, daterange or tsrange array (the Java sub-array's class was
+//     not checked against the connector);
 //   - PostgreSQL types not listed above, arrays of other element types
 //     (point[], regclass[], xid[], composite[]), multi-dimensional oid, ltree and
 //     tsvector values, PostGIS (not installed on the stack's PostgreSQL

@@ -77,6 +77,10 @@ type Header struct {
 	// Volatile: the real value differs per task start (runId); Value is a
 	// placeholder.
 	Volatile bool
+	// Hashes are the offsets in Value of Java identity hashes, written as
+	// PlaceholderIdentityHash (different in every JVM run; see
+	// MatchIdentityHashes).
+	Hashes []int
 }
 
 // Record is the Kafka record the task produces.
@@ -88,6 +92,10 @@ type Record struct {
 	Key       []byte // nil: null key
 	Headers   []Header
 	Value     []byte // nil: tombstone
+	// KeyHashes and ValueHashes are the offsets in Key and Value of Java
+	// identity hashes, written as PlaceholderIdentityHash: the real bytes
+	// there differ in every JVM run (see MatchIdentityHashes).
+	KeyHashes, ValueHashes []int
 	// Timestamp is the record timestamp when it is known: from
 	// table.field.event.timestamp, or ChangeEvent.TsMs. Nil: the envelope
 	// ts_ms (connector processing time), unknown to the emulator.
@@ -463,7 +471,9 @@ func (r *Router) produce(rec *Record, headers []InputHeader, keySchema *Schema, 
 			}
 			return atStage(err, StageHeaderConverter)
 		}
-		rec.Headers = append(rec.Headers, Header{Key: h.Key, Value: b, Volatile: h.Volatile})
+		hh := Header{Key: h.Key, Value: b, Volatile: h.Volatile}
+		hh.Hashes = allIdentityHashes(cfg.HeaderConverter, h.Schema, h.Value, b)
+		rec.Headers = append(rec.Headers, hh)
 	}
 	if rec.Key, err = convert(cfg.KeyConverter, keySchema, key); err != nil {
 		if errors.Is(err, ErrUnsupported) {
@@ -471,12 +481,14 @@ func (r *Router) produce(rec *Record, headers []InputHeader, keySchema *Schema, 
 		}
 		return atStage(err, StageKeyConverter)
 	}
+	rec.KeyHashes = allIdentityHashes(cfg.KeyConverter, keySchema, key, rec.Key)
 	if rec.Value, err = convert(cfg.ValueConverter, vschema, value); err != nil {
 		if errors.Is(err, ErrUnsupported) {
 			err = fmt.Errorf("value: %w", err)
 		}
 		return atStage(err, StageValueConverter)
 	}
+	rec.ValueHashes = allIdentityHashes(cfg.ValueConverter, vschema, value, rec.Value)
 	if msg := InvalidTopicMessage(rec.Topic); msg != "" {
 		if cfg.TopicCreation {
 			// Connect describes the topic before it creates it; the

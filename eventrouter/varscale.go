@@ -63,39 +63,6 @@ func (d Decimal) stripTrailingZeros() Decimal {
 	return Decimal{Unscaled: u, Scale: scale}
 }
 
-// holdsVariableScaleDecimal reports whether v is or holds (in a struct
-// field or a list element) a VariableScaleDecimal struct, whose value
-// field is a Java byte[]: Struct.toString prints it as [B@ and the
-// array's identity hash, which differs per record, so a StringConverter
-// writing it cannot be predicted.
-func holdsVariableScaleDecimal(v any) bool {
-	switch x := v.(type) {
-	case *Struct:
-		if x == nil {
-			return false
-		}
-		if x.Schema != nil && x.Schema.Name == NameVariableScaleDecimal {
-			return true
-		}
-		for _, e := range x.Values {
-			if holdsVariableScaleDecimal(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if holdsVariableScaleDecimal(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// errVariableScaleDecimalToString is the refusal of a StringConverter
-// (Struct.toString, List.toString) meeting a VariableScaleDecimal.
-var errVariableScaleDecimalToString = fmt.Errorf("%w: a StringConverter writes an io.debezium.data.VariableScaleDecimal (an unconstrained numeric under decimal.handling.mode=precise) with Struct.toString, which prints its value byte[] as [B@ and an identity hash that differs per record", ErrUnsupported)
-
 // isUnsignedBigintDecimal reports a MySQL / MariaDB BIGINT UNSIGNED
 // (zerofill too) column under bigint.unsigned.handling.mode=precise: its
 // schema (ColumnSchemaWith) is a Decimal.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"maps"
 	"math"
+	mrand "math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -1317,12 +1318,16 @@ func retriable(e kafka.Error) bool {
 }
 
 func message(rec *eventrouter.Record) *kafka.Message {
-	m := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &rec.Topic, Partition: kafka.PartitionAny}, Key: rec.Key, Value: rec.Value}
+	// a Java identity hash in the text (PlaceholderIdentityHash) gets
+	// random digits: as arbitrary as the connector's, which differ per JVM
+	next := mrand.Uint32
+	m := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &rec.Topic, Partition: kafka.PartitionAny},
+		Key: eventrouter.FillIdentityHashes(rec.Key, rec.KeyHashes, next), Value: eventrouter.FillIdentityHashes(rec.Value, rec.ValueHashes, next)}
 	if rec.Partition != nil {
 		m.TopicPartition.Partition = *rec.Partition
 	}
 	for _, h := range rec.Headers {
-		m.Headers = append(m.Headers, kafka.Header{Key: h.Key, Value: h.Value})
+		m.Headers = append(m.Headers, kafka.Header{Key: h.Key, Value: eventrouter.FillIdentityHashes(h.Value, h.Hashes, next)})
 	}
 	if rec.Timestamp != nil {
 		m.Timestamp = time.UnixMilli(*rec.Timestamp)
