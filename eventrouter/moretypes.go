@@ -64,7 +64,7 @@ func isMariaDBUUID(kind ConnectorKind, sqlType string) bool {
 
 // mariaDBUUIDValue is the io.debezium.data.Uuid string the MariaDB
 // connector streams for a UUID column from its text (as MariaDB reads it:
-// 32 hex digits, hyphens allowed between them). The binlog row image
+// 32 hex digits, hyphens allowed between them, no blanks). The binlog row image
 // holds the value as a BINARY(16) with its trailing zero bytes stripped,
 // and the connector reads the bytes as a BigInteger (convertUuid: new
 // UUID(bigInt >> 64, bigInt)): a UUID ending in k zero bytes comes out
@@ -72,22 +72,13 @@ func isMariaDBUUID(kind ConnectorKind, sqlType string) bool {
 // 123e4567-e89b-12d3-a456-426614174000 streams as
 // 00123e45-67e8-9b12-d3a4-564266141740).
 func mariaDBUUIDValue(text string) (string, error) {
-	var digits []byte
-	t := strings.TrimSpace(text)
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		switch {
-		case c == '-':
-			continue
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'f':
-			digits = append(digits, c)
-		case c >= 'A' && c <= 'F':
-			digits = append(digits, c-'A'+'a')
-		default:
-			return "", fmt.Errorf("%w: uuid %q: invalid input", ErrInvalidEvent, text)
-		}
-	}
-	if len(digits) != 32 {
+	// MariaDB's UUID input: hyphens anywhere between digits, any number
+	// in a row; not first, not last, no blanks (checked on MariaDB 10.11:
+	// INSERT fails "Incorrect uuid value")
+	digits, ok := uuidHexDigits(text, func(s string, i int, digits []byte) bool {
+		return len(digits) > 0 && i+1 < len(s)
+	})
+	if !ok {
 		return "", fmt.Errorf("%w: uuid %q: invalid input", ErrInvalidEvent, text)
 	}
 	b, _ := hex.DecodeString(string(digits))
@@ -97,8 +88,33 @@ func mariaDBUUIDValue(text string) (string, error) {
 	}
 	shifted := make([]byte, 16)
 	copy(shifted[k:], b[:16-k])
-	d := hex.EncodeToString(shifted)
-	return d[:8] + "-" + d[8:12] + "-" + d[12:16] + "-" + d[16:20] + "-" + d[20:], nil
+	return formatUUID(hex.EncodeToString(shifted)), nil
+}
+
+// uuidHexDigits is the 32 lower-case hex digits of a UUID's text s, or
+// false. A '-' is skipped where hyphenOK(s, i, digits so far) allows it;
+// any other character but a hex digit is invalid.
+func uuidHexDigits(s string, hyphenOK func(s string, i int, digits []byte) bool) ([]byte, bool) {
+	digits := make([]byte, 0, 32)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '-' && hyphenOK(s, i, digits):
+			continue
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f':
+			digits = append(digits, c)
+		case c >= 'A' && c <= 'F':
+			digits = append(digits, c-'A'+'a')
+		default:
+			return nil, false
+		}
+	}
+	return digits, len(digits) == 32
+}
+
+// formatUUID is 32 hex digits d in the 8-4-4-4-12 form.
+func formatUUID(d string) string {
+	return d[:8] + "-" + d[8:12] + "-" + d[12:16] + "-" + d[16:20] + "-" + d[20:]
 }
 
 // isPgTsvector reports a PostgreSQL tsvector column

@@ -36,8 +36,18 @@ func TestMariaDBUUIDValue(t *testing.T) {
 			t.Errorf("mariaDBUUIDValue(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
-	if _, err := mariaDBUUIDValue("123"); !errors.Is(err, ErrInvalidEvent) {
-		t.Errorf("short uuid: %v", err)
+	// MariaDB's input forms, each checked by INSERT into a uuid column on
+	// the stack's MariaDB: hyphens anywhere inside, several in a row
+	for _, in := range []string{"a0e-ebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a-0eebc999c0b4ef8bb6d6bb9bd380a11", "a0eebc999c0b4ef8bb6d6bb9bd380a1-1", "a0eebc99---9c0b-4ef8-bb6d-6bb9bd380a11", "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11"} {
+		if got, err := mariaDBUUIDValue(in); err != nil || got != "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11" {
+			t.Errorf("mariaDBUUIDValue(%q) = %q, %v", in, got, err)
+		}
+	}
+	// and what it refuses ("Incorrect uuid value")
+	for _, in := range []string{"123", "-a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11-", "a0eebc999c0b4ef8bb6d6bb9bd380a11--", " a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11 ", "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}"} {
+		if got, err := mariaDBUUIDValue(in); !errors.Is(err, ErrInvalidEvent) {
+			t.Errorf("mariaDBUUIDValue(%q) = %q, %v; want ErrInvalidEvent", in, got, err)
+		}
 	}
 }
 
@@ -173,6 +183,44 @@ func TestMoreTypesDefaultsRefused(t *testing.T) {
 		}
 		if d, err := ColumnDefault(c.kind, c.typ, s, "NULL"); d != nil || err != nil {
 			t.Errorf("%s %s DEFAULT NULL: %v, %v", c.kind, c.typ, d, err)
+		}
+	}
+}
+
+// PostgreSQL's uuid_in forms (each checked with SELECT '…'::uuid on the
+// stack's PostgreSQL 15): upper case, braces, no hyphens, a hyphen
+// after any group of four digits; never two hyphens in a row, nor first or
+// last.
+func TestPgUUID(t *testing.T) {
+	const want = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"
+	for _, in := range []string{
+		"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+		"A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11",
+		"{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}",
+		"a0eebc999c0b4ef8bb6d6bb9bd380a11",
+		"a0ee-bc99-9c0b-4ef8-bb6d-6bb9-bd38-0a11",
+		"{a0eebc99-9c0b4ef8-bb6d6bb9-bd380a11}",
+	} {
+		got, err := pgUUID(in)
+		if err != nil || got != want {
+			t.Errorf("pgUUID(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{
+		"-a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+		"a0eebc99--9c0b-4ef8-bb6d-6bb9bd380a11",
+		"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11-",
+		"a0e-ebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+		"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1",
+		"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11a",
+		"g0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+		" a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+		"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11 ",
+		"{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+		"{ a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}",
+	} {
+		if got, err := pgUUID(in); !errors.Is(err, ErrInvalidEvent) {
+			t.Errorf("pgUUID(%q) = %q, %v; want ErrInvalidEvent", in, got, err)
 		}
 	}
 }

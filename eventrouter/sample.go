@@ -745,29 +745,19 @@ func binlogZonedTimestamp(v string, prec int) (string, error) {
 // it): lower-case 8-4-4-4-12 hex, whatever the input form was (upper case,
 // braces, no hyphens, a hyphen after any group of four digits).
 func pgUUID(v string) (string, error) {
-	in := strings.TrimSpace(v)
+	in := v // no blanks: uuid_in rejects " <uuid>" and "<uuid> "
 	if strings.HasPrefix(in, "{") && strings.HasSuffix(in, "}") {
 		in = in[1 : len(in)-1]
 	}
-	var digits []byte
-	for i := 0; i < len(in); i++ {
-		c := in[i]
-		switch {
-		case c == '-' && len(digits) > 0 && len(digits)%4 == 0 && i+1 < len(in) && in[i+1] != '-':
-			continue
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'f':
-			digits = append(digits, c)
-		case c >= 'A' && c <= 'F':
-			digits = append(digits, c-'A'+'a')
-		default:
-			return "", fmt.Errorf("%w: uuid %q: invalid input syntax", ErrInvalidEvent, v)
-		}
-	}
-	if len(digits) != 32 {
+	// PostgreSQL's uuid_in: a hyphen only after a group of four digits,
+	// never two in a row, never last
+	digits, ok := uuidHexDigits(in, func(s string, i int, digits []byte) bool {
+		return len(digits) > 0 && len(digits)%4 == 0 && i+1 < len(s) && s[i+1] != '-'
+	})
+	if !ok {
 		return "", fmt.Errorf("%w: uuid %q: invalid input syntax", ErrInvalidEvent, v)
 	}
-	d := string(digits)
-	return d[:8] + "-" + d[8:12] + "-" + d[12:16] + "-" + d[16:20] + "-" + d[20:], nil
+	return formatUUID(string(digits)), nil
 }
 
 // parseWallClock is a timestamp / datetime value in the column's unit
