@@ -345,12 +345,13 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 		return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "the array converter's list in a " + string(s.Type) + " field (Struct.put: DataException)"}
 	}
 	var elems []json.RawMessage
-	nested, leaves := false, 0
+	nested, leaves, n := false, 0, 0 // n: the top-level elements
 	if isStr {
 		items, err := parsePgArrayText(str)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s value %q: %v", ErrInvalidEvent, sqlType, str, err)
 		}
+		n = len(items)
 		for _, it := range items {
 			if it.sub != nil {
 				nested = true
@@ -368,6 +369,7 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 		if err := json.Unmarshal(raw, &elems); err != nil {
 			return nil, fmt.Errorf("%w: %s value %s: want a JSON array or PostgreSQL's array text ({1,2})", ErrInvalidEvent, sqlType, raw)
 		}
+		n = len(elems)
 		for _, e := range elems {
 			if t := bytes.TrimSpace(e); len(t) > 0 && t[0] == '[' {
 				nested = true
@@ -378,36 +380,25 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 		}
 	}
 	if nested {
-		if class, ok := pgArrayIdentityNested[key]; ok {
-			if leaves == 0 {
-				return nil, fmt.Errorf("%w: %s value %s: PostgreSQL refuses empty sub-arrays (malformed array literal)", ErrInvalidEvent, sqlType, raw)
-			}
-			n := len(elems)
-			if isStr {
-				items, _ := parsePgArrayText(str)
-				n = len(items)
-			}
-			out := make([]any, n)
-			text := strings.Repeat("[", pgArrayDims(str, isStr, elems)-1) + "L" + class + ";@" + PlaceholderIdentityHash
-			for i := range out {
-				out[i] = text
-			}
-			return out, nil
-		}
-		if !pgArrayNullNested[key] {
+		class, identity := pgArrayIdentityNested[key]
+		if !identity && !pgArrayNullNested[key] {
 			return nil, fmt.Errorf("%w: %s value %s: a multi-dimensional value of a %s array is not modelled (the element converter gets pgjdbc's sub-array: text-like elements become the Java array's identity, [Ljava.lang.String;@…, others are not checked)", ErrInvalidEvent, sqlType, raw, key)
 		}
 		if leaves == 0 {
 			return nil, fmt.Errorf("%w: %s value %s: PostgreSQL refuses empty sub-arrays (malformed array literal)", ErrInvalidEvent, sqlType, raw)
 		}
-		// the element converter gets pgjdbc's sub-array (Integer[],
-		// Boolean[], ...) and returns null for it
-		n := len(elems)
-		if isStr {
-			items, _ := parsePgArrayText(str)
-			n = len(items)
+		out := make([]any, n)
+		if identity {
+			// the element converter gets pgjdbc's sub-array (String[]
+			// ...) and writes its identity: Java's [[L<class>;@<hash>
+			text := strings.Repeat("[", pgArrayDims(str, isStr, elems)-1) + "L" + class + ";@" + PlaceholderIdentityHash
+			for i := range out {
+				out[i] = text
+			}
 		}
-		return make([]any, n), nil
+		// otherwise the element converter gets pgjdbc's sub-array
+		// (Integer[], Boolean[], ...) and returns null for it
+		return out, nil
 	}
 	out := make([]any, 0, len(elems))
 	for _, e := range elems {
