@@ -188,10 +188,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "event_type:header:eventType, event_type:ENVELOPE:type,agg_id:header",
 				"route.topic.replacement":           "dt$R.renamed.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: `{"event_id":"$ID","agg_type":"Sentinel","agg_id":"s","event_type":"Ping","body":"{}","created_at":"2024-01-01 00:00:00"}`,
 			ops: []op{
 				{name: "renamed_text_timestamp_ms", kind: "insert", row: `{"event_id":"$ID","agg_type":"Order","agg_id":"o-1","event_type":"OrderCreated","body":"{\"a\": 1}","created_at":"2024-03-01 12:34:56.789"}`},
@@ -218,11 +215,8 @@ func baseVariants() []variant {
 		},
 		{
 			name: "expand_json", cols: textPayload,
-			er: map[string]string{"table.expand.json.payload": "true", "route.topic.replacement": "dt$R.expand.${routedByValue}"},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			er:   map[string]string{"table.expand.json.payload": "true", "route.topic.replacement": "dt$R.expand.${routedByValue}"},
+			conn: stringKeyJSON(false),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"{\"ping\":true}"}`,
 			ops: []op{
 				{name: "expand_nested", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"{\"id\":1,\"big\":3000000000,\"f\":1.5,\"e\":1e20,\"s\":\"x\",\"n\":null,\"o\":{\"k\":\"v\",\"z\":[]},\"arr\":[{\"a\":1},{\"a\":2}],\"ints\":[1,2,3],\"dup\":1,\"dup\":2}"}`},
@@ -373,10 +367,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "d_int:header:dInt,d_bool:header:dBool,d_uuid:header:dUuid,d_txt:header:dTxt,d_null:header:dNull,d_json:envelope:dJson,d_ts:envelope:dTs,d_neg:envelope:dNeg,d_int:envelope:dIntEnv",
 				"route.topic.replacement":           "dt$R.defaults.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"p","d_int":1,"d_neg":1,"d_bool":false,"d_json":{},"d_ts":"2024-01-01 00:00:00","d_uuid":"5f0c7e37-07a5-4a5e-9a43-6a8d6b1f0c11","d_txt":"t","d_null":"n"}`,
 			ops: []op{
 				{name: "all_null_take_defaults", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":null,"type":"OrderCreated","payload":null,"d_int":null,"d_neg":null,"d_bool":null,"d_json":null,"d_ts":null,"d_uuid":null,"d_txt":null,"d_null":null}`},
@@ -472,10 +463,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "part:partition,type:envelope:type,version:envelope:v",
 				"route.topic.replacement":           "dt$R.typed.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"created_at":"2024-01-01 00:00:00","version":1,"part":0}`,
 			ops: []op{
 				{name: "typed_nulls_stay_null", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"o-1","type":"OrderCreated","payload":{"a":1},"created_at":null,"version":null,"part":null}`},
@@ -561,12 +549,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_uuid:header,t_ts:header,t_ts6:header,t_ts0:envelope,t_tz:header,t_tz:envelope:tz,t_tz0:header,t_u8:header,t_u16:envelope,t_u24:header,t_u32:header,t_u32:envelope:u32,t_u64:header,t_u64:envelope:u64,t_part:partition,t_bin:header",
 				"route.topic.replacement":           "dt$R.typed2.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_uuid":null,"t_ts":"2024-01-01 00:00:00","t_ts6":null,"t_ts0":null,"t_tz":null,"t_tz0":null,"t_u8":null,"t_u16":null,"t_u24":null,"t_u32":null,"t_u64":null,"t_part":0,"t_bin":null}`,
 			ops: []op{
 				{name: "typed_non_canonical_excess_precision", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_uuid":"A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11","t_ts":"2024-03-01 12:34:56.7895","t_ts6":"2024-03-01 12:34:56.1234567","t_ts0":"2024-03-01 12:34:56.5","t_tz":"2024-03-01 12:34:56.98765","t_tz0":"2024-03-01 12:34:56.5","t_u8":255,"t_u16":65535,"t_u24":16777215,"t_u32":4294967295,"t_u64":18446744073709551615,"t_part":1,"t_bin":"hex:01"}`},
@@ -595,12 +578,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_time:header,t_time6:header,t_time0:header,t_tz:header,t_year:header,t_enum:header,t_set:header,t_bit:header,t_bits:header,t_time:envelope:tm,t_tz:envelope:tz,t_set:envelope:s,t_bits:envelope:b",
 				"route.topic.replacement":           "dt$R.misc.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_time":null,"t_time6":null,"t_time0":null,"t_tz":null,"t_year":null,"t_enum":null,"t_set":null,"t_bit":null,"t_bits":null}`,
 			ops: []op{
 				{name: "misc_non_canonical_excess_precision", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_time":"12:34:56.7895","t_time6":"23:59:59.9999995","t_time0":"12:34:56.5","t_tz":"10:00:00.5+02","t_year":"24","t_enum":"PAID","t_set":"c,a","t_bit":1,"t_bits":517}`},
@@ -622,10 +600,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_year:header",
 				"route.topic.replacement":           "dt$R.get.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: `{"id":"$ID","aggregatetype":"A","aggregateid":"s","type":"Ping","payload":{},"t_enum":"Customer","t_year":2001}`,
 			ops: []op{
 				{name: "route_by_enum_version_year", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"1","type":"T","payload":{"a":1},"t_enum":"Order","t_year":2024}`},
@@ -674,10 +649,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_bool:header,t_bool:envelope:flag",
 				"route.topic.replacement":           "dt$R.bool.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"s","type":"Ping","payload":{},"t_bool":false}`,
 			ops: []op{
 				{name: "bool_true", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_bool":true}`},
@@ -699,12 +671,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_js:header,t_js:envelope:js",
 				"route.topic.replacement":           "dt$R.bjson.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"s","type":"Ping","payload":{},"t_js":{}}`,
 			ops: []op{
 				{name: "json_binlog_text", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"{\"b\": 1,  \"a\": [1, 2]}","t_js":"[1,\"x\"]"}`},
@@ -724,10 +691,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_bool:header,t_bool:envelope:flag",
 				"route.topic.replacement":           "dt$R.boolnz.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"s","type":"Ping","payload":{},"t_bool":0}`,
 			ops: []op{
 				{name: "bool_nonzero", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_bool":5}`},
@@ -757,12 +721,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_f4:header,t_f8:header,t_i2:header,t_i8:header,t_bool:header,t_date:header,t_bin:header,t_char:header,t_js:header,t_f4:envelope:f4,t_f8:envelope:f8,t_date:envelope:d,t_char:envelope:c,t_bool:envelope:b",
 				"route.topic.replacement":           "dt$R.scalar.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_f4":null,"t_f8":null,"t_i2":null,"t_i8":null,"t_bool":null,"t_date":null,"t_bin":null,"t_char":null,"t_js":null}`,
 			ops: []op{
 				{name: "scalars_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_f4":1.1,"t_f8":0.1,"t_i2":-32768,"t_i8":9223372036854775807,"t_bool":true,"t_date":"2024-02-29","t_bin":"hex:00ff","t_char":"ab","t_js":{"b":1,"a":[2.50,"x"]}}`},
@@ -787,11 +746,7 @@ func baseVariants() []variant {
 				"route.by.field":          "t_route",
 				"route.topic.replacement": "dt$R.decroute.${routedByValue}",
 			},
-			conn: map[string]string{
-				"decimal.handling.mode": "string",
-				"key.converter":         "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false, "decimal.handling.mode", "string"),
 			base: `{"id":"$ID","aggregatetype":"A","aggregateid":"s","type":"Ping","payload":"1","t_route":9}`,
 			ops: []op{
 				{name: "decimal_string_payload_routed", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"1","type":"T","payload":"-12.3456","t_route":"41.5"}`},
@@ -808,12 +763,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_iv:header,t_iv:envelope:iv",
 				"route.topic.replacement":           "dt$R.iv.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Order","aggregateid":"s","type":"Ping","payload":{},"t_iv":"00:00:00"}`,
 			ops: []op{
 				{name: "interval_all_units", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{},"t_iv":"1 year 2 mons 3 days 04:05:06.123456"}`},
@@ -844,12 +794,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_money:header,t_bit1:header,t_bits:header,t_vbits:header,t_vbit1:header,t_iv3:header,t_money:envelope:m,t_bits:envelope:b,t_vbits:envelope:vb,t_iv3:envelope:iv",
 				"route.topic.replacement":           "dt$R.pgt.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"<p/>","t_money":"1","t_bit1":null,"t_bits":null,"t_vbits":null,"t_vbit1":null,"t_iv3":null}`,
 			ops: []op{
 				{name: "pgtypes_non_canonical_excess_precision", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a b=\"1\">x &amp; y</a>","t_money":"-$1,234.565","t_bit1":"1","t_bits":"1000000101","t_vbits":"101","t_vbit1":"0","t_iv3":"1 day 00:00:01.2345"}`},
@@ -872,11 +817,7 @@ func baseVariants() []variant {
 				"table.field.event.key":   "t_money",
 				"route.topic.replacement": "dt$R.xr.${routedByValue}",
 			},
-			conn: map[string]string{
-				"decimal.handling.mode": "string",
-				"key.converter":         "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false, "decimal.handling.mode", "string"),
 			base: `{"id":"$ID","aggregatetype":"A","aggregateid":"s","type":"Ping","payload":{},"t_xml":"Customer","t_money":"1"}`,
 			ops: []op{
 				{name: "route_by_xml_declaration_dropped", kind: "insert", row: `{"id":"$ID","aggregatetype":"A","aggregateid":"1","type":"T","payload":{"a":1},"t_xml":"<?xml version=\"1.0\"?>\nOrder","t_money":"-$1,000.005"}`},
@@ -939,12 +880,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_inet:header,payload:header,t_mac:header,t_mac8:header,t_mac:envelope:mac,t_mac8:envelope:mac8,t_inet:envelope:ip",
 				"route.topic.replacement":           "dt$R.net.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"10.0.0.0/8","t_inet":"1.2.3.4","t_mac":"08:00:2b:01:02:03","t_mac8":"08:00:2b:01:02:03:04:05"}`,
 			ops: []op{
 				{name: "net_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"10.1/16","t_inet":"192.168.0.1/32","t_mac":"08-00-2B-01-02-03","t_mac8":"08:00:2b:01:02:03"}`},
@@ -974,12 +910,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_ints:header,t_i8s:header,t_bools:header,t_vcs:header,t_uuids:header,t_i2s:envelope:i2,t_vcs:envelope:vc,t_uuids:envelope:u",
 				"route.topic.replacement":           "dt$R.arr.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"{p}","t_ints":"{0}","t_i8s":null,"t_i2s":null,"t_bools":null,"t_vcs":null,"t_uuids":null}`,
 			ops: []op{
 				{name: "arrays_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"{ a b ,\"c,\\\"d\",\"NULL\",NULL}","t_ints":"{ 1 , -2 ,NULL}","t_i8s":"{9223372036854775807,-9223372036854775808}","t_i2s":"{32767}","t_bools":"{t,FALSE,null}","t_vcs":"{\"x y\",é}","t_uuids":"{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11,NULL}"}`},
@@ -1029,12 +960,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_r4:header,t_dr:header,payload:header,t_dr:envelope:dr,t_r4:envelope:r4",
 				"route.topic.replacement":           "dt$R.rng.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"[0,1)","t_r4":"[0,1)","t_dr":"[2024-01-01,2024-01-02)"}`,
 			ops: []op{
 				{name: "ranges_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"(1,9223372036854775806]","t_r4":" [ 1 , 5 ] ","t_dr":"(2024-01-31,2024-02-29]"}`},
@@ -1055,12 +981,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_nr:header,payload:header,t_nr:envelope:nr",
 				"route.topic.replacement":           "dt$R.rngn.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":"[2024-01-01,2024-01-02)","t_nr":"[0,1)"}`,
 			ops: []op{
 				{name: "ranges_num_ts_non_canonical", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":"[2024-01-01T10:00:00.500,\"2024-01-02 00:00:00\"]","t_nr":"(1e2, 1.50e3]"}`},
@@ -1086,10 +1007,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_f4s:header,t_f8s:header,t_f8s:envelope:f8s,t_ds:header,t_ds:envelope:ds",
 				"route.topic.replacement":           "dt$R.farr.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_f4s":"{0}","t_f8s":null,"t_ds":null}`,
 			ops: []op{
 				{name: "float_arrays_values", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"a":1},"t_f4s":"{1.1, -0 ,NULL,1e-7}","t_f8s":"{0.1,1e-300,-2.5E+10}","t_ds":"{2024-02-29,1969-12-31,NULL}"}`},
@@ -1115,12 +1033,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_h:header,t_h:envelope:h",
 				"route.topic.replacement":           "dt$R.hst.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_h":"a=>1"}`,
 			ops: []op{
 				{name: "hstore_order", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_h":"zeta=>1, c=>3, b=>2, aa=>NULL, q=>\"x y\", longer_key=>v, k2=>\"\", Aa=>1, BB=>2, é=>accent, \"a b\"=>sp, x=>NuLL, n=>\"NULL\", m=>\"q\\\"\\\\\""}`},
@@ -1142,10 +1055,7 @@ func baseVariants() []variant {
 				"table.fields.additional.placement": "t_tz:header,t_tz:envelope:tz",
 				"route.topic.replacement":           "dt$R.tzr.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_tz":"[2024-01-01 00:00:00+00,)"}`,
 			ops: []op{
 				{name: "tstzrange_offsets", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_tz":"[2024-01-01 10:00:00.500+02,\"2024-07-01T23:30:00-05:30\"]"}`},

@@ -183,10 +183,7 @@ func pgArrayVariants() []variant {
 				"table.fields.additional.placement": "t_i4:header,t_i4d:header,t_i8:header,t_i2:header,t_b:header,t_d:header,t_f4:header,t_f8:header,t_ts:header,t_by:header,t_txt:header,t_tz:header,t_t3:header,t_ttz:envelope:ttz,t_i4d:envelope:i4d,t_by:envelope:by,t_txt:envelope:txt",
 				"route.topic.replacement":           "dt$R.amd.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: arrBase("t_i4", "{0}", "t_i4d", nil, "t_i8", nil, "t_i2", nil, "t_b", nil, "t_d", nil, "t_f4", nil, "t_f8", nil, "t_ts", nil, "t_by", nil, "t_txt", nil, "t_tz", nil, "t_t3", nil, "t_ttz", nil),
 			ops: []op{
 				{name: "arr_multidim_two", kind: "insert", row: arrRow("1", "t_i4", `{{1,2},{3,4}}`, "t_i4d", `{{1,2},{3,4}}`, "t_i8", `{{1},{2},{3}}`, "t_i2", `{{1,2}}`,

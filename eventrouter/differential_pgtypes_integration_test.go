@@ -28,11 +28,7 @@ func pgTypesVariants() []variant {
 				"table.fields.additional.placement": "t_h:header,t_h:envelope:h",
 				"route.topic.replacement":           "dt$R.hsm.${routedByValue}",
 			},
-			conn: map[string]string{
-				"hstore.handling.mode": "map",
-				"key.converter":        "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false, "hstore.handling.mode", "map"),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_h":"a=>1"}`,
 			ops: []op{
 				{name: "hstore_map_order", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_h":"zeta=>1, c=>3, b=>2, aa=>NULL, q=>\"x y\", longer_key=>v, k2=>\"\", Aa=>1, BB=>2, é=>accent, \"a b\"=>sp, x=>NuLL, n=>\"NULL\", m=>\"q\\\"\\\\\", \"k,=\"=>\"v, w=>z\""}`},
@@ -90,10 +86,7 @@ func pgTypesVariants() []variant {
 				"table.fields.additional.placement": "t_e:header,t_e:envelope:e,t_ed:envelope:ed,t_ed:header,t_eq:header,t_eq:envelope:eq",
 				"route.topic.replacement":           "dt$R.enum.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_e":"sad","t_ed":"sad","t_eq":"sad"}`,
 			ops: []op{
 				{name: "enum_labels", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_e":"Happy Day","t_ed":"a,b","t_eq":"it's"}`},
@@ -109,12 +102,7 @@ func pgTypesVariants() []variant {
 				"table.fields.additional.placement": "t_vb:header,t_vb:envelope:vb",
 				"route.topic.replacement":           "dt$R.vbu.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true",
-				"header.converter":               "org.apache.kafka.connect.json.JsonConverter", "header.converter.schemas.enable": "true",
-				"errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(true),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_vb":"1"}`,
 			ops: []op{
 				{name: "varbit_one", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_vb":"1"}`},
@@ -146,10 +134,7 @@ func pgTypesVariants() []variant {
 				"table.fields.additional.placement": "t_ym:header,t_ym:envelope:ym,t_ds:envelope:ds,t_h:header,t_h:envelope:h,t_ms:header,t_ms:envelope:ms,t_y:header,t_s:envelope:s",
 				"route.topic.replacement":           "dt$R.ivf.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_ym":"1","t_ds":"1","t_h":"1","t_ms":"1","t_y":"1","t_s":"1"}`,
 			ops: []op{
 				{name: "interval_fields_truncated", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_ym":"1 year 14 mons 3 days 04:05:06","t_ds":"1 year 2 mons 3 days 04:05:06.7896","t_h":"2 mons 3 days -04:59:59.9","t_ms":"3 days 04:05:06.5","t_y":"-1 years -14 mons -3 days","t_s":"00:00:01.25"}`},
@@ -171,10 +156,7 @@ func pgTypesVariants() []variant {
 				"table.fields.additional.placement": "t_ea:header,t_ea:envelope:ea",
 				"route.topic.replacement":           "dt$R.enuma.${routedByValue}",
 			},
-			conn: map[string]string{
-				"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-				"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-			},
+			conn: stringKeyJSON(false),
 			base: `{"id":"$ID","aggregatetype":"Sentinel","aggregateid":"s","type":"Ping","payload":{},"t_ea":"{sad}"}`,
 			ops: []op{
 				{name: "enum_array_labels", kind: "insert", row: `{"id":"$ID","aggregatetype":"Order","aggregateid":"1","type":"T","payload":{"i":1},"t_ea":"{\"Happy Day\",\"a,b\",it's,sad,sad}"}`},

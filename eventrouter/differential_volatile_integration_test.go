@@ -65,10 +65,7 @@ func pgArrayNestedVariant() variant {
 			"table.fields.additional.placement": "t_txt:header,t_vc:header,t_ch:header,t_uu:header,t_js:header,t_jb:header,t_in:header,t_r4:header,t_rz:header,t_txt:envelope:txt,t_uu:envelope:uu,t_jb:envelope:jb,t_r4:envelope:r4",
 			"route.topic.replacement":           "dt$R.van.${routedByValue}",
 		},
-		conn: map[string]string{
-			"key.converter": "org.apache.kafka.connect.storage.StringConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-			"value.converter.schemas.enable": "true", "errors.tolerance": "all",
-		},
+		conn: stringKeyJSON(false),
 		base: arrBase("t_txt", "{a}", "t_vc", nil, "t_ch", nil, "t_uu", nil, "t_js", nil, "t_jb", nil, "t_in", nil, "t_r4", nil, "t_rz", nil),
 		ops: []op{
 			{name: "nested_two_dims", kind: "insert", row: arrRow("1", "t_txt", `{{a,b},{c,NULL}}`, "t_vc", `{{x},{y},{z}}`, "t_ch", `{{a,bb}}`,
