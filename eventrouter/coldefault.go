@@ -49,6 +49,22 @@ import (
 // bytes column, a literal PostgreSQL timestamptz default and a literal
 // MySQL / MariaDB timestamp default (their time zone handling).
 func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, error) {
+	return columnDefault(kind, sqlType, s, expr, false)
+}
+
+// CatalogColumnDefault is ColumnDefault of a DEFAULT as the database's
+// catalog prints it (PostgreSQL's pg_get_expr, MariaDB's
+// information_schema.COLUMNS.COLUMN_DEFAULT), which is the text the
+// connector reads: a PostgreSQL numeric DEFAULT is then read exactly as
+// PostgresDefaultValueConverter reads it, whatever the expression (the
+// relay's catalog). ColumnDefault reads the expression as CREATE TABLE
+// wrote it, which PostgreSQL may print otherwise (-1.5::numeric is
+// (- 1.5)).
+func CatalogColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, error) {
+	return columnDefault(kind, sqlType, s, expr, true)
+}
+
+func columnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string, catalog bool) (any, error) {
 	if _, ok := PgDomainBase(kind, sqlType); ok {
 		// PostgresDefaultValueConverter looks the converter up by the
 		// column's type name, the domain's, and has none: a domain
@@ -98,7 +114,7 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 		}
 	}
 	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) && !modeChanged(kind, sqlType, s) {
-		return decimalDefault(kind, sqlType, s, expr)
+		return decimalDefault(kind, sqlType, s, expr, catalog)
 	}
 	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || s.Type == StructT) && !pgNullDefault.MatchString(expr) {
 		// the connectors' default value converters for numeric / decimal
@@ -369,9 +385,21 @@ func jsonColumnDefault(kind ConnectorKind, sqlType string, s *Schema, raw json.R
 		return nil, nil
 	}
 	if modeChanged(kind, sqlType, s) {
-		// the default value converters under a time.precision.mode that
-		// changes the column's schema are not modelled
-		return nil, fmt.Errorf("%w: the DEFAULT of a %s column under a non-default time.precision.mode (not modelled)", ErrUnsupported, sqlType)
+		// a time.precision.mode that changes the column's schema: a
+		// string is the literal the catalog prints, which ColumnDefault
+		// converts as the mode converts a value (default2_time_mode_json);
+		// a number, a value in the default mode's unit, is refused
+		var text string
+		if raw[0] != '"' || json.Unmarshal(raw, &text) != nil {
+			return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column under a time.precision.mode that changes its schema (modelled: a string such as \"2024-01-02 03:04:05.5\")", ErrUnsupported, raw, sqlType)
+		}
+		if _, err := ColumnValue(kind, sqlType, s, raw); err != nil {
+			return nil, err
+		}
+		if kind == Postgres || kind == "" {
+			return ColumnDefault(kind, sqlType, s, "'"+strings.ReplaceAll(text, "'", "''")+"'")
+		}
+		return ColumnDefault(kind, sqlType, s, "'"+strings.NewReplacer("'", "''", `\`, `\\`).Replace(text)+"'")
 	}
 	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) {
 		// a JSON number or a string holding one: the quoted constant

@@ -23,7 +23,7 @@ import (
 //   - enum, set: the stored label(s), the value of the column.
 //   - bit(n): b'0101', 0b0101 or a number, the value of the column.
 //
-// Labels with a quote or a backslash and other expressions are refused.
+// Other expressions are refused.
 func binlogMiscDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, bool, error) {
 	base, _ := parseSQLType(sqlType)
 	base = strings.ToLower(base)
@@ -76,18 +76,40 @@ func binlogMiscDefault(kind ConnectorKind, sqlType string, s *Schema, expr strin
 		d, err := ColumnValue(kind, sqlType, s, []byte(n.String()))
 		return d, true, err
 	case s.Name == NameEnum || s.Name == NameEnumSet:
-		m := binlogQuoted.FindStringSubmatch(expr)
-		if m == nil || strings.ContainsAny(m[1], `'\`) || strings.ContainsAny(sqlType, `\`) || strings.Contains(sqlType, "''") {
-			return nil, true, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a quoted label without quotes or backslashes)", ErrUnsupported, expr, sqlType)
+		// SHOW CREATE TABLE prints the stored label(s) as
+		// append_unescaped does (mariaPrint); the DDL parser strips the
+		// outer quotes and keeps the rest, and the enum converter passes
+		// that String on: a quote stays doubled, a backslash doubled, a
+		// comma unescaped (seen on the stack: default_maria_types,
+		// default2_maria_enum_labels)
+		m := binlogAnyQuoted.FindStringSubmatch(expr)
+		_, labels, ok := mariaEnumLabels(sqlType)
+		if m == nil || !ok {
+			return nil, true, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a quoted label)", ErrUnsupported, expr, sqlType)
 		}
-		d, err := ColumnValue(kind, sqlType, s, mustJSONString(m[1]))
-		return d, true, err
+		v := mariaUnescape(m[1])
+		if m[2] != "" {
+			v = mariaUnescapeDouble(m[2])
+		}
+		picked, err := mariaPicked(sqlType, s.Name == NameEnum, labels, v, true)
+		if err != nil {
+			return nil, true, err
+		}
+		var out []string
+		for i, l := range labels {
+			if picked[i] {
+				out = append(out, l.printed)
+			}
+		}
+		return strings.Join(out, ","), true, nil
 	}
 	return nil, false, nil
 }
 
 var (
-	binlogQuoted      = regexp.MustCompile(`^'(.*)'$`)
+	binlogQuoted = regexp.MustCompile(`^'(.*)'$`)
+	// binlogAnyQuoted: a single- or double-quoted string literal
+	binlogAnyQuoted   = regexp.MustCompile(`^(?:'((?:[^'\\]|''|\\.)*)'|"((?:[^"\\]|""|\\.)*)")$`)
 	binlogBitLiteral  = regexp.MustCompile(`^(?:[bB]'([01]*)'|0b([01]+))$`)
 	binlogUint        = regexp.MustCompile(`^\d+$`)
 	binlogTimeDefault = regexp.MustCompile(`^\s*-?\d{1,3}:\d{1,2}(:\d{1,2}(\.\d*)?)?\s*$`)
@@ -141,8 +163,16 @@ func binlogBinaryDefault(sqlType string, s *Schema, expr string) (any, error) {
 					stored = append(stored, 0)
 				case '\'', '\\':
 					stored = append(stored, in[i+1])
+				case 'n':
+					stored = append(stored, '\n')
+				case 'r':
+					stored = append(stored, '\r')
+				case 't':
+					stored = append(stored, '\t')
+				case 'Z':
+					stored = append(stored, 0x1a)
 				default:
-					return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column: escape \\%c (modelled: \\0, \\', \\\\)", ErrUnsupported, expr, sqlType, in[i+1])
+					return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column: escape \\%c (modelled: \\0, \\', \\\\, \\n, \\r, \\t, \\Z)", ErrUnsupported, expr, sqlType, in[i+1])
 				}
 				i++
 			default:
@@ -169,10 +199,20 @@ func binlogBinaryDefault(sqlType string, s *Schema, expr string) (any, error) {
 			text = append(text, '\\', '0')
 		case c == '\'' || c == '\\':
 			text = append(text, '\\', c)
-		case c >= 0x20 && c < 0x7f:
+		case c == '\n':
+			text = append(text, '\\', 'n')
+		case c == '\r':
+			text = append(text, '\\', 'r')
+		case c == 0x1a:
+			text = append(text, '\\', 'Z')
+		case c < 0x80:
+			// other control bytes and DEL are printed as they are
+			// (default2_maria_unsigned_binary)
 			text = append(text, c)
 		default:
-			return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column: byte 0x%02x (modelled: printable ASCII and zero bytes)", ErrUnsupported, expr, sqlType, c)
+			// printed in the connection's character set, which the
+			// JDBC driver then decodes: not modelled
+			return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column: byte 0x%02x (modelled: bytes below 0x80; SHOW CREATE TABLE prints a higher one in the connection's character set)", ErrUnsupported, expr, sqlType, c)
 		}
 	}
 	return EncodeBinary(s, text), nil
