@@ -90,6 +90,9 @@ func columnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string, c
 			return d, err
 		}
 	}
+	if kind == MySQL || kind == MariaDB {
+		expr = binlogUnparen(sqlType, expr)
+	}
 	if (kind == MySQL || kind == MariaDB) && !strings.EqualFold(expr, "null") {
 		if d, ok, err := binlogMiscDefault(kind, sqlType, s, expr); ok {
 			return d, err
@@ -100,6 +103,14 @@ func columnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string, c
 		if isUnsignedBigintDecimal(kind, sqlType, s) {
 			// bigint.unsigned.handling.mode=precise: the literal as the
 			// column's value (convertUnsignedBigint of the parser's text)
+			if strings.HasPrefix(expr, "(") || binlogExprDefault.MatchString(expr) ||
+				catalog && !strings.HasPrefix(expr, "'") && !binlogUint.MatchString(expr) {
+				// a computed DEFAULT ((1+1), uuid_short(); the catalog
+				// prints an expression unquoted, 1 + 1): the DDL
+				// parser's expression alternative, no default
+				// (default2_maria_unsigned_binary)
+				return nil, nil
+			}
 			v := strings.Trim(expr, "'")
 			if !binlogUint.MatchString(v) {
 				return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a number)", ErrUnsupported, expr, sqlType)
@@ -513,3 +524,24 @@ func looseDate(v string) string {
 // binlogExprDefault is a MariaDB DEFAULT that is an expression: a
 // function call or a parenthesized one, as SHOW CREATE TABLE prints it.
 var binlogExprDefault = regexp.MustCompile(`^\(?[A-Za-z_][A-Za-z0-9_]*\s*\(`)
+
+// binlogParenLiteral is a MySQL / MariaDB DEFAULT that is one literal in
+// parentheses: (1.5), ('b').
+var binlogParenLiteral = regexp.MustCompile(`^\(\s*('(?:[^'\\]|''|\\.)*'|[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*\)$`)
+
+// binlogUnparen is a DEFAULT without the parentheses around a single
+// literal: MariaDB stores (1.5) as the constant, and SHOW CREATE TABLE
+// prints 1.50 (seen on the stack); on a blob or text column, whose
+// DEFAULT stays an expression, it is left as it is.
+func binlogUnparen(sqlType, expr string) string {
+	if b := strings.ToLower(binlogBase(sqlType)); strings.HasSuffix(b, "blob") || strings.HasSuffix(b, "text") {
+		return expr
+	}
+	for {
+		m := binlogParenLiteral.FindStringSubmatch(expr)
+		if m == nil {
+			return expr
+		}
+		expr = m[1]
+	}
+}

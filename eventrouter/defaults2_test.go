@@ -146,3 +146,84 @@ func TestNotCapturable(t *testing.T) {
 		t.Error("NotCapturableError does not unwrap to ErrNotCapturable")
 	}
 }
+
+// TestMariaBinaryDefaultPrinting: the text SHOW CREATE TABLE prints for a
+// binary DEFAULT, as the connector takes it (default2_maria_unsigned_binary):
+// binary and varbinary double a quote and print Ctrl-Z as it is, a blob
+// writes \' and \Z; both \0 \n \r and a doubled backslash; other control
+// bytes as they are; a byte of 0x80 or more refused.
+func TestMariaBinaryDefaultPrinting(t *testing.T) {
+	for _, tc := range []struct{ sqlType, expr, want string }{
+		{"varbinary(10)", "X'0109410A0D7F1A'", "\x01\tA\\n\\r\x7f\x1a"},
+		{"binary(3)", "X'1F'", "\x1f\\0\\0"},
+		{"varbinary(10)", "'x''y'", "x''y"},
+		{"blob", `'q\n''\Z'`, `q\n\'\Z`},
+	} {
+		s, _ := ColumnSchema(MariaDB, tc.sqlType, true)
+		d, err := ColumnDefault(MariaDB, tc.sqlType, s, tc.expr)
+		b, _ := d.([]byte)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("%s DEFAULT %s: %q, %v; want %q", tc.sqlType, tc.expr, b, err, tc.want)
+		}
+	}
+	s, _ := ColumnSchema(MariaDB, "varbinary(4)", true)
+	if _, err := ColumnDefault(MariaDB, "varbinary(4)", s, "X'FF'"); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("DEFAULT X'FF': %v, want ErrUnsupported", err)
+	}
+}
+
+// TestMariaParenLiteralDefault: MariaDB stores a parenthesized literal as
+// the constant ((1.5) prints 1.50), a computed DEFAULT stays one (none);
+// under bigint.unsigned.handling.mode=precise too
+// (default2_pg_numeric_expr, default2_maria_unsigned_binary).
+func TestMariaParenLiteralDefault(t *testing.T) {
+	s, _ := ColumnSchema(MariaDB, "decimal(10,2)", true)
+	for expr, want := range map[string]string{"(1.5)": "1.50", "('1.5')": "1.50", "+1.5": "1.50", "(1+2)": "none", "(-1.5 * 1)": "none", "(1e2 + 1)": "none"} {
+		d, err := ColumnDefault(MariaDB, "decimal(10,2)", s, expr)
+		got := "none"
+		if d != nil {
+			got = fmt.Sprint(d)
+		}
+		if err != nil || got != want {
+			t.Errorf("decimal(10,2) DEFAULT %s: %s, %v; want %s", expr, got, err, want)
+		}
+	}
+	cs := ColumnSettings{BigIntUnsignedMode: "precise"}
+	u, _ := ColumnSchemaWith(MariaDB, "bigint unsigned", true, cs)
+	for _, f := range []func(ConnectorKind, string, *Schema, string) (any, error){ColumnDefault, CatalogColumnDefault} {
+		for _, expr := range []string{"(1+1)", "(18446744073709551615 - 1)"} {
+			if d, err := f(MariaDB, "bigint unsigned", u, expr); err != nil || d != nil {
+				t.Errorf("bigint unsigned DEFAULT %s: %v, %v; want none", expr, d, err)
+			}
+		}
+	}
+}
+
+// TestJSONDefaultUnderTimeMode: a sample row's JSON "default" under a
+// time.precision.mode that changes the column's schema is the DEFAULT
+// literal, converted as the mode converts a value
+// (default2_time_mode_json_*); a number is refused.
+func TestJSONDefaultUnderTimeMode(t *testing.T) {
+	for _, tc := range []struct {
+		kind          ConnectorKind
+		mode, sqlType string
+		def, want     string
+	}{
+		{Postgres, "microseconds", "timestamp(3)", `"2024-01-02 03:04:05.6789"`, "1704164645678900"},
+		{MariaDB, "microseconds", "datetime(3)", `"2024-01-02 03:04:05.6789"`, "1704164645678000"},
+		{Postgres, "isostring", "date", `"2024-01-02"`, "2024-01-02Z"},
+		{MariaDB, "connect", "time(3)", `"12:00:00.12345"`, "43200123"},
+	} {
+		s, err := ColumnSchemaWith(tc.kind, tc.sqlType, true, ColumnSettings{TimePrecisionMode: tc.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := jsonColumnDefault(tc.kind, tc.sqlType, s, []byte(tc.def))
+		if err != nil || fmt.Sprint(d) != tc.want {
+			t.Errorf("%s %s %s default %s: %v, %v; want %s", tc.kind, tc.mode, tc.sqlType, tc.def, d, err, tc.want)
+		}
+		if _, err := jsonColumnDefault(tc.kind, tc.sqlType, s, []byte("12345")); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s %s %s default 12345: %v, want ErrUnsupported", tc.kind, tc.mode, tc.sqlType, err)
+		}
+	}
+}

@@ -158,15 +158,17 @@ func defaults2Variants() []variant {
 	// alternative: none); binary DEFAULTs with control bytes (printed as
 	// they are by SHOW CREATE TABLE, a newline and a carriage return as
 	// \n and \r)
-	miscNames := []string{"u_expr", "u_expr2", "u_lit", "x_ctl", "x_ctl2"}
+	miscNames := []string{"u_expr", "u_expr2", "u_lit", "x_ctl", "x_ctl2", "x_q", "x_blob"}
 	out = append(out, variant{
 		name: "default2_maria_unsigned_binary",
 		cols: withCols(
 			col{name: "u_expr", pg: "text", maria: "bigint unsigned", mariaDef: "(1+1)"},
 			col{name: "u_expr2", pg: "text", maria: "bigint unsigned", mariaDef: "(18446744073709551615 - 1)"},
 			col{name: "u_lit", pg: "text", maria: "bigint unsigned", mariaDef: "5"},
-			col{name: "x_ctl", pg: "text", maria: "varbinary(10)", mariaDef: "X'0109410A0D7F'"},
+			col{name: "x_ctl", pg: "text", maria: "varbinary(10)", mariaDef: "X'0109410A0D7F1A'"},
 			col{name: "x_ctl2", pg: "text", maria: "binary(3)", mariaDef: "X'1F'"},
+			col{name: "x_q", pg: "text", maria: "varbinary(10)", mariaDef: "'x''y'"},
+			col{name: "x_blob", pg: "text", maria: "blob", mariaDef: `'q\n''\Z'`},
 		),
 		er: map[string]string{
 			"table.field.event.key":             "u_expr",
@@ -178,7 +180,7 @@ func defaults2Variants() []variant {
 		ops: []op{
 			{name: "maria_unsigned_binary_all_null", kind: "insert", row: defaults2Row(miscNames, "Order", "1", nil)},
 			{name: "maria_unsigned_binary_values", kind: "insert", row: defaults2Row(miscNames, "Order", "2", map[string]string{
-				"u_expr": `18446744073709551615`, "u_expr2": `0`, "u_lit": `7`, "x_ctl": `"ab"`, "x_ctl2": `"c"`,
+				"u_expr": `18446744073709551615`, "u_expr2": `0`, "u_lit": `7`, "x_ctl": `"ab"`, "x_ctl2": `"c"`, "x_q": `"q"`, "x_blob": `"b"`,
 			})},
 		},
 	})
@@ -192,7 +194,7 @@ func defaults2Variants() []variant {
 			name: "default2_time_mode_json_" + mode,
 			cols: withCols(
 				col{name: "j_ts3", pg: "timestamp(3)", maria: "datetime(3)", def: `"2024-01-02 03:04:05.6789"`},
-				col{name: "j_date", pg: "date", maria: "date", def: `"2024-1-2"`},
+				col{name: "j_date", pg: "date", maria: "date", def: `"2024-01-02"`},
 				col{name: "j_t3", pg: "time(3)", maria: "time(3)", def: `"12:00:00.12345"`},
 				col{name: "j_neg", pg: "timestamp(3)", maria: "datetime(3)", def: `"1969-12-31 23:59:59.123456"`},
 				col{name: "j_ts6", pg: "timestamp(6)", maria: "datetime(6)", def: `"2024-01-02 03:04:05.123456"`},

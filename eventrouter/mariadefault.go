@@ -192,18 +192,26 @@ func binlogBinaryDefault(sqlType string, s *Schema, expr string) (any, error) {
 		}
 		stored = append(stored, make([]byte, n-len(stored))...)
 	}
+	// a blob's DEFAULT is an expression, printed by the string item (a
+	// quote \', Ctrl-Z \Z); binary and varbinary print the stored value
+	// with append_unescaped (a quote doubled, Ctrl-Z as it is); both
+	// print NUL \0, newline \n, carriage return \r, a backslash doubled
+	// (seen on the stack's MariaDB)
+	blob := strings.HasSuffix(strings.ToLower(binlogBase(sqlType)), "blob")
 	var text []byte
 	for _, c := range stored {
 		switch {
 		case c == 0:
 			text = append(text, '\\', '0')
+		case c == '\'' && !blob:
+			text = append(text, '\'', '\'')
 		case c == '\'' || c == '\\':
 			text = append(text, '\\', c)
 		case c == '\n':
 			text = append(text, '\\', 'n')
 		case c == '\r':
 			text = append(text, '\\', 'r')
-		case c == 0x1a:
+		case c == 0x1a && blob:
 			text = append(text, '\\', 'Z')
 		case c < 0x80:
 			// other control bytes and DEL are printed as they are
