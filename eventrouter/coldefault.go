@@ -98,7 +98,7 @@ func columnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string, c
 			return d, err
 		}
 		if s.Type == Bytes && s.Name == "" || s.binaryMode != "" {
-			return binlogBinaryDefault(sqlType, s, expr)
+			return binlogBinaryDefault(sqlType, s, expr, catalog)
 		}
 		if isUnsignedBigintDecimal(kind, sqlType, s) {
 			// bigint.unsigned.handling.mode=precise: the literal as the

@@ -170,6 +170,10 @@ func TestMariaBinaryDefaultPrinting(t *testing.T) {
 	if _, err := ColumnDefault(MariaDB, "varbinary(4)", s, "X'FF'"); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("DEFAULT X'FF': %v, want ErrUnsupported", err)
 	}
+	// the catalog prints X'FF' as '?': the relay refuses a ? there
+	if _, err := CatalogColumnDefault(MariaDB, "varbinary(4)", s, "'?'"); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("catalog DEFAULT '?': %v, want ErrUnsupported", err)
+	}
 }
 
 // TestMariaParenLiteralDefault: MariaDB stores a parenthesized literal as
