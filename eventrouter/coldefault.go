@@ -45,9 +45,14 @@ import (
 // NULL; any other expression (uuid(), (1 + 1)) and DEFAULT NULL give no
 // default.
 //
-// Not modelled (ErrUnsupported): a literal default on a MySQL / MariaDB
-// bytes column, a literal PostgreSQL timestamptz default and a literal
-// MySQL / MariaDB timestamp default (their time zone handling).
+// PostgreSQL numeric DEFAULTs that are expressions are read as pg_get_expr
+// prints them (pgnumexpr.go; CatalogColumnDefault reads the catalog's
+// text as it is). MariaDB: a parenthesized literal is the literal
+// (binlogUnparen).
+//
+// Not modelled (ErrUnsupported): a MySQL / MariaDB bytes DEFAULT with a
+// byte of 0x80 or more, a literal PostgreSQL timestamptz default and a
+// literal MySQL / MariaDB timestamp default (their time zone handling).
 func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, error) {
 	return columnDefault(kind, sqlType, s, expr, false)
 }

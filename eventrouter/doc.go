@@ -272,6 +272,8 @@
 //	                                                                               refused)
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
+//	                                                                               as the DDL parser's option: a comma \,, a
+//	                                                                               backslash doubled (labels as COLUMN_TYPE prints them)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
 //	- | bit(1)                                    boolean
 //	- | bit(n), n > 1                             bytes io.debezium.data.Bits      little-endian, (n+7)/8 bytes

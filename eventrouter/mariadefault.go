@@ -20,7 +20,9 @@ import (
 //   - year: the year as stored (1-69 and '0' are 20xx, 70-99 19xx, the
 //     number 0 is 0000), printed and read with Integer.valueOf, then
 //     adjustTemporal: 0000 becomes 2000 (a row's 0000 is 1900).
-//   - enum, set: the stored label(s), the value of the column.
+//   - enum, set: the stored label(s) as SHOW CREATE TABLE prints them
+//     (mariaPrint: a quote and a backslash doubled, a newline \n; a set's
+//     labels in the column's order), kept as printed.
 //   - bit(n): b'0101', 0b0101 or a number, the value of the column.
 //
 // Other expressions are refused.
@@ -117,16 +119,20 @@ var (
 
 // binlogBinaryDefault is the schema default of a MySQL / MariaDB binary,
 // varbinary or blob column declared with DEFAULT expr (seen on the stack:
-// the default_maria_binary variants). SHOW CREATE TABLE prints the stored
-// bytes as a quoted string (binary(n) padded with zero bytes, printed \0;
-// a quote \', a backslash \\); the DDL parser keeps that text with its
-// escapes, and convertBinary reads the String as its UTF-8 bytes: no
-// padding of its own (a row's binary(n) value is padded), and a \0 is the
-// two bytes '\' '0'. Then as binary.handling.mode encodes bytes.
+// the default_maria_binary and default2_maria_unsigned_binary variants).
+// SHOW CREATE TABLE prints the stored bytes as a quoted string (binary(n)
+// padded with zero bytes): NUL \0, newline \n, carriage return \r, a
+// backslash \\; a quote doubled on binary / varbinary, \' on a blob, whose
+// DEFAULT is an expression (which also prints Ctrl-Z \Z); other bytes below
+// 0x80 as they are. The DDL parser keeps that text with its escapes, and
+// convertBinary reads the String as its UTF-8 bytes: no padding of its own
+// (a row's binary(n) value is padded), and a \0 is the two bytes '\' '0'.
+// Then as binary.handling.mode encodes bytes.
 //
-// Modelled: a quoted string (” and \' for a quote, \\, \0), X'hex' and
-// 0xhex whose stored bytes are printable ASCII or zero; another byte (its
-// printing depends on the connection's character set) and other
+// Modelled: a quoted string (” and \' for a quote, \\, \0, \n, \r, \t,
+// \Z), X'hex' and 0xhex whose stored bytes are below 0x80. A byte of 0x80
+// or more (the catalog prints it in the connection's character set, X'FF'
+// as '?'; catalog: a ? in the text, which may stand for one) and other
 // expressions are refused.
 func binlogBinaryDefault(sqlType string, s *Schema, expr string, catalog bool) (any, error) {
 	var stored []byte
