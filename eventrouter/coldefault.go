@@ -45,10 +45,31 @@ import (
 // NULL; any other expression (uuid(), (1 + 1)) and DEFAULT NULL give no
 // default.
 //
-// Not modelled (ErrUnsupported): a literal default on a MySQL / MariaDB
-// bytes column, a literal PostgreSQL timestamptz default and a literal
-// MySQL / MariaDB timestamp default (their time zone handling).
+// PostgreSQL numeric DEFAULTs that are expressions are read as pg_get_expr
+// prints them (pgnumexpr.go; CatalogColumnDefault reads the catalog's
+// text as it is). MariaDB: a parenthesized literal is the literal
+// (binlogUnparen).
+//
+// Not modelled (ErrUnsupported): a MySQL / MariaDB bytes DEFAULT with a
+// byte of 0x80 or more, a literal PostgreSQL timestamptz default and a
+// literal MySQL / MariaDB timestamp default (their time zone handling).
 func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, error) {
+	return columnDefault(kind, sqlType, s, expr, false)
+}
+
+// CatalogColumnDefault is ColumnDefault of a DEFAULT as the database's
+// catalog prints it (PostgreSQL's pg_get_expr, MariaDB's
+// information_schema.COLUMNS.COLUMN_DEFAULT), which is the text the
+// connector reads: a PostgreSQL numeric DEFAULT is then read exactly as
+// PostgresDefaultValueConverter reads it, whatever the expression (the
+// relay's catalog). ColumnDefault reads the expression as CREATE TABLE
+// wrote it, which PostgreSQL may print otherwise (-1.5::numeric is
+// (- 1.5)).
+func CatalogColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, error) {
+	return columnDefault(kind, sqlType, s, expr, true)
+}
+
+func columnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string, catalog bool) (any, error) {
 	if _, ok := PgDomainBase(kind, sqlType); ok {
 		// PostgresDefaultValueConverter looks the converter up by the
 		// column's type name, the domain's, and has none: a domain
@@ -74,16 +95,27 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 			return d, err
 		}
 	}
+	if kind == MySQL || kind == MariaDB {
+		expr = binlogUnparen(sqlType, expr)
+	}
 	if (kind == MySQL || kind == MariaDB) && !strings.EqualFold(expr, "null") {
 		if d, ok, err := binlogMiscDefault(kind, sqlType, s, expr); ok {
 			return d, err
 		}
 		if s.Type == Bytes && s.Name == "" || s.binaryMode != "" {
-			return binlogBinaryDefault(sqlType, s, expr)
+			return binlogBinaryDefault(sqlType, s, expr, catalog)
 		}
 		if isUnsignedBigintDecimal(kind, sqlType, s) {
 			// bigint.unsigned.handling.mode=precise: the literal as the
 			// column's value (convertUnsignedBigint of the parser's text)
+			if strings.HasPrefix(expr, "(") || binlogExprDefault.MatchString(expr) ||
+				catalog && !strings.HasPrefix(expr, "'") && !binlogUint.MatchString(expr) {
+				// a computed DEFAULT ((1+1), uuid_short(); the catalog
+				// prints an expression unquoted, 1 + 1): the DDL
+				// parser's expression alternative, no default
+				// (default2_maria_unsigned_binary)
+				return nil, nil
+			}
 			v := strings.Trim(expr, "'")
 			if !binlogUint.MatchString(v) {
 				return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a number)", ErrUnsupported, expr, sqlType)
@@ -98,7 +130,7 @@ func ColumnDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (
 		}
 	}
 	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) && !modeChanged(kind, sqlType, s) {
-		return decimalDefault(kind, sqlType, s, expr)
+		return decimalDefault(kind, sqlType, s, expr, catalog)
 	}
 	if (IsDecimalType(sqlType) || isMoney(kind, sqlType) || isMiscType(kind, sqlType) || isUnsignedBigintDecimal(kind, sqlType, s) || s.Type == StructT) && !pgNullDefault.MatchString(expr) {
 		// the connectors' default value converters for numeric / decimal
@@ -369,9 +401,21 @@ func jsonColumnDefault(kind ConnectorKind, sqlType string, s *Schema, raw json.R
 		return nil, nil
 	}
 	if modeChanged(kind, sqlType, s) {
-		// the default value converters under a time.precision.mode that
-		// changes the column's schema are not modelled
-		return nil, fmt.Errorf("%w: the DEFAULT of a %s column under a non-default time.precision.mode (not modelled)", ErrUnsupported, sqlType)
+		// a time.precision.mode that changes the column's schema: a
+		// string is the literal the catalog prints, which ColumnDefault
+		// converts as the mode converts a value (default2_time_mode_json);
+		// a number, a value in the default mode's unit, is refused
+		var text string
+		if raw[0] != '"' || json.Unmarshal(raw, &text) != nil {
+			return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column under a time.precision.mode that changes its schema (modelled: a string such as \"2024-01-02 03:04:05.5\")", ErrUnsupported, raw, sqlType)
+		}
+		if _, err := ColumnValue(kind, sqlType, s, raw); err != nil {
+			return nil, err
+		}
+		if kind == Postgres || kind == "" {
+			return ColumnDefault(kind, sqlType, s, "'"+strings.ReplaceAll(text, "'", "''")+"'")
+		}
+		return ColumnDefault(kind, sqlType, s, "'"+strings.NewReplacer("'", "''", `\`, `\\`).Replace(text)+"'")
 	}
 	if IsDecimalType(sqlType) && !isUnsignedBigintDecimal(kind, sqlType, s) {
 		// a JSON number or a string holding one: the quoted constant
@@ -485,3 +529,24 @@ func looseDate(v string) string {
 // binlogExprDefault is a MariaDB DEFAULT that is an expression: a
 // function call or a parenthesized one, as SHOW CREATE TABLE prints it.
 var binlogExprDefault = regexp.MustCompile(`^\(?[A-Za-z_][A-Za-z0-9_]*\s*\(`)
+
+// binlogParenLiteral is a MySQL / MariaDB DEFAULT that is one literal in
+// parentheses: (1.5), ('b').
+var binlogParenLiteral = regexp.MustCompile(`^\(\s*('(?:[^'\\]|''|\\.)*'|[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*\)$`)
+
+// binlogUnparen is a DEFAULT without the parentheses around a single
+// literal: MariaDB stores (1.5) as the constant, and SHOW CREATE TABLE
+// prints 1.50 (seen on the stack); on a blob or text column, whose
+// DEFAULT stays an expression, it is left as it is.
+func binlogUnparen(sqlType, expr string) string {
+	if b := strings.ToLower(binlogBase(sqlType)); strings.HasSuffix(b, "blob") || strings.HasSuffix(b, "text") {
+		return expr
+	}
+	for {
+		m := binlogParenLiteral.FindStringSubmatch(expr)
+		if m == nil {
+			return expr
+		}
+		expr = m[1]
+	}
+}

@@ -38,7 +38,7 @@ var (
 //
 // Then as decimal.handling.mode delivers it: a Decimal, its
 // toPlainString, or its double. Another expression is refused.
-func decimalDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, error) {
+func decimalDefault(kind ConnectorKind, sqlType string, s *Schema, expr string, catalog bool) (any, error) {
 	_, scale, _ := decimalType(kind, sqlType)
 	if kind != Postgres && kind != "" {
 		v := expr
@@ -71,9 +71,16 @@ func decimalDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) 
 	switch {
 	case pgNullDefault.MatchString(expr):
 		return nil, nil
+	case catalog:
+		// pg_get_expr's text: the mapper reads it as it is
+		t, ok := pgNumericMapperText(expr)
+		if !ok || !javaBigDecimalRe.MatchString(t) {
+			return nil, nil // NULL::…, or new BigDecimal throws
+		}
+		v = t
 	case pgFunctionDefault.MatchString(expr) || pgCurrentDateTime[strings.ToLower(expr)]:
 		v = "0.0"
-	case binlogNumber.MatchString(expr):
+	case binlogNumber.MatchString(expr) && !strings.HasPrefix(expr, "+"):
 		v = expr
 	case pgNumericLiteralDefault.MatchString(expr):
 		v = strings.TrimSpace(pgNumericLiteralDefault.FindStringSubmatch(expr)[1])
@@ -84,7 +91,16 @@ func decimalDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) 
 			return nil, fmt.Errorf("%w: DEFAULT %s of a %s column: not a number", ErrInvalidEvent, expr, sqlType)
 		}
 	default:
-		return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a number, a quoted number, a function call)", ErrUnsupported, expr, sqlType)
+		// another expression: as pg_get_expr prints it (pgnumexpr.go)
+		printed, ok := pgNumericSQLDefault(expr)
+		if !ok {
+			return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: numbers, + - * /, parentheses, casts to numeric and integer types, a function call)", ErrUnsupported, expr, sqlType)
+		}
+		t, ok := pgNumericMapperText(printed)
+		if !ok || !javaBigDecimalRe.MatchString(t) {
+			return nil, nil
+		}
+		v = t
 	}
 	d, err := parseDecimal(v)
 	if err != nil {

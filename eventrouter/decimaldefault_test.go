@@ -75,7 +75,7 @@ func TestDecimalDefault(t *testing.T) {
 		}
 	}
 	// expressions the model does not read are refused
-	for _, expr := range []string{"(1 + 1)", "2.5::numeric(10,0)"} {
+	for _, expr := range []string{"'1' + 2", "5 % 2", "'1.5'::float8"} {
 		s, _ := ColumnSchema(Postgres, "numeric(10,2)", true)
 		if _, err := ColumnDefault(Postgres, "numeric(10,2)", s, expr); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("DEFAULT %s: %v, want ErrUnsupported", expr, err)

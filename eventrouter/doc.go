@@ -272,6 +272,8 @@
 //	                                                                               refused)
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
+//	                                                                               as the DDL parser's option: a comma \,, a
+//	                                                                               backslash doubled (labels as COLUMN_TYPE prints them)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
 //	- | bit(1)                                    boolean
 //	- | bit(n), n > 1                             bytes io.debezium.data.Bits      little-endian, (n+7)/8 bytes
@@ -337,8 +339,10 @@
 //	                                                                               without trailing zero bytes read as a
 //	                                                                               BigInteger (…74000 gives 00123e45-…740);
 //	                                                                               a snapshot read (op r): the canonical text
-//	- | inet4, inet6 (MariaDB)                    (refused: the connector's DDL parser fails on the table, the
-//	                                              task fails: "DDL statement couldn't be parsed")
+//	- | inet4, inet6 (MariaDB)                    (the connector cannot capture the table: its DDL parser fails on
+//	                                              it and the task fails with ParsingException "DDL statement
+//	                                              couldn't be parsed"; route preview reports that task failure,
+//	                                              the relay refuses to start: NotCapturable)
 //	- | point (MariaDB)                           struct io.debezium.data.geometry.Point {x, y double, wkb optional bytes,
 //	                                              srid optional int32}; input "[SRID=n;]WKT" or "[SRID=n;]hex:WKB"
 //	- | geometry, linestring, polygon,            struct io.debezium.data.geometry.Geometry {wkb bytes, srid optional
@@ -366,8 +370,7 @@
 //   - PostgreSQL types not listed above, arrays of other element types
 //     (point[], regclass[], xid[], composite[]), multi-dimensional oid, ltree and
 //     tsvector values, PostGIS (not installed on the stack's PostgreSQL
-//     15), MariaDB inet4 and inet6 (the 3.5 connector's DDL parser fails on
-//     them), MySQL spatial types; MariaDB spatial input
+//     15), MySQL spatial types; MariaDB spatial input
 //     other than what MariaDB stores (2D, GEOMETRYCOLLECTION EMPTY the only
 //     empty geometry, closed rings, MULTIPOINT(1 2,3 4));
 //   - interval input in other forms than the ones above (ISO 8601, SQL
@@ -381,11 +384,18 @@
 //   - a DEFAULT (other than NULL) the model does not read: MariaDB bit
 //     other than b'0101', 0b0101 or a number, time other than a quoted
 //     time, year other than a number, enum / set other than a quoted label
-//     without quotes or backslashes (binlogMiscDefault), a literal MariaDB
-//     spatial DEFAULT (a computed one gives no default: the DDL parser's
-//     expression alternative), a PostgreSQL DEFAULT on bit, time or
-//     interval other than a quoted literal (a function call on time is
-//     00:00) and on xml other than a literal or a function call (money,
+//     (binlogMiscDefault; a label's quote stays doubled and its backslash
+//     too, as SHOW CREATE TABLE prints them), a literal MariaDB spatial
+//     DEFAULT (a computed one gives no default: the DDL parser's
+//     expression alternative), a MariaDB binary DEFAULT with a byte of
+//     0x80 or more, a PostgreSQL numeric DEFAULT outside numbers, + - * /,
+//     parentheses and casts to numeric and integer types (route preview
+//     reads it as pg_get_expr prints it, pgnumexpr.go; the relay reads
+//     pg_get_expr's text itself, CatalogColumnDefault), a PostgreSQL
+//     DEFAULT on bit, time or interval other than a quoted literal or a
+//     function call (on time 00:00, on bit a bit string without a set
+//     bit, on interval a zero one) and on xml other than a literal or a
+//     function call (money,
 //     timetz, network and range types and hstore have no default value
 //     mapper: no default, whatever the expression; pgMiscDefault; nor do
 //     array columns: PostgresDefaultValueConverter has no mapper for

@@ -20,10 +20,12 @@ import (
 //   - year: the year as stored (1-69 and '0' are 20xx, 70-99 19xx, the
 //     number 0 is 0000), printed and read with Integer.valueOf, then
 //     adjustTemporal: 0000 becomes 2000 (a row's 0000 is 1900).
-//   - enum, set: the stored label(s), the value of the column.
+//   - enum, set: the stored label(s) as SHOW CREATE TABLE prints them
+//     (mariaPrint: a quote and a backslash doubled, a newline \n; a set's
+//     labels in the column's order), kept as printed.
 //   - bit(n): b'0101', 0b0101 or a number, the value of the column.
 //
-// Labels with a quote or a backslash and other expressions are refused.
+// Other expressions are refused.
 func binlogMiscDefault(kind ConnectorKind, sqlType string, s *Schema, expr string) (any, bool, error) {
 	base, _ := parseSQLType(sqlType)
 	base = strings.ToLower(base)
@@ -76,18 +78,40 @@ func binlogMiscDefault(kind ConnectorKind, sqlType string, s *Schema, expr strin
 		d, err := ColumnValue(kind, sqlType, s, []byte(n.String()))
 		return d, true, err
 	case s.Name == NameEnum || s.Name == NameEnumSet:
-		m := binlogQuoted.FindStringSubmatch(expr)
-		if m == nil || strings.ContainsAny(m[1], `'\`) || strings.ContainsAny(sqlType, `\`) || strings.Contains(sqlType, "''") {
-			return nil, true, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a quoted label without quotes or backslashes)", ErrUnsupported, expr, sqlType)
+		// SHOW CREATE TABLE prints the stored label(s) as
+		// append_unescaped does (mariaPrint); the DDL parser strips the
+		// outer quotes and keeps the rest, and the enum converter passes
+		// that String on: a quote stays doubled, a backslash doubled, a
+		// comma unescaped (seen on the stack: default_maria_types,
+		// default2_maria_enum_labels)
+		m := binlogAnyQuoted.FindStringSubmatch(expr)
+		_, labels, ok := mariaEnumLabels(sqlType)
+		if m == nil || !ok {
+			return nil, true, fmt.Errorf("%w: the DEFAULT %s of a %s column (modelled: a quoted label)", ErrUnsupported, expr, sqlType)
 		}
-		d, err := ColumnValue(kind, sqlType, s, mustJSONString(m[1]))
-		return d, true, err
+		v := mariaUnescape(m[1])
+		if m[2] != "" {
+			v = mariaUnescapeDouble(m[2])
+		}
+		picked, err := mariaPicked(sqlType, s.Name == NameEnum, labels, v, true)
+		if err != nil {
+			return nil, true, err
+		}
+		var out []string
+		for i, l := range labels {
+			if picked[i] {
+				out = append(out, l.printed)
+			}
+		}
+		return strings.Join(out, ","), true, nil
 	}
 	return nil, false, nil
 }
 
 var (
-	binlogQuoted      = regexp.MustCompile(`^'(.*)'$`)
+	binlogQuoted = regexp.MustCompile(`^'(.*)'$`)
+	// binlogAnyQuoted: a single- or double-quoted string literal
+	binlogAnyQuoted   = regexp.MustCompile(`^(?:'((?:[^'\\]|''|\\.)*)'|"((?:[^"\\]|""|\\.)*)")$`)
 	binlogBitLiteral  = regexp.MustCompile(`^(?:[bB]'([01]*)'|0b([01]+))$`)
 	binlogUint        = regexp.MustCompile(`^\d+$`)
 	binlogTimeDefault = regexp.MustCompile(`^\s*-?\d{1,3}:\d{1,2}(:\d{1,2}(\.\d*)?)?\s*$`)
@@ -95,18 +119,22 @@ var (
 
 // binlogBinaryDefault is the schema default of a MySQL / MariaDB binary,
 // varbinary or blob column declared with DEFAULT expr (seen on the stack:
-// the default_maria_binary variants). SHOW CREATE TABLE prints the stored
-// bytes as a quoted string (binary(n) padded with zero bytes, printed \0;
-// a quote \', a backslash \\); the DDL parser keeps that text with its
-// escapes, and convertBinary reads the String as its UTF-8 bytes: no
-// padding of its own (a row's binary(n) value is padded), and a \0 is the
-// two bytes '\' '0'. Then as binary.handling.mode encodes bytes.
+// the default_maria_binary and default2_maria_unsigned_binary variants).
+// SHOW CREATE TABLE prints the stored bytes as a quoted string (binary(n)
+// padded with zero bytes): NUL \0, newline \n, carriage return \r, a
+// backslash \\; a quote doubled on binary / varbinary, \' on a blob, whose
+// DEFAULT is an expression (which also prints Ctrl-Z \Z); other bytes below
+// 0x80 as they are. The DDL parser keeps that text with its escapes, and
+// convertBinary reads the String as its UTF-8 bytes: no padding of its own
+// (a row's binary(n) value is padded), and a \0 is the two bytes '\' '0'.
+// Then as binary.handling.mode encodes bytes.
 //
-// Modelled: a quoted string (” and \' for a quote, \\, \0), X'hex' and
-// 0xhex whose stored bytes are printable ASCII or zero; another byte (its
-// printing depends on the connection's character set) and other
+// Modelled: a quoted string (” and \' for a quote, \\, \0, \n, \r, \t,
+// \Z), X'hex' and 0xhex whose stored bytes are below 0x80. A byte of 0x80
+// or more (the catalog prints it in the connection's character set, X'FF'
+// as '?'; catalog: a ? in the text, which may stand for one) and other
 // expressions are refused.
-func binlogBinaryDefault(sqlType string, s *Schema, expr string) (any, error) {
+func binlogBinaryDefault(sqlType string, s *Schema, expr string, catalog bool) (any, error) {
 	var stored []byte
 	switch {
 	case strings.EqualFold(expr, "null"):
@@ -127,6 +155,10 @@ func binlogBinaryDefault(sqlType string, s *Schema, expr string) (any, error) {
 			return nil, fmt.Errorf("%w: DEFAULT %s: %v", ErrInvalidEvent, expr, err)
 		}
 		stored = b
+	case catalog && len(expr) >= 2 && expr[0] == '\'' && strings.Contains(expr, "?") && !strings.HasSuffix(strings.ToLower(binlogBase(sqlType)), "blob"):
+		// the catalog prints a byte of 0x80 or more that is no UTF-8 as
+		// ? (X'FF' is '?', seen on the stack): it may stand for one
+		return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column: a ? in the catalog's text may stand for a byte it could not print (modelled: bytes below 0x80)", ErrUnsupported, expr, sqlType)
 	case len(expr) >= 2 && expr[0] == '\'' && expr[len(expr)-1] == '\'':
 		in := expr[1 : len(expr)-1]
 		for i := 0; i < len(in); i++ {
@@ -141,8 +173,16 @@ func binlogBinaryDefault(sqlType string, s *Schema, expr string) (any, error) {
 					stored = append(stored, 0)
 				case '\'', '\\':
 					stored = append(stored, in[i+1])
+				case 'n':
+					stored = append(stored, '\n')
+				case 'r':
+					stored = append(stored, '\r')
+				case 't':
+					stored = append(stored, '\t')
+				case 'Z':
+					stored = append(stored, 0x1a)
 				default:
-					return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column: escape \\%c (modelled: \\0, \\', \\\\)", ErrUnsupported, expr, sqlType, in[i+1])
+					return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column: escape \\%c (modelled: \\0, \\', \\\\, \\n, \\r, \\t, \\Z)", ErrUnsupported, expr, sqlType, in[i+1])
 				}
 				i++
 			default:
@@ -162,17 +202,35 @@ func binlogBinaryDefault(sqlType string, s *Schema, expr string) (any, error) {
 		}
 		stored = append(stored, make([]byte, n-len(stored))...)
 	}
+	// a blob's DEFAULT is an expression, printed by the string item (a
+	// quote \', Ctrl-Z \Z); binary and varbinary print the stored value
+	// with append_unescaped (a quote doubled, Ctrl-Z as it is); both
+	// print NUL \0, newline \n, carriage return \r, a backslash doubled
+	// (seen on the stack's MariaDB)
+	blob := strings.HasSuffix(strings.ToLower(binlogBase(sqlType)), "blob")
 	var text []byte
 	for _, c := range stored {
 		switch {
 		case c == 0:
 			text = append(text, '\\', '0')
+		case c == '\'' && !blob:
+			text = append(text, '\'', '\'')
 		case c == '\'' || c == '\\':
 			text = append(text, '\\', c)
-		case c >= 0x20 && c < 0x7f:
+		case c == '\n':
+			text = append(text, '\\', 'n')
+		case c == '\r':
+			text = append(text, '\\', 'r')
+		case c == 0x1a && blob:
+			text = append(text, '\\', 'Z')
+		case c < 0x80:
+			// other control bytes and DEL are printed as they are
+			// (default2_maria_unsigned_binary)
 			text = append(text, c)
 		default:
-			return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column: byte 0x%02x (modelled: printable ASCII and zero bytes)", ErrUnsupported, expr, sqlType, c)
+			// printed in the connection's character set, which the
+			// JDBC driver then decodes: not modelled
+			return nil, fmt.Errorf("%w: the DEFAULT %s of a %s column: byte 0x%02x (modelled: bytes below 0x80; SHOW CREATE TABLE prints a higher one in the connection's character set)", ErrUnsupported, expr, sqlType, c)
 		}
 	}
 	return EncodeBinary(s, text), nil

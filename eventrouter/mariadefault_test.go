@@ -57,7 +57,7 @@ func TestBinlogMiscDefault(t *testing.T) {
 	}
 	for _, tc := range []struct{ sqlType, expr string }{
 		{"time", "123456"},
-		{"enum('it''s','b')", "'it''s'"},
+		{"enum('a','b')", "1"},
 		{"year", "'abc'"},
 		{"bit(8)", "X'05'"},
 	} {

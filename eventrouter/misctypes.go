@@ -69,7 +69,24 @@ func parseEnumType(sqlType string) (kind string, labels []string, ok bool) {
 // io.debezium.data.Bits (parameter length: n).
 func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 	pg := kind == Postgres || kind == ""
-	if k, labels, ok := parseEnumType(sqlType); ok && (!pg || k == "enum") {
+	if !pg {
+		if k, labels, ok := mariaEnumLabels(sqlType); ok {
+			// MariaDbAntlrDdlParser.escapeOption of each label's printed
+			// text: a comma in a label is written \, (seen on the stack:
+			// default_maria_types), a doubled backslash stays doubled
+			// (default2_maria_enum_labels)
+			name := NameEnum
+			if k == "set" {
+				name = NameEnumSet
+			}
+			allowed := make([]string, len(labels))
+			for i, l := range labels {
+				allowed[i] = l.option
+			}
+			return &Schema{Type: String, Name: name, Version: i32(1), Parameters: []Param{{"allowed", strings.Join(allowed, ",")}}}, true
+		}
+	}
+	if k, labels, ok := parseEnumType(sqlType); ok && pg && k == "enum" {
 		// PostgreSQL: a CREATE TYPE … AS ENUM type, given as
 		// enum('a','b') with its labels in pg_enum's enumsortorder (the
 		// relay reads them from the catalog); the connector's TypeRegistry
@@ -78,16 +95,7 @@ func miscSchema(kind ConnectorKind, sqlType string) (s *Schema, ok bool) {
 		if k == "set" {
 			name = NameEnumSet
 		}
-		allowed := labels
-		if !pg {
-			// MariaDbAntlrDdlParser.escapeOption: a comma in a label is
-			// written \, (seen on the stack: default_maria_types)
-			allowed = make([]string, len(labels))
-			for i, l := range labels {
-				allowed[i] = strings.ReplaceAll(l, ",", `\,`)
-			}
-		}
-		return &Schema{Type: String, Name: name, Version: i32(1), Parameters: []Param{{"allowed", strings.Join(allowed, ",")}}}, true
+		return &Schema{Type: String, Name: name, Version: i32(1), Parameters: []Param{{"allowed", strings.Join(labels, ",")}}}, true
 	}
 	base, prec := parseSQLType(sqlType)
 	switch {
@@ -269,10 +277,10 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 		}
 		return int32(y), nil
 	case NameEnum, NameEnumSet:
-		_, labels, _ := parseEnumType(sqlType)
 		if pg {
 			// enum_in: exactly one of the labels (case and blanks
 			// included); the connector passes the label on
+			_, labels, _ := parseEnumType(sqlType)
 			for _, l := range labels {
 				if raw == l {
 					return l, nil
@@ -280,40 +288,18 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 			}
 			return nil, fmt.Errorf("%w: %q is not one of the enum's labels (PostgreSQL: invalid input value for enum)", ErrInvalidEvent, raw)
 		}
-		if s.Name == NameEnum {
-			l, err := enumLabel(labels, raw, isStr)
-			return l, err
-		}
-		if strings.TrimSpace(raw) == "" {
-			return "", nil
-		}
-		var picked []bool = make([]bool, len(labels))
-		if !isStr {
-			n, err := strconv.ParseUint(raw, 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("%w: set value %s", ErrInvalidEvent, raw)
-			}
-			for i := range labels {
-				picked[i] = n&(1<<uint(i)) != 0
-			}
-		} else {
-			for _, part := range strings.Split(raw, ",") {
-				found := false
-				for i, l := range labels {
-					if strings.EqualFold(strings.TrimRight(l, " "), strings.TrimRight(part, " ")) {
-						picked[i], found = true, true
-						break
-					}
-				}
-				if !found {
-					return nil, fmt.Errorf("%w: %q is not one of %s", ErrInvalidEvent, part, sqlType)
-				}
-			}
+		// the binlog holds the label's index (a set: a bit per label);
+		// the connector delivers the option its DDL parser made of the
+		// label (mariaLabel.option), a set's joined by commas
+		_, labels, _ := mariaEnumLabels(sqlType)
+		picked, err := mariaPicked(sqlType, s.Name == NameEnum, labels, raw, isStr)
+		if err != nil {
+			return nil, err
 		}
 		var out []string
 		for i, l := range labels {
 			if picked[i] {
-				out = append(out, l)
+				out = append(out, l.option)
 			}
 		}
 		return strings.Join(out, ","), nil
@@ -366,20 +352,49 @@ func miscValue(kind ConnectorKind, sqlType string, s *Schema, raw string, isStr 
 // enumLabel is the label MariaDB stores for an ENUM input: the label
 // matching case-insensitively (trailing spaces ignored) or, for a number,
 // the label at that 1-based index.
-func enumLabel(labels []string, raw string, isStr bool) (string, error) {
+// mariaPicked is which labels a MySQL / MariaDB ENUM (enum true) or SET
+// value names: a label (a set's comma-separated, in any order) compared
+// as mariaMatchLabel does, or a number (an enum's 1-based index, a set's
+// bits). An enum's empty value (index 0) picks none.
+func mariaPicked(sqlType string, enum bool, labels []mariaLabel, raw string, isStr bool) ([]bool, error) {
+	picked := make([]bool, len(labels))
 	if !isStr {
-		n, err := strconv.Atoi(raw)
-		if err != nil || n < 1 || n > len(labels) {
-			return "", fmt.Errorf("%w: enum index %s out of range", ErrInvalidEvent, raw)
+		if enum {
+			n, err := strconv.Atoi(raw)
+			if err != nil || n < 1 || n > len(labels) {
+				return nil, fmt.Errorf("%w: enum index %s out of range", ErrInvalidEvent, raw)
+			}
+			picked[n-1] = true
+			return picked, nil
 		}
-		return labels[n-1], nil
-	}
-	for _, l := range labels {
-		if strings.EqualFold(strings.TrimRight(l, " "), strings.TrimRight(raw, " ")) {
-			return l, nil
+		n, err := strconv.ParseUint(raw, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%w: set value %s", ErrInvalidEvent, raw)
 		}
+		for i := range labels {
+			picked[i] = n&(1<<uint(i)) != 0
+		}
+		return picked, nil
 	}
-	return "", fmt.Errorf("%w: %q is not one of the enum's labels", ErrInvalidEvent, raw)
+	if enum {
+		i := mariaMatchLabel(labels, raw)
+		if i < 0 {
+			return nil, fmt.Errorf("%w: %q is not one of the enum's labels", ErrInvalidEvent, raw)
+		}
+		picked[i] = true
+		return picked, nil
+	}
+	if strings.TrimSpace(raw) == "" {
+		return picked, nil
+	}
+	for _, part := range strings.Split(raw, ",") {
+		i := mariaMatchLabel(labels, part)
+		if i < 0 {
+			return nil, fmt.Errorf("%w: %q is not one of %s", ErrInvalidEvent, part, sqlType)
+		}
+		picked[i] = true
+	}
+	return picked, nil
 }
 
 var timetzRe = regexp.MustCompile(`^\s*(\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)?\s*$`)

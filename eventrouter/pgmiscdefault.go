@@ -15,16 +15,20 @@ import (
 //   - money, timetz, inet, cidr, macaddr, macaddr8, the ranges and hstore
 //     have no default value mapper ("Mapper for type … not found"): no
 //     default, whatever the expression.
+//
 //   - xml: the text between the first pair of quotes, as for text ("" for
 //     a function call).
+//
 //   - bit, varbit: the bit string between the quotes (B'101' or
 //     pg_get_expr's '101'::"bit"), converted as a value of the column.
+//
 //   - time: pg_get_expr prints the constant time_in read without the
 //     column's precision (the typmod coercion is hidden), and pgjdbc's
 //     toLocalTime reads it (24:00:00 is LocalTime.MAX,
 //     23:59:59.999999999); io.debezium.time.Time truncates to
 //     milliseconds, MicroTime keeps the microseconds. A function call or
 //     CURRENT_TIME / LOCALTIME is the placeholder 00:00.
+//
 //   - interval, with or without fields: a quoted literal is read by
 //     interval_in with the column's fields and precision (pg_get_expr:
 //     '1 day 02:00:00'::interval hour for '1 day 2:03:04'), so it is the
@@ -32,8 +36,11 @@ import (
 //     constant is a plain interval and the coercion to the column's
 //     fields is hidden: the value of a plain interval column.
 //
-// Other expressions on these types (a function call on bit or interval,
-// an arithmetic expression) are refused.
+//   - a function call (or CURRENT_TIME…) on bit, varbit or interval: the
+//     mapper's placeholder, a bit string without a set bit ("00", "0")
+//     or new PGInterval("epoch"), a zero interval.
+//
+// Other expressions on these types (an arithmetic expression) are refused.
 func pgMiscDefault(sqlType string, s *Schema, expr string) (any, bool, error) {
 	base, _ := parseSQLType(sqlType)
 	base = strings.ToLower(base)
@@ -50,6 +57,16 @@ func pgMiscDefault(sqlType string, s *Schema, expr string) (any, bool, error) {
 			return nil, true, fmt.Errorf("%w: the DEFAULT %s of an xml column (modelled: a quoted literal)", ErrUnsupported, expr)
 		}
 		return pgLiteralDefault.FindStringSubmatch(expr)[1], true, nil
+	case (base == "bit" || base == "varbit" || base == "bit varying") && generated:
+		// the mapper's placeholder: "00" for bit, "0" for varbit, a bit
+		// string without a set bit (bit(1), varbit(1): false; longer:
+		// Bits without bytes)
+		n := 1
+		if _, p := parseSQLType(sqlType); p > 0 && base == "bit" {
+			n = p
+		}
+		d, err := ColumnValue(Postgres, sqlType, s, mustJSONString(strings.Repeat("0", n)))
+		return d, true, err
 	case base == "bit" || base == "varbit" || base == "bit varying":
 		m := pgBitDefault.FindStringSubmatch(expr)
 		if m == nil {
@@ -91,9 +108,14 @@ func pgMiscDefault(sqlType string, s *Schema, expr string) (any, bool, error) {
 		text = fmt.Sprintf("%02d:%02d:%02d.%06d", us/3600_000_000, us/60_000_000%60, us/1_000_000%60, us%1_000_000)
 		d, err := modeValue(Postgres, "time(6)", s, mustJSONString(text))
 		return d, true, err
+	case isPgInterval(sqlType) && generated:
+		// the mapper's placeholder new PGInterval("epoch"): pgjdbc finds
+		// no unit in it, a zero interval
+		d, err := ColumnValue(Postgres, sqlType, s, mustJSONString("00:00:00"))
+		return d, true, err
 	case isPgInterval(sqlType):
 		m := pgQuotedDefault.FindStringSubmatch(expr)
-		if generated || m == nil {
+		if m == nil {
 			return nil, true, fmt.Errorf("%w: the DEFAULT %s of an %s column (modelled: a quoted interval)", ErrUnsupported, expr, sqlType)
 		}
 		typ, err := pgIntervalDefaultType(sqlType, m[2])

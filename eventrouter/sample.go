@@ -854,7 +854,9 @@ type ColumnSpec struct {
 	// schema default is what Debezium derives from it, as for
 	// DefaultExpression (a PostgreSQL char(n) default is not padded, a quote
 	// cuts a PostgreSQL text default short, bytes columns get none); nil
-	// for none.
+	// for none. Under a time.precision.mode that changes a temporal
+	// column's schema, give its Default as a string ("2024-01-02
+	// 03:04:05.5"); a number is refused there.
 	Default json.RawMessage `json:"default,omitempty"`
 	// DefaultExpression is the column's DEFAULT clause as written in SQL
 	// ("'new'", "0", "now()"); the schema default is what Debezium derives
@@ -1030,6 +1032,14 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 				f := false
 				spec.Nullable = &f
 			}
+		}
+		if NotCapturable(kind, spec.Type) {
+			// the connector's DDL parser fails on the table: the task
+			// fails before it delivers anything (Route returns it)
+			if ev.ConnectorError == nil {
+				ev.ConnectorError = captureTaskError(v.Name, spec.Type)
+			}
+			continue
 		}
 		if ColumnDropped(kind, spec.Type) {
 			// the connector leaves it out of the record

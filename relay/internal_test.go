@@ -132,7 +132,6 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 		{eventrouter.Postgres, "txid_snapshot[]"},
 		{eventrouter.MySQL, "uuid"},
 		{eventrouter.Postgres, "_point"},
-		{eventrouter.MariaDB, "inet6"},
 		{eventrouter.MySQL, "vector(3)"},
 	} {
 		tb := &table{kind: tc.kind, schema: "s", name: "outbox"}

@@ -355,6 +355,11 @@ type rawColumn struct {
 func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) error {
 	t.cs = cs
 	for _, r := range raws {
+		if eventrouter.NotCapturable(t.kind, r.typ) {
+			// the connector fails on the table's DDL: nothing to relay
+			// in its stead
+			return configErr(&eventrouter.NotCapturableError{Column: r.name, Type: r.typ}, "outbox table %s", t.qualified())
+		}
 		if eventrouter.ColumnDropped(t.kind, r.typ) {
 			// the connector leaves it out of its records
 			continue
@@ -377,7 +382,7 @@ func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) erro
 			return configErr(err, "outbox table %s", t.qualified())
 		}
 		if r.hasDef {
-			d, err := eventrouter.ColumnDefault(t.kind, r.typ, s, r.def)
+			d, err := eventrouter.CatalogColumnDefault(t.kind, r.typ, s, r.def)
 			if err != nil {
 				return configErr(err, "column %s DEFAULT %s", r.name, r.def)
 			}
