@@ -56,8 +56,10 @@ var pgArrayScalarElements = map[string]bool{
 // pgArrayDropped are the element types whose arrays
 // PostgresValueConverter gives no schema ("These array types still need
 // to be implemented", DBZ-459): the connector leaves the column out of the
-// record (seen on the stack: the field is absent; ColumnDropped).
-var pgArrayDropped = map[string]bool{"name": true, "interval": true, "money": true, "varbit": true, "xml": true}
+// record (seen on the stack: the field is absent; ColumnDropped). point[]
+// is in the same list (POINT_ARRAY), though point has a schema (seen on
+// the stack too, pgarr2_dropped_arrays).
+var pgArrayDropped = map[string]bool{"name": true, "interval": true, "money": true, "varbit": true, "xml": true, "point": true}
 
 // pgArrayNullNested are the element types whose element converter, given
 // the sub-array pgjdbc builds for a multi-dimensional value (Integer[],
@@ -69,6 +71,9 @@ var pgArrayDropped = map[string]bool{"name": true, "interval": true, "money": tr
 // "[Ljava.lang.Object;@29b33426"), which cannot be predicted; the rest is
 // not modelled.
 var pgArrayNullNested = map[string]bool{
+	// oid: pgjdbc's Long[] sub-array, which convertBigInt does not take
+	// (seen on the stack, pgarr2_nested_oid_ltree_tsvector)
+	"oid":  true,
 	"int2": true, "int4": true, "int8": true, "bool": true, "float4": true, "float8": true,
 	"date": true, "timestamp": true, "timestamptz": true, "time": true, "timetz": true, "bytea": true, "hstore": true,
 }
@@ -78,13 +83,20 @@ var pgArrayNullNested = map[string]bool{
 // Object.toString: "[L" + the array's element class + ";@" + its Java
 // identity hash (arbitrary per JVM run: PlaceholderIdentityHash here), one
 // per top-level sub-array. The class names are what the connector wrote
-// on the stack (volatile_pg_array_nested); the other ranges and cidr,
-// macaddr and macaddr8 were not run and stay refused.
+// on the stack (volatile_pg_array_nested; the other ranges, cidr,
+// macaddr, macaddr8, ltree and tsvector: pgarr2_nested_*). pgjdbc's
+// MappedTypeObjectArrayDecoder builds Object[] sub-arrays for every
+// element type it has no decoder for; the element converter
+// (convertString, or convertLtreeArray's toString for ltree) writes their
+// Object.toString.
 // A sub-array of a value of n dimensions has n-1 ("[[Ljava.lang.String;@"
 // for three).
 var pgArrayIdentityNested = map[string]string{
 	"text": "java.lang.String", "char": "java.lang.String", "json": "java.lang.String", "jsonb": "java.lang.String",
 	"uuid": "java.util.UUID", "inet": "java.lang.Object", "int4range": "java.lang.Object", "tstzrange": "java.lang.Object",
+	"cidr": "java.lang.Object", "macaddr": "java.lang.Object", "macaddr8": "java.lang.Object",
+	"int8range": "java.lang.Object", "numrange": "java.lang.Object", "daterange": "java.lang.Object", "tsrange": "java.lang.Object",
+	"ltree": "java.lang.Object", "tsvector": "java.lang.Object",
 }
 
 // pgArrayDims is the number of dimensions of a multi-dimensional value
@@ -181,6 +193,9 @@ func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, d
 	case pgArrayElements[name] != nil:
 		return name, name, dims, true
 	}
+	if _, vec := pgVectorTypes[name]; vec {
+		return name, name, dims, true
+	}
 	return "", "", dims, true
 }
 
@@ -228,23 +243,28 @@ func pgArrayParse(kind ConnectorKind, sqlType string) (name, mod string, dims in
 	return name, mod, dims, true
 }
 
-// pgArrayOfUnknownDropped are the element types without a converter whose
-// arrays the connector leaves out too (seen on the stack with Debezium
-// 3.6.1: tsquery[], pg_lsn[], int4multirange[], jsonpath[], box[]; the
-// other multiranges and geometric types take the same path). Arrays of
-// the reg* types, txid_snapshot, pg_snapshot, xid, xid8, cid and tid were
-// not run and stay refused.
-var pgArrayOfUnknownDropped = map[string]bool{
-	"tsquery": true, "pg_lsn": true, "jsonpath": true,
-	"int4multirange": true, "int8multirange": true, "nummultirange": true, "datemultirange": true, "tsmultirange": true, "tstzmultirange": true,
-	"line": true, "lseg": true, "box": true, "path": true, "polygon": true, "circle": true,
+// pgArrayOfUnknownDropped reports an element type without a converter
+// whose arrays the connector leaves out too: arrayElementSchema finds no
+// schema for the element, and under include.unknown.datatypes=false the
+// array has none either. These are the types left out as columns
+// (pgUnknownOther, pgUnknownGeometric but point: tsquery, pg_lsn, the
+// reg* types, txid_snapshot, pg_snapshot, xid, xid8, cid, tid, jsonpath,
+// aclitem, refcursor, composite row types, the multiranges, the geometric
+// types). Seen on the stack with Debezium 3.6.1: tsquery[], pg_lsn[],
+// int4multirange[], jsonpath[], box[] (dom_pg_dropped_more); regclass[],
+// regtype[], regproc[], regnamespace[], xid[], xid8[], cid[], tid[],
+// txid_snapshot[], pg_snapshot[], aclitem[], refcursor[] and a composite
+// type's array (pgarr2_dropped_arrays); the others take the same path.
+func pgArrayOfUnknownDropped(name string) bool {
+	return pgUnknownOther[name] || pgUnknownGeometric[name]
 }
 
 // ColumnDropped reports a column the connector leaves out of its records
 // (and of the value schema): a PostgreSQL array of name, interval, money,
-// varbit or xml, or of a type the connector leaves out (tsquery, pg_lsn,
-// jsonpath, the multiranges, the geometric types but point;
-// pgArrayOfUnknownDropped), to which PostgresValueConverter gives no schema
+// varbit, xml or point, or of a type the connector leaves out (tsquery,
+// pg_lsn, the reg* types, xid, composite, the multiranges, the geometric
+// types; pgArrayOfUnknownDropped), to which PostgresValueConverter gives
+// no schema
 // (DBZ-459; TableSchemaBuilder logs and skips the column; seen on the
 // stack). A placement of it is a missing column
 // (table.field.additional.missing); ColumnSchema refuses it
@@ -252,7 +272,7 @@ var pgArrayOfUnknownDropped = map[string]bool{
 func ColumnDropped(kind ConnectorKind, sqlType string) bool {
 	sqlType = pgBaseType(kind, sqlType)
 	name, _, _, ok := pgArrayParse(kind, sqlType)
-	return ok && (pgArrayDropped[name] || pgArrayOfUnknownDropped[name])
+	return ok && (pgArrayDropped[name] || pgArrayOfUnknownDropped(name))
 }
 
 // isPgArray reports a PostgreSQL array type, modelled or not.
@@ -312,6 +332,12 @@ func pgArraySchema(kind ConnectorKind, sqlType string, nullable bool, cs ColumnS
 	}
 	if elem == pgEnumArrayElem {
 		items, _ := miscSchema(Postgres, elemSQL)
+		return &Schema{Type: Array, Optional: nullable, Items: items}, true, nil
+	}
+	if items, vec := pgVectorSchema(Postgres, elem, false); vec {
+		// int2vector[], oidvector[]: arrayElementSchema gives the element
+		// the vector's schema builder, not made optional (an array of
+		// int16 / int64, elements not optional either)
 		return &Schema{Type: Array, Optional: nullable, Items: items}, true, nil
 	}
 	items := pgArrayElements[elem]()
@@ -378,6 +404,14 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 				}
 			}
 		}
+	}
+	if _, vec := pgVectorTypes[key]; vec && n > 0 {
+		// int2vector[], oidvector[]: pgjdbc reads each element as a
+		// PGobject (a sub-array as an Object[]), which the element's
+		// array converter does not take (handleUnknownData: null); the
+		// element schema is not optional, so Struct.put refuses the
+		// list (DataException): the column is NULL under warn
+		return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "a non-empty " + key + " array: every element is null (pgjdbc's PGobject), which the element schema, not optional, refuses (Struct.put: DataException)"}
 	}
 	if nested {
 		class, identity := pgArrayIdentityNested[key]
