@@ -65,15 +65,16 @@ var pgArrayDropped = map[string]bool{"name": true, "interval": true, "money": tr
 // the sub-array pgjdbc builds for a multi-dimensional value (Integer[],
 // Boolean[], ...), returns null (JdbcValueConverters.handleUnknownData on
 // an optional element column): the connector delivers one null per
-// top-level sub-array (seen on the stack). For the others (text, varchar,
-// char, uuid, json, jsonb, inet, the ranges: seen) the converter writes
-// the Java array's identity ("[Ljava.lang.String;@6b2c16d6",
-// "[Ljava.lang.Object;@29b33426"), which cannot be predicted; the rest is
-// not modelled.
+// top-level sub-array (seen on the stack). For the others
+// (pgArrayIdentityNested) the converter writes the Java array's identity
+// ("[Ljava.lang.String;@6b2c16d6", "[Ljava.lang.Object;@29b33426"), whose
+// hash cannot be predicted.
 var pgArrayNullNested = map[string]bool{
 	// oid: pgjdbc's Long[] sub-array, which convertBigInt does not take
-	// (seen on the stack, pgarr2_nested_oid_ltree_tsvector)
-	"oid":  true,
+	// (seen on the stack, pgarr2_nested_oid_ltree_tsvector); numeric:
+	// BigDecimal[], which toBigDecimal does not take, under every
+	// decimal.handling.mode (pgarr2_nested_numeric_enum*)
+	"oid": true, pgNumericArrayElem: true,
 	"int2": true, "int4": true, "int8": true, "bool": true, "float4": true, "float8": true,
 	"date": true, "timestamp": true, "timestamptz": true, "time": true, "timetz": true, "bytea": true, "hstore": true,
 }
@@ -97,6 +98,9 @@ var pgArrayIdentityNested = map[string]string{
 	"cidr": "java.lang.Object", "macaddr": "java.lang.Object", "macaddr8": "java.lang.Object",
 	"int8range": "java.lang.Object", "numrange": "java.lang.Object", "daterange": "java.lang.Object", "tsrange": "java.lang.Object",
 	"ltree": "java.lang.Object", "tsvector": "java.lang.Object",
+	// an enum: pgjdbc reads a typtype 'e' type as VARCHAR
+	// (STRING_ONLY_DECODER: String[] sub-arrays), convertString
+	pgEnumArrayElem: "java.lang.String",
 }
 
 // pgArrayDims is the number of dimensions of a multi-dimensional value
@@ -362,9 +366,11 @@ func isPgDecimalArray(kind ConnectorKind, sqlType string) bool {
 // ("{1,2,NULL}", "{a,\"b c\"}", "[0:1]={1,2}": what the relay reads with
 // ::text; the dimension decoration is dropped, as pgjdbc's PgArray does).
 // A multi-dimensional value is a list of one null per top-level
-// sub-array for the pgArrayNullNested element types, refused
-// (ErrInvalidEvent) for the others and when a sub-array is empty
-// (PostgreSQL refuses {{}}). A bit(n)[] value is a *ConvertError (pgBitArrayElem).
+// sub-array for the pgArrayNullNested element types, of the sub-array's
+// Java identity for the pgArrayIdentityNested ones, refused
+// (ErrInvalidEvent) when a sub-array is empty (PostgreSQL refuses {{}}).
+// A bit(n)[] value, a non-empty int2vector[] / oidvector[] value and a
+// numeric one holding NaN or Infinity are a *ConvertError.
 func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, isStr bool) (any, error) {
 	key, elemSQL, _, _ := pgArrayTypeMod(Postgres, sqlType)
 	if key == pgBitArrayElem {
@@ -421,6 +427,12 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 		if leaves == 0 {
 			return nil, fmt.Errorf("%w: %s value %s: PostgreSQL refuses empty sub-arrays (malformed array literal)", ErrInvalidEvent, sqlType, raw)
 		}
+		if key == pgNumericArrayElem && pgArrayHasSpecialDecimal(str, isStr, raw) {
+			// pgjdbc reads the whole array as BigDecimals before the
+			// element converter runs: a NaN or Infinity anywhere fails
+			// the column's converter, as in a one-dimensional value
+			return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "a NaN or Infinity element of a numeric array (no BigDecimal holds it)"}
+		}
 		out := make([]any, n)
 		if identity {
 			// the element converter gets pgjdbc's sub-array (String[]
@@ -475,6 +487,43 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// pgArrayHasSpecialDecimal reports a NaN or ±Infinity leaf anywhere in a
+// numeric array value (array text or JSON).
+func pgArrayHasSpecialDecimal(str string, isStr bool, raw json.RawMessage) bool {
+	special := func(t string) bool {
+		_, ok := specialDecimals[strings.ToLower(strings.TrimSpace(t))]
+		return ok
+	}
+	if isStr {
+		items, _ := parsePgArrayText(str)
+		var walk func([]pgArrayItem) bool
+		walk = func(items []pgArrayItem) bool {
+			for _, it := range items {
+				if it.sub != nil && walk(it.sub) || it.sub == nil && !it.null && special(it.text) {
+					return true
+				}
+			}
+			return false
+		}
+		return walk(items)
+	}
+	var walk func(json.RawMessage) bool
+	walk = func(e json.RawMessage) bool {
+		var sub []json.RawMessage
+		if json.Unmarshal(e, &sub) == nil {
+			for _, x := range sub {
+				if walk(x) {
+					return true
+				}
+			}
+			return false
+		}
+		var t string
+		return json.Unmarshal(e, &t) == nil && special(t)
+	}
+	return walk(raw)
 }
 
 const (

@@ -20,6 +20,8 @@ func pgArrays2Variants() []variant {
 		a("t_nr", "numrange[]"), a("t_dr", "daterange[]"), a("t_tr", "tsrange[]"))
 	netRangeBase := arrBase("t_ci", "{10.0.0.0/8}", "t_mc", nil, "t_m8", nil, "t_r8", nil, "t_nr", nil, "t_dr", nil, "t_tr", nil)
 	return []variant{
+		pgNestedNumericEnumVariant("pgarr2_nested_numeric_enum", ""),
+		pgNestedNumericEnumVariant("pgarr2_nested_numeric_enum_string", "string"),
 		{
 			// the key (StringConverter: List.toString), JsonConverter
 			// headers and envelope fields with their schemas: 2 and 3
@@ -142,6 +144,38 @@ func pgArrays2Variants() []variant {
 				{name: "vector_arrays_nested", kind: "insert", row: arrRow("4", "t_i2a", `{{"1 2"},{"3"}}`, "t_ova", `[0:0][0:0]={{"4294967295"}}`)},
 				{name: "vector_arrays_nulls", kind: "insert", row: arrRow("5", "t_i2a", nil, "t_ova", nil)},
 			},
+		},
+	}
+}
+
+// pgNestedNumericEnumVariant: multi-dimensional numeric(p,s)[], numeric[]
+// (one null per sub-array under decimal.handling.mode, "" the default
+// precise; a NaN anywhere makes the column NULL) and enum arrays (the
+// Java String[] sub-array's toString): the key (StringConverter),
+// JsonConverter headers and envelope.
+func pgNestedNumericEnumVariant(name, mode string) variant {
+	a := func(n, pg string) col { return col{name: n, pg: pg, maria: "varchar(300)"} }
+	conn := arrJSONConv
+	if mode != "" {
+		conn = copyConn(arrJSONConv, "decimal.handling.mode", mode)
+	}
+	return variant{
+		name:    name,
+		pgSetup: []string{pgEnumSetup},
+		cols: withCols(a("t_n", "numeric(10,2)[]"), a("t_nu", "numeric[]"),
+			col{name: "t_en", pg: "outboxctl_pgt_mood[]", pgModel: pgEnumModel + "[]", maria: "varchar(300)"}),
+		er: map[string]string{
+			"table.field.event.key":             "t_en",
+			"table.fields.additional.placement": "t_n:header,t_nu:header,t_en:header,t_n:envelope:n,t_nu:envelope:nu,t_en:envelope:en",
+			"route.topic.replacement":           "dt$R.pa2e" + mode + ".${routedByValue}",
+		},
+		conn: conn,
+		base: arrBase("t_n", nil, "t_nu", nil, "t_en", "{sad}"),
+		ops: []op{
+			{name: "nested_numeric_two_dims", kind: "insert", row: arrRow("1", "t_n", `{{1.005,NULL},{-2,3e2}}`, "t_nu", `{{1.50},{NULL}}`, "t_en", `{{sad,"Happy Day"},{"a,b",ok}}`)},
+			{name: "nested_numeric_three_dims_bounds", kind: "insert", row: arrRow("2", "t_n", `[0:0][1:1][1:1]={{{99999999.99}}}`, "t_nu", `{{{1}},{{2}}}`, "t_en", `{{{"it's"}}}`)},
+			{name: "nested_numeric_nan", kind: "insert", row: arrRow("3", "t_n", `{{1},{NaN}}`, "t_nu", `{{Infinity}}`, "t_en", `[2:2][0:0]={{zz}}`)},
+			{name: "nested_numeric_one_dim_nulls", kind: "insert", row: arrRow("4", "t_n", `{1.5,NULL}`, "t_nu", nil, "t_en", nil)},
 		},
 	}
 }

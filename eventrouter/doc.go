@@ -223,14 +223,14 @@
 //	                                                                               a multi-dimensional value: one null per
 //	                                                                               top-level sub-array (int*, bool, float*,
 //	                                                                               date, time*, timestamp*, bytea, hstore,
-//	                                                                               oid elements); text, varchar, char,
+//	                                                                               oid, numeric elements); text, varchar, char,
 //	                                                                               json(b), uuid, inet, cidr, macaddr(8), the
-//	                                                                               ranges, ltree, tsvector: the Java
+//	                                                                               ranges, ltree, tsvector, enum: the Java
 //	                                                                               sub-array's toString per sub-array,
 //	                                                                               [Ljava.lang.String;@00000000 (per-JVM hash
-//	                                                                               as a placeholder; java.lang.Object for
-//	                                                                               inet to tsvector); else (numeric, enum)
-//	                                                                               refused
+//	                                                                               as a placeholder; [Ljava.lang.Object; for
+//	                                                                               the network types, ranges, ltree and
+//	                                                                               tsvector; [Ljava.lang.String; for an enum)
 //	char(n)[], bpchar[], citext[], json[],        array of the scalar column's     elements as the scalar column's (char(n)
 //	jsonb[], bytea[], timestamp(p)[],             schema (optional), the array     padded, bpchar not; jsonb canonical),
 //	timestamptz(p)[], inet[], cidr[], macaddr[],  column's typmod on the element   except time(p): pgjdbc's java.sql.Time,
@@ -251,8 +251,10 @@
 //	                                                                               double), elements at the column's scale;
 //	                                                                               numeric[]: optional VariableScaleDecimal
 //	                                                                               elements under precise; a
-//	                                                                               NaN / Infinity element (any mode): the
-//	                                                                               column is NULL (its converter throws)
+//	                                                                               NaN / Infinity element (any mode, at any
+//	                                                                               depth): the column is NULL (its converter
+//	                                                                               throws); multi-dimensional: one null per
+//	                                                                               top-level sub-array
 //	hstore | -                                    string io.debezium.data.Json     Jackson's object of the driver's HashMap:
 //	                                                                               keys in java.util.HashMap order (String
 //	                                                                               hashCode buckets; tree bins of 9+ keys
@@ -370,8 +372,6 @@
 // emulator cannot predict or has not checked (a *SettingError or
 // ErrUnsupported, naming the column):
 //
-//   - a multi-dimensional value of a numeric or enum array (not checked
-//     against the connector);
 //   - PostgreSQL types not listed above, arrays of other element types
 //     ("char"[]), PostGIS (not installed on the stack's PostgreSQL
 //     15), MariaDB inet4 and inet6 (the 3.5 connector's DDL parser fails on

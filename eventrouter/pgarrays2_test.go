@@ -9,7 +9,9 @@ import (
 // TestPgArrayNestedMore: a multi-dimensional value of a cidr, macaddr,
 // macaddr8, int8range, numrange, daterange, tsrange, ltree or tsvector
 // array is one Object.toString of pgjdbc's Object[] sub-array per
-// top-level sub-array; of an oid array one null per sub-array. Every
+// top-level sub-array (String[] for an enum); of an oid or numeric array
+// one null per sub-array, but a NaN or Infinity anywhere in a numeric one
+// makes the column NULL. Every
 // expected text is what Debezium 3.6.1 delivered on the stack
 // (pgarr2_nested_* variants), its identity hash as the placeholder.
 func TestPgArrayNestedMore(t *testing.T) {
@@ -29,6 +31,10 @@ func TestPgArrayNestedMore(t *testing.T) {
 		{"tsvector[]", `"{{NULL}}"`, `[` + obj + `]`},
 		{"oid[]", `"{{1,4294967295},{-1,NULL}}"`, `[null,null]`},
 		{"oid[]", `"{{{0}}}"`, `[null]`},
+		{"numeric(10,2)[]", `"{{1.005,NULL},{-2,3e2}}"`, `[null,null]`},
+		{"numeric[]", `[[1.5],[null]]`, `[null,null]`},
+		{"enum('sad','ok','Happy Day')[]", `"{{sad,\"Happy Day\"},{ok,sad}}"`, `["[Ljava.lang.String;@00000000","[Ljava.lang.String;@00000000"]`},
+		{"enum('sad','ok')[]", `"[2:2][0:0]={{{ok}}}"`, `["[[Ljava.lang.String;@00000000"]`},
 	} {
 		s, err := ColumnSchema(Postgres, tc.typ, true)
 		if err != nil {
@@ -46,6 +52,18 @@ func TestPgArrayNestedMore(t *testing.T) {
 		}
 		if hs := allIdentityHashes(cv, s, v, b); (tc.want[1] == '"') != (len(hs) > 0) {
 			t.Errorf("%s %s: identity hash offsets %v in %s", tc.typ, tc.in, hs, b)
+		}
+	}
+	for _, mode := range []string{"", "string", "double"} {
+		s, err := ColumnSchemaWith(Postgres, "numeric(10,2)[]", true, ColumnSettings{DecimalHandlingMode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range []string{`"{{1},{NaN}}"`, `"{{{-Infinity}}}"`, `[[1],["NaN"]]`} {
+			var ce *ConvertError
+			if v, err := ColumnValue(Postgres, "numeric(10,2)[]", s, json.RawMessage(in)); !errors.As(err, &ce) {
+				t.Errorf("numeric(10,2)[] %s under %q: %v, %v; want a *ConvertError", in, mode, v, err)
+			}
 		}
 	}
 	// PostgreSQL refuses an empty sub-array: so does the model
