@@ -23,6 +23,31 @@ func pgArrays2Variants() []variant {
 		pgNestedNumericEnumVariant("pgarr2_nested_numeric_enum", ""),
 		pgNestedNumericEnumVariant("pgarr2_nested_numeric_enum_string", "string"),
 		{
+			// snapshot reads (op r, snapshot.mode=initial) of the same
+			// kinds of values, then a streamed row
+			name:    "pgarr2_snapshot",
+			pgSetup: []string{"CREATE EXTENSION IF NOT EXISTS ltree"},
+			cols: withCols(a("t_ci", "cidr[]"), a("t_r8", "int8range[]"), a("t_oid", "oid[]"), a("t_lt", "ltree[]"), a("t_n", "numeric(10,2)[]"),
+				a("t_i2a", "int2vector[]"), a("t_pt", "point[]")),
+			er: map[string]string{
+				"table.field.event.key":                    "t_ci",
+				"table.fields.additional.placement":        "t_ci:header,t_r8:header,t_oid:header,t_lt:header,t_n:header,t_i2a:header,t_pt:header,t_lt:envelope:lt",
+				"table.fields.additional.error.on.missing": "false",
+				"table.field.additional.missing":           "ignore",
+				"route.topic.replacement":                  "dt$R.pa2s.${routedByValue}",
+			},
+			conn: copyConn(arrJSONConv, "snapshot.mode", "initial"),
+			base: arrBase("t_ci", "{10.0.0.0/8}", "t_r8", nil, "t_oid", nil, "t_lt", nil, "t_n", nil, "t_i2a", nil, "t_pt", nil),
+			pre: []op{
+				{name: "snapshot_nested", kind: "insert", row: arrRow("1", "t_ci", `{{10.1/16},{::1}}`, "t_r8", `{{"[1,3)"}}`, "t_oid", `{{1,2}}`, "t_lt", `{{a.b}}`,
+					"t_n", `{{1.5}}`, "t_i2a", `{"1 2"}`, "t_pt", `{"(1,2)"}`)},
+				{name: "snapshot_one_dim_empty", kind: "insert", row: arrRow("2", "t_ci", `{10.1/16}`, "t_r8", "{}", "t_oid", `{7}`, "t_lt", "{}", "t_n", `{{NaN}}`, "t_i2a", "{}", "t_pt", nil)},
+			},
+			ops: []op{
+				{name: "stream_after_snapshot", kind: "insert", row: arrRow("3", "t_ci", `{{{1.2.3.4}}}`, "t_r8", `{{empty}}`, "t_oid", nil, "t_lt", `{{x},{y}}`, "t_n", nil, "t_i2a", `{{"5"}}`, "t_pt", nil)},
+			},
+		},
+		{
 			// the key (StringConverter: List.toString), JsonConverter
 			// headers and envelope fields with their schemas: 2 and 3
 			// dimensions, dimension decorations, NULL and empty elements
