@@ -112,8 +112,7 @@ Every modelled type may go in any placement (id, key, payload, headers and
 envelope fields); the placements read with a typed getter (route.by.field:
 string, partition and schema version: int32, timestamp: int64) fail the task
 on another type, as the real EventRouter does. A column of any other type
-(e.g. PostgreSQL arrays of point or regclass, a multi-dimensional value of a
-cidr, macaddr or int8/num/date/ts range array, PostGIS; MySQL spatial types) is refused with exit 2
+(e.g. PostgreSQL "char"[], PostGIS; MySQL spatial types) is refused with exit 2
 naming the column and its type, rather than guessed; so is it at relay
 start. PostgreSQL line, lseg, box, path, polygon and circle columns are
 left out of the record, as the connector leaves them out.
@@ -159,13 +158,13 @@ arrays of char(n), bpchar, citext, json, jsonb, bytea, timestamp(p),
 timestamptz(p), inet, cidr, macaddr, macaddr8, hstore and the ranges have
 the scalar column's elements, time(p)[] elements are milliseconds (24:00:00
 is 0) and timetz(p)[] elements whole seconds in UTC; bit(n)[] has the schema of
-bit(n) and is NULL; arrays of name, interval, money, varbit and xml are
+bit(n) and is NULL; arrays of name, interval, money, varbit, xml and point are
 left out of the record (the connector gives them no schema: a placement of
 one is a missing column); a multi-dimensional value of integer, boolean, float,
-date, time, timetz, timestamp, timestamptz, bytea or hstore elements is one
-null per sub-array, of text, varchar, char, json, jsonb, uuid, inet,
-int4range or tstzrange elements one Java toString of the sub-array per
-sub-array ([Ljava.lang.String;@00000000, [Ljava.util.UUID;…,
+date, time, timetz, timestamp, timestamptz, bytea, hstore, oid or numeric
+elements is one null per sub-array, of text, varchar, char, json, jsonb, uuid,
+inet, cidr, macaddr, macaddr8, the ranges, ltree, tsvector or enum elements
+one Java toString of the sub-array per sub-array ([Ljava.lang.String;@00000000, [Ljava.util.UUID;…,
 [Ljava.lang.Object;…, one more [ per further dimension: the per-JVM
 identity hash as a placeholder); an array
 DEFAULT gives no schema default; numeric(p,s)[] elements
@@ -189,17 +188,17 @@ canonical text: lexemes sorted and merged, positions sorted), their arrays
 arrays of them (a NULL element of an ltree[] or tsvector[] makes the column
 NULL); tsquery, pg_lsn, the reg* types, txid_snapshot, xid, jsonpath,
 aclitem, refcursor, composite (row) types, the multiranges and arrays of
-tsquery, pg_lsn, jsonpath and the multiranges are left out of the record
+all these (composite[] for a row type's) are left out of the record
 (the connector has no converter for them); int2vector and oidvector are
-arrays of int16 / int64 whose non-empty values are [] and empty ones NULL;
+arrays of int16 / int64 whose non-empty values are [] and empty ones NULL,
+their arrays arrays of them whose non-empty values are NULL;
 a PostgreSQL domain is given as its base type after "domain" (domain
 numeric(10,2), domain text not null for a NOT NULL domain) and delivered
 as the base type; MariaDB uuid is io.debezium.data.Uuid as the connector streams it
 from the binlog (a UUID ending in zero bytes comes out shifted right by
 them, 123e4567-e89b-12d3-a456-426614174000 as
 00123e45-67e8-9b12-d3a4-564266141740; a snapshot read, op r, has the
-canonical text); multi-dimensional
-values of other arrays and other element types are refused;
+canonical text); other element types are refused;
 MySQL/MariaDB time(p) is microseconds
 (MicroTime, truncated; negative allowed), year an int32 (two-digit input
 widened, 0000 delivered as 1900), enum the declared label and set the

@@ -56,19 +56,25 @@ var pgArrayScalarElements = map[string]bool{
 // pgArrayDropped are the element types whose arrays
 // PostgresValueConverter gives no schema ("These array types still need
 // to be implemented", DBZ-459): the connector leaves the column out of the
-// record (seen on the stack: the field is absent; ColumnDropped).
-var pgArrayDropped = map[string]bool{"name": true, "interval": true, "money": true, "varbit": true, "xml": true}
+// record (seen on the stack: the field is absent; ColumnDropped). point[]
+// is in the same list (POINT_ARRAY), though point has a schema (seen on
+// the stack too, pgarr2_dropped_arrays).
+var pgArrayDropped = map[string]bool{"name": true, "interval": true, "money": true, "varbit": true, "xml": true, "point": true}
 
 // pgArrayNullNested are the element types whose element converter, given
 // the sub-array pgjdbc builds for a multi-dimensional value (Integer[],
 // Boolean[], ...), returns null (JdbcValueConverters.handleUnknownData on
 // an optional element column): the connector delivers one null per
-// top-level sub-array (seen on the stack). For the others (text, varchar,
-// char, uuid, json, jsonb, inet, the ranges: seen) the converter writes
-// the Java array's identity ("[Ljava.lang.String;@6b2c16d6",
-// "[Ljava.lang.Object;@29b33426"), which cannot be predicted; the rest is
-// not modelled.
+// top-level sub-array (seen on the stack). For the others
+// (pgArrayIdentityNested) the converter writes the Java array's identity
+// ("[Ljava.lang.String;@6b2c16d6", "[Ljava.lang.Object;@29b33426"), whose
+// hash cannot be predicted.
 var pgArrayNullNested = map[string]bool{
+	// oid: pgjdbc's Long[] sub-array, which convertBigInt does not take
+	// (seen on the stack, pgarr2_nested_oid_ltree_tsvector); numeric:
+	// BigDecimal[], which toBigDecimal does not take, under every
+	// decimal.handling.mode (pgarr2_nested_numeric_enum*)
+	"oid": true, pgNumericArrayElem: true,
 	"int2": true, "int4": true, "int8": true, "bool": true, "float4": true, "float8": true,
 	"date": true, "timestamp": true, "timestamptz": true, "time": true, "timetz": true, "bytea": true, "hstore": true,
 }
@@ -78,13 +84,23 @@ var pgArrayNullNested = map[string]bool{
 // Object.toString: "[L" + the array's element class + ";@" + its Java
 // identity hash (arbitrary per JVM run: PlaceholderIdentityHash here), one
 // per top-level sub-array. The class names are what the connector wrote
-// on the stack (volatile_pg_array_nested); the other ranges and cidr,
-// macaddr and macaddr8 were not run and stay refused.
+// on the stack (volatile_pg_array_nested; the other ranges, cidr,
+// macaddr, macaddr8, ltree and tsvector: pgarr2_nested_*). pgjdbc's
+// MappedTypeObjectArrayDecoder builds Object[] sub-arrays for every
+// element type it has no decoder for; the element converter
+// (convertString, or convertLtreeArray's toString for ltree) writes their
+// Object.toString.
 // A sub-array of a value of n dimensions has n-1 ("[[Ljava.lang.String;@"
 // for three).
 var pgArrayIdentityNested = map[string]string{
 	"text": "java.lang.String", "char": "java.lang.String", "json": "java.lang.String", "jsonb": "java.lang.String",
 	"uuid": "java.util.UUID", "inet": "java.lang.Object", "int4range": "java.lang.Object", "tstzrange": "java.lang.Object",
+	"cidr": "java.lang.Object", "macaddr": "java.lang.Object", "macaddr8": "java.lang.Object",
+	"int8range": "java.lang.Object", "numrange": "java.lang.Object", "daterange": "java.lang.Object", "tsrange": "java.lang.Object",
+	"ltree": "java.lang.Object", "tsvector": "java.lang.Object",
+	// an enum: pgjdbc reads a typtype 'e' type as VARCHAR
+	// (STRING_ONLY_DECODER: String[] sub-arrays), convertString
+	pgEnumArrayElem: "java.lang.String",
 }
 
 // pgArrayDims is the number of dimensions of a multi-dimensional value
@@ -181,6 +197,9 @@ func pgArrayTypeMod(kind ConnectorKind, sqlType string) (elem, elemSQL string, d
 	case pgArrayElements[name] != nil:
 		return name, name, dims, true
 	}
+	if _, vec := pgVectorTypes[name]; vec {
+		return name, name, dims, true
+	}
 	return "", "", dims, true
 }
 
@@ -228,23 +247,28 @@ func pgArrayParse(kind ConnectorKind, sqlType string) (name, mod string, dims in
 	return name, mod, dims, true
 }
 
-// pgArrayOfUnknownDropped are the element types without a converter whose
-// arrays the connector leaves out too (seen on the stack with Debezium
-// 3.6.1: tsquery[], pg_lsn[], int4multirange[], jsonpath[], box[]; the
-// other multiranges and geometric types take the same path). Arrays of
-// the reg* types, txid_snapshot, pg_snapshot, xid, xid8, cid and tid were
-// not run and stay refused.
-var pgArrayOfUnknownDropped = map[string]bool{
-	"tsquery": true, "pg_lsn": true, "jsonpath": true,
-	"int4multirange": true, "int8multirange": true, "nummultirange": true, "datemultirange": true, "tsmultirange": true, "tstzmultirange": true,
-	"line": true, "lseg": true, "box": true, "path": true, "polygon": true, "circle": true,
+// pgArrayOfUnknownDropped reports an element type without a converter
+// whose arrays the connector leaves out too: arrayElementSchema finds no
+// schema for the element, and under include.unknown.datatypes=false the
+// array has none either. These are the types left out as columns
+// (pgUnknownOther, pgUnknownGeometric but point: tsquery, pg_lsn, the
+// reg* types, txid_snapshot, pg_snapshot, xid, xid8, cid, tid, jsonpath,
+// aclitem, refcursor, composite row types, the multiranges, the geometric
+// types). Seen on the stack with Debezium 3.6.1: tsquery[], pg_lsn[],
+// int4multirange[], jsonpath[], box[] (dom_pg_dropped_more); regclass[],
+// regtype[], regproc[], regnamespace[], xid[], xid8[], cid[], tid[],
+// txid_snapshot[], pg_snapshot[], aclitem[], refcursor[] and a composite
+// type's array (pgarr2_dropped_arrays); the others take the same path.
+func pgArrayOfUnknownDropped(name string) bool {
+	return pgUnknownOther[name] || pgUnknownGeometric[name]
 }
 
 // ColumnDropped reports a column the connector leaves out of its records
 // (and of the value schema): a PostgreSQL array of name, interval, money,
-// varbit or xml, or of a type the connector leaves out (tsquery, pg_lsn,
-// jsonpath, the multiranges, the geometric types but point;
-// pgArrayOfUnknownDropped), to which PostgresValueConverter gives no schema
+// varbit, xml or point, or of a type the connector leaves out (tsquery,
+// pg_lsn, the reg* types, xid, composite, the multiranges, the geometric
+// types; pgArrayOfUnknownDropped), to which PostgresValueConverter gives
+// no schema
 // (DBZ-459; TableSchemaBuilder logs and skips the column; seen on the
 // stack). A placement of it is a missing column
 // (table.field.additional.missing); ColumnSchema refuses it
@@ -252,7 +276,7 @@ var pgArrayOfUnknownDropped = map[string]bool{
 func ColumnDropped(kind ConnectorKind, sqlType string) bool {
 	sqlType = pgBaseType(kind, sqlType)
 	name, _, _, ok := pgArrayParse(kind, sqlType)
-	return ok && (pgArrayDropped[name] || pgArrayOfUnknownDropped[name])
+	return ok && (pgArrayDropped[name] || pgArrayOfUnknownDropped(name))
 }
 
 // isPgArray reports a PostgreSQL array type, modelled or not.
@@ -314,6 +338,12 @@ func pgArraySchema(kind ConnectorKind, sqlType string, nullable bool, cs ColumnS
 		items, _ := miscSchema(Postgres, elemSQL)
 		return &Schema{Type: Array, Optional: nullable, Items: items}, true, nil
 	}
+	if items, vec := pgVectorSchema(Postgres, elem, false); vec {
+		// int2vector[], oidvector[]: arrayElementSchema gives the element
+		// the vector's schema builder, not made optional (an array of
+		// int16 / int64, elements not optional either)
+		return &Schema{Type: Array, Optional: nullable, Items: items}, true, nil
+	}
 	items := pgArrayElements[elem]()
 	if ms, ok := modeSchema(cs.TimePrecisionMode, elem); ok && elem == "date" {
 		// date[]: the element schema is time.precision.mode's
@@ -336,9 +366,11 @@ func isPgDecimalArray(kind ConnectorKind, sqlType string) bool {
 // ("{1,2,NULL}", "{a,\"b c\"}", "[0:1]={1,2}": what the relay reads with
 // ::text; the dimension decoration is dropped, as pgjdbc's PgArray does).
 // A multi-dimensional value is a list of one null per top-level
-// sub-array for the pgArrayNullNested element types, refused
-// (ErrInvalidEvent) for the others and when a sub-array is empty
-// (PostgreSQL refuses {{}}). A bit(n)[] value is a *ConvertError (pgBitArrayElem).
+// sub-array for the pgArrayNullNested element types, of the sub-array's
+// Java identity for the pgArrayIdentityNested ones, refused
+// (ErrInvalidEvent) when a sub-array is empty (PostgreSQL refuses {{}}).
+// A bit(n)[] value, a non-empty int2vector[] / oidvector[] value and a
+// numeric one holding NaN or Infinity are a *ConvertError.
 func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, isStr bool) (any, error) {
 	key, elemSQL, _, _ := pgArrayTypeMod(Postgres, sqlType)
 	if key == pgBitArrayElem {
@@ -379,6 +411,14 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 			}
 		}
 	}
+	if _, vec := pgVectorTypes[key]; vec && n > 0 {
+		// int2vector[], oidvector[]: pgjdbc reads each element as a
+		// PGobject (a sub-array as an Object[]), which the element's
+		// array converter does not take (handleUnknownData: null); the
+		// element schema is not optional, so Struct.put refuses the
+		// list (DataException): the column is NULL under warn
+		return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "a non-empty " + key + " array: every element is null (pgjdbc's PGobject), which the element schema, not optional, refuses (Struct.put: DataException)"}
+	}
 	if nested {
 		class, identity := pgArrayIdentityNested[key]
 		if !identity && !pgArrayNullNested[key] {
@@ -386,6 +426,12 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 		}
 		if leaves == 0 {
 			return nil, fmt.Errorf("%w: %s value %s: PostgreSQL refuses empty sub-arrays (malformed array literal)", ErrInvalidEvent, sqlType, raw)
+		}
+		if key == pgNumericArrayElem && pgArrayHasSpecialDecimal(str, isStr, raw) {
+			// pgjdbc reads the whole array as BigDecimals before the
+			// element converter runs: a NaN or Infinity anywhere fails
+			// the column's converter, as in a one-dimensional value
+			return nil, &ConvertError{Type: sqlType, Value: string(raw), Message: "a NaN or Infinity element of a numeric array (no BigDecimal holds it)"}
 		}
 		out := make([]any, n)
 		if identity {
@@ -441,6 +487,43 @@ func pgArrayValue(sqlType string, s *Schema, raw json.RawMessage, str string, is
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// pgArrayHasSpecialDecimal reports a NaN or ±Infinity leaf anywhere in a
+// numeric array value (array text or JSON).
+func pgArrayHasSpecialDecimal(str string, isStr bool, raw json.RawMessage) bool {
+	special := func(t string) bool {
+		_, ok := specialDecimals[strings.ToLower(strings.TrimSpace(t))]
+		return ok
+	}
+	if isStr {
+		items, _ := parsePgArrayText(str)
+		var walk func([]pgArrayItem) bool
+		walk = func(items []pgArrayItem) bool {
+			for _, it := range items {
+				if it.sub != nil && walk(it.sub) || it.sub == nil && !it.null && special(it.text) {
+					return true
+				}
+			}
+			return false
+		}
+		return walk(items)
+	}
+	var walk func(json.RawMessage) bool
+	walk = func(e json.RawMessage) bool {
+		var sub []json.RawMessage
+		if json.Unmarshal(e, &sub) == nil {
+			for _, x := range sub {
+				if walk(x) {
+					return true
+				}
+			}
+			return false
+		}
+		var t string
+		return json.Unmarshal(e, &t) == nil && special(t)
+	}
+	return walk(raw)
 }
 
 const (

@@ -222,12 +222,15 @@
 //	                                                                               {1,NULL} ([0:1]= dropped); int[][] is int[];
 //	                                                                               a multi-dimensional value: one null per
 //	                                                                               top-level sub-array (int*, bool, float*,
-//	                                                                               date, time*, timestamp*, bytea, hstore
-//	                                                                               elements); text, varchar, char, json(b),
-//	                                                                               uuid, inet, int4range, tstzrange: the Java
+//	                                                                               date, time*, timestamp*, bytea, hstore,
+//	                                                                               oid, numeric elements); text, varchar, char,
+//	                                                                               json(b), uuid, inet, cidr, macaddr(8), the
+//	                                                                               ranges, ltree, tsvector, enum: the Java
 //	                                                                               sub-array's toString per sub-array,
 //	                                                                               [Ljava.lang.String;@00000000 (per-JVM hash
-//	                                                                               as a placeholder); else refused
+//	                                                                               as a placeholder; [Ljava.lang.Object; for
+//	                                                                               the network types, ranges, ltree and
+//	                                                                               tsvector; [Ljava.lang.String; for an enum)
 //	char(n)[], bpchar[], citext[], json[],        array of the scalar column's     elements as the scalar column's (char(n)
 //	jsonb[], bytea[], timestamp(p)[],             schema (optional), the array     padded, bpchar not; jsonb canonical),
 //	timestamptz(p)[], inet[], cidr[], macaddr[],  column's typmod on the element   except time(p): pgjdbc's java.sql.Time,
@@ -242,14 +245,16 @@
 //	bit(n)[], bit[] | -                           the schema of bit(n): Bits or    NULL (the list fails Struct.put; warn);
 //	                                              boolean, not an array            NOT NULL refused
 //	name[], interval[], money[], varbit[],        none: left out of the record     a placement is a missing column
-//	xml[] | -                                     and of its schema (DBZ-459)      (table.field.additional.missing)
+//	xml[], point[] | -                            and of its schema (DBZ-459)      (table.field.additional.missing)
 //	numeric(p,s)[] | -                            array of optional decimals       decimal.handling.mode's element schema
 //	                                                                               (Decimal scale s, precision p; string;
 //	                                                                               double), elements at the column's scale;
 //	                                                                               numeric[]: optional VariableScaleDecimal
 //	                                                                               elements under precise; a
-//	                                                                               NaN / Infinity element (any mode): the
-//	                                                                               column is NULL (its converter throws)
+//	                                                                               NaN / Infinity element (any mode, at any
+//	                                                                               depth): the column is NULL (its converter
+//	                                                                               throws); multi-dimensional: one null per
+//	                                                                               top-level sub-array
 //	hstore | -                                    string io.debezium.data.Json     Jackson's object of the driver's HashMap:
 //	                                                                               keys in java.util.HashMap order (String
 //	                                                                               hashCode buckets; tree bins of 9+ keys
@@ -312,24 +317,31 @@
 //	                                                                               to d digits, ties to even
 //	- | double(m,d) [unsigned] [zerofill]         double                           fraction rounded to d digits, ties even
 //	oid | -                                       int64                            oidin's value: -1 is 4294967295
-//	oid[] | -                                     array of optional int64          (DEFAULT refused)
+//	oid[] | -                                     array of optional int64          (DEFAULT refused); multi-dimensional:
+//	                                                                               one null per top-level sub-array
 //	ltree | -                                     string io.debezium.data.Ltree    the text (DEFAULT refused)
 //	ltree[] | -                                   array of optional Ltree          a NULL element: the column is NULL
-//	                                                                               (convertLtreeArray throws; warn)
+//	                                                                               (convertLtreeArray throws; warn);
+//	                                                                               multi-dimensional: per top-level sub-array
+//	                                                                               [Ljava.lang.Object;@00000000 (as text[])
 //	tsvector | -                                  string io.debezium.data.Tsvector tsvectorout's text: lexemes sorted
 //	                                                                               by bytes and merged, quoted (' and \
 //	                                                                               doubled), positions sorted, clamped to
 //	                                                                               16383, a repeat keeps its top weight
 //	tsvector[] | -                                array of Tsvector (elements      a NULL element: the column is NULL
-//	                                              NOT optional)                    (the Struct refuses the list; warn)
+//	                                              NOT optional)                    (the Struct refuses the list; warn);
+//	                                                                               multi-dimensional: as ltree[]
 //	tsquery, pg_lsn, reg* (regclass, …),          none: left out of the record     no converter (pgjdbc's Types.OTHER);
 //	txid_snapshot, pg_snapshot, xid, xid8, cid,                                    a placement is a missing column;
 //	tid, the multiranges | -                                                       include.unknown.datatypes=true refused
 //	jsonpath, aclitem, refcursor, composite       none: left out of the record     as above (a CREATE TYPE … AS (…) row
 //	(row types) | -                                                                type is given as composite)
-//	tsquery[], pg_lsn[], jsonpath[], the          none: left out of the record     no schema for the array either
-//	multiranges' and geometric types' arrays
-//	(not point[]) | -
+//	arrays of the types above (tsquery[],         none: left out of the record     no schema for the array either
+//	pg_lsn[], regclass[], xid[], composite[],                                      (a composite type's array is given as
+//	…) and of the geometric types | -                                              composite[])
+//	int2vector[], oidvector[] | -                 array of the vector's schema     every element null (pgjdbc's PGobject):
+//	                                              (elements NOT optional)          a non-empty value is NULL (Struct.put
+//	                                                                               refuses the list; warn), {} is []
 //	int2vector, oidvector | -                     array of int16 / int64           no element found in "1 2 3": every
 //	                                              (elements NOT optional)          non-empty value is [], the empty one NULL
 //	domain <base> [not null] | -                  the base type's schema           CREATE DOMAIN: the base type's value
@@ -364,12 +376,8 @@
 // emulator cannot predict or has not checked (a *SettingError or
 // ErrUnsupported, naming the column):
 //
-//   - a multi-dimensional value of a cidr, macaddr(8), int8range,
-//     numrange, daterange or tsrange array (the Java sub-array's class was
-//     not checked against the connector);
 //   - PostgreSQL types not listed above, arrays of other element types
-//     (point[], regclass[], xid[], composite[]), multi-dimensional oid, ltree and
-//     tsvector values, PostGIS (not installed on the stack's PostgreSQL
+//     ("char"[]), PostGIS (not installed on the stack's PostgreSQL
 //     15), MySQL spatial types; MariaDB spatial input
 //     other than what MariaDB stores (2D, GEOMETRYCOLLECTION EMPTY the only
 //     empty geometry, closed rings, MULTIPOINT(1 2,3 4));

@@ -117,9 +117,9 @@ const MariaDBBinlogJSON = "json from binlog ddl"
 // other type is refused (*ColumnTypeError); PostgreSQL line, lseg, box,
 // path, polygon, circle, tsquery, pg_lsn, the reg* types, txid_snapshot,
 // pg_snapshot, xid, xid8, cid, tid, jsonpath, aclitem, refcursor,
-// composite (a row type), the multiranges and the arrays of tsquery,
-// pg_lsn, jsonpath, the multiranges and geometric types are modelled as
-// the connector leaves them out (ColumnDropped); a domain is "domain
+// composite (a row type), the multiranges and the arrays of these types
+// and of the geometric types (point[] too) are modelled as the connector
+// leaves them out (ColumnDropped); a domain is "domain
 // <base type>[ not null]" (PgDomainBase). nil for an unknown kind.
 func ModelledColumnTypes(kind ConnectorKind) []string {
 	if kind == "" {
@@ -142,7 +142,9 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"oid[]", "ltree[]", "tsvector[]", "tsquery", "pg_lsn", "regclass", "regtype", "regproc", "regprocedure", "regoper", "regoperator",
 			"regconfig", "regdictionary", "regnamespace", "regrole", "regcollation", "txid_snapshot", "pg_snapshot", "xid", "xid8", "cid", "tid",
 			"int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange",
-			"domain numeric(p,s)", "int2vector", "oidvector", "jsonpath", "aclitem", "refcursor", "tsquery[]", "pg_lsn[]", "jsonpath[]", "int4multirange[]", "box[]", "composite")
+			"domain numeric(p,s)", "int2vector", "oidvector", "jsonpath", "aclitem", "refcursor", "tsquery[]", "pg_lsn[]", "jsonpath[]", "int4multirange[]", "box[]", "composite",
+			"point[]", "int2vector[]", "oidvector[]", "regclass[]", "regtype[]", "regproc[]", "regnamespace[]", "xid[]", "xid8[]", "cid[]", "tid[]",
+			"txid_snapshot[]", "pg_snapshot[]", "aclitem[]", "refcursor[]", "composite[]")
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}

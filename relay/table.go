@@ -138,7 +138,9 @@ func loadTable(ctx context.Context, db *sql.DB, kind eventrouter.ConnectorKind, 
 	switch kind {
 	case eventrouter.Postgres:
 		rows, err := db.QueryContext(ctx, `
-SELECT a.attname, CASE WHEN ty.typtype = 'c' THEN 'composite' ELSE ty.typname END, bt.typmod,
+SELECT a.attname, CASE WHEN ty.typtype = 'c' THEN 'composite'
+  WHEN ty.typcategory = 'A' AND (SELECT e.typtype FROM pg_type e WHERE e.oid = ty.typelem) = 'c' THEN 'composite[]'
+  ELSE ty.typname END, bt.typmod,
   NOT (a.attnotnull OR dt.typtype = 'd' AND dt.typnotnull), pg_get_expr(d.adbin, d.adrelid), format_type(bt.oid, bt.typmod),
   (SELECT array_to_json(array_agg(e.enumlabel ORDER BY e.enumsortorder))::text FROM pg_enum e
    WHERE e.enumtypid = CASE WHEN ty.typcategory = 'A' THEN ty.typelem ELSE ty.oid END),
