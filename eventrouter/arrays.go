@@ -50,7 +50,7 @@ var pgArrayScalarElements = map[string]bool{
 	"timestamp": true, "timestamptz": true, "time": true, "timetz": true,
 	"inet": true, "cidr": true, "macaddr": true, "macaddr8": true,
 	"int4range": true, "int8range": true, "numrange": true, "daterange": true, "tsrange": true, "tstzrange": true,
-	"hstore": true,
+	"hstore": true, PgCharType: true,
 }
 
 // pgArrayDropped are the element types whose arrays
@@ -93,7 +93,7 @@ var pgArrayNullNested = map[string]bool{
 // A sub-array of a value of n dimensions has n-1 ("[[Ljava.lang.String;@"
 // for three).
 var pgArrayIdentityNested = map[string]string{
-	"text": "java.lang.String", "char": "java.lang.String", "json": "java.lang.String", "jsonb": "java.lang.String",
+	"text": "java.lang.String", "char": "java.lang.String", PgCharType: "java.lang.String", "json": "java.lang.String", "jsonb": "java.lang.String",
 	"uuid": "java.util.UUID", "inet": "java.lang.Object", "int4range": "java.lang.Object", "tstzrange": "java.lang.Object",
 	"cidr": "java.lang.Object", "macaddr": "java.lang.Object", "macaddr8": "java.lang.Object",
 	"int8range": "java.lang.Object", "numrange": "java.lang.Object", "daterange": "java.lang.Object", "tsrange": "java.lang.Object",
@@ -223,6 +223,17 @@ func pgArrayParse(kind ConnectorKind, sqlType string) (name, mod string, dims in
 		return "", "", 0, false
 	}
 	name, dims = m[1], 1
+	if name == "char" {
+		// pg_type's _char is the array of the one-byte "char", not of
+		// character(1) (whose array is _bpchar)
+		return PgCharType, "", dims, true
+	}
+	if name == "" && strings.TrimSpace(m[2]) == PgCharType {
+		if strings.HasPrefix(m[3], "[") {
+			dims = strings.Count(m[3], "[")
+		}
+		return PgCharType, "", dims, true
+	}
 	if name == "" {
 		if strings.HasPrefix(m[3], "[") {
 			dims = strings.Count(m[3], "[")

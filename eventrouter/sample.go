@@ -61,6 +61,9 @@ var columnTypes = map[ConnectorKind][]columnType{
 		{[]string{"oid"}, plain(Int64)},
 		{[]string{"ltree"}, named(String, NameLtree)},
 		{[]string{"tsvector"}, named(String, NameTsvector)},
+		// the one-byte internal type "char" (pg_type's char, OID 18), as
+		// format_type prints it, with the quotes: its text (PgChar)
+		{[]string{PgCharType}, plain(String)},
 	},
 	MySQL:   binlogColumnTypes(MySQL),
 	MariaDB: binlogColumnTypes(MariaDB),
@@ -560,6 +563,8 @@ func columnValue(kind ConnectorKind, sqlType string, s *Schema, raw json.RawMess
 			return NormalizeJSONB(text)
 		case kind == MySQL && base == "json":
 			return NormalizeMySQLJSON(text)
+		case kind == Postgres && base == PgCharType:
+			text = PgChar(text)
 		case kind == Postgres && (base == "char" || base == "character" || base == "bpchar"):
 			n := prec
 			if n < 0 {

@@ -200,6 +200,10 @@ ORDER BY a.attnum`, schema, name)
 				if mod >= 0 {
 					r.typ += fmt.Sprintf("(%d)", mod)
 				}
+			case "char":
+				// pg_type's char (OID 18) is the one-byte "char", not
+				// character(1) (bpchar): eventrouter.PgCharType
+				r.typ = eventrouter.PgCharType
 			case "interval":
 				// as declared: interval(3), interval day to second(3)
 				// (eventrouter models the fields and the precision)
