@@ -192,6 +192,11 @@ all these (composite[] for a row type's) are left out of the record
 (the connector has no converter for them); int2vector and oidvector are
 arrays of int16 / int64 whose non-empty values are [] and empty ones NULL,
 their arrays arrays of them whose non-empty values are NULL;
+the one-byte "char" (write it with the quotes, as format_type prints it)
+is a string of the byte PostgreSQL keeps, not padded ('' stays '', xyz is
+x, é is \303: its first UTF-8 byte as PostgreSQL prints it), "char"[] an
+array of such strings (a multi-dimensional value: one
+[Ljava.lang.String;@00000000 per sub-array);
 a PostgreSQL domain is given as its base type after "domain" (domain
 numeric(10,2), domain text not null for a NOT NULL domain) and delivered
 as the base type; MariaDB uuid is io.debezium.data.Uuid as the connector streams it

@@ -131,6 +131,8 @@
 //	uuid | -                                      string io.debezium.data.Uuid     lower-case 8-4-4-4-12
 //	json, jsonb | json                            string (Json on PG and MySQL)    json: text; jsonb, MySQL: normalized
 //	text, varchar, char(n) | char, varchar, *text string                           PG char(n) blank-padded
+//	"char" (OID 18) | -                           string                           one byte: "" for '', the first byte, \ooo
+//	                                                                               for a byte >= 0x80 (é: \303); not padded
 //	bytea | binary(n), varbinary, *blob           bytes                            binary(n): 0x00-padded to n
 //	  binary.handling.mode=base64, base64-url-safe, string (plain)                 java.util.Base64 (url: - _), '=' padded;
 //	  hex                                                                          hex: lower case; "" is a tombstone under
@@ -224,15 +226,16 @@
 //	                                                                               top-level sub-array (int*, bool, float*,
 //	                                                                               date, time*, timestamp*, bytea, hstore,
 //	                                                                               oid, numeric elements); text, varchar, char,
-//	                                                                               json(b), uuid, inet, cidr, macaddr(8), the
+//	                                                                               "char", json(b), uuid, inet, cidr,
+//	                                                                               macaddr(8), the
 //	                                                                               ranges, ltree, tsvector, enum: the Java
 //	                                                                               sub-array's toString per sub-array,
 //	                                                                               [Ljava.lang.String;@00000000 (per-JVM hash
 //	                                                                               as a placeholder; [Ljava.lang.Object; for
 //	                                                                               the network types, ranges, ltree and
 //	                                                                               tsvector; [Ljava.lang.String; for an enum)
-//	char(n)[], bpchar[], citext[], json[],        array of the scalar column's     elements as the scalar column's (char(n)
-//	jsonb[], bytea[], timestamp(p)[],             schema (optional), the array     padded, bpchar not; jsonb canonical),
+//	char(n)[], bpchar[], "char"[], citext[],      array of the scalar column's     elements as the scalar column's (char(n)
+//	json[], jsonb[], bytea[], timestamp(p)[],     schema (optional), the array     padded, bpchar not; jsonb canonical),
 //	timestamptz(p)[], inet[], cidr[], macaddr[],  column's typmod on the element   except time(p): pgjdbc's java.sql.Time,
 //	macaddr8[], int4range[], int8range[],                                          milliseconds (24:00:00 is 0), timetz:
 //	numrange[], daterange[], tsrange[],                                            whole seconds in UTC; temporal arrays need
@@ -377,7 +380,7 @@
 // ErrUnsupported, naming the column):
 //
 //   - PostgreSQL types not listed above, arrays of other element types
-//     ("char"[]), PostGIS (not installed on the stack's PostgreSQL
+//     (a user-defined range's), PostGIS (not installed on the stack's PostgreSQL
 //     15), MySQL spatial types; MariaDB spatial input
 //     other than what MariaDB stores (2D, GEOMETRYCOLLECTION EMPTY the only
 //     empty geometry, closed rings, MULTIPOINT(1 2,3 4));

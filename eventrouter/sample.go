@@ -147,7 +147,7 @@ func ModelledColumnTypes(kind ConnectorKind) []string {
 			"int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange",
 			"domain numeric(p,s)", "int2vector", "oidvector", "jsonpath", "aclitem", "refcursor", "tsquery[]", "pg_lsn[]", "jsonpath[]", "int4multirange[]", "box[]", "composite",
 			"point[]", "int2vector[]", "oidvector[]", "regclass[]", "regtype[]", "regproc[]", "regnamespace[]", "xid[]", "xid8[]", "cid[]", "tid[]",
-			"txid_snapshot[]", "pg_snapshot[]", "aclitem[]", "refcursor[]", "composite[]")
+			"txid_snapshot[]", "pg_snapshot[]", "aclitem[]", "refcursor[]", "composite[]", `"char"[]`)
 	} else {
 		out = append(out, "decimal(p,s)", "numeric(p,s)", "dec(p,s)", "fixed(p,s)", "time", "time(p)", "year", "enum('a','b')", "set('a','b')", "bit", "bit(n)")
 	}
@@ -389,7 +389,8 @@ func parseSQLType(t string) (string, int) {
 //   - string columns: a JSON string is the column text; any other JSON value
 //     is its compact JSON text. jsonb text is normalized as PostgreSQL
 //     outputs it (NormalizeJSONB), MySQL JSON as the binlog reader renders
-//     it; PostgreSQL char(n) is blank-padded;
+//     it; PostgreSQL char(n) is blank-padded, the one-byte "char" is the
+//     byte PostgreSQL keeps, as it prints it (PgChar);
 //   - bytes columns: "base64:…", "hex:…" or plain text (its UTF-8 bytes); a
 //     JSON object or array is its compact JSON text; MySQL / MariaDB
 //     binary(n) is right-padded with zero bytes to n;
