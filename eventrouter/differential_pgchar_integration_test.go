@@ -28,6 +28,31 @@ func pgCharVariants() []variant {
 	}
 	return []variant{
 		{
+			// snapshot reads (op r, snapshot.mode=initial: the JDBC
+			// result set's text), then a streamed row; a domain over
+			// "char"
+			name: "pgchar_snapshot",
+			pgSetup: []string{
+				`DO $$ BEGIN CREATE DOMAIN pgchar_dom AS "char"; EXCEPTION WHEN duplicate_object THEN NULL; END $$`,
+			},
+			cols: withCols(col{name: "t_c", pg: `"char"`, maria: "text"}, col{name: "t_ca", pg: `"char"[]`, maria: "text"},
+				col{name: "t_cd", pg: "pgchar_dom", pgModel: `domain "char"`, maria: "text"}),
+			er: map[string]string{
+				"table.field.event.key":             "t_c",
+				"table.fields.additional.placement": "t_c:header,t_ca:header,t_cd:header,t_c:envelope:c,t_ca:envelope:ca,t_cd:envelope:cd",
+				"route.topic.replacement":           "dt$R.pgcs.${routedByValue}",
+			},
+			conn: copyConn(arrJSONConv, "snapshot.mode", "initial"),
+			base: arrBase("t_c", "s", "t_ca", "{s}", "t_cd", "s"),
+			pre: []op{
+				{name: "pgchar_snapshot_values", kind: "insert", row: arrRow("1", "t_c", "é", "t_ca", `{é,"",NULL,ab}`, "t_cd", "ü")},
+				{name: "pgchar_snapshot_nested", kind: "insert", row: arrRow("2", "t_c", "", "t_ca", `{{a},{b}}`, "t_cd", nil)},
+			},
+			ops: []op{
+				{name: "pgchar_stream_after_snapshot", kind: "insert", row: arrRow("3", "t_c", `\101`, "t_ca", `{"\\377"}`, "t_cd", "xy")},
+			},
+		},
+		{
 			// DEFAULTs on "char" and "char"[] columns (in the envelope
 			// fields' schemas, JsonConverter with schemas), written NULL
 			// and left out
