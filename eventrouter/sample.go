@@ -1043,7 +1043,15 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			}
 			continue
 		}
-		if ColumnDropped(kind, spec.Type) {
+		dropped, err := ColumnDroppedWith(kind, spec.Type, cs)
+		if err != nil {
+			var se *SettingError
+			if errors.As(err, &se) {
+				se.Column = v.Name
+			}
+			return ev, err
+		}
+		if dropped {
 			// the connector leaves it out of the record
 			for _, k := range sr.PrimaryKey {
 				if k == v.Name {

@@ -143,6 +143,20 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 			t.Errorf("%s %s: %q does not name the column and its type", tc.kind, tc.typ, msg)
 		}
 	}
+	// an array the connector leaves out under include.unknown.datatypes=
+	// false may get a bytes schema under true, which is not modelled
+	for _, typ := range []string{"name[]", "point[]", "regclass[]"} {
+		tb := &table{kind: eventrouter.Postgres, schema: "s", name: "outbox"}
+		err := tb.setColumns(append(base(eventrouter.Postgres), rawColumn{name: "amount", typ: typ, nullable: true}), eventrouter.ParseColumnSettings(map[string]string{"include.unknown.datatypes": "true"}))
+		var se *eventrouter.SettingError
+		if !errors.Is(err, ErrConfig) || !errors.As(err, &se) || se.Column != "amount" {
+			t.Errorf("%s under include.unknown.datatypes=true: %v, want ErrConfig with a SettingError naming column amount", typ, err)
+		}
+		tb = &table{kind: eventrouter.Postgres, schema: "s", name: "outbox"}
+		if err := tb.setColumns(append(base(eventrouter.Postgres), rawColumn{name: "amount", typ: typ, nullable: true}), eventrouter.ColumnSettings{}); err != nil || len(tb.cols) != 3 {
+			t.Errorf("%s: %v, %d columns; want it left out", typ, err, len(tb.cols))
+		}
+	}
 	// the modelled ones load
 	for _, kind := range []eventrouter.ConnectorKind{eventrouter.Postgres, eventrouter.MariaDB} {
 		tb := &table{kind: kind, schema: "s", name: "outbox"}

@@ -362,7 +362,15 @@ func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) erro
 			// in its stead
 			return configErr(&eventrouter.NotCapturableError{Column: r.name, Type: r.typ}, "outbox table %s", t.qualified())
 		}
-		if eventrouter.ColumnDropped(t.kind, r.typ) {
+		dropped, err := eventrouter.ColumnDroppedWith(t.kind, r.typ, cs)
+		if err != nil {
+			var se *eventrouter.SettingError
+			if errors.As(err, &se) {
+				se.Column = r.name
+			}
+			return configErr(err, "outbox table %s", t.qualified())
+		}
+		if dropped {
 			// the connector leaves it out of its records
 			continue
 		}
