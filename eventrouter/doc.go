@@ -275,7 +275,9 @@
 //	                                              refused); a sample's value is ignored, the relay skips the column
 //	enum('a',…)[] | -                             array of Enum (elements required) the labels; a NULL element: the Struct refuses
 //	                                                                               the list, the column is NULL (NOT NULL:
-//	                                                                               refused)
+//	                                                                               refused; under event.converting.failure.
+//	                                                                               handling.mode=fail the task fails naming
+//	                                                                               the column's databaseType, _mood)
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	- | set('a',…)                                string io.debezium.data.EnumSet  labels in declaration order, comma-joined
@@ -385,7 +387,8 @@
 //     when the Connect worker's zone (ColumnSettings.WorkerTimeZone) is
 //     not UTC, tstzrange under a custom GMT±hh:mm zone ID, an
 //     enum array with a NULL element under
-//     event.converting.failure.handling.mode=fail;
+//     event.converting.failure.handling.mode=fail without the column's
+//     databaseType, or with one that needs quotes;
 //   - a DEFAULT (other than NULL) the model does not read: MariaDB bit
 //     other than b'0101', 0b0101 or a number, time other than a quoted
 //     time, year other than a number, enum / set other than a quoted label

@@ -31,6 +31,9 @@ type column struct {
 	// text: read as text and converted by eventrouter.ColumnValue
 	// (eventrouter.ColumnReadAsText)
 	text bool
+	// dbType: the type's catalog name, for an enum array ("_mood":
+	// eventrouter.ColumnSettings.ConvertFailureAs), else ""
+	dbType string
 }
 
 // table is the outbox table: where it is, its columns in table order and
@@ -184,6 +187,13 @@ ORDER BY a.attnum`, schema, name)
 					return nil, fmt.Errorf("%w: enum labels of column %s: %v", ErrDatabase, r.name, err)
 				}
 				array := strings.HasPrefix(r.typ, "_")
+				if array && formatted == r.typ[1:]+"[]" {
+					// the array type's catalog name (_mood; its enum
+					// is visible on the search path, its name needs no
+					// quotes), which the connector's failure message
+					// names (eventrouter.ColumnSettings.ConvertFailureAs)
+					r.dbType = r.typ
+				}
 				r.typ = eventrouter.PgEnumType(labels)
 				if array {
 					r.typ += "[]"
@@ -343,6 +353,7 @@ func booleanColumns(t *table, raws []rawColumn, booleans []string) error {
 // rawColumn is a column as the catalog describes it.
 type rawColumn struct {
 	name, typ, def            string
+	dbType                    string // the catalog's type name where the model needs it (column.dbType)
 	nullable, hasDef, autoInc bool
 }
 
@@ -383,7 +394,7 @@ func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) erro
 			}
 			s.Default = d
 		}
-		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s, def: r.def, autoInc: r.autoInc, text: eventrouter.ColumnReadAsText(t.kind, r.typ)})
+		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s, def: r.def, autoInc: r.autoInc, text: eventrouter.ColumnReadAsText(t.kind, r.typ), dbType: r.dbType})
 	}
 	return nil
 }
@@ -558,7 +569,7 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 		val, err := eventrouter.ColumnValueWith(t.kind, c.sqlType, s, raw, t.cs)
 		if err != nil {
 			// a NaN / Infinity numeric under decimal.handling.mode=precise
-			val, err = t.cs.ConvertFailure(t.qualified(), c.name, c.sqlType, s, err)
+			val, err = t.cs.ConvertFailureAs(t.qualified(), c.name, c.sqlType, c.dbType, s, err)
 			var se *eventrouter.SettingError
 			if errors.As(err, &se) {
 				return nil, configErr(se, "outbox table %s", t.qualified())
