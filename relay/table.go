@@ -452,6 +452,16 @@ func (t *table) selectExpr(c column) string {
 		// xml_out drops the XML declaration as pgoutput's text does;
 		// ::text would keep it
 		return q
+	case t.pg() && (s.Name == eventrouter.NameMicroDuration || s.Name == eventrouter.NameInterval):
+		// the stored months, days and microseconds, whatever the
+		// session's IntervalStyle (::text under sql_standard prints
+		// -3 4:05:06 for -3 days -04:05:06, which eventrouter reads,
+		// as interval_in does under the default style, as -3 days
+		// +04:05:06); eventrouter reads "14 mons 3 days 14706500000
+		// microseconds" as PostgreSQL would
+		// (no per cent sign in it: the query is built with fmt; NULL stays NULL)
+		return "((extract(year from " + q + ")*12 + extract(month from " + q + "))::text || ' mons ' || extract(day from " + q +
+			")::text || ' days ' || ((extract(hour from " + q + ")*60 + extract(minute from " + q + "))*60000000 + extract(microseconds from " + q + "))::text || ' microseconds')"
 	case c.text:
 		// the stored value as text, whatever the connector's settings make
 		// of it (eventrouter.ColumnValue)
