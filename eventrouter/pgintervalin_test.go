@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"testing"
 )
@@ -77,4 +78,27 @@ func TestPgIntervalInput(t *testing.T) {
 		t.Fatal("no cases")
 	}
 	t.Logf("%d cases, %d refused by the server, %d not modelled", n, refused, notModelled)
+}
+
+// FuzzPgIntervalIn: the port never panics, and what it reads from any text
+// it accepts reads back the same from the relay's form of the stored
+// value ("<months> mons <days> days <µs> microseconds").
+func FuzzPgIntervalIn(f *testing.F) {
+	for _, s := range []string{"P1Y2M3DT4H5M6.5S", "P0001-02-03T04:05:06", "-1-2 +3 -4:05:06", "@ 1.5 days ago", "1:30.25", "1 millennium", "PT", "."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, typ := range []string{"interval", "interval minute to second", "interval year"} {
+			it, _ := parsePgIntervalType(typ)
+			m, d, us, e := pgIntervalIn(s, it)
+			if e != pgDtOK {
+				continue
+			}
+			back := fmt.Sprintf("%d mons %d days %d microseconds", m, d, us)
+			m2, d2, us2, e2 := pgIntervalIn(back, it)
+			if e2 != pgDtOK || m2 != m || d2 != d || us2 != us {
+				t.Errorf("%s %q: %d %d %d; %q reads %d %d %d (%d)", typ, s, m, d, us, back, m2, d2, us2, e2)
+			}
+		}
+	})
 }
