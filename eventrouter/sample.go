@@ -864,12 +864,20 @@ type ColumnSpec struct {
 	// ("'new'", "0", "now()"); the schema default is what Debezium derives
 	// from it (ColumnDefault). At most one of Default and DefaultExpression.
 	DefaultExpression string `json:"defaultExpression,omitempty"`
+	// DatabaseType is the column's type as PostgreSQL's catalog names it
+	// (pg_type.typname: _mood for an array of the enum type mood),
+	// optional. Only the connector's failure message of an enum array with
+	// a NULL element under event.converting.failure.handling.mode=fail
+	// names it ("… of type _mood"); without it that case is refused. Give
+	// it for a type in schema public with an unquoted name (what was run
+	// through the connector).
+	DatabaseType string `json:"databaseType,omitempty"`
 }
 
 var defaultClause = regexp.MustCompile(`(?i)\s+default\s+`)
 
 // UnmarshalJSON accepts "type [not null] [default EXPR]" or
-// {"type","nullable","default","defaultExpression"}.
+// {"type","nullable","default","defaultExpression","databaseType"}.
 func (c *ColumnSpec) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
@@ -1107,7 +1115,7 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			val, err = mariaDBUUIDSnapshot(v.Value)
 		}
 		if err != nil {
-			val, err = cs.ConvertFailure(ev.Table, v.Name, spec.Type, s, err)
+			val, err = cs.ConvertFailureAs(ev.Table, v.Name, spec.Type, spec.DatabaseType, s, err)
 		}
 		var se *SettingError
 		if errors.As(err, &se) {
