@@ -80,6 +80,9 @@ JSON text (jsonb is normalized as PostgreSQL stores it). A bytes column takes
 ("…05.5+02", none is UTC) and is delivered as Debezium does: rounded to the
 column's precision, in UTC, with that many fraction digits
 ("2006-01-02T13:04:05.500000Z" for timestamptz, 6 when none is declared).
+A PostgreSQL interval takes any text PostgreSQL 15 reads ("P1Y2M3DT4H5M6.5S",
+"P0001-02-03T04:05:06", "1-2 3 4:05:06", "@ 1.5 days ago", "90 ms"), stored
+as the column's fields and precision store it.
 
 A column's DEFAULT (as in CREATE TABLE: "default 'new'", "default now()",
 or {"type":…,"defaultExpression":…}) matters: Debezium puts it in the
@@ -182,7 +185,9 @@ type as enum('a','b') with the labels in declaration order, enumsortorder;
 the value is the label exactly; DEFAULT 'a'::type is modelled), an enum
 array (enum('a','b')[]) an array of them whose elements are not optional (a
 NULL element makes the whole column NULL, as the connector's Struct refuses
-it); oid is an int64 (oidin's value: -1 is 4294967295), ltree
+it; under event.converting.failure.handling.mode=fail the task fails with a
+message naming the array type: give it as {"type":"enum('a','b')[]",
+"databaseType":"_mood"}); oid is an int64 (oidin's value: -1 is 4294967295), ltree
 io.debezium.data.Ltree, tsvector io.debezium.data.Tsvector (PostgreSQL's
 canonical text: lexemes sorted and merged, positions sorted), their arrays
 arrays of them (a NULL element of an ltree[] or tsvector[] makes the column

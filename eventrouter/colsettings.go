@@ -3,6 +3,7 @@ package eventrouter
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -54,7 +55,8 @@ type ColumnSettings struct {
 	// warn (the default) and skip, which leave a column whose value the
 	// converter throws on NULL, and fail (the task fails,
 	// ConvertFailure) are modelled; fail on an enum array with a NULL
-	// element is refused (the exception names the enum type).
+	// element needs the array type's catalog name (ConvertFailureAs: the
+	// exception names it).
 	ConvertingFailureMode string
 	// HStoreHandlingMode is hstore.handling.mode (PostgreSQL): json (the
 	// default: io.debezium.data.Json) and map (a Connect map<string,
@@ -226,7 +228,26 @@ func (cs ColumnSettings) Check(kind ConnectorKind, name, sqlType string, s *Sche
 // properly convert data value for '<table>.<column>' of type <type>"
 // (table as the connector names it, "public.outbox"; the type PostgreSQL's
 // name, numeric, _numeric for an array). Any other err is returned as is.
+//
+// An enum array's message names the array type as the catalog does
+// (_mood), which enum('a','b')[] does not carry: ConvertFailure refuses it
+// under fail (*SettingError); ConvertFailureAs takes the name.
 func (cs ColumnSettings) ConvertFailure(table, name, sqlType string, s *Schema, err error) (any, error) {
+	return cs.ConvertFailureAs(table, name, sqlType, "", s, err)
+}
+
+// pgPlainTypeNameRe is a PostgreSQL array type's name as pg_type.typname
+// gives it for a type whose name needs no quotes (_mood).
+var pgPlainTypeNameRe = regexp.MustCompile(`^_[a-z_][a-z0-9_$]*$`)
+
+// ConvertFailureAs is ConvertFailure for a column whose type the catalog
+// names typeName (pg_type.typname, "" when unknown): under fail, the
+// message of an enum array with a NULL element names it, "Failed to
+// properly convert data value for 'public.outbox.t' of type _mood" (seen
+// on the stack for an enum type in schema public). A name that needs
+// quotes was not run through the connector and is refused, as an unknown
+// one is.
+func (cs ColumnSettings) ConvertFailureAs(table, name, sqlType, typeName string, s *Schema, err error) (any, error) {
 	var ce *ConvertError
 	if !errors.As(err, &ce) {
 		return nil, err
@@ -241,14 +262,19 @@ func (cs ColumnSettings) ConvertFailure(table, name, sqlType string, s *Schema, 
 		}
 		return nil, &SettingError{Column: name, Type: sqlType + " NOT NULL", Setting: "event.converting.failure.handling.mode", Value: mode, Modeled: "warn and skip on a nullable column (" + ce.Error() + ")"}
 	case "fail":
+		typ := pgColumnTypeName(sqlType)
 		if elem, _, ok := pgArrayType(Postgres, sqlType); ok && elem == pgEnumArrayElem {
 			// the DebeziumException names the column's type as the
 			// catalog does (_mood, the enum type's array), which the
 			// enum('a','b')[] spelling does not carry
-			return nil, &SettingError{Column: name, Type: sqlType, Setting: "event.converting.failure.handling.mode", Value: mode, Modeled: "warn, skip (for an enum array: the task's exception names the enum type, unknown here; " + ce.Error() + ")"}
+			if !pgPlainTypeNameRe.MatchString(typeName) {
+				return nil, &SettingError{Column: name, Type: sqlType, Setting: "event.converting.failure.handling.mode", Value: mode,
+					Modeled: "warn, skip; fail when the column's databaseType gives the enum array's catalog name (_mood, unquoted; " + ce.Error() + ")"}
+			}
+			typ = typeName
 		}
 		return nil, &TaskError{Stage: StageConnector, Exception: excDebezium,
-			Message: "Failed to properly convert data value for '" + table + "." + name + "' of type " + pgColumnTypeName(sqlType)}
+			Message: "Failed to properly convert data value for '" + table + "." + name + "' of type " + typ}
 	}
 	return nil, &SettingError{Column: name, Type: sqlType, Setting: "event.converting.failure.handling.mode", Value: cs.ConvertingFailureMode, Modeled: "warn, skip, fail (" + ce.Error() + ")"}
 }

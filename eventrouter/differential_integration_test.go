@@ -61,6 +61,9 @@ type col struct {
 	// pgModel: the column type the emulator gets on PostgreSQL when it
 	// is not the DDL's (enum('a','b') for a CREATE TYPE … AS ENUM type)
 	pgModel string
+	// pgTypeName: the column type's catalog name the emulator gets as
+	// the sample's databaseType (_mood for an enum array), "" for none
+	pgTypeName string
 }
 
 // sqlDefault is the column's DEFAULT expression on the database of kind.
@@ -1824,6 +1827,9 @@ func (h *harness) sample(opCode, rowJSON string) eventrouter.ChangeEvent {
 		}
 		if e := c.sqlDefault(h.side.kind); e != "" {
 			spec["defaultExpression"] = e
+		}
+		if c.pgTypeName != "" && h.side.kind == eventrouter.Postgres {
+			spec["databaseType"] = c.pgTypeName
 		}
 		cols[rc.name] = spec
 	}

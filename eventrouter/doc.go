@@ -182,17 +182,23 @@
 //	                                                                               MariaDB truncates, negative, to 838:59:59
 //	timetz | -                                    string io.debezium.time.ZonedTime UTC, ISO_OFFSET_TIME (10:00:00.5Z)
 //	interval, interval(p) | -                     int64 io.debezium.time.MicroDuration µs, months as 30.4375 days (doubles,
-//	                                                                               truncated); input as PG prints it;
-//	                                                                               (p): time part rounded to p digits
+//	                                                                               truncated); input: any text PG 15's
+//	                                                                               interval_in reads (ISO 8601 P1Y2M3DT4H
+//	                                                                               5M6.5S, P1.5Y, P0001-02-03T04:05:06;
+//	                                                                               SQL 1-2, -1-2 +3 -4:05:06; @ … ago;
+//	                                                                               fractional units: 1.5 months is 1 mon
+//	                                                                               15 days; millennium … us), stored as
+//	                                                                               PG stores it; (p): time rounded to p
+//	                                                                               digits
 //	interval <fields>[(p)] | -                    int64 io.debezium.time.MicroDuration the stored value: truncated to the fields
 //	(year, month, year to month, day, hour,                                        (year: whole years only; day: no time;
 //	minute, second, day to hour, day to minute,                                    hour / minute: time toward zero, months
 //	day to second, hour to minute, hour to                                         and days kept), seconds rounded to p;
-//	second, minute to second)                                                      input also a bare integer (the rightmost
-//	                                                                               field), h:mm (mm:ss under minute to
-//	                                                                               second), mm:ss.f, as a SQL literal
-//	                                                                               reads them (a bound interval parameter
-//	                                                                               reads them without the fields)
+//	second, minute to second)                                                      a bare number is the rightmost field,
+//	                                                                               h:mm is mm:ss under minute to second,
+//	                                                                               as a SQL literal reads them (a bound
+//	                                                                               interval parameter reads them without
+//	                                                                               the fields)
 //	  interval.handling.mode=string               string io.debezium.time.Interval PnYnMnDTnHnMnS of PGInterval's parts;
 //	                                                                               seconds: whole + µs/1e6 as a double's
 //	                                                                               shortest decimal, cut to 9 digits
@@ -277,7 +283,9 @@
 //	                                              refused); a sample's value is ignored, the relay skips the column
 //	enum('a',…)[] | -                             array of Enum (elements required) the labels; a NULL element: the Struct refuses
 //	                                                                               the list, the column is NULL (NOT NULL:
-//	                                                                               refused)
+//	                                                                               refused; under event.converting.failure.
+//	                                                                               handling.mode=fail the task fails naming
+//	                                                                               the column's databaseType, _mood)
 //	- | year                                      int32 io.debezium.time.Year      2-digit input widened; 0000 is 1900
 //	- | enum('a',…)                               string io.debezium.data.Enum     the label (case as declared; index input)
 //	                                                                               as the DDL parser's option: a comma \,, a
@@ -384,14 +392,17 @@
 //     15), MySQL spatial types; MariaDB spatial input
 //     other than what MariaDB stores (2D, GEOMETRYCOLLECTION EMPTY the only
 //     empty geometry, closed rings, MULTIPOINT(1 2,3 4));
-//   - interval input in other forms than the ones above (ISO 8601, SQL
-//     standard 1-2, units other than PostgreSQL's output ones, fractions of
-//     a field);
+//   - interval input that PostgreSQL reads but the port of interval_in
+//     does not (a hexadecimal number in ISO 8601 text, non-ASCII text), a
+//     time part beyond 2147483647 hours (the driver's PGInterval reads the
+//     hours as an int), and IntervalStyle sql_standard on the inserting
+//     session (the model reads as the default, postgres, does);
 //   - combinations not checked against the connector: temporal arrays
 //     when the Connect worker's zone (ColumnSettings.WorkerTimeZone) is
 //     not UTC, tstzrange under a custom GMT±hh:mm zone ID, an
 //     enum array with a NULL element under
-//     event.converting.failure.handling.mode=fail;
+//     event.converting.failure.handling.mode=fail without the column's
+//     databaseType, or with one that needs quotes;
 //   - a DEFAULT (other than NULL) the model does not read: MariaDB bit
 //     other than b'0101', 0b0101 or a number, time other than a quoted
 //     time, year other than a number, enum / set other than a quoted label

@@ -2,6 +2,7 @@ package eventrouter
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -74,23 +75,20 @@ func (it pgIntervalType) rightmost() string {
 	return f
 }
 
-var (
-	intervalUnitRe = regexp.MustCompile(`^\s*([+-]?\d+) (years?|mons?|days?)\b`)
-	intervalTimeRe = regexp.MustCompile(`^\s*([+-])?(\d+):(\d{2})(?::(\d{2}))?(?:\.(\d{1,6}))?\s*$`)
-	intervalBareRe = regexp.MustCompile(`^\s*([+-]?\d{1,9})\s*$`)
-)
-
 // pgIntervalMicros is a PostgreSQL interval as PostgresValueConverter
 // delivers it under interval.handling.mode=numeric: MicroDuration's
 // approximation ((years×12 + months) × 30.4375 + days) days plus the time,
 // computed in doubles and truncated to microseconds.
 //
-// The input: PostgreSQL's output form (IntervalStyle postgres: "1 year 2
-// mons 3 days 04:05:06.5", "-1 days +02:00:00"), what the server prints
-// whatever the form inserted, with the time part as h:mm:ss[.f], h:mm or
-// mm:ss.f (two fields with a fraction); h:mm is mm:ss under minute to
-// second; or a bare integer, the typmod's rightmost field (seconds without
-// fields), as interval_in reads them. Other forms are refused.
+// The input: any text PostgreSQL 15's interval_in reads (pgIntervalIn),
+// as an INSERT literal stores it in a column of type it (the fields decide
+// what a bare number and a two-part time mean): PostgreSQL's output
+// form ("1 year 2 mons 3 days 04:05:06.5", "-1 days +02:00:00"), verbose
+// units with fractions, abbreviations and "ago" ("@ 1.5 days ago", "1
+// millennium", "3 us"), SQL-standard ("1-2", "1-2 3 4:05:06"), a bare
+// number, h:mm, mm:ss.f, and ISO 8601 with designators
+// ("P1Y2M3DT4H5M6.5S", "P1.5Y", "PT-0.5S") or in the alternative format
+// ("P0001-02-03T04:05:06"). Text interval_in refuses is refused.
 //
 // The value is stored as AdjustIntervalForTypmod leaves it: year keeps
 // whole years of the months and drops days and time, month and year to
@@ -117,77 +115,16 @@ func pgIntervalMicros(v string, it pgIntervalType) (int64, error) {
 // stores it (AdjustIntervalForTypmod), in the parts the driver's
 // PGInterval reads from its printed form.
 func parsePgInterval(v string, it pgIntervalType) (pgInterval, error) {
-	bad := func() (pgInterval, error) {
-		return pgInterval{}, fmt.Errorf("%w: interval %q: give it as PostgreSQL prints it (IntervalStyle postgres), e.g. \"1 year 2 mons 3 days 04:05:06.5\", or a bare integer (the column's rightmost field)", ErrInvalidEvent, v)
+	m32, d32, t, e := pgIntervalIn(v, it)
+	switch e {
+	case pgDtBadFormat:
+		return pgInterval{}, fmt.Errorf("%w: interval %q: invalid input syntax for type interval (PostgreSQL 15's interval_in refuses it)", ErrInvalidEvent, v)
+	case pgDtFieldOverflow:
+		return pgInterval{}, fmt.Errorf("%w: interval %q: interval field value out of range (PostgreSQL 15's interval_in refuses it)", ErrInvalidEvent, v)
+	case pgDtNotModeled:
+		return pgInterval{}, fmt.Errorf("%w: interval %q: a form the model does not read (non-ASCII text, or a hexadecimal or underflowing number in ISO 8601 text)", ErrUnsupported, v)
 	}
-	var months, days, t int64 // t: the time in microseconds
-	if m := intervalBareRe.FindStringSubmatch(v); m != nil {
-		n, _ := strconv.ParseInt(m[1], 10, 64)
-		switch it.rightmost() {
-		case "year":
-			months = n * 12
-		case "month":
-			months = n
-		case "day":
-			days = n
-		case "hour":
-			t = n * 3_600_000_000
-		case "minute":
-			t = n * 60_000_000
-		default:
-			t = n * 1_000_000
-		}
-	} else {
-		rest := v
-		for {
-			m := intervalUnitRe.FindStringSubmatchIndex(rest)
-			if m == nil {
-				break
-			}
-			n, err := strconv.ParseInt(rest[m[2]:m[3]], 10, 32)
-			if err != nil {
-				return bad()
-			}
-			switch rest[m[4]:m[5]][0] {
-			case 'y':
-				months += n * 12
-			case 'm':
-				months += n
-			case 'd':
-				days = n
-			}
-			rest = rest[m[1]:]
-		}
-		if strings.TrimSpace(rest) != "" {
-			m := intervalTimeRe.FindStringSubmatch(rest)
-			if m == nil {
-				return bad()
-			}
-			h, _ := strconv.ParseInt(m[2], 10, 64)
-			mi, _ := strconv.ParseInt(m[3], 10, 64)
-			var sec int64
-			switch {
-			case m[4] != "":
-				sec, _ = strconv.ParseInt(m[4], 10, 64)
-			case m[5] != "" || it.fields == "minute to second":
-				// DecodeTime: mm:ss.f always, mm:ss under minute to
-				// second
-				h, mi, sec = 0, h, mi
-			}
-			if mi > 59 || sec > 59 {
-				// (DecodeTime's overflow check; a 60th second, which it
-				// lets through, is refused too)
-				return bad()
-			}
-			frac, _ := strconv.ParseInt((m[5] + "000000")[:6], 10, 64)
-			t = ((h*60+mi)*60+sec)*1_000_000 + frac
-			if m[1] == "-" {
-				t = -t
-			}
-		} else if rest == v {
-			return bad()
-		}
-	}
+	months, days := int64(m32), int64(d32)
 	// AdjustIntervalForTypmod
 	switch it.fields {
 	case "year":
@@ -204,11 +141,18 @@ func parsePgInterval(v string, it pgIntervalType) (pgInterval, error) {
 	}
 	if it.prec >= 0 && it.prec < 6 {
 		unit := int64(fractionUnit(it.prec) / 1000)
+		// (PostgreSQL 15 adds the half unit without an overflow check:
+		// the sum wraps, as here)
 		if t >= 0 {
-			t = (t + unit/2) / unit * unit
+			t += unit / 2
 		} else {
-			t = -((-t + unit/2) / unit * unit)
+			t -= unit / 2
 		}
+		t -= t % unit
+	}
+	if h := t / 3_600_000_000; h > math.MaxInt32 || h < math.MinInt32 {
+		// the driver's PGInterval reads the hours as an int
+		return pgInterval{}, fmt.Errorf("%w: interval %q: more than 2147483647 hours in the time part, which the driver's PGInterval cannot read (not modelled)", ErrUnsupported, v)
 	}
 	iv := pgInterval{years: months / 12, months: months % 12, days: days}
 	neg := t < 0

@@ -62,7 +62,7 @@ func TestMiscColumnValue(t *testing.T) {
 	}{
 		{MariaDB, "enum('a')", `"b"`}, {MariaDB, "set('a')", `"a,z"`}, {MariaDB, "bit(3)", `8`},
 		{MariaDB, "year", `1800`}, {Postgres, "time", `"-01:00:00"`}, {Postgres, "time", `"25:00:00"`},
-		{Postgres, "interval", `"P1D"`}, {Postgres, "interval", `"2 hours"`},
+		{Postgres, "interval", `"P1D2"`}, {Postgres, "interval", `"2 hours 3 hours"`},
 	} {
 		s, _ := ColumnSchema(tc.kind, tc.sqlType, true)
 		if _, err := ColumnValue(tc.kind, tc.sqlType, s, json.RawMessage(tc.in)); !errors.Is(err, ErrInvalidEvent) {

@@ -870,12 +870,20 @@ type ColumnSpec struct {
 	// ("'new'", "0", "now()"); the schema default is what Debezium derives
 	// from it (ColumnDefault). At most one of Default and DefaultExpression.
 	DefaultExpression string `json:"defaultExpression,omitempty"`
+	// DatabaseType is the column's type as PostgreSQL's catalog names it
+	// (pg_type.typname: _mood for an array of the enum type mood),
+	// optional. Only the connector's failure message of an enum array with
+	// a NULL element under event.converting.failure.handling.mode=fail
+	// names it ("… of type _mood"); without it that case is refused. Give
+	// it for a type in schema public with an unquoted name (what was run
+	// through the connector).
+	DatabaseType string `json:"databaseType,omitempty"`
 }
 
 var defaultClause = regexp.MustCompile(`(?i)\s+default\s+`)
 
 // UnmarshalJSON accepts "type [not null] [default EXPR]" or
-// {"type","nullable","default","defaultExpression"}.
+// {"type","nullable","default","defaultExpression","databaseType"}.
 func (c *ColumnSpec) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
@@ -1049,7 +1057,15 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			}
 			continue
 		}
-		if ColumnDropped(kind, spec.Type) {
+		dropped, err := ColumnDroppedWith(kind, spec.Type, cs)
+		if err != nil {
+			var se *SettingError
+			if errors.As(err, &se) {
+				se.Column = v.Name
+			}
+			return ev, err
+		}
+		if dropped {
 			// the connector leaves it out of the record
 			for _, k := range sr.PrimaryKey {
 				if k == v.Name {
@@ -1105,7 +1121,7 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			val, err = mariaDBUUIDSnapshot(v.Value)
 		}
 		if err != nil {
-			val, err = cs.ConvertFailure(ev.Table, v.Name, spec.Type, s, err)
+			val, err = cs.ConvertFailureAs(ev.Table, v.Name, spec.Type, spec.DatabaseType, s, err)
 		}
 		var se *SettingError
 		if errors.As(err, &se) {

@@ -143,6 +143,20 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 			t.Errorf("%s %s: %q does not name the column and its type", tc.kind, tc.typ, msg)
 		}
 	}
+	// an array the connector leaves out under include.unknown.datatypes=
+	// false may get a bytes schema under true, which is not modelled
+	for _, typ := range []string{"name[]", "point[]", "regclass[]"} {
+		tb := &table{kind: eventrouter.Postgres, schema: "s", name: "outbox"}
+		err := tb.setColumns(append(base(eventrouter.Postgres), rawColumn{name: "amount", typ: typ, nullable: true}), eventrouter.ParseColumnSettings(map[string]string{"include.unknown.datatypes": "true"}))
+		var se *eventrouter.SettingError
+		if !errors.Is(err, ErrConfig) || !errors.As(err, &se) || se.Column != "amount" {
+			t.Errorf("%s under include.unknown.datatypes=true: %v, want ErrConfig with a SettingError naming column amount", typ, err)
+		}
+		tb = &table{kind: eventrouter.Postgres, schema: "s", name: "outbox"}
+		if err := tb.setColumns(append(base(eventrouter.Postgres), rawColumn{name: "amount", typ: typ, nullable: true}), eventrouter.ColumnSettings{}); err != nil || len(tb.cols) != 3 {
+			t.Errorf("%s: %v, %d columns; want it left out", typ, err, len(tb.cols))
+		}
+	}
 	// the modelled ones load
 	for _, kind := range []eventrouter.ConnectorKind{eventrouter.Postgres, eventrouter.MariaDB} {
 		tb := &table{kind: kind, schema: "s", name: "outbox"}
@@ -177,7 +191,8 @@ func TestSetColumnsRefusesUnmodelledTypes(t *testing.T) {
 
 // The #31 remaining PostgreSQL types are read as the connector sees them:
 // money locale-free through numeric, xml through xml_out (no ::text cast,
-// which would keep the declaration), bit strings and intervals as text; a
+// which would keep the declaration), bit strings as text, intervals as
+// months, days and microseconds whatever the session's IntervalStyle; a
 // NaN numeric under decimal.handling.mode=precise is NULL in a nullable
 // column (event.converting.failure.handling.mode=warn) and stops the relay
 // with ErrConfig in a NOT NULL one.
@@ -191,7 +206,8 @@ func TestRemainingPostgresTypesRead(t *testing.T) {
 	if err := tb.setColumns(raws, eventrouter.ColumnSettings{}); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"m": `"m"::numeric::text`, "x": `"x"`, "b": `"b"::text`, "i": `"i"::text`, "n": `"n"::text`}
+	want := map[string]string{"m": `"m"::numeric::text`, "x": `"x"`, "b": `"b"::text`, "n": `"n"::text`,
+		"i": `((extract(year from "i")*12 + extract(month from "i"))::text || ' mons ' || extract(day from "i")::text || ' days ' || ((extract(hour from "i")*60 + extract(minute from "i"))*60000000 + extract(microseconds from "i"))::text || ' microseconds')`}
 	for _, c := range tb.cols {
 		if w, ok := want[c.name]; ok && tb.selectExpr(c) != w {
 			t.Errorf("%s: select %s, want %s", c.name, tb.selectExpr(c), w)
@@ -205,7 +221,9 @@ func TestRemainingPostgresTypesRead(t *testing.T) {
 		{"m", "-1234.57", "-1234.57", false},
 		{"x", `<?xml version="1.0" standalone="yes"?><a/>`, `<?xml version="1.0" standalone="yes"?><a/>`, false},
 		{"b", "0000000101", "[5]", false},
-		{"i", "00:00:01.235", "1234999", false}, // PGInterval.getSeconds: 1 + 235000/1e6 in doubles (setting_interval_numeric_seconds)
+		{"i", "-1 years -2 mons +3 days -04:05:06.5", "-36572706500000", false},
+		{"i", "00:00:01.235", "1234999", false},                                      // PGInterval.getSeconds: 1 + 235000/1e6 in doubles (setting_interval_numeric_seconds)
+		{"i", "-14 mons 3 days -14706500000 microseconds", "-36572706500000", false}, // the select's form of -1 years -2 mons +3 days -04:05:06.5 (the same value)
 		{"n", "NaN", "<nil>", false},
 		{"nn", "NaN", "", true},
 	} {

@@ -31,6 +31,9 @@ type column struct {
 	// text: read as text and converted by eventrouter.ColumnValue
 	// (eventrouter.ColumnReadAsText)
 	text bool
+	// dbType: the type's catalog name, for an enum array ("_mood":
+	// eventrouter.ColumnSettings.ConvertFailureAs), else ""
+	dbType string
 }
 
 // table is the outbox table: where it is, its columns in table order and
@@ -186,6 +189,13 @@ ORDER BY a.attnum`, schema, name)
 					return nil, fmt.Errorf("%w: enum labels of column %s: %v", ErrDatabase, r.name, err)
 				}
 				array := strings.HasPrefix(r.typ, "_")
+				if array && formatted == r.typ[1:]+"[]" {
+					// the array type's catalog name (_mood; its enum
+					// is visible on the search path, its name needs no
+					// quotes), which the connector's failure message
+					// names (eventrouter.ColumnSettings.ConvertFailureAs)
+					r.dbType = r.typ
+				}
 				r.typ = eventrouter.PgEnumType(labels)
 				if array {
 					r.typ += "[]"
@@ -349,6 +359,7 @@ func booleanColumns(t *table, raws []rawColumn, booleans []string) error {
 // rawColumn is a column as the catalog describes it.
 type rawColumn struct {
 	name, typ, def            string
+	dbType                    string // the catalog's type name where the model needs it (column.dbType)
 	nullable, hasDef, autoInc bool
 }
 
@@ -366,7 +377,15 @@ func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) erro
 			// in its stead
 			return configErr(&eventrouter.NotCapturableError{Column: r.name, Type: r.typ}, "outbox table %s", t.qualified())
 		}
-		if eventrouter.ColumnDropped(t.kind, r.typ) {
+		dropped, err := eventrouter.ColumnDroppedWith(t.kind, r.typ, cs)
+		if err != nil {
+			var se *eventrouter.SettingError
+			if errors.As(err, &se) {
+				se.Column = r.name
+			}
+			return configErr(err, "outbox table %s", t.qualified())
+		}
+		if dropped {
 			// the connector leaves it out of its records
 			continue
 		}
@@ -394,7 +413,7 @@ func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) erro
 			}
 			s.Default = d
 		}
-		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s, def: r.def, autoInc: r.autoInc, text: eventrouter.ColumnReadAsText(t.kind, r.typ)})
+		t.cols = append(t.cols, column{name: r.name, sqlType: r.typ, nullable: r.nullable, schema: s, def: r.def, autoInc: r.autoInc, text: eventrouter.ColumnReadAsText(t.kind, r.typ), dbType: r.dbType})
 	}
 	return nil
 }
@@ -452,6 +471,16 @@ func (t *table) selectExpr(c column) string {
 		// xml_out drops the XML declaration as pgoutput's text does;
 		// ::text would keep it
 		return q
+	case t.pg() && (s.Name == eventrouter.NameMicroDuration || s.Name == eventrouter.NameInterval):
+		// the stored months, days and microseconds, whatever the
+		// session's IntervalStyle (::text under sql_standard prints
+		// -3 4:05:06 for -3 days -04:05:06, which eventrouter reads,
+		// as interval_in does under the default style, as -3 days
+		// +04:05:06); eventrouter reads "14 mons 3 days 14706500000
+		// microseconds" as PostgreSQL would
+		// (no per cent sign in it: the query is built with fmt; NULL stays NULL)
+		return "((extract(year from " + q + ")*12 + extract(month from " + q + "))::text || ' mons ' || extract(day from " + q +
+			")::text || ' days ' || ((extract(hour from " + q + ")*60 + extract(minute from " + q + "))*60000000 + extract(microseconds from " + q + "))::text || ' microseconds')"
 	case c.text:
 		// the stored value as text, whatever the connector's settings make
 		// of it (eventrouter.ColumnValue)
@@ -569,7 +598,7 @@ func (t *table) connectValue(c column, dest any) (any, error) {
 		val, err := eventrouter.ColumnValueWith(t.kind, c.sqlType, s, raw, t.cs)
 		if err != nil {
 			// a NaN / Infinity numeric under decimal.handling.mode=precise
-			val, err = t.cs.ConvertFailure(t.qualified(), c.name, c.sqlType, s, err)
+			val, err = t.cs.ConvertFailureAs(t.qualified(), c.name, c.sqlType, c.dbType, s, err)
 			var se *eventrouter.SettingError
 			if errors.As(err, &se) {
 				return nil, configErr(se, "outbox table %s", t.qualified())
