@@ -432,38 +432,27 @@ func (itm *pgItmIn) adjustMicroseconds(val int64, fval float64, scale int64) boo
 	return itm.adjustFractMicroseconds(fval, scale)
 }
 
-func (itm *pgItmIn) adjustDays(val int64, scale int) bool {
-	if val < math.MinInt32 || val > math.MaxInt32 {
-		return false
-	}
-	d := val * int64(scale)
-	if d < math.MinInt32 || d > math.MaxInt32 {
-		return false
-	}
-	var ok bool
-	itm.mday, ok = addS32(itm.mday, int32(d))
-	return ok
-}
+func (itm *pgItmIn) adjustDays(val int64, scale int) bool { return addScaledS32(&itm.mday, val, scale) }
 
-func (itm *pgItmIn) adjustMonths(val int64) bool {
-	if val < math.MinInt32 || val > math.MaxInt32 {
-		return false
-	}
-	var ok bool
-	itm.mon, ok = addS32(itm.mon, int32(val))
-	return ok
-}
+func (itm *pgItmIn) adjustMonths(val int64) bool { return addScaledS32(&itm.mon, val, 1) }
 
 func (itm *pgItmIn) adjustYears(val int64, scale int) bool {
+	return addScaledS32(&itm.year, val, scale)
+}
+
+// addScaledS32 adds val*scale to *dst as PostgreSQL's AdjustDays,
+// AdjustMonths and AdjustYears do: val, the product and the sum must each
+// fit an int32.
+func addScaledS32(dst *int32, val int64, scale int) bool {
 	if val < math.MinInt32 || val > math.MaxInt32 {
 		return false
 	}
-	y := val * int64(scale)
-	if y < math.MinInt32 || y > math.MaxInt32 {
+	p := val * int64(scale)
+	if p < math.MinInt32 || p > math.MaxInt32 {
 		return false
 	}
 	var ok bool
-	itm.year, ok = addS32(itm.year, int32(y))
+	*dst, ok = addS32(*dst, int32(p))
 	return ok
 }
 
