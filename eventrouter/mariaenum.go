@@ -30,22 +30,12 @@ var mariaEnumItemRe = regexp.MustCompile(`^\s*'((?:[^'\\]|''|\\.)*)'\s*(,|$)`)
 // them, or as CREATE TABLE may write them: 'it\'s' is the label it's);
 // ok is false for another type or an unreadable label list.
 func mariaEnumLabels(sqlType string) (kind string, labels []mariaLabel, ok bool) {
-	m := enumTypeRe.FindStringSubmatch(sqlType)
-	if m == nil {
-		return "", nil, false
+	kind, stored, ok := enumLabelsWith(sqlType, mariaEnumItemRe, mariaUnescape)
+	for _, st := range stored {
+		printed := mariaPrint(st)
+		labels = append(labels, mariaLabel{stored: st, printed: printed, option: mariaEscapeOption(printed)})
 	}
-	rest := m[2]
-	for strings.TrimSpace(rest) != "" {
-		im := mariaEnumItemRe.FindStringSubmatchIndex(rest)
-		if im == nil {
-			return "", nil, false
-		}
-		stored := mariaUnescape(rest[im[2]:im[3]])
-		printed := mariaPrint(stored)
-		labels = append(labels, mariaLabel{stored: stored, printed: printed, option: mariaEscapeOption(printed)})
-		rest = rest[im[1]:]
-	}
-	return strings.ToLower(m[1]), labels, len(labels) > 0
+	return kind, labels, ok
 }
 
 // mariaUnescape is the string a MySQL / MariaDB single-quoted literal's

@@ -39,17 +39,25 @@ var (
 // MariaDB ENUM('a','b') or SET('a','b') type; ok is false for another
 // type or an unreadable label list.
 func parseEnumType(sqlType string) (kind string, labels []string, ok bool) {
+	return enumLabelsWith(sqlType, enumItemRe, func(in string) string { return strings.ReplaceAll(in, "''", "'") })
+}
+
+// enumLabelsWith splits an ENUM(…) or SET(…) type's label list with
+// itemRe (its first group: the inside of one quoted label) and reads each
+// label's inside with read; ok is false for another type or an unreadable
+// label list.
+func enumLabelsWith(sqlType string, itemRe *regexp.Regexp, read func(string) string) (kind string, labels []string, ok bool) {
 	m := enumTypeRe.FindStringSubmatch(sqlType)
 	if m == nil {
 		return "", nil, false
 	}
 	rest := m[2]
 	for strings.TrimSpace(rest) != "" {
-		im := enumItemRe.FindStringSubmatchIndex(rest)
+		im := itemRe.FindStringSubmatchIndex(rest)
 		if im == nil {
 			return "", nil, false
 		}
-		labels = append(labels, strings.ReplaceAll(rest[im[2]:im[3]], "''", "'"))
+		labels = append(labels, read(rest[im[2]:im[3]]))
 		rest = rest[im[1]:]
 	}
 	return strings.ToLower(m[1]), labels, len(labels) > 0
