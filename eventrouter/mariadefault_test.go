@@ -2,7 +2,6 @@ package eventrouter
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 )
 
@@ -33,22 +32,7 @@ func TestBinlogMiscDefault(t *testing.T) {
 		{"bit(16)", "0b0000000100000000", "[0 1]"},
 	}
 	for _, tc := range cases {
-		s, err := ColumnSchema(MariaDB, tc.sqlType, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := ColumnDefault(MariaDB, tc.sqlType, s, tc.expr)
-		if err != nil {
-			t.Errorf("%s DEFAULT %s: %v", tc.sqlType, tc.expr, err)
-			continue
-		}
-		got := "none"
-		if d != nil {
-			got = fmt.Sprint(d)
-		}
-		if got != tc.want {
-			t.Errorf("%s DEFAULT %s: %s, want %s", tc.sqlType, tc.expr, got, tc.want)
-		}
+		checkDefault(t, MariaDB, tc.sqlType, ColumnSettings{}, tc.expr, tc.want)
 	}
 	// the allowed labels escape a comma as the DDL parser does
 	s, _ := ColumnSchema(MariaDB, "enum('a','d,e')", true)
@@ -61,10 +45,7 @@ func TestBinlogMiscDefault(t *testing.T) {
 		{"year", "'abc'"},
 		{"bit(8)", "X'05'"},
 	} {
-		s, _ := ColumnSchema(MariaDB, tc.sqlType, true)
-		if _, err := ColumnDefault(MariaDB, tc.sqlType, s, tc.expr); !errors.Is(err, ErrUnsupported) {
-			t.Errorf("%s DEFAULT %s: %v, want ErrUnsupported", tc.sqlType, tc.expr, err)
-		}
+		checkDefaultRefused(t, MariaDB, tc.sqlType, tc.expr)
 	}
 }
 

@@ -50,22 +50,7 @@ func TestPgMiscDefault(t *testing.T) {
 		{"interval(1)", "'00:00:01.26'", ColumnSettings{}, "1300000"},
 	}
 	for _, tc := range cases {
-		s, err := ColumnSchemaWith(Postgres, tc.sqlType, true, tc.cs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := ColumnDefault(Postgres, tc.sqlType, s, tc.expr)
-		if err != nil {
-			t.Errorf("%s DEFAULT %s: %v", tc.sqlType, tc.expr, err)
-			continue
-		}
-		got := "none"
-		if d != nil {
-			got = fmt.Sprint(d)
-		}
-		if got != tc.want {
-			t.Errorf("%s DEFAULT %s: %s, want %s", tc.sqlType, tc.expr, got, tc.want)
-		}
+		checkDefault(t, Postgres, tc.sqlType, tc.cs, tc.expr, tc.want)
 	}
 	// refused: an expression on an interval column, a time with more
 	// than 6 fraction digits, a cast to other interval fields
@@ -75,9 +60,39 @@ func TestPgMiscDefault(t *testing.T) {
 		{"time", "'12:00:00.1234567'"},
 		{"interval hour", "'1 day'::interval minute"},
 	} {
-		s, _ := ColumnSchema(Postgres, tc.sqlType, true)
-		if _, err := ColumnDefault(Postgres, tc.sqlType, s, tc.expr); !errors.Is(err, ErrUnsupported) {
-			t.Errorf("%s DEFAULT %s: %v, want ErrUnsupported", tc.sqlType, tc.expr, err)
-		}
+		checkDefaultRefused(t, Postgres, tc.sqlType, tc.expr)
+	}
+}
+
+// checkDefault asserts ColumnDefault of sqlType (its schema under cs) for
+// the DEFAULT expr: want is the default formatted with %v, "none" for no
+// default.
+func checkDefault(t *testing.T, kind ConnectorKind, sqlType string, cs ColumnSettings, expr, want string) {
+	t.Helper()
+	s, err := ColumnSchemaWith(kind, sqlType, true, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := ColumnDefault(kind, sqlType, s, expr)
+	if err != nil {
+		t.Errorf("%s DEFAULT %s: %v", sqlType, expr, err)
+		return
+	}
+	got := "none"
+	if d != nil {
+		got = fmt.Sprint(d)
+	}
+	if got != want {
+		t.Errorf("%s DEFAULT %s: %s, want %s", sqlType, expr, got, want)
+	}
+}
+
+// checkDefaultRefused asserts that ColumnDefault refuses the DEFAULT expr
+// of sqlType (ErrUnsupported).
+func checkDefaultRefused(t *testing.T, kind ConnectorKind, sqlType, expr string) {
+	t.Helper()
+	s, _ := ColumnSchema(kind, sqlType, true)
+	if _, err := ColumnDefault(kind, sqlType, s, expr); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("%s DEFAULT %s: %v, want ErrUnsupported", sqlType, expr, err)
 	}
 }
