@@ -207,6 +207,42 @@ func ColumnSchema(kind ConnectorKind, sqlType string, nullable bool) (*Schema, e
 	return ColumnSchemaWith(kind, sqlType, nullable, ColumnSettings{})
 }
 
+// ResolveColumn is the Connect schema the connector gives column name of
+// sqlType under cs, as route preview and the relay both resolve it:
+// dropped when the connector leaves the column out of its records (an
+// array ColumnDropped reports, a scalar type ColumnSchemaWith answers
+// ErrColumnDropped for); a *SettingError naming the column when a setting
+// changes the value in a way not modelled (ColumnDroppedWith,
+// ColumnSchemaWith, ColumnSettings.Check); otherwise ColumnSchemaWith's
+// error.
+func ResolveColumn(kind ConnectorKind, name, sqlType string, nullable bool, cs ColumnSettings) (s *Schema, dropped bool, err error) {
+	if dropped, err := ColumnDroppedWith(kind, sqlType, cs); err != nil || dropped {
+		return nil, dropped, namedSetting(err, name)
+	}
+	s, err = ColumnSchemaWith(kind, sqlType, nullable, cs)
+	if errors.Is(err, ErrColumnDropped) {
+		return nil, true, nil
+	}
+	if err != nil {
+		return nil, false, namedSetting(err, name)
+	}
+	if err := cs.Check(kind, name, sqlType, s); err != nil {
+		return nil, false, err
+	}
+	return s, false, nil
+}
+
+// namedSetting is err's *SettingError with its Column set to name, or err
+// as it is.
+func namedSetting(err error, name string) error {
+	var se *SettingError
+	if errors.As(err, &se) {
+		se.Column = name
+		return se
+	}
+	return err
+}
+
 // ColumnSchemaWith is ColumnSchema under the connector's ColumnSettings
 // where they change the schema: a fixed-point column (PostgreSQL
 // numeric(p,s); MySQL / MariaDB decimal(p,s), numeric, dec, fixed) is, by
@@ -1057,43 +1093,30 @@ func (sr *SampleRow) changeEvent(kind ConnectorKind, cs ColumnSettings) (ChangeE
 			}
 			continue
 		}
-		dropped, err := ColumnDroppedWith(kind, spec.Type, cs)
-		if err != nil {
-			var se *SettingError
-			if errors.As(err, &se) {
-				se.Column = v.Name
-			}
-			return ev, err
-		}
-		if dropped {
-			// the connector leaves it out of the record
-			for _, k := range sr.PrimaryKey {
-				if k == v.Name {
-					return ev, fmt.Errorf("column %s: %w", v.Name, &ColumnTypeError{Kind: kind, Type: spec.Type})
-				}
-			}
-			continue
-		}
 		nullable := true
 		if spec.Nullable != nil {
 			nullable = *spec.Nullable
 		}
-		s, err := ColumnSchemaWith(kind, spec.Type, nullable, cs)
-		if errors.Is(err, ErrColumnDropped) {
-			// not in the record (PostgreSQL line, box, ...): its value is
-			// not read
-			continue
-		}
+		s, dropped, err := ResolveColumn(kind, v.Name, spec.Type, nullable, cs)
 		if err != nil {
 			var se *SettingError
 			if errors.As(err, &se) {
-				se.Column = v.Name
 				return ev, se
 			}
 			return ev, fmt.Errorf("column %s: %w", v.Name, err)
 		}
-		if err := cs.Check(kind, v.Name, spec.Type, s); err != nil {
-			return ev, err
+		if dropped {
+			// the connector leaves it out of the record; its value is
+			// not read
+			if ColumnDropped(kind, spec.Type) {
+				// an array without a schema cannot be in the key
+				for _, k := range sr.PrimaryKey {
+					if k == v.Name {
+						return ev, fmt.Errorf("column %s: %w", v.Name, &ColumnTypeError{Kind: kind, Type: spec.Type})
+					}
+				}
+			}
+			continue
 		}
 		switch {
 		case domain:

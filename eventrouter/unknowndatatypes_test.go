@@ -50,3 +50,42 @@ func TestDroppedArraysUnderIncludeUnknownDatatypes(t *testing.T) {
 		t.Errorf("include.unknown.datatypes=true: %v, want a *SettingError naming column n", err)
 	}
 }
+
+// ResolveColumn, the one resolution route preview and the relay share:
+// left out (an array without a schema, a scalar type without one), a
+// setting not modelled (naming the column), a type not modelled, a schema.
+func TestResolveColumn(t *testing.T) {
+	on := ParseColumnSettings(map[string]string{"include.unknown.datatypes": "true"})
+	for _, tc := range []struct {
+		typ     string
+		cs      ColumnSettings
+		dropped bool
+		setting string // the *SettingError's Setting, "" for none
+		refused bool   // another error
+	}{
+		{typ: "int4"},
+		{typ: "name[]", dropped: true},
+		{typ: "box", dropped: true},
+		{typ: "name[]", cs: on, setting: "include.unknown.datatypes"},
+		{typ: "box", cs: on, setting: "include.unknown.datatypes"},
+		{typ: "time(3)", cs: ParseColumnSettings(map[string]string{"time.precision.mode": "millis"}), setting: "time.precision.mode"},
+		{typ: "floatrange[]", refused: true},
+	} {
+		s, dropped, err := ResolveColumn(Postgres, "c", tc.typ, true, tc.cs)
+		var se *SettingError
+		switch {
+		case tc.setting != "":
+			if !errors.As(err, &se) || se.Setting != tc.setting || se.Column != "c" || s != nil || dropped {
+				t.Errorf("%s: %v, %v, %v; want a *SettingError of %s naming column c", tc.typ, s, dropped, err, tc.setting)
+			}
+		case tc.refused:
+			if err == nil || errors.As(err, &se) || s != nil || dropped {
+				t.Errorf("%s: %v, %v, %v; want it refused", tc.typ, s, dropped, err)
+			}
+		default:
+			if err != nil || dropped != tc.dropped || (s == nil) != tc.dropped {
+				t.Errorf("%s: %v, %v, %v; want dropped %v", tc.typ, s, dropped, err, tc.dropped)
+			}
+		}
+	}
+}

@@ -377,34 +377,19 @@ func (t *table) setColumns(raws []rawColumn, cs eventrouter.ColumnSettings) erro
 			// in its stead
 			return configErr(&eventrouter.NotCapturableError{Column: r.name, Type: r.typ}, "outbox table %s", t.qualified())
 		}
-		dropped, err := eventrouter.ColumnDroppedWith(t.kind, r.typ, cs)
+		s, dropped, err := eventrouter.ResolveColumn(t.kind, r.name, r.typ, r.nullable, cs)
 		if err != nil {
 			var se *eventrouter.SettingError
 			if errors.As(err, &se) {
-				se.Column = r.name
-			}
-			return configErr(err, "outbox table %s", t.qualified())
-		}
-		if dropped {
-			// the connector leaves it out of its records
-			continue
-		}
-		s, err := eventrouter.ColumnSchemaWith(t.kind, r.typ, r.nullable, cs)
-		if errors.Is(err, eventrouter.ErrColumnDropped) {
-			// the connector leaves it out of its records (a PostgreSQL
-			// box, line, ...): not read, not published
-			continue
-		}
-		if err != nil {
-			var se *eventrouter.SettingError
-			if errors.As(err, &se) {
-				se.Column = r.name
 				return configErr(se, "outbox table %s", t.qualified())
 			}
 			return configErr(err, "column %s", r.name)
 		}
-		if err := cs.Check(t.kind, r.name, r.typ, s); err != nil {
-			return configErr(err, "outbox table %s", t.qualified())
+		if dropped {
+			// the connector leaves it out of its records (an array
+			// without a schema, a PostgreSQL box, line, ...): not read,
+			// not published
+			continue
 		}
 		if r.hasDef {
 			d, err := eventrouter.CatalogColumnDefault(t.kind, r.typ, s, r.def)
